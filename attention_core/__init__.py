@@ -1,0 +1,35 @@
+"""Attention Lab's numpy core: tokens → X → Q, K, V → softmax(Q·Kᵀ/√d_k)·V, every step kept."""
+
+from attention_core.attention import (
+    AttentionParams,
+    AttentionResult,
+    MultiHeadResult,
+    causal_mask,
+    init_params,
+    multi_head_attention,
+    scaled_dot_product_attention,
+    softmax,
+)
+from attention_core.embed import build_inputs, embed_tokens, sinusoidal_positions, token_vector
+from attention_core.tokenize import MAX_CHARS, MAX_TOKENS, EmptyInputError, Token, Tokenized, tokenize
+
+__all__ = [
+    "MAX_CHARS",
+    "MAX_TOKENS",
+    "AttentionParams",
+    "AttentionResult",
+    "EmptyInputError",
+    "MultiHeadResult",
+    "Token",
+    "Tokenized",
+    "build_inputs",
+    "causal_mask",
+    "embed_tokens",
+    "init_params",
+    "multi_head_attention",
+    "scaled_dot_product_attention",
+    "sinusoidal_positions",
+    "softmax",
+    "token_vector",
+    "tokenize",
+]

@@ -1,0 +1,130 @@
+"""Sentence → tokens: jieba words with POS tags, or single characters, with offsets and limits."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import tempfile
+import threading
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_CHARS = 2000  # characters of input kept; the rest is cut and reported
+MAX_TOKENS = 128  # tokens kept after segmentation; the rest are cut and reported
+MODES = ("word", "char")
+USER_DICT = Path(__file__).resolve().parent.parent / "assets" / "userdict.txt"
+
+_INVISIBLE = {"Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn", "Cs"}  # nothing to see in a token
+_lock = threading.Lock()
+
+
+class EmptyInputError(ValueError):
+    """The text holds nothing to tokenize (empty, whitespace or invisible characters only)."""
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token: its text, jieba POS tag, and [start, end) character offsets in the input."""
+
+    text: str
+    tag: str
+    start: int
+    end: int
+
+
+class Tokenized(list):
+    """A list of Token that also says how much input was cut to respect the limits."""
+
+    def __init__(self, tokens=(), *, chars_cut: int = 0, tokens_cut: int = 0, mode: str = "word"):
+        super().__init__(tokens)
+        self.chars_cut = chars_cut  # characters dropped past MAX_CHARS
+        self.tokens_cut = tokens_cut  # tokens dropped past MAX_TOKENS
+        self.mode = mode
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.chars_cut or self.tokens_cut)
+
+    @property
+    def texts(self) -> list[str]:
+        return [t.text for t in self]
+
+    def notice(self) -> str | None:
+        """A one-line English description of what was cut, or None."""
+        parts = []
+        if self.chars_cut:
+            parts.append(f"input cut to the first {MAX_CHARS} characters ({self.chars_cut} dropped)")
+        if self.tokens_cut:
+            parts.append(f"kept the first {MAX_TOKENS} tokens ({self.tokens_cut} dropped)")
+        return "; ".join(parts) or None
+
+
+@functools.lru_cache(maxsize=4)
+def pos_tokenizer(user_dict: str | None = str(USER_DICT)):
+    """One jieba POS tokenizer per dictionary, built once per process, quiet, cache in tmp."""
+    import jieba
+    import jieba.posseg
+
+    jieba.setLogLevel(logging.WARNING)
+    with _lock:
+        base = jieba.Tokenizer()
+        base.tmp_dir = os.path.join(tempfile.gettempdir(), "attention_lab_jieba")
+        os.makedirs(base.tmp_dir, exist_ok=True)
+        base.initialize()
+        if user_dict and os.path.exists(user_dict):
+            base.load_userdict(user_dict)
+        pos = jieba.posseg.POSTokenizer(base)
+        pos.makesure_userdict_loaded()
+    return pos
+
+
+def _visible(word: str) -> bool:
+    return any(unicodedata.category(c) not in _INVISIBLE for c in word)
+
+
+def _segment(text: str) -> list[Token]:
+    """jieba words with tags and offsets; invisible tokens dropped."""
+    tokens, pos = [], 0
+    for pair in pos_tokenizer().cut(text, HMM=True):
+        word, tag = pair.word, pair.flag
+        start = text.find(word, pos)
+        start = pos if start < 0 else start
+        pos = start + len(word)
+        if _visible(word):
+            tokens.append(Token(word, tag, start, pos))
+    return tokens
+
+
+def _split_chars(words: list[Token]) -> list[Token]:
+    """One token per visible character, each tagged with its word's tag."""
+    return [
+        Token(c, w.tag, w.start + i, w.start + i + 1)
+        for w in words
+        for i, c in enumerate(w.text)
+        if _visible(c)
+    ]
+
+
+def tokenize(text: str, mode: str = "word") -> Tokenized:
+    """Split `text` into jieba words (mode="word") or characters (mode="char").
+
+    Input past MAX_CHARS and tokens past MAX_TOKENS are cut; the result's `chars_cut`
+    and `tokens_cut` say how much. Raises EmptyInputError when nothing visible remains.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    if not text.strip() or not _visible(text):
+        raise EmptyInputError("the text is empty: type a sentence with at least one visible character")
+    chars_cut = max(0, len(text) - MAX_CHARS)
+    kept = text[:MAX_CHARS]
+    tokens = _segment(kept)
+    if mode == "char":
+        tokens = _split_chars(tokens)
+    if not tokens:
+        raise EmptyInputError("the text has no visible characters to tokenize")
+    tokens_cut = max(0, len(tokens) - MAX_TOKENS)
+    return Tokenized(tokens[:MAX_TOKENS], chars_cut=chars_cut, tokens_cut=tokens_cut, mode=mode)
