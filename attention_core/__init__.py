@@ -11,7 +11,14 @@ from attention_core.attention import (
     softmax,
 )
 from attention_core.embed import build_inputs, embed_tokens, sinusoidal_positions, token_vector
-from attention_core.tokenize import MAX_CHARS, MAX_TOKENS, EmptyInputError, Token, Tokenized, tokenize
+from attention_core.tokenize import (
+    MAX_CHARS,
+    MAX_TOKENS,
+    EmptyInputError,
+    Token,
+    Tokenized,
+    tokenize,
+)
 
 __all__ = [
     "MAX_CHARS",

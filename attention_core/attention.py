@@ -84,7 +84,12 @@ def causal_mask(n: int) -> np.ndarray:
 
 
 def scaled_dot_product_attention(
-    q: np.ndarray, k: np.ndarray, v: np.ndarray, *, scale: bool = True, mask: np.ndarray | None = None
+    q: np.ndarray,
+    k: np.ndarray,
+    v: np.ndarray,
+    *,
+    scale: bool = True,
+    mask: np.ndarray | None = None,
 ) -> AttentionResult:
     """softmax(Q·Kᵀ/√d_k)·V.
 

@@ -55,7 +55,9 @@ class Tokenized(list):
         """A one-line English description of what was cut, or None."""
         parts = []
         if self.chars_cut:
-            parts.append(f"input cut to the first {MAX_CHARS} characters ({self.chars_cut} dropped)")
+            parts.append(
+                f"input cut to the first {MAX_CHARS} characters ({self.chars_cut} dropped)"
+            )
         if self.tokens_cut:
             parts.append(f"kept the first {MAX_TOKENS} tokens ({self.tokens_cut} dropped)")
         return "; ".join(parts) or None
@@ -118,7 +120,9 @@ def tokenize(text: str, mode: str = "word") -> Tokenized:
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     if not text.strip() or not _visible(text):
-        raise EmptyInputError("the text is empty: type a sentence with at least one visible character")
+        raise EmptyInputError(
+            "the text is empty: type a sentence with at least one visible character"
+        )
     chars_cut = max(0, len(text) - MAX_CHARS)
     kept = text[:MAX_CHARS]
     tokens = _segment(kept)
