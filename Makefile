@@ -1,0 +1,99 @@
+# Attention Lab: one command to set up and run (`make run`), one to check everything (`make test`).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+HOST   ?= 127.0.0.1
+PORT   ?= 8501
+APP    ?= app.py
+
+# Install stamps are named after a checksum of the requirements files, so a changed pin
+# reinstalls and an unchanged one costs nothing.
+RUN_SUM   := $(shell cat requirements.txt 2>/dev/null | cksum | cut -d' ' -f1)
+DEV_SUM   := $(shell cat requirements.txt requirements-dev.txt 2>/dev/null | cksum | cut -d' ' -f1)
+RUN_STAMP := $(VENV)/.installed-run-$(RUN_SUM)
+DEV_STAMP := $(VENV)/.installed-dev-$(DEV_SUM)
+
+# Browser tests need Debian's Chromium and a CJK font (missing glyphs render as boxes).
+CHROMIUM    := /usr/bin/chromium
+SYSTEM_PKGS := chromium fonts-noto-cjk fontconfig
+
+.PHONY: help run test lint format bench sysdeps venv venv-dev clean distclean
+
+help:
+	@echo "make run      start the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 serves the LAN)"
+	@echo "make test     ruff + the whole pytest suite, real-browser tests included"
+	@echo "make bench    run every benchmark script in bench/ (prints tables)"
+	@echo "make lint     ruff check + ruff format --check"
+	@echo "make format   ruff check --fix + ruff format"
+	@echo "make clean    remove caches and test artifacts (distclean also removes .venv)"
+
+$(PY):
+	$(PYTHON) -m venv $(VENV) || { echo "error: '$(PYTHON) -m venv' failed (on Debian: apt-get install python3-venv)" >&2; exit 1; }
+
+$(RUN_STAMP): | $(PY)
+	$(PY) -m pip install --quiet -r requirements.txt
+	rm -f $(VENV)/.installed-run-*
+	touch $@
+
+$(DEV_STAMP): | $(PY)
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	rm -f $(VENV)/.installed-dev-* $(VENV)/.installed-run-*
+	touch $@ $(RUN_STAMP)
+
+venv: $(RUN_STAMP)
+venv-dev: $(DEV_STAMP)
+
+run: $(RUN_STAMP)
+	@case "$(HOST)" in 127.*|localhost|::1) ;; \
+	  *) echo "WARNING: HOST=$(HOST) exposes the app to every machine that can reach this one on port $(PORT)." ;; esac
+	$(PY) -m streamlit run $(APP) --server.address $(HOST) --server.port $(PORT) \
+	  --server.headless true --browser.gatherUsageStats false
+
+sysdeps:
+	@if [ -x $(CHROMIUM) ] && [ -n "$$(fc-list :lang=zh 2>/dev/null)" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "Installing $(SYSTEM_PKGS) with apt-get (needed by the browser tests)"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update && apt-get install -y --no-install-recommends $(SYSTEM_PKGS); \
+	else \
+	  echo "NOTE: Chromium or a CJK font is missing and this is not root with apt-get;"; \
+	  echo "      browser tests will skip (run 'make test' as root to install $(SYSTEM_PKGS))."; \
+	fi
+
+lint: $(DEV_STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(DEV_STAMP)
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+# Lint and tests all run, so one CI log shows every problem; any failure fails the target.
+test: $(DEV_STAMP) sysdeps
+	@status=0; \
+	echo "== ruff check"; $(VENV)/bin/ruff check . || status=1; \
+	echo "== ruff format --check"; $(VENV)/bin/ruff format --check . || status=1; \
+	echo "== pytest"; $(VENV)/bin/pytest || status=1; \
+	exit $$status
+
+# Every bench/*.py with a `__main__` guard is a script that prints a table; Streamlit
+# apps (*_app.py), private modules (_*.py) and shared helpers without the guard are skipped.
+bench: $(RUN_STAMP)
+	@shopt -s nullglob; ran=0; \
+	for f in bench/*.py; do \
+	  case "$$(basename $$f)" in _*|*_app.py) continue ;; esac; \
+	  grep -q '__name__ == .__main__.' "$$f" || continue; \
+	  echo "== $$f"; PYTHONPATH=. $(PY) "$$f" || exit 1; ran=1; \
+	done; \
+	[ $$ran = 1 ] || echo "no benchmark scripts in bench/"
+
+clean:
+	rm -rf .pytest_cache .ruff_cache .hypothesis test-artifacts test-results
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)
