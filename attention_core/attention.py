@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +30,10 @@ class AttentionParams:
     num_heads: int  # h; each head sees d_k = d_model / h columns
 
     def __post_init__(self) -> None:
+        if np.ndim(self.w_q) != 2:
+            raise ValueError(
+                f"w_q must be a (d_model, d_model) matrix, got shape {np.shape(self.w_q)}"
+            )
         d_model = self.w_q.shape[-1]
         for name in ("w_q", "w_k", "w_v", "w_o"):
             shape = getattr(self, name).shape
@@ -56,8 +62,12 @@ class MultiHeadResult:
     output: np.ndarray  # (..., n, d_model) concat · W_O
 
 
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
 def _check_heads(d_model: int, num_heads: int) -> None:
-    if not isinstance(num_heads, (int, np.integer)) or num_heads < 1:
+    if not _is_int(num_heads) or num_heads < 1:
         raise ValueError(f"num_heads must be a positive integer, got {num_heads!r}")
     if d_model < 1 or d_model % num_heads:
         raise ValueError(
@@ -66,21 +76,135 @@ def _check_heads(d_model: int, num_heads: int) -> None:
         )
 
 
-def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
-    """Numerically stable softmax; -inf gets weight 0 and an all -inf row gives zeros, not NaN."""
-    x = np.asarray(x)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    peak = np.max(x, axis=axis, keepdims=True)
-    peak = np.where(np.isfinite(peak), peak, 0.0)
-    e = np.exp(x - peak)
+_CHUNK = 1 << 16  # elements per softmax chunk (256 KiB of float32): stays in L2 cache
+_THREADED = 1 << 22  # score arrays at least this large are softmaxed by several threads
+_WORKERS = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1))
+
+
+def _as_float(a: np.ndarray, name: str) -> np.ndarray:
+    """Array view of `a`; integer/bool input becomes float64, float dtypes are kept as they are."""
+    a = np.asarray(a)
+    if not np.issubdtype(a.dtype, np.floating):
+        if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
+            raise TypeError(f"{name} must hold real numbers, got dtype {a.dtype}")
+        a = a.astype(np.float64)
+    return a
+
+
+def _stable_peak(peak: np.ndarray) -> np.ndarray:
+    """Row maxima made safe to subtract: NaN/+inf raise, all -inf rows (fully masked) use 0."""
+    if np.isnan(peak).any() or np.isposinf(peak).any():
+        raise ValueError("softmax input holds NaN or +inf (non-finite or overflowing scores)")
+    peak[np.isneginf(peak)] = 0
+    return peak
+
+
+def _normalise_(e: np.ndarray, axis: int) -> np.ndarray:
+    """In place: e /= e.sum(axis); a row summing to 0 (fully masked) stays all zeros."""
     total = np.sum(e, axis=axis, keepdims=True)
-    return np.divide(e, total, out=np.zeros_like(e), where=total > 0)
+    total[total == 0] = 1  # an unmasked row sums to ≥ 1 (its peak gives exp(0) = 1)
+    np.reciprocal(total, out=total)
+    return np.multiply(e, total, out=e)
+
+
+def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Numerically stable softmax; -inf gets weight 0 and an all -inf row gives zeros, not NaN.
+
+    exp(x - max) / Σ exp(x - max) along `axis`; float dtypes are kept (float32 stays float32).
+    """
+    x = _as_float(x, "x")
+    peak = _stable_peak(np.max(x, axis=axis, keepdims=True))
+    e = np.subtract(x, peak)  # same shape and dtype as x
+    np.exp(e, out=e)
+    return _normalise_(e, axis)
+
+
+def _softmax_rows_into(src: np.ndarray, dst: np.ndarray, mask: np.ndarray | None) -> None:
+    """dst = softmax(src where mask else -inf) over the last axis, for 2-d (rows, m) arrays."""
+    if mask is None:
+        peak = _stable_peak(np.max(src, axis=-1, keepdims=True))
+        np.subtract(src, peak, out=dst)
+    else:
+        dst.fill(-np.inf)
+        np.copyto(dst, src, where=mask)
+        np.subtract(dst, _stable_peak(np.max(dst, axis=-1, keepdims=True)), out=dst)
+    np.exp(dst, out=dst)
+    _normalise_(dst, -1)
+
+
+def _chunks(shape: tuple[int, ...]) -> list[tuple]:
+    """Index tuples covering (..., n, m) in blocks of whole rows of about _CHUNK elements."""
+    n, m = shape[-2:]
+    rows = max(1, _CHUNK // max(m, 1))
+    return [(*i, slice(r, r + rows)) for i in np.ndindex(shape[:-2]) for r in range(0, n, rows)]
+
+
+def _attend_rows(scores, scaled, weights, mask, factor) -> None:
+    """Fill `scaled` (scores·factor) and `weights` chunk by chunk, so each chunk stays in cache.
+
+    Large inputs are split between threads (numpy's loops release the GIL): the element-wise
+    softmax would otherwise run on one core while the matrix products use all of them.
+    """
+
+    def run(chunks: list[tuple]) -> None:
+        for sl in chunks:
+            src = scores[sl]  # (rows, m)
+            if factor is not None:
+                src = np.multiply(src, factor, out=scaled[sl])
+            _softmax_rows_into(src, weights[sl], None if mask is None else mask[sl])
+
+    chunks = _chunks(scores.shape)
+    workers = min(_WORKERS, len(chunks)) if scores.size >= _THREADED else 1
+    if workers == 1:
+        return run(chunks)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(run, [chunks[i::workers] for i in range(workers)]))
 
 
 def causal_mask(n: int) -> np.ndarray:
     """Bool (n, n) mask, True where position i may attend to j (j ≤ i)."""
+    if not _is_int(n) or n < 0:
+        raise ValueError(f"causal_mask needs a non-negative integer n, got {n!r}")
     return np.tril(np.ones((n, n), dtype=bool))
+
+
+def _check_qkv(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> tuple[int, ...]:
+    """Validate shapes of q (..., n, d_k), k (..., m, d_k), v (..., m, d_v); return batch shape."""
+    for name, a in (("q", q), ("k", k), ("v", v)):
+        if a.ndim < 2:
+            raise ValueError(f"{name} has shape {a.shape}; expected (..., positions, features)")
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"q has d_k={q.shape[-1]} but k has d_k={k.shape[-1]}")
+    if k.shape[-2] != v.shape[-2]:
+        raise ValueError(f"k has {k.shape[-2]} positions but v has {v.shape[-2]}")
+    if 0 in (q.shape[-2], k.shape[-2], q.shape[-1]):
+        raise ValueError(
+            f"attention needs at least one query, one key and one feature; "
+            f"got q {q.shape}, k {k.shape}"
+        )
+    try:
+        return np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+    except ValueError:
+        raise ValueError(
+            f"batch dimensions of q {q.shape[:-2]}, k {k.shape[:-2]} and v {v.shape[:-2]} "
+            "do not broadcast"
+        ) from None
+
+
+def _check_mask(mask, shape: tuple[int, ...]) -> np.ndarray:
+    """A bool mask broadcast (as a view) to the scores' shape, or a clear error."""
+    mask = np.asarray(mask)
+    if mask.dtype != bool:
+        raise TypeError(
+            f"mask must be a bool array (True = may attend), got dtype {mask.dtype}; "
+            "for an additive mask pass np.isfinite(additive_mask)"
+        )
+    try:
+        return np.broadcast_to(mask, shape)
+    except ValueError:
+        raise ValueError(
+            f"mask of shape {mask.shape} does not broadcast to the scores' shape {shape}"
+        ) from None
 
 
 def scaled_dot_product_attention(
@@ -94,30 +218,28 @@ def scaled_dot_product_attention(
     """softmax(Q·Kᵀ/√d_k)·V.
 
     q (..., n, d_k), k (..., m, d_k), v (..., m, d_v); mask bool broadcastable to (..., n, m),
-    True = may attend. Returns scores, scaled scores, weights and output.
+    True = may attend. Returns scores, scaled scores, weights and output, in the inputs' float
+    dtype (float32 stays float32). Fully masked rows get all-zero weights and a zero output.
     """
-    q, k, v = np.asarray(q), np.asarray(k), np.asarray(v)
-    if q.shape[-1] != k.shape[-1]:
-        raise ValueError(f"q has d_k={q.shape[-1]} but k has d_k={k.shape[-1]}")
-    if k.shape[-2] != v.shape[-2]:
-        raise ValueError(f"k has {k.shape[-2]} positions but v has {v.shape[-2]}")
-    d_k = q.shape[-1]
+    q, k, v = _as_float(q, "q"), _as_float(k, "k"), _as_float(v, "v")
+    _check_qkv(q, k, v)
     scores = q @ np.swapaxes(k, -1, -2)  # (..., n, m)
-    scaled = scores / np.sqrt(np.asarray(d_k, dtype=scores.dtype)) if scale else scores
-    logits = scaled
-    if mask is not None:
-        mask = np.asarray(mask, dtype=bool)
-        logits = np.where(mask, scaled, -np.inf)
-    weights = softmax(logits, axis=-1)  # (..., n, m)
+    mask = None if mask is None else _check_mask(mask, scores.shape)
+    factor = scores.dtype.type(1 / np.sqrt(q.shape[-1])) if scale else None
+    scaled = np.empty_like(scores) if scale else scores  # (..., n, m)
+    weights = np.empty_like(scores)  # (..., n, m)
+    _attend_rows(scores, scaled, weights, mask, factor)
     output = weights @ v  # (..., n, d_v)
     return AttentionResult(scores=scores, scaled=scaled, weights=weights, output=output)
 
 
 def init_params(d_model: int, num_heads: int, seed: int = 0, dtype=np.float64) -> AttentionParams:
     """Random projections W ~ N(0, 1/d_model), so q·k keeps variance ≈ d_k for unit-variance X."""
-    if not isinstance(d_model, (int, np.integer)) or d_model < 1:
+    if not _is_int(d_model) or d_model < 1:
         raise ValueError(f"d_model must be a positive integer, got {d_model!r}")
     _check_heads(d_model, num_heads)
+    if not np.issubdtype(np.dtype(dtype), np.floating):
+        raise ValueError(f"dtype must be a float dtype such as float32 or float64, got {dtype!r}")
     rng = np.random.default_rng(seed)
     w = rng.standard_normal((4, d_model, d_model)) / np.sqrt(d_model)  # (4, d_model, d_model)
     w = w.astype(dtype)
@@ -143,16 +265,18 @@ def multi_head_attention(
 ) -> MultiHeadResult:
     """Self-attention with h heads: Q = X·W_Q (likewise K, V), split, attend, concat, ·W_O.
 
-    x (..., n, d_model); mask bool broadcastable to (..., h, n, n), True = may attend.
+    x (..., n, d_model); mask bool broadcastable to (..., h, n, n), True = may attend (a
+    per-example mask for x (b, n, d_model) is (b, 1, n, n)). Computed in x's float dtype: the
+    weights are cast to it, so float32 x stays float32 throughout.
     """
-    x = np.asarray(x)
+    x = _as_float(x, "x")
     if x.ndim < 2 or x.shape[-1] != params.d_model:
         raise ValueError(f"x has shape {x.shape}; expected (..., n, {params.d_model})")
-    h = params.num_heads
-    q = split_heads(x @ params.w_q, h)  # (..., h, n, d_k)
-    k = split_heads(x @ params.w_k, h)  # (..., h, n, d_k)
-    v = split_heads(x @ params.w_v, h)  # (..., h, n, d_k)
+    h, dt = params.num_heads, x.dtype
+    q = split_heads(x @ params.w_q.astype(dt, copy=False), h)  # (..., h, n, d_k)
+    k = split_heads(x @ params.w_k.astype(dt, copy=False), h)  # (..., h, n, d_k)
+    v = split_heads(x @ params.w_v.astype(dt, copy=False), h)  # (..., h, n, d_k)
     heads = scaled_dot_product_attention(q, k, v, scale=scale, mask=mask)
     concat = merge_heads(heads.output)  # (..., n, d_model)
-    output = concat @ params.w_o  # (..., n, d_model)
+    output = concat @ params.w_o.astype(dt, copy=False)  # (..., n, d_model)
     return MultiHeadResult(q=q, k=k, v=v, heads=heads, concat=concat, output=output)

@@ -18,15 +18,23 @@ def _cached_vector(text: str, d_model: int, seed: int) -> np.ndarray:
     return vec
 
 
+def _check_sizes(**sizes: tuple) -> None:
+    """Each keyword maps to (value, least allowed); raise a ValueError naming the bad one."""
+    for name, (value, least) in sizes.items():
+        ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+        if not ok or value < least:
+            raise ValueError(f"{name} must be an integer ≥ {least}, got {value!r}")
+
+
 def token_vector(text: str, d_model: int, seed: int = 0) -> np.ndarray:
     """The same (d_model,) vector for the same token text and seed, in every sentence and run."""
-    if d_model < 1:
-        raise ValueError(f"d_model must be positive, got {d_model}")
+    _check_sizes(d_model=(d_model, 1))
     return _cached_vector(str(text), int(d_model), int(seed))
 
 
 def embed_tokens(tokens: Sequence, d_model: int, seed: int = 0) -> np.ndarray:
     """Stack token vectors: tokens (strings or objects with .text) → X (n, d_model)."""
+    _check_sizes(d_model=(d_model, 1))
     texts = [t if isinstance(t, str) else t.text for t in tokens]
     if not texts:
         return np.zeros((0, d_model))
@@ -34,7 +42,11 @@ def embed_tokens(tokens: Sequence, d_model: int, seed: int = 0) -> np.ndarray:
 
 
 def sinusoidal_positions(n: int, d_model: int) -> np.ndarray:
-    """PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(…), as in "Attention Is All You Need"."""
+    """Positional encodings of "Attention Is All You Need", (n, d_model) float64.
+
+    PE[p, 2i] = sin(p / 10000^(2i/d_model)), PE[p, 2i+1] = cos(p / 10000^(2i/d_model)).
+    """
+    _check_sizes(n=(n, 0), d_model=(d_model, 1))
     pos = np.arange(n)[:, None]  # (n, 1)
     i = np.arange(0, d_model, 2)[None, :]  # (1, ceil(d/2))
     angle = pos / np.power(10000.0, i / d_model)  # (n, ceil(d/2))
