@@ -35,11 +35,13 @@ $(PY):
 	$(PYTHON) -m venv $(VENV) || { echo "error: '$(PYTHON) -m venv' failed (on Debian: apt-get install python3-venv)" >&2; exit 1; }
 
 $(RUN_STAMP): | $(PY)
+	@echo "Installing requirements.txt into $(VENV) (once per change of the pins)"
 	$(PY) -m pip install --quiet -r requirements.txt
 	rm -f $(VENV)/.installed-run-*
 	touch $@
 
 $(DEV_STAMP): | $(PY)
+	@echo "Installing requirements-dev.txt into $(VENV) (once per change of the pins)"
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	rm -f $(VENV)/.installed-dev-* $(VENV)/.installed-run-*
 	touch $@ $(RUN_STAMP)
