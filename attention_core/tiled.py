@@ -1,0 +1,81 @@
+"""Tiled attention with an online softmax (FlashAttention's idea in numpy): memory O(n·block)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attention_core.attention import _as_float, _check_qkv
+
+
+def _check_block(block) -> int:
+    if not isinstance(block, (int, np.integer)) or isinstance(block, bool) or block < 1:
+        raise ValueError(f"block must be an integer ≥ 1, got {block!r}")
+    return int(block)
+
+
+def _key_block(state: dict, s: np.ndarray, v_blk: np.ndarray) -> None:
+    """Fold one block of scaled scores s (..., bq, bk) into the running max, sum and output.
+
+    m' = max(m, rowmax s); p = exp(s − m'); α = exp(m − m'); l' = α·l + Σp; acc' = α·acc + p·v.
+    """
+    peak = np.maximum(state["m"], np.max(s, axis=-1, keepdims=True))  # (..., bq, 1)
+    safe = np.where(np.isneginf(peak), 0, peak)  # rows with nothing visible yet
+    np.subtract(s, safe, out=s)
+    p = np.exp(s, out=s)  # (..., bq, bk)
+    alpha = np.exp(state["m"] - safe)  # (..., bq, 1); exp(-inf) = 0 on the first block
+    state["l"] = alpha * state["l"] + np.sum(p, axis=-1, keepdims=True)
+    state["acc"] = alpha * state["acc"] + p @ v_blk  # (..., bq, d_v)
+    state["m"] = peak
+
+
+def _query_block(q_blk, k, v, start: int, block: int, factor, causal: bool) -> np.ndarray:
+    """Output rows start … start+bq−1 from key blocks of `block` columns; O(bq·block) scores."""
+    bq, m = q_blk.shape[-2], k.shape[-2]
+    lead = np.broadcast_shapes(q_blk.shape[:-2], k.shape[:-2], v.shape[:-2])
+    dt = np.result_type(q_blk, k, v)
+    state = {
+        "m": np.full((*lead, bq, 1), -np.inf, dtype=dt),  # running row max
+        "l": np.zeros((*lead, bq, 1), dtype=dt),  # running Σ exp(s − m)
+        "acc": np.zeros((*lead, bq, v.shape[-1]), dtype=dt),  # running Σ exp(s − m)·v
+    }
+    stop = min(m, start + bq) if causal else m  # keys j ≤ i only, when causal
+    for j in range(0, stop, block):
+        s = q_blk @ np.swapaxes(k[..., j : j + block, :], -1, -2)  # (..., bq, bk)
+        if factor is not None:
+            s *= factor
+        if causal and j + s.shape[-1] - 1 > start:
+            rows = np.arange(start, start + bq)[:, None]  # (bq, 1)
+            cols = np.arange(j, j + s.shape[-1])[None, :]  # (1, bk)
+            s[..., cols > rows] = -np.inf
+        _key_block(state, s, v[..., j : j + block, :])
+    total = np.where(state["l"] > 0, state["l"], 1)
+    return state["acc"] / total  # (..., bq, d_v)
+
+
+def tiled_attention(
+    q: np.ndarray,
+    k: np.ndarray,
+    v: np.ndarray,
+    *,
+    block: int = 128,
+    scale: bool = True,
+    causal: bool = False,
+) -> np.ndarray:
+    """softmax(Q·Kᵀ/√d_k)·V computed in (block × block) tiles, never holding an (n, m) array.
+
+    q (..., n, d_k), k (..., m, d_k), v (..., m, d_v) → output (..., n, d_v), equal to
+    scaled_dot_product_attention(...).output within float tolerance. Each query block keeps a
+    running row max m, sum l and weighted sum acc, rescaled by exp(m_old − m_new) whenever a
+    new key block raises the max; output = acc / l. causal: query i sees keys j ≤ i.
+    Peak extra memory is a few (block, block) and (block, d_v) arrays per batch element.
+    """
+    block = _check_block(block)
+    q, k, v = _as_float(q, "q"), _as_float(k, "k"), _as_float(v, "v")
+    lead = _check_qkv(q, k, v)
+    n, dt = q.shape[-2], np.result_type(q, k, v)
+    factor = dt.type(1 / np.sqrt(q.shape[-1])) if scale else None
+    out = np.empty((*lead, n, v.shape[-1]), dtype=dt)  # (..., n, d_v)
+    for start in range(0, n, block):
+        rows = slice(start, start + block)
+        out[..., rows, :] = _query_block(q[..., rows, :], k, v, start, block, factor, causal)
+    return out
