@@ -1,0 +1,380 @@
+"""Sidebar and sentence widgets → one Settings dataclass, kept in sync with the share-link query."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, replace
+from functools import cache
+from pathlib import Path
+
+import streamlit as st
+
+from ui.state import Notice, trained_available
+from ui.text import LANGS, md_escape, t
+
+EXAMPLES_FILE = Path(__file__).resolve().parent.parent / "assets" / "examples.json"
+DEFAULT_SENTENCE = "小明把书放在了桌子上，然后他走了。"
+D_MODEL_MIN, D_MODEL_MAX, D_MODEL_STEP = 8, 256, 8
+MAX_HEADS = 16
+SEED_MAX = 999_999
+MAX_URL_SENTENCE = 2000  # characters of the sentence written into the address bar
+QUERY_KEYS = (
+    "s",
+    "d",
+    "h",
+    "scale",
+    "causal",
+    "pos",
+    "seed",
+    "w",
+    "focus",
+    "mode",
+    "lang",
+    "class",
+)
+# Other pages may list their own query parameters here so they are not reported as unknown.
+PAGE_QUERY_KEYS: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every control shared by the pages; validated so a page can trust it."""
+
+    sentence: str = DEFAULT_SENTENCE  # the text as typed (tokenize() cuts and reports)
+    mode: str = "word"  # "word" (jieba) or "char"
+    d_model: int = 64  # model width, a multiple of 8 in 8…256
+    heads: int = 4  # h, a divisor of d_model, at most MAX_HEADS
+    scale: bool = True  # divide Q·Kᵀ by √d_k
+    causal: bool = False  # mask future tokens
+    pos: bool = False  # add sinusoidal positions to X
+    seed: int = 0  # seed of the random projections
+    weights: str = "random"  # "random" or "trained"
+    focus: str = ""  # text of the focus token ("" = 他 if present)
+    shared_scale: bool = True  # one 0–1 colour scale for all heads
+    numbers: bool = False  # numbers in heatmap cells
+    lang: str = "zh"  # "zh" or "en"
+    classroom: bool = False  # projection mode
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("word", "char"):
+            raise ValueError(f"mode must be 'word' or 'char', got {self.mode!r}")
+        if not D_MODEL_MIN <= self.d_model <= D_MODEL_MAX:
+            raise ValueError(f"d_model must be in {D_MODEL_MIN}…{D_MODEL_MAX}, got {self.d_model}")
+        if self.heads < 1 or self.d_model % self.heads:
+            raise ValueError(f"heads={self.heads} must divide d_model={self.d_model}")
+        if self.weights not in ("random", "trained"):
+            raise ValueError(f"weights must be 'random' or 'trained', got {self.weights!r}")
+        if self.lang not in LANGS:
+            raise ValueError(f"lang must be one of {LANGS}, got {self.lang!r}")
+
+
+DEFAULTS = Settings()
+# Widget keys in st.session_state, one per Settings field except focus (kept as "focus_text").
+WIDGET_KEYS = tuple(f for f in asdict(DEFAULTS) if f != "focus")
+
+
+def head_options(d_model: int) -> list[int]:
+    """Head counts offered for a width: the divisors of d_model up to MAX_HEADS."""
+    return [h for h in range(1, min(d_model, MAX_HEADS) + 1) if d_model % h == 0]
+
+
+def nearest_heads(d_model: int, heads: int) -> int:
+    """The offered head count closest to `heads` (ties go to the smaller)."""
+    return min(head_options(d_model), key=lambda h: (abs(h - heads), h))
+
+
+@cache
+def examples() -> tuple[dict, ...]:
+    """Preset sentences from assets/examples.json (read once; an empty tuple if missing)."""
+    try:
+        return tuple(json.loads(EXAMPLES_FILE.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return ()
+
+
+# ---- share links: query parameters ⇄ settings ------------------------------------------------
+
+_FLAGS = {"scale": "scale", "causal": "causal", "pos": "pos", "class": "classroom"}
+_CHOICES = {
+    "w": ("weights", ("random", "trained")),
+    "mode": ("mode", ("word", "char")),
+    "lang": ("lang", LANGS),
+}
+_TRUE, _FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
+
+
+def _short(value: str, limit: int = 40) -> str:
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+def _bad(name: str, value: str, used: object) -> Notice:
+    return ("warning", "notice.param_bad", {"name": name, "value": _short(value), "used": used})
+
+
+def _clamped(name: str, value: str, used: object) -> Notice:
+    return ("warning", "notice.param_clamped", {"name": name, "value": _short(value), "used": used})
+
+
+def _parse_int(name: str, raw: str, lo: int, hi: int, default: int) -> tuple[int, Notice | None]:
+    """An integer clamped to lo…hi; a non-number falls back to `default` with a notice."""
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        return default, _bad(name, raw, default)
+    used = min(max(value, lo), hi)
+    return used, None if used == value else _clamped(name, raw, used)
+
+
+def _parse_d_model(raw: str) -> tuple[int, Notice | None]:
+    value, note = _parse_int("d", raw, D_MODEL_MIN, D_MODEL_MAX, DEFAULTS.d_model)
+    stepped = max(D_MODEL_MIN, D_MODEL_STEP * round(value / D_MODEL_STEP))
+    if note is None and stepped != value:
+        note = _clamped("d", raw, stepped)
+    return stepped, note
+
+
+def _parse_one(name: str, raw: str, found: dict) -> Notice | None:
+    """Parse one known parameter into `found` (settings field → value); return its notice."""
+    if name == "s":
+        found["sentence"] = raw
+    elif name == "focus":
+        found["focus"] = raw[:100]
+    elif name == "d":
+        found["d_model"], note = _parse_d_model(raw)
+        return note
+    elif name == "h":
+        found["heads"], note = _parse_int("h", raw, 1, MAX_HEADS, DEFAULTS.heads)
+        return note
+    elif name == "seed":
+        found["seed"], note = _parse_int("seed", raw, 0, SEED_MAX, DEFAULTS.seed)
+        return note
+    elif name in _FLAGS:
+        field = _FLAGS[name]
+        if raw.strip().lower() not in _TRUE + _FALSE:
+            return _bad(name, raw, int(getattr(DEFAULTS, field)))
+        found[field] = raw.strip().lower() in _TRUE
+    elif name in _CHOICES:
+        field, allowed = _CHOICES[name]
+        if raw.strip().lower() not in allowed:
+            return _bad(name, raw, getattr(DEFAULTS, field))
+        found[field] = raw.strip().lower()
+    return None
+
+
+def parse_query(params: dict[str, list[str]], *, trained_ok: bool) -> tuple[dict, list[Notice]]:
+    """Query parameters (name → all its values) → settings fields to apply, and notices.
+
+    Out-of-range numbers are clamped, unparseable values ignored, repeats use the first value,
+    unknown names are listed; never raises.
+    """
+    found: dict = {}
+    notes: list[Notice] = []
+    unknown = [n for n in params if n not in QUERY_KEYS and n not in PAGE_QUERY_KEYS]
+    for name in QUERY_KEYS:
+        values = params.get(name) or []
+        if not values:
+            continue
+        if len(values) > 1:
+            notes.append(("warning", "notice.param_repeated", {"name": name}))
+        note = _parse_one(name, str(values[0]), found)
+        if note:
+            notes.append(note)
+    d_model = found.get("d_model", DEFAULTS.d_model)
+    heads = found.get("heads", DEFAULTS.heads)
+    if d_model % heads:
+        used = nearest_heads(d_model, heads)
+        notes.append(("warning", "notice.heads_adjusted", {"h": heads, "d": d_model, "used": used}))
+        found["heads"] = used
+    if found.get("weights") == "trained" and not trained_ok:
+        found["weights"] = "random"
+        notes.append(("warning", "side.weights_unavailable", {}))
+    if unknown:
+        names = ", ".join(_short(n, 20) for n in unknown[:8])
+        notes.append(("info", "notice.param_unknown", {"names": names}))
+    return found, notes
+
+
+def to_query(settings: Settings) -> dict[str, str]:
+    """Settings → the share-link parameters named in DESIGN.md."""
+    return {
+        "s": settings.sentence[:MAX_URL_SENTENCE],
+        "d": str(settings.d_model),
+        "h": str(settings.heads),
+        "scale": str(int(settings.scale)),
+        "causal": str(int(settings.causal)),
+        "pos": str(int(settings.pos)),
+        "seed": str(settings.seed),
+        "w": settings.weights,
+        "focus": settings.focus,
+        "mode": settings.mode,
+        "lang": settings.lang,
+        "class": str(int(settings.classroom)),
+    }
+
+
+# ---- Streamlit side: session defaults, sidebar, sentence box ---------------------------------
+
+LANG_NAMES = {"zh": "中文", "en": "English"}
+
+
+def init_state() -> None:
+    """Session defaults, set once; on a session's first run the share link's values win."""
+    ss = st.session_state
+    if "_link_read" not in ss:
+        params = {name: st.query_params.get_all(name) for name in st.query_params}
+        found, notes = parse_query(params, trained_ok=trained_available())
+        for field, value in found.items():
+            ss["focus_text" if field == "focus" else field] = value
+        for name in params:
+            if name not in QUERY_KEYS and name not in PAGE_QUERY_KEYS:
+                del st.query_params[name]
+        ss["_link_notices"] = notes
+        ss["_link_read"] = True
+    for field in WIDGET_KEYS:
+        ss.setdefault(field, getattr(DEFAULTS, field))
+    ss.setdefault("focus_text", DEFAULTS.focus)
+    if ss["heads"] not in head_options(ss["d_model"]):
+        ss["heads"] = nearest_heads(ss["d_model"], ss["heads"])
+
+
+def current_lang() -> str:
+    """The UI language from the session (zh before the switch is drawn)."""
+    lang = st.session_state.get("lang", DEFAULTS.lang)
+    return lang if lang in LANGS else DEFAULTS.lang
+
+
+def _fix_heads() -> None:
+    """After d_model moves, keep h a divisor of it."""
+    ss = st.session_state
+    ss["heads"] = nearest_heads(ss["d_model"], ss.get("heads", DEFAULTS.heads))
+
+
+def _frame_controls() -> str:
+    """Language and classroom switches; returns the language."""
+    st.radio(
+        t("side.lang", current_lang()),
+        LANGS,
+        key="lang",
+        horizontal=True,
+        format_func=LANG_NAMES.get,
+    )
+    lang = current_lang()
+    st.toggle(t("side.classroom", lang), key="classroom", help=t("side.classroom_help", lang))
+    return lang
+
+
+def _model_controls(lang: str) -> None:
+    """Weights source, d_model, heads, scaling, mask, positions, seed."""
+    ss = st.session_state
+    trained_ok = trained_available()
+    if not trained_ok and ss["weights"] == "trained":
+        ss["weights"] = "random"
+    st.subheader(t("side.controls", lang))
+    st.radio(
+        t("side.weights", lang),
+        ["random", "trained"] if trained_ok else ["random"],
+        key="weights",
+        format_func=lambda w: t(f"side.weights.{w}", lang),
+    )
+    if not trained_ok:
+        st.caption(t("side.weights_unavailable", lang))
+    fixed = ss["weights"] == "trained"
+    st.slider(
+        t("side.d_model", lang),
+        D_MODEL_MIN,
+        D_MODEL_MAX,
+        step=D_MODEL_STEP,
+        key="d_model",
+        on_change=_fix_heads,
+        disabled=fixed,
+    )
+    st.select_slider(
+        t("side.heads", lang), options=head_options(ss["d_model"]), key="heads", disabled=fixed
+    )
+    st.toggle(t("side.scale", lang), key="scale")
+    st.toggle(t("side.causal", lang), key="causal", disabled=fixed)
+    st.toggle(t("side.pos", lang), key="pos", disabled=fixed)
+    st.number_input(t("side.seed", lang), 0, SEED_MAX, step=1, key="seed", disabled=fixed)
+
+
+def _display_controls(lang: str) -> None:
+    st.subheader(t("side.display", lang))
+    st.toggle(t("side.shared_scale", lang), key="shared_scale")
+    st.toggle(t("side.numbers", lang), key="numbers", disabled=st.session_state["classroom"])
+    st.caption(t("side.share", lang))
+
+
+def sidebar() -> Settings:
+    """Draw the shared sidebar (every page) and return the settings it holds."""
+    with st.sidebar:
+        lang = _frame_controls()
+        _model_controls(lang)
+        _display_controls(lang)
+    return current_settings()
+
+
+def current_settings() -> Settings:
+    """The shared Settings from st.session_state (call after init_state); never raises."""
+    ss = st.session_state
+    values = {f: ss.get(f, getattr(DEFAULTS, f)) for f in WIDGET_KEYS}
+    values["focus"] = str(ss.get("focus_text", "") or "")
+    values["sentence"] = str(values["sentence"] or "")
+    values["seed"] = int(values["seed"] or 0)
+    values["numbers"] = bool(values["numbers"] or values["classroom"])
+    try:
+        return Settings(**values)
+    except (TypeError, ValueError):
+        safe = {f: values[f] for f in ("sentence", "focus", "lang") if f in values}
+        return replace(DEFAULTS, **{**safe, "lang": current_lang()})
+
+
+def _use_example() -> None:
+    ss = st.session_state
+    chosen = ss.get("example")
+    presets = examples()
+    if chosen is not None and 0 <= chosen < len(presets):
+        ss["sentence"] = presets[chosen]["text"]
+        ss["focus_text"] = ""
+    ss["example"] = None
+
+
+def sentence_box(lang: str) -> None:
+    """Example presets, the sentence box and the word/char switch (values land in the session)."""
+    presets = examples()
+    if presets:
+        st.pills(
+            t("main.examples", lang),
+            options=list(range(len(presets))),
+            key="example",
+            format_func=lambda i: md_escape(presets[i].get(lang) or presets[i]["text"]),
+            on_change=_use_example,
+        )
+    st.text_area(t("main.sentence", lang), key="sentence", height=80, persist_state="session")
+    st.radio(
+        t("main.mode", lang),
+        ["word", "char"],
+        key="mode",
+        horizontal=True,
+        format_func=lambda m: t(f"main.mode.{m}", lang),
+        persist_state="session",
+    )
+
+
+def sync_query(settings: Settings) -> None:
+    """Write the settings into the address bar (only the parameters that changed)."""
+    wanted = to_query(settings)
+    changed = {k: v for k, v in wanted.items() if st.query_params.get_all(k) != [v]}
+    if changed:
+        st.query_params.update(changed)
+
+
+def show_notices(notices: list[Notice], lang: str) -> None:
+    """Render notices as st.warning / st.info; user-supplied values are Markdown-escaped."""
+    for level, key, fmt in notices:
+        safe = {k: md_escape(v) if isinstance(v, str) else v for k, v in fmt.items()}
+        (st.warning if level == "warning" else st.info)(t(key, lang, **safe))
+
+
+def link_notices() -> list[Notice]:
+    """Notices about the share link this session was opened with."""
+    return list(st.session_state.get("_link_notices", []))

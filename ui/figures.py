@@ -1,0 +1,343 @@
+"""Pure figure builders: arrays + token texts → plotly Figures (no Streamlit calls here)."""
+
+from __future__ import annotations
+
+import base64
+import html
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ui.text import t
+
+WEIGHT_SCALE = "Viridis"  # colour-blind-safe, light = much attention
+SIGNED_SCALE = "RdBu_r"  # diverging for scores and matrices (ColorBrewer, colour-blind-safe)
+HEAD_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
+LABEL_CHARS = 8  # longer token texts are cut with "…" on axes
+MAX_CELL_NUMBERS = 24  # above this many tokens, numbers in cells are too crowded
+PLOTLY_CONFIG = {
+    "displaylogo": False,
+    "toImageButtonOptions": {"format": "png", "scale": 3, "filename": "attention_lab"},
+    "modeBarButtonsToRemove": ["lasso2d", "select2d"],
+}
+
+
+# ---- helpers ---------------------------------------------------------------------------------
+
+
+def token_labels(texts: list[str], max_chars: int = LABEL_CHARS) -> list[str]:
+    """Axis categories: cut, HTML-escaped (plotly renders tags), unique (repeats get a ZWSP)."""
+    labels, seen = [], set()
+    for text in texts:
+        text = " ".join(str(text).split()) or "␣"
+        if len(text) > max_chars:
+            text = text[: max_chars - 1] + "…"
+        label = html.escape(text, quote=False)
+        while label in seen:
+            label += "\u200b"  # zero-width space: same glyphs, a different category
+        seen.add(label)
+        labels.append(label)
+    return labels
+
+
+def weights_to_pct(weights: np.ndarray) -> np.ndarray:
+    """Attention weights in [0, 1] → whole percent as uint8 (1.3 bytes per cell on the wire)."""
+    return np.rint(np.clip(np.nan_to_num(weights), 0.0, 1.0) * 100).astype(np.uint8)
+
+
+def compact(values: np.ndarray, decimals: int = 2) -> np.ndarray:
+    """Real values rounded and sent as float32 (base64 on the wire)."""
+    return np.round(np.nan_to_num(np.asarray(values, dtype=np.float64)), decimals).astype(
+        np.float32
+    )
+
+
+def decode_array(obj) -> np.ndarray:
+    """Figure-JSON array (a list or plotly's {"dtype", "bdata", "shape"}) → numpy array."""
+    if not isinstance(obj, dict):
+        return np.asarray(obj, dtype=float)
+    data = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=np.dtype(obj["dtype"]))
+    shape = obj.get("shape")
+    if shape:
+        data = data.reshape([int(s) for s in str(shape).split(",")])
+    return data
+
+
+def font_sizes(classroom: bool) -> dict[str, int]:
+    """Base, title and in-cell font sizes; classroom mode is readable from the back row."""
+    return (
+        {"base": 17, "title": 20, "cell": 15}
+        if classroom
+        else {"base": 12, "title": 14, "cell": 11}
+    )
+
+
+def _base_layout(fig: go.Figure, *, title: str, height: int, classroom: bool) -> go.Figure:
+    """Small explicit template (no 3 KB default), transparent background, CJK-first fonts."""
+    size = font_sizes(classroom)
+    fig.update_layout(
+        template=None,
+        title={"text": title, "font": {"size": size["title"]}, "x": 0, "xanchor": "left"},
+        font={
+            "size": size["base"],
+            "family": "Noto Sans CJK SC, PingFang SC, sans-serif",
+            "color": "#000" if classroom else "#31333F",
+        },
+        height=height,
+        margin={"l": 10, "r": 10, "t": 36 if title else 10, "b": 10},
+        paper_bgcolor="rgba(0,0,0,0)",
+        plot_bgcolor="rgba(0,0,0,0)",
+        hoverlabel={"font": {"size": size["base"] + 2}},
+    )
+    return fig
+
+
+def _token_axes(fig: go.Figure, labels_x: list[str], labels_y: list[str], **where) -> None:
+    """Categorical token axes in sentence order, rows top to bottom."""
+    fig.update_xaxes(
+        type="category",
+        tickangle=-90 if len(labels_x) > 16 else 0,
+        automargin=True,
+        showgrid=False,
+        **where,
+    )
+    fig.update_yaxes(
+        type="category", autorange="reversed", automargin=True, showgrid=False, **where
+    )
+
+
+# ---- attention heatmaps ----------------------------------------------------------------------
+
+
+def attention_heatmap(
+    weights: np.ndarray,
+    texts: list[str],
+    *,
+    title: str = "",
+    lang: str = "zh",
+    zmax: float = 1.0,
+    numbers: bool = False,
+    classroom: bool = False,
+    showscale: bool = True,
+    height: int | None = None,
+) -> go.Figure:
+    """One (n, n) weight map: rows are queries, columns keys; hover "他 → 小明: 61%"."""
+    n = weights.shape[-1]
+    if weights.shape != (n, n) or len(texts) != n:
+        raise ValueError(f"weights have shape {weights.shape}, while there are {len(texts)} tokens")
+    labels = token_labels(texts)
+    show_numbers = numbers and n <= MAX_CELL_NUMBERS
+    trace = go.Heatmap(
+        z=weights_to_pct(weights),
+        x=labels,
+        y=labels,
+        colorscale=WEIGHT_SCALE,
+        zmin=0,
+        zmax=max(1, round(100 * zmax)),
+        showscale=showscale,
+        colorbar={"ticksuffix": "%", "thickness": 12, "len": 0.9},
+        hovertemplate="%{y} → %{x}: %{z}%<extra></extra>",
+        texttemplate="%{z}" if show_numbers else None,
+        textfont={"size": font_sizes(classroom)["cell"]},
+        xgap=1 if n <= 32 else 0,
+        ygap=1 if n <= 32 else 0,
+    )
+    fig = go.Figure(trace)
+    side = max(260, min(560, 40 + 26 * n)) if height is None else height
+    _base_layout(fig, title=title, height=side, classroom=classroom)
+    _token_axes(fig, labels, labels)
+    return fig
+
+
+def head_heatmaps(
+    weights: np.ndarray,
+    texts: list[str],
+    *,
+    lang: str = "zh",
+    shared_scale: bool = True,
+    numbers: bool = False,
+    classroom: bool = False,
+    cols: int = 4,
+) -> list[go.Figure]:
+    """One weight map per head, weights (h, n, n); per-head colour scales stretch to each max."""
+    figs = []
+    h = weights.shape[0]
+    for i in range(h):
+        peak = float(weights[i].max()) if weights[i].size else 1.0
+        zmax = 1.0 if shared_scale else max(peak, 0.01)
+        title = (
+            t("main.head", lang, i=i + 1)
+            if shared_scale
+            else t("main.head_max", lang, i=i + 1, m=f"{peak:.2f}")
+        )
+        last_in_row = (i % cols == cols - 1) or i == h - 1
+        figs.append(
+            attention_heatmap(
+                weights[i],
+                texts,
+                title=title,
+                lang=lang,
+                zmax=zmax,
+                numbers=numbers,
+                classroom=classroom,
+                showscale=last_in_row or not shared_scale,
+            )
+        )
+    return figs
+
+
+def score_heatmap(
+    scores: np.ndarray,
+    texts: list[str],
+    *,
+    title: str,
+    limit: float,
+    numbers: bool = False,
+    classroom: bool = False,
+    showscale: bool = True,
+) -> go.Figure:
+    """Raw or scaled Q·Kᵀ on a diverging scale fixed to ±limit (so two panels compare)."""
+    n = scores.shape[-1]
+    labels = token_labels(texts)
+    masked = ~np.isfinite(scores)
+    z = compact(np.where(masked, 0.0, scores))
+    show_numbers = numbers and n <= MAX_CELL_NUMBERS
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=labels,
+            y=labels,
+            colorscale=SIGNED_SCALE,
+            zmin=-limit,
+            zmax=limit,
+            zmid=0,
+            showscale=showscale,
+            colorbar={"thickness": 12, "len": 0.9},
+            hovertemplate="%{y} → %{x}: %{z:.2f}<extra></extra>",
+            texttemplate="%{z:.1f}" if show_numbers else None,
+            textfont={"size": font_sizes(classroom)["cell"]},
+            xgap=1 if n <= 32 else 0,
+            ygap=1 if n <= 32 else 0,
+        )
+    )
+    _base_layout(fig, title=title, height=max(260, min(520, 40 + 26 * n)), classroom=classroom)
+    _token_axes(fig, labels, labels)
+    return fig
+
+
+def score_limit(*arrays: np.ndarray) -> float:
+    """A symmetric colour limit covering every finite value of the given arrays."""
+    peaks = [np.max(np.abs(a[np.isfinite(a)])) for a in arrays if np.isfinite(a).any()]
+    return float(max(peaks, default=1.0)) or 1.0
+
+
+# ---- row statistics and focus bars -----------------------------------------------------------
+
+
+def row_entropy(weights: np.ndarray) -> np.ndarray:
+    """Entropy in bits of each row of (..., n, n) weights (0 log 0 = 0)."""
+    w = np.clip(weights, 0.0, 1.0)
+    logs = np.log2(w, out=np.zeros_like(w), where=w > 0)
+    return -(w * logs).sum(axis=-1)
+
+
+def row_stats_figure(
+    w_scaled: np.ndarray,
+    w_unscaled: np.ndarray,
+    texts: list[str],
+    *,
+    lang: str = "zh",
+    classroom: bool = False,
+) -> go.Figure:
+    """Per query row: entropy and max weight, with and without scaling, as grouped bars."""
+    labels = token_labels(texts)
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08)
+    series = [
+        (row_entropy(w_scaled), "main.entropy_scaled", 1, HEAD_COLOURS[0]),
+        (row_entropy(w_unscaled), "main.entropy_unscaled", 1, HEAD_COLOURS[1]),
+        (w_scaled.max(axis=-1), "main.max_scaled", 2, HEAD_COLOURS[0]),
+        (w_unscaled.max(axis=-1), "main.max_unscaled", 2, HEAD_COLOURS[1]),
+    ]
+    for values, key, row, colour in series:
+        fig.add_trace(
+            go.Bar(
+                x=labels,
+                y=compact(values, 3),
+                name=t(key, lang),
+                marker_color=colour,
+                hovertemplate="%{x}: %{y:.2f}<extra>" + t(key, lang) + "</extra>",
+            ),
+            row=row,
+            col=1,
+        )
+    _base_layout(fig, title="", height=420 if classroom else 340, classroom=classroom)
+    fig.update_layout(barmode="group", legend={"orientation": "h", "y": -0.25})
+    fig.update_xaxes(type="category", tickangle=-90 if len(labels) > 16 else 0)
+    fig.update_yaxes(title_text=t("main.entropy_axis", lang), row=1, col=1)
+    fig.update_yaxes(title_text=t("main.max_axis", lang), range=[0, 1], row=2, col=1)
+    return fig
+
+
+def focus_bars(
+    weights: np.ndarray,
+    index: int,
+    texts: list[str],
+    *,
+    lang: str = "zh",
+    classroom: bool = False,
+) -> go.Figure:
+    """Row `index` of every head's weights (h, n, n) as bars, one group per head."""
+    h, n, _ = weights.shape
+    if not 0 <= index < n:
+        raise ValueError(f"focus index {index} is outside 0…{n - 1}")
+    labels = token_labels(texts)
+    fig = go.Figure()
+    for i in range(h):
+        head = t("main.head", lang, i=i + 1)
+        fig.add_trace(
+            go.Bar(
+                x=[[head] * n, labels],
+                y=compact(weights[i, index], 3),
+                name=head,
+                marker_color=HEAD_COLOURS[i % len(HEAD_COLOURS)],
+                hovertemplate=f"{labels[index]} → " + "%{x}: %{y:.2f}<extra></extra>",
+            )
+        )
+    _base_layout(fig, title="", height=360 if classroom else 300, classroom=classroom)
+    fig.update_layout(showlegend=False, bargap=0.15)
+    fig.update_yaxes(range=[0, 1], title_text=t("main.weight", lang))
+    fig.update_xaxes(tickangle=-90 if n * h > 40 else 0)
+    return fig
+
+
+def matrix_heatmap(
+    values: np.ndarray,
+    texts: list[str],
+    *,
+    title: str,
+    lang: str = "zh",
+    classroom: bool = False,
+) -> go.Figure:
+    """A (n, d) matrix such as X, Q, K, V or the output: rows tokens, columns dimensions."""
+    n, d = values.shape
+    if len(texts) != n:
+        raise ValueError(f"matrix has {n} rows, while there are {len(texts)} tokens")
+    labels = token_labels(texts)
+    limit = score_limit(values)
+    fig = go.Figure(
+        go.Heatmap(
+            z=compact(values),
+            x=np.arange(d, dtype=np.int16),
+            y=labels,
+            colorscale=SIGNED_SCALE,
+            zmin=-limit,
+            zmax=limit,
+            colorbar={"thickness": 12, "len": 0.9},
+            hovertemplate="%{y}, " + t("main.dim_axis", lang) + " %{x}: %{z:.2f}<extra></extra>",
+        )
+    )
+    _base_layout(fig, title=title, height=max(220, min(520, 50 + 18 * n)), classroom=classroom)
+    fig.update_xaxes(title_text=t("main.dim_axis", lang), showgrid=False)
+    fig.update_yaxes(type="category", autorange="reversed", automargin=True, showgrid=False)
+    return fig

@@ -1,0 +1,151 @@
+"""Settings → tokens, X and multi-head attention, cached per settings so every page reuses it."""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from attention_core import (
+    AttentionResult,
+    EmptyInputError,
+    MultiHeadResult,
+    Token,
+    build_inputs,
+    causal_mask,
+    init_params,
+    multi_head_attention,
+    scaled_dot_product_attention,
+    tokenize,
+)
+from attention_core.tokenize import MAX_CHARS, MAX_TOKENS
+
+DEMO_WEIGHTS = Path(__file__).resolve().parent.parent / "assets" / "demo_model.npz"
+
+Notice = tuple[str, str, dict]  # (level "warning" | "info", text key, format values)
+
+
+@dataclass(frozen=True)
+class Lab:
+    """Everything one page draws: tokens, X, the attention result and its opposite-scaling twin."""
+
+    tokens: tuple[Token, ...]  # n tokens as tokenize() returns them
+    x: np.ndarray | None  # (n, d_model) input vectors (None for the trained model)
+    result: MultiHeadResult  # q, k, v (h, n, d_k); heads.weights (h, n, n); output (n, d_model)
+    flipped: AttentionResult  # the same heads with the other scaling (for before/after)
+    d_model: int
+    heads: int
+    source: str  # "random" or "trained": what was actually used
+    notices: tuple[Notice, ...] = ()
+
+    @property
+    def texts(self) -> list[str]:
+        return [tok.text for tok in self.tokens]
+
+    @property
+    def d_k(self) -> int:
+        return self.d_model // self.heads
+
+
+def trained_available() -> bool:
+    """True once the model helper's module and its weights file both exist."""
+    try:
+        found = importlib.util.find_spec("attention_core.model") is not None
+    except (ImportError, ValueError):
+        found = False
+    return found and DEMO_WEIGHTS.exists()
+
+
+def _cut_notices(tokens) -> list[Notice]:
+    notes: list[Notice] = []
+    if getattr(tokens, "chars_cut", 0):
+        notes.append(("warning", "notice.chars_cut", {"kept": MAX_CHARS, "cut": tokens.chars_cut}))
+    if getattr(tokens, "tokens_cut", 0):
+        notes.append(
+            ("warning", "notice.tokens_cut", {"kept": MAX_TOKENS, "cut": tokens.tokens_cut})
+        )
+    if all(tok.tag == "x" for tok in tokens):
+        notes.append(("info", "notice.only_punct", {}))
+    return notes
+
+
+def _random_lab(sentence, mode, d_model, heads, scale, causal, pos, seed) -> Lab:
+    """Random projections on deterministic token vectors."""
+    tokens = tokenize(sentence, mode)
+    x = build_inputs(tokens, d_model, positions=pos)  # (n, d_model)
+    mask = causal_mask(len(tokens)) if causal else None  # (n, n) True = may attend
+    params = init_params(d_model, heads, seed)
+    result = multi_head_attention(x, params, scale=scale, mask=mask)
+    flipped = scaled_dot_product_attention(result.q, result.k, result.v, scale=not scale, mask=mask)
+    return Lab(
+        tuple(tokens), x, result, flipped, d_model, heads, "random", tuple(_cut_notices(tokens))
+    )
+
+
+def _trained_lab(sentence, scale) -> Lab:
+    """The model helper's trained demo model; it fixes its own tokens, d_model and h."""
+    from attention_core.model import load_demo_model
+
+    run = load_demo_model().run(sentence, scale=scale)
+    res = run.attention
+    h, _, d_k = res.q.shape[-3:]
+    flipped = scaled_dot_product_attention(res.q, res.k, res.v, scale=not scale)
+    notes = [("info", "side.trained_fixed", {"d": h * d_k, "h": h}), *_cut_notices(run.tokens)]
+    return Lab(tuple(run.tokens), None, res, flipped, h * d_k, h, "trained", tuple(notes))
+
+
+@st.cache_data(max_entries=24, ttl=3600, show_spinner=False)
+def compute_lab(
+    sentence: str,
+    mode: str,
+    d_model: int,
+    heads: int,
+    scale: bool,
+    causal: bool,
+    pos: bool,
+    seed: int,
+    weights: str,
+) -> Lab:
+    """Cached by every argument; raises EmptyInputError when there is nothing to tokenize."""
+    if weights == "trained" and trained_available():
+        try:
+            return _trained_lab(sentence, scale)
+        except EmptyInputError:
+            raise
+        except Exception:  # a half-written model must not take the page down
+            lab = _random_lab(sentence, mode, d_model, heads, scale, causal, pos, seed)
+            note = ("warning", "side.weights_unavailable", {})
+            return Lab(**{**lab.__dict__, "notices": (note, *lab.notices)})
+    return _random_lab(sentence, mode, d_model, heads, scale, causal, pos, seed)
+
+
+def lab_for(settings) -> tuple[Lab | None, list[Notice]]:
+    """The Lab for a Settings object, or None with a notice when the sentence is empty."""
+    try:
+        lab = compute_lab(
+            settings.sentence,
+            settings.mode,
+            settings.d_model,
+            settings.heads,
+            settings.scale,
+            settings.causal,
+            settings.pos,
+            settings.seed,
+            settings.weights,
+        )
+    except EmptyInputError:
+        return None, [("warning", "notice.empty", {})]
+    except ValueError as err:
+        return None, [("warning", "notice.error", {"error": str(err)})]
+    return lab, list(lab.notices)
+
+
+def focus_index(texts: list[str], focus: str) -> int:
+    """Index of the focus token: its text's first occurrence, else 他/她, else the last word."""
+    for wanted in (focus, "他", "她"):
+        if wanted and wanted in texts:
+            return texts.index(wanted)
+    return 0
