@@ -1,0 +1,315 @@
+"""Load test: a classroom of Streamlit sessions (websocket clients + a few Chromium tabs) at once.
+
+Starts `streamlit run app.py` on a free 127.0.0.1 port (never anything else), opens N sessions
+through the app's own websocket protocol (bench/st_client.py), each with its own sentence from a
+share link, and toggles widgets (scaling switch, heads, …) for the given duration; a few real
+Chromium pages reload share links among them. Then prints a table: sessions held, errors
+(exception elements, disconnects, timeouts, tracebacks in the server log), cross-talk (a session
+seeing another session's sentence token), server RSS after warm-up vs after the run, rerun
+latency p50/p95.
+
+    PYTHONPATH=. .venv/bin/python bench/load.py                    # 40 sessions x 60 s
+    PYTHONPATH=. .venv/bin/python bench/load.py -n 10 -t 15 --browsers 1
+
+Opt-in: not part of `make test` (it takes minutes and both cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.st_client import RunResult, SessionError, StreamlitSession
+from tests.browser_support import (
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    chromium_available,
+    start_streamlit,
+)
+
+# Sentences with a per-session marker token ("mk007"): jieba keeps it as one word, so it shows
+# up in the token chips and the heatmap tick labels, and no other session's run may contain it.
+BASES = (
+    "小明把书放在了桌子上，然后他走了。",
+    "我打你",
+    "你打我",
+    "老师问学生为什么他没有来上课。",
+    "小红给小华打电话，因为她生病了。",
+    "猫追老鼠，它跑得很快。",
+)
+DEFAULT_TOGGLES = r"scale|head|^h$|causal|pos"
+TOGGLE_KINDS = {"checkbox", "selectbox", "radio", "button_group", "select_slider"}
+RUN_TIMEOUT_S = 120.0
+
+
+def marker(i: int) -> str:
+    """The unique token of session i."""
+    return f"mk{i:03d}"
+
+
+def sentence(i: int) -> str:
+    """Session i's sentence: a base sentence with its marker token inside."""
+    base = BASES[i % len(BASES)]
+    return f"{marker(i)}{base}" if i % 2 else f"{base}{marker(i)}"
+
+
+@dataclass
+class Stats:
+    """Everything one client (websocket session or browser tab) saw."""
+
+    name: str
+    marker: str
+    latencies: list[float] = field(default_factory=list)
+    runs: int = 0
+    exceptions: list[str] = field(default_factory=list)
+    disconnects: list[str] = field(default_factory=list)
+    crosstalk: list[str] = field(default_factory=list)
+    own_missing: int = 0  # runs whose charts did not carry the session's own marker
+    alive: bool = False  # warmed up and not disconnected
+    done: bool = False
+
+
+def check_run(stats: Stats, run: RunResult, markers: list[str], *, warm: bool) -> None:
+    """Count exceptions and cross-talk in one run; record latency unless warming up."""
+    stats.runs += 1
+    stats.exceptions += run.exceptions
+    foreign = set(re.findall(r"mk\d{3,4}", run.text)) - {stats.marker}
+    stats.crosstalk += sorted(foreign & set(markers))
+    charts = [c.spec for c in run.of_kind("plotly_chart")]
+    if charts and not any(stats.marker in spec for spec in charts):
+        stats.own_missing += 1
+    if not warm:
+        stats.latencies.append(run.elapsed)
+
+
+def toggle_values(session: StreamlitSession, pattern: re.Pattern, rng: random.Random) -> dict:
+    """Pick one toggleable widget (by key pattern) and a new value for it, like a student would."""
+    candidates = [
+        w for k, w in session.widgets.items() if pattern.search(k) and w.kind in TOGGLE_KINDS
+    ]
+    if not candidates:
+        return {}
+    widget = rng.choice(candidates)
+    key = next(k for k, w in session.widgets.items() if w is widget)
+    if widget.kind == "checkbox":
+        return {key: not widget.proto.value}
+    options = [getattr(o, "content", o) for o in widget.proto.options]
+    if not options:
+        return {}
+    if widget.kind in {"button_group", "select_slider"}:
+        return {key: [rng.choice(options)]}
+    return {key: rng.choice(options)}
+
+
+async def run_session(i: int, url: str, args: argparse.Namespace, ctx: dict) -> None:
+    """One websocket session: open its share link, warm up, then toggle until the deadline."""
+    stats, rng = ctx["stats"][i], random.Random(i)
+    pattern = re.compile(args.toggles)
+    session = StreamlitSession(url, query_string=urlencode({"s": sentence(i)}))
+    try:
+        check_run(stats, await session.connect(timeout=RUN_TIMEOUT_S), ctx["markers"], warm=True)
+        for _ in range(args.warm_runs):
+            run = await session.set_widgets(RUN_TIMEOUT_S, **toggle_values(session, pattern, rng))
+            check_run(stats, run, ctx["markers"], warm=True)
+        stats.alive = True
+        await ctx["warm"].wait()
+        while time.monotonic() < ctx["deadline"]:
+            await asyncio.sleep(rng.uniform(0.2, 1.0))  # a person's think time
+            run = await session.set_widgets(RUN_TIMEOUT_S, **toggle_values(session, pattern, rng))
+            check_run(stats, run, ctx["markers"], warm=False)
+    except (SessionError, OSError) as exc:
+        stats.alive = False
+        stats.disconnects.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        stats.done = True
+        await session.close()
+
+
+async def browser_tab(browser, j: int, url: str, ctx: dict) -> Stats:
+    """A Chromium tab that reloads its share link with scaling/heads flipped, until the deadline."""
+    i = 1000 + j  # browser markers are mk1000+ … kept apart from websocket sessions
+    stats = Stats(f"chromium{j}", f"mk{i}")
+    context = await browser.new_context(viewport={"width": 1280, "height": 800})
+    page = await context.new_page()
+    page.on("dialog", lambda d: (stats.exceptions.append(f"dialog: {d.message}"), d.dismiss()))
+    page.on("pageerror", lambda e: stats.exceptions.append(f"pageerror: {e}"))
+    try:
+        stats.alive = await _browser_loop(page, stats, i, url, ctx)
+    except Exception as exc:  # Playwright timeouts and crashes are what we count here
+        stats.disconnects.append(f"{type(exc).__name__}: {str(exc)[:200]}")
+    finally:
+        await context.close()
+    return stats
+
+
+async def _browser_loop(page, stats: Stats, i: int, url: str, ctx: dict) -> bool:
+    """Load, wait for the charts to carry our marker, check the DOM, flip a parameter, repeat."""
+    text = f"{BASES[i % len(BASES)]}{stats.marker}"
+    flip = 0
+    while True:
+        query = urlencode({"s": text, "scale": flip % 2, "h": (1, 2)[flip // 2 % 2]})
+        started = time.perf_counter()
+        await page.goto(f"{url}/?{query}", wait_until="domcontentloaded")
+        await page.wait_for_function(
+            "m => document.querySelector('.js-plotly-plot')"
+            " && document.body.textContent.includes(m)"
+            " && !document.querySelector('[data-testid=stStatusWidget]')",
+            arg=stats.marker,
+            timeout=RUN_TIMEOUT_S * 1000,
+        )
+        warm = not ctx["warm"].is_set()
+        if not warm:
+            stats.latencies.append(time.perf_counter() - started)
+        body = await page.evaluate("document.body.textContent")
+        fake = RunResult(texts=[body])
+        fake.exceptions += [f"stException x{n}" for n in [await _count_exceptions(page)] if n]
+        check_run(stats, fake, ctx["markers"], warm=True)
+        flip += 1
+        if not warm and time.monotonic() >= ctx["deadline"]:
+            return True
+        await asyncio.sleep(1.0)
+
+
+async def _count_exceptions(page) -> int:
+    return await page.locator("[data-testid=stException]").count()
+
+
+async def run_browsers(url: str, args: argparse.Namespace, ctx: dict) -> list[Stats]:
+    """Launch Debian's Chromium once and run `args.browsers` tabs in separate contexts."""
+    if args.browsers <= 0 or not chromium_available():
+        return []
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            tabs = [browser_tab(browser, j, url, ctx) for j in range(args.browsers)]
+            return list(await asyncio.gather(*tabs))
+        finally:
+            await browser.close()
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process in MB, from /proc/PID/status (VmRSS)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for pid {pid}")
+
+
+async def drive(url: str, pid: int, args: argparse.Namespace) -> dict:
+    """Run every client; take RSS after warm-up and after the run."""
+    stats = [Stats(f"ws{i:02d}", marker(i)) for i in range(args.sessions)]
+    markers = [s.marker for s in stats] + [f"mk{1000 + j}" for j in range(args.browsers)]
+    ctx = {"stats": stats, "markers": markers, "warm": asyncio.Event(), "deadline": float("inf")}
+    started = time.monotonic()
+    tasks = [asyncio.create_task(run_session(i, url, args, ctx)) for i in range(args.sessions)]
+    browsers = asyncio.create_task(run_browsers(url, args, ctx))
+    while time.monotonic() < started + args.warmup_timeout:
+        if all(s.alive or s.done for s in stats):
+            break
+        await asyncio.sleep(0.5)
+    warmup_s = time.monotonic() - started
+    rss_warm = rss_mb(pid)
+    ctx["deadline"] = time.monotonic() + args.duration
+    ctx["warm"].set()
+    await asyncio.gather(*tasks)
+    tabs = await browsers
+    rss_after = rss_mb(pid)
+    await asyncio.sleep(5)  # sessions closed: give the server a moment to drop them
+    return {
+        "stats": stats + tabs,
+        "rss_warm": rss_warm,
+        "rss_after": rss_after,
+        "rss_closed": rss_mb(pid),
+        "warmup_s": warmup_s,
+    }
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0–100) by nearest rank; NaN for no values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+def log_errors(log: str) -> list[str]:
+    """Server-side failures: uncaught script errors and tracebacks in the server's output."""
+    return [line for line in log.splitlines() if "Traceback" in line or "Uncaught" in line]
+
+
+def report(result: dict, args: argparse.Namespace, server_errors: list[str]) -> int:
+    """Print the summary table (and the first few problems); return the process exit status."""
+    stats: list[Stats] = result["stats"]
+    ws = [s for s in stats if s.name.startswith("ws")]
+    tabs = [s for s in stats if not s.name.startswith("ws")]
+    rows = [("websocket sessions", ws), ("chromium tabs", tabs)]
+    title = f"{args.sessions} sessions + {len(tabs)} Chromium tabs, {args.duration:.0f} s"
+    print(f"\nLoad test: {title}")
+    print(f"{'clients':<20}{'held':>8}{'runs':>7}{'errors':>8}{'crosstalk':>10}"
+          f"{'p50 s':>8}{'p95 s':>8}{'max s':>8}")  # fmt: skip
+    for label, group in rows:
+        if group:
+            lat = [x for s in group for x in s.latencies]
+            errors = sum(len(s.exceptions) + len(s.disconnects) for s in group)
+            print(f"{label:<20}{sum(s.alive for s in group):>5}/{len(group):<2}"
+                  f"{sum(s.runs for s in group):>7}{errors:>8}"
+                  f"{sum(len(s.crosstalk) for s in group):>10}{percentile(lat, 50):>8.2f}"
+                  f"{percentile(lat, 95):>8.2f}{max(lat, default=float('nan')):>8.2f}")  # fmt: skip
+    warm, after, closed = result["rss_warm"], result["rss_after"], result["rss_closed"]
+    print(f"server RSS: {warm:.0f} MB after warm-up ({result['warmup_s']:.0f} s), "
+          f"{after:.0f} MB after the run ({after / warm:.2f}x), "
+          f"{closed:.0f} MB 5 s after closing")  # fmt: skip
+    print(
+        f"server log errors: {len(server_errors)}; "
+        f"runs whose charts lacked their own token: {sum(s.own_missing for s in stats)}"
+    )
+    problems = [(s.name, p) for s in stats for p in s.exceptions + s.disconnects + s.crosstalk]
+    for name, problem in problems[:10]:
+        print(f"  {name}: {problem[:300]}")
+    for line in server_errors[:5]:
+        print(f"  server: {line[:300]}")
+    failed = problems or server_errors or any(not s.alive for s in stats) or after > 1.5 * warm
+    return 1 if failed else 0
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", "--sessions", type=int, default=40, help="websocket sessions")
+    parser.add_argument("-t", "--duration", type=float, default=60.0, help="seconds of toggling")
+    parser.add_argument("--browsers", type=int, default=3, help="Chromium tabs among them")
+    parser.add_argument("--script", default="app.py", help="Streamlit script to serve")
+    parser.add_argument("--toggles", default=DEFAULT_TOGGLES, help="regex of widget keys to flip")
+    parser.add_argument("--warm-runs", type=int, default=2, help="reruns per session in warm-up")
+    parser.add_argument("--warmup-timeout", type=float, default=300.0, help="seconds at most")
+    args = parser.parse_args(argv)
+    if not 1 <= args.sessions <= 999 or args.duration <= 0 or not 0 <= args.browsers <= 20:
+        parser.error("need 1 <= --sessions <= 999, --duration > 0 and 0 <= --browsers <= 20")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Start the server on loopback, drive it, stop it, print the table."""
+    args = parse_args(argv)
+    with start_streamlit(args.script) as server:
+        host = urlsplit(server.url).hostname
+        if host != "127.0.0.1":  # the load test only ever targets this machine's loopback
+            raise SystemExit(f"refusing to load-test {server.url}: not 127.0.0.1")
+        budget = args.warmup_timeout + args.duration + 2 * RUN_TIMEOUT_S + 60
+        result = asyncio.run(asyncio.wait_for(drive(server.url, server.process.pid, args), budget))
+        server_errors = log_errors(server.log.read_text(errors="replace"))
+    return report(result, args, server_errors)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
