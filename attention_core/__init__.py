@@ -11,6 +11,7 @@ from attention_core.attention import (
     softmax,
 )
 from attention_core.embed import build_inputs, embed_tokens, sinusoidal_positions, token_vector
+from attention_core.tiled import tiled_attention
 from attention_core.tokenize import (
     MAX_CHARS,
     MAX_TOKENS,
@@ -37,6 +38,7 @@ __all__ = [
     "scaled_dot_product_attention",
     "sinusoidal_positions",
     "softmax",
+    "tiled_attention",
     "token_vector",
     "tokenize",
 ]

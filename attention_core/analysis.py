@@ -1,0 +1,217 @@
+"""Measurements of attention: entropy, softmax Jacobians, var(q·k) against d_k, FLOP counts."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from attention_core.attention import softmax
+
+DEFAULT_D_KS = (4, 8, 16, 32, 64, 128, 256, 512, 1024)  # the d_k axis of the "why 1/√d_k" page
+SOFTMAX_FLOPS_PER_SCORE = 5  # max, subtract, exp, sum, divide: one operation each per score
+
+
+def _check_int(name: str, value, least: int) -> int:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < least:
+        raise ValueError(f"{name} must be an integer ≥ {least}, got {value!r}")
+    return int(value)
+
+
+def row_entropy(weights: np.ndarray) -> np.ndarray:
+    """H = −Σ_j p_j · ln p_j over the last axis (nats; 0·ln 0 = 0): (..., m) → (...).
+
+    ln m for a uniform row, 0 for a one-hot (saturated) row.
+    """
+    p = np.asarray(weights, dtype=float)
+    logs = np.log(p, out=np.zeros_like(p), where=p > 0)
+    return -np.sum(p * logs, axis=-1)
+
+
+def max_weight(weights: np.ndarray) -> np.ndarray:
+    """The largest weight of each row, max_j p_j: (..., m) → (...). 1 means saturated."""
+    return np.max(np.asarray(weights), axis=-1)
+
+
+def softmax_jacobian(p: np.ndarray) -> np.ndarray:
+    """∂softmax(x)/∂x at the row p = softmax(x): J = diag(p) − p·pᵀ, (..., m) → (..., m, m)."""
+    p = np.asarray(p, dtype=float)
+    outer = p[..., :, None] * p[..., None, :]  # (..., m, m) p·pᵀ
+    return np.einsum("...i,ij->...ij", p, np.eye(p.shape[-1])) - outer
+
+
+@dataclass(frozen=True)
+class JacobianNorms:
+    """Norms of the softmax Jacobian of each row: small norms mean vanishing gradients."""
+
+    frobenius: np.ndarray  # (...,) ‖J‖_F = √(Σp² − 2Σp³ + (Σp²)²)
+    spectral: (
+        np.ndarray
+    )  # (...,) ‖J‖₂ = largest eigenvalue (J is symmetric, positive semi-definite)
+
+
+def jacobian_norms(p: np.ndarray) -> JacobianNorms:
+    """Frobenius and spectral norms of J = diag(p) − p·pᵀ for each row p (last axis)."""
+    p = np.asarray(p, dtype=float)
+    s2, s3 = np.sum(p**2, axis=-1), np.sum(p**3, axis=-1)
+    frobenius = np.sqrt(np.maximum(s2 - 2 * s3 + s2**2, 0))
+    spectral = np.linalg.eigvalsh(softmax_jacobian(p))[..., -1]  # eigenvalues ascending
+    return JacobianNorms(frobenius=frobenius, spectral=np.maximum(spectral, 0))
+
+
+@dataclass(frozen=True)
+class VarianceEstimate:
+    """Monte-Carlo var(q·k) for q, k with independent N(0, 1) components."""
+
+    d_k: int  # vector length
+    samples: int  # number of (q, k) pairs drawn
+    raw_variance: float  # var(q·k); theory: d_k
+    scaled_variance: float  # var(q·k / √d_k); theory: 1
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def qk_variance(d_k: int, samples: int = 20_000, seed: int = 0) -> VarianceEstimate:
+    """Estimate var(q·k) = Σ_i var(q_i k_i) = d_k, and var(q·k/√d_k) = 1, by sampling."""
+    d_k, samples = _check_int("d_k", d_k, 1), _check_int("samples", samples, 2)
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal((samples, d_k))  # (samples, d_k)
+    k = rng.standard_normal((samples, d_k))  # (samples, d_k)
+    dots = np.einsum("sd,sd->s", q, k)  # (samples,)
+    raw = float(np.var(dots, ddof=1))
+    return VarianceEstimate(d_k, samples, raw, raw / d_k)
+
+
+@dataclass(frozen=True)
+class DkSweep:
+    """Per d_k, with and without 1/√d_k: score variance, softmax saturation and gradient size.
+
+    Every field but n_keys and max_entropy is an array aligned with `d_k`; the row statistics
+    are means over `trials` random query rows against n_keys random keys.
+    """
+
+    d_k: np.ndarray  # (k,) the key/query lengths
+    n_keys: int  # m, keys per softmax row
+    max_entropy: float  # ln m, the entropy of a uniform row
+    variance_raw: np.ndarray  # var(q·k) ≈ d_k
+    variance_scaled: np.ndarray  # var(q·k/√d_k) ≈ 1
+    max_weight_raw: np.ndarray  # mean max_j p_j without scaling (→ 1: saturated)
+    max_weight_scaled: np.ndarray  # … with scaling
+    entropy_raw: np.ndarray  # mean row entropy (nats) without scaling (→ 0)
+    entropy_scaled: np.ndarray  # … with scaling
+    jacobian_raw: np.ndarray  # mean ‖diag(p) − p·pᵀ‖_F without scaling (→ 0: no gradient)
+    jacobian_scaled: np.ndarray  # … with scaling
+
+    def as_dict(self) -> dict:
+        """Plain lists and numbers, ready for JSON or a DataFrame."""
+        return {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in asdict(self).items()}
+
+
+def _row_stats(scores: np.ndarray) -> tuple[float, float, float, float]:
+    """Variance of scores (trials, m), then mean max weight, entropy and Jacobian norm of rows."""
+    p = softmax(scores, axis=-1)  # (trials, m)
+    s2, s3 = np.sum(p**2, axis=-1), np.sum(p**3, axis=-1)
+    fro = np.sqrt(np.maximum(s2 - 2 * s3 + s2**2, 0))
+    return (
+        float(np.var(scores)),
+        float(np.mean(max_weight(p))),
+        float(np.mean(row_entropy(p))),
+        float(np.mean(fro)),
+    )
+
+
+def dk_sweep(d_ks=DEFAULT_D_KS, *, n_keys: int = 16, trials: int = 512, seed: int = 0) -> DkSweep:
+    """Why 1/√d_k: q, k ~ N(0, I); for each d_k, softmax rows of q·kᵀ and of q·kᵀ/√d_k.
+
+    Unscaled, var(q·k) = d_k grows, rows saturate (max weight → 1, entropy → 0) and the
+    Jacobian diag(p) − p·pᵀ → 0; scaled, all stay level.
+    """
+    n_keys, trials = _check_int("n_keys", n_keys, 1), _check_int("trials", trials, 2)
+    d_ks = np.array([_check_int("d_k", d, 1) for d in d_ks], dtype=int)
+    rng = np.random.default_rng(seed)
+    raw_rows, scaled_rows = [], []
+    for d in d_ks:
+        q = rng.standard_normal((trials, 1, d))  # (trials, 1, d_k)
+        k = rng.standard_normal((trials, n_keys, d))  # (trials, m, d_k)
+        scores = (q @ np.swapaxes(k, -1, -2))[:, 0, :]  # (trials, m)
+        raw_rows.append(_row_stats(scores))
+        scaled_rows.append(_row_stats(scores / np.sqrt(d)))
+    raw, scaled = np.array(raw_rows).T, np.array(scaled_rows).T  # (4, k) each
+    return DkSweep(d_ks, n_keys, float(np.log(n_keys)), raw[0], scaled[0], raw[1], scaled[1],
+                   raw[2], scaled[2], raw[3], scaled[3])  # fmt: skip
+
+
+@dataclass(frozen=True)
+class AttentionCost:
+    """FLOPs (multiply and add counted separately) of one multi-head self-attention layer."""
+
+    n: int  # sequence length
+    d_model: int  # model width
+    num_heads: int  # h; d_k = d_model / h
+    projections: int  # Q, K, V = X·W: 3 · 2·n·d_model²
+    scores: int  # Q·Kᵀ over h heads: h · 2·n²·d_k = 2·n²·d_model (the same for every h)
+    softmax: int  # ≈ 5 · h·n² (max, subtract, exp, sum, divide per score)
+    weighted_sum: int  # A·V: h · 2·n²·d_k = 2·n²·d_model
+    output_projection: int  # concat·W_O: 2·n·d_model²
+    score_elements: int  # h·n² entries in one (h, n, n) array of scores
+
+    @property
+    def total(self) -> int:
+        return (self.projections + self.scores + self.softmax + self.weighted_sum
+                + self.output_projection)  # fmt: skip
+
+    def score_bytes(self, dtype="float32") -> int:
+        """Bytes of one (h, n, n) score array in `dtype` (scores, scaled and weights: 3×)."""
+        return self.score_elements * np.dtype(dtype).itemsize
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["total"] = self.total
+        d["score_bytes"] = {t: self.score_bytes(t) for t in ("float16", "float32", "float64")}
+        return d
+
+
+def _check_shape(n, d_model, num_heads) -> tuple[int, int, int]:
+    n, d_model = _check_int("n", n, 1), _check_int("d_model", d_model, 1)
+    num_heads = _check_int("num_heads", num_heads, 1)
+    if d_model % num_heads:
+        raise ValueError(f"d_model={d_model} is not divisible by num_heads={num_heads}")
+    return n, d_model, num_heads
+
+
+def attention_cost(n: int, d_model: int, num_heads: int) -> AttentionCost:
+    """Count the FLOPs of each step of multi-head attention on n tokens (see AttentionCost)."""
+    n, d, h = _check_shape(n, d_model, num_heads)
+    return AttentionCost(n, d, h, projections=3 * 2 * n * d * d, scores=2 * n * n * d,
+                         softmax=SOFTMAX_FLOPS_PER_SCORE * h * n * n, weighted_sum=2 * n * n * d,
+                         output_projection=2 * n * d * d, score_elements=h * n * n)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class GenerationCost:
+    """Generating n tokens one at a time, with and without a KV cache (one layer)."""
+
+    n: int  # tokens generated
+    d_model: int  # model width
+    num_heads: int  # h
+    flops_with_cache: int  # Σ_t [4·2·d² + 2·2·t·d + 5·h·t]: only the new token's row each step
+    flops_without_cache: int  # Σ_t attention_cost(t).total: the whole prefix again each step
+    cache_bytes: int  # K and V of n tokens: 2·n·d_model·itemsize
+
+    @property
+    def speedup(self) -> float:
+        return self.flops_without_cache / self.flops_with_cache
+
+    def as_dict(self) -> dict:
+        return {**asdict(self), "speedup": self.speedup}
+
+
+def generation_cost(n: int, d_model: int, num_heads: int, dtype="float32") -> GenerationCost:
+    """FLOPs of autoregressive generation of n tokens, and the KV cache's size (see fields)."""
+    n, d, h = _check_shape(n, d_model, num_heads)
+    s1, s2 = n * (n + 1) // 2, n * (n + 1) * (2 * n + 1) // 6  # Σt and Σt² for t = 1 … n
+    with_cache = n * 8 * d * d + 4 * d * s1 + SOFTMAX_FLOPS_PER_SCORE * h * s1
+    without = 8 * d * d * s1 + (4 * d + SOFTMAX_FLOPS_PER_SCORE * h) * s2
+    cache = 2 * n * d * np.dtype(dtype).itemsize
+    return GenerationCost(n, d, h, with_cache, without, cache)
