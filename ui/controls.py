@@ -378,3 +378,9 @@ def show_notices(notices: list[Notice], lang: str) -> None:
 def link_notices() -> list[Notice]:
     """Notices about the share link this session was opened with."""
     return list(st.session_state.get("_link_notices", []))
+
+
+def publish(settings: Settings) -> None:
+    """Mirror the settings into plain `set_<field>` session keys, which ui.teach reads."""
+    for field, value in asdict(settings).items():
+        st.session_state[f"set_{field}"] = value
