@@ -1,0 +1,76 @@
+"""Cold start: `streamlit run` spawned → first heatmap visible in a new browser page, vs baseline.
+
+The browser process is launched before the clock starts (it is the user's, already open); the
+clock runs from Popen, through the health check (polled every 50 ms), a new page, navigation,
+the first script run, to the first plotly heatmap being visible. One untimed warm-up per app
+(so .pyc files and the OS page cache are warm, as on a second class), then the median of
+`repeats` runs, alternating the two apps so machine noise hits both alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/cold_start.py`
+
+from bench.common import (
+    BASELINE_APP,
+    MAIN_APP,
+    Row,
+    chromium,
+    chromium_ok,
+    main_app_ready,
+    median_of,
+    print_table,
+    ratio_row,
+    spawn,
+    wait_healthy,
+)
+
+HEATMAP = ".js-plotly-plot .hm image, .js-plotly-plot .hm"  # plotly's heatmap layer
+TARGET = 1.5
+
+
+def cold_start_s(browser, script: Path) -> float:
+    """Seconds from spawning the server to the first heatmap visible in a fresh page."""
+    server = spawn(script)
+    try:
+        wait_healthy(server, timeout=120, poll=0.05)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(server.url)
+        page.wait_for_selector(HEATMAP, state="visible", timeout=120_000)
+        elapsed = time.perf_counter() - server.started
+        page.close()
+        return elapsed
+    finally:
+        server.stop()
+
+
+def run(repeats: int = 3) -> list[Row]:
+    """Median cold start of app.py and of the baseline, one row with the ratio."""
+    if not (chromium_ok() and main_app_ready()):
+        print("cold_start: skipped (needs /usr/bin/chromium, playwright and app.py)")
+        return []
+    samples: dict[Path, list[float]] = {MAIN_APP: [], BASELINE_APP: []}
+    with chromium() as browser:
+        for script in samples:
+            cold_start_s(browser, script)  # warm-up, not counted
+        for _ in range(repeats):
+            for script, got in samples.items():
+                got.append(cold_start_s(browser, script))
+    app, base = median_of(samples[MAIN_APP]), median_of(samples[BASELINE_APP])
+    return [ratio_row("cold start", "main page, example sentence", app, base, "s", TARGET)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3, help="timed starts per app")
+    args = parser.parse_args()
+    print_table(run(args.repeats), "Cold start (median)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,246 @@
+"""Shared pieces of the user-facing benchmarks: cases, servers, Chromium, medians and the table."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+if str(REPO_ROOT) not in sys.path:  # `python bench/x.py` puts bench/, not the root, on the path
+    sys.path.insert(0, str(REPO_ROOT))
+
+BASELINE_APP = REPO_ROOT / "bench" / "baseline_app.py"
+MAIN_APP = REPO_ROOT / "app.py"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+EXAMPLE = "小明把书放在了桌子上，然后他走了。"  # 13 jieba tokens
+LONG = (  # 64 jieba tokens (word mode); the benches print the count they actually got
+    "小明把书放在了桌子上，然后他走了。小红拿起那本书，看了看封面，又把它放回了桌子上。"
+    "老师走进教室，看见书在桌子上，就问这是谁的书。小明回来以后，发现书不见了，他很着急，到处寻找。"
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One main-page configuration, expressed as the share-link query of DESIGN.md."""
+
+    name: str  # label in the table, e.g. "13 tok × 4 heads"
+    sentence: str  # the `s` parameter
+    d_model: int  # the `d` parameter
+    heads: int  # the `h` parameter
+
+    def query(self) -> dict[str, str]:
+        """The query parameters that open the main page on this case."""
+        return {"s": self.sentence, "d": str(self.d_model), "h": str(self.heads)}
+
+    def query_string(self) -> str:
+        """`?s=…&d=…&h=…`, URL-encoded."""
+        return "?" + urllib.parse.urlencode(self.query())
+
+
+CASES = (
+    Case("13 tok × 4 heads", EXAMPLE, 64, 4),
+    Case("64 tok × 8 heads", LONG, 64, 8),
+)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the combined table: a measurement, its baseline and the target ratio or limit."""
+
+    bench: str  # which harness, e.g. "latency"
+    case: str  # what was measured, e.g. "main 13×4: scale toggle"
+    value: float  # the measurement
+    unit: str  # "ms", "s", "KB"
+    baseline: float | None = None  # the same measurement on bench/baseline_app.py, same run
+    target: str = ""  # e.g. "≤1.3×" or "<150 KB"
+    ok: bool | None = None  # None when there is no target
+
+    @property
+    def ratio(self) -> float | None:
+        """value / baseline, when a baseline exists."""
+        return self.value / self.baseline if self.baseline else None
+
+
+def ratio_row(bench: str, case: str, value: float, baseline: float, unit: str, limit=None) -> Row:
+    """A Row whose target (if any) is `ratio ≤ limit`."""
+    ok = None if limit is None else value / baseline <= limit
+    return Row(bench, case, value, unit, baseline, f"≤{limit:g}×" if limit else "", ok)
+
+
+def median_of(samples: list[float]) -> float:
+    """The median, or NaN when nothing was measured."""
+    return statistics.median(samples) if samples else float("nan")
+
+
+def print_table(rows: list[Row], title: str = "") -> None:
+    """Print rows as a Markdown table (pasteable into BENCHMARKS.md)."""
+    if title:
+        print(f"\n### {title}\n")
+    print("| bench | case | measured | baseline | ratio | target | ok |")
+    print("|---|---|---:|---:|---:|---|---|")
+    for r in rows:
+        base = f"{r.baseline:.1f} {r.unit}" if r.baseline else "—"
+        ratio = f"{r.ratio:.2f}×" if r.ratio else "—"
+        ok = {True: "yes", False: "**NO**", None: ""}[r.ok]
+        value = f"{r.value:.1f} {r.unit}"
+        print(f"| {r.bench} | {r.case} | {value} | {base} | {ratio} | {r.target} | {ok} |")
+    sys.stdout.flush()
+
+
+def main_app_ready() -> bool:
+    """True once the app helper's router exists."""
+    return MAIN_APP.is_file()
+
+
+# --- servers -----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def streamlit_command(script: Path, port: int) -> list[str]:
+    """`streamlit run` on loopback, headless, no file watcher, no statistics."""
+    return [
+        sys.executable, "-m", "streamlit", "run", str(script),
+        "--server.address", "127.0.0.1", "--server.port", str(port),
+        "--server.headless", "true", "--server.fileWatcherType", "none",
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+
+
+def healthy(url: str) -> bool:
+    """True when Streamlit's health endpoint answers."""
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
+            return response.status == 200
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+@dataclass
+class Server:
+    """A `streamlit run` child in its own process group."""
+
+    url: str
+    process: subprocess.Popen
+    started: float  # time.perf_counter() just before Popen
+
+    def stop(self) -> None:
+        """SIGTERM the process group, SIGKILL after 10 s."""
+        if self.process.poll() is not None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+        except ProcessLookupError:
+            pass
+
+
+def spawn(script: Path) -> Server:
+    """Start `streamlit run script` without waiting (cold start measures the wait itself)."""
+    port = free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        streamlit_command(script, port),
+        cwd=REPO_ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    return Server(f"http://127.0.0.1:{port}", process, started)
+
+
+def wait_healthy(server: Server, timeout: float = 60.0, poll: float = 0.05) -> None:
+    """Poll the health endpoint every `poll` s; raise if the child dies or never answers."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {server.process.returncode}")
+        if healthy(server.url):
+            return
+        time.sleep(poll)
+    server.stop()
+    raise RuntimeError(f"streamlit did not answer on {server.url} within {timeout:.0f} s")
+
+
+@contextmanager
+def running(script: Path) -> Iterator[str]:
+    """A healthy server for `script`, via tests/browser_support.py when present; yields its URL."""
+    try:
+        from tests.browser_support import start_streamlit
+    except ImportError:
+        start_streamlit = None
+    if start_streamlit is not None:
+        with start_streamlit(script) as server:
+            yield server.url
+        return
+    server = spawn(script)
+    try:
+        wait_healthy(server)
+        yield server.url
+    finally:
+        server.stop()
+
+
+# --- Chromium ----------------------------------------------------------------------------
+
+
+def chromium_ok() -> bool:
+    """True when Debian's Chromium and Playwright are both usable."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return False
+    return os.access(CHROMIUM, os.X_OK)
+
+
+@contextmanager
+def chromium() -> Iterator[object]:
+    """A Playwright Browser on /usr/bin/chromium with the flags from DESIGN.md."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def timed(fn: Callable[[], object]) -> float:
+    """Seconds one call of fn takes."""
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0

@@ -1,0 +1,77 @@
+"""Run every user-facing benchmark and print one combined table (what `make bench` should call).
+
+    PYTHONPATH=. .venv/bin/python bench/run_all.py            # the full table (~10 min, 2 cores)
+    PYTHONPATH=. .venv/bin/python bench/run_all.py --only rerun payload
+
+bench/core.py (the core's own table) runs first as a subprocess when it exists; the load test
+(bench/load.py) is not run here: it takes minutes of both cores and is opt-in on its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/run_all.py`
+
+from bench import cold_start, payload, rerun, ui_latency
+from bench.common import REPO_ROOT, Row, print_table
+
+BENCHES = {
+    "latency": lambda a: ui_latency.run(a.clicks),
+    "rerun": lambda a: rerun.run(a.reruns),
+    "cold": lambda a: cold_start.run(a.repeats),
+    "payload": lambda a: payload.run(),
+}
+
+
+def run_core() -> None:
+    """bench/core.py's own table, if the core helper has written it."""
+    core = REPO_ROOT / "bench" / "core.py"
+    if not core.is_file():
+        print("(bench/core.py not present: no core table)")
+        return
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    subprocess.run([sys.executable, str(core)], cwd=REPO_ROOT, env=env, check=False)
+
+
+def machine() -> str:
+    """One line: date, cores, memory, Python."""
+    mem_kb = next(
+        int(line.split()[1])
+        for line in Path("/proc/meminfo").read_text().splitlines()
+        if line.startswith("MemTotal")
+    )
+    today = datetime.date.today().isoformat()
+    return (
+        f"{today} · {os.cpu_count()} cores · {mem_kb / 2**20:.0f} GiB · "
+        f"Python {platform.python_version()}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", choices=[*BENCHES, "core"], help="subset to run")
+    parser.add_argument("--clicks", type=int, default=10, help="latency: clicks per series")
+    parser.add_argument("--reruns", type=int, default=10, help="rerun: reruns per page")
+    parser.add_argument("--repeats", type=int, default=3, help="cold start: starts per app")
+    args = parser.parse_args()
+    chosen = args.only or ["core", *BENCHES]
+    print(machine())
+    if "core" in chosen:
+        run_core()
+    rows: list[Row] = []
+    for name, bench in BENCHES.items():
+        if name in chosen:
+            print(f"… {name}", flush=True)
+            rows += bench(args)
+    print_table(rows, "User-facing benchmarks (ratios against bench/baseline_app.py, same run)")
+
+
+if __name__ == "__main__":
+    main()

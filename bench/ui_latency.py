@@ -1,0 +1,173 @@
+"""Chromium interaction latency: pointer-down on a control → last heatmap DOM change, vs baseline.
+
+Method: an init script records `performance.now()` at every pointerdown and at every DOM mutation
+inside a `.js-plotly-plot` (Plotly redraws by mutating its SVG and heatmap <image>). After a click
+we wait until some plot mutated, no element is stale, Streamlit's status widget is gone and plots
+have been quiet for QUIET_MS; latency = last plot mutation − pointerdown (the quiet wait itself is
+not counted). Median of `clicks` clicks after one warm-up click.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/ui_latency.py`
+
+from bench.common import (
+    BASELINE_APP,
+    CASES,
+    MAIN_APP,
+    Case,
+    Row,
+    chromium,
+    chromium_ok,
+    main_app_ready,
+    median_of,
+    print_table,
+    ratio_row,
+    running,
+)
+
+QUIET_MS = 600  # plots unchanged this long after the script finished = redraw complete
+# Widget keys on the main page (`.st-key-<key>` containers); override with env if they differ.
+SCALE_KEY = os.environ.get("BENCH_SCALE_KEY", "scale")
+HEADS_KEY = os.environ.get("BENCH_HEADS_KEY", "h")
+TARGETS = {"13 tok × 4 heads": 1.3, "64 tok × 8 heads": 2.0}
+
+PROBE = """
+window.__bench = {tClick: 0, lastPlot: 0, plotMutations: 0};
+document.addEventListener('pointerdown', () => {
+  const b = window.__bench; b.tClick = performance.now(); b.lastPlot = 0; b.plotMutations = 0;
+}, true);
+const inPlot = (n) => {
+  const e = n && (n.nodeType === 1 ? n : n.parentElement);
+  if (!e) return false;
+  const sel = '.js-plotly-plot';
+  return !!(e.closest(sel) || (e.querySelector && e.querySelector(sel)));
+};
+new MutationObserver((records) => {
+  for (const r of records) {
+    if (inPlot(r.target) || [...r.addedNodes].some(inPlot) || [...r.removedNodes].some(inPlot)) {
+      window.__bench.lastPlot = performance.now(); window.__bench.plotMutations++; return;
+    }
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+"""
+
+SETTLED = """(quiet) => {
+  const b = window.__bench;
+  const busy = document.querySelector('[data-testid="stStatusWidget"] button, [data-stale="true"]');
+  const running = document.querySelector('[data-testid="stStatusWidget"]')?.innerText?.length > 0;
+  return b.plotMutations > 0 && !busy && !running && performance.now() - b.lastPlot > quiet;
+}"""
+
+
+def open_page(browser, url: str, setup=None):
+    """A fresh 1280×800 page on url, loaded, probe installed, plots drawn and quiet.
+
+    setup(page), if given, runs before navigation (e.g. to listen to the websocket).
+    """
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.add_init_script(PROBE)
+    if setup is not None:
+        setup(page)
+    page.goto(url)
+    page.wait_for_selector(".js-plotly-plot .hm, .js-plotly-plot image", timeout=120_000)
+    page.evaluate("() => { window.__bench.plotMutations = 1; }")
+    page.wait_for_function(SETTLED, arg=1000, timeout=120_000)
+    return page
+
+
+def one_interaction(page, act) -> float:
+    """Run act(page) (which clicks), wait for the redraw to settle; milliseconds to last redraw."""
+    act(page)
+    page.wait_for_function(SETTLED, arg=QUIET_MS, timeout=120_000, polling=50)
+    return page.evaluate("() => window.__bench.lastPlot - window.__bench.tClick")
+
+
+def click_toggle(key: str):
+    """An action that flips the toggle/checkbox with widget key `key`."""
+    return lambda page: page.locator(f".st-key-{key} label").first.click()
+
+
+def choose(key: str, value: str):
+    """An action that picks `value` in the selectbox / radio / segmented control with key `key`."""
+
+    def act(page) -> None:
+        box = page.locator(f".st-key-{key}")
+        if box.locator('[role="combobox"]').count():  # st.selectbox (react-aria ComboBox)
+            box.locator('button[aria-haspopup="listbox"], [role="combobox"]').first.click()
+            page.get_by_role("option", name=value, exact=True).first.click()
+        elif box.locator('input[type="radio"]').count():
+            box.locator("label").filter(has_text=value).first.click()
+        else:
+            box.get_by_role("button", name=value, exact=True).first.click()
+
+    return act
+
+
+def series(page, actions: list, clicks: int) -> float:
+    """Median latency (ms) over `clicks` interactions cycling through `actions`; one warm-up."""
+    one_interaction(page, actions[-1])
+    samples = [one_interaction(page, actions[i % len(actions)]) for i in range(clicks)]
+    return median_of(samples)
+
+
+def head_actions(heads: int) -> list:
+    """Alternate between half the heads and the case's heads (h=4 ↔ 2, h=8 ↔ 4)."""
+    return [choose(HEADS_KEY, str(heads // 2)), choose(HEADS_KEY, str(heads))]
+
+
+def measure_baseline(browser, clicks: int) -> dict[str, float]:
+    """Toggle and heads latency on bench/baseline_app.py."""
+    with running(BASELINE_APP) as url:
+        page = open_page(browser, url)
+        out = {
+            "scale": series(page, [click_toggle("scale")], clicks),
+            "heads": series(page, head_actions(4), clicks),
+        }
+        page.close()
+    return out
+
+
+def measure_case(browser, url: str, case: Case, clicks: int) -> dict[str, float]:
+    """Toggle and heads latency on the main page opened on `case`."""
+    page = open_page(browser, url + "/" + case.query_string())
+    out = {
+        "scale": series(page, [click_toggle(SCALE_KEY)], clicks),
+        "heads": series(page, head_actions(case.heads), clicks),
+    }
+    page.close()
+    return out
+
+
+def run(clicks: int = 10) -> list[Row]:
+    """All latency rows: baseline first, then each case on the main page, in one browser."""
+    if not (chromium_ok() and main_app_ready()):
+        print("ui_latency: skipped (needs /usr/bin/chromium, playwright and app.py)")
+        return []
+    with chromium() as browser:
+        base = measure_baseline(browser, clicks)
+        with running(MAIN_APP) as url:
+            measured = {case.name: measure_case(browser, url, case, clicks) for case in CASES}
+    rows = []
+    for name, got in measured.items():
+        for what, label in (("scale", "√d_k toggle"), ("heads", "heads change")):
+            rows.append(
+                ratio_row("latency", f"{name}: {label}", got[what], base[what], "ms", TARGETS[name])
+            )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clicks", type=int, default=10, help="interactions per series (≥10)")
+    args = parser.parse_args()
+    print_table(run(args.clicks), "Chromium interaction latency (median)")
+
+
+if __name__ == "__main__":
+    main()
