@@ -1,0 +1,186 @@
+"""Server posture: loopback by default, XSRF on, no statistics, no uploads, no stray writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import tomllib
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.browser_support import REPO_ROOT, free_port
+
+CONFIG = REPO_ROOT / ".streamlit" / "config.toml"
+# Our own code: everything Python outside the venv, tests and caches.
+SKIP_DIRS = {".venv", ".git", "tests", "test-artifacts", ".ruff_cache", ".pytest_cache", "tmp"}
+UPLOAD_CALLS = re.compile(r"\b(file_uploader|camera_input|audio_input)\s*\(|accept_file\s*=")
+LISTEN = "0A"  # TCP state in /proc/net/tcp*
+
+
+def own_python_files() -> list[Path]:
+    """Every .py file of the app, core and benchmarks (not tests, not the venv)."""
+    found = []
+    for path in REPO_ROOT.rglob("*.py"):
+        if not SKIP_DIRS.intersection(path.relative_to(REPO_ROOT).parts):
+            found.append(path)
+    return found
+
+
+def test_config_binds_loopback_with_xsrf_and_no_statistics():
+    config = tomllib.loads(CONFIG.read_text(encoding="utf-8"))
+    server = config.get("server", {})
+    assert server.get("address") == "127.0.0.1"
+    assert server.get("enableXsrfProtection") is True
+    # XSRF needs CORS protection on too (Streamlit silently turns XSRF off otherwise).
+    assert server.get("enableCORS", True) is True
+    assert config.get("browser", {}).get("gatherUsageStats") is False
+    assert config.get("client", {}).get("showErrorDetails") in ("none", "stacktrace", False)
+
+
+def test_no_upload_widgets_in_the_code():
+    offenders = [
+        f"{path.relative_to(REPO_ROOT)}:{n}: {line.strip()}"
+        for path in own_python_files()
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if UPLOAD_CALLS.search(line)
+    ]
+    assert own_python_files(), "found no app code to check"
+    assert offenders == [], "file uploads are not allowed:\n" + "\n".join(offenders)
+
+
+def test_make_run_defaults_to_loopback_and_documents_the_lan_address():
+    makefile = (REPO_ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^HOST\s*\?=\s*127\.0\.0\.1\s*$", makefile, re.M)
+    assert "HOST=0.0.0.0" in makefile  # the explicit, documented way to serve a classroom LAN
+
+
+def listening_addresses(port: int) -> list[str]:
+    """Local addresses (hex, as in /proc/net/tcp*) with a socket listening on `port`."""
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        if not os.path.exists(table):
+            continue
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            address, hex_port = fields[1].rsplit(":", 1)
+            if fields[3] == LISTEN and int(hex_port, 16) == port:
+                found.append(address)
+    return found
+
+
+def _wait_listening(process: subprocess.Popen, port: int, url: str) -> None:
+    for _ in range(240):
+        if process.poll() is not None:
+            pytest.fail(f"streamlit exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
+                return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.25)  # polling a starting server, not waiting on the UI
+    pytest.fail(f"streamlit did not answer on {url}")
+
+
+@pytest.fixture(scope="module")
+def default_server():
+    """`streamlit run app.py` with only a port given: address, XSRF etc. come from config.toml."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)],
+        cwd=REPO_ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_listening(process, port, url)
+        yield port, url
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
+def test_default_server_listens_only_on_loopback(default_server):
+    port, _ = default_server
+    addresses = listening_addresses(port)
+    assert addresses, f"nothing listens on port {port}"
+    loopback = {"0100007F", "00000000000000000000000001000000"}  # 127.0.0.1 and ::1
+    assert set(addresses) <= loopback, f"listening on {addresses}, not only loopback"
+
+
+def test_default_server_sets_xsrf_cookie_and_refuses_unsigned_uploads(default_server):
+    _, url = default_server
+    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=5) as response:
+        cookies = response.headers.get_all("Set-Cookie") or []
+    assert any(c.startswith("_streamlit_xsrf=") for c in cookies), cookies
+    request = urllib.request.Request(
+        f"{url}/_stcore/upload_file/session/file", data=b"x", method="PUT"
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=5)
+    assert refused.value.code in (403, 404, 405)
+
+
+# Runs in a child: records every file opened for writing (audit hook) while the app renders.
+WRITE_PROBE = textwrap.dedent(
+    """
+    import json, os, sys
+    written = set()
+    WRITE = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+    def hook(event, args):
+        if event == "open" and args and isinstance(args[0], (str, bytes, os.PathLike)):
+            mode, flags = args[1], args[2] or 0
+            if (isinstance(mode, str) and set(mode) & set("wax+")) or flags & WRITE:
+                written.add(os.path.abspath(os.fsdecode(args[0])))
+        elif event in ("os.mkdir", "os.rename", "os.replace", "os.remove", "shutil.rmtree"):
+            written.add(os.path.abspath(os.fsdecode(args[0])))
+    sys.addaudithook(hook)
+    from streamlit.testing.v1 import AppTest
+    at = AppTest.from_file("app.py", default_timeout=120)
+    at.query_params["s"] = "小明把书放在了桌子上，然后他走了。"
+    at.run()
+    at.run()
+    print(json.dumps({"written": sorted(written), "exceptions": len(at.exception)}))
+    """
+)
+
+
+def test_rendering_writes_only_to_temporary_and_cache_folders(tmp_path):
+    home, tmp, cache = tmp_path / "home", tmp_path / "tmp", tmp_path / "cache"
+    for folder in (home, tmp, cache):
+        folder.mkdir()
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "TMPDIR": str(tmp),
+        "XDG_CACHE_HOME": str(cache),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", WRITE_PROBE],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    allowed = (str(tmp), str(cache), "/dev/", "/proc/")
+    stray = [p for p in report["written"] if not p.startswith(allowed)]
+    assert stray == [], f"written outside temporary and cache folders: {stray}"
