@@ -243,3 +243,401 @@ _section(
     },
 )
 # ---- end section: main page ---------------------------------------------------------------------
+
+# ---- section: teaching pages (steps, scaling, heads, cost, order, library) — owner: pages helper
+_section(
+    "teach",
+    {
+        "teach.empty": {
+            "zh": "这句话里没有可以分析的内容（{error}）。请在侧栏输入一句话。",
+            "en": "Nothing to analyse in this sentence ({error}). Type a sentence in the sidebar.",
+        },
+        "teach.bad_settings": {
+            "zh": "设置组合无效：{error}",
+            "en": "These settings do not fit together: {error}",
+        },
+        "teach.truncated": {"zh": "输入太长，已截断：{notice}", "en": "Input shortened: {notice}"},
+        "teach.head": {"zh": "头 {h}", "en": "Head {h}"},
+        "teach.computing": {"zh": "正在计算……", "en": "Computing…"},
+        "teach.done": {"zh": "计算完成", "en": "Done"},
+        # -- steps
+        "steps.title": {"zh": "一步一步：从 X 到输出", "en": "Step by step: from X to the output"},
+        "steps.intro": {
+            "zh": "自注意力只有几行 numpy。用“上一步 / 下一步”走一遍："
+            "每一步都显示它算出的矩阵、公式，以及代码里正在执行的那一行（◀）。",
+            "en": "Self-attention is a few lines of numpy. Walk through them with Previous / Next: "
+            "each step shows the matrix it produces, its formula and the line of code (◀).",
+        },
+        "steps.head": {"zh": "看哪个头", "en": "Head to show"},
+        "steps.prev": {"zh": "◀ 上一步", "en": "◀ Previous"},
+        "steps.next": {"zh": "下一步 ▶", "en": "Next ▶"},
+        "steps.pick": {"zh": "步骤", "en": "Step"},
+        "steps.name0": {"zh": "① 输入 X", "en": "① Input X"},
+        "steps.name1": {"zh": "② Q、K、V", "en": "② Q, K, V"},
+        "steps.name2": {"zh": "③ 打分 Q·Kᵀ", "en": "③ Scores Q·Kᵀ"},
+        "steps.name3": {"zh": "④ 除以 √d_k", "en": "④ Divide by √d_k"},
+        "steps.name4": {"zh": "⑤ softmax 权重", "en": "⑤ Softmax weights"},
+        "steps.name5": {"zh": "⑥ 加权求和 ·V", "en": "⑥ Weighted sum ·V"},
+        "steps.name6": {"zh": "⑦ 拼接 ·W_O", "en": "⑦ Concat ·W_O"},
+        "steps.say0": {
+            "zh": "每个词（共 {n} 个）变成一行向量；同一个词永远是同一个向量。",
+            "en": "Each of the {n} tokens becomes one row vector; the same word always gets "
+            "the same vector.",
+        },
+        "steps.say1": {
+            "zh": "三个矩阵都由同一句话 X 乘不同的权重得到；这里显示所选的头（d_k = {d_k} 列）。",
+            "en": "All three come from the same X times different weights; shown for the "
+            "chosen head (d_k = {d_k} columns).",
+        },
+        "steps.say2": {
+            "zh": "第 i 行第 j 列 = 第 i 个词的 query 与第 j 个词的 key 的点积：一共 n² = "
+            "{n}² 个格子。",
+            "en": "Row i, column j = query of token i · key of token j: n² = {n}² cells in all.",
+        },
+        "steps.say3": {
+            "zh": "除以 √d_k = √{d_k}，和上一步用同一色标：颜色变淡，分数被拉回到方差约为 "
+            "1 的范围。",
+            "en": "Divided by √d_k = √{d_k}, on the previous step's colour scale: the colours "
+            "fade as the scores return to variance ≈ 1.",
+        },
+        "steps.say4": {
+            "zh": "softmax 把每一行变成加起来为 1 的权重：这个词把注意力分给谁。",
+            "en": "Softmax turns each row into weights that sum to 1: how a token shares "
+            "out its attention.",
+        },
+        "steps.say5": {
+            "zh": "每个词的输出 = 所有 value 按权重相加（每行 d_k = {d_k} 个数）。",
+            "en": "Each token's output = the values added with those weights (d_k = {d_k} "
+            "numbers a row).",
+        },
+        "steps.say6": {
+            "zh": "各个头的输出按顺序拼起来，再乘 W_O，回到 d_model 维。",
+            "en": "The heads' outputs are joined in order and multiplied by W_O, back to "
+            "d_model columns.",
+        },
+        "steps.drill": {"zh": "拆开一个格子", "en": "One cell taken apart"},
+        "steps.query": {"zh": "query 词 i（行）", "en": "Query token i (row)"},
+        "steps.key": {"zh": "key 词 j（列）", "en": "Key token j (column)"},
+        "steps.check": {
+            "zh": "核对：这一行所有权重相加 = {row_sum:.6f}",
+            "en": "Check: this row's weights add up to {row_sum:.6f}",
+        },
+        "steps.try": {
+            "zh": "试一试：在第 ④ 步关掉侧栏里的“除以 √d_k”，再看第 ⑤ 步的权重变得多“尖”。",
+            "en": "Try this: at step ④ switch off “Scale by 1/√d_k” in the sidebar, then "
+            "see how peaked step ⑤ becomes.",
+        },
+        # -- scaling
+        "scaling.title": {"zh": "为什么要除以 √d_k", "en": "Why divide by √d_k"},
+        "scaling.intro": {
+            "zh": "q 和 k 的每个分量方差为 1 时，点积 q·k 是 d_k 项之和，方差约为 d_k。"
+            "d_k 越大，分数越分散，softmax 就越接近“只选一个”，梯度几乎为零。除以 √d_k "
+            "把方差拉回 1。",
+            "en": "When q and k have unit-variance components, q·k is a sum of d_k terms "
+            "with variance ≈ d_k. "
+            "The larger d_k, the wider the scores, the closer softmax gets to picking "
+            "one key, and the "
+            "gradient all but vanishes. Dividing by √d_k brings the variance back to 1.",
+        },
+        "scaling.a": {
+            "zh": "(a) 点积的方差随 d_k 增长",
+            "en": "(a) The variance of q·k grows with d_k",
+        },
+        "scaling.dk": {"zh": "d_k（每个头的维度）", "en": "d_k (size of one head)"},
+        "scaling.var_raw": {"zh": "var(q·k)，不缩放", "en": "var(q·k), unscaled"},
+        "scaling.var_scaled": {"zh": "var(q·k/√d_k)，缩放后", "en": "var(q·k/√d_k), scaled"},
+        "scaling.raw": {"zh": "q·k（不缩放）", "en": "q·k (unscaled)"},
+        "scaling.scaled": {"zh": "q·k/√d_k（缩放）", "en": "q·k/√d_k (scaled)"},
+        "scaling.hist": {
+            "zh": "d_k = {d_k} 时 2 万对随机 q、k 的点积分布",
+            "en": "q·k for 20,000 random pairs at d_k = {d_k}",
+        },
+        "scaling.var_title": {
+            "zh": "实测方差 vs d_k（虚线：var = d_k）",
+            "en": "Measured variance against d_k (dashed: var = d_k)",
+        },
+        "scaling.b": {
+            "zh": "(b) softmax 饱和：最大权重与熵",
+            "en": "(b) Softmax saturates: max weight and entropy",
+        },
+        "scaling.scaled_w": {"zh": "除以 √d_k", "en": "divided by √d_k"},
+        "scaling.raw_w": {"zh": "不缩放", "en": "unscaled"},
+        "scaling.max": {
+            "zh": "一行中的最大权重（16 个 key）",
+            "en": "Largest weight in a row (16 keys)",
+        },
+        "scaling.max_y": {"zh": "最大权重", "en": "max weight"},
+        "scaling.entropy": {"zh": "一行权重的熵（奈特）", "en": "Entropy of a row (nats)"},
+        "scaling.entropy_y": {"zh": "熵", "en": "entropy"},
+        "scaling.c": {
+            "zh": "(c) 梯度消失：softmax 雅可比矩阵的范数",
+            "en": "(c) Vanishing gradient: the softmax Jacobian's norm",
+        },
+        "scaling.jac": {
+            "zh": "‖∂softmax/∂z‖ 对 d_k（越小，梯度越难传回去）",
+            "en": "‖∂softmax/∂z‖ against d_k (smaller = less gradient flows back)",
+        },
+        "scaling.jac_say": {
+            "zh": "d_k = {d_k} 时：不缩放 {raw:.4f}，缩放后 {scaled:.4f}。",
+            "en": "At d_k = {d_k}: unscaled {raw:.4f}, scaled {scaled:.4f}.",
+        },
+        "scaling.d": {
+            "zh": "(d) 温度 τ：softmax(Q·Kᵀ/τ)",
+            "en": "(d) Temperature τ: softmax(Q·Kᵀ/τ)",
+        },
+        "scaling.tau_map": {
+            "zh": "你的句子，头 1，τ = {tau:.2f}",
+            "en": "Your sentence, head 1, τ = {tau:.2f}",
+        },
+        "scaling.tau_curve": {
+            "zh": "平均熵与最大权重随 τ 变化（点线：τ = √d_k）",
+            "en": "Mean entropy and max weight against τ (dotted: τ = √d_k)",
+        },
+        "scaling.try": {
+            "zh": "试一试：把 d_k 拉到 1024，看不缩放的直方图有多宽；再把 τ 拖到很小，热图会变成什"
+            "么样？",
+            "en": "Try this: set d_k to 1024 and see how wide the unscaled histogram is; "
+            "then drag τ very small — what happens to the heatmap?",
+        },
+        # -- heads
+        "heads.title": {"zh": "多头注意力", "en": "Multi-head attention"},
+        "heads.intro": {
+            "zh": "把 d_model 切成 h 份，每个头在 d_k = d_model/h 维里各算一张注意力图，"
+            "再把输出拼起来乘 W_O。头多了，每个头变窄，总计算量和参数量不变。",
+            "en": "Split d_model into h slices; each head computes its own attention map "
+            "in d_k = d_model/h "
+            "dimensions, then the outputs are joined and multiplied by W_O. More heads, "
+            "narrower heads: "
+            "the total compute and parameters stay the same.",
+        },
+        "heads.pick": {"zh": "头数 h", "en": "Heads h"},
+        "heads.shape": {
+            "zh": "h = {h}：每个头 d_k = {d_k} 维，拼起来仍是 d_model = {d} 维。",
+            "en": "h = {h}: each head has d_k = {d_k} dimensions; joined they are d_model "
+            "= {d} again.",
+        },
+        "heads.edges": {"zh": "每个头最强的连接", "en": "The strongest edges of each head"},
+        "heads.concat_title": {"zh": "拼接与 W_O", "en": "Concatenation and W_O"},
+        "heads.concat": {
+            "zh": "拼接（黑线是头的分界）",
+            "en": "Concat (black lines separate the heads)",
+        },
+        "heads.cost": {"zh": "代价对比", "en": "What it costs"},
+        "heads.col.h": {"zh": "头数 h", "en": "heads h"},
+        "heads.col.d_k": {"zh": "d_k", "en": "d_k"},
+        "heads.col.params": {"zh": "参数量", "en": "parameters"},
+        "heads.col.flops": {"zh": "浮点运算次数", "en": "FLOPs"},
+        "heads.col.cells": {"zh": "注意力格子数 h·n²", "en": "attention cells h·n²"},
+        "heads.cost_say": {
+            "zh": "按你的句子（n = {n}）和 d_model = {d} 计算：参数量与 h 无关，浮点运算只多了 "
+            "softmax 的一点点（每个格子约 5 次），只有要存的注意力格子随 h 增加。",
+            "en": "For your sentence (n = {n}) and d_model = {d}: parameters do not depend "
+            "on h, FLOPs only by the softmax's few operations per cell; only the attention "
+            "cells to store grow with h.",
+        },
+        "heads.try": {
+            "zh": "试一试：在 h = 1 和 h = 8 之间切换，看看有没有哪个头专门把“他”连到“小明”。",
+            "en": "Try this: switch between h = 1 and h = 8 and look for a head that links "
+            "他 to 小明.",
+        },
+        # -- cost
+        "cost.title": {"zh": "n² 的代价", "en": "The n² cost"},
+        "cost.intro": {
+            "zh": "n 个词要算 n×n 个分数：n 翻倍，计算和内存都变成 4 倍。下面是在这台服务器上实测"
+            "的，不是公式算的。"
+            "分块（FlashAttention 的思路，在线 softmax）结果一样，但从不存下整张 n×n 矩阵。",
+            "en": "n tokens need n×n scores: double n and compute and memory grow 4×. Below "
+            "is measured on this "
+            "server, not computed from a formula. The tiled variant (FlashAttention's "
+            "idea, online softmax) "
+            "gives the same output without ever holding the n×n matrix.",
+        },
+        "cost.measure": {"zh": "实测：时间与峰值内存", "en": "Measured: time and peak memory"},
+        "cost.range": {"zh": "序列长度 n 的范围", "en": "Range of sequence lengths n"},
+        "cost.need_two": {
+            "zh": "至少选两个不同的 n 才能拟合斜率。",
+            "en": "Pick at least two different n to fit a slope.",
+        },
+        "cost.big": {
+            "zh": "最大的一张 n×n float32 矩阵有 {mib:,.0f} MiB，要多等一会儿。",
+            "en": "The largest n×n float32 matrix is {mib:,.0f} MiB; this takes a while.",
+        },
+        "cost.run": {"zh": "开始测量", "en": "Run the measurement"},
+        "cost.press": {
+            "zh": "按“开始测量”在服务器上计时（结果会缓存）。",
+            "en": "Press “Run the measurement” to time it on the server (results are cached).",
+        },
+        "cost.running": {"zh": "正在测量 n = {n} ……", "en": "Measuring n = {n}…"},
+        "cost.running_t": {
+            "zh": "正在生成 t = {t_len} 个词……",
+            "en": "Generating t = {t_len} tokens…",
+        },
+        "cost.plain": {"zh": "普通注意力", "en": "plain attention"},
+        "cost.tiled": {"zh": "分块注意力", "en": "tiled attention"},
+        "cost.slope.plain_s": {"zh": "普通 · 时间斜率", "en": "plain · time slope"},
+        "cost.slope.tiled_s": {"zh": "分块 · 时间斜率", "en": "tiled · time slope"},
+        "cost.slope.plain_bytes": {"zh": "普通 · 内存斜率", "en": "plain · memory slope"},
+        "cost.slope.tiled_bytes": {"zh": "分块 · 内存斜率", "en": "tiled · memory slope"},
+        "cost.time": {"zh": "时间（对数坐标）", "en": "Time (log-log)"},
+        "cost.time_y": {"zh": "毫秒", "en": "ms"},
+        "cost.mem": {"zh": "峰值内存（对数坐标）", "en": "Peak memory (log-log)"},
+        "cost.mem_y": {"zh": "MiB", "en": "MiB"},
+        "cost.double": {
+            "zh": "从数据读出：n 翻倍，普通注意力的内存 ×{mem:.1f}、时间 ×{time:.1f}（中位数）；"
+            "最后一次翻倍到 n = {last_n} 时内存 ×{mem_last:.2f}。",
+            "en": "Read off the data: doubling n multiplies plain attention's memory by {mem:.1f}"
+            " and its "
+            "time by {time:.1f} (medians); the last doubling, to n = {last_n}, took "
+            "memory ×{mem_last:.2f}.",
+        },
+        "cost.col.n": {"zh": "n", "en": "n"},
+        "cost.col.plain_s": {"zh": "普通 秒", "en": "plain s"},
+        "cost.col.tiled_s": {"zh": "分块 秒", "en": "tiled s"},
+        "cost.col.plain_bytes": {"zh": "普通 MiB", "en": "plain MiB"},
+        "cost.col.tiled_bytes": {"zh": "分块 MiB", "en": "tiled MiB"},
+        "cost.cells": {"zh": "你的句子：按词还是按字", "en": "Your sentence: words or characters"},
+        "cost.words": {"zh": "按词切分：{n} 个词 → 格子数", "en": "By words: {n} tokens → cells"},
+        "cost.chars": {
+            "zh": "按字切分：{n} 个字 → 格子数",
+            "en": "By characters: {n} tokens → cells",
+        },
+        "cost.cells_say": {
+            "zh": "按字切分要多算 {ratio:.1f} 倍的注意力格子。",
+            "en": "Character tokens cost {ratio:.1f}× as many attention cells.",
+        },
+        "cost.kv": {
+            "zh": "KV 缓存：一个词一个词地生成",
+            "en": "KV cache: generating one token at a time",
+        },
+        "cost.kv_intro": {
+            "zh": "生成第 t 个词时，前面的 K、V 不会变。不缓存就每一步都重新算全部 K、V；"
+            "缓存后每步只算新词的一行。",
+            "en": "When generating token t, the earlier K and V do not change. Without a "
+            "cache every step "
+            "recomputes all of K and V; with one, each step projects only the new token.",
+        },
+        "cost.kv_run": {"zh": "测量生成", "en": "Measure generation"},
+        "cost.nocache": {"zh": "不缓存", "en": "no cache"},
+        "cost.cache": {"zh": "KV 缓存", "en": "KV cache"},
+        "cost.kv_time": {"zh": "生成 t 个词的总时间", "en": "Total time to generate t tokens"},
+        "cost.kv_say": {
+            "zh": "t = {t_len} 时：不缓存的浮点运算是缓存的 {ratio:.1f} 倍，实测慢 {speed:.1f} "
+            "倍；缓存本身只占 {kib:,.0f} KiB。两种方式的输出最大相差 {diff:.1e}（只是浮点误"
+            "差）。",
+            "en": "At t = {t_len}: no cache does {ratio:.1f}× the FLOPs and is measured {speed:.1"
+            "f}× slower; the cache itself holds {kib:,.0f} KiB. The two ways' outputs "
+            "differ by at most {diff:.1e} (float round-off).",
+        },
+        "cost.try": {
+            "zh": "试一试：把范围拉到 8192 再测一次，看内存那条线的斜率是不是还接近 2，而分块那条"
+            "几乎是平的。",
+            "en": "Try this: extend the range to 8192 and measure again — is the plain memory "
+            "slope still near 2 while the tiled line stays almost flat?",
+        },
+        # -- order
+        "order.title": {"zh": "词序与位置编码", "en": "Word order and positions"},
+        "order.intro": {
+            "zh": "注意力只看“谁和谁像”，不看“谁在前面”。没有位置编码时，打乱词序只会把注意力矩阵"
+            "的行和列一起打乱"
+            "（A₂ = P·A₁·Pᵀ），每个词的输出向量一模一样：我打你和你打我分不出来。",
+            "en": "Attention looks at who resembles whom, not at who comes first. Without "
+            "positions, reordering "
+            "the words only permutes the attention matrix's rows and columns together "
+            "(A₂ = P·A₁·Pᵀ), and "
+            "each token's output vector is identical: 我打你 and 你打我 cannot be told apart.",
+        },
+        "order.pos": {"zh": "加上正弦位置编码", "en": "Add sinusoidal positions"},
+        "order.without_pos": {
+            "zh": "现在没有位置编码：下面的差值应该只是浮点误差（约 1e-16）。",
+            "en": "No positions now: the differences below should be float round-off (about "
+            "1e-16).",
+        },
+        "order.with_pos": {
+            "zh": "现在加了位置编码：同一个词在不同位置得到不同的输入，对称被打破。",
+            "en": "Positions on: the same word gets a different input at a different place, "
+            "and the symmetry breaks.",
+        },
+        "order.pair": {"zh": "我打你 vs 你打我", "en": "我打你 vs 你打我"},
+        "order.a": {"zh": "句子 A", "en": "Sentence A"},
+        "order.b": {"zh": "句子 B（A 的词换个顺序）", "en": "Sentence B (A's words reordered)"},
+        "order.empty": {"zh": "两句话都要有内容。", "en": "Both sentences need some text."},
+        "order.not_perm": {
+            "zh": "B 的词不是 A 的词换个顺序：A = {a}，B = {b}。",
+            "en": "B's tokens are not a reordering of A's: A = {a}, B = {b}.",
+        },
+        "order.wdiff": {
+            "zh": "max |A₂ − P·A₁·Pᵀ|（所有头）",
+            "en": "max |A₂ − P·A₁·Pᵀ| (all heads)",
+        },
+        "order.odiff": {
+            "zh": "同一个词输出向量的最大差",
+            "en": "max output difference of the same token",
+        },
+        "order.moved": {"zh": "每个词的输出变了多少", "en": "How much each token's output moved"},
+        "order.shuffle_title": {"zh": "打乱你的句子", "en": "Your sentence, shuffled"},
+        "order.shuffle": {"zh": "再打乱一次", "en": "Shuffle again"},
+        "order.pe": {"zh": "位置编码本身", "en": "The positional encoding itself"},
+        "order.pe_title": {
+            "zh": "正弦位置编码：前 {n} 个位置 × d_model = {d}",
+            "en": "Sinusoidal positions: the first {n} positions × d_model = {d}",
+        },
+        "order.try": {
+            "zh": "试一试：先看两个差值几乎为 0，再打开“加上正弦位置编码”，看它们变成多大。",
+            "en": "Try this: see both differences near 0, then switch on “Add sinusoidal "
+            "positions” and watch them grow.",
+        },
+        # -- library
+        "library.title": {
+            "zh": "图书馆比喻：查询、索引、内容",
+            "en": "The library: query, key, value",
+        },
+        "library.intro": {
+            "zh": "query 是你要找什么，key 是每本书的索引卡，value 是书的内容。"
+            "拿 query 和每张卡比相似度，softmax 变成权重，再按权重把各本书的内容混在一起。",
+            "en": "The query is what you are looking for, each key is a book's index card, "
+            "each value the "
+            "book's content. Compare the query with every card, softmax the similarities "
+            "into weights, "
+            "then mix the contents with those weights.",
+        },
+        "library.query": {"zh": "查询词（query）", "en": "Query token"},
+        "library.cards": {
+            "zh": "“{q}”的 query 和每个 key 的相似度 q·k/√d_k",
+            "en": "Similarity q·k/√d_k of “{q}”'s query with every key",
+        },
+        "library.best": {"zh": "最像", "en": "best match"},
+        "library.softmax": {
+            "zh": "softmax：相似度变成权重",
+            "en": "Softmax: similarities become weights",
+        },
+        "library.softmax_title": {
+            "zh": "“{q}”分给每个词的注意力",
+            "en": "How “{q}” shares out its attention",
+        },
+        "library.weight": {"zh": "权重", "en": "weight"},
+        "library.mix": {"zh": "把内容一项一项加起来", "en": "Adding the contents term by term"},
+        "library.terms": {
+            "zh": "加入的项数（按权重从大到小）",
+            "en": "Terms added (heaviest first)",
+        },
+        "library.terms_say": {
+            "zh": "前 {m} 项（{keys}）占了 {share:.0%} 的权重，离最终输出还差 {gap:.3f}。",
+            "en": "The first {m} terms ({keys}) carry {share:.0%} of the weight; {gap:.3f} "
+            "is left to the final output.",
+        },
+        "library.partial": {"zh": "前 {m} 项之和", "en": "sum of {m} terms"},
+        "library.output": {"zh": "最终输出", "en": "final output"},
+        "library.vectors": {
+            "zh": "部分和 vs 注意力的输出",
+            "en": "Partial sum vs attention's output",
+        },
+        "library.gap": {"zh": "加到第几项时离输出还有多远", "en": "Distance left after each term"},
+        "library.try": {
+            "zh": "试一试：把查询词换成“他”以外的词，或者在侧栏关掉缩放，看看权重是不是集中到一本"
+            "“书”上。",
+            "en": "Try this: pick another query than 他, or switch scaling off in the sidebar, "
+            "and see whether the weight piles onto a single “book”.",
+        },
+    },
+)
+# ---- end section: teaching pages ---------------------------------------------------------------

@@ -1,0 +1,154 @@
+"""The n² cost: measured time and memory, plain vs tiled; words vs characters; the KV cache."""
+
+from functools import partial
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from ui import figures_teach as ft
+from ui import teach
+from ui.text import t as text
+
+KV_TS = (16, 32, 64, 128, 256)  # generated lengths of the KV-cache panel
+
+
+@st.cache_data(max_entries=len(teach.FULL_NS), show_spinner=False)
+def measured(n: int) -> dict[str, float]:
+    return teach.measure_cost(n)
+
+
+@st.cache_data(max_entries=len(KV_TS), show_spinner=False)
+def measured_generation(t_len: int) -> dict[str, float]:
+    return teach.measure_generation(t_len)
+
+
+def run_sweep(ns: list[int], t) -> dict:
+    """Measure every n with a progress bar; returns columns of results."""
+    bar = st.progress(0.0, text=t("cost.running", n=ns[0]))
+    rows = []
+    for i, n in enumerate(ns):
+        bar.progress(i / len(ns), text=t("cost.running", n=n))
+        rows.append({"n": n, **measured(n)})
+    bar.empty()
+    return {key: [r[key] for r in rows] for key in rows[0]}
+
+
+def slopes_of(res: dict) -> dict[str, float]:
+    keys = ("plain_s", "tiled_s", "plain_bytes", "tiled_bytes")
+    return {k: teach.fit_slope(res["n"], res[k]) for k in keys}
+
+
+def show_sweep(res: dict, s: teach.PageSettings, t) -> None:
+    """Slopes as metrics, two log-log charts, the doubling ratios and the table."""
+    sl = slopes_of(res)
+    cols = st.columns(4)
+    for col, key in zip(cols, sl, strict=True):
+        col.metric(t(f"cost.slope.{key}"), f"{sl[key]:.2f}")
+    fs, names = teach.font_size(s), {"plain": t("cost.plain"), "tiled": t("cost.tiled")}
+    c1, c2 = st.columns(2)
+    for col, unit, scale, title in ((c1, "s", 1e3, "cost.time"), (c2, "bytes", 2**-20, "cost.mem")):
+        series = {names[m]: np.asarray(res[f"{m}_{unit}"]) * scale for m in names}
+        slopes = {names[m]: sl[f"{m}_{unit}"] for m in names}
+        fig = ft.loglog_fit(
+            res["n"], series, slopes, title=t(title), y_title=t(f"{title}_y"), font_size=fs
+        )
+        col.plotly_chart(fig, key=f"cost_{unit}")
+    ratio_t = teach.doubling_ratios(res["n"], res["plain_s"])
+    ratio_m = teach.doubling_ratios(res["n"], res["plain_bytes"])
+    if ratio_m:
+        st.success(
+            t(
+                "cost.double",
+                mem=float(np.median(ratio_m)),
+                time=float(np.median(ratio_t)),
+                last_n=res["n"][-1],
+                mem_last=ratio_m[-1],
+            )
+        )
+    table = pd.DataFrame(res)
+    table["plain_bytes"] = (table["plain_bytes"] / 2**20).round(2)
+    table["tiled_bytes"] = (table["tiled_bytes"] / 2**20).round(2)
+    st.dataframe(
+        table.rename(columns=lambda c: t(f"cost.col.{c}")), key="cost_table", hide_index=True
+    )
+
+
+def sweep_part(s: teach.PageSettings, t) -> None:
+    st.subheader(t("cost.measure"))
+    lo, hi = st.select_slider(t("cost.range"), teach.FULL_NS, value=(64, 2048), key="cost_range")
+    ns = [n for n in teach.FULL_NS if lo <= n <= hi]
+    if len(ns) < 2:
+        st.warning(t("cost.need_two"))
+        return
+    if hi > 2048:
+        st.caption(t("cost.big", mib=hi * hi * 4 / 2**20))
+    if st.button(t("cost.run"), key="cost_run", type="primary"):
+        st.session_state["cost_results"] = run_sweep(ns, t)
+    res = st.session_state.get("cost_results")
+    if res is None:
+        st.caption(t("cost.press"))
+        return
+    show_sweep(res, s, t)
+
+
+def cells_part(s: teach.PageSettings, t) -> None:
+    st.subheader(t("cost.cells"))
+    c = teach.cell_counts(s.sentence)
+    c1, c2 = st.columns(2)
+    c1.metric(t("cost.words", n=c["word_n"]), f"{c['word_cells']:,}")
+    c2.metric(t("cost.chars", n=c["char_n"]), f"{c['char_cells']:,}")
+    if c["word_cells"]:
+        st.caption(t("cost.cells_say", ratio=c["char_cells"] / c["word_cells"]))
+
+
+def kv_part(s: teach.PageSettings, t) -> None:
+    st.subheader(t("cost.kv"))
+    st.markdown(t("cost.kv_intro"))
+    if st.button(t("cost.kv_run"), key="cost_kv_run"):
+        bar, rows = st.progress(0.0), []
+        for i, t_len in enumerate(KV_TS):
+            bar.progress(i / len(KV_TS), text=t("cost.running_t", t_len=t_len))
+            rows.append({"t": t_len, **measured_generation(t_len)})
+        bar.empty()
+        st.session_state["cost_kv"] = {key: [r[key] for r in rows] for key in rows[0]}
+    res = st.session_state.get("cost_kv")
+    if res is None:
+        return
+    names = {"nocache": t("cost.nocache"), "cache": t("cost.cache")}
+    series = {names[m]: np.asarray(res[f"{m}_s"]) * 1e3 for m in names}
+    slopes = {names[m]: teach.fit_slope(res["t"], res[f"{m}_s"]) for m in names}
+    fig = ft.loglog_fit(
+        res["t"],
+        series,
+        slopes,
+        title=t("cost.kv_time"),
+        x_title="t",
+        y_title=t("cost.time_y"),
+        font_size=teach.font_size(s),
+    )
+    st.plotly_chart(fig, key="cost_kv_fig")
+    st.caption(
+        t(
+            "cost.kv_say",
+            t_len=res["t"][-1],
+            ratio=res["nocache_flops"][-1] / res["cache_flops"][-1],
+            speed=res["nocache_s"][-1] / res["cache_s"][-1],
+            kib=res["cache_bytes"][-1] / 1024,
+            diff=max(res["max_diff"]),
+        )
+    )
+
+
+def main() -> None:
+    s = teach.page_settings()
+    t = partial(text, lang=s.lang)
+    st.title(t("cost.title"))
+    st.markdown(t("cost.intro"))
+    sweep_part(s, t)
+    cells_part(s, t)
+    kv_part(s, t)
+    st.info(t("cost.try"))
+
+
+main()

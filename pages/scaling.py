@@ -1,0 +1,154 @@
+"""Why 1/√d_k: var(q·k) grows like d_k, softmax saturates, its gradient vanishes; τ live."""
+
+from functools import partial
+
+import numpy as np
+import streamlit as st
+
+from attention_core import softmax
+from attention_core.analysis import DEFAULT_D_KS, dk_sweep, qk_variance
+from ui import figures_teach as ft
+from ui import teach
+from ui.text import t as text
+
+SAMPLES = 20_000  # Monte-Carlo pairs per d_k
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def dots(d_k: int, seed: int) -> np.ndarray:
+    return teach.mc_dot_products(d_k, SAMPLES, seed)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def sweeps(seed: int) -> tuple[dict, dict]:
+    """var(q·k) per d_k (Monte-Carlo) and the saturation sweep, both from attention_core."""
+    var = [qk_variance(d, SAMPLES, seed) for d in DEFAULT_D_KS]
+    var = {
+        "d_k": list(DEFAULT_D_KS),
+        "raw": [v.raw_variance for v in var],
+        "scaled": [v.scaled_variance for v in var],
+    }
+    sat = dk_sweep(DEFAULT_D_KS, seed=seed).as_dict()
+    return var, sat
+
+
+def variance_part(s: teach.PageSettings, t, var: dict) -> None:
+    """(a) one d_k's histogram, then var(q·k) against d_k beside var = d_k."""
+    st.subheader(t("scaling.a"))
+    d_k = st.select_slider(t("scaling.dk"), DEFAULT_D_KS, value=64, key="scaling_dk")
+    est = qk_variance(d_k, SAMPLES, s.seed)
+    raw = dots(d_k, s.seed)  # the same draws as qk_variance (same seed and order)
+    scaled = raw / np.sqrt(d_k)
+    c1, c2 = st.columns(2)
+    c1.metric(t("scaling.var_raw"), f"{est.raw_variance:.1f}")
+    c2.metric(t("scaling.var_scaled"), f"{est.scaled_variance:.3f}")
+    names = (t("scaling.raw"), t("scaling.scaled"))
+    fs = teach.font_size(s)
+    fig = ft.histogram_pair(
+        raw, scaled, names=names, title=t("scaling.hist", d_k=d_k), font_size=fs
+    )
+    st.plotly_chart(fig, key="scaling_hist")
+    series = {names[0]: var["raw"], names[1]: var["scaled"], "var = d_k": var["d_k"]}
+    fig = ft.sweep_lines(
+        var["d_k"],
+        series,
+        title=t("scaling.var_title"),
+        x_title="d_k",
+        y_title="var(q·k)",
+        log_y=True,
+        dashed=("var = d_k",),
+        font_size=fs,
+    )
+    st.plotly_chart(fig, key="scaling_var")
+
+
+def saturation_part(s: teach.PageSettings, t, sat: dict) -> None:
+    """(b) max weight and entropy, (c) softmax Jacobian norm, each against d_k."""
+    st.subheader(t("scaling.b"))
+    names = {"scaled": t("scaling.scaled_w"), "raw": t("scaling.raw_w")}
+    fs, x = teach.font_size(s), sat["d_k"]
+    c1, c2 = st.columns(2)
+    for col, key, field in ((c1, "max", "max_weight"), (c2, "entropy", "entropy")):
+        series = {names[m]: sat[f"{field}_{m}"] for m in names}
+        fig = ft.sweep_lines(
+            x,
+            series,
+            title=t(f"scaling.{key}"),
+            x_title="d_k",
+            y_title=t(f"scaling.{key}_y"),
+            font_size=fs,
+        )
+        col.plotly_chart(fig, key=f"scaling_{key}")
+    st.subheader(t("scaling.c"))
+    series = {names[m]: sat[f"jacobian_{m}"] for m in names}
+    fig = ft.sweep_lines(
+        x,
+        series,
+        title=t("scaling.jac"),
+        x_title="d_k",
+        y_title="‖∂softmax/∂z‖_F",
+        log_y=True,
+        font_size=fs,
+    )
+    st.plotly_chart(fig, key="scaling_jac")
+    st.caption(
+        t(
+            "scaling.jac_say",
+            raw=sat["jacobian_raw"][-1],
+            scaled=sat["jacobian_scaled"][-1],
+            d_k=x[-1],
+        )
+    )
+
+
+def temperature_part(s: teach.PageSettings, t) -> None:
+    """(d) softmax(Q·Kᵀ/τ) for the sentence, τ = √d_k marked."""
+    st.subheader(t("scaling.d"))
+    run = teach.sentence_run_or_stop(s, t)
+    scores, root = run.mha.heads.scores[0], float(np.sqrt(run.params.d_k))
+    taus = [float(x) for x in np.geomspace(0.1, 20 * root, 40)]
+    tau = st.slider(
+        "τ", 0.1, float(round(20 * root, 1)), float(round(root, 2)), 0.05, key="scaling_tau"
+    )
+    fs, tok = teach.font_size(s), list(run.texts)
+    w = softmax(scores / tau, axis=-1)  # (n, n)
+    fig = ft.matrix_heatmap(
+        w,
+        tok,
+        tok,
+        title=t("scaling.tau_map", tau=tau),
+        weights=True,
+        font_size=fs,
+        show_numbers=s.numbers,
+    )
+    st.plotly_chart(fig, key="scaling_tau_map")
+    stats = teach.temperature_row_stats(scores, taus)
+    series = {t("scaling.entropy"): stats["entropy"], t("scaling.max"): stats["max"]}
+    fig = ft.sweep_lines(
+        taus,
+        series,
+        title=t("scaling.tau_curve"),
+        x_title="τ",
+        y_title="",
+        vline=(root, f"√d_k = {root:.2f}"),
+        font_size=fs,
+    )
+    fig.add_vline(x=tau, line_color="#D55E00")
+    st.plotly_chart(fig, key="scaling_tau_curve")
+
+
+def main() -> None:
+    s = teach.page_settings()
+    t = partial(text, lang=s.lang)
+    st.title(t("scaling.title"))
+    st.markdown(t("scaling.intro"))
+    with st.status(t("teach.computing"), expanded=False) as status:
+        var, sat = sweeps(s.seed)
+        status.update(label=t("teach.done"), state="complete")
+    variance_part(s, t, var)
+    saturation_part(s, t, sat)
+    temperature_part(s, t)
+    st.info(t("scaling.try"))
+
+
+main()
