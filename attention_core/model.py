@@ -252,11 +252,15 @@ def _checkpoint_index(steps: np.ndarray, step: int | None) -> int:
     return int(hits[0])
 
 
-@functools.lru_cache(maxsize=32)
 def load_demo_model(step: int | None = None, path: Path = DEMO_PATH) -> TrainedModel:
     """The trained demo model at a saved step (None = final); weights cached and read-only."""
-    z, history = _load(str(path)), load_demo_history(path)
-    i = _checkpoint_index(history.steps, step)
+    history = load_demo_history(path)
+    return _model_at(_checkpoint_index(history.steps, step), str(path))
+
+
+@functools.lru_cache(maxsize=32)
+def _model_at(i: int, path: str) -> TrainedModel:
+    z, history = _load(path), load_demo_history(Path(path))
     w = {k: _readonly(z[f"theta_{k}"][i].astype(np.float64)) for k in PARAM_NAMES}
     params = AttentionParams(w["w_q"], w["w_k"], w["w_v"], w["w_o"], history.config.num_heads)
     return TrainedModel(history.config, w["tags"], params, int(history.steps[i]))
