@@ -1,0 +1,86 @@
+"""Entropy, Jacobian norms, var(q·k) and the d_k sweep, FLOP and KV-cache counts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention_core import softmax
+from attention_core.analysis import (
+    attention_cost,
+    dk_sweep,
+    generation_cost,
+    jacobian_norms,
+    max_weight,
+    qk_variance,
+    row_entropy,
+    softmax_jacobian,
+)
+
+
+def test_entropy_and_max_weight_of_uniform_and_one_hot_rows():
+    p = np.array([[0.25] * 4, [1.0, 0, 0, 0]])
+    np.testing.assert_allclose(row_entropy(p), [np.log(4), 0.0])
+    np.testing.assert_allclose(max_weight(p), [0.25, 1.0])
+
+
+def test_jacobian_matches_finite_differences_and_its_norms():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(5)
+    J = softmax_jacobian(softmax(x))
+    eps = 1e-6
+    numeric = np.stack(
+        [(softmax(x + eps * e) - softmax(x - eps * e)) / (2 * eps) for e in np.eye(5)], axis=1
+    )
+    np.testing.assert_allclose(J, numeric, atol=1e-8)
+    norms = jacobian_norms(softmax(x))
+    assert norms.frobenius == pytest.approx(np.linalg.norm(J))
+    assert norms.spectral == pytest.approx(np.linalg.norm(J, 2))
+    assert jacobian_norms(np.array([1.0, 0, 0])).frobenius == pytest.approx(0)
+
+
+def test_qk_variance_is_about_d_k_raw_and_1_scaled():
+    est = qk_variance(64, samples=20_000, seed=1)
+    assert est.raw_variance == pytest.approx(64, rel=0.05)
+    assert est.scaled_variance == pytest.approx(1, rel=0.05)
+    assert qk_variance(64, samples=500, seed=1) == qk_variance(64, samples=500, seed=1)
+
+
+def test_dk_sweep_shows_saturation_without_scaling():
+    s = dk_sweep((4, 64, 1024), n_keys=8, trials=256, seed=0)
+    np.testing.assert_allclose(s.variance_raw / s.d_k, 1, rtol=0.2)
+    np.testing.assert_allclose(s.variance_scaled, 1, rtol=0.2)
+    assert s.max_weight_raw[-1] > 0.9 > s.max_weight_scaled[-1]
+    assert s.entropy_raw[-1] < 0.3 * s.entropy_scaled[-1] <= s.max_entropy
+    assert s.jacobian_raw[-1] < 0.5 * s.jacobian_scaled[-1]
+    assert len(s.as_dict()["entropy_raw"]) == 3
+
+
+def test_attention_cost_counts_and_equal_flops_across_heads():
+    c = attention_cost(10, 8, 2)
+    assert c.projections == 3 * 2 * 10 * 64 and c.scores == 2 * 100 * 8
+    assert c.weighted_sum == c.scores and c.output_projection == 2 * 10 * 64
+    assert c.score_bytes("float32") == 2 * 100 * 4 and c.as_dict()["score_bytes"]["float16"] == 400
+    assert attention_cost(10, 8, 1).scores == attention_cost(10, 8, 8).scores
+    big, small = attention_cost(200, 8, 2), attention_cost(100, 8, 2)
+    assert big.scores == 4 * small.scores and big.score_elements == 4 * small.score_elements
+
+
+def test_generation_cost_with_and_without_cache():
+    g = generation_cost(8, 4, 2)
+    assert g.flops_without_cache == sum(attention_cost(t, 4, 2).total for t in range(1, 9))
+    assert g.speedup > 1 and g.cache_bytes == 2 * 8 * 4 * 4
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: qk_variance(0),
+        lambda: attention_cost(4, 6, 4),
+        lambda: dk_sweep((0,)),
+        lambda: generation_cost(0, 4, 2),
+    ],
+)
+def test_bad_arguments_are_value_errors(call):
+    with pytest.raises(ValueError):
+        call()

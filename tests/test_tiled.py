@@ -1,0 +1,76 @@
+"""Tiled (online-softmax) attention equals the plain result and never holds an (n, n) array."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from attention_core import causal_mask, scaled_dot_product_attention, tiled_attention
+
+
+def _plain(q, k, v, scale, causal):
+    mask = np.tril(np.ones((q.shape[-2], k.shape[-2]), dtype=bool)) if causal else None
+    return scaled_dot_product_attention(q, k, v, scale=scale, mask=mask).output
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_tiled_equals_plain_for_random_sizes(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 4097)) if seed < 2 else int(rng.integers(1, 300))
+    block = int(rng.integers(max(1, n // 16), n + 40))
+    causal, scale = bool(seed % 2), seed != 3
+    dtype = np.float32 if seed % 3 == 0 else np.float64
+    q, k, v = (rng.standard_normal((n, d)).astype(dtype) for d in (16, 16, 8))
+    out = tiled_attention(q, k, v, block=block, scale=scale, causal=causal)
+    assert out.dtype == dtype
+    tol = dict(rtol=1e-4, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(out, _plain(q, k, v, scale, causal), **tol)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("block", [1, 3, 64])
+def test_tiled_with_batch_dims_and_unequal_lengths(block, causal):
+    rng = np.random.default_rng(block)
+    q, k, v = (
+        rng.standard_normal((2, 3, 7, 4)),
+        rng.standard_normal((3, 10, 4)),
+        rng.standard_normal((3, 10, 5)),
+    )
+    out = tiled_attention(q, k, v, block=block, causal=causal)
+    assert out.shape == (2, 3, 7, 5)
+    np.testing.assert_allclose(out, _plain(q, k, v, True, causal), rtol=1e-10, atol=1e-12)
+
+
+def test_large_scores_are_rescaled_without_overflow():
+    q = np.array([[30.0, 0.0]] * 4)
+    k = np.array([[-30.0, 0.0], [0.0, 1.0], [30.0, 0.0], [31.0, 0.0]])
+    v = np.eye(4)
+    out = tiled_attention(q, k, v, block=1, scale=False)  # max rises across blocks
+    np.testing.assert_allclose(out, _plain(q, k, v, False, False), rtol=1e-12)
+    assert np.isfinite(out).all()
+
+
+def test_tiled_peak_memory_stays_far_below_n_squared():
+    n, d = 2048, 16
+    rng = np.random.default_rng(0)
+    q, k, v = (rng.standard_normal((n, d)).astype(np.float32) for _ in range(3))
+    tracemalloc.start()
+    tiled_attention(q, k, v, block=128, causal=True)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < n * n * 4 / 8  # an (n, n) float32 would be 16 MiB; tiles are ~0.3 MiB
+
+
+@pytest.mark.parametrize("block", [0, -3, 2.5, True, "8"])
+def test_bad_block_is_a_clear_error(block):
+    q = np.ones((3, 2))
+    with pytest.raises(ValueError, match="block must be an integer"):
+        tiled_attention(q, q, q, block=block)
+
+
+def test_bad_shapes_are_clear_errors():
+    with pytest.raises(ValueError, match="d_k"):
+        tiled_attention(np.ones((3, 2)), np.ones((3, 4)), np.ones((3, 4)))
+    assert causal_mask(3).dtype == bool

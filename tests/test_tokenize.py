@@ -1,0 +1,63 @@
+"""jieba tokens of the example sentence, character mode, offsets, limits and input errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from attention_core import MAX_CHARS, MAX_TOKENS, EmptyInputError, Token, tokenize
+
+EXAMPLE = "小明把书放在了桌子上，然后他走了。"
+
+
+def test_example_gives_13_jieba_tokens_with_tags():
+    tokens = tokenize(EXAMPLE)
+    assert [t.text for t in tokens] == [
+        "小明", "把", "书", "放在", "了", "桌子", "上", "，", "然后", "他", "走", "了", "。",
+    ]  # fmt: skip
+    tags = {t.text: t.tag for t in tokens}
+    assert tags["小明"] == "nr" and tags["他"] == "r" and tags["，"] == "x"
+    assert not tokens.truncated and tokens.chars_cut == 0 and tokens.tokens_cut == 0
+
+
+@pytest.mark.parametrize("mode", ["word", "char"])
+def test_offsets_point_into_the_input(mode):
+    text = " 小明 把书放在了桌子上，\n然后他走了。"
+    tokens = tokenize(text, mode=mode)
+    assert all(isinstance(t, Token) and text[t.start : t.end] == t.text for t in tokens)
+    assert all(t.text.strip() for t in tokens)  # whitespace dropped
+
+
+def test_char_mode_gives_one_token_per_visible_character():
+    tokens = tokenize(EXAMPLE, mode="char")
+    assert [t.text for t in tokens] == list(EXAMPLE)
+    assert tokens[0].tag == tokens[1].tag == "nr"  # 小, 明 keep their word's tag
+
+
+def test_user_dictionary_names_are_single_nr_words():
+    tokens = tokenize("小红和小刚去了学校。")
+    assert ("小红", "nr") in [(t.text, t.tag) for t in tokens]
+
+
+def test_long_input_is_cut_and_says_so():
+    tokens = tokenize("我" * (MAX_CHARS + 50))
+    assert tokens.chars_cut == 50 and len(tokens) == MAX_TOKENS
+    assert tokens.tokens_cut == MAX_CHARS - MAX_TOKENS and tokens.truncated
+    assert "50" in tokens.notice()
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t", "\u200b\u200b"])
+def test_empty_input_raises_empty_input_error(text):
+    with pytest.raises(EmptyInputError, match="empty"):
+        tokenize(text)
+    assert issubclass(EmptyInputError, ValueError)
+
+
+@pytest.mark.parametrize("text", [None, 3, b"bytes", ["小明"]])
+def test_non_string_input_raises_type_error(text):
+    with pytest.raises(TypeError, match="must be a str"):
+        tokenize(text)
+
+
+def test_unknown_mode_is_a_value_error():
+    with pytest.raises(ValueError, match="mode"):
+        tokenize(EXAMPLE, mode="sentence")
