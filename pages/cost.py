@@ -95,6 +95,8 @@ def sweep_part(s: teach.PageSettings, t) -> None:
 def cells_part(s: teach.PageSettings, t) -> None:
     st.subheader(t("cost.cells"))
     c = teach.cell_counts(s.sentence)
+    if not c["word_n"]:
+        st.warning(t("cost.cells_empty"))
     c1, c2 = st.columns(2)
     c1.metric(t("cost.words", n=c["word_n"]), f"{c['word_cells']:,}")
     c2.metric(t("cost.chars", n=c["char_n"]), f"{c['char_cells']:,}")

@@ -56,7 +56,7 @@ def run_sentence(
 ) -> Run:
     """tokenize → X → multi-head attention. Raises EmptyInputError for nothing to show."""
     tokens = tokenize(text, mode=mode)
-    x = build_inputs(tokens, d_model, positions=pos, seed=seed)  # (n, d_model)
+    x = build_inputs(tokens, d_model, positions=pos)  # (n, d_model), as on the main page
     params = init_params(d_model, heads, seed)
     mask = causal_mask(len(tokens)) if causal else None
     mha = multi_head_attention(x, params, scale=scale, mask=mask)
@@ -218,8 +218,8 @@ def permutation_demo(
     perm = np.asarray(perm)
     params = init_params(d_model, heads, seed)
     reordered = [texts[i] for i in perm]
-    a = multi_head_attention(build_inputs(texts, d_model, positions=pos, seed=seed), params)
-    b = multi_head_attention(build_inputs(reordered, d_model, positions=pos, seed=seed), params)
+    a = multi_head_attention(build_inputs(texts, d_model, positions=pos), params)
+    b = multi_head_attention(build_inputs(reordered, d_model, positions=pos), params)
     p = np.eye(len(texts))[perm]  # (n, n) permutation matrix: (P·M)[i] = M[perm[i]]
     a_perm = p @ a.heads.weights @ p.T  # (h, n, n)
     out_moved = np.abs(b.output - a.output[perm]).max(-1)  # (n,) per reordered token
@@ -269,7 +269,7 @@ class PageSettings:
     scale: bool = DEFAULTS.scale  # divide by √d_k
     causal: bool = DEFAULTS.causal  # causal mask on
     pos: bool = DEFAULTS.pos  # sinusoidal positions added to X
-    seed: int = DEFAULTS.seed  # seed of embeddings and weights
+    seed: int = DEFAULTS.seed  # seed of the random projections
     lang: str = DEFAULTS.lang  # page language
     classroom: bool = DEFAULTS.classroom  # projection mode: bigger fonts
     numbers: bool = DEFAULTS.numbers  # numbers in heatmap cells

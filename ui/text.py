@@ -496,6 +496,10 @@ _section(
         "cost.col.plain_bytes": {"zh": "普通 MiB", "en": "plain MiB"},
         "cost.col.tiled_bytes": {"zh": "分块 MiB", "en": "tiled MiB"},
         "cost.cells": {"zh": "你的句子：按词还是按字", "en": "Your sentence: words or characters"},
+        "cost.cells_empty": {
+            "zh": "侧栏里的句子是空的，没有格子可数。",
+            "en": "The sentence in the sidebar is empty: no cells to count.",
+        },
         "cost.words": {"zh": "按词切分：{n} 个词 → 格子数", "en": "By words: {n} tokens → cells"},
         "cost.chars": {
             "zh": "按字切分：{n} 个字 → 格子数",

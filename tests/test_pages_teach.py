@@ -1,0 +1,171 @@
+"""AppTest checks of the teaching pages: they render, survive bad input, show the core's numbers."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attention_core import build_inputs, init_params, multi_head_attention, tokenize
+from attention_core.analysis import qk_variance
+from ui import teach
+from ui.controls import DEFAULTS
+from ui.text import t
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+TIMEOUT = 120  # seconds: a shared 2-core machine; never a timing assertion
+# page → plotly charts drawn on first load with the default settings
+PAGES = {"steps": 1, "scaling": 7, "heads": 2 + DEFAULTS.heads, "cost": 0, "order": 7, "library": 3}
+
+
+def open_page(page: str, **state) -> AppTest:
+    """The app through its router, switched to pages/<page>.py, with session values set."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    return at.switch_page(f"pages/{page}.py").run()
+
+
+def charts(at: AppTest) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def decode(obj) -> np.ndarray:
+    """A plotly array from its JSON: a plain list or a base64 typed array."""
+    if isinstance(obj, dict) and "bdata" in obj:
+        flat = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=obj["dtype"])
+        shape = obj.get("shape")
+        return flat.reshape([int(d) for d in str(shape).split(",")]) if shape else flat
+    return np.asarray(obj, dtype=float)
+
+
+def metric(at: AppTest, label: str) -> float:
+    found = [m.value for m in at.metric if m.label == label]
+    assert found, f"no metric {label!r}; have {[m.label for m in at.metric]}"
+    return float(found[0].replace(",", ""))
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_renders_with_its_charts(name):
+    at = open_page(name)
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(charts(at)) == PAGES[name]
+    assert at.title[0].value == t(f"{name}.title")
+
+
+@pytest.mark.parametrize("name", ["steps", "library", "heads"])
+def test_page_runs_alone_without_the_router(name):
+    at = AppTest.from_file(str(ROOT / "pages" / f"{name}.py"), default_timeout=TIMEOUT).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert charts(at)
+
+
+@pytest.mark.parametrize("name", ["steps", "scaling", "heads", "order", "library", "cost"])
+@pytest.mark.parametrize("sentence", ["   ", "<script>alert(1)</script>", "。。！"])
+def test_bad_sentences_give_a_notice_not_a_traceback(name, sentence):
+    at = open_page(name, sentence=sentence)
+    assert not at.exception, [e.value for e in at.exception]
+    if not sentence.strip():
+        assert at.warning, "an empty sentence must say so"
+
+
+def test_english_page_text():
+    at = open_page("library", lang="en")
+    assert at.title[0].value == t("library.title", "en")
+
+
+def test_cost_page_fits_plain_memory_slope_near_two():
+    at = open_page("cost")
+    at.select_slider(key="cost_range").set_value((128, 1024)).run()
+    at.button(key="cost_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    slope = metric(at, t("cost.slope.plain_bytes"))
+    assert 1.8 <= slope <= 2.2
+    res = at.session_state["cost_results"]
+    assert res["n"] == [128, 256, 512, 1024]
+    assert teach.fit_slope(res["n"], res["plain_bytes"]) == pytest.approx(slope, abs=0.006)
+    assert teach.fit_slope(res["n"], res["tiled_bytes"]) < 1.2  # no n² term
+    assert len(charts(at)) == 2
+
+
+def test_cost_page_kv_cache_panel():
+    at = open_page("cost")
+    at.button(key="cost_kv_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    res = at.session_state["cost_kv"]
+    assert max(res["max_diff"]) < 1e-3  # cached and uncached generation agree
+    assert all(a > b for a, b in zip(res["nocache_flops"], res["cache_flops"], strict=True))
+    assert len(charts(at)) == 1
+
+
+def test_scaling_page_variance_at_256_matches_d_k():
+    at = open_page("scaling")
+    at.select_slider(key="scaling_dk").set_value(256).run()
+    raw = metric(at, t("scaling.var_raw"))
+    assert abs(raw - 256) <= 0.1 * 256
+    assert raw == pytest.approx(qk_variance(256).raw_variance, abs=0.05)
+
+
+def test_steps_next_moves_on_and_the_cell_matches_the_core():
+    at = open_page("steps")
+    at.button(key="steps_next").click().run()
+    at.button(key="steps_next").click().run()
+    assert at.session_state["steps_step"] == 2
+    spec = charts(at)[0]
+    s = teach.PageSettings()
+    tokens = tokenize(s.sentence)
+    x = build_inputs(tokens, s.d_model)  # token vectors as the main page makes them
+    core = multi_head_attention(x, init_params(s.d_model, s.heads, s.seed))
+    shown = decode(spec["data"][0]["z"])
+    np.testing.assert_allclose(shown, core.heads.scores[0], atol=1e-4)
+    i, j = tokens.texts.index("他"), at.selectbox(key="steps_j").value
+    assert f"{core.heads.weights[0, i, j]:.4f}" in at.latex[-1].value
+
+
+def test_heads_page_draws_one_map_per_head():
+    at = open_page("heads")
+    at.radio(key="heads_h").set_value(8).run()
+    titles = [c["layout"]["title"]["text"] for c in charts(at)]
+    assert sum(title.startswith(t("teach.head", h="")) for title in titles) == 8
+
+
+def test_order_page_permutation_symmetry_breaks_with_positions():
+    at = open_page("order")
+    label = t("order.wdiff")
+    assert metric(at, label) < 1e-9
+    assert metric(at, t("order.odiff")) < 1e-9
+    at.toggle(key="order_pos").set_value(True).run()
+    assert metric(at, label) > 1e-3
+
+
+def test_library_bars_are_the_core_weights_of_ta():
+    at = open_page("library")
+    spec = charts(at)[0]
+    weights = decode(spec["data"][0]["y"])
+    s = teach.PageSettings()
+    run = teach.run_sentence(s.sentence, d_model=s.d_model, heads=s.heads, seed=s.seed)
+    i = list(run.texts).index("他")
+    np.testing.assert_allclose(weights, run.mha.heads.weights[0, i], atol=1e-4)
+
+
+def test_value_mixture_ends_at_the_core_output():
+    run = teach.run_sentence("小明把书放在了桌子上，然后他走了。", d_model=16, heads=2)
+    mix = teach.value_mixture(run, head=1, i=3)
+    np.testing.assert_allclose(mix["partial"][-1], run.mha.heads.output[1, 3], atol=1e-12)
+    assert mix["gap"][-1] < 1e-12
+    assert np.all(np.diff(mix["weights"]) <= 0)
+
+
+def test_match_perm_and_generation_agree():
+    assert teach.match_perm(["我", "打", "你"], ["你", "打", "我"]) == [2, 1, 0]
+    assert teach.match_perm(["了", "a", "了"], ["了", "了", "a"]) == [0, 2, 1]
+    assert teach.match_perm(["我"], ["你"]) is None
+    np.testing.assert_allclose(
+        teach.generate(12, 16, cache=True), teach.generate(12, 16, cache=False), atol=1e-5
+    )
