@@ -20,7 +20,7 @@ def weights(scale: bool, heads: int) -> np.ndarray:
 
 st.title("baseline")
 scale = st.toggle("√d_k", value=True, key="scale")
-heads = st.selectbox("heads", [1, 2, 4, 8], index=2, key="h")
+heads = st.select_slider("heads", [1, 2, 4, 8, 16], value=4, key="heads")  # as the app
 pos = list(range(len(TOKENS)))
 fig = go.Figure(
     go.Heatmap(z=weights(scale, heads), x=pos, y=pos, zmin=0, zmax=1, colorscale="Viridis")

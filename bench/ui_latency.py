@@ -1,10 +1,10 @@
 """Chromium interaction latency: pointer-down on a control → last heatmap DOM change, vs baseline.
 
-Method: an init script records `performance.now()` at every pointerdown and at every DOM mutation
-inside a `.js-plotly-plot` (Plotly redraws by mutating its SVG and heatmap <image>). After a click
-we wait until some plot mutated, no element is stale, Streamlit's status widget is gone and plots
-have been quiet for QUIET_MS; latency = last plot mutation − pointerdown (the quiet wait itself is
-not counted). Median of `clicks` clicks after one warm-up click.
+Method: an init script records `performance.now()` at every pointerdown/keydown and at every
+DOM mutation inside a `.js-plotly-plot` (Plotly redraws by mutating its SVG and heatmap <image>).
+After an interaction we wait until some plot mutated, no element is stale, Streamlit's status
+widget is gone and plots have been quiet for QUIET_MS; latency = last plot mutation − input event
+(the quiet wait itself is not counted). Median of `clicks` interactions after one warm-up.
 """
 
 from __future__ import annotations
@@ -34,14 +34,16 @@ from bench.common import (
 QUIET_MS = 600  # plots unchanged this long after the script finished = redraw complete
 # Widget keys on the main page (`.st-key-<key>` containers); override with env if they differ.
 SCALE_KEY = os.environ.get("BENCH_SCALE_KEY", "scale")
-HEADS_KEY = os.environ.get("BENCH_HEADS_KEY", "h")
+HEADS_KEY = os.environ.get("BENCH_HEADS_KEY", "heads")
 TARGETS = {"13 tok × 4 heads": 1.3, "64 tok × 8 heads": 2.0}
 
 PROBE = """
 window.__bench = {tClick: 0, lastPlot: 0, plotMutations: 0};
-document.addEventListener('pointerdown', () => {
+const start = () => {
   const b = window.__bench; b.tClick = performance.now(); b.lastPlot = 0; b.plotMutations = 0;
-}, true);
+};
+document.addEventListener('pointerdown', start, true);
+document.addEventListener('keydown', start, true);
 const inPlot = (n) => {
   const e = n && (n.nodeType === 1 ? n : n.parentElement);
   if (!e) return false;
@@ -94,11 +96,16 @@ def click_toggle(key: str):
 
 
 def choose(key: str, value: str):
-    """An action that picks `value` in the selectbox / radio / segmented control with key `key`."""
+    """An action that picks `value` in the select slider / selectbox / radio with key `key`."""
 
     def act(page) -> None:
         box = page.locator(f".st-key-{key}")
-        if box.locator('[role="combobox"]').count():  # st.selectbox (react-aria ComboBox)
+        slider = box.locator('input[type="range"], [role="slider"]')
+        if slider.count():  # st.select_slider: one arrow key per option step
+            now = slider.first.get_attribute("aria-valuetext")
+            slider.first.focus()
+            slider.first.press("ArrowLeft" if float(now) > float(value) else "ArrowRight")
+        elif box.locator('[role="combobox"]').count():  # st.selectbox (react-aria ComboBox)
             box.locator('button[aria-haspopup="listbox"], [role="combobox"]').first.click()
             page.get_by_role("option", name=value, exact=True).first.click()
         elif box.locator('input[type="radio"]').count():
@@ -127,7 +134,7 @@ def measure_baseline(browser, clicks: int) -> dict[str, float]:
         page = open_page(browser, url)
         out = {
             "scale": series(page, [click_toggle("scale")], clicks),
-            "heads": series(page, head_actions(4), clicks),
+            "heads": series(page, head_actions(4), clicks),  # same widget kind as the app
         }
         page.close()
     return out
