@@ -211,6 +211,7 @@ class HeadSummary:
     relation: str  # one of RELATIONS, or "diffuse" when no relation reaches DIFFUSE_BELOW
     accuracy: float  # how often the row's largest weight lands on the relation's target
     weight: float  # mean weight the row gives that target
+    closest: str  # the relation with the highest hit rate, even when the head is "diffuse"
 
 
 DIFFUSE_BELOW = 0.3  # a head whose best relation hits less often than this has no clear job
@@ -274,5 +275,6 @@ def describe_heads(step: int | None = None, path: Path = DEMO_PATH) -> list[Head
     for head, rows in enumerate(table):
         best = int(np.argmax(rows[:, 0]))
         relation = RELATIONS[best] if rows[best, 0] >= DIFFUSE_BELOW else "diffuse"
-        out.append(HeadSummary(head, relation, float(rows[best, 0]), float(rows[best, 1])))
+        acc, weight = float(rows[best, 0]), float(rows[best, 1])
+        out.append(HeadSummary(head, relation, acc, weight, RELATIONS[best]))
     return out

@@ -645,3 +645,99 @@ _section(
     },
 )
 # ---- end section: teaching pages ---------------------------------------------------------------
+
+# ---- section: learned attention page — owner: model helper -------------------------------------
+_section(
+    "learned",
+    {
+        "learned.title": {"zh": "学出来的注意力", "en": "Learned attention"},
+        "learned.intro": {
+            "zh": "W_Q、W_K、W_V 一开始是随机的。这个小模型（一层 {h} 头注意力，d_model = {d}）"
+            "用 numpy 反向传播训练：在“他/她”处要说出指的是谁，在动词处要说出谁做的。"
+            "没有人告诉它该看哪里——注意力权重从不直接监督——可训练让“他”的查询对上了"
+            "“小明”的键。拖动训练步数看它怎么学会。",
+            "en": "W_Q, W_K and W_V start random. This tiny model (one attention layer, {h} "
+            "heads, d_model = {d}) is trained with numpy backprop: at 他/她 it must say who is "
+            "meant, at a verb who does it. Nobody tells it where to look — the attention "
+            "weights are never supervised — yet training makes 他's query meet 小明's key. "
+            "Drag the training step and watch it learn.",
+        },
+        "learned.step": {"zh": "训练步数", "en": "Training step"},
+        "learned.play": {"zh": "▶ 播放训练过程", "en": "▶ Play training"},
+        "learned.playing": {"zh": "第 {step} 步", "en": "step {step}"},
+        "learned.scale": {"zh": "除以 √d_k（训练时开着）", "en": "Divide by √d_k (on in training)"},
+        "learned.noscale_note": {
+            "zh": "缩放关掉了：分数大了 √d_k = {r:.1f} 倍，softmax 变得更尖——这个模型训练时"
+            "一直带着缩放，去掉它就等于把温度调低。",
+            "en": "Scaling is off: the scores are √d_k = {r:.1f} times larger and the softmax "
+            "gets sharper — the model was trained with scaling, so dropping it lowers the "
+            "temperature.",
+        },
+        "learned.heads": {"zh": "第 {step} 步时每个头的注意力", "en": "Each head at step {step}"},
+        "learned.focus": {
+            "zh": "“{q}” 最关注 “{k}”（头 {head}，权重 {w:.0%}）",
+            "en": "“{q}” looks most at “{k}” (head {head}, weight {w:.0%})",
+        },
+        "learned.curves": {"zh": "训练曲线", "en": "Training curves"},
+        "learned.loss": {"zh": "损失", "en": "Loss"},
+        "learned.loss_train": {"zh": "训练损失（每步）", "en": "training loss (each step)"},
+        "learned.loss_smooth": {"zh": "训练损失（滑动平均）", "en": "training loss (smoothed)"},
+        "learned.loss_heldout": {"zh": "留出集损失", "en": "held-out loss"},
+        "learned.x_step": {"zh": "训练步数", "en": "training step"},
+        "learned.now": {"zh": "当前", "en": "now"},
+        "learned.acc_title": {"zh": "留出集上的表现", "en": "On the held-out split"},
+        "learned.acc_any": {
+            "zh": "有一个头最关注先行词",
+            "en": "some head looks most at the antecedent",
+        },
+        "learned.acc_weight": {
+            "zh": "最好的头给先行词的平均权重",
+            "en": "best head's mean weight on the antecedent",
+        },
+        "learned.acc_readout": {"zh": "读出答对", "en": "read-out correct"},
+        "learned.acc_chance": {"zh": "随机猜的水平", "en": "chance level"},
+        "learned.heldout_note": {
+            "zh": "留出集的名字、物品、地点和句式在训练中都没出现过。",
+            "en": "Held-out names, objects, places and sentence patterns never appear in training.",
+        },
+        "learned.what": {
+            "zh": "每个头学到了什么（留出集）",
+            "en": "What each head learned (held out)",
+        },
+        "learned.head_line": {
+            "zh": "头 {head}：{rel}，{acc:.0%} 的行里最大权重落在这里（平均权重 {w:.2f}）",
+            "en": "head {head}: {rel} — the largest weight lands there in {acc:.0%} of rows "
+            "(mean weight {w:.2f})",
+        },
+        "learned.head_diffuse": {
+            "zh": "头 {head}：还看不出固定的分工（最像的是{rel}，{acc:.0%}）",
+            "en": "head {head}: no clear job yet (closest: {rel}, {acc:.0%})",
+        },
+        "learned.rel.pronoun_antecedent": {
+            "zh": "代词 → 它指的人",
+            "en": "pronoun → the person it means",
+        },
+        "learned.rel.verb_subject": {"zh": "动词 → 主语", "en": "verb → its subject"},
+        "learned.rel.self": {"zh": "看自己", "en": "itself"},
+        "learned.rel.previous": {"zh": "看前一个词", "en": "the previous word"},
+        "learned.col.head": {"zh": "头", "en": "head"},
+        "learned.missing": {
+            "zh": "找不到训练好的权重（{error}）。运行 `python -m attention_core.train` 生成。",
+            "en": "The trained weights are missing ({error}). "
+            "Run `python -m attention_core.train`.",
+        },
+        "learned.empty": {
+            "zh": "这句话没法分词：{error}",
+            "en": "This sentence cannot be tokenised: {error}",
+        },
+        "learned.sentence": {"zh": "句子", "en": "Sentence"},
+        "learned.sentence.shared": {"zh": "当前句子：{s}", "en": "current sentence: {s}"},
+        "learned.try": {
+            "zh": "试一试：选“那天，小红在公园里看见了小刚，他很高兴。”——一男一女两个人，"
+            "看“他”找的是谁；再拖回第 0 步对比。",
+            "en": "Try this: pick “那天，小红在公园里看见了小刚，他很高兴。” — two people, one of "
+            "each gender — and see whom 他 finds; then drag back to step 0.",
+        },
+    },
+)
+# ---- end section: learned attention page -------------------------------------------------------
