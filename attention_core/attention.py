@@ -93,16 +93,17 @@ def _as_float(a: np.ndarray, name: str) -> np.ndarray:
 
 def _stable_peak(peak: np.ndarray) -> np.ndarray:
     """Row maxima made safe to subtract: NaN/+inf raise, all -inf rows (fully masked) use 0."""
-    if np.isnan(peak).any() or np.isposinf(peak).any():
-        raise ValueError("softmax input holds NaN or +inf (non-finite or overflowing scores)")
-    peak[np.isneginf(peak)] = 0
+    if not np.isfinite(peak).all():
+        if np.isnan(peak).any() or np.isposinf(peak).any():
+            raise ValueError("softmax input holds NaN or +inf (non-finite or overflowing scores)")
+        peak[np.isneginf(peak)] = 0
     return peak
 
 
 def _normalise_(e: np.ndarray, axis: int) -> np.ndarray:
     """In place: e /= e.sum(axis); a row summing to 0 (fully masked) stays all zeros."""
     total = np.sum(e, axis=axis, keepdims=True)
-    total[total == 0] = 1  # an unmasked row sums to ≥ 1 (its peak gives exp(0) = 1)
+    np.maximum(total, 1, out=total)  # a row with any unmasked entry sums to ≥ exp(0) = 1
     np.reciprocal(total, out=total)
     return np.multiply(e, total, out=e)
 
