@@ -36,10 +36,26 @@ from tests.browser_support import (
 BROWSER_FIXTURES = {"page", "browser", "context", "new_context"}
 
 
+def uses_playwright(item: pytest.Item) -> bool:
+    """True when a test requests pytest-playwright's own `page`/`browser`/`context` fixture.
+
+    A test module may define its own fixture called `page` (an AppTest, say); that one does not
+    need Chromium, so the fixture's defining module is checked, not just its name.
+    """
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    for name in BROWSER_FIXTURES.intersection(info.names_closure):
+        defs = info.name2fixturedefs.get(name, ())
+        if defs and defs[-1].func.__module__.startswith("pytest_playwright"):
+            return True
+    return False
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test that uses a Playwright fixture as `browser`."""
     for item in items:
-        if BROWSER_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        if uses_playwright(item):
             item.add_marker(pytest.mark.browser)
 
 
