@@ -13,43 +13,44 @@ def _check_block(block) -> int:
     return int(block)
 
 
-def _key_block(state: dict, s: np.ndarray, v_blk: np.ndarray) -> None:
-    """Fold one block of scaled scores s (..., bq, bk) into the running max, sum and output.
+class _Running:
+    """Online-softmax state of one query block: running row max m, sum l and weighted sum acc."""
 
-    m' = max(m, rowmax s); p = exp(s − m'); α = exp(m − m'); l' = α·l + Σp; acc' = α·acc + p·v.
-    """
-    peak = np.maximum(state["m"], np.max(s, axis=-1, keepdims=True))  # (..., bq, 1)
-    safe = np.where(np.isneginf(peak), 0, peak)  # rows with nothing visible yet
-    np.subtract(s, safe, out=s)
-    p = np.exp(s, out=s)  # (..., bq, bk)
-    alpha = np.exp(state["m"] - safe)  # (..., bq, 1); exp(-inf) = 0 on the first block
-    state["l"] = alpha * state["l"] + np.sum(p, axis=-1, keepdims=True)
-    state["acc"] = alpha * state["acc"] + p @ v_blk  # (..., bq, d_v)
-    state["m"] = peak
+    def __init__(self, lead: tuple[int, ...], bq: int, d_v: int, dtype) -> None:
+        self.m = np.full((*lead, bq, 1), -np.inf, dtype=dtype)  # max of scores seen so far
+        self.l = np.zeros((*lead, bq, 1), dtype=dtype)  # Σ exp(s − m)
+        self.acc = np.zeros((*lead, bq, d_v), dtype=dtype)  # Σ exp(s − m)·v
+
+    def add(self, s: np.ndarray, v_blk: np.ndarray) -> None:
+        """Fold a block of scaled scores s (..., bq, bk) in, overwriting s.
+
+        m' = max(m, rowmax s); p = exp(s − m'); α = exp(m − m'); l' = α·l + Σp; acc' = α·acc + p·v.
+        Every row sees key 0 in the first block, so m' is finite and α = 0 the first time.
+        """
+        peak = np.maximum(self.m, np.max(s, axis=-1, keepdims=True))  # (..., bq, 1)
+        p = np.exp(np.subtract(s, peak, out=s), out=s)  # (..., bq, bk)
+        alpha = np.exp(self.m - peak)  # (..., bq, 1)
+        self.l *= alpha
+        self.l += np.sum(p, axis=-1, keepdims=True)
+        self.acc *= alpha
+        self.acc += p @ v_blk  # (..., bq, d_v)
+        self.m = peak
 
 
-def _query_block(q_blk, k, v, start: int, block: int, factor, causal: bool) -> np.ndarray:
+def _query_block(q_blk, k, v, start: int, block: int, causal: bool) -> np.ndarray:
     """Output rows start … start+bq−1 from key blocks of `block` columns; O(bq·block) scores."""
     bq, m = q_blk.shape[-2], k.shape[-2]
     lead = np.broadcast_shapes(q_blk.shape[:-2], k.shape[:-2], v.shape[:-2])
-    dt = np.result_type(q_blk, k, v)
-    state = {
-        "m": np.full((*lead, bq, 1), -np.inf, dtype=dt),  # running row max
-        "l": np.zeros((*lead, bq, 1), dtype=dt),  # running Σ exp(s − m)
-        "acc": np.zeros((*lead, bq, v.shape[-1]), dtype=dt),  # running Σ exp(s − m)·v
-    }
+    state = _Running(lead, bq, v.shape[-1], np.result_type(q_blk, k, v))
     stop = min(m, start + bq) if causal else m  # keys j ≤ i only, when causal
     for j in range(0, stop, block):
         s = q_blk @ np.swapaxes(k[..., j : j + block, :], -1, -2)  # (..., bq, bk)
-        if factor is not None:
-            s *= factor
         if causal and j + s.shape[-1] - 1 > start:
             rows = np.arange(start, start + bq)[:, None]  # (bq, 1)
             cols = np.arange(j, j + s.shape[-1])[None, :]  # (1, bk)
             s[..., cols > rows] = -np.inf
-        _key_block(state, s, v[..., j : j + block, :])
-    total = np.where(state["l"] > 0, state["l"], 1)
-    return state["acc"] / total  # (..., bq, d_v)
+        state.add(s, v[..., j : j + block, :])
+    return state.acc / state.l  # (..., bq, d_v); l ≥ 1 (each row's max contributes exp(0))
 
 
 def tiled_attention(
@@ -72,10 +73,14 @@ def tiled_attention(
     block = _check_block(block)
     q, k, v = _as_float(q, "q"), _as_float(k, "k"), _as_float(v, "v")
     lead = _check_qkv(q, k, v)
+    for name, a in (("q", q), ("k", k), ("v", v)):
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} holds NaN or infinite values")
     n, dt = q.shape[-2], np.result_type(q, k, v)
-    factor = dt.type(1 / np.sqrt(q.shape[-1])) if scale else None
+    if scale:
+        q = q * dt.type(1 / np.sqrt(q.shape[-1]))  # scale the n·d_k queries, not n·m scores
     out = np.empty((*lead, n, v.shape[-1]), dtype=dt)  # (..., n, d_v)
     for start in range(0, n, block):
         rows = slice(start, start + block)
-        out[..., rows, :] = _query_block(q[..., rows, :], k, v, start, block, factor, causal)
+        out[..., rows, :] = _query_block(q[..., rows, :], k, v, start, block, causal)
     return out

@@ -74,3 +74,9 @@ def test_bad_shapes_are_clear_errors():
     with pytest.raises(ValueError, match="d_k"):
         tiled_attention(np.ones((3, 2)), np.ones((3, 4)), np.ones((3, 4)))
     assert causal_mask(3).dtype == bool
+
+
+def test_non_finite_inputs_are_a_clear_error():
+    q = np.ones((3, 2))
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        tiled_attention(q, q, np.full((3, 2), np.nan))
