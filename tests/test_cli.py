@@ -67,3 +67,15 @@ def test_bad_text_exits_1_with_the_library_message(args, needle):
     r = cli(*args)
     assert r.returncode == 1
     assert needle in r.stderr and "Traceback" not in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_trained_weights_run_or_exit_2_when_the_model_is_missing():
+    model = pytest.importorskip("attention_core.model")
+    r = cli(EXAMPLE, "--weights", "trained", "--json")
+    if not hasattr(model, "load_demo_model"):
+        assert r.returncode == 2 and "load_demo_model" in r.stderr
+        return
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr  # 1: weights file not built
+    if r.returncode == 0:
+        assert json.loads(r.stdout)["settings"]["weights"] == "trained"
+    assert cli(EXAMPLE, "--weights", "trained", "--char").returncode == 2
