@@ -57,12 +57,12 @@ def token_chips(lab: state.Lab, s: controls.Settings) -> int:
 
 
 def head_grid(lab: state.Lab, s: controls.Settings) -> None:
-    """One weight map per head, up to four in a row (two in classroom mode; one on phones)."""
+    """One weight map per head, two or three in a row (one on phones)."""
     st.subheader(t("main.heads_title", s.lang))
     st.caption(t("main.heads_caption", s.lang))
     if s.numbers and len(lab.tokens) > fig.MAX_CELL_NUMBERS:
         st.caption(t("notice.no_numbers", s.lang, n=fig.MAX_CELL_NUMBERS))
-    cols = min(lab.heads, 2 if s.classroom else 4)
+    cols = fig.grid_columns(lab.heads, len(lab.tokens), s.classroom)
     figures = fig.head_heatmaps(
         lab.result.heads.weights,
         lab.texts,
@@ -70,7 +70,6 @@ def head_grid(lab: state.Lab, s: controls.Settings) -> None:
         shared_scale=s.shared_scale,
         numbers=s.numbers,
         classroom=s.classroom,
-        cols=cols,
     )
     with st.container(key="head_grid"):
         for start in range(0, len(figures), cols):

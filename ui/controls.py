@@ -349,14 +349,14 @@ def sentence_box(lang: str) -> None:
             format_func=lambda i: md_escape(presets[i].get(lang) or presets[i]["text"]),
             on_change=_use_example,
         )
-    st.text_area(t("main.sentence", lang), key="sentence", height=80, persist_state="session")
-    st.radio(
+    box, mode = st.columns([4, 1], vertical_alignment="bottom")
+    box.text_area(t("main.sentence", lang), key="sentence", height=68, persist_state="session")
+    mode.radio(
         t("main.mode", lang),
         ["word", "char"],
         key="mode",
-        horizontal=True,
-        format_func=lambda m: t(f"main.mode.{m}", lang),
         persist_state="session",
+        format_func=lambda m: t(f"main.mode.{m}", lang),
     )
 
 

@@ -11,7 +11,21 @@ from plotly.subplots import make_subplots
 
 from ui.text import t
 
-WEIGHT_SCALE = "Viridis"  # colour-blind-safe, light = much attention
+VIRIDIS = (
+    "#440154",
+    "#482878",
+    "#3e4989",
+    "#31688e",
+    "#26828e",
+    "#1f9e89",
+    "#35b779",
+    "#6ece58",
+    "#b5de2b",
+    "#fde725",
+)
+# Viridis (colour-blind-safe) with a square-root ramp: the many small weights (≈ 1/n) stay
+# distinguishable while the colour bar still reads 0–100 %.
+WEIGHT_SCALE = [[(k / (len(VIRIDIS) - 1)) ** 2, c] for k, c in enumerate(VIRIDIS)]
 SIGNED_SCALE = "RdBu_r"  # diverging for scores and matrices (ColorBrewer, colour-blind-safe)
 HEAD_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
 LABEL_CHARS = 8  # longer token texts are cut with "…" on axes
@@ -93,17 +107,23 @@ def _base_layout(fig: go.Figure, *, title: str, height: int, classroom: bool) ->
     return fig
 
 
-def _token_axes(fig: go.Figure, labels_x: list[str], labels_y: list[str], **where) -> None:
-    """Categorical token axes in sentence order, rows top to bottom."""
+def _token_axes(fig: go.Figure, labels: list[str], *, narrow: bool = False) -> None:
+    """Categorical token axes in sentence order, rows top to bottom, square cells."""
+    upright = len(labels) <= (6 if narrow else 16)
     fig.update_xaxes(
         type="category",
-        tickangle=-90 if len(labels_x) > 16 else 0,
+        tickangle=0 if upright else -90,
         automargin=True,
         showgrid=False,
-        **where,
+        constrain="domain",
     )
     fig.update_yaxes(
-        type="category", autorange="reversed", automargin=True, showgrid=False, **where
+        type="category",
+        autorange="reversed",
+        automargin=True,
+        showgrid=False,
+        scaleanchor="x",
+        constrain="domain",
     )
 
 
@@ -121,6 +141,7 @@ def attention_heatmap(
     classroom: bool = False,
     showscale: bool = True,
     height: int | None = None,
+    narrow: bool = False,
 ) -> go.Figure:
     """One (n, n) weight map: rows are queries, columns keys; hover "他 → 小明: 61%"."""
     n = weights.shape[-1]
@@ -146,7 +167,7 @@ def attention_heatmap(
     fig = go.Figure(trace)
     side = max(260, min(560, 40 + 26 * n)) if height is None else height
     _base_layout(fig, title=title, height=side, classroom=classroom)
-    _token_axes(fig, labels, labels)
+    _token_axes(fig, labels, narrow=narrow)
     return fig
 
 
@@ -158,33 +179,28 @@ def head_heatmaps(
     shared_scale: bool = True,
     numbers: bool = False,
     classroom: bool = False,
-    cols: int = 4,
 ) -> list[go.Figure]:
     """One weight map per head, weights (h, n, n); per-head colour scales stretch to each max."""
     figs = []
-    h = weights.shape[0]
-    for i in range(h):
-        peak = float(weights[i].max()) if weights[i].size else 1.0
+    for i, head in enumerate(weights):
+        peak = float(head.max()) if head.size else 1.0
         zmax = 1.0 if shared_scale else max(peak, 0.01)
-        title = (
-            t("main.head", lang, i=i + 1)
-            if shared_scale
-            else t("main.head_max", lang, i=i + 1, m=f"{peak:.2f}")
-        )
-        last_in_row = (i % cols == cols - 1) or i == h - 1
+        title = t("main.head", lang, i=i + 1)
+        if not shared_scale:
+            title = t("main.head_max", lang, i=i + 1, m=f"{peak:.2f}")
         figs.append(
             attention_heatmap(
-                weights[i],
-                texts,
-                title=title,
-                lang=lang,
-                zmax=zmax,
-                numbers=numbers,
-                classroom=classroom,
-                showscale=last_in_row or not shared_scale,
+                head, texts, title=title, lang=lang, zmax=zmax, numbers=numbers, classroom=classroom
             )
         )
     return figs
+
+
+def grid_columns(heads: int, n: int, classroom: bool = False) -> int:
+    """Heatmaps per row: two (readable at 1280 px), three for many heads on short sentences."""
+    if heads == 1:
+        return 1
+    return 3 if heads >= 6 and n <= 16 and not classroom else 2
 
 
 def score_heatmap(
@@ -222,7 +238,7 @@ def score_heatmap(
         )
     )
     _base_layout(fig, title=title, height=max(260, min(520, 40 + 26 * n)), classroom=classroom)
-    _token_axes(fig, labels, labels)
+    _token_axes(fig, labels)
     return fig
 
 
@@ -253,24 +269,22 @@ def row_stats_figure(
     """Per query row: entropy and max weight, with and without scaling, as grouped bars."""
     labels = token_labels(texts)
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08)
-    series = [
-        (row_entropy(w_scaled), "main.entropy_scaled", 1, HEAD_COLOURS[0]),
-        (row_entropy(w_unscaled), "main.entropy_unscaled", 1, HEAD_COLOURS[1]),
-        (w_scaled.max(axis=-1), "main.max_scaled", 2, HEAD_COLOURS[0]),
-        (w_unscaled.max(axis=-1), "main.max_unscaled", 2, HEAD_COLOURS[1]),
-    ]
-    for values, key, row, colour in series:
-        fig.add_trace(
-            go.Bar(
-                x=labels,
-                y=compact(values, 3),
-                name=t(key, lang),
-                marker_color=colour,
-                hovertemplate="%{x}: %{y:.2f}<extra>" + t(key, lang) + "</extra>",
-            ),
-            row=row,
-            col=1,
-        )
+    for which, weights in enumerate((w_scaled, w_unscaled)):
+        group = t("main.w_scaled" if which == 0 else "main.w_unscaled", lang)
+        for row, values in ((1, row_entropy(weights)), (2, weights.max(axis=-1))):
+            fig.add_trace(
+                go.Bar(
+                    x=labels,
+                    y=compact(values, 3),
+                    name=group,
+                    legendgroup=group,
+                    showlegend=row == 1,
+                    marker_color=HEAD_COLOURS[which],
+                    hovertemplate="%{x}: %{y:.2f}<extra>" + group + "</extra>",
+                ),
+                row=row,
+                col=1,
+            )
     _base_layout(fig, title="", height=420 if classroom else 340, classroom=classroom)
     fig.update_layout(barmode="group", legend={"orientation": "h", "y": -0.25})
     fig.update_xaxes(type="category", tickangle=-90 if len(labels) > 16 else 0)
@@ -306,7 +320,8 @@ def focus_bars(
         )
     _base_layout(fig, title="", height=360 if classroom else 300, classroom=classroom)
     fig.update_layout(showlegend=False, bargap=0.15)
-    fig.update_yaxes(range=[0, 1], title_text=t("main.weight", lang))
+    top = float(weights[:, index].max()) if n else 1.0
+    fig.update_yaxes(range=[0, min(1.0, max(0.3, 1.15 * top))], title_text=t("main.weight", lang))
     fig.update_xaxes(tickangle=-90 if n * h > 40 else 0)
     return fig
 
