@@ -36,7 +36,7 @@ def run_sweep(ns: list[int], t) -> dict:
 
 def slopes_of(res: dict) -> dict[str, float]:
     keys = ("plain_s", "tiled_s", "plain_bytes", "tiled_bytes")
-    return {k: teach.fit_slope(res["n"], res[k]) for k in keys}
+    return {k: teach.fit_slope(res["n"], res[k], teach.FIT_FROM) for k in keys}
 
 
 def show_sweep(res: dict, s: teach.PageSettings, t) -> None:
@@ -45,6 +45,7 @@ def show_sweep(res: dict, s: teach.PageSettings, t) -> None:
     cols = st.columns(4)
     for col, key in zip(cols, sl, strict=True):
         col.metric(t(f"cost.slope.{key}"), f"{sl[key]:.2f}")
+    st.caption(t("cost.fit_say", n=teach.FIT_FROM))
     fs, names = teach.font_size(s), {"plain": t("cost.plain"), "tiled": t("cost.tiled")}
     c1, c2 = st.columns(2)
     for col, unit, scale, title in ((c1, "s", 1e3, "cost.time"), (c2, "bytes", 2**-20, "cost.mem")):

@@ -108,7 +108,7 @@ def drill_down(run: teach.Run, head: int, s: teach.PageSettings, t) -> None:
         rf"s = \sum_d q_{{i,d}}k_{{j,d}} = {b['score']:.4f},\quad s' = s{scale} = {b['scaled']:.4f}"
     )
     st.latex(
-        rf"e^{{s' - \max}} = e^{{{b['scaled']:.3f} - {b['peak']:.3f}}} = {b['exp']:.4f},\quad"
+        rf"e^{{s' - \max}} = e^{{{b['scaled']:.3f} - {b['peak']:.3f}}} = {b['exp']:.4f},\quad "
         rf"w_{{ij}} = \frac{{{b['exp']:.4f}}}{{\sum = {b['total']:.4f}}} = {b['weight']:.4f}"
     )
     st.caption(t("steps.check", row_sum=float(run.mha.heads.weights[head, i].sum())))

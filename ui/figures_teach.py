@@ -19,6 +19,13 @@ def _esc(labels: Sequence[str]) -> list[str]:
     return [html.escape(str(s)) for s in labels]
 
 
+def _stride(labels: Sequence[str]) -> list[int]:
+    """Tick positions: every label, or every k-th when they would overlap (index labels thin
+    out sooner than tokens)."""
+    most = 16 if all(lab.isdigit() for lab in labels) else 40
+    return list(range(0, len(labels), -(-len(labels) // most)))
+
+
 def _layout(fig: go.Figure, title: str, height: int, font_size: int) -> go.Figure:
     fig.update_layout(
         title={"text": html.escape(title), "x": 0.01},
@@ -70,10 +77,17 @@ def matrix_heatmap(
         texttemplate="%{z:.2f}" if show_numbers else None,
     )
     fig = go.Figure(trace)
-    fig.update_xaxes(tickvals=list(range(len(c))), ticktext=c, side="top", tickangle=0)
-    fig.update_yaxes(tickvals=list(range(len(r))), ticktext=r, autorange="reversed")
-    auto = 120 + 22 * max(len(r), 4)
-    return _layout(fig, title, height or min(auto, 640), font_size)
+    xs, ys = _stride(c), _stride(r)
+    fig.update_xaxes(tickvals=xs, ticktext=[c[i] for i in xs], side="top", tickangle=0)
+    fig.update_yaxes(tickvals=ys, ticktext=[r[i] for i in ys], autorange="reversed")
+    auto = 150 + 22 * max(len(r), 4)
+    fig = _layout(fig, title, height or min(auto, 680), font_size)
+    # ticks sit on top: give the title its own band above them
+    fig.update_layout(
+        margin={**_MARGIN, "t": 40 + 3 * font_size},
+        title={"yref": "container", "y": 0.99, "yanchor": "top"},
+    )
+    return fig
 
 
 def histogram_pair(
@@ -180,7 +194,9 @@ def loglog_fit(
     font_size: int = 12,
 ) -> go.Figure:
     """Measured series against n on log-log axes, each legend entry carrying its fitted slope."""
-    named = {f"{name}: ∝ n^{slopes[name]:.2f}": ys for name, ys in series.items()}
-    return sweep_lines(
+    named = {f"{name}: ∝ {x_title}^{slopes[name]:.2f}": ys for name, ys in series.items()}
+    fig = sweep_lines(
         ns, named, title=title, x_title=x_title, y_title=y_title, log_y=True, font_size=font_size
     )
+    fig.update_xaxes(tickvals=list(ns), ticktext=[str(n) for n in ns])
+    return fig.update_yaxes(dtick=1)  # one tick per decade

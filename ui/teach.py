@@ -97,8 +97,16 @@ def temperature_row_stats(scores: np.ndarray, taus: Sequence[float]) -> dict:
 # ---------------------------------------------------------------- the n² cost
 
 
-def fit_slope(ns: Sequence[float], ys: Sequence[float]) -> float:
-    """Slope of log y against log n (np.polyfit, degree 1)."""
+FIT_FROM = 256  # fit cost slopes on n ≥ this when 3+ points qualify: below, fixed overheads rule
+
+
+def fit_slope(ns: Sequence[float], ys: Sequence[float], from_n: float = 0) -> float:
+    """Slope of log y against log n (np.polyfit, degree 1), on the points with n ≥ from_n
+    when at least three qualify, else on all of them."""
+    ns, ys = np.asarray(ns, dtype=float), np.asarray(ys, dtype=float)
+    keep = ns >= from_n
+    if keep.sum() >= 3:
+        ns, ys = ns[keep], ys[keep]
     return float(np.polyfit(np.log(ns), np.log(ys), 1)[0])
 
 
@@ -125,7 +133,8 @@ def peak_bytes(fn: Callable[[], object]) -> int:
 
 
 def best_time(fn: Callable[[], object], repeats: int) -> float:
-    """Fastest of `repeats` wall-clock runs, in seconds."""
+    """Fastest of `repeats` wall-clock runs after one warm-up run, in seconds."""
+    fn()
     best = float("inf")
     for _ in range(repeats):
         t0 = time.perf_counter()
@@ -146,7 +155,7 @@ def attention_fns(n: int, d: int = COST_D) -> dict[str, Callable[[], object]]:
 def measure_cost(n: int, d: int = COST_D, *, timing: bool = True) -> dict[str, float]:
     """Seconds (best of a few) and peak bytes of plain and tiled attention at length n."""
     out = {}
-    repeats = 3 if n <= 1024 else 1
+    repeats = 5 if n <= 512 else 3 if n <= 2048 else 1
     for name, fn in attention_fns(n, d).items():
         out[f"{name}_bytes"] = float(peak_bytes(fn))
         if timing:
@@ -187,6 +196,7 @@ def measure_generation(t: int, d: int = COST_D) -> dict[str, float]:
     }
     results = {}
     for cache, name in ((False, "nocache"), (True, "cache")):
+        generate(4, d, cache=cache)  # warm-up: first calls pay for imports and thread start
         t0 = time.perf_counter()
         results[name] = generate(t, d, cache=cache)
         out[f"{name}_s"] = time.perf_counter() - t0

@@ -496,6 +496,12 @@ _section(
         "cost.col.plain_bytes": {"zh": "普通 MiB", "en": "plain MiB"},
         "cost.col.tiled_bytes": {"zh": "分块 MiB", "en": "tiled MiB"},
         "cost.cells": {"zh": "你的句子：按词还是按字", "en": "Your sentence: words or characters"},
+        "cost.fit_say": {
+            "zh": "斜率用 np.polyfit 在对数坐标上拟合，只用 n ≥ {n} 的点"
+            "（更小的 n 主要是固定开销）。斜率 2 表示 n 翻倍、量变成 2² = 4 倍。",
+            "en": "Slopes fitted with np.polyfit on log values, on the points with n ≥ {n} (below, "
+            "fixed overheads dominate). Slope 2 means doubling n multiplies the amount by 2² = 4.",
+        },
         "cost.cells_empty": {
             "zh": "侧栏里的句子是空的，没有格子可数。",
             "en": "The sentence in the sidebar is empty: no cells to count.",
