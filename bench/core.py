@@ -134,6 +134,8 @@ def describe_machine() -> None:
           f"OpenBLAS kernel {openblas_kernel()}, cpus {os.cpu_count()}, {env}")  # fmt: skip
     if torch is not None:
         print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"load average {load} (other processes share the {os.cpu_count()} cores)")
 
 
 def main(argv: list[str] | None = None) -> None:
