@@ -34,8 +34,15 @@ def show_demo(d: dict, texts: list[str], s: teach.PageSettings, t, key: str) -> 
     m1, m2 = st.columns(2)
     m1.metric(t("order.wdiff"), f"{d['weights_diff']:.2e}")
     m2.metric(t("order.odiff"), f"{float(np.max(d['output_diff'])):.2e}")
+    top = float(np.max(d["output_diff"]))
     fig = ft.bars(
-        d["output_diff"], d["reordered"], title=t("order.moved"), font_size=fs, y_title="max |Δ|"
+        d["output_diff"],
+        d["reordered"],
+        title=t("order.moved"),
+        font_size=fs,
+        y_title="max |Δ|",
+        fmt=".1e",
+        y_range=(0, max(top * 1.25, 1e-3)),
     )
     st.plotly_chart(fig, key=f"order_{key}_moved")
 

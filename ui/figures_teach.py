@@ -150,18 +150,20 @@ def bars(
     y_title: str = "",
     highlight: int | None = None,
     y_range: tuple[float, float] | None = None,
+    fmt: str = ".2f",
     font_size: int = 12,
 ) -> go.Figure:
-    """Vertical bars on numeric positions (duplicate labels kept apart), one bar highlighted."""
+    """Vertical bars on numeric positions (duplicate labels kept apart), one bar highlighted;
+    `fmt` formats the value written on each bar."""
     labels = _esc(labels)
     colours = [PALETTE[1] if i == highlight else PALETTE[0] for i in range(len(labels))]
     vals = np.asarray(values, dtype=float)
     fig = go.Figure(
         go.Bar(
             x=list(range(len(labels))),
-            y=np.round(vals, 4),
+            y=vals,
             marker_color=colours,
-            text=[f"{v:.2f}" for v in vals],
+            text=[f"{v:{fmt}}" for v in vals],
             textposition="outside",
             hovertext=[f"{lab}: {v:.3g}" for lab, v in zip(labels, vals, strict=True)],
             hoverinfo="text",
