@@ -18,6 +18,7 @@ from attention_core.tokenize import tokenize
 EXAMPLE = "小明把书放在了桌子上，然后他走了。"
 DEFAULT_HEADS, DEFAULT_D_MODEL = 4, 64
 DEFAULT_FOCUS = "他"
+MAX_D_MODEL = 4096  # four (d_model, d_model) float64 weights: 512 MiB at this width
 
 
 @dataclass(frozen=True)
@@ -73,8 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Reject combinations argparse cannot see (exit status 2, one-line reason)."""
     if args.weights == "trained":
-        explicit = [f"--{n}" for n in ("heads", "d_model", "char", "causal", "positions")
-                    if getattr(args, n) not in (None, False)]  # fmt: skip
+        explicit = [f"--{n.replace('_', '-')}" for n in ("heads", "d_model", "char", "causal",
+                    "positions") if getattr(args, n) not in (None, False)]  # fmt: skip
         if explicit:
             parser.error(f"--weights trained fixes its own settings; drop {', '.join(explicit)}")
         if not _has_trained_model():
@@ -82,6 +83,8 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         return
     args.heads = args.heads or DEFAULT_HEADS
     args.d_model = args.d_model or DEFAULT_D_MODEL
+    if args.d_model > MAX_D_MODEL:
+        parser.error(f"--d-model {args.d_model} is too large; use at most {MAX_D_MODEL}")
     if args.d_model % args.heads:
         parser.error(f"--d-model {args.d_model} is not divisible by --heads {args.heads}")
 

@@ -51,8 +51,8 @@ def test_default_focus_is_the_last_word_when_there_is_no_他():
 
 @pytest.mark.parametrize(
     "args",
-    [["--heads", "3"], ["--heads", "0"], ["--d-model", "x"], ["--seed", "-1"], ["--bogus"],
-     ["--weights", "other"]],
+    [["--heads", "3"], ["--heads", "0"], ["--d-model", "x"], ["--d-model", "99999"],
+     ["--seed", "-1"], ["--bogus"], ["--weights", "other"]],
 )  # fmt: skip
 def test_bad_arguments_exit_2_with_a_reason(args):
     r = cli(EXAMPLE, *args)
