@@ -30,6 +30,8 @@ SIGNED_SCALE = "RdBu_r"  # diverging for scores and matrices (ColorBrewer, colou
 HEAD_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
 LABEL_CHARS = 8  # longer token texts are cut with "…" on axes
 MAX_CELL_NUMBERS = 24  # above this many tokens, numbers in cells are too crowded
+COMPACT_N = 32  # above this many tokens, score maps send int8 colour levels (hover: tokens only)
+FOCUS_TICKS = 160  # focus bars get token names under them while h·n stays below this
 PLOTLY_CONFIG = {
     "displaylogo": False,
     "toImageButtonOptions": {"format": "png", "scale": 3, "filename": "attention_lab"},
@@ -203,6 +205,33 @@ def grid_columns(heads: int, n: int, classroom: bool = False) -> int:
     return 3 if heads >= 6 and n <= 16 and not classroom else 2
 
 
+def _score_trace(scores: np.ndarray, limit: float) -> dict:
+    """z and colour settings: exact float32 up to COMPACT_N tokens, int8 levels of ±limit above."""
+    n = scores.shape[-1]
+    z = np.where(np.isfinite(scores), scores, 0.0)
+    if n <= COMPACT_N:
+        return {
+            "z": compact(z),
+            "zmin": -limit,
+            "zmax": limit,
+            "hovertemplate": "%{y} → %{x}: %{z:.2f}<extra></extra>",
+        }
+    levels = np.rint(np.clip(z / limit, -1, 1) * 127).astype(np.int8)  # 1.3 bytes a cell
+    ticks = [-127, -64, 0, 64, 127]
+    return {
+        "z": levels,
+        "zmin": -127,
+        "zmax": 127,
+        "hovertemplate": "%{y} → %{x}<extra></extra>",
+        "colorbar": {
+            "thickness": 12,
+            "len": 0.9,
+            "tickvals": ticks,
+            "ticktext": [f"{limit * v / 127:.1f}" for v in ticks],
+        },
+    }
+
+
 def score_heatmap(
     scores: np.ndarray,
     texts: list[str],
@@ -216,25 +245,20 @@ def score_heatmap(
     """Raw or scaled Q·Kᵀ on a diverging scale fixed to ±limit (so two panels compare)."""
     n = scores.shape[-1]
     labels = token_labels(texts)
-    masked = ~np.isfinite(scores)
-    z = compact(np.where(masked, 0.0, scores))
+    trace = {"colorbar": {"thickness": 12, "len": 0.9}, **_score_trace(scores, limit)}
     show_numbers = numbers and n <= MAX_CELL_NUMBERS
     fig = go.Figure(
         go.Heatmap(
-            z=z,
             x=labels,
             y=labels,
             colorscale=SIGNED_SCALE,
-            zmin=-limit,
-            zmax=limit,
             zmid=0,
             showscale=showscale,
-            colorbar={"thickness": 12, "len": 0.9},
-            hovertemplate="%{y} → %{x}: %{z:.2f}<extra></extra>",
             texttemplate="%{z:.1f}" if show_numbers else None,
             textfont={"size": font_sizes(classroom)["cell"]},
             xgap=1 if n <= 32 else 0,
             ygap=1 if n <= 32 else 0,
+            **trace,
         )
     )
     _base_layout(fig, title=title, height=max(260, min(520, 40 + 26 * n)), classroom=classroom)
@@ -306,24 +330,47 @@ def focus_bars(
     if not 0 <= index < n:
         raise ValueError(f"focus index {index} is outside 0…{n - 1}")
     labels = token_labels(texts)
+    focus = labels[index].replace("%{", "%\u200b{")  # never a template field
     fig = go.Figure()
     for i in range(h):
-        head = t("main.head", lang, i=i + 1)
         fig.add_trace(
             go.Bar(
-                x=[[head] * n, labels],
+                x0=i * (n + 2),
+                dx=1,
                 y=compact(weights[i, index], 3),
-                name=head,
+                hovertext=labels,
+                name=t("main.head", lang, i=i + 1),
                 marker_color=HEAD_COLOURS[i % len(HEAD_COLOURS)],
-                hovertemplate=f"{labels[index]} → " + "%{x}: %{y:.2f}<extra></extra>",
+                hovertemplate=focus + " → %{hovertext}: %{y:.2f}<extra>%{fullData.name}</extra>",
             )
         )
     _base_layout(fig, title="", height=360 if classroom else 300, classroom=classroom)
     fig.update_layout(showlegend=False, bargap=0.15)
     top = float(weights[:, index].max()) if n else 1.0
     fig.update_yaxes(range=[0, min(1.0, max(0.3, 1.15 * top))], title_text=t("main.weight", lang))
-    fig.update_xaxes(tickangle=-90 if n * h > 40 else 0)
+    _focus_ticks(fig, h, n, labels, lang)
     return fig
+
+
+def _focus_ticks(fig: go.Figure, h: int, n: int, labels: list[str], lang: str) -> None:
+    """Token names under the bars while they fit, head names under each group."""
+    centres = [i * (n + 2) + (n - 1) / 2 for i in range(h)]
+    heads = [t("main.head", lang, i=i + 1) for i in range(h)]
+    if n * h <= FOCUS_TICKS:
+        vals = [i * (n + 2) + j for i in range(h) for j in range(n)]
+        fig.update_xaxes(
+            tickmode="array",
+            tickvals=vals,
+            ticktext=labels * h,
+            tickangle=0 if n * h <= 40 else -90,
+            showgrid=False,
+        )
+        for c, name in zip(centres, heads, strict=True):
+            fig.add_annotation(
+                x=c, y=1.0, yref="paper", yanchor="bottom", text=name, showarrow=False
+            )
+    else:
+        fig.update_xaxes(tickmode="array", tickvals=centres, ticktext=heads, showgrid=False)
 
 
 def matrix_heatmap(

@@ -1,0 +1,172 @@
+"""Pure figure builders, the text table and share-link parsing: no Streamlit session needed."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import plotly.io as pio
+import pytest
+
+from attention_core import softmax
+from ui import figures as fig
+from ui.controls import DEFAULTS, parse_query, to_query
+from ui.text import LANGS, SECTIONS, TEXT, md_escape, t
+
+TEXTS = ["小明", "把", "书", "放在", "了", "桌子", "上", "，", "然后", "他", "走", "了", "。"]
+
+
+def weights(h: int, n: int, seed: int = 0, spread: float = 2.0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return softmax(rng.standard_normal((h, n, n)) * spread)  # (h, n, n)
+
+
+def wire(figure) -> dict:
+    """The figure as the browser receives it."""
+    return json.loads(pio.to_json(figure, validate=False))
+
+
+def test_token_labels_keep_duplicates_apart_and_escape_markup():
+    labels = fig.token_labels(["了", "<b>x</b>", "了", "a" * 30, "AT&T"])
+    assert len(set(labels)) == 5
+    assert labels[0] == "了" and labels[2].startswith("了") and labels[2] != "了"
+    assert labels[1] == "&lt;b&gt;x&lt;/b&gt;"
+    assert labels[3].endswith("…") and len(labels[3]) == fig.LABEL_CHARS
+    assert labels[4] == "AT&amp;T"
+
+
+def test_attention_heatmap_sends_whole_percents_with_token_hover():
+    w = weights(1, len(TEXTS))[0]
+    data = wire(fig.attention_heatmap(w, TEXTS))["data"][0]
+    z = fig.decode_array(data["z"])
+    assert z.shape == (13, 13) and z.dtype == np.uint8
+    np.testing.assert_array_equal(z, np.rint(w * 100))
+    assert data["x"] == fig.token_labels(TEXTS) == data["y"]
+    assert "%{y} → %{x}: %{z}%" in data["hovertemplate"]
+    assert (data["zmin"], data["zmax"]) == (0, 100)
+
+
+def test_attention_heatmap_refuses_mismatched_tokens():
+    with pytest.raises(ValueError, match="2 tokens"):
+        fig.attention_heatmap(np.eye(3), ["a", "b"])
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_head_heatmaps_one_per_head_with_shared_or_own_scale(shared):
+    w = weights(4, 6)
+    figs = fig.head_heatmaps(w, TEXTS[:6], shared_scale=shared)
+    assert len(figs) == 4
+    tops = [wire(f)["data"][0]["zmax"] for f in figs]
+    expected = [100] * 4 if shared else [round(100 * w[i].max()) for i in range(4)]
+    assert tops == expected
+
+
+def test_numbers_in_cells_only_while_they_fit():
+    small = wire(fig.attention_heatmap(np.eye(4), list("abcd"), numbers=True))["data"][0]
+    n = fig.MAX_CELL_NUMBERS + 1
+    big = wire(fig.attention_heatmap(np.eye(n), [str(i) for i in range(n)], numbers=True))
+    assert small["texttemplate"] == "%{z}"
+    assert "texttemplate" not in big["data"][0]
+
+
+def test_score_heatmaps_share_one_symmetric_scale():
+    raw = np.array([[4.0, -8.0], [1.0, 2.0]])
+    limit = fig.score_limit(raw)
+    a = wire(fig.score_heatmap(raw, ["a", "b"], title="raw", limit=limit))["data"][0]
+    b = wire(fig.score_heatmap(raw / 4, ["a", "b"], title="scaled", limit=limit))["data"][0]
+    assert (a["zmin"], a["zmax"]) == (b["zmin"], b["zmax"]) == (-8.0, 8.0)
+    np.testing.assert_allclose(fig.decode_array(b["z"]), raw / 4)
+
+
+def test_row_entropy_uniform_and_one_hot():
+    n = 8
+    assert fig.row_entropy(np.full((n, n), 1 / n)) == pytest.approx(np.full(n, 3.0))
+    assert fig.row_entropy(np.eye(n)) == pytest.approx(np.zeros(n))
+
+
+def test_row_stats_and_focus_bars():
+    w = weights(3, 5)
+    stats = wire(fig.row_stats_figure(w[0], w[1], TEXTS[:5]))["data"]
+    assert len(stats) == 4 and sum(tr.get("showlegend", True) for tr in stats) == 2
+    bars = wire(fig.focus_bars(w, 2, TEXTS[:5]))["data"]
+    assert len(bars) == 3
+    np.testing.assert_allclose(fig.decode_array(bars[1]["y"]), w[1, 2], atol=1e-3)
+    with pytest.raises(ValueError, match="outside"):
+        fig.focus_bars(w, 5, TEXTS[:5])
+
+
+def test_matrix_heatmap_rows_are_tokens():
+    m = np.arange(12.0).reshape(3, 4) - 6
+    data = wire(fig.matrix_heatmap(m, ["a", "b", "c"], title="X"))["data"][0]
+    assert fig.decode_array(data["z"]).shape == (3, 4)
+    assert data["zmin"] == -6 and data["zmax"] == 6
+
+
+def test_payload_64_tokens_8_heads_stays_small():
+    """What the main page sends for 64 × 8: the head grid plus the four scaling panels."""
+    texts = [f"词{i}" for i in range(64)]
+    w = weights(8, 64)
+    figs = fig.head_heatmaps(w, texts)
+    scores = np.random.default_rng(1).standard_normal((64, 64)) * 4
+    limit = fig.score_limit(scores)
+    figs += [fig.score_heatmap(scores, texts, title="s", limit=limit) for _ in range(2)]
+    figs += [fig.attention_heatmap(w[0], texts) for _ in range(2)]
+    total = sum(len(pio.to_json(f, validate=False)) for f in figs)
+    print(f"payload 64x8: {total} bytes")
+    assert total < 150_000
+
+
+# ---- text table --------------------------------------------------------------------------------
+
+
+def test_every_string_has_both_languages():
+    assert SECTIONS["common"] and SECTIONS["main"]
+    for key, entry in TEXT.items():
+        assert all(entry.get(lang) for lang in LANGS), key
+
+
+def test_t_formats_and_missing_key_raises():
+    assert t("main.head", "en", i=3) == "Head 3"
+    assert t("main.head", "fr", i=3) == "头 3"  # unknown language falls back to zh
+    with pytest.raises(KeyError):
+        t("no.such.key", "zh")
+
+
+def test_md_escape_defuses_markdown_and_markup():
+    raw = "![x](http://e/a.png) <script>alert(1)</script> $x$ :smile: **b**"
+    escaped = md_escape(raw)
+    for token in ("![", "](", "$x$", ":smile:", "**"):
+        assert token not in escaped
+    assert "\\<script\\>" in escaped
+
+
+# ---- share links -------------------------------------------------------------------------------
+
+
+def test_share_link_round_trip():
+    found, notes = parse_query({k: [v] for k, v in to_query(DEFAULTS).items()}, trained_ok=True)
+    assert notes == []
+    assert found["d_model"] == 64 and found["heads"] == 4 and found["scale"] is True
+
+
+@pytest.mark.parametrize(
+    ("params", "field", "value", "notice"),
+    [
+        ({"d": ["1000"]}, "d_model", 256, "notice.param_clamped"),
+        ({"d": ["-3"]}, "d_model", 8, "notice.param_clamped"),
+        ({"d": ["abc"]}, "d_model", 64, "notice.param_bad"),
+        ({"h": ["3"]}, "heads", 2, "notice.heads_adjusted"),
+        ({"scale": ["maybe"]}, "scale", None, "notice.param_bad"),
+        ({"seed": ["7", "8"]}, "seed", 7, "notice.param_repeated"),
+        ({"mode": ["CHAR"]}, "mode", "char", None),
+        ({"w": ["trained"]}, "weights", "random", "side.weights_unavailable"),
+        ({"zzz": ["1"]}, None, None, "notice.param_unknown"),
+        ({"lang": [""]}, "lang", None, "notice.param_bad"),
+    ],
+)
+def test_tampered_links_are_clamped_or_ignored_with_a_notice(params, field, value, notice):
+    found, notes = parse_query(params, trained_ok=False)
+    if field:
+        assert found.get(field) == value
+    keys = [key for _, key, _ in notes]
+    assert (notice in keys) if notice else keys == []
