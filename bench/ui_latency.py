@@ -35,13 +35,22 @@ QUIET_MS = 600  # plots unchanged this long after the script finished = redraw c
 # Widget keys on the main page (`.st-key-<key>` containers); override with env if they differ.
 SCALE_KEY = os.environ.get("BENCH_SCALE_KEY", "scale")
 HEADS_KEY = os.environ.get("BENCH_HEADS_KEY", "heads")
+VERBOSE = os.environ.get("BENCH_VERBOSE") == "1"
 TARGETS = {"13 tok × 4 heads": 1.3, "64 tok × 8 heads": 2.0}
 
 PROBE = """
-window.__bench = {tClick: 0, lastPlot: 0, plotMutations: 0};
+window.__bench = {tClick: 0, lastPlot: 0, plotMutations: 0, lastMsg: 0};
 const start = () => {
   const b = window.__bench; b.tClick = performance.now(); b.lastPlot = 0; b.plotMutations = 0;
 };
+const NativeWS = window.WebSocket;  // note when the server's last message of a rerun arrives
+window.WebSocket = function (...args) {
+  const ws = new NativeWS(...args);
+  ws.addEventListener('message', () => { window.__bench.lastMsg = performance.now(); });
+  return ws;
+};
+window.WebSocket.prototype = NativeWS.prototype;
+Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
 document.addEventListener('pointerdown', start, true);
 document.addEventListener('keydown', start, true);
 const inPlot = (n) => {
@@ -83,11 +92,21 @@ def open_page(browser, url: str, setup=None):
     return page
 
 
-def one_interaction(page, act) -> float:
-    """Run act(page) (which clicks), wait for the redraw to settle; milliseconds to last redraw."""
+SPLIT = """() => {
+  const b = window.__bench;
+  return [b.lastPlot - b.tClick, Math.max(0, b.lastMsg - b.tClick)];
+}"""
+
+
+def one_interaction(page, act) -> tuple[float, float]:
+    """Run act(page), wait for the redraw to settle.
+
+    Returns (ms to the last plot change, ms to the server's last websocket message).
+    """
     act(page)
     page.wait_for_function(SETTLED, arg=QUIET_MS, timeout=120_000, polling=50)
-    return page.evaluate("() => window.__bench.lastPlot - window.__bench.tClick")
+    total, server = page.evaluate(SPLIT)
+    return total, server
 
 
 def click_toggle(key: str):
@@ -117,10 +136,17 @@ def choose(key: str, value: str):
 
 
 def series(page, actions: list, clicks: int) -> float:
-    """Median latency (ms) over `clicks` interactions cycling through `actions`; one warm-up."""
+    """Median latency (ms) over `clicks` interactions cycling through `actions`; one warm-up.
+
+    With BENCH_VERBOSE=1 also prints the median time to the server's last message.
+    """
     one_interaction(page, actions[-1])
     samples = [one_interaction(page, actions[i % len(actions)]) for i in range(clicks)]
-    return median_of(samples)
+    total = median_of([s[0] for s in samples])
+    if VERBOSE:
+        server = median_of([s[1] for s in samples])
+        print(f"  latency {total:7.1f} ms, of which to last server message {server:7.1f} ms")
+    return total
 
 
 def head_actions(heads: int) -> list:
@@ -140,13 +166,33 @@ def measure_baseline(browser, clicks: int) -> dict[str, float]:
     return out
 
 
+def heads_shown(page) -> str | None:
+    """The heads control's current value as the page shows it."""
+    return page.locator(f".st-key-{HEADS_KEY} input").first.get_attribute("aria-valuetext")
+
+
+def check_heads(page, case: Case, when: str) -> None:
+    """Warn (in the table's output) when the page does not show the case's head count."""
+    shown = heads_shown(page)
+    if shown != str(case.heads):
+        print(f"ui_latency: WARNING {case.name} {when}: page shows h={shown}, not {case.heads}")
+
+
+def warm_up(browser, url: str) -> None:
+    """One throwaway session: loads jieba in the server and absorbs first-session effects."""
+    page = open_page(browser, url)
+    one_interaction(page, click_toggle(SCALE_KEY))
+    page.close()
+
+
 def measure_case(browser, url: str, case: Case, clicks: int) -> dict[str, float]:
     """Toggle and heads latency on the main page opened on `case`."""
     page = open_page(browser, url + "/" + case.query_string())
-    out = {
-        "scale": series(page, [click_toggle(SCALE_KEY)], clicks),
-        "heads": series(page, head_actions(case.heads), clicks),
-    }
+    check_heads(page, case, "on opening")
+    out = {"scale": series(page, [click_toggle(SCALE_KEY)], clicks)}
+    check_heads(page, case, "after the √d_k clicks")
+    out["heads"] = series(page, head_actions(case.heads), clicks)
+    check_heads(page, case, "after the heads changes")
     page.close()
     return out
 
@@ -159,6 +205,7 @@ def run(clicks: int = 10) -> list[Row]:
     with chromium() as browser:
         base = measure_baseline(browser, clicks)
         with running(MAIN_APP) as url:
+            warm_up(browser, url)
             measured = {case.name: measure_case(browser, url, case, clicks) for case in CASES}
     rows = []
     for name, got in measured.items():
