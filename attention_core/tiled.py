@@ -77,10 +77,10 @@ def tiled_attention(
         if not np.isfinite(a).all():
             raise ValueError(f"{name} holds NaN or infinite values")
     n, dt = q.shape[-2], np.result_type(q, k, v)
-    if scale:
-        q = q * dt.type(1 / np.sqrt(q.shape[-1]))  # scale the n·d_k queries, not n·m scores
+    factor = dt.type(1 / np.sqrt(q.shape[-1]) if scale else 1)
     out = np.empty((*lead, n, v.shape[-1]), dtype=dt)  # (..., n, d_v)
     for start in range(0, n, block):
         rows = slice(start, start + block)
-        out[..., rows, :] = _query_block(q[..., rows, :], k, v, start, block, causal)
+        q_blk = q[..., rows, :] * factor  # (..., bq, d_k): scale queries, not bq·m scores
+        out[..., rows, :] = _query_block(q_blk, k, v, start, block, causal)
     return out
