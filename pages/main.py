@@ -275,7 +275,8 @@ def export_section(lab: state.Lab, s: controls.Settings) -> None:
 def main() -> None:
     s = controls.current_settings()
     st.title(t("main.title", s.lang))
-    st.caption(t("main.intro", s.lang))
+    if not s.classroom:  # the projector needs the room for the maps
+        st.caption(t("main.intro", s.lang))
     controls.show_notices(controls.link_notices(), s.lang)
     controls.sentence_box(s.lang)
     lab, notices = state.lab_for(s)

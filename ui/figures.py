@@ -30,7 +30,10 @@ SIGNED_SCALE = "RdBu_r"  # diverging for scores and matrices (ColorBrewer, colou
 HEAD_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
 LABEL_CHARS = 8  # longer token texts are cut with "…" on axes
 MAX_CELL_NUMBERS = 24  # above this many tokens, numbers in cells are too crowded
+MAX_SCORE_NUMBERS = 10  # scores need more digits ("-3.7"), so fewer tokens fit
+UPRIGHT_MAX = 8  # up to this many tokens, x labels stay horizontal; above, they turn -90°
 COMPACT_N = 32  # above this many tokens, score maps send int8 colour levels (hover: tokens only)
+DTICK_ALL = 40  # up to this many tokens every axis label is drawn
 FOCUS_TICKS = 160  # focus bars get token names under them while h·n stays below this
 PLOTLY_CONFIG = {
     "displaylogo": False,
@@ -89,6 +92,12 @@ def font_sizes(classroom: bool) -> dict[str, int]:
     )
 
 
+def map_height(n: int, classroom: bool = False) -> int:
+    """Pixel height of an (n, n) map: room for the labels, cells that grow with the class."""
+    per, top = (36, 680) if classroom else (26, 560)
+    return max(260, min(top, 80 + per * n))
+
+
 def _base_layout(fig: go.Figure, *, title: str, height: int, classroom: bool) -> go.Figure:
     """Small explicit template (no 3 KB default), transparent background, CJK-first fonts."""
     size = font_sizes(classroom)
@@ -110,14 +119,21 @@ def _base_layout(fig: go.Figure, *, title: str, height: int, classroom: bool) ->
 
 
 def _token_axes(fig: go.Figure, labels: list[str], *, narrow: bool = False) -> None:
-    """Categorical token axes in sentence order, rows top to bottom, square cells."""
-    upright = len(labels) <= (6 if narrow else 16)
+    """Categorical token axes in sentence order, rows top to bottom, square cells.
+
+    Every label is drawn up to DTICK_ALL tokens (plotly would skip crowded ones).
+    """
+    upright = len(labels) <= (4 if narrow else UPRIGHT_MAX)
+    every = {"dtick": 1} if len(labels) <= DTICK_ALL else {}
+    size = fig.layout.font.size
     fig.update_xaxes(
         type="category",
         tickangle=0 if upright else -90,
         automargin=True,
         showgrid=False,
         constrain="domain",
+        tickfont={"size": size, "color": fig.layout.font.color},
+        **every,
     )
     fig.update_yaxes(
         type="category",
@@ -126,6 +142,8 @@ def _token_axes(fig: go.Figure, labels: list[str], *, narrow: bool = False) -> N
         showgrid=False,
         scaleanchor="x",
         constrain="domain",
+        tickfont={"size": size, "color": fig.layout.font.color},
+        **every,
     )
 
 
@@ -167,7 +185,7 @@ def attention_heatmap(
         ygap=1 if n <= 32 else 0,
     )
     fig = go.Figure(trace)
-    side = max(260, min(560, 40 + 26 * n)) if height is None else height
+    side = map_height(n, classroom) if height is None else height
     _base_layout(fig, title=title, height=side, classroom=classroom)
     _token_axes(fig, labels, narrow=narrow)
     return fig
@@ -246,7 +264,7 @@ def score_heatmap(
     n = scores.shape[-1]
     labels = token_labels(texts)
     trace = {"colorbar": {"thickness": 12, "len": 0.9}, **_score_trace(scores, limit)}
-    show_numbers = numbers and n <= MAX_CELL_NUMBERS
+    show_numbers = numbers and n <= MAX_SCORE_NUMBERS
     fig = go.Figure(
         go.Heatmap(
             x=labels,
@@ -261,7 +279,7 @@ def score_heatmap(
             **trace,
         )
     )
-    _base_layout(fig, title=title, height=max(260, min(520, 40 + 26 * n)), classroom=classroom)
+    _base_layout(fig, title=title, height=map_height(n, classroom), classroom=classroom)
     _token_axes(fig, labels)
     return fig
 

@@ -1,0 +1,88 @@
+"""The main page in Debian's Chromium: Chinese tick labels, live scaling, share link, screenshots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+LOAD_MS = 90_000
+HEAD_Z = """() => {
+  const gd = document.querySelector('.st-key-head_grid .js-plotly-plot');
+  const z = gd && gd.data && gd.data[0] && gd.data[0].z;
+  if (!z) return null;
+  return z.bdata ? z.bdata : JSON.stringify(Array.from(z, r => Array.from(r)));
+}"""
+
+
+def open_main(page, url: str, width: int = 1280, height: int = 720) -> None:
+    """Load a main-page URL and wait until the first heatmap has tick labels."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(url)
+    page.wait_for_selector(".st-key-head_grid .js-plotly-plot g.xtick text", timeout=LOAD_MS)
+    page.wait_for_function(f"({HEAD_Z})() !== null", timeout=LOAD_MS)
+
+
+def tick_labels(page) -> list[str]:
+    return page.locator(".st-key-head_grid .js-plotly-plot g.xtick text").all_text_contents()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
+def test_chinese_ticks_scaling_toggle_and_address_bar(page, streamlit_server):
+    open_main(page, streamlit_server)
+    labels = tick_labels(page)
+    assert {"小明", "他", "桌子"} <= set(labels)
+    shot(page, "main_desktop_1280x720.png")
+    before = page.evaluate(HEAD_Z)
+    page.get_by_text("除以 √d_k 缩放").click()
+    page.wait_for_function(f"({HEAD_Z})() !== {before!r}", timeout=LOAD_MS)
+    page.wait_for_url("**scale=0**", timeout=LOAD_MS)
+    assert "scale=0" in page.url
+    assert not page.locator("[data-testid='stException']").count()
+
+
+def test_classroom_mode_screenshot(page, streamlit_server):
+    open_main(page, f"{streamlit_server}/?class=1")
+    size = page.evaluate(
+        "() => parseFloat(getComputedStyle(document.querySelector("
+        "'.st-key-head_grid g.xtick text')).fontSize)"
+    )
+    assert size >= 16
+    shot(page, "main_classroom_1280x720.png")
+
+
+def test_phone_layout_has_no_sideways_scroll(page, streamlit_server):
+    open_main(page, streamlit_server, 390, 844)
+    page.wait_for_timeout(500)  # let the columns settle after the first paint
+    overflow = page.evaluate(
+        "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth - window.innerWidth"
+    )
+    assert overflow <= 1
+    widths = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.st-key-head_grid .js-plotly-plot'))"
+        ".map(e => e.getBoundingClientRect().width)"
+    )
+    assert widths and min(widths) > 300  # one map per row, not four squeezed ones
+    shot(page, "main_phone_390x844.png")
+
+
+def test_markup_in_the_sentence_stays_text(page, streamlit_server):
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    sentence = "<img src=x onerror=alert(1)><script>alert(2)</script>他"
+    open_main(page, f"{streamlit_server}/?s={quote(sentence)}")
+    assert page.locator("img[src='x']").count() == 0
+    assert not any("alert" in (s or "") for s in page.locator("script").all_text_contents())
+    labels = tick_labels(page)
+    assert "<" in labels and "img" in labels  # jieba splits the markup; it shows as text
+    chips = " ".join(page.locator(".st-key-token_chips").all_text_contents())
+    assert "<" in chips and "script" in chips
+    assert dialogs == []
