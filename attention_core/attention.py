@@ -78,6 +78,7 @@ def _check_heads(d_model: int, num_heads: int) -> None:
 
 _CHUNK = 1 << 16  # elements per softmax chunk (256 KiB of float32): stays in L2 cache
 _THREADED = 1 << 22  # score arrays at least this large are softmaxed by several threads
+_GROUP = 8  # chunks a thread takes at a time
 _WORKERS = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1))
 
 
@@ -143,8 +144,9 @@ def _chunks(shape: tuple[int, ...]) -> list[tuple]:
 def _attend_rows(scores, scaled, weights, mask, factor) -> None:
     """Fill `scaled` (scores·factor) and `weights` chunk by chunk, so each chunk stays in cache.
 
-    Large inputs are split between threads (numpy's loops release the GIL): the element-wise
-    softmax would otherwise run on one core while the matrix products use all of them.
+    Large inputs are shared between threads (numpy's loops release the GIL): the element-wise
+    softmax would otherwise run on one core while the matrix products use all of them. Threads
+    take small groups of chunks as they free up, so one descheduled thread does not stall all.
     """
 
     def run(chunks: list[tuple]) -> None:
@@ -159,7 +161,7 @@ def _attend_rows(scores, scaled, weights, mask, factor) -> None:
     if workers == 1:
         return run(chunks)
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        list(pool.map(run, [chunks[i::workers] for i in range(workers)]))
+        list(pool.map(run, [chunks[i : i + _GROUP] for i in range(0, len(chunks), _GROUP)]))
 
 
 def causal_mask(n: int) -> np.ndarray:
