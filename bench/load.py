@@ -22,6 +22,7 @@ import random
 import re
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -74,6 +75,8 @@ class Stats:
     disconnects: list[str] = field(default_factory=list)
     crosstalk: list[str] = field(default_factory=list)
     own_missing: int = 0  # runs whose charts did not carry the session's own marker
+    chart_runs: int = 0  # runs that sent at least one plotly chart
+    toggled: Counter = field(default_factory=Counter)  # widget key → times flipped
     alive: bool = False  # warmed up and not disconnected
     done: bool = False
 
@@ -85,6 +88,7 @@ def check_run(stats: Stats, run: RunResult, markers: list[str], *, warm: bool) -
     foreign = set(re.findall(r"mk\d{3,4}", run.text)) - {stats.marker}
     stats.crosstalk += sorted(foreign & set(markers))
     charts = [c.spec for c in run.of_kind("plotly_chart")]
+    stats.chart_runs += bool(charts)
     if charts and not any(stats.marker in spec for spec in charts):
         stats.own_missing += 1
     if not warm:
@@ -110,6 +114,13 @@ def toggle_values(session: StreamlitSession, pattern: re.Pattern, rng: random.Ra
     return {key: rng.choice(options)}
 
 
+def flip(session: StreamlitSession, pattern: re.Pattern, rng: random.Random, stats: Stats) -> dict:
+    """toggle_values, counted per widget key."""
+    values = toggle_values(session, pattern, rng)
+    stats.toggled.update(values.keys())
+    return values
+
+
 async def run_session(i: int, url: str, args: argparse.Namespace, ctx: dict) -> None:
     """One websocket session: open its share link, warm up, then toggle until the deadline."""
     stats, rng = ctx["stats"][i], random.Random(i)
@@ -118,13 +129,13 @@ async def run_session(i: int, url: str, args: argparse.Namespace, ctx: dict) -> 
     try:
         check_run(stats, await session.connect(timeout=RUN_TIMEOUT_S), ctx["markers"], warm=True)
         for _ in range(args.warm_runs):
-            run = await session.set_widgets(RUN_TIMEOUT_S, **toggle_values(session, pattern, rng))
+            run = await session.set_widgets(RUN_TIMEOUT_S, **flip(session, pattern, rng, stats))
             check_run(stats, run, ctx["markers"], warm=True)
         stats.alive = True
         await ctx["warm"].wait()
         while time.monotonic() < ctx["deadline"]:
             await asyncio.sleep(rng.uniform(0.2, 1.0))  # a person's think time
-            run = await session.set_widgets(RUN_TIMEOUT_S, **toggle_values(session, pattern, rng))
+            run = await session.set_widgets(RUN_TIMEOUT_S, **flip(session, pattern, rng, stats))
             check_run(stats, run, ctx["markers"], warm=False)
     except (SessionError, OSError) as exc:
         stats.alive = False
@@ -271,9 +282,12 @@ def report(result: dict, args: argparse.Namespace, server_errors: list[str]) -> 
           f"{after:.0f} MB after the run ({after / warm:.2f}x), "
           f"{closed:.0f} MB 5 s after closing")  # fmt: skip
     print(
-        f"server log errors: {len(server_errors)}; "
-        f"runs whose charts lacked their own token: {sum(s.own_missing for s in stats)}"
+        f"server log errors: {len(server_errors)}; runs with charts: "
+        f"{sum(s.chart_runs for s in stats)}, lacking their own token: "
+        f"{sum(s.own_missing for s in stats)}"
     )
+    toggled = sum((s.toggled for s in stats), Counter())
+    print("widgets flipped: " + ", ".join(f"{k} x{n}" for k, n in toggled.most_common()))
     problems = [(s.name, p) for s in stats for p in s.exceptions + s.disconnects + s.crosstalk]
     for name, problem in problems[:10]:
         print(f"  {name}: {problem[:300]}")

@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.Slider_pb2 import Slider
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
@@ -106,7 +107,7 @@ class RunResult:
         return "\n".join(self.texts)
 
     def of_kind(self, kind: str) -> list[Any]:
-        """Inner protos of every element of one kind, e.g. `run.of_kind("plotly_chart")`."""
+        """Inner protos of every element of one proto field, e.g. `run.of_kind("plotly_chart")`."""
         return [getattr(el, kind) for el in self.elements if el.WhichOneof("type") == kind]
 
 
@@ -282,6 +283,8 @@ class StreamlitSession:
         """Record an element's text, exceptions and (for widgets) its id by key."""
         kind = element.WhichOneof("type")
         inner = getattr(element, kind) if kind else None
+        if kind == "slider" and inner.type == Slider.Type.SELECT_SLIDER:
+            kind = "select_slider"  # same proto, but its values are option labels
         result.elements.append(element)
         for name in _TEXT_FIELDS.get(kind, ()):
             result.texts.append(str(getattr(inner, name)))
