@@ -63,18 +63,24 @@ def main() -> None:
     controls.init_state()
     ss = st.session_state
     lang, classroom = controls.current_lang(), bool(ss.get("classroom"))
+    # Decided once per session: a link with class=1 opens with the sidebar collapsed. Changing
+    # it mid-session re-lays the sidebar out under the user's hand, so the switch only
+    # enlarges type; the « button collapses the sidebar.
+    sidebar = ss.setdefault("_sidebar_state", "collapsed" if classroom else "auto")
     st.set_page_config(
         page_title=t("app.title", lang),
         page_icon=":material/grid_view:",
         layout="wide",
-        initial_sidebar_state="collapsed" if classroom else "auto",
+        initial_sidebar_state=sidebar,
     )
     frame_style(classroom)
     settings = controls.sidebar()
     controls.publish(settings)
+    # Before the page runs: widget values and callbacks have already landed in the session,
+    # and an update sent after the page's elements reaches the address bar one run late.
+    controls.sync_query(settings)
     nav = st.navigation(page_entries(settings.lang))
     nav.run()
-    controls.sync_query(controls.current_settings())
 
 
 main()

@@ -46,6 +46,10 @@ def test_chinese_ticks_scaling_toggle_and_address_bar(page, streamlit_server):
     page.wait_for_function(f"({HEAD_Z})() !== {before!r}", timeout=LOAD_MS)
     page.wait_for_url("**scale=0**", timeout=LOAD_MS)
     assert "scale=0" in page.url
+    assert "d=64" in page.url and "h=4" in page.url  # the other controls kept their values
+    page.get_by_text("课堂投影模式").click()
+    page.wait_for_url("**class=1**", timeout=LOAD_MS)
+    assert page.locator(".st-key-scale input").is_checked() is False
     assert not page.locator("[data-testid='stException']").count()
 
 

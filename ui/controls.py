@@ -231,7 +231,9 @@ def init_state() -> None:
         ss["_link_notices"] = notes
         ss["_link_read"] = True
     for field in WIDGET_KEYS:
-        ss.setdefault(field, getattr(DEFAULTS, field))
+        # Re-assigning keeps the value when a widget's id changes: the first run goes through
+        # Streamlit's legacy pages/ path, so the sidebar's ids differ from the second run on.
+        ss[field] = ss.get(field, getattr(DEFAULTS, field))
     ss.setdefault("focus_text", DEFAULTS.focus)
     if ss["heads"] not in head_options(ss["d_model"]):
         ss["heads"] = nearest_heads(ss["d_model"], ss["heads"])
