@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 from dataclasses import asdict
 from functools import partial
@@ -204,37 +202,6 @@ def matrices_section(lab: state.Lab, s: controls.Settings) -> None:
             )
 
 
-def weights_csv(weights: np.ndarray, texts: list[str]) -> str:
-    """One head's (n, n) weights as CSV with token headers (formula-like cells defused)."""
-    safe = ["'" + x if x[:1] in "=+-@\t\r" else x for x in texts]
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["query \\ key", *safe])
-    for name, row in zip(safe, weights, strict=True):
-        writer.writerow([name, *(f"{w:.6f}" for w in row)])
-    return out.getvalue()
-
-
-def all_npz(lab: state.Lab) -> bytes:
-    """Every matrix of the current view in one compressed .npz."""
-    res, buf = lab.result, io.BytesIO()
-    arrays = {
-        "q": res.q,
-        "k": res.k,
-        "v": res.v,
-        "scores": res.heads.scores,
-        "scaled": res.heads.scaled,
-        "weights": res.heads.weights,
-        "concat": res.concat,
-        "output": res.output,
-        "tokens": np.array(lab.texts),
-    }
-    if lab.x is not None:
-        arrays["x"] = lab.x
-    np.savez_compressed(buf, **arrays)
-    return buf.getvalue()
-
-
 def export_section(lab: state.Lab, s: controls.Settings) -> None:
     """Download buttons; the files are built only when clicked."""
     st.subheader(t("main.export", s.lang))
@@ -244,7 +211,7 @@ def export_section(lab: state.Lab, s: controls.Settings) -> None:
     for i in range(lab.heads):
         cols[i % len(cols)].download_button(
             t("main.csv_head", s.lang, i=i + 1),
-            partial(weights_csv, weights[i], lab.texts),
+            partial(state.weights_csv, weights[i], lab.texts),
             file_name=f"attention_head{i + 1}.csv",
             mime="text/csv",
             key=f"csv_{i}",
@@ -253,7 +220,7 @@ def export_section(lab: state.Lab, s: controls.Settings) -> None:
         )
     cols[lab.heads % len(cols)].download_button(
         t("main.npz", s.lang),
-        partial(all_npz, lab),
+        partial(state.all_npz, lab),
         file_name="attention_lab.npz",
         mime="application/octet-stream",
         key="npz",

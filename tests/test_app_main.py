@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ui.figures import decode_array
+from ui.state import all_npz, compute_lab, weights_csv
 from ui.text import t
 
 APP = Path(__file__).resolve().parent.parent / "app.py"
@@ -234,3 +236,23 @@ def test_router_switches_to_a_page_and_back(run_app):
     at.switch_page(str(APP.parent / "pages" / "main.py")).run()
     ok(at)
     assert head_weights(at).shape[0] == 4
+
+
+def test_matrices_drawn_only_while_open_and_exports_offered(run_app):
+    at = run_app()
+    assert not any(k.startswith("matrix_") for k in charts(at))
+    at.session_state["matrices_open"] = True
+    at.run()
+    ok(at)
+    found = charts(at)
+    assert {"matrix_x", "matrix_q", "matrix_k", "matrix_v", "matrix_out"} <= set(found)
+    assert decode_array(found["matrix_q"]["data"][0]["z"]).shape == (13, 16)  # d_k = 64 / 4
+    assert len(at.get("download_button")) == 4 + 2  # a CSV per head, the .npz, the settings
+
+
+def test_export_files(run_app):
+    csv_text = weights_csv(np.eye(2), ["=cmd", "他"])
+    assert csv_text.splitlines()[0] == "query \\ key,'=cmd,他"
+    lab = compute_lab("我打你。", "word", 16, 2, True, False, False, 0, "random")
+    with np.load(io.BytesIO(all_npz(lab))) as saved:
+        assert saved["weights"].shape == (2, 4, 4) and list(saved["tokens"]) == lab.texts

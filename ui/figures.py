@@ -94,7 +94,7 @@ def font_sizes(classroom: bool) -> dict[str, int]:
 
 def map_height(n: int, classroom: bool = False) -> int:
     """Pixel height of an (n, n) map: room for the labels, cells that grow with the class."""
-    per, top = (36, 680) if classroom else (26, 560)
+    per, top = (36, 680) if classroom else (26, 560 if n <= 48 else 760)
     return max(260, min(top, 80 + per * n))
 
 
@@ -217,8 +217,8 @@ def head_heatmaps(
 
 
 def grid_columns(heads: int, n: int, classroom: bool = False) -> int:
-    """Heatmaps per row: two (readable at 1280 px), three for many heads on short sentences."""
-    if heads == 1:
+    """Heatmaps per row: two at 1280 px, three for many heads on short sentences, one for long."""
+    if heads == 1 or n > 48:
         return 1
     return 3 if heads >= 6 and n <= 16 and not classroom else 2
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import importlib.util
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -144,8 +146,42 @@ def lab_for(settings) -> tuple[Lab | None, list[Notice]]:
 
 
 def focus_index(texts: list[str], focus: str) -> int:
-    """Index of the focus token: its text's first occurrence, else 他/她, else the last word."""
+    """Index of the focus token: its text's first occurrence, else 他/她, else the first token."""
     for wanted in (focus, "他", "她"):
         if wanted and wanted in texts:
             return texts.index(wanted)
     return 0
+
+
+# ---- export: files built only when a download button is clicked ------------------------------
+
+
+def weights_csv(weights: np.ndarray, texts: list[str]) -> str:
+    """One head's (n, n) weights as CSV with token headers (formula-like cells defused)."""
+    safe = ["'" + x if x[:1] in "=+-@\t\r" else x for x in texts]
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["query \\ key", *safe])
+    for name, row in zip(safe, weights, strict=True):
+        writer.writerow([name, *(f"{w:.6f}" for w in row)])
+    return out.getvalue()
+
+
+def all_npz(lab: Lab) -> bytes:
+    """Every matrix of the current view in one compressed .npz."""
+    res, buf = lab.result, io.BytesIO()
+    arrays = {
+        "q": res.q,
+        "k": res.k,
+        "v": res.v,
+        "scores": res.heads.scores,
+        "scaled": res.heads.scaled,
+        "weights": res.heads.weights,
+        "concat": res.concat,
+        "output": res.output,
+        "tokens": np.array(lab.texts),
+    }
+    if lab.x is not None:
+        arrays["x"] = lab.x
+    np.savez_compressed(buf, **arrays)
+    return buf.getvalue()
