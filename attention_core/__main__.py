@@ -213,7 +213,18 @@ def to_json(run: Run) -> dict:
     }
 
 
+def _can_print(text: str) -> bool:
+    try:
+        text.encode(sys.stdout.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # a console without CJK shows escapes, not a crash
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     _check_args(parser, args)
@@ -223,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 1
     text = json.dumps(to_json(run), ensure_ascii=False) if args.json else format_text(run)
+    if args.json and not _can_print(text):
+        text = json.dumps(to_json(run))  # \uXXXX escapes: still valid JSON on an ASCII console
     try:
         print(text)
         sys.stdout.flush()
