@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import re
 import sys
@@ -134,7 +135,7 @@ async def run_session(i: int, url: str, args: argparse.Namespace, ctx: dict) -> 
         stats.alive = True
         await ctx["warm"].wait()
         while time.monotonic() < ctx["deadline"]:
-            await asyncio.sleep(rng.uniform(0.2, 1.0))  # a person's think time
+            await asyncio.sleep(rng.uniform(*args.think))  # a person's think time
             run = await session.set_widgets(RUN_TIMEOUT_S, **flip(session, pattern, rng, stats))
             check_run(stats, run, ctx["markers"], warm=False)
     except (SessionError, OSError) as exc:
@@ -209,6 +210,12 @@ async def run_browsers(url: str, args: argparse.Namespace, ctx: dict) -> list[St
             await browser.close()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far, from /proc/PID/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mb(pid: int) -> float:
     """Resident memory of a process in MB, from /proc/PID/status (VmRSS)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -230,12 +237,12 @@ async def drive(url: str, pid: int, args: argparse.Namespace) -> dict:
             break
         await asyncio.sleep(0.5)
     warmup_s = time.monotonic() - started
-    rss_warm = rss_mb(pid)
+    rss_warm, cpu_warm, own_warm = rss_mb(pid), cpu_seconds(pid), time.process_time()
     ctx["deadline"] = time.monotonic() + args.duration
     ctx["warm"].set()
     await asyncio.gather(*tasks)
     tabs = await browsers
-    rss_after = rss_mb(pid)
+    rss_after, cpu_after, own_after = rss_mb(pid), cpu_seconds(pid), time.process_time()
     await asyncio.sleep(5)  # sessions closed: give the server a moment to drop them
     return {
         "stats": stats + tabs,
@@ -243,6 +250,8 @@ async def drive(url: str, pid: int, args: argparse.Namespace) -> dict:
         "rss_after": rss_after,
         "rss_closed": rss_mb(pid),
         "warmup_s": warmup_s,
+        "server_cpu": cpu_after - cpu_warm,  # CPU seconds the server used in the timed part
+        "client_cpu": own_after - own_warm,  # … and this process (protobuf parsing, Playwright)
     }
 
 
@@ -278,6 +287,9 @@ def report(result: dict, args: argparse.Namespace, server_errors: list[str]) -> 
                   f"{sum(len(s.crosstalk) for s in group):>10}{percentile(lat, 50):>8.2f}"
                   f"{percentile(lat, 95):>8.2f}{max(lat, default=float('nan')):>8.2f}")  # fmt: skip
     warm, after, closed = result["rss_warm"], result["rss_after"], result["rss_closed"]
+    print(f"CPU in the timed part: server {result['server_cpu']:.0f} s, "
+          f"load client {result['client_cpu']:.0f} s, over {args.duration:.0f} s; "
+          f"machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")  # fmt: skip
     print(f"server RSS: {warm:.0f} MB after warm-up ({result['warmup_s']:.0f} s), "
           f"{after:.0f} MB after the run ({after / warm:.2f}x), "
           f"{closed:.0f} MB 5 s after closing")  # fmt: skip
@@ -304,6 +316,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--browsers", type=int, default=3, help="Chromium tabs among them")
     parser.add_argument("--script", default="app.py", help="Streamlit script to serve")
     parser.add_argument("--toggles", default=DEFAULT_TOGGLES, help="regex of widget keys to flip")
+    parser.add_argument("--think", type=float, nargs=2, default=(0.2, 1.0), metavar=("MIN", "MAX"),
+                        help="seconds between a session's toggles (uniform)")  # fmt: skip
     parser.add_argument("--warm-runs", type=int, default=2, help="reruns per session in warm-up")
     parser.add_argument("--warmup-timeout", type=float, default=300.0, help="seconds at most")
     args = parser.parse_args(argv)
