@@ -54,6 +54,56 @@ def token_chips(lab: state.Lab, s: controls.Settings) -> int:
     return index if picked is None else int(picked)
 
 
+def lab_key(s: controls.Settings) -> tuple:
+    """The settings that decide the numbers (the arguments of state.compute_lab)."""
+    return (s.sentence, s.mode, s.d_model, s.heads, s.scale, s.causal, s.pos, s.seed, s.weights)
+
+
+# Figures are built once per view and shared read-only between sessions: building plotly
+# figures, not the numpy, dominates a rerun. Bounded so a classroom cannot grow them forever.
+@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
+def head_figures(key: tuple, shared: bool, numbers: bool, classroom: bool, lang: str) -> list:
+    lab = state.compute_lab(*key)
+    return fig.head_heatmaps(
+        lab.result.heads.weights,
+        lab.texts,
+        lang=lang,
+        shared_scale=shared,
+        numbers=numbers,
+        classroom=classroom,
+    )
+
+
+@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
+def scaling_figures(key: tuple, head: int, numbers: bool, classroom: bool, lang: str) -> list:
+    """Raw and scaled scores on one scale, weights with and without scaling, row statistics."""
+    lab = state.compute_lab(*key)
+    raw = lab.result.heads.scores[head]  # (n, n)
+    scaled, limit = raw / np.sqrt(lab.d_k), fig.score_limit(raw)
+    w_on, w_off = (w[head] for w in both_scalings(lab, key[4]))
+    common = {"numbers": numbers, "classroom": classroom}
+    scaled_title = t("main.scaled", lang, dk=lab.d_k, s=f"{np.sqrt(lab.d_k):.2f}")
+    return [
+        fig.score_heatmap(
+            raw, lab.texts, title=t("main.raw", lang), limit=limit, showscale=False, **common
+        ),
+        fig.score_heatmap(scaled, lab.texts, title=scaled_title, limit=limit, **common),
+        fig.attention_heatmap(
+            w_on, lab.texts, title=t("main.w_scaled", lang), showscale=False, **common
+        ),
+        fig.attention_heatmap(w_off, lab.texts, title=t("main.w_unscaled", lang), **common),
+        fig.row_stats_figure(w_on, w_off, lab.texts, lang=lang, classroom=classroom),
+    ]
+
+
+@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
+def focus_figure(key: tuple, index: int, classroom: bool, lang: str):
+    lab = state.compute_lab(*key)
+    return fig.focus_bars(
+        lab.result.heads.weights, index, lab.texts, lang=lang, classroom=classroom
+    )
+
+
 def head_grid(lab: state.Lab, s: controls.Settings) -> None:
     """One weight map per head, two or three in a row (one on phones)."""
     st.subheader(t("main.heads_title", s.lang))
@@ -61,14 +111,7 @@ def head_grid(lab: state.Lab, s: controls.Settings) -> None:
     if s.numbers and len(lab.tokens) > fig.MAX_CELL_NUMBERS:
         st.caption(t("notice.no_numbers", s.lang, n=fig.MAX_CELL_NUMBERS))
     cols = fig.grid_columns(lab.heads, len(lab.tokens), s.classroom)
-    figures = fig.head_heatmaps(
-        lab.result.heads.weights,
-        lab.texts,
-        lang=s.lang,
-        shared_scale=s.shared_scale,
-        numbers=s.numbers,
-        classroom=s.classroom,
-    )
+    figures = head_figures(lab_key(s), s.shared_scale, s.numbers, s.classroom, s.lang)
     with st.container(key="head_grid"):
         for start in range(0, len(figures), cols):
             for i, column in enumerate(st.columns(cols), start=start):
@@ -85,7 +128,7 @@ def both_scalings(lab: state.Lab, scale: bool) -> tuple[np.ndarray, np.ndarray]:
 
 @st.fragment
 def scaling_section(lab: state.Lab, s: controls.Settings) -> None:
-    """For one chosen head: raw and scaled scores on one scale, weights with and without."""
+    """For one chosen head: Q·Kᵀ before and after √d_k, the weights, entropy and max per row."""
     lang = s.lang
     head = st.selectbox(
         t("main.chosen_head", lang),
@@ -97,71 +140,24 @@ def scaling_section(lab: state.Lab, s: controls.Settings) -> None:
     st.subheader(t("main.scaling_title", lang, i=head + 1))
     st.latex(FORMULA)
     st.caption(t("main.formula_caption", lang, dk=lab.d_k))
-    heads = lab.result.heads
-    raw, scaled = heads.scores[head], heads.scores[head] / np.sqrt(lab.d_k)
-    limit = fig.score_limit(raw)
-    w_on, w_off = (w[head] for w in both_scalings(lab, s.scale))
-    panels = [
-        fig.score_heatmap(
-            raw,
-            lab.texts,
-            title=t("main.raw", lang),
-            limit=limit,
-            numbers=s.numbers,
-            classroom=s.classroom,
-            showscale=False,
-        ),
-        fig.score_heatmap(
-            scaled,
-            lab.texts,
-            limit=limit,
-            numbers=s.numbers,
-            classroom=s.classroom,
-            title=t("main.scaled", lang, dk=lab.d_k, s=f"{np.sqrt(lab.d_k):.2f}"),
-        ),
-        fig.attention_heatmap(
-            w_on,
-            lab.texts,
-            title=t("main.w_scaled", lang),
-            numbers=s.numbers,
-            classroom=s.classroom,
-            showscale=False,
-        ),
-        fig.attention_heatmap(
-            w_off,
-            lab.texts,
-            title=t("main.w_unscaled", lang),
-            numbers=s.numbers,
-            classroom=s.classroom,
-        ),
-    ]
+    figures = scaling_figures(lab_key(s), head, s.numbers, s.classroom, lang)
     with st.container(key="scaling_panels"):
         for row in range(2):
             for col, column in enumerate(st.columns(2)):
                 with column:
-                    chart(panels[2 * row + col], key=f"scaling_{2 * row + col}")
+                    chart(figures[2 * row + col], key=f"scaling_{2 * row + col}")
     st.caption(t("main.scaling_caption", lang))
-    row_stats(lab, w_on, w_off, s)
-
-
-def row_stats(lab: state.Lab, w_on: np.ndarray, w_off: np.ndarray, s: controls.Settings) -> None:
-    """Entropy and max weight per row, scaled against unscaled, with a one-line summary."""
-    st.markdown(f"**{t('main.row_stats', s.lang)}**")
+    w_on, w_off = (w[head] for w in both_scalings(lab, s.scale))
+    st.markdown(f"**{t('main.row_stats', lang)}**")
     h_on, h_off = fig.row_entropy(w_on).mean(), fig.row_entropy(w_off).mean()
-    st.caption(
-        t(
-            "main.stats_summary",
-            s.lang,
-            hs=f"{h_on:.2f}",
-            hu=f"{h_off:.2f}",
-            ms=f"{w_on.max(-1).mean():.2f}",
-            mu=f"{w_off.max(-1).mean():.2f}",
-        )
-    )
-    chart(
-        fig.row_stats_figure(w_on, w_off, lab.texts, lang=s.lang, classroom=s.classroom),
-        key="row_stats",
-    )
+    summary = {
+        "hs": f"{h_on:.2f}",
+        "hu": f"{h_off:.2f}",
+        "ms": f"{w_on.max(-1).mean():.2f}",
+        "mu": f"{w_off.max(-1).mean():.2f}",
+    }
+    st.caption(t("main.stats_summary", lang, **summary))
+    chart(figures[4], key="row_stats")
 
 
 def focus_section(lab: state.Lab, s: controls.Settings, index: int) -> None:
@@ -169,10 +165,7 @@ def focus_section(lab: state.Lab, s: controls.Settings, index: int) -> None:
     tok = lab.texts[index]
     st.subheader(t("main.focus_title", s.lang, tok=md_escape(tok)))
     st.caption(t("main.focus_caption", s.lang, pos=index + 1))
-    bars = fig.focus_bars(
-        lab.result.heads.weights, index, lab.texts, lang=s.lang, classroom=s.classroom
-    )
-    chart(bars, key="focus_bars")
+    chart(focus_figure(lab_key(s), index, s.classroom, s.lang), key="focus_bars")
 
 
 def matrices(lab: state.Lab, head: int) -> list[tuple[str, str, np.ndarray]]:
