@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/ui_latency.py`
@@ -20,7 +21,6 @@ from bench.common import (
     BASELINE_APP,
     CASES,
     MAIN_APP,
-    Case,
     Row,
     chromium,
     chromium_ok,
@@ -137,18 +137,15 @@ def choose(key: str, value: str):
     return act
 
 
-def series(page, actions: list, clicks: int) -> float:
-    """Median latency (ms) over `clicks` interactions cycling through `actions`; one warm-up.
+@dataclass
+class Subject:
+    """One open page under test: its label, page, and the action lists per interaction."""
 
-    With BENCH_VERBOSE=1 also prints the median time to the server's last message.
-    """
-    one_interaction(page, actions[0])  # warm-up; then actions[1], actions[0], …
-    samples = [one_interaction(page, actions[(i + 1) % len(actions)]) for i in range(clicks)]
-    total = median_of([s[0] for s in samples])
-    if VERBOSE:
-        server = median_of([s[1] for s in samples])
-        print(f"  latency {total:7.1f} ms, of which to last server message {server:7.1f} ms")
-    return total
+    name: str  # "baseline" or a case name
+    page: object  # playwright Page
+    actions: dict[str, list]  # "scale" / "heads" → actions to cycle through
+    heads: int  # the head count the page should show before the heads series
+    samples: dict[str, list] = field(default_factory=dict)  # → [(total ms, server ms), …]
 
 
 def head_actions(heads: int) -> list:
@@ -156,28 +153,16 @@ def head_actions(heads: int) -> list:
     return [choose(HEADS_KEY, str(heads // 2)), choose(HEADS_KEY, str(heads))]
 
 
-def measure_baseline(browser, clicks: int) -> dict[str, float]:
-    """Toggle and heads latency on bench/baseline_app.py."""
-    with running(BASELINE_APP) as url:
-        page = open_page(browser, url)
-        out = {
-            "scale": series(page, [click_toggle("scale")], clicks),
-            "heads": series(page, head_actions(4), clicks),  # same widget kind as the app
-        }
-        page.close()
-    return out
-
-
 def heads_shown(page) -> str | None:
     """The heads control's current value as the page shows it."""
     return page.locator(f".st-key-{HEADS_KEY} input").first.get_attribute("aria-valuetext")
 
 
-def check_heads(page, case: Case, when: str, expected: set[int] | None = None) -> None:
+def check_heads(subject: Subject, expected: set[int], when: str) -> None:
     """Warn (in the table's output) when the page does not show the expected head count."""
-    shown, expected = heads_shown(page), expected or {case.heads}
+    shown = heads_shown(subject.page)
     if shown not in {str(h) for h in expected}:
-        print(f"ui_latency: WARNING {case.name} {when}: page shows h={shown}, not {expected}")
+        print(f"ui_latency: WARNING {subject.name} {when}: page shows h={shown}, not {expected}")
 
 
 def warm_up(browser, url: str) -> None:
@@ -187,35 +172,77 @@ def warm_up(browser, url: str) -> None:
     page.close()
 
 
-def measure_case(browser, url: str, case: Case, clicks: int) -> dict[str, float]:
-    """Toggle and heads latency on the main page opened on `case`."""
-    page = open_page(browser, url + "/" + case.query_string())
-    check_heads(page, case, "on opening")
-    out = {"scale": series(page, [click_toggle(SCALE_KEY)], clicks)}
-    check_heads(page, case, "after the √d_k clicks")
-    out["heads"] = series(page, head_actions(case.heads), clicks)
-    check_heads(page, case, "after the heads changes", {case.heads, case.heads // 2})
-    page.close()
-    return out
+def interleaved(subjects: list[Subject], what: str, clicks: int) -> None:
+    """One warm-up each, then `clicks` rounds of one interaction per subject, in turn.
+
+    Interleaving puts the baseline and the app under the same machine load at the same time.
+    """
+    for sub in subjects:
+        sub.page.bring_to_front()
+        one_interaction(sub.page, sub.actions[what][0])  # then actions[1], actions[0], …
+        sub.samples[what] = []
+    for i in range(clicks):
+        for sub in subjects:
+            acts = sub.actions[what]
+            sub.page.bring_to_front()
+            sub.samples[what].append(one_interaction(sub.page, acts[(i + 1) % len(acts)]))
+
+
+def subjects_for(browser, base_url: str, url: str) -> list[Subject]:
+    """The baseline page and one main page per case, opened and checked."""
+    base = Subject(
+        "baseline",
+        open_page(browser, base_url),
+        {"scale": [click_toggle("scale")], "heads": head_actions(4)},  # same widget kinds
+        4,
+    )
+    subs = [base]
+    for case in CASES:
+        page = open_page(browser, url + "/" + case.query_string())
+        actions = {"scale": [click_toggle(SCALE_KEY)], "heads": head_actions(case.heads)}
+        subs.append(Subject(case.name, page, actions, case.heads))
+        check_heads(subs[-1], {case.heads}, "on opening")
+    return subs
+
+
+def median_ms(sub: Subject, what: str, part: int = 0) -> float:
+    """Median of one part (0 total, 1 to the server's last message) of a subject's samples."""
+    return median_of([s[part] for s in sub.samples[what]])
+
+
+def rows_from(subjects: list[Subject]) -> list[Row]:
+    """Ratio rows against the baseline subject; BENCH_VERBOSE=1 also prints the server share."""
+    base, rows = subjects[0], []
+    for what, label in (("scale", "√d_k toggle"), ("heads", "heads change")):
+        for sub in subjects[1:]:
+            value, ref = median_ms(sub, what), median_ms(base, what)
+            rows.append(
+                ratio_row("latency", f"{sub.name}: {label}", value, ref, "ms", TARGETS[sub.name])
+            )
+        if VERBOSE:
+            for sub in subjects:
+                print(
+                    f"  {sub.name} {what}: {median_ms(sub, what):.0f} ms, of which to the "
+                    f"server's last message {median_ms(sub, what, 1):.0f} ms"
+                )
+    return rows
 
 
 def run(clicks: int = 10) -> list[Row]:
-    """All latency rows: baseline first, then each case on the main page, in one browser."""
+    """All latency rows: baseline and every case measured in turn, in one browser."""
     if not (chromium_ok() and main_app_ready()):
         print("ui_latency: skipped (needs /usr/bin/chromium, playwright and app.py)")
         return []
-    with chromium() as browser:
-        base = measure_baseline(browser, clicks)
-        with running(MAIN_APP) as url:
-            warm_up(browser, url)
-            measured = {case.name: measure_case(browser, url, case, clicks) for case in CASES}
-    rows = []
-    for name, got in measured.items():
-        for what, label in (("scale", "√d_k toggle"), ("heads", "heads change")):
-            rows.append(
-                ratio_row("latency", f"{name}: {label}", got[what], base[what], "ms", TARGETS[name])
-            )
-    return rows
+    with chromium() as browser, running(BASELINE_APP) as base_url, running(MAIN_APP) as url:
+        warm_up(browser, url)
+        subjects = subjects_for(browser, base_url, url)
+        interleaved(subjects, "scale", clicks)
+        for sub in subjects:
+            check_heads(sub, {sub.heads}, "after the √d_k clicks")
+        interleaved(subjects, "heads", clicks)
+        for sub in subjects:
+            check_heads(sub, {sub.heads, sub.heads // 2}, "after the heads changes")
+    return rows_from(subjects)
 
 
 def main() -> None:
