@@ -237,7 +237,7 @@ def main() -> None:
     st.title(t("main.title", s.lang))
     if not s.classroom:  # the projector needs the room for the maps
         st.caption(t("main.intro", s.lang))
-    controls.show_notices(controls.link_notices(), s.lang)
+    controls.show_notices(controls.link_notices(s), s.lang)
     controls.sentence_box(s.lang)
     lab, notices = state.lab_for(s)
     controls.show_notices(notices, s.lang)

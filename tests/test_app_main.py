@@ -256,3 +256,11 @@ def test_export_files(run_app):
     lab = compute_lab("我打你。", "word", 16, 2, True, False, False, 0, "random")
     with np.load(io.BytesIO(all_npz(lab))) as saved:
         assert saved["weights"].shape == (2, 4, 4) and list(saved["tokens"]) == lab.texts
+
+
+def test_link_notices_go_away_once_a_setting_changes(run_app):
+    at = run_app(d="abc")
+    assert at.warning
+    at.toggle(key="causal").set_value(True).run()
+    ok(at)
+    assert not at.warning

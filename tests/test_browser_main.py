@@ -31,8 +31,12 @@ def tick_labels(page) -> list[str]:
     return page.locator(".st-key-head_grid .js-plotly-plot g.xtick text").all_text_contents()
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str, maps: bool = False) -> None:
+    """Save a screenshot; with maps=True, first scroll the head grid into view."""
     ARTIFACTS.mkdir(exist_ok=True)
+    if maps:
+        page.locator(".st-key-head_grid").scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
     page.screenshot(path=str(ARTIFACTS / name))
 
 
@@ -61,6 +65,7 @@ def test_classroom_mode_screenshot(page, streamlit_server):
     )
     assert size >= 16
     shot(page, "main_classroom_1280x720.png")
+    shot(page, "main_classroom_1280x720_maps.png", maps=True)
 
 
 def test_phone_layout_has_no_sideways_scroll(page, streamlit_server):
@@ -76,6 +81,7 @@ def test_phone_layout_has_no_sideways_scroll(page, streamlit_server):
     )
     assert widths and min(widths) > 300  # one map per row, not four squeezed ones
     shot(page, "main_phone_390x844.png")
+    shot(page, "main_phone_390x844_maps.png", maps=True)
 
 
 def test_markup_in_the_sentence_stays_text(page, streamlit_server):

@@ -377,9 +377,13 @@ def show_notices(notices: list[Notice], lang: str) -> None:
         (st.warning if level == "warning" else st.info)(t(key, lang, **safe))
 
 
-def link_notices() -> list[Notice]:
-    """Notices about the share link this session was opened with."""
-    return list(st.session_state.get("_link_notices", []))
+def link_notices(settings: Settings) -> list[Notice]:
+    """Notices about the share link this session opened with, until a setting changes."""
+    ss = st.session_state
+    first = ss.setdefault("_link_settings", settings)
+    if settings != first:
+        ss["_link_notices"] = []
+    return list(ss.get("_link_notices", []))
 
 
 def publish(settings: Settings) -> None:
