@@ -40,6 +40,16 @@ def token_chips(lab: state.Lab, s: controls.Settings) -> int:
     digest = hashlib.blake2b("\x00".join(texts).encode(), digest_size=6).hexdigest()
     key = f"focus_{digest}"
     index = state.focus_index(texts, s.focus)
+    if s.focus and s.focus not in texts:  # from a link, or left over from another sentence
+        st.info(
+            t(
+                "notice.focus_missing",
+                s.lang,
+                focus=md_escape(s.focus[:40]),
+                used=md_escape(texts[index]),
+            )
+        )
+        st.session_state["focus_text"] = ""
     labels = [md_escape(f"{tok.text} · {tok.tag}") for tok in lab.tokens]
     with st.container(key="token_chips"):
         picked = st.pills(

@@ -211,8 +211,13 @@ def head_heatmaps(
     shared_scale: bool = True,
     numbers: bool = False,
     classroom: bool = False,
+    cols: int | None = None,
 ) -> list[go.Figure]:
-    """One weight map per head, weights (h, n, n); per-head colour scales stretch to each max."""
+    """One weight map per head, weights (h, n, n); per-head colour scales stretch to each max.
+
+    `cols` (maps per row) is accepted for callers' layouts; each map carries its own colour bar.
+    """
+    del cols
     figs = []
     for i, head in enumerate(weights):
         peak = float(head.max()) if head.size else 1.0

@@ -136,6 +136,10 @@ _section(
             "zh": "这一部分没能算出来：{error}",
             "en": "This part could not be computed: {error}",
         },
+        "notice.focus_missing": {
+            "zh": "焦点词“{focus}”不在这句话里，改看“{used}”。",
+            "en": "The focus token “{focus}” is not in this sentence; showing “{used}” instead.",
+        },
         "notice.only_punct": {
             "zh": "句子里只有标点符号：照样可以算，但注意力没有什么可看的。",
             "en": "The sentence holds only punctuation: it still runs, but there is little to see.",
