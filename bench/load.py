@@ -71,6 +71,7 @@ class Stats:
     name: str
     marker: str
     latencies: list[float] = field(default_factory=list)
+    first_load: float = float("nan")  # seconds from opening the link to the first full page
     runs: int = 0
     exceptions: list[str] = field(default_factory=list)
     disconnects: list[str] = field(default_factory=list)
@@ -128,7 +129,9 @@ async def run_session(i: int, url: str, args: argparse.Namespace, ctx: dict) -> 
     pattern = re.compile(args.toggles)
     session = StreamlitSession(url, query_string=urlencode({"s": sentence(i)}))
     try:
-        check_run(stats, await session.connect(timeout=RUN_TIMEOUT_S), ctx["markers"], warm=True)
+        first = await session.connect(timeout=RUN_TIMEOUT_S)
+        stats.first_load = first.elapsed
+        check_run(stats, first, ctx["markers"], warm=True)
         for _ in range(args.warm_runs):
             run = await session.set_widgets(RUN_TIMEOUT_S, **flip(session, pattern, rng, stats))
             check_run(stats, run, ctx["markers"], warm=True)
@@ -188,7 +191,7 @@ async def _browser_loop(page, stats: Stats, i: int, url: str, ctx: dict) -> bool
         flip += 1
         if not warm and time.monotonic() >= ctx["deadline"]:
             return True
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(random.uniform(*ctx["think"]))  # reading the page, then a new link
 
 
 async def _count_exceptions(page) -> int:
@@ -229,6 +232,7 @@ async def drive(url: str, pid: int, args: argparse.Namespace) -> dict:
     stats = [Stats(f"ws{i:02d}", marker(i)) for i in range(args.sessions)]
     markers = [s.marker for s in stats] + [f"mk{1000 + j}" for j in range(args.browsers)]
     ctx = {"stats": stats, "markers": markers, "warm": asyncio.Event(), "deadline": float("inf")}
+    ctx["think"] = args.think
     started = time.monotonic()
     tasks = [asyncio.create_task(run_session(i, url, args, ctx)) for i in range(args.sessions)]
     browsers = asyncio.create_task(run_browsers(url, args, ctx))
@@ -286,6 +290,10 @@ def report(result: dict, args: argparse.Namespace, server_errors: list[str]) -> 
                   f"{sum(s.runs for s in group):>7}{errors:>8}"
                   f"{sum(len(s.crosstalk) for s in group):>10}{percentile(lat, 50):>8.2f}"
                   f"{percentile(lat, 95):>8.2f}{max(lat, default=float('nan')):>8.2f}")  # fmt: skip
+    firsts = [s.first_load for s in ws if s.first_load == s.first_load]
+    print(f"first page of {len(firsts)}/{len(ws)} sessions opened together: p50 "
+          f"{percentile(firsts, 50):.1f} s, p95 {percentile(firsts, 95):.1f} s, "
+          f"max {max(firsts, default=float('nan')):.1f} s")  # fmt: skip
     warm, after, closed = result["rss_warm"], result["rss_after"], result["rss_closed"]
     print(f"CPU in the timed part: server {result['server_cpu']:.0f} s, "
           f"load client {result['client_cpu']:.0f} s, over {args.duration:.0f} s; "

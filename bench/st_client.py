@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import time
 import urllib.request
+from collections import Counter
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from typing import Any
@@ -242,19 +243,21 @@ class StreamlitSession:
 
     async def _collect(self, started: float, timeout: float, *, full_run: bool) -> RunResult:
         """Read messages until this run's non-early `script_finished`."""
-        result, seen_ids = RunResult(), set()
+        result, seen_ids, kinds = RunResult(), set(), Counter()
         deadline = started + timeout
         while True:
             remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                raise SessionError(f"run did not finish within {timeout:.0f} s")
             try:
+                if remaining <= 0:
+                    raise TimeoutError
                 msg = await asyncio.wait_for(self._inbox.get(), remaining)
             except TimeoutError as exc:
-                raise SessionError(f"run did not finish within {timeout:.0f} s") from exc
+                got = ", ".join(f"{k} x{n}" for k, n in kinds.items()) or "nothing"
+                raise SessionError(f"run did not finish within {timeout:.0f} s; got {got}") from exc
             if msg is None:
                 raise SessionError(self.closed_reason or "closed")
             result.messages += 1
+            kinds[msg.WhichOneof("type")] += 1
             if self._handle(msg, result, seen_ids):
                 break
         result.elapsed = time.perf_counter() - started
