@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -90,12 +91,16 @@ def _wait_listening(process: subprocess.Popen, port: int, url: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def default_server():
-    """`streamlit run app.py` with only a port given: address, XSRF etc. come from config.toml."""
-    port = free_port()
+def default_server(tmp_path_factory):
+    """`streamlit run app.py` with only a port given: address, XSRF etc. come from config.toml.
+
+    HOME is an empty folder, so a test can check that serving writes nothing there.
+    """
+    port, home = free_port(), tmp_path_factory.mktemp("home")
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)],
         cwd=REPO_ROOT,
+        env={**os.environ, "HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1"},
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -104,7 +109,7 @@ def default_server():
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_listening(process, port, url)
-        yield port, url
+        yield port, url, home
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         try:
@@ -115,7 +120,7 @@ def default_server():
 
 
 def test_default_server_listens_only_on_loopback(default_server):
-    port, _ = default_server
+    port, _, _ = default_server
     addresses = listening_addresses(port)
     assert addresses, f"nothing listens on port {port}"
     loopback = {"0100007F", "00000000000000000000000001000000"}  # 127.0.0.1 and ::1
@@ -123,7 +128,7 @@ def test_default_server_listens_only_on_loopback(default_server):
 
 
 def test_default_server_sets_xsrf_cookie_and_refuses_unsigned_uploads(default_server):
-    _, url = default_server
+    _, url, _ = default_server
     with urllib.request.urlopen(f"{url}/_stcore/health", timeout=5) as response:
         cookies = response.headers.get_all("Set-Cookie") or []
     assert any(c.startswith("_streamlit_xsrf=") for c in cookies), cookies
@@ -184,3 +189,63 @@ def test_rendering_writes_only_to_temporary_and_cache_folders(tmp_path):
     allowed = (str(tmp), str(cache), "/dev/", "/proc/")
     stray = [p for p in report["written"] if not p.startswith(allowed)]
     assert stray == [], f"written outside temporary and cache folders: {stray}"
+
+
+def test_serving_a_session_writes_nothing_to_home(default_server):
+    """A full page run over the websocket (as a browser does) leaves the server's HOME empty."""
+    from bench.st_client import StreamlitSession
+
+    _, url, home = default_server
+
+    async def one_session() -> int:
+        async with StreamlitSession(url, query_string="s=他走了&h=2") as session:
+            run = await session.connect(timeout=120)
+            await session.set_widgets(timeout=120, scale=False)
+            return len(run.of_kind("plotly_chart"))
+
+    assert asyncio.run(one_session()) > 0
+    written = [str(p.relative_to(home)) for p in home.rglob("*")]
+    assert written == [], f"the server wrote into HOME: {written}"
+
+
+# Runs in a fresh child: N sessions tokenizing at the same moment on a cold server.
+COLD_START_PROBE = textwrap.dedent(
+    """
+    import threading
+    import jieba
+    built = []
+    original = jieba.Tokenizer.initialize
+    def counting(self, *args, **kwargs):
+        built.append(1)
+        return original(self, *args, **kwargs)
+    jieba.Tokenizer.initialize = counting
+    from attention_core import tokenize
+    barrier = threading.Barrier(6)
+    def open_page(i):
+        barrier.wait()
+        tokenize(f"小明把书放在了桌子上，然后他走了。{i}")
+    threads = [threading.Thread(target=open_page, args=(i,)) for i in range(6)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    print(len(built))
+    """
+)
+
+
+def test_a_class_opening_the_link_at_once_builds_jieba_once():
+    """40 students on a fresh server must not each rebuild jieba's dictionary in turn.
+
+    functools.lru_cache does not stop concurrent first calls: each thread built its own
+    jieba Tokenizer under a lock, one after another (1–3 s each), so the load test's 40
+    simultaneous opens waited up to 2 minutes for their first page.
+    """
+    out = subprocess.run(
+        [sys.executable, "-c", COLD_START_PROBE],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split()[-1] == "1", f"jieba dictionary built {out.stdout.split()[-1]} times"
