@@ -5,6 +5,10 @@ DOM mutation inside a `.js-plotly-plot` (Plotly redraws by mutating its SVG and 
 After an interaction we wait until some plot mutated, no element is stale, Streamlit's status
 widget is gone and plots have been quiet for QUIET_MS; latency = last plot mutation − input event
 (the quiet wait itself is not counted). Median of `clicks` interactions after one warm-up.
+
+"browser CPU" rows: a second, traced pass of CPU_CLICKS interactions per page sums the thread
+time of the renderer main thread's top-level tasks (Chrome trace `RunTask` tdur) per
+interaction: the client-side work, far less inflated by other load than wall time.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ QUIET_MS = 600  # plots unchanged this long after the script finished = redraw c
 SCALE_KEY = os.environ.get("BENCH_SCALE_KEY", "scale")
 HEADS_KEY = os.environ.get("BENCH_HEADS_KEY", "heads")
 VERBOSE = os.environ.get("BENCH_VERBOSE") == "1"
+CPU_CLICKS = 4  # traced interactions per subject for the renderer CPU rows
 TARGETS = {"13 tok × 4 heads": 1.3, "64 tok × 8 heads": 2.0}
 
 PROBE = """
@@ -188,6 +193,41 @@ def interleaved(subjects: list[Subject], what: str, clicks: int) -> None:
             sub.samples[what].append(one_interaction(sub.page, acts[(i + 1) % len(acts)]))
 
 
+TRACE_CATEGORIES = ["disabled-by-default-devtools.timeline", "devtools.timeline", "toplevel"]
+
+
+def main_thread_cpu_ms(trace: bytes) -> float:
+    """CPU (thread time) of the renderer main threads' top-level tasks in a Chrome trace."""
+    import json
+
+    events = json.loads(trace)["traceEvents"]
+    main = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("ph") == "M" and e["name"] == "thread_name"
+        if e["args"].get("name") == "CrRendererMain"
+    }
+    return sum(
+        e["tdur"] / 1000
+        for e in events
+        if e.get("ph") == "X" and e["name"] == "RunTask" and "tdur" in e
+        if (e["pid"], e["tid"]) in main
+    )
+
+
+def cpu_pass(browser, subjects: list[Subject], what: str, clicks: int) -> None:
+    """Renderer main-thread CPU per interaction (traced, so not part of the latency samples)."""
+    for sub in subjects:
+        acts = sub.actions[what]
+        sub.page.bring_to_front()
+        browser.start_tracing(page=sub.page, categories=TRACE_CATEGORIES)
+        at_full = what == "heads" and heads_shown(sub.page) == str(sub.heads)
+        first = 0 if at_full else 1  # never an action that would not change anything
+        for i in range(clicks):
+            one_interaction(sub.page, acts[(i + first) % len(acts)])
+        sub.samples[f"{what} cpu"] = [(main_thread_cpu_ms(browser.stop_tracing()) / clicks, 0)]
+
+
 def subjects_for(browser, base_url: str, url: str) -> list[Subject]:
     """The baseline page and one main page per case, opened and checked."""
     base = Subject(
@@ -219,6 +259,9 @@ def rows_from(subjects: list[Subject]) -> list[Row]:
             rows.append(
                 ratio_row("latency", f"{sub.name}: {label}", value, ref, "ms", TARGETS[sub.name])
             )
+        for sub in subjects[1:]:
+            value, ref = median_ms(sub, f"{what} cpu"), median_ms(base, f"{what} cpu")
+            rows.append(ratio_row("browser CPU", f"{sub.name}: {label}", value, ref, "ms"))
         if VERBOSE:
             for sub in subjects:
                 print(
@@ -237,9 +280,11 @@ def run(clicks: int = 10) -> list[Row]:
         warm_up(browser, url)
         subjects = subjects_for(browser, base_url, url)
         interleaved(subjects, "scale", clicks)
+        cpu_pass(browser, subjects, "scale", CPU_CLICKS)
         for sub in subjects:
             check_heads(sub, {sub.heads}, "after the √d_k clicks")
         interleaved(subjects, "heads", clicks)
+        cpu_pass(browser, subjects, "heads", CPU_CLICKS)
         for sub in subjects:
             check_heads(sub, {sub.heads, sub.heads // 2}, "after the heads changes")
     return rows_from(subjects)
