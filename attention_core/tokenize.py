@@ -63,22 +63,27 @@ class Tokenized(list):
         return "; ".join(parts) or None
 
 
-@functools.lru_cache(maxsize=4)
 def pos_tokenizer(user_dict: str | None = str(USER_DICT)):
-    """One jieba POS tokenizer per dictionary, built once per process, quiet, cache in tmp."""
+    """One jieba POS tokenizer per dictionary, built once per process even when many threads ask."""
+    with _lock:  # lru_cache alone lets every waiting thread build its own copy
+        return _build_pos_tokenizer(user_dict)
+
+
+@functools.lru_cache(maxsize=4)
+def _build_pos_tokenizer(user_dict: str | None):
+    """Build a quiet jieba POS tokenizer with its cache in tmp; call through pos_tokenizer."""
     import jieba
     import jieba.posseg
 
     jieba.setLogLevel(logging.WARNING)
-    with _lock:
-        base = jieba.Tokenizer()
-        base.tmp_dir = os.path.join(tempfile.gettempdir(), "attention_lab_jieba")
-        os.makedirs(base.tmp_dir, exist_ok=True)
-        base.initialize()
-        if user_dict and os.path.exists(user_dict):
-            base.load_userdict(user_dict)
-        pos = jieba.posseg.POSTokenizer(base)
-        pos.makesure_userdict_loaded()
+    base = jieba.Tokenizer()
+    base.tmp_dir = os.path.join(tempfile.gettempdir(), "attention_lab_jieba")
+    os.makedirs(base.tmp_dir, exist_ok=True)
+    base.initialize()
+    if user_dict and os.path.exists(user_dict):
+        base.load_userdict(user_dict)
+    pos = jieba.posseg.POSTokenizer(base)
+    pos.makesure_userdict_loaded()
     return pos
 
 
