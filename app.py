@@ -7,6 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui import controls
+from ui.routing import ensure_router
 from ui.text import t
 
 ROOT = Path(__file__).resolve().parent
@@ -60,6 +61,7 @@ def frame_style(classroom: bool) -> None:
 
 
 def main() -> None:
+    ensure_router()
     controls.init_state()
     ss = st.session_state
     lang, classroom = controls.current_lang(), bool(ss.get("classroom"))

@@ -8,7 +8,10 @@ import streamlit as st
 
 from ui import figures_teach as ft
 from ui import teach
+from ui.routing import ensure_router
 from ui.text import t as text
+
+ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
 
 KV_TS = (16, 32, 64, 128, 256)  # generated lengths of the KV-cache panel
 

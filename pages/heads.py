@@ -9,7 +9,10 @@ import streamlit as st
 from attention_core.analysis import attention_cost
 from ui import figures_teach as ft
 from ui import teach
+from ui.routing import ensure_router
 from ui.text import t as text
+
+ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
 
 H_CHOICES = (1, 2, 4, 8)
 

@@ -14,8 +14,11 @@ import streamlit as st
 from attention_core import EmptyInputError
 from attention_core.model import RELATIONS, describe_heads, load_demo_history, load_demo_model
 from ui import figures, teach
+from ui.routing import ensure_router
 from ui.text import md_escape
 from ui.text import t as text
+
+ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
 
 EXAMPLES = (
     "小明把书放在了桌子上，然后他走了。",

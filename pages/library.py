@@ -7,8 +7,11 @@ import streamlit as st
 
 from ui import figures_teach as ft
 from ui import teach
+from ui.routing import ensure_router
 from ui.text import md_escape
 from ui.text import t as text
+
+ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
 
 CARDS_PER_ROW = 6
 

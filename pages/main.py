@@ -12,7 +12,10 @@ import streamlit as st
 
 from ui import controls, state
 from ui import figures as fig
+from ui.routing import ensure_router
 from ui.text import md_escape, t
+
+ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
 
 FORMULA = r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right)V"
 NUMPY_LINES = {

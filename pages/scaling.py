@@ -9,7 +9,10 @@ from attention_core import softmax
 from attention_core.analysis import DEFAULT_D_KS, dk_sweep, qk_variance
 from ui import figures_teach as ft
 from ui import teach
+from ui.routing import ensure_router
 from ui.text import t as text
+
+ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
 
 SAMPLES = 20_000  # Monte-Carlo pairs per d_k
 

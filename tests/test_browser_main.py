@@ -96,3 +96,17 @@ def test_markup_in_the_sentence_stays_text(page, streamlit_server):
     chips = " ".join(page.locator(".st-key-token_chips").all_text_contents())
     assert "<" in chips and "script" in chips
     assert dialogs == []
+
+
+def test_fresh_server_opens_a_sub_page_link_through_the_router(page, streamlit_factory):
+    """A link such as /learned written on the board, opened first on a new server, gets the
+    app's sidebar and titles, not Streamlit's bare pages/-folder listing (app, cost, …)."""
+    server = streamlit_factory("app.py")
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{server.url}/order")
+    nav = page.locator("[data-testid='stSidebarNav']")
+    nav.get_by_text("词序与位置编码").wait_for(timeout=LOAD_MS)
+    links = nav.locator("a").all_text_contents()
+    assert not any(link.strip() in {"app", "order", "main"} for link in links), links
+    assert page.locator(".st-key-d_model").count() == 1  # the shared settings are there
+    assert not page.locator("[data-testid='stException']").count()

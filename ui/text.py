@@ -58,7 +58,7 @@ _section(
         "nav.cost": {"zh": "n² 的代价", "en": "The n² cost"},
         "nav.order": {"zh": "词序与位置编码", "en": "Word order"},
         "nav.library": {"zh": "图书馆比喻", "en": "Library lookup"},
-        "nav.learned": {"zh": "训练出来的注意力", "en": "Learned attention"},
+        "nav.learned": {"zh": "学出来的注意力", "en": "Learned attention"},
         "side.lang": {"zh": "语言 / Language", "en": "Language / 语言"},
         "side.classroom": {"zh": "课堂投影模式", "en": "Classroom mode"},
         "side.classroom_help": {

@@ -1,0 +1,28 @@
+"""Keep every run behind app.py's router, even on a fresh server's first visit to a sub-page."""
+
+from __future__ import annotations
+
+import sys
+
+import streamlit as st
+
+
+def ensure_router() -> None:
+    """Rerun through app.py when Streamlit took its legacy pages/-folder path for this run.
+
+    On a new server, Streamlit (1.67) sees the pages/ folder and runs the first visit to
+    /learned (say) as a bare script: no sidebar, no settings, the folder's file names as
+    navigation. st.navigation turns that mode off, but only once app.py has run; until then
+    we turn it off ourselves and rerun, so the router draws the page as for every later visit.
+    """
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError:  # a Streamlit without the legacy path: nothing to leave
+        return
+    # AppTest resets the flag before every run, so it would rerun (and drop button clicks) on
+    # each one; a real server needs this once per process and never loads the test harness.
+    if "streamlit.testing.v1.app_test" in sys.modules:
+        return
+    if getattr(PagesManager, "uses_pages_directory", False):
+        PagesManager.uses_pages_directory = False
+        st.rerun()
