@@ -9,7 +9,7 @@ seeing another session's sentence token), server RSS after warm-up vs after the 
 latency p50/p95.
 
     PYTHONPATH=. .venv/bin/python bench/load.py                    # 40 sessions x 60 s
-    PYTHONPATH=. .venv/bin/python bench/load.py --think 5 15         # students who read between clicks
+    PYTHONPATH=. .venv/bin/python bench/load.py --think 5 15   # students read between clicks
     PYTHONPATH=. .venv/bin/python bench/load.py -n 10 -t 15 --browsers 1
 
 Exit status 1 when any session errs, disconnects, sees another's token, or RSS grows past 1.5x.
