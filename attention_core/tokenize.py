@@ -8,12 +8,15 @@ import os
 import tempfile
 import threading
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 MAX_CHARS = 2000  # characters of input kept; the rest is cut and reported
 MAX_TOKENS = 128  # tokens kept after segmentation; the rest are cut and reported
 MODES = ("word", "char")
+CHUNK = 64  # characters handed to jieba at a time (cut after punctuation when possible)
+UNKNOWN_HAN_LIMIT = 8  # more Han characters unknown to jieba's POS model → plain dictionary cut
 USER_DICT = Path(__file__).resolve().parent.parent / "assets" / "userdict.txt"
 
 _INVISIBLE = {"Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn", "Cs"}  # nothing to see in a token
@@ -91,17 +94,61 @@ def _visible(word: str) -> bool:
     return any(unicodedata.category(c) not in _INVISIBLE for c in word)
 
 
-def _segment(text: str) -> list[Token]:
-    """jieba words with tags and offsets; invisible tokens dropped."""
-    tokens, pos = [], 0
-    for pair in pos_tokenizer().cut(text, HMM=True):
-        word, tag = pair.word, pair.flag
-        start = text.find(word, pos)
-        start = pos if start < 0 else start
-        pos = start + len(word)
-        if _visible(word):
-            tokens.append(Token(word, tag, start, pos))
-    return tokens
+def _chunks(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, piece) of at most CHUNK characters, cut after punctuation or space when possible.
+
+    jieba's POS model finds new words with a Viterbi pass over each run of Han characters;
+    bounded pieces keep that pass short and let segmentation stop once enough tokens are in.
+    """
+    start = 0
+    while start < len(text):
+        end = min(start + CHUNK, len(text))
+        if end < len(text):
+            breaks = [i for i in range(end - 1, start, -1) if _is_break(text[i])]
+            end = breaks[0] + 1 if breaks else end
+        yield start, text[start:end]
+        start = end
+
+
+def _is_break(c: str) -> bool:
+    return c.isspace() or unicodedata.category(c)[0] in "PZ"
+
+
+def _needs_plain_cut(piece: str) -> bool:
+    """True when many Han characters are unknown to jieba's POS model (traditional text, rare
+    characters): its Viterbi then weighs every tag for each one, ~6 ms a character."""
+    from jieba.posseg import char_state_tab_P
+
+    unknown = sum(1 for c in piece if "\u4e00" <= c <= "\u9fff" and c not in char_state_tab_P)
+    return unknown > UNKNOWN_HAN_LIMIT
+
+
+def _segment(text: str, enough: int) -> tuple[list[Token], int]:
+    """jieba words with tags and offsets, invisible tokens dropped, piece by piece until at
+    least `enough` visible characters or words are in; returns them and where it stopped."""
+    tokens: list[Token] = []
+    stop = 0
+    for offset, piece in _chunks(text):
+        pos = 0
+        for pair in pos_tokenizer().cut(piece, HMM=not _needs_plain_cut(piece)):
+            word, tag = pair.word, pair.flag
+            start = piece.find(word, pos)
+            start = pos if start < 0 else start
+            pos = start + len(word)
+            if _visible(word):
+                tokens.append(Token(word, tag, offset + start, offset + pos))
+        stop = offset + len(piece)
+        if len(tokens) >= enough:
+            break
+    return tokens, stop
+
+
+def _count_rest(text: str, mode: str) -> int:
+    """Visible tokens in text not segmented with tags: exact for characters; for words,
+    jieba's dictionary cut without its HMM (fast), so it may differ from a full cut by a few."""
+    if mode == "char":
+        return sum(1 for c in text if _visible(c))
+    return sum(1 for w in pos_tokenizer().tokenizer.cut(text, HMM=False) if _visible(w))
 
 
 def _split_chars(words: list[Token]) -> list[Token]:
@@ -130,10 +177,9 @@ def tokenize(text: str, mode: str = "word") -> Tokenized:
         )
     chars_cut = max(0, len(text) - MAX_CHARS)
     kept = text[:MAX_CHARS]
-    tokens = _segment(kept)
-    if mode == "char":
-        tokens = _split_chars(tokens)
+    words, stop = _segment(kept, enough=MAX_TOKENS + 1)
+    tokens = _split_chars(words) if mode == "char" else words
     if not tokens:
         raise EmptyInputError("the text has no visible characters to tokenize")
-    tokens_cut = max(0, len(tokens) - MAX_TOKENS)
+    tokens_cut = max(0, len(tokens) - MAX_TOKENS) + _count_rest(kept[stop:], mode)
     return Tokenized(tokens[:MAX_TOKENS], chars_cut=chars_cut, tokens_cut=tokens_cut, mode=mode)
