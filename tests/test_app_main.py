@@ -219,6 +219,15 @@ def test_bad_input_shows_a_notice_and_what_it_can(run_app, sentence, notice):
         assert head_weights(at).shape[0] == 4
 
 
+@pytest.mark.parametrize("sentence", ["😀😀", "مرحبا بالعالم", "龍與鳳飛過臺灣" * 3])
+def test_emoji_arabic_and_rare_han_are_not_called_punctuation(run_app, sentence):
+    at = run_app()
+    at.text_area(key="sentence").set_value(sentence).run()
+    ok(at)
+    assert t("notice.only_punct", "zh") not in [m.value for m in at.info]
+    assert head_weights(at).shape[0] == 4
+
+
 def test_markup_stays_text_in_chips_and_axes(run_app):
     at = run_app(s="<img src=x onerror=alert(1)>他")
     ok(at)

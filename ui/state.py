@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import io
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +62,14 @@ def trained_available() -> bool:
     return found and DEMO_WEIGHTS.exists()
 
 
+def _is_punctuation(text: str) -> bool:
+    """Punctuation and symbols only (jieba's tag "x" also covers emoji, Arabic, rare Han)."""
+    return all(unicodedata.category(c)[0] in "PSZC" for c in text) and not any(
+        unicodedata.category(c) == "So"
+        for c in text  # emoji are symbols, but say something
+    )
+
+
 def _cut_notices(tokens) -> list[Notice]:
     notes: list[Notice] = []
     if getattr(tokens, "chars_cut", 0):
@@ -69,7 +78,7 @@ def _cut_notices(tokens) -> list[Notice]:
         notes.append(
             ("warning", "notice.tokens_cut", {"kept": MAX_TOKENS, "cut": tokens.tokens_cut})
         )
-    if all(tok.tag == "x" for tok in tokens):
+    if all(_is_punctuation(tok.text) for tok in tokens):
         notes.append(("info", "notice.only_punct", {}))
     return notes
 
