@@ -21,12 +21,13 @@ DEV_STAMP := $(VENV)/.installed-dev-$(DEV_SUM)
 CHROMIUM    := /usr/bin/chromium
 SYSTEM_PKGS := chromium fonts-noto-cjk fontconfig
 
-.PHONY: help run test lint format bench sysdeps venv venv-dev clean distclean
+.PHONY: help run test lint format bench load sysdeps venv venv-dev clean distclean
 
 help:
 	@echo "make run      start the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 serves the LAN)"
 	@echo "make test     ruff + the whole pytest suite, real-browser tests included"
-	@echo "make bench    run every benchmark script in bench/ (prints tables)"
+	@echo "make bench    the benchmark table (latency, reruns, cold start, payload, core)"
+	@echo "make load     opt-in load test: 40 sessions for 60 s on loopback"
 	@echo "make lint     ruff check + ruff format --check"
 	@echo "make format   ruff check --fix + ruff format"
 	@echo "make clean    remove caches and test artifacts (distclean also removes .venv)"
@@ -82,16 +83,14 @@ test: $(DEV_STAMP) sysdeps
 	echo "== pytest"; $(VENV)/bin/pytest || status=1; \
 	exit $$status
 
-# Every bench/*.py with a `__main__` guard is a script that prints a table; Streamlit
-# apps (*_app.py), private modules (_*.py) and shared helpers without the guard are skipped.
-bench: $(RUN_STAMP)
-	@shopt -s nullglob; ran=0; \
-	for f in bench/*.py; do \
-	  case "$$(basename $$f)" in _*|*_app.py) continue ;; esac; \
-	  grep -q '__name__ == .__main__.' "$$f" || continue; \
-	  echo "== $$f"; PYTHONPATH=. $(PY) "$$f" || exit 1; ran=1; \
-	done; \
-	[ $$ran = 1 ] || echo "no benchmark scripts in bench/"
+# One combined table (core, interaction latency, reruns, cold start, payload), each figure a
+# ratio against a baseline measured in the same run. The benchmarks drive Chromium, hence dev.
+bench: $(DEV_STAMP) sysdeps
+	PYTHONPATH=. $(PY) bench/run_all.py
+
+# Opt-in load test: 40 websocket sessions plus a few Chromium tabs on loopback for 60 s.
+load: $(DEV_STAMP) sysdeps
+	PYTHONPATH=. $(PY) bench/load.py
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .hypothesis test-artifacts test-results
