@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import re
@@ -203,7 +204,10 @@ def test_serving_a_session_writes_nothing_to_home(default_server):
             await session.set_widgets(timeout=120, scale=False)
             return len(run.of_kind("plotly_chart"))
 
-    assert asyncio.run(one_session()) > 0
+    # Playwright's sync API may already run an event loop in this thread (browser tests
+    # before this one), and asyncio.run refuses to nest: give the client its own thread.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        assert pool.submit(asyncio.run, one_session()).result(timeout=120) > 0
     written = [str(p.relative_to(home)) for p in home.rglob("*")]
     assert written == [], f"the server wrote into HOME: {written}"
 
