@@ -96,3 +96,23 @@ def test_pieces_end_after_punctuation_and_offsets_stay_exact():
     tokens = tokenize(text)
     assert all(text[t.start : t.end] == t.text for t in tokens)
     assert [t.text for t in tokens[:13]] == [t.text for t in tokens[13:26]]
+
+
+def test_shared_tag_table_gives_jiebas_own_tags_and_leaves_the_default_alone():
+    """pos_tokenizer copies the tag table `import jieba.posseg` already read (−0.2 s per
+    process); the result must equal a POSTokenizer that reads dict.txt itself."""
+    import jieba
+    import jieba.posseg
+
+    tk = sys.modules["attention_core.tokenize"]
+    ours = tk.pos_tokenizer()
+    base = jieba.Tokenizer()
+    base.tmp_dir = ours.tokenizer.tmp_dir
+    base.load_userdict(str(tk.USER_DICT))
+    reference = jieba.posseg.POSTokenizer(base)  # reads dict.txt the slow way
+    for text in (EXAMPLE, "那天，小红在公园里看见了小刚，她很高兴。", "我打你，你打我。"):
+        assert [(p.word, p.flag) for p in ours.cut(text)] == [
+            (p.word, p.flag) for p in reference.cut(text)
+        ]
+    assert ours.word_tag_tab is not jieba.posseg.dt.word_tag_tab
+    assert "小红" not in jieba.posseg.dt.word_tag_tab  # our user dictionary stays ours
