@@ -273,3 +273,11 @@ def test_link_notices_go_away_once_a_setting_changes(run_app):
     at.toggle(key="causal").set_value(True).run()
     ok(at)
     assert not at.warning
+
+
+def test_trained_weights_say_their_own_size_beside_the_greyed_sliders(run_app):
+    at = run_app(w="trained")
+    ok(at)
+    said = t("side.trained_fixed", "zh", d=32, h=4)
+    assert said in [c.value for c in at.sidebar.caption]
+    assert head_weights(at).shape == (4, 13, 13)  # the model's four heads, not the slider's

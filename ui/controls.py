@@ -293,6 +293,11 @@ def _model_controls(lang: str) -> None:
     st.select_slider(
         t("side.heads", lang), options=head_options(ss["d_model"]), key="heads", disabled=fixed
     )
+    if fixed:  # the greyed sliders keep the random-weights values; say what is really used
+        from attention_core.model import load_demo_model  # cached per process
+
+        config = load_demo_model().config
+        st.caption(t("side.trained_fixed", lang, d=config.d_model, h=config.num_heads))
     st.toggle(t("side.scale", lang), key="scale")
     st.toggle(t("side.causal", lang), key="causal", disabled=fixed)
     st.toggle(t("side.pos", lang), key="pos", disabled=fixed)
