@@ -77,7 +77,6 @@ def main() -> None:
     )
     frame_style(classroom)
     settings = controls.sidebar()
-    controls.publish(settings)
     # Before the page runs: widget values and callbacks have already landed in the session,
     # and an update sent after the page's elements reaches the address bar one run late.
     controls.sync_query(settings)

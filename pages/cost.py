@@ -8,6 +8,7 @@ import streamlit as st
 
 from ui import figures_teach as ft
 from ui import teach
+from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
 from ui.text import t as text
 
@@ -42,7 +43,7 @@ def slopes_of(res: dict) -> dict[str, float]:
     return {k: teach.fit_slope(res["n"], res[k], teach.FIT_FROM) for k in keys}
 
 
-def show_sweep(res: dict, s: teach.PageSettings, t) -> None:
+def show_sweep(res: dict, s: Settings, t) -> None:
     """Slopes as metrics, two log-log charts, the doubling ratios and the table."""
     sl = slopes_of(res)
     cols = st.columns(4)
@@ -78,7 +79,7 @@ def show_sweep(res: dict, s: teach.PageSettings, t) -> None:
     )
 
 
-def sweep_part(s: teach.PageSettings, t) -> None:
+def sweep_part(s: Settings, t) -> None:
     st.subheader(t("cost.measure"))
     lo, hi = st.select_slider(t("cost.range"), teach.FULL_NS, value=(64, 2048), key="cost_range")
     ns = [n for n in teach.FULL_NS if lo <= n <= hi]
@@ -96,7 +97,7 @@ def sweep_part(s: teach.PageSettings, t) -> None:
     show_sweep(res, s, t)
 
 
-def cells_part(s: teach.PageSettings, t) -> None:
+def cells_part(s: Settings, t) -> None:
     st.subheader(t("cost.cells"))
     c = teach.cell_counts(s.sentence)
     if not c["word_n"]:
@@ -108,7 +109,7 @@ def cells_part(s: teach.PageSettings, t) -> None:
         st.caption(t("cost.cells_say", ratio=c["char_cells"] / c["word_cells"]))
 
 
-def kv_part(s: teach.PageSettings, t) -> None:
+def kv_part(s: Settings, t) -> None:
     st.subheader(t("cost.kv"))
     st.markdown(t("cost.kv_intro"))
     if st.button(t("cost.kv_run"), key="cost_kv_run"):
@@ -147,7 +148,7 @@ def kv_part(s: teach.PageSettings, t) -> None:
 
 
 def main() -> None:
-    s = teach.page_settings()
+    s = current_settings()
     t = partial(text, lang=s.lang)
     st.title(t("cost.title"))
     st.markdown(t("cost.intro"))

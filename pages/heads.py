@@ -9,7 +9,9 @@ import streamlit as st
 from attention_core.analysis import attention_cost
 from ui import figures_teach as ft
 from ui import teach
+from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
+from ui.state import Lab
 from ui.text import t as text
 
 ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
@@ -17,9 +19,9 @@ ensure_router()  # a fresh server's first visit may skip app.py: rerun through i
 H_CHOICES = (1, 2, 4, 8)
 
 
-def head_grid(run: teach.Run, s: teach.PageSettings, t) -> None:
+def head_grid(run: Lab, s: Settings, t) -> None:
     """One heatmap per head, two per row."""
-    tok, w = list(run.texts), run.mha.heads.weights  # (h, n, n)
+    tok, w = list(run.texts), run.result.heads.weights  # (h, n, n)
     cols = st.columns(2 if len(w) > 1 else 1)
     for head in range(len(w)):
         fig = ft.matrix_heatmap(
@@ -34,13 +36,13 @@ def head_grid(run: teach.Run, s: teach.PageSettings, t) -> None:
         cols[head % len(cols)].plotly_chart(fig, key=f"heads_map_{head}")
 
 
-def concat_and_wo(run: teach.Run, s: teach.PageSettings, t) -> None:
+def concat_and_wo(run: Lab, s: Settings, t) -> None:
     """The heads' outputs joined column-wise, and W_O that mixes them."""
     d = run.params.d_model
     dims = [str(i) for i in range(d)]
     fs, tok = teach.font_size(s), list(run.texts)
     c1, c2 = st.columns(2)
-    fig = ft.matrix_heatmap(run.mha.concat, tok, dims, title=t("heads.concat"), font_size=fs)
+    fig = ft.matrix_heatmap(run.result.concat, tok, dims, title=t("heads.concat"), font_size=fs)
     for b in range(1, run.params.num_heads):  # head boundaries
         fig.add_vline(x=b * run.params.d_k - 0.5, line_color="black", line_width=2)
     c1.plotly_chart(fig, key="heads_concat")
@@ -67,14 +69,14 @@ def cost_table(n: int, d_model: int, choices: list[int], t) -> None:
     st.caption(t("heads.cost_say", n=n, d=d_model))
 
 
-def edges(run: teach.Run, t) -> None:
-    for head, found in enumerate(teach.strongest_edges(run.mha.heads.weights, run.texts)):
+def edges(run: Lab, t) -> None:
+    for head, found in enumerate(teach.strongest_edges(run.result.heads.weights, run.texts)):
         parts = [f"{a} → {b} {w:.2f}" for a, b, w in found]
         st.text(t("teach.head", h=head + 1) + ": " + "，".join(parts))
 
 
 def main() -> None:
-    s = teach.page_settings()
+    s = current_settings()
     t = partial(text, lang=s.lang)
     st.title(t("heads.title"))
     st.markdown(t("heads.intro"))
@@ -82,7 +84,7 @@ def main() -> None:
     if st.session_state.get("heads_h") not in choices:  # first visit, or d_model changed
         st.session_state["heads_h"] = s.heads if s.heads in choices else choices[-1]
     h = st.radio(t("heads.pick"), choices, key="heads_h", horizontal=True)
-    run = teach.sentence_run_or_stop(replace(s, heads=h), t)
+    run = teach.sentence_lab_or_stop(replace(s, heads=h))
     st.caption(t("heads.shape", h=h, d_k=run.params.d_k, d=s.d_model))
     head_grid(run, s, t)
     st.subheader(t("heads.edges"))

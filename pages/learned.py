@@ -14,6 +14,7 @@ import streamlit as st
 from attention_core import EmptyInputError
 from attention_core.model import RELATIONS, describe_heads, load_demo_history, load_demo_model
 from ui import figures, teach
+from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
 from ui.text import md_escape
 from ui.text import t as text
@@ -115,13 +116,13 @@ def focus_line(texts: tuple[str, ...], weights: np.ndarray, t) -> str | None:
     return t("learned.focus", q=q, k=k, head=int(head) + 1, w=float(weights[head, i, j]))
 
 
-def heads_block(texts, weights, step: int, s: teach.PageSettings, t, suffix: str = "") -> None:
+def heads_block(texts, weights, step: int, s: Settings, t, suffix: str = "") -> None:
     """The heads' heatmaps at one step, two per row, with the pronoun's strongest link."""
     st.subheader(t("learned.heads", step=step))
     line = focus_line(texts, weights, t)
     if line:
         st.markdown(line)
-    shared_scale = bool(st.session_state.get("set_shared_scale", True))
+    shared_scale = s.shared_scale
     figs = figures.head_heatmaps(
         weights,
         list(texts),
@@ -145,7 +146,7 @@ def animate(area, sentence: str, steps: list[int], scale: bool, s, t) -> None:
         time.sleep(PLAY_SECONDS)
 
 
-def curves(step: int, s: teach.PageSettings, t) -> None:
+def curves(step: int, s: Settings, t) -> None:
     """Loss curve and held-out figures with the current step marked, and this step's numbers."""
     h = load_demo_history()
     fs = teach.font_size(s)
@@ -187,7 +188,7 @@ def head_words(step: int, t) -> None:
 
 
 def main() -> None:
-    s = teach.page_settings()
+    s = current_settings()
     t = partial(text, lang=s.lang)
     st.title(t("learned.title"))
     try:

@@ -7,7 +7,9 @@ import streamlit as st
 
 from ui import figures_teach as ft
 from ui import teach
+from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
+from ui.state import Lab
 from ui.text import md_escape
 from ui.text import t as text
 
@@ -16,7 +18,7 @@ ensure_router()  # a fresh server's first visit may skip app.py: rerun through i
 CARDS_PER_ROW = 6
 
 
-def pickers(run: teach.Run, s: teach.PageSettings, t) -> tuple[int, int]:
+def pickers(run: Lab, s: Settings, t) -> tuple[int, int]:
     labels = teach.label_tokens(run.texts)
     c1, c2 = st.columns(2)
     start = labels.index("他") if "他" in labels else 0
@@ -36,10 +38,10 @@ def pickers(run: teach.Run, s: teach.PageSettings, t) -> tuple[int, int]:
     return i, head
 
 
-def key_cards(run: teach.Run, head: int, i: int, t) -> None:
+def key_cards(run: Lab, head: int, i: int, t) -> None:
     """One card per key: its token and its (scaled) similarity with the query."""
     st.subheader(t("library.cards", q=run.texts[i]))
-    row = run.mha.heads.scaled[head, i]  # (n,)
+    row = run.result.heads.scaled[head, i]  # (n,)
     best = int(np.argmax(row))
     for start in range(0, len(row), CARDS_PER_ROW):
         cols = st.columns(CARDS_PER_ROW)
@@ -53,7 +55,7 @@ def key_cards(run: teach.Run, head: int, i: int, t) -> None:
                 )
 
 
-def mixture(run: teach.Run, head: int, i: int, s: teach.PageSettings, t) -> None:
+def mixture(run: Lab, head: int, i: int, s: Settings, t) -> None:
     """The values added term by term, heaviest first, converging to the core's output."""
     st.subheader(t("library.mix"))
     mix = teach.value_mixture(run, head, i)
@@ -90,15 +92,15 @@ def mixture(run: teach.Run, head: int, i: int, s: teach.PageSettings, t) -> None
 
 
 def main() -> None:
-    s = teach.page_settings()
+    s = current_settings()
     t = partial(text, lang=s.lang)
     st.title(t("library.title"))
     st.markdown(t("library.intro"))
-    run = teach.sentence_run_or_stop(s, t)
+    run = teach.sentence_lab_or_stop(s)
     i, head = pickers(run, s, t)
     key_cards(run, head, i, t)
     st.subheader(t("library.softmax"))
-    w = run.mha.heads.weights[head, i]
+    w = run.result.heads.weights[head, i]
     fig = ft.bars(
         w,
         run.texts,

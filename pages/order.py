@@ -8,6 +8,7 @@ import streamlit as st
 from attention_core import EmptyInputError, sinusoidal_positions, tokenize
 from ui import figures_teach as ft
 from ui import teach
+from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
 from ui.text import t as text
 
@@ -19,7 +20,7 @@ def demo(texts: tuple, perm: tuple, d_model: int, heads: int, pos: bool, seed: i
     return teach.permutation_demo(texts, perm, d_model, heads, pos=pos, seed=seed)
 
 
-def show_demo(d: dict, texts: list[str], s: teach.PageSettings, t, key: str) -> None:
+def show_demo(d: dict, texts: list[str], s: Settings, t, key: str) -> None:
     """Both attention maps (head 1), the max |A₂ − P·A₁·Pᵀ|, and each token's output change."""
     fs = teach.font_size(s)
     c1, c2 = st.columns(2)
@@ -50,7 +51,7 @@ def show_demo(d: dict, texts: list[str], s: teach.PageSettings, t, key: str) -> 
     st.plotly_chart(fig, key=f"order_{key}_moved")
 
 
-def pair_part(s: teach.PageSettings, t, pos: bool) -> None:
+def pair_part(s: Settings, t, pos: bool) -> None:
     st.subheader(t("order.pair"))
     c1, c2 = st.columns(2)
     a = c1.text_input(t("order.a"), "我打你", key="order_a", max_chars=200)
@@ -68,9 +69,9 @@ def pair_part(s: teach.PageSettings, t, pos: bool) -> None:
     show_demo(d, ta, s, t, "pair")
 
 
-def shuffle_part(s: teach.PageSettings, t, pos: bool) -> None:
+def shuffle_part(s: Settings, t, pos: bool) -> None:
     st.subheader(t("order.shuffle_title"))
-    run = teach.sentence_run_or_stop(s, t)
+    run = teach.sentence_lab_or_stop(s)
     st.session_state.setdefault("order_shuffle_seed", 1)
     if st.button(t("order.shuffle"), key="order_shuffle"):
         st.session_state["order_shuffle_seed"] += 1
@@ -80,7 +81,7 @@ def shuffle_part(s: teach.PageSettings, t, pos: bool) -> None:
     show_demo(d, list(run.texts), s, t, "shuffle")
 
 
-def pe_part(s: teach.PageSettings, t) -> None:
+def pe_part(s: Settings, t) -> None:
     st.subheader(t("order.pe"))
     n = 32
     pe = sinusoidal_positions(n, s.d_model)  # (n, d_model)
@@ -97,7 +98,7 @@ def pe_part(s: teach.PageSettings, t) -> None:
 
 
 def main() -> None:
-    s = teach.page_settings()
+    s = current_settings()
     t = partial(text, lang=s.lang)
     st.title(t("order.title"))
     st.markdown(t("order.intro"))

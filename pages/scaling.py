@@ -9,6 +9,7 @@ from attention_core import softmax
 from attention_core.analysis import DEFAULT_D_KS, dk_sweep, qk_variance
 from ui import figures_teach as ft
 from ui import teach
+from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
 from ui.text import t as text
 
@@ -35,7 +36,7 @@ def sweeps(seed: int) -> tuple[dict, dict]:
     return var, sat
 
 
-def variance_part(s: teach.PageSettings, t, var: dict) -> None:
+def variance_part(s: Settings, t, var: dict) -> None:
     """(a) one d_k's histogram, then var(q·k) against d_k beside var = d_k."""
     st.subheader(t("scaling.a"))
     d_k = st.select_slider(t("scaling.dk"), DEFAULT_D_KS, value=64, key="scaling_dk")
@@ -65,7 +66,7 @@ def variance_part(s: teach.PageSettings, t, var: dict) -> None:
     st.plotly_chart(fig, key="scaling_var")
 
 
-def saturation_part(s: teach.PageSettings, t, sat: dict) -> None:
+def saturation_part(s: Settings, t, sat: dict) -> None:
     """(b) max weight and entropy, (c) softmax Jacobian norm, each against d_k."""
     st.subheader(t("scaling.b"))
     names = {"scaled": t("scaling.scaled_w"), "raw": t("scaling.raw_w")}
@@ -104,11 +105,11 @@ def saturation_part(s: teach.PageSettings, t, sat: dict) -> None:
     )
 
 
-def temperature_part(s: teach.PageSettings, t) -> None:
+def temperature_part(s: Settings, t) -> None:
     """(d) softmax(Q·Kᵀ/τ) for the sentence, τ = √d_k marked."""
     st.subheader(t("scaling.d"))
-    run = teach.sentence_run_or_stop(s, t)
-    scores, root = run.mha.heads.scores[0], float(np.sqrt(run.params.d_k))
+    run = teach.sentence_lab_or_stop(s)
+    scores, root = run.result.heads.scores[0], float(np.sqrt(run.params.d_k))
     taus = [float(x) for x in np.geomspace(0.1, 20 * root, 40)]
     tau = st.slider(
         "τ", 0.1, float(round(20 * root, 1)), float(round(root, 2)), 0.05, key="scaling_tau"
@@ -141,7 +142,7 @@ def temperature_part(s: teach.PageSettings, t) -> None:
 
 
 def main() -> None:
-    s = teach.page_settings()
+    s = current_settings()
     t = partial(text, lang=s.lang)
     st.title(t("scaling.title"))
     st.markdown(t("scaling.intro"))

@@ -8,7 +8,9 @@ import streamlit as st
 
 from ui import figures_teach as ft
 from ui import teach
+from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
+from ui.state import Lab
 from ui.text import t as text
 
 ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
@@ -56,10 +58,10 @@ def step_nav(t) -> int:
     return st.session_state["steps_step"]
 
 
-def step_figures(run: teach.Run, step: int, head: int, s: teach.PageSettings, t) -> list:
+def step_figures(run: Lab, step: int, head: int, s: Settings, t) -> list:
     """The heatmap(s) of one step for one head."""
     fs, tok, nums = teach.font_size(s), list(run.texts), s.numbers
-    hd, mha = run.mha.heads, run.mha
+    hd, mha = run.result.heads, run.result
     dims = lambda m: [str(i) for i in range(m.shape[-1])]  # noqa: E731
     hm = partial(ft.matrix_heatmap, font_size=fs, show_numbers=nums)
     if step == 0:
@@ -77,7 +79,7 @@ def step_figures(run: teach.Run, step: int, head: int, s: teach.PageSettings, t)
     return [hm(mha.output, tok, dims(mha.output), title=t("steps.name6"))]
 
 
-def show_step(run: teach.Run, step: int, head: int, s: teach.PageSettings, t) -> None:
+def show_step(run: Lab, step: int, head: int, s: Settings, t) -> None:
     st.latex(LATEX[step])
     st.caption(t(f"steps.say{step}", d_k=run.params.d_k, n=len(run.texts)))
     figs = step_figures(run, step, head, s, t)
@@ -87,7 +89,7 @@ def show_step(run: teach.Run, step: int, head: int, s: teach.PageSettings, t) ->
     st.code("\n".join(code), language="python")
 
 
-def drill_down(run: teach.Run, head: int, s: teach.PageSettings, t) -> None:
+def drill_down(run: Lab, head: int, s: Settings, t) -> None:
     """One cell (i, j) taken apart into the actual numbers."""
     st.subheader(t("steps.drill"))
     labels = teach.label_tokens(run.texts)
@@ -114,15 +116,15 @@ def drill_down(run: teach.Run, head: int, s: teach.PageSettings, t) -> None:
         rf"e^{{s' - \max}} = e^{{{b['scaled']:.3f} - {b['peak']:.3f}}} = {b['exp']:.4f},\quad "
         rf"w_{{ij}} = \frac{{{b['exp']:.4f}}}{{\sum = {b['total']:.4f}}} = {b['weight']:.4f}"
     )
-    st.caption(t("steps.check", row_sum=float(run.mha.heads.weights[head, i].sum())))
+    st.caption(t("steps.check", row_sum=float(run.result.heads.weights[head, i].sum())))
 
 
 def main() -> None:
-    s = teach.page_settings()
+    s = current_settings()
     t = partial(text, lang=s.lang)
     st.title(t("steps.title"))
     st.markdown(t("steps.intro"))
-    run = teach.sentence_run_or_stop(s, t)
+    run = teach.sentence_lab_or_stop(s)
     head = st.selectbox(
         t("steps.head"),
         range(s.heads),

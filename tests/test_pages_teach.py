@@ -14,6 +14,7 @@ from attention_core import build_inputs, init_params, multi_head_attention, toke
 from attention_core.analysis import qk_variance
 from ui import teach
 from ui.controls import DEFAULTS
+from ui.state import compute_lab
 from ui.text import t
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,7 +120,7 @@ def test_steps_next_moves_on_and_the_cell_matches_the_core():
     at.button(key="steps_next").click().run()
     assert at.session_state["steps_step"] == 2
     spec = charts(at)[0]
-    s = teach.PageSettings()
+    s = DEFAULTS
     tokens = tokenize(s.sentence)
     x = build_inputs(tokens, s.d_model)  # token vectors as the main page makes them
     core = multi_head_attention(x, init_params(s.d_model, s.heads, s.seed))
@@ -149,16 +150,20 @@ def test_library_bars_are_the_core_weights_of_ta():
     at = open_page("library")
     spec = charts(at)[0]
     weights = decode(spec["data"][0]["y"])
-    s = teach.PageSettings()
-    run = teach.run_sentence(s.sentence, d_model=s.d_model, heads=s.heads, seed=s.seed)
-    i = list(run.texts).index("他")
-    np.testing.assert_allclose(weights, run.mha.heads.weights[0, i], atol=1e-4)
+    s = DEFAULTS
+    tokens = tokenize(s.sentence)
+    x = build_inputs(tokens, s.d_model)  # token vectors as the main page makes them
+    core = multi_head_attention(x, init_params(s.d_model, s.heads, s.seed))
+    i = tokens.texts.index("他")
+    np.testing.assert_allclose(weights, core.heads.weights[0, i], atol=1e-4)
 
 
 def test_value_mixture_ends_at_the_core_output():
-    run = teach.run_sentence("小明把书放在了桌子上，然后他走了。", d_model=16, heads=2)
-    mix = teach.value_mixture(run, head=1, i=3)
-    np.testing.assert_allclose(mix["partial"][-1], run.mha.heads.output[1, 3], atol=1e-12)
+    lab = compute_lab(
+        "小明把书放在了桌子上，然后他走了。", "word", 16, 2, True, False, False, 0, "random"
+    )
+    mix = teach.value_mixture(lab, head=1, i=3)
+    np.testing.assert_allclose(mix["partial"][-1], lab.result.heads.output[1, 3], atol=1e-12)
     assert mix["gap"][-1] < 1e-12
     assert np.all(np.diff(mix["weights"]) <= 0)
 

@@ -231,8 +231,9 @@ def init_state() -> None:
         ss["_link_notices"] = notes
         ss["_link_read"] = True
     for field in WIDGET_KEYS:
-        # Re-assigning keeps the value when a widget's id changes: the first run goes through
-        # Streamlit's legacy pages/ path, so the sidebar's ids differ from the second run on.
+        # Re-assigning keeps a widget's value when its id changes between runs (AppTest runs
+        # every time through Streamlit's legacy pages/ path, the server only before
+        # ui.routing's rerun) and when a page run skips drawing it.
         ss[field] = ss.get(field, getattr(DEFAULTS, field))
     ss.setdefault("focus_text", DEFAULTS.focus)
     if ss["heads"] not in head_options(ss["d_model"]):
@@ -389,9 +390,3 @@ def link_notices(settings: Settings) -> list[Notice]:
     if settings != first:
         ss["_link_notices"] = []
     return list(ss.get("_link_notices", []))
-
-
-def publish(settings: Settings) -> None:
-    """Mirror the settings into plain `set_<field>` session keys, which ui.teach reads."""
-    for field, value in asdict(settings).items():
-        st.session_state[f"set_{field}"] = value

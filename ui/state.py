@@ -13,6 +13,7 @@ import numpy as np
 import streamlit as st
 
 from attention_core import (
+    AttentionParams,
     AttentionResult,
     EmptyInputError,
     MultiHeadResult,
@@ -43,6 +44,7 @@ class Lab:
     heads: int
     source: str  # "random" or "trained": what was actually used
     notices: tuple[Notice, ...] = ()
+    params: AttentionParams | None = None  # W_Q, W_K, W_V, W_O that made `result`
 
     @property
     def texts(self) -> list[str]:
@@ -91,21 +93,23 @@ def _random_lab(sentence, mode, d_model, heads, scale, causal, pos, seed) -> Lab
     params = init_params(d_model, heads, seed)
     result = multi_head_attention(x, params, scale=scale, mask=mask)
     flipped = scaled_dot_product_attention(result.q, result.k, result.v, scale=not scale, mask=mask)
-    return Lab(
-        tuple(tokens), x, result, flipped, d_model, heads, "random", tuple(_cut_notices(tokens))
-    )
+    notices = tuple(_cut_notices(tokens))
+    return Lab(tuple(tokens), x, result, flipped, d_model, heads, "random", notices, params)
 
 
 def _trained_lab(sentence, scale) -> Lab:
     """The model helper's trained demo model; it fixes its own tokens, d_model and h."""
     from attention_core.model import load_demo_model
 
-    run = load_demo_model().run(sentence, scale=scale)
+    model = load_demo_model()
+    run = model.run(sentence, scale=scale)
     res = run.attention
     h, _, d_k = res.q.shape[-3:]
     flipped = scaled_dot_product_attention(res.q, res.k, res.v, scale=not scale)
     notes = [("info", "side.trained_fixed", {"d": h * d_k, "h": h}), *_cut_notices(run.tokens)]
-    return Lab(tuple(run.tokens), None, res, flipped, h * d_k, h, "trained", tuple(notes))
+    return Lab(
+        tuple(run.tokens), None, res, flipped, h * d_k, h, "trained", tuple(notes), model.params
+    )
 
 
 @st.cache_data(max_entries=24, ttl=3600, show_spinner=False)

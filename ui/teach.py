@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 
 import numpy as np
 import streamlit as st
@@ -22,7 +22,8 @@ from attention_core import (
 )
 from attention_core.analysis import generation_cost, max_weight, row_entropy
 from attention_core.tiled import tiled_attention
-from ui.controls import DEFAULTS
+from ui import controls, state
+from ui.controls import Settings
 
 QUICK_NS = (64, 128, 256, 512, 1024, 2048)  # default n range of the cost page
 FULL_NS = (*QUICK_NS, 4096, 8192)  # extended range (plain attention at 8192: 256 MiB a matrix)
@@ -30,37 +31,6 @@ COST_D = 64  # head size used by the timing experiments
 
 
 # ---------------------------------------------------------------- sentence → attention
-
-
-@dataclass(frozen=True)
-class Run:
-    """One sentence through multi-head attention, with what the page needs to draw it."""
-
-    texts: tuple[str, ...]  # token texts, in order
-    x: np.ndarray  # (n, d_model) inputs
-    mha: object  # MultiHeadResult
-    params: object  # AttentionParams
-    notice: str | None  # truncation notice (English, from the tokenizer), or None
-
-
-def run_sentence(
-    text: str,
-    *,
-    mode: str = "word",
-    d_model: int = 16,
-    heads: int = 2,
-    scale: bool = True,
-    causal: bool = False,
-    pos: bool = False,
-    seed: int = 0,
-) -> Run:
-    """tokenize → X → multi-head attention. Raises EmptyInputError for nothing to show."""
-    tokens = tokenize(text, mode=mode)
-    x = build_inputs(tokens, d_model, positions=pos)  # (n, d_model), as on the main page
-    params = init_params(d_model, heads, seed)
-    mask = causal_mask(len(tokens)) if causal else None
-    mha = multi_head_attention(x, params, scale=scale, mask=mask)
-    return Run(tuple(tokens.texts), x, mha, params, tokens.notice())
 
 
 def label_tokens(texts: Sequence[str]) -> list[str]:
@@ -243,10 +213,10 @@ def permutation_demo(
     }
 
 
-def cell_breakdown(run: Run, head: int, i: int, j: int) -> dict:
+def cell_breakdown(lab: state.Lab, head: int, i: int, j: int) -> dict:
     """Every number behind weights[head, i, j]: q_i, k_j, their product, sum, ÷√d_k, exp, Σ."""
-    heads = run.mha.heads
-    q, k = run.mha.q[head, i], run.mha.k[head, j]  # (d_k,) each
+    heads = lab.result.heads
+    q, k = lab.result.q[head, i], lab.result.k[head, j]  # (d_k,) each
     row = heads.scaled[head, i]  # (n,) the row softmax normalises
     live = heads.weights[head, i] > 0  # masked keys carry weight exactly 0
     peak = row[live].max() if live.any() else 0.0
@@ -268,71 +238,18 @@ def cell_breakdown(run: Run, head: int, i: int, j: int) -> dict:
 # ---------------------------------------------------------------- page side: settings, caches
 
 
-@dataclass(frozen=True)
-class PageSettings:
-    """The shared settings a teaching page reads (from the sidebar, or defaults when alone)."""
-
-    sentence: str = DEFAULTS.sentence  # the user's sentence
-    mode: str = DEFAULTS.mode  # jieba words or single characters
-    d_model: int = DEFAULTS.d_model  # model width
-    heads: int = DEFAULTS.heads  # number of heads h
-    scale: bool = DEFAULTS.scale  # divide by √d_k
-    causal: bool = DEFAULTS.causal  # causal mask on
-    pos: bool = DEFAULTS.pos  # sinusoidal positions added to X
-    seed: int = DEFAULTS.seed  # seed of the random projections
-    lang: str = DEFAULTS.lang  # page language
-    classroom: bool = DEFAULTS.classroom  # projection mode: bigger fonts
-    numbers: bool = DEFAULTS.numbers  # numbers in heatmap cells
-
-
-def page_settings() -> PageSettings:
-    """Shared settings the router publishes as `set_<field>`; defaults when the page runs alone."""
-    state, defaults = st.session_state, PageSettings()
-    values = {
-        name: state.get(f"set_{name}", getattr(defaults, name))
-        for name in PageSettings.__dataclass_fields__
-    }
-    for name in values:
-        state.setdefault(f"set_{name}", values[name])
-    values["numbers"] = bool(values["numbers"] or values["classroom"])
-    try:
-        return PageSettings(**values)
-    except (TypeError, ValueError):
-        return defaults
-
-
-def font_size(s: PageSettings) -> int:
+def font_size(s: Settings) -> int:
     return 18 if s.classroom else 12
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def cached_run(s: PageSettings) -> Run:
-    """run_sentence for the shared settings, cached per settings."""
-    return run_sentence(
-        s.sentence,
-        mode=s.mode,
-        d_model=s.d_model,
-        heads=s.heads,
-        scale=s.scale,
-        causal=s.causal,
-        pos=s.pos,
-        seed=s.seed,
-    )
-
-
-def sentence_run_or_stop(s: PageSettings, t: Callable[..., str]) -> Run:
-    """The sentence's run, or a notice and st.stop() when there is nothing to show."""
-    try:
-        run = cached_run(s)
-    except (EmptyInputError, TypeError) as err:
-        st.warning(t("teach.empty", error=str(err)))
+def sentence_lab_or_stop(s: Settings) -> state.Lab:
+    """The main page's cached Lab for these settings with random weights (the teaching pages
+    show W_Q … W_O); its notices, or a notice and st.stop() when there is nothing to show."""
+    lab, notices = state.lab_for(replace(s, weights="random"))
+    controls.show_notices(notices, s.lang)
+    if lab is None:
         st.stop()
-    except ValueError as err:  # e.g. heads not dividing d_model
-        st.warning(t("teach.bad_settings", error=str(err)))
-        st.stop()
-    if run.notice:
-        st.info(t("teach.truncated", notice=run.notice))
-    return run
+    return lab
 
 
 # ---------------------------------------------------------------- multi-head
@@ -368,14 +285,14 @@ def match_perm(a: Sequence[str], b: Sequence[str]) -> list[int] | None:
     return perm
 
 
-def value_mixture(run: Run, head: int, i: int) -> dict:
+def value_mixture(lab: state.Lab, head: int, i: int) -> dict:
     """Query i's output built term by term: keys sorted by weight, running sums of w_j·v_j."""
-    w = run.mha.heads.weights[head, i]  # (n,)
-    v = run.mha.v[head]  # (n, d_k)
+    w = lab.result.heads.weights[head, i]  # (n,)
+    v = lab.result.v[head]  # (n, d_k)
     order = np.argsort(w, kind="stable")[::-1]  # heaviest key first
     terms = w[order, None] * v[order]  # (n, d_k) each key's contribution
     partial = np.cumsum(terms, axis=0)  # (n, d_k) after 1, 2, … terms
-    output = run.mha.heads.output[head, i]  # (d_k,) the core's answer
+    output = lab.result.heads.output[head, i]  # (d_k,) the core's answer
     return {
         "order": order,
         "weights": w[order],

@@ -252,15 +252,6 @@ _section(
 _section(
     "teach",
     {
-        "teach.empty": {
-            "zh": "这句话里没有可以分析的内容（{error}）。请在侧栏输入一句话。",
-            "en": "Nothing to analyse in this sentence ({error}). Type a sentence in the sidebar.",
-        },
-        "teach.bad_settings": {
-            "zh": "设置组合无效：{error}",
-            "en": "These settings do not fit together: {error}",
-        },
-        "teach.truncated": {"zh": "输入太长，已截断：{notice}", "en": "Input shortened: {notice}"},
         "teach.head": {"zh": "头 {h}", "en": "Head {h}"},
         "teach.computing": {"zh": "正在计算……", "en": "Computing…"},
         "teach.done": {"zh": "计算完成", "en": "Done"},
