@@ -26,9 +26,8 @@ from bench.common import (
     median_of,
     print_table,
     ratio_row,
-    spawn,
-    wait_healthy,
 )
+from tests.browser_support import spawn_streamlit, wait_healthy
 
 HEATMAP = ".js-plotly-plot .hm image, .js-plotly-plot .hm"  # plotly's heatmap layer
 TARGET = 1.5
@@ -36,7 +35,7 @@ TARGET = 1.5
 
 def cold_start_s(browser, script: Path) -> float:
     """Seconds from spawning the server to the first heatmap visible in a fresh page."""
-    server = spawn(script)
+    server = spawn_streamlit(script)
     try:
         wait_healthy(server, timeout=120, poll=0.05)
         page = browser.new_page(viewport={"width": 1280, "height": 800})

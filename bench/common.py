@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,19 +16,10 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:  # `python bench/x.py` puts bench/, not the root, on the path
     sys.path.insert(0, str(REPO_ROOT))
 
+from tests.browser_support import CHROMIUM, CHROMIUM_FLAGS, start_streamlit  # noqa: E402
+
 BASELINE_APP = REPO_ROOT / "bench" / "baseline_app.py"
 MAIN_APP = REPO_ROOT / "app.py"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 EXAMPLE = "小明把书放在了桌子上，然后他走了。"  # 13 jieba tokens
 LONG = (  # 64 jieba tokens (word mode); the benches print the count they actually got
     "小明把书放在了桌子上，然后他走了。小红拿起那本书，看了看封面，又把它放回了桌子上。"
@@ -117,101 +103,11 @@ def main_app_ready() -> bool:
 # --- servers -----------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def streamlit_command(script: Path, port: int) -> list[str]:
-    """`streamlit run` on loopback, headless, no file watcher, no statistics."""
-    return [
-        sys.executable, "-m", "streamlit", "run", str(script),
-        "--server.address", "127.0.0.1", "--server.port", str(port),
-        "--server.headless", "true", "--server.fileWatcherType", "none",
-        "--browser.gatherUsageStats", "false",
-    ]  # fmt: skip
-
-
-def healthy(url: str) -> bool:
-    """True when Streamlit's health endpoint answers."""
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
-            return response.status == 200
-    except (urllib.error.URLError, OSError):
-        return False
-
-
-@dataclass
-class Server:
-    """A `streamlit run` child in its own process group."""
-
-    url: str
-    process: subprocess.Popen
-    started: float  # time.perf_counter() just before Popen
-
-    def stop(self) -> None:
-        """SIGTERM the process group, SIGKILL after 10 s."""
-        if self.process.poll() is not None:
-            return
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
-        except ProcessLookupError:
-            pass
-
-
-def spawn(script: Path) -> Server:
-    """Start `streamlit run script` without waiting (cold start measures the wait itself)."""
-    port = free_port()
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        streamlit_command(script, port),
-        cwd=REPO_ROOT,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    return Server(f"http://127.0.0.1:{port}", process, started)
-
-
-def wait_healthy(server: Server, timeout: float = 60.0, poll: float = 0.05) -> None:
-    """Poll the health endpoint every `poll` s; raise if the child dies or never answers."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {server.process.returncode}")
-        if healthy(server.url):
-            return
-        time.sleep(poll)
-    server.stop()
-    raise RuntimeError(f"streamlit did not answer on {server.url} within {timeout:.0f} s")
-
-
 @contextmanager
 def running(script: Path) -> Iterator[str]:
-    """A healthy server for `script`, via tests/browser_support.py when present; yields its URL."""
-    try:
-        from tests.browser_support import start_streamlit
-    except ImportError:
-        start_streamlit = None
-    if start_streamlit is not None:
-        with start_streamlit(script) as server:
-            yield server.url
-        return
-    server = spawn(script)
-    try:
-        wait_healthy(server)
+    """A healthy server for `script` (tests/browser_support.py, shared with the tests)."""
+    with start_streamlit(script) as server:
         yield server.url
-    finally:
-        server.stop()
 
 
 # --- Chromium ----------------------------------------------------------------------------

@@ -74,6 +74,7 @@ class StreamlitServer:
     port: int
     process: subprocess.Popen
     log: Path
+    started: float = 0.0  # time.perf_counter() just before Popen (the cold-start bench reads it)
 
     def log_tail(self, chars: int = 3000) -> str:
         """The end of the server's output, for failure messages."""
@@ -123,7 +124,7 @@ def _healthy(url: str) -> bool:
         return False
 
 
-def _wait_healthy(server: StreamlitServer, timeout: float) -> None:
+def wait_healthy(server: StreamlitServer, timeout: float, poll: float = 0.25) -> None:
     """Poll the health endpoint until it answers; raise with the log if the child dies or hangs."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -134,24 +135,23 @@ def _wait_healthy(server: StreamlitServer, timeout: float) -> None:
             )
         if _healthy(server.url):
             return
-        time.sleep(0.25)
+        time.sleep(poll)
     server.stop()
     raise RuntimeError(
         f"streamlit did not serve {server.url} within {timeout:.0f} s:\n{server.log_tail()}"
     )
 
 
-def start_streamlit(
+def spawn_streamlit(
     script: str | os.PathLike[str] = "app.py",
     port: int | None = None,
     *,
     env: dict[str, str] | None = None,
-    timeout: float = STARTUP_TIMEOUT_S,
 ) -> StreamlitServer:
-    """Start `streamlit run script` (relative paths are from the repo root) and wait until healthy.
+    """Start `streamlit run script` (relative paths are from the repo root) without waiting.
 
-    Runs with the repo root as working directory, so `.streamlit/config.toml` applies. Use as a
-    context manager, or call `.stop()`: the child runs in its own process group.
+    Runs with the repo root as working directory, so `.streamlit/config.toml` applies; the
+    child runs in its own process group, stopped by `.stop()` or the context manager.
     """
     path = Path(script)
     path = path if path.is_absolute() else REPO_ROOT / path
@@ -160,6 +160,7 @@ def start_streamlit(
     port = port or free_port()
     child_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     log = Path(tempfile.mkstemp(prefix=f"streamlit-{port}-", suffix=".log")[1])
+    started = time.perf_counter()
     with log.open("wb") as sink:
         process = subprocess.Popen(
             _command(path, port),
@@ -170,6 +171,18 @@ def start_streamlit(
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    server = StreamlitServer(url=f"http://127.0.0.1:{port}", port=port, process=process, log=log)
-    _wait_healthy(server, timeout)
+    return StreamlitServer(f"http://127.0.0.1:{port}", port, process, log, started)
+
+
+def start_streamlit(
+    script: str | os.PathLike[str] = "app.py",
+    port: int | None = None,
+    *,
+    env: dict[str, str] | None = None,
+    timeout: float = STARTUP_TIMEOUT_S,
+) -> StreamlitServer:
+    """spawn_streamlit, then wait until its health endpoint answers (use as a context manager,
+    or call `.stop()`)."""
+    server = spawn_streamlit(script, port, env=env)
+    wait_healthy(server, timeout)
     return server
