@@ -6,7 +6,13 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from attention_core.attention import softmax
+from attention_core.attention import (
+    causal_mask,
+    init_params,
+    multi_head_attention,
+    scaled_dot_product_attention,
+    softmax,
+)
 
 DEFAULT_D_KS = (4, 8, 16, 32, 64, 128, 256, 512, 1024)  # the d_k axis of the "why 1/√d_k" page
 SOFTMAX_FLOPS_PER_SCORE = 5  # max, subtract, exp, sum, divide: one operation each per score
@@ -72,13 +78,18 @@ class VarianceEstimate:
         return asdict(self)
 
 
-def qk_variance(d_k: int, samples: int = 20_000, seed: int = 0) -> VarianceEstimate:
-    """Estimate var(q·k) = Σ_i var(q_i k_i) = d_k, and var(q·k/√d_k) = 1, by sampling."""
+def qk_samples(d_k: int, samples: int = 20_000, seed: int = 0) -> np.ndarray:
+    """q·k for `samples` seeded pairs of unit-variance vectors: (samples,) values, var ≈ d_k."""
     d_k, samples = _check_int("d_k", d_k, 1), _check_int("samples", samples, 2)
     rng = np.random.default_rng(seed)
     q = rng.standard_normal((samples, d_k))  # (samples, d_k)
     k = rng.standard_normal((samples, d_k))  # (samples, d_k)
-    dots = np.einsum("sd,sd->s", q, k)  # (samples,)
+    return np.einsum("sd,sd->s", q, k)  # (samples,)
+
+
+def qk_variance(d_k: int, samples: int = 20_000, seed: int = 0) -> VarianceEstimate:
+    """Estimate var(q·k) = Σ_i var(q_i k_i) = d_k, and var(q·k/√d_k) = 1, by sampling."""
+    dots = qk_samples(d_k, samples, seed)  # (samples,)
     raw = float(np.var(dots, ddof=1))
     return VarianceEstimate(d_k, samples, raw, raw / d_k)
 
@@ -215,3 +226,28 @@ def generation_cost(n: int, d_model: int, num_heads: int, dtype="float32") -> Ge
     without = 8 * d * d * s1 + (4 * d + SOFTMAX_FLOPS_PER_SCORE * h) * s2
     cache = 2 * n * d * np.dtype(dtype).itemsize
     return GenerationCost(n, d, h, with_cache, without, cache)
+
+
+def generate_states(t: int, d: int, *, cache: bool, seed: int = 0) -> np.ndarray:
+    """Generate t token states with one causal attention layer (h = 1), with or without a KV cache.
+
+    Without a cache every step re-runs the layer on the whole prefix; with one it projects
+    only the new token, appends its k, v to the cache and attends from that one query.
+    Returns the (t, d) outputs of the newest token at each step (equal either way).
+    """
+    t, d = _check_int("t", t, 1), _check_int("d", d, 1)
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((t, d), dtype=np.float32)  # (t, d) stand-in token states
+    p = init_params(d, 1, seed, dtype=np.float32)
+    outs = np.empty((t, d), np.float32)
+    k_cache, v_cache = np.empty((t, d), np.float32), np.empty((t, d), np.float32)
+    for s in range(1, t + 1):
+        if cache:
+            new = x[s - 1 : s]  # (1, d)
+            k_cache[s - 1], v_cache[s - 1] = new @ p.w_k, new @ p.w_v  # append one row each
+            att = scaled_dot_product_attention(new @ p.w_q, k_cache[:s], v_cache[:s])
+            outs[s - 1] = att.output[0] @ p.w_o  # (d,)
+        else:
+            full = multi_head_attention(x[:s], p, mask=causal_mask(s))  # the whole prefix again
+            outs[s - 1] = full.output[-1]  # (d,)
+    return outs

@@ -6,7 +6,7 @@ import numpy as np
 import streamlit as st
 
 from attention_core import softmax
-from attention_core.analysis import DEFAULT_D_KS, dk_sweep, qk_variance
+from attention_core.analysis import DEFAULT_D_KS, dk_sweep, qk_samples, qk_variance
 from ui import figures_teach as ft
 from ui import teach
 from ui.controls import Settings, current_settings
@@ -20,7 +20,7 @@ SAMPLES = 20_000  # Monte-Carlo pairs per d_k
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def dots(d_k: int, seed: int) -> np.ndarray:
-    return teach.mc_dot_products(d_k, SAMPLES, seed)
+    return qk_samples(d_k, SAMPLES, seed)
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
@@ -41,7 +41,7 @@ def variance_part(s: Settings, t, var: dict) -> None:
     st.subheader(t("scaling.a"))
     d_k = st.select_slider(t("scaling.dk"), DEFAULT_D_KS, value=64, key="scaling_dk")
     est = qk_variance(d_k, SAMPLES, s.seed)
-    raw = dots(d_k, s.seed)  # the same draws as qk_variance (same seed and order)
+    raw = dots(d_k, s.seed)  # the draws qk_variance summarises
     scaled = raw / np.sqrt(d_k)
     c1, c2 = st.columns(2)
     c1.metric(t("scaling.var_raw"), f"{est.raw_variance:.1f}")

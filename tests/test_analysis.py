@@ -9,9 +9,11 @@ from attention_core import softmax
 from attention_core.analysis import (
     attention_cost,
     dk_sweep,
+    generate_states,
     generation_cost,
     jacobian_norms,
     max_weight,
+    qk_samples,
     qk_variance,
     row_entropy,
     softmax_jacobian,
@@ -84,3 +86,14 @@ def test_generation_cost_with_and_without_cache():
 def test_bad_arguments_are_value_errors(call):
     with pytest.raises(ValueError):
         call()
+
+
+def test_kv_cache_generation_gives_the_same_states_as_recomputing_the_prefix():
+    with_cache = generate_states(12, 16, cache=True)  # (t, d)
+    np.testing.assert_allclose(with_cache, generate_states(12, 16, cache=False), atol=1e-5)
+    assert with_cache.shape == (12, 16) and with_cache.dtype == np.float32
+
+
+def test_qk_variance_summarises_qk_samples():
+    dots = qk_samples(32, samples=1000, seed=2)
+    assert qk_variance(32, samples=1000, seed=2).raw_variance == pytest.approx(np.var(dots, ddof=1))

@@ -13,14 +13,13 @@ import streamlit as st
 from attention_core import (
     EmptyInputError,
     build_inputs,
-    causal_mask,
     init_params,
     multi_head_attention,
     scaled_dot_product_attention,
     softmax,
     tokenize,
 )
-from attention_core.analysis import generation_cost, max_weight, row_entropy
+from attention_core.analysis import generate_states, generation_cost, max_weight, row_entropy
 from attention_core.tiled import tiled_attention
 from ui import controls, state
 from ui.controls import Settings
@@ -44,14 +43,6 @@ def label_tokens(texts: Sequence[str]) -> list[str]:
 
 
 # ---------------------------------------------------------------- why 1/√d_k
-
-
-def mc_dot_products(d_k: int, samples: int = 20_000, seed: int = 0) -> np.ndarray:
-    """q·k for `samples` pairs with unit-variance components: (samples,) values, var ≈ d_k."""
-    rng = np.random.default_rng(seed)
-    q = rng.standard_normal((samples, d_k))  # (samples, d_k)
-    k = rng.standard_normal((samples, d_k))  # (samples, d_k)
-    return np.einsum("sd,sd->s", q, k)  # (samples,)
 
 
 def temperature_row_stats(scores: np.ndarray, taus: Sequence[float]) -> dict:
@@ -133,30 +124,6 @@ def measure_cost(n: int, d: int = COST_D, *, timing: bool = True) -> dict[str, f
     return out
 
 
-def generate(t: int, d: int = COST_D, *, cache: bool, seed: int = 0) -> np.ndarray:
-    """Generate t token states autoregressively with one causal attention layer (h = 1).
-
-    Without a cache every step re-runs the layer on the whole prefix; with one it projects
-    only the new token, appends its k, v to the cache and attends from that one query.
-    Returns the (t, d) outputs of the newest token at each step.
-    """
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal((t, d), dtype=np.float32)  # (t, d) stand-in token states
-    p = init_params(d, 1, seed, dtype=np.float32)
-    outs = np.empty((t, d), np.float32)
-    k_cache, v_cache = np.empty((t, d), np.float32), np.empty((t, d), np.float32)
-    for s in range(1, t + 1):
-        if cache:
-            new = x[s - 1 : s]  # (1, d)
-            k_cache[s - 1], v_cache[s - 1] = new @ p.w_k, new @ p.w_v  # append one row each
-            att = scaled_dot_product_attention(new @ p.w_q, k_cache[:s], v_cache[:s])
-            outs[s - 1] = att.output[0] @ p.w_o  # (d,)
-        else:
-            full = multi_head_attention(x[:s], p, mask=causal_mask(s))  # the whole prefix again
-            outs[s - 1] = full.output[-1]  # (d,)
-    return outs
-
-
 def measure_generation(t: int, d: int = COST_D) -> dict[str, float]:
     """Seconds and counted FLOPs to generate t tokens with and without a KV cache."""
     cost = generation_cost(t, d, 1)
@@ -166,9 +133,9 @@ def measure_generation(t: int, d: int = COST_D) -> dict[str, float]:
     }
     results = {}
     for cache, name in ((False, "nocache"), (True, "cache")):
-        generate(4, d, cache=cache)  # warm-up: first calls pay for imports and thread start
+        generate_states(4, d, cache=cache)  # warm-up: first calls pay for imports and thread start
         t0 = time.perf_counter()
-        results[name] = generate(t, d, cache=cache)
+        results[name] = generate_states(t, d, cache=cache)
         out[f"{name}_s"] = time.perf_counter() - t0
     out["max_diff"] = float(np.abs(results["cache"] - results["nocache"]).max())
     out["cache_bytes"] = float(cost.cache_bytes)
