@@ -24,14 +24,14 @@ def _check_int(name: str, value, least: int) -> int:
     return int(value)
 
 
-def row_entropy(weights: np.ndarray) -> np.ndarray:
-    """H = −Σ_j p_j · ln p_j over the last axis (nats; 0·ln 0 = 0): (..., m) → (...).
+def row_entropy(weights: np.ndarray, base: float = np.e) -> np.ndarray:
+    """H = −Σ_j p_j · log p_j over the last axis (0·log 0 = 0): (..., m) → (...).
 
-    ln m for a uniform row, 0 for a one-hot (saturated) row.
+    log m for a uniform row, 0 for a one-hot (saturated) row; nats by default, bits with base=2.
     """
     p = np.asarray(weights, dtype=float)
     logs = np.log(p, out=np.zeros_like(p), where=p > 0)
-    return -np.sum(p * logs, axis=-1)
+    return -np.sum(p * logs, axis=-1) / np.log(base)
 
 
 def max_weight(weights: np.ndarray) -> np.ndarray:

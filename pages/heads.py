@@ -7,8 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from attention_core.analysis import attention_cost
+from ui import figures, teach
 from ui import figures_teach as ft
-from ui import teach
 from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
 from ui.state import Lab
@@ -21,19 +21,19 @@ H_CHOICES = (1, 2, 4, 8)
 
 def head_grid(run: Lab, s: Settings, t) -> None:
     """One heatmap per head, two per row."""
-    tok, w = list(run.texts), run.result.heads.weights  # (h, n, n)
-    cols = st.columns(2 if len(w) > 1 else 1)
-    for head in range(len(w)):
-        fig = ft.matrix_heatmap(
-            w[head],
-            tok,
-            tok,
-            title=t("teach.head", h=head + 1),
-            weights=True,
-            font_size=teach.font_size(s),
-            show_numbers=s.numbers,
-        )
-        cols[head % len(cols)].plotly_chart(fig, key=f"heads_map_{head}")
+    w = run.result.heads.weights  # (h, n, n)
+    figs = figures.head_heatmaps(
+        w,
+        run.texts,
+        lang=s.lang,
+        shared_scale=s.shared_scale,
+        numbers=s.numbers,
+        classroom=s.classroom,
+    )  # the main page's maps: same colours, hover and labels
+    cols = st.columns(figures.grid_columns(len(w), len(run.texts), s.classroom))
+    for head, fig in enumerate(figs):
+        with cols[head % len(cols)]:
+            st.plotly_chart(fig, key=f"heads_map_{head}", config=figures.PLOTLY_CONFIG)
 
 
 def concat_and_wo(run: Lab, s: Settings, t) -> None:

@@ -122,15 +122,13 @@ def heads_block(texts, weights, step: int, s: Settings, t, suffix: str = "") -> 
     line = focus_line(texts, weights, t)
     if line:
         st.markdown(line)
-    shared_scale = s.shared_scale
     figs = figures.head_heatmaps(
         weights,
         list(texts),
         lang=s.lang,
-        shared_scale=shared_scale,
+        shared_scale=s.shared_scale,
         numbers=s.numbers,
         classroom=s.classroom,
-        cols=2,
     )
     cols = st.columns(2)
     for i, fig in enumerate(figs):

@@ -10,6 +10,7 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
+from attention_core.analysis import row_entropy
 from ui import controls, state
 from ui import figures as fig
 from ui.routing import ensure_router
@@ -162,7 +163,7 @@ def scaling_section(lab: state.Lab, s: controls.Settings) -> None:
     st.caption(t("main.scaling_caption", lang))
     w_on, w_off = (w[head] for w in both_scalings(lab, s.scale))
     st.markdown(f"**{t('main.row_stats', lang)}**")
-    h_on, h_off = fig.row_entropy(w_on).mean(), fig.row_entropy(w_off).mean()
+    h_on, h_off = row_entropy(w_on, base=2).mean(), row_entropy(w_off, base=2).mean()
     summary = {
         "hs": f"{h_on:.2f}",
         "hu": f"{h_off:.2f}",

@@ -97,3 +97,9 @@ def test_kv_cache_generation_gives_the_same_states_as_recomputing_the_prefix():
 def test_qk_variance_summarises_qk_samples():
     dots = qk_samples(32, samples=1000, seed=2)
     assert qk_variance(32, samples=1000, seed=2).raw_variance == pytest.approx(np.var(dots, ddof=1))
+
+
+def test_row_entropy_in_bits_for_the_main_page():
+    n = 8
+    assert row_entropy(np.full((n, n), 1 / n), base=2) == pytest.approx(np.full(n, 3.0))
+    assert row_entropy(np.eye(n), base=2) == pytest.approx(np.zeros(n))

@@ -78,12 +78,6 @@ def test_score_heatmaps_share_one_symmetric_scale():
     np.testing.assert_allclose(fig.decode_array(b["z"]), raw / 4)
 
 
-def test_row_entropy_uniform_and_one_hot():
-    n = 8
-    assert fig.row_entropy(np.full((n, n), 1 / n)) == pytest.approx(np.full(n, 3.0))
-    assert fig.row_entropy(np.eye(n)) == pytest.approx(np.zeros(n))
-
-
 def test_row_stats_and_focus_bars():
     w = weights(3, 5)
     stats = wire(fig.row_stats_figure(w[0], w[1], TEXTS[:5]))["data"]

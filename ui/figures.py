@@ -10,6 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from attention_core.analysis import row_entropy
 from ui.text import t
 
 VIRIDIS = (
@@ -230,13 +231,8 @@ def head_heatmaps(
     shared_scale: bool = True,
     numbers: bool = False,
     classroom: bool = False,
-    cols: int | None = None,
 ) -> list[go.Figure]:
-    """One weight map per head, weights (h, n, n); per-head colour scales stretch to each max.
-
-    `cols` (maps per row) is accepted for callers' layouts; each map carries its own colour bar.
-    """
-    del cols
+    """One weight map per head, weights (h, n, n); per-head colour scales stretch to each max."""
     figs = []
     for i, head in enumerate(weights):
         peak = float(head.max()) if head.size else 1.0
@@ -330,13 +326,6 @@ def score_limit(*arrays: np.ndarray) -> float:
 # ---- row statistics and focus bars -----------------------------------------------------------
 
 
-def row_entropy(weights: np.ndarray) -> np.ndarray:
-    """Entropy in bits of each row of (..., n, n) weights (0 log 0 = 0)."""
-    w = np.clip(weights, 0.0, 1.0)
-    logs = np.log2(w, out=np.zeros_like(w), where=w > 0)
-    return -(w * logs).sum(axis=-1)
-
-
 def row_stats_figure(
     w_scaled: np.ndarray,
     w_unscaled: np.ndarray,
@@ -350,7 +339,7 @@ def row_stats_figure(
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08)
     for which, weights in enumerate((w_scaled, w_unscaled)):
         group = t("main.w_scaled" if which == 0 else "main.w_unscaled", lang)
-        for row, values in ((1, row_entropy(weights)), (2, weights.max(axis=-1))):
+        for row, values in ((1, row_entropy(weights, base=2)), (2, weights.max(axis=-1))):
             fig.add_trace(
                 go.Bar(
                     x=labels,
