@@ -9,7 +9,7 @@ from ui import figures_teach as ft
 from ui import teach
 from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
-from ui.state import Lab
+from ui.state import Lab, focus_index
 from ui.text import md_escape
 from ui.text import t as text
 
@@ -19,16 +19,9 @@ CARDS_PER_ROW = 6
 
 
 def pickers(run: Lab, s: Settings, t) -> tuple[int, int]:
-    labels = teach.label_tokens(run.texts)
     c1, c2 = st.columns(2)
-    start = labels.index("他") if "他" in labels else 0
-    i = c1.selectbox(
-        t("library.query"),
-        range(len(labels)),
-        index=start,
-        format_func=labels.__getitem__,
-        key="library_query",
-    )
+    start = focus_index(run.texts, s.focus)  # the main page's focus token (default 他)
+    i = teach.token_picker(c1, t("library.query"), run, "library_query", start)
     head = c2.selectbox(
         t("steps.head"),
         range(s.heads),

@@ -10,7 +10,7 @@ from ui import figures_teach as ft
 from ui import teach
 from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
-from ui.state import Lab
+from ui.state import Lab, focus_index
 from ui.text import t as text
 
 ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
@@ -92,19 +92,10 @@ def show_step(run: Lab, step: int, head: int, s: Settings, t) -> None:
 def drill_down(run: Lab, head: int, s: Settings, t) -> None:
     """One cell (i, j) taken apart into the actual numbers."""
     st.subheader(t("steps.drill"))
-    labels = teach.label_tokens(run.texts)
     c1, c2 = st.columns(2)
-    start = labels.index("他") if "他" in labels else 0
-    i = c1.selectbox(
-        t("steps.query"),
-        range(len(labels)),
-        format_func=labels.__getitem__,
-        key="steps_i",
-        index=start,
-    )
-    j = c2.selectbox(
-        t("steps.key"), range(len(labels)), format_func=labels.__getitem__, key="steps_j"
-    )
+    start = focus_index(run.texts, s.focus)  # the main page's focus token (default 他)
+    i = teach.token_picker(c1, t("steps.query"), run, "steps_i", start)
+    j = teach.token_picker(c2, t("steps.key"), run, "steps_j")
     b = teach.cell_breakdown(run, head, i, j)
     table = pd.DataFrame({"q_i": b["q"], "k_j": b["k"], "q_i × k_j": b["prod"]})
     st.dataframe(table.round(4), key="steps_table", height=min(400, 38 + 35 * len(table)))

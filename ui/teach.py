@@ -209,6 +209,14 @@ def font_size(s: Settings) -> int:
     return 18 if s.classroom else 12
 
 
+def token_picker(where, label: str, lab: state.Lab, key: str, default: int = 0) -> int:
+    """A select box over the sentence's tokens (repeats numbered) in `where`; the index picked."""
+    labels = label_tokens(lab.texts)
+    return where.selectbox(
+        label, range(len(labels)), index=default, format_func=labels.__getitem__, key=key
+    )
+
+
 def sentence_lab_or_stop(s: Settings) -> state.Lab:
     """The main page's cached Lab for these settings with random weights (the teaching pages
     show W_Q … W_O); its notices, or a notice and st.stop() when there is nothing to show."""
