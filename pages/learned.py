@@ -8,12 +8,12 @@ from functools import partial
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core import EmptyInputError
 from attention_core.model import RELATIONS, describe_heads, load_demo_history, load_demo_model
 from ui import figures, teach
+from ui import figures_teach as ft
 from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
 from ui.text import md_escape
@@ -28,51 +28,6 @@ EXAMPLES = (
 )
 PLAY_SECONDS = 0.6  # pause between checkpoints while playing
 PRONOUNS = ("他", "她")
-
-
-# ---- pure figure builders (no st.* calls) ----------------------------------------------------
-
-
-def loss_figure(losses, steps, heldout_loss, step, t, font_size: int = 12) -> go.Figure:
-    """Training loss per update, its moving average, held-out loss at checkpoints, a marker."""
-    x = np.arange(1, len(losses) + 1)
-    window = max(1, len(losses) // 40)
-    smooth = np.convolve(losses, np.ones(window) / window, mode="valid")  # (steps-window+1,)
-    fig = go.Figure()
-    fig.add_scatter(x=x, y=losses, name=t("learned.loss_train"), line={"width": 1}, opacity=0.35)
-    fig.add_scatter(x=x[window - 1 :], y=smooth, name=t("learned.loss_smooth"))
-    fig.add_scatter(x=steps, y=heldout_loss, name=t("learned.loss_heldout"), mode="lines+markers")
-    return _marked(fig, step, t("learned.loss"), t, font_size)
-
-
-def accuracy_figure(steps, heldout: dict, step, t, font_size: int = 12) -> go.Figure:
-    """Held-out figures at every checkpoint, chance as a dashed line, the current step marked."""
-    fig = go.Figure()
-    for key, name in (
-        ("any_head_acc", "learned.acc_any"),
-        ("best_head_weight", "learned.acc_weight"),
-        ("readout_acc", "learned.acc_readout"),
-    ):
-        fig.add_scatter(x=steps, y=heldout[key], name=t(name), mode="lines+markers")
-    fig.add_scatter(
-        x=steps, y=heldout["any_head_chance"], name=t("learned.acc_chance"), line={"dash": "dash"}
-    )
-    fig.update_yaxes(range=[0, 1.02], tickformat=".0%")
-    return _marked(fig, step, t("learned.acc_title"), t, font_size)
-
-
-def _marked(fig: go.Figure, step: int, title: str, t, font_size: int) -> go.Figure:
-    fig.add_vline(x=step, line_dash="dot", line_color="#d62728")
-    fig.add_annotation(x=step, y=1, yref="paper", text=t("learned.now"), showarrow=False)
-    fig.update_layout(
-        title=title,
-        height=320,
-        font={"size": font_size},
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.25},
-        xaxis_title=t("learned.x_step"),
-    )
-    return fig
 
 
 # ---- page --------------------------------------------------------------------------------------
@@ -161,9 +116,9 @@ def curves(step: int, s: Settings, t) -> None:
             f"{h.heldout[key][i]:.0%}" if key != "best_head_weight" else f"{h.heldout[key][i]:.2f}",
         )
     left, right = st.columns(2)
-    fig = loss_figure(h.losses, h.steps, h.heldout["loss"], step, t, fs)
+    fig = ft.loss_figure(h.losses, h.steps, h.heldout["loss"], step, t, fs)
     left.plotly_chart(fig, key="learned_loss", config=figures.PLOTLY_CONFIG)
-    fig = accuracy_figure(h.steps, h.heldout, step, t, fs)
+    fig = ft.accuracy_figure(h.steps, h.heldout, step, t, fs)
     right.plotly_chart(fig, key="learned_acc", config=figures.PLOTLY_CONFIG)
     st.caption(t("learned.heldout_note"))
 

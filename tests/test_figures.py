@@ -164,3 +164,18 @@ def test_tampered_links_are_clamped_or_ignored_with_a_notice(params, field, valu
         assert found.get(field) == value
     keys = [key for _, key, _ in notes]
     assert (notice in keys) if notice else keys == []
+
+
+def test_training_curves_mark_the_current_step():
+    from ui import figures_teach as ft
+
+    say = lambda key, **_: key  # noqa: E731 (the builders take the page's t)
+    loss = ft.loss_figure(np.linspace(2, 0.3, 100), [0, 50, 100], [2.1, 0.9, 0.5], 50, say)
+    assert [s.x[-1] for s in loss.data] == [100, 100, 100]
+    assert loss.layout.shapes[0].x0 == 50  # the dotted line at the chosen checkpoint
+    heldout = {
+        k: [0.3, 0.9, 0.96]
+        for k in ("any_head_acc", "best_head_weight", "readout_acc", "any_head_chance")
+    }
+    acc = ft.accuracy_figure([0, 50, 100], heldout, 100, say)
+    assert len(acc.data) == 4 and acc.layout.shapes[0].x0 == 100

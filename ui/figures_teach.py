@@ -202,3 +202,48 @@ def loglog_fit(
     )
     fig.update_xaxes(tickvals=list(ns), ticktext=[str(n) for n in ns])
     return fig.update_yaxes(dtick=1)  # one tick per decade
+
+
+# ---- the learned-attention page: training curves with the current step marked
+
+
+def loss_figure(losses, steps, heldout_loss, step, t, font_size: int = 12) -> go.Figure:
+    """Training loss per update, its moving average, held-out loss at checkpoints, a marker."""
+    x = np.arange(1, len(losses) + 1)
+    window = max(1, len(losses) // 40)
+    smooth = np.convolve(losses, np.ones(window) / window, mode="valid")  # (steps-window+1,)
+    fig = go.Figure()
+    fig.add_scatter(x=x, y=losses, name=t("learned.loss_train"), line={"width": 1}, opacity=0.35)
+    fig.add_scatter(x=x[window - 1 :], y=smooth, name=t("learned.loss_smooth"))
+    fig.add_scatter(x=steps, y=heldout_loss, name=t("learned.loss_heldout"), mode="lines+markers")
+    return _marked(fig, step, t("learned.loss"), t, font_size)
+
+
+def accuracy_figure(steps, heldout: dict, step, t, font_size: int = 12) -> go.Figure:
+    """Held-out figures at every checkpoint, chance as a dashed line, the current step marked."""
+    fig = go.Figure()
+    for key, name in (
+        ("any_head_acc", "learned.acc_any"),
+        ("best_head_weight", "learned.acc_weight"),
+        ("readout_acc", "learned.acc_readout"),
+    ):
+        fig.add_scatter(x=steps, y=heldout[key], name=t(name), mode="lines+markers")
+    fig.add_scatter(
+        x=steps, y=heldout["any_head_chance"], name=t("learned.acc_chance"), line={"dash": "dash"}
+    )
+    fig.update_yaxes(range=[0, 1.02], tickformat=".0%")
+    return _marked(fig, step, t("learned.acc_title"), t, font_size)
+
+
+def _marked(fig: go.Figure, step: int, title: str, t, font_size: int) -> go.Figure:
+    fig.add_vline(x=step, line_dash="dot", line_color="#d62728")
+    fig.add_annotation(x=step, y=1, yref="paper", text=t("learned.now"), showarrow=False)
+    fig.update_layout(
+        title=title,
+        height=320,
+        font={"size": font_size},
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        legend={"orientation": "h", "y": -0.25},
+        xaxis_title=t("learned.x_step"),
+    )
+    return fig
