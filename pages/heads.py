@@ -22,6 +22,7 @@ H_CHOICES = (1, 2, 4, 8)
 def head_grid(run: Lab, s: Settings, t) -> None:
     """One heatmap per head, two per row."""
     w = run.result.heads.weights  # (h, n, n)
+    per_row = figures.grid_columns(len(w), len(run.texts), s.classroom)
     figs = figures.head_heatmaps(
         w,
         run.texts,
@@ -29,8 +30,9 @@ def head_grid(run: Lab, s: Settings, t) -> None:
         shared_scale=s.shared_scale,
         numbers=s.numbers,
         classroom=s.classroom,
+        cols=per_row,
     )  # the main page's maps: same colours, hover and labels
-    cols = st.columns(figures.grid_columns(len(w), len(run.texts), s.classroom))
+    cols = st.columns(per_row)
     for head, fig in enumerate(figs):
         with cols[head % len(cols)]:
             st.plotly_chart(fig, key=f"heads_map_{head}", config=figures.PLOTLY_CONFIG)

@@ -84,6 +84,7 @@ def heads_block(texts, weights, step: int, s: Settings, t, suffix: str = "") -> 
         shared_scale=s.shared_scale,
         numbers=s.numbers,
         classroom=s.classroom,
+        cols=2,
     )
     cols = st.columns(2)
     for i, fig in enumerate(figs):

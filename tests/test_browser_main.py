@@ -57,6 +57,25 @@ def test_chinese_ticks_scaling_toggle_and_address_bar(page, streamlit_server):
     assert not page.locator("[data-testid='stException']").count()
 
 
+PLOT_AREAS = """() => Array.from(document.querySelectorAll('.st-key-head_grid .js-plotly-plot'))
+  .map(gd => {
+    const area = gd.querySelector('.nsewdrag').getBoundingClientRect();
+    return {w: area.width, h: area.height, bar: !!gd.querySelector('.colorbar'),
+            pushed: gd._fullLayout.margin.r !== gd._fullLayout._size.r};
+  })"""
+
+
+@pytest.mark.parametrize("query", ["", "?class=1"])
+def test_head_maps_are_equal_squares_with_one_colour_bar_per_row(page, streamlit_server, query):
+    open_main(page, f"{streamlit_server}/{query}")
+    maps = page.evaluate(PLOT_AREAS)
+    assert len(maps) == 4
+    assert [m["bar"] for m in maps] == [False, True, False, True]  # two to a row at 1280 px
+    assert max(m["w"] for m in maps) - min(m["w"] for m in maps) <= 1
+    assert all(abs(m["w"] - m["h"]) <= 1 for m in maps)
+    assert not any(m["pushed"] for m in maps)  # the reserved room held the bar: one layout pass
+
+
 def test_classroom_mode_screenshot(page, streamlit_server):
     open_main(page, f"{streamlit_server}/?class=1")
     size = page.evaluate(

@@ -61,6 +61,21 @@ def test_head_heatmaps_one_per_head_with_shared_or_own_scale(shared):
     assert tops == expected
 
 
+@pytest.mark.parametrize(
+    ("h", "cols", "bars"), [(4, 2, [0, 1, 0, 1]), (3, 2, [0, 1, 1]), (6, 3, [0, 0, 1, 0, 0, 1])]
+)
+def test_shared_scale_draws_one_colour_bar_per_row_and_keeps_every_square_equal(h, cols, bars):
+    figs = [wire(f) for f in fig.head_heatmaps(weights(h, 6), TEXTS[:6], cols=cols)]
+    assert [int(f["data"][0]["showscale"]) for f in figs] == bars
+    margins = {json.dumps(f["layout"]["margin"], sort_keys=True) for f in figs}
+    assert len(margins) == 1  # the maps without a bar keep its room
+    own = [
+        wire(f)["data"][0]["showscale"]
+        for f in fig.head_heatmaps(weights(h, 6), TEXTS[:6], shared_scale=False, cols=cols)
+    ]
+    assert all(own)  # a per-head scale needs every bar
+
+
 def test_numbers_in_cells_only_while_they_fit():
     small = wire(fig.attention_heatmap(np.eye(4), list("abcd"), numbers=True))["data"][0]
     n = fig.MAX_CELL_NUMBERS + 1
@@ -82,11 +97,22 @@ def test_row_stats_and_focus_bars():
     w = weights(3, 5)
     stats = wire(fig.row_stats_figure(w[0], w[1], TEXTS[:5]))["data"]
     assert len(stats) == 4 and sum(tr.get("showlegend", True) for tr in stats) == 2
-    bars = wire(fig.focus_bars(w, 2, TEXTS[:5]))["data"]
-    assert len(bars) == 3
+    focus = wire(fig.focus_bars(w, 2, TEXTS[:5]))
+    bars = focus["data"]
+    assert len(bars) == 3 and focus["layout"]["barmode"] == "group"
     np.testing.assert_allclose(fig.decode_array(bars[1]["y"]), w[1, 2], atol=1e-3)
+    assert focus["layout"]["xaxis"]["ticktext"] == fig.token_labels(TEXTS[:5])  # once, not h×
+    assert [b["name"] for b in bars] == ["头 1", "头 2", "头 3"] and focus["layout"]["showlegend"]
+    assert bars[0]["hovertemplate"].startswith("书 → %{hovertext}")
     with pytest.raises(ValueError, match="outside"):
         fig.focus_bars(w, 5, TEXTS[:5])
+
+
+def test_focus_bars_label_at_most_dtick_all_tokens():
+    n = 64
+    layout = wire(fig.focus_bars(weights(8, n), 0, [f"词{i}" for i in range(n)]))["layout"]
+    ticks = layout["xaxis"]["tickvals"]
+    assert len(ticks) <= fig.DTICK_ALL and ticks[0] == 0 and layout["xaxis"]["tickangle"] == -90
 
 
 def test_matrix_heatmap_rows_are_tokens():

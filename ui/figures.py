@@ -29,14 +29,22 @@ VIRIDIS = (
 # distinguishable while the colour bar still reads 0–100 %.
 WEIGHT_SCALE = [[(k / (len(VIRIDIS) - 1)) ** 2, c] for k, c in enumerate(VIRIDIS)]
 SIGNED_SCALE = "RdBu_r"  # diverging for scores and matrices (ColorBrewer, colour-blind-safe)
-HEAD_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
+HEAD_COLOURS = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#56B4E9",
+    "#D55E00",
+    "#F0E442",
+    "#000000",
+)
 LABEL_CHARS = 8  # longer token texts are cut with "…" on axes
 MAX_CELL_NUMBERS = 24  # above this many tokens, numbers in cells are too crowded
 MAX_SCORE_NUMBERS = 10  # scores need more digits ("-3.7"), so fewer tokens fit
 UPRIGHT_MAX = 8  # up to this many tokens, x labels stay horizontal; above, they turn -90°
 COMPACT_N = 32  # above this many tokens, score maps send int8 colour levels (hover: tokens only)
 DTICK_ALL = 40  # up to this many tokens every axis label is drawn
-FOCUS_TICKS = 160  # focus bars get token names under them while h·n stays below this
 PLOTLY_CONFIG = {
     "displaylogo": False,
     "toImageButtonOptions": {"format": "png", "scale": 3, "filename": "attention_lab"},
@@ -161,6 +169,16 @@ def _tick_margins(labels: list[str], size: int, x_angle: int) -> dict:
     return {"l": wide, "b": wide if x_angle else size + 12}
 
 
+def _colourbar_room(size: int, chars: int = 4) -> int:
+    """Right margin that holds a colour bar whose tick labels have `chars` characters.
+
+    Plotly otherwise pushes the margin out for the bar and lays the figure out a second time;
+    a map with its room reserved draws in ~10 ms instead of ~15 (fitted in Chromium: the bar
+    takes 82 px at font size 12 and 95 px at 17 with "100%" labels; BENCHMARKS.md).
+    """
+    return 53 + int(0.65 * size * chars)
+
+
 def _map_figure(
     trace: dict,
     labels: list[str],
@@ -169,14 +187,21 @@ def _map_figure(
     height: int,
     classroom: bool,
     narrow: bool = False,
+    bar_room: int = 0,
 ) -> go.Figure:
-    """An (n, n) token map from one dict: a single validation pass, ~10× faster than updates."""
+    """An (n, n) token map from one dict: a single validation pass, ~10× faster than updates.
+
+    bar_room > 0 reserves that many characters of colour-bar tick labels on the right (also for
+    a map without a bar of its own, so maps in a row keep equal squares).
+    """
     layout = _layout(title=title, height=height, classroom=classroom)
     axes = _token_axes(labels, layout["font"], narrow=narrow)
     layout.update(axes)
     layout["margin"].update(
         _tick_margins(labels, layout["font"]["size"], axes["xaxis"]["tickangle"])
     )
+    if bar_room:
+        layout["margin"]["r"] = _colourbar_room(layout["font"]["size"], bar_room)
     return go.Figure({"data": [trace], "layout": layout})
 
 
@@ -195,8 +220,12 @@ def attention_heatmap(
     showscale: bool = True,
     height: int | None = None,
     narrow: bool = False,
+    bar_room: bool | None = None,
 ) -> go.Figure:
-    """One (n, n) weight map: rows are queries, columns keys; hover "他 → 小明: 61%"."""
+    """One (n, n) weight map: rows are queries, columns keys; hover "他 → 小明: 61%".
+
+    bar_room: keep the colour bar's room on the right (default: when it shows one).
+    """
     n = weights.shape[-1]
     if weights.shape != (n, n) or len(texts) != n:
         raise ValueError(f"weights have shape {weights.shape}, while there are {len(texts)} tokens")
@@ -220,7 +249,10 @@ def attention_heatmap(
     if show_numbers:
         trace["texttemplate"] = "%{z}"
     side = map_height(n, classroom) if height is None else height
-    return _map_figure(trace, labels, title=title, height=side, classroom=classroom, narrow=narrow)
+    room = 4 if (showscale if bar_room is None else bar_room) else 0  # "100%"
+    return _map_figure(
+        trace, labels, title=title, height=side, classroom=classroom, narrow=narrow, bar_room=room
+    )
 
 
 def head_heatmaps(
@@ -231,18 +263,33 @@ def head_heatmaps(
     shared_scale: bool = True,
     numbers: bool = False,
     classroom: bool = False,
+    cols: int = 1,
 ) -> list[go.Figure]:
-    """One weight map per head, weights (h, n, n); per-head colour scales stretch to each max."""
-    figs = []
+    """One weight map per head, weights (h, n, n); per-head colour scales stretch to each max.
+
+    cols: maps per row as the page lays them out. With the shared scale only the last map of
+    each row draws the (identical) colour bar and the others keep its room, so every square is
+    the same size: a colour bar costs the browser about as much as the map it sits beside.
+    """
+    figs, h = [], len(weights)
     for i, head in enumerate(weights):
         peak = float(head.max()) if head.size else 1.0
         zmax = 1.0 if shared_scale else max(peak, 0.01)
         title = t("main.head", lang, i=i + 1)
         if not shared_scale:
             title = t("main.head_max", lang, i=i + 1, m=f"{peak:.2f}")
+        row_end = (i + 1) % max(cols, 1) == 0 or i == h - 1
         figs.append(
             attention_heatmap(
-                head, texts, title=title, lang=lang, zmax=zmax, numbers=numbers, classroom=classroom
+                head,
+                texts,
+                title=title,
+                lang=lang,
+                zmax=zmax,
+                numbers=numbers,
+                classroom=classroom,
+                showscale=row_end or not shared_scale,
+                bar_room=True,
             )
         )
     return figs
@@ -313,7 +360,12 @@ def score_heatmap(
     if show_numbers:
         trace["texttemplate"] = "%{z:.1f}"
     return _map_figure(
-        trace, labels, title=title, height=map_height(n, classroom), classroom=classroom
+        trace,
+        labels,
+        title=title,
+        height=map_height(n, classroom),
+        classroom=classroom,
+        bar_room=5,  # "-12.5"; also without a bar, so the raw and scaled panels match
     )
 
 
@@ -369,52 +421,60 @@ def focus_bars(
     lang: str = "zh",
     classroom: bool = False,
 ) -> go.Figure:
-    """Row `index` of every head's weights (h, n, n) as bars, one group per head."""
+    """Row `index` of every head's weights (h, n, n): for each key token, one bar per head.
+
+    Grouped by token, so the axis carries n labels and a legend names the heads: grouping by
+    head needed h·n rotated labels, which were 28 of the 38 ms Chromium took to draw the chart
+    at 13 tokens × 4 heads (BENCHMARKS.md). Built from one dict, like the maps.
+    """
     h, n, _ = weights.shape
     if not 0 <= index < n:
         raise ValueError(f"focus index {index} is outside 0…{n - 1}")
     labels = token_labels(texts)
     focus = labels[index].replace("%{", "%\u200b{")  # never a template field
-    fig = go.Figure()
-    for i in range(h):
-        fig.add_trace(
-            go.Bar(
-                x0=i * (n + 2),
-                dx=1,
-                y=compact(weights[i, index], 3),
-                hovertext=labels,
-                name=t("main.head", lang, i=i + 1),
-                marker_color=HEAD_COLOURS[i % len(HEAD_COLOURS)],
-                hovertemplate=focus + " → %{hovertext}: %{y:.2f}<extra>%{fullData.name}</extra>",
-            )
-        )
-    _base_layout(fig, title="", height=360 if classroom else 300, classroom=classroom)
-    fig.update_layout(showlegend=False, bargap=0.15)
+    traces = [
+        {
+            "type": "bar",
+            "x0": 0,
+            "dx": 1,
+            "y": compact(weights[i, index], 3),
+            "hovertext": labels,
+            "name": t("main.head", lang, i=i + 1),
+            "marker": {"color": HEAD_COLOURS[i % len(HEAD_COLOURS)]},
+            "hovertemplate": focus + " → %{hovertext}: %{y:.2f}<extra>%{fullData.name}</extra>",
+        }
+        for i in range(h)
+    ]
+    layout = _layout(title="", height=360 if classroom else 300, classroom=classroom)
+    size = layout["font"]["size"]
+    step = -(-n // DTICK_ALL)  # every label up to DTICK_ALL tokens, then every step-th
+    angle = 0 if n <= UPRIGHT_MAX * 2 else -90
     top = float(weights[:, index].max()) if n else 1.0
-    fig.update_yaxes(range=[0, min(1.0, max(0.3, 1.15 * top))], title_text=t("main.weight", lang))
-    _focus_ticks(fig, h, n, labels, lang)
-    return fig
-
-
-def _focus_ticks(fig: go.Figure, h: int, n: int, labels: list[str], lang: str) -> None:
-    """Token names under the bars while they fit, head names under each group."""
-    centres = [i * (n + 2) + (n - 1) / 2 for i in range(h)]
-    heads = [t("main.head", lang, i=i + 1) for i in range(h)]
-    if n * h <= FOCUS_TICKS:
-        vals = [i * (n + 2) + j for i in range(h) for j in range(n)]
-        fig.update_xaxes(
-            tickmode="array",
-            tickvals=vals,
-            ticktext=labels * h,
-            tickangle=0 if n * h <= 40 else -90,
-            showgrid=False,
-        )
-        for c, name in zip(centres, heads, strict=True):
-            fig.add_annotation(
-                x=c, y=1.0, yref="paper", yanchor="bottom", text=name, showarrow=False
-            )
-    else:
-        fig.update_xaxes(tickmode="array", tickvals=centres, ticktext=heads, showgrid=False)
+    layout.update(
+        barmode="group",
+        bargap=0.25,
+        showlegend=h > 1,
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1.0, "yanchor": "bottom"},
+        xaxis={
+            "tickmode": "array",
+            "tickvals": list(range(0, n, step)),
+            "ticktext": labels[::step],
+            "tickangle": angle,
+            "range": [-0.5, n - 0.5],
+            "showgrid": False,
+            "automargin": False,
+        },
+        yaxis={
+            "title": {"text": t("main.weight", lang)},
+            "range": [0, min(1.0, max(0.3, 1.15 * top))],
+            "automargin": False,
+        },
+    )
+    layout["margin"].update(
+        {"l": 3 * size + 30, "t": 2 * size + 14 if h > 1 else 10},
+        b=_tick_margins(labels[::step], size, angle)["b"] if angle else 2 * size + 12,
+    )
+    return go.Figure({"data": traces, "layout": layout})
 
 
 def matrix_heatmap(
