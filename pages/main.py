@@ -68,56 +68,6 @@ def token_chips(lab: state.Lab, s: controls.Settings) -> int:
     return index if picked is None else int(picked)
 
 
-def lab_key(s: controls.Settings) -> tuple:
-    """The settings that decide the numbers (the arguments of state.compute_lab)."""
-    return (s.sentence, s.mode, s.d_model, s.heads, s.scale, s.causal, s.pos, s.seed, s.weights)
-
-
-# Figures are built once per view and shared read-only between sessions: building plotly
-# figures, not the numpy, dominates a rerun. Bounded so a classroom cannot grow them forever.
-@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
-def head_figures(key: tuple, shared: bool, numbers: bool, classroom: bool, lang: str) -> list:
-    lab = state.compute_lab(*key)
-    return fig.head_heatmaps(
-        lab.result.heads.weights,
-        lab.texts,
-        lang=lang,
-        shared_scale=shared,
-        numbers=numbers,
-        classroom=classroom,
-    )
-
-
-@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
-def scaling_figures(key: tuple, head: int, numbers: bool, classroom: bool, lang: str) -> list:
-    """Raw and scaled scores on one scale, weights with and without scaling, row statistics."""
-    lab = state.compute_lab(*key)
-    raw = lab.result.heads.scores[head]  # (n, n)
-    scaled, limit = raw / np.sqrt(lab.d_k), fig.score_limit(raw)
-    w_on, w_off = (w[head] for w in both_scalings(lab, key[4]))
-    common = {"numbers": numbers, "classroom": classroom}
-    scaled_title = t("main.scaled", lang, dk=lab.d_k, s=f"{np.sqrt(lab.d_k):.2f}")
-    return [
-        fig.score_heatmap(
-            raw, lab.texts, title=t("main.raw", lang), limit=limit, showscale=False, **common
-        ),
-        fig.score_heatmap(scaled, lab.texts, title=scaled_title, limit=limit, **common),
-        fig.attention_heatmap(
-            w_on, lab.texts, title=t("main.w_scaled", lang), showscale=False, **common
-        ),
-        fig.attention_heatmap(w_off, lab.texts, title=t("main.w_unscaled", lang), **common),
-        fig.row_stats_figure(w_on, w_off, lab.texts, lang=lang, classroom=classroom),
-    ]
-
-
-@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
-def focus_figure(key: tuple, index: int, classroom: bool, lang: str):
-    lab = state.compute_lab(*key)
-    return fig.focus_bars(
-        lab.result.heads.weights, index, lab.texts, lang=lang, classroom=classroom
-    )
-
-
 def head_grid(lab: state.Lab, s: controls.Settings) -> None:
     """One weight map per head, two or three in a row (one on phones)."""
     st.subheader(t("main.heads_title", s.lang))
@@ -125,19 +75,14 @@ def head_grid(lab: state.Lab, s: controls.Settings) -> None:
     if s.numbers and len(lab.tokens) > fig.MAX_CELL_NUMBERS:
         st.caption(t("notice.no_numbers", s.lang, n=fig.MAX_CELL_NUMBERS))
     cols = fig.grid_columns(lab.heads, len(lab.tokens), s.classroom)
-    figures = head_figures(lab_key(s), s.shared_scale, s.numbers, s.classroom, s.lang)
+    key = state.lab_key(s)
+    figures = state.head_figures(key, s.shared_scale, s.numbers, s.classroom, s.lang, cols)
     with st.container(key="head_grid"):
         for start in range(0, len(figures), cols):
             for i, column in enumerate(st.columns(cols), start=start):
                 if i < len(figures):
                     with column:
                         chart(figures[i], key=f"head_{i}")
-
-
-def both_scalings(lab: state.Lab, scale: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(weights with scaling, weights without), whichever the sidebar chose."""
-    mine, other = lab.result.heads.weights, lab.flipped.weights
-    return (mine, other) if scale else (other, mine)
 
 
 @st.fragment
@@ -154,14 +99,14 @@ def scaling_section(lab: state.Lab, s: controls.Settings) -> None:
     st.subheader(t("main.scaling_title", lang, i=head + 1))
     st.latex(FORMULA)
     st.caption(t("main.formula_caption", lang, dk=lab.d_k))
-    figures = scaling_figures(lab_key(s), head, s.numbers, s.classroom, lang)
+    figures = state.scaling_figures(state.lab_key(s), head, s.numbers, s.classroom, lang)
     with st.container(key="scaling_panels"):
         for row in range(2):
             for col, column in enumerate(st.columns(2)):
                 with column:
                     chart(figures[2 * row + col], key=f"scaling_{2 * row + col}")
     st.caption(t("main.scaling_caption", lang))
-    w_on, w_off = (w[head] for w in both_scalings(lab, s.scale))
+    w_on, w_off = (w[head] for w in state.both_scalings(lab, s.scale))
     st.markdown(f"**{t('main.row_stats', lang)}**")
     h_on, h_off = row_entropy(w_on, base=2).mean(), row_entropy(w_off, base=2).mean()
     summary = {
@@ -179,7 +124,7 @@ def focus_section(lab: state.Lab, s: controls.Settings, index: int) -> None:
     tok = lab.texts[index]
     st.subheader(t("main.focus_title", s.lang, tok=md_escape(tok)))
     st.caption(t("main.focus_caption", s.lang, pos=index + 1))
-    chart(focus_figure(lab_key(s), index, s.classroom, s.lang), key="focus_bars")
+    chart(state.focus_figure(state.lab_key(s), index, s.classroom, s.lang), key="focus_bars")
 
 
 def matrices(lab: state.Lab, head: int) -> list[tuple[str, str, np.ndarray]]:

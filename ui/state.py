@@ -26,6 +26,8 @@ from attention_core import (
     tokenize,
 )
 from attention_core.tokenize import MAX_CHARS, MAX_TOKENS
+from ui import figures as fig
+from ui.text import t
 
 DEMO_WEIGHTS = Path(__file__).resolve().parent.parent / "assets" / "demo_model.npz"
 
@@ -156,6 +158,77 @@ def lab_for(settings) -> tuple[Lab | None, list[Notice]]:
     except ValueError as err:
         return None, [("warning", "notice.error", {"error": str(err)})]
     return lab, list(lab.notices)
+
+
+# ---- figures per view ----------------------------------------------------------------------
+# Defined here, once per process: a page file is executed on every rerun, and re-creating a
+# cached function there costs Streamlit a source inspection each time.
+
+
+def lab_key(s) -> tuple:
+    """The settings that decide the numbers (the arguments of compute_lab)."""
+    return (s.sentence, s.mode, s.d_model, s.heads, s.scale, s.causal, s.pos, s.seed, s.weights)
+
+
+# Figures are built once per view and shared read-only between sessions: building plotly
+# figures, not the numpy, dominates a rerun. Bounded so a classroom cannot grow them forever.
+@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
+def head_figures(
+    key: tuple, shared: bool, numbers: bool, classroom: bool, lang: str, cols: int
+) -> list:
+    """One weight map per head, laid out `cols` to a row."""
+    lab = compute_lab(*key)
+    return fig.head_heatmaps(
+        lab.result.heads.weights,
+        lab.texts,
+        lang=lang,
+        shared_scale=shared,
+        numbers=numbers,
+        classroom=classroom,
+        cols=cols,
+    )
+
+
+@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
+def scaling_figures(key: tuple, head: int, numbers: bool, classroom: bool, lang: str) -> list:
+    """Raw and scaled scores on one scale, weights with and without scaling, row statistics."""
+    lab = compute_lab(*key)
+    raw = lab.result.heads.scores[head]  # (n, n)
+    scaled, limit = raw / np.sqrt(lab.d_k), fig.score_limit(raw)
+    w_on, w_off = (w[head] for w in both_scalings(lab, key[4]))
+    common = {"numbers": numbers, "classroom": classroom}
+    scaled_title = t("main.scaled", lang, dk=lab.d_k, s=f"{np.sqrt(lab.d_k):.2f}")
+    return [
+        fig.score_heatmap(
+            raw, lab.texts, title=t("main.raw", lang), limit=limit, showscale=False, **common
+        ),
+        fig.score_heatmap(scaled, lab.texts, title=scaled_title, limit=limit, **common),
+        fig.attention_heatmap(
+            w_on,
+            lab.texts,
+            title=t("main.w_scaled", lang),
+            showscale=False,
+            bar_room=True,
+            **common,
+        ),
+        fig.attention_heatmap(w_off, lab.texts, title=t("main.w_unscaled", lang), **common),
+        fig.row_stats_figure(w_on, w_off, lab.texts, lang=lang, classroom=classroom),
+    ]
+
+
+@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
+def focus_figure(key: tuple, index: int, classroom: bool, lang: str):
+    """The focus token's row of every head as grouped bars."""
+    lab = compute_lab(*key)
+    return fig.focus_bars(
+        lab.result.heads.weights, index, lab.texts, lang=lang, classroom=classroom
+    )
+
+
+def both_scalings(lab: Lab, scale: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(weights with scaling, weights without), whichever the sidebar chose."""
+    mine, other = lab.result.heads.weights, lab.flipped.weights
+    return (mine, other) if scale else (other, mine)
 
 
 def focus_index(texts: list[str], focus: str) -> int:
