@@ -218,11 +218,11 @@ COLD_START_PROBE = textwrap.dedent(
     import threading
     import jieba
     built = []
-    original = jieba.Tokenizer.initialize
+    original = jieba.Tokenizer.__init__  # one per build (restored from a snapshot or not)
     def counting(self, *args, **kwargs):
         built.append(1)
         return original(self, *args, **kwargs)
-    jieba.Tokenizer.initialize = counting
+    jieba.Tokenizer.__init__ = counting
     from attention_core import tokenize
     barrier = threading.Barrier(6)
     def open_page(i):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +117,38 @@ def test_shared_tag_table_gives_jiebas_own_tags_and_leaves_the_default_alone():
         ]
     assert ours.word_tag_tab is not jieba.posseg.dt.word_tag_tab
     assert "小红" not in jieba.posseg.dt.word_tag_tab  # our user dictionary stays ours
+
+
+def test_dictionary_snapshot_restores_exactly_what_jieba_builds(tmp_path):
+    """The JSON snapshot (faster server starts) holds the same prefix dictionary, total and
+    user tags as jieba's own initialize() + load_userdict(), and a broken file is ignored."""
+    import jieba
+
+    tk = sys.modules["attention_core.tokenize"]
+    user = str(tk.USER_DICT)
+    built = jieba.Tokenizer()
+    built.tmp_dir = str(tmp_path)
+    built.initialize()
+    built.load_userdict(user)
+    path = tk._snapshot_path(str(tmp_path), user)
+    tk._save(built, path, [])
+    restored = jieba.Tokenizer()
+    assert tk._restore(restored, path)
+    assert restored.FREQ == built.FREQ and restored.total == built.total
+    assert restored.user_word_tag_tab == built.user_word_tag_tab
+    assert restored.user_word_tag_tab.get("小红") == "nr"
+    assert list(restored.cut(EXAMPLE)) == list(built.cut(EXAMPLE))
+
+    Path(path).write_text('{"format": 1, "freq": ', encoding="utf-8")  # cut off mid-write
+    untouched = jieba.Tokenizer()
+    assert not tk._restore(untouched, path) and not untouched.initialized
+    assert not tk._restore(untouched, str(tmp_path / "missing.json"))
+
+
+def test_dictionary_snapshot_is_named_after_the_user_dictionary(tmp_path):
+    tk = sys.modules["attention_core.tokenize"]
+    one, two = tmp_path / "a.txt", tmp_path / "b.txt"
+    one.write_text("小红 5 nr\n", encoding="utf-8")
+    two.write_text("小红 5 nr\n小刚 5 nr\n", encoding="utf-8")
+    names = {tk._snapshot_path(str(tmp_path), str(p)) for p in (one, two)}
+    assert len(names) == 2 and tk._snapshot_path(str(tmp_path), None) not in names
