@@ -7,11 +7,14 @@ import json
 from pathlib import Path
 
 import numpy as np
+import plotly.io as pio
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ui import figures
+from ui.controls import DEFAULTS
 from ui.figures import decode_array
-from ui.state import all_npz, compute_lab, weights_csv
+from ui.state import all_npz, compute_lab, frozen, lab_key, weights_csv
 from ui.text import t
 
 APP = Path(__file__).resolve().parent.parent / "app.py"
@@ -257,6 +260,22 @@ def test_matrices_drawn_only_while_open_and_exports_offered(run_app):
     assert {"matrix_x", "matrix_q", "matrix_k", "matrix_v", "matrix_out"} <= set(found)
     assert decode_array(found["matrix_q"]["data"][0]["z"]).shape == (13, 16)  # d_k = 64 / 4
     assert len(at.get("download_button")) == 4 + 2  # a CSV per head, the .npz, the settings
+
+
+def test_cached_figures_reach_the_browser_exactly_as_plotly_writes_them(run_app):
+    """state.frozen works each shared figure's dict out once; what is sent must not change."""
+    at = run_app()
+    ok(at)
+    lab = compute_lab(*lab_key(DEFAULTS))
+    fresh = figures.head_heatmaps(lab.result.heads.weights, lab.texts, cols=2)
+    sent = charts(at)
+    assert len(fresh) == 4
+    for i, figure in enumerate(fresh):
+        assert sent[f"head_{i}"] == json.loads(pio.to_json(figure, validate=False))
+    again = figures.head_heatmaps(lab.result.heads.weights, lab.texts, cols=2)
+    done = frozen(again)
+    assert done[0].to_dict() is done[0].to_dict()  # worked out once
+    assert done[0].to_dict() == fresh[0].to_dict()
 
 
 def test_export_files(run_app):

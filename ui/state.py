@@ -165,6 +165,20 @@ def lab_for(settings) -> tuple[Lab | None, list[Notice]]:
 # cached function there costs Streamlit a source inspection each time.
 
 
+def frozen(figures: list) -> list:
+    """Finished figures whose to_dict() is worked out once.
+
+    st.plotly_chart calls figure.to_dict() on every rerun: a deep copy and a walk that turns
+    every numpy array into base64 — most of what a main-page rerun spends on its 10-14 charts
+    (cProfile, `bench/rerun.py --profile`). These figures are cached and shared read-only
+    between sessions, so their dict cannot change; the instance attribute shadows the method.
+    """
+    for figure in figures:
+        spec = figure.to_dict()
+        figure.to_dict = lambda spec=spec: spec
+    return figures
+
+
 def lab_key(s) -> tuple:
     """The settings that decide the numbers (the arguments of compute_lab)."""
     return (s.sentence, s.mode, s.d_model, s.heads, s.scale, s.causal, s.pos, s.seed, s.weights)
@@ -178,7 +192,7 @@ def head_figures(
 ) -> list:
     """One weight map per head, laid out `cols` to a row."""
     lab = compute_lab(*key)
-    return fig.head_heatmaps(
+    maps = fig.head_heatmaps(
         lab.result.heads.weights,
         lab.texts,
         lang=lang,
@@ -187,6 +201,7 @@ def head_figures(
         classroom=classroom,
         cols=cols,
     )
+    return frozen(maps)
 
 
 @st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
@@ -198,31 +213,34 @@ def scaling_figures(key: tuple, head: int, numbers: bool, classroom: bool, lang:
     w_on, w_off = (w[head] for w in both_scalings(lab, key[4]))
     common = {"numbers": numbers, "classroom": classroom}
     scaled_title = t("main.scaled", lang, dk=lab.d_k, s=f"{np.sqrt(lab.d_k):.2f}")
-    return [
-        fig.score_heatmap(
-            raw, lab.texts, title=t("main.raw", lang), limit=limit, showscale=False, **common
-        ),
-        fig.score_heatmap(scaled, lab.texts, title=scaled_title, limit=limit, **common),
-        fig.attention_heatmap(
-            w_on,
-            lab.texts,
-            title=t("main.w_scaled", lang),
-            showscale=False,
-            bar_room=True,
-            **common,
-        ),
-        fig.attention_heatmap(w_off, lab.texts, title=t("main.w_unscaled", lang), **common),
-        fig.row_stats_figure(w_on, w_off, lab.texts, lang=lang, classroom=classroom),
-    ]
+    return frozen(
+        [
+            fig.score_heatmap(
+                raw, lab.texts, title=t("main.raw", lang), limit=limit, showscale=False, **common
+            ),
+            fig.score_heatmap(scaled, lab.texts, title=scaled_title, limit=limit, **common),
+            fig.attention_heatmap(
+                w_on,
+                lab.texts,
+                title=t("main.w_scaled", lang),
+                showscale=False,
+                bar_room=True,
+                **common,
+            ),
+            fig.attention_heatmap(w_off, lab.texts, title=t("main.w_unscaled", lang), **common),
+            fig.row_stats_figure(w_on, w_off, lab.texts, lang=lang, classroom=classroom),
+        ]
+    )
 
 
 @st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
 def focus_figure(key: tuple, index: int, classroom: bool, lang: str):
     """The focus token's row of every head as grouped bars."""
     lab = compute_lab(*key)
-    return fig.focus_bars(
+    bars = fig.focus_bars(
         lab.result.heads.weights, index, lab.texts, lang=lang, classroom=classroom
     )
+    return frozen([bars])[0]
 
 
 def both_scalings(lab: Lab, scale: bool) -> tuple[np.ndarray, np.ndarray]:
