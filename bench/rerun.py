@@ -44,10 +44,13 @@ def share_script_cache() -> None:
     router plus a long page. A server compiles each file once; so does this bench.
     """
     from streamlit.testing.v1 import app_test as at_module
+    from streamlit.testing.v1 import local_script_runner as runner_module
 
     if not getattr(at_module, "_bench_shared_cache", False):
         shared = at_module.ScriptCache()
-        at_module.ScriptCache = lambda: shared
+        # app_test's cache compiles the entry script; the runner's own (a second ScriptCache,
+        # new per run too) compiles every page that st.navigation runs.
+        at_module.ScriptCache = runner_module.ScriptCache = lambda: shared
         at_module._bench_shared_cache = True
 
 
