@@ -19,11 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/run_all.py`
 
-from bench import cold_start, payload, rerun, ui_latency
+from bench import chart_floor, cold_start, payload, rerun, ui_latency
 from bench.common import REPO_ROOT, Row, print_table
 
 BENCHES = {
     "latency": lambda a: ui_latency.run(a.clicks),
+    "floor": lambda a: chart_floor.run(a.clicks),
     "rerun": lambda a: rerun.run(a.reruns),
     "cold": lambda a: cold_start.run(a.repeats),
     "payload": lambda a: payload.run(),
