@@ -216,8 +216,8 @@ _section(
         },
         "main.focus_title": {"zh": "“{tok}” 在看谁", "en": "Where “{tok}” looks"},
         "main.focus_caption": {
-            "zh": "第 {pos} 个词的那一行，每个头一组柱子。",
-            "en": "Row {pos} of every head, one group of bars per head.",
+            "zh": "每个头第 {pos} 行的权重：每个被看的词一组柱子，每个头一种颜色。",
+            "en": "Row {pos} of every head: one group of bars per key token, one colour per head.",
         },
         "main.matrices": {"zh": "中间矩阵", "en": "The matrices in between"},
         "main.m.x": {"zh": "X：词向量（+位置编码）", "en": "X: token vectors (+ positions)"},
