@@ -44,9 +44,10 @@ def concat_and_wo(run: Lab, s: Settings, t) -> None:
     dims = [str(i) for i in range(d)]
     fs, tok = teach.font_size(s), list(run.texts)
     c1, c2 = st.columns(2)
-    fig = ft.matrix_heatmap(run.result.concat, tok, dims, title=t("heads.concat"), font_size=fs)
-    for b in range(1, run.params.num_heads):  # head boundaries
-        fig.add_vline(x=b * run.params.d_k - 0.5, line_color="black", line_width=2)
+    bounds = [b * run.params.d_k - 0.5 for b in range(1, run.params.num_heads)]
+    fig = ft.matrix_heatmap(
+        run.result.concat, tok, dims, title=t("heads.concat"), font_size=fs, col_lines=bounds
+    )
     c1.plotly_chart(fig, key="heads_concat")
     fig = ft.matrix_heatmap(run.params.w_o, dims, dims, title="W_O", font_size=fs, height=420)
     c2.plotly_chart(fig, key="heads_wo")

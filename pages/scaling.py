@@ -23,6 +23,12 @@ def dots(d_k: int, seed: int) -> np.ndarray:
     return qk_samples(d_k, SAMPLES, seed)
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def variance(d_k: int, seed: int):
+    """qk_variance over the same seeded draws as dots(), once per (d_k, seed)."""
+    return qk_variance(d_k, SAMPLES, seed)
+
+
 @st.cache_data(max_entries=4, show_spinner=False)
 def sweeps(seed: int) -> tuple[dict, dict]:
     """var(q·k) per d_k (Monte-Carlo) and the saturation sweep, both from attention_core."""
@@ -40,7 +46,7 @@ def variance_part(s: Settings, t, var: dict) -> None:
     """(a) one d_k's histogram, then var(q·k) against d_k beside var = d_k."""
     st.subheader(t("scaling.a"))
     d_k = st.select_slider(t("scaling.dk"), DEFAULT_D_KS, value=64, key="scaling_dk")
-    est = qk_variance(d_k, SAMPLES, s.seed)
+    est = variance(d_k, s.seed)
     raw = dots(d_k, s.seed)  # the draws qk_variance summarises
     scaled = raw / np.sqrt(d_k)
     c1, c2 = st.columns(2)
@@ -135,9 +141,9 @@ def temperature_part(s: Settings, t) -> None:
         x_title="τ",
         y_title="",
         vline=(root, f"√d_k = {root:.2f}"),
+        mark=tau,
         font_size=fs,
     )
-    fig.add_vline(x=tau, line_color="#D55E00")
     st.plotly_chart(fig, key="scaling_tau_curve")
 
 

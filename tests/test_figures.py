@@ -212,3 +212,40 @@ def test_chinese_labels_go_out_as_utf8_not_escapes():
     CJK label costs 3 bytes instead of a 6-byte \\uXXXX escape (−12 % figure JSON at 64 × 8)."""
     spec = pio.to_json(fig.attention_heatmap(np.eye(3), ["小明", "他", "走"]), validate=False)
     assert "小明" in spec and "\\u5c0f" not in spec
+
+
+def test_teaching_histograms_are_binned_before_they_are_sent():
+    from ui import figures_teach as ft
+
+    rng = np.random.default_rng(0)
+    raw = rng.standard_normal(20_000) * 8
+    figure = wire(ft.histogram_pair(raw, raw / 8, names=["raw", "<b>scaled</b>"], title="h"))
+    for trace, values in zip(figure["data"], (raw, raw / 8), strict=True):
+        counts, edges = np.histogram(values, bins=80)
+        np.testing.assert_array_equal(fig.decode_array(trace["y"]), counts)
+        np.testing.assert_allclose(fig.decode_array(trace["width"]), np.diff(edges))
+    assert figure["data"][1]["name"] == "&lt;b&gt;scaled&lt;/b&gt;"
+    assert len(json.dumps(figure)) < 10_000  # not 20,000 samples twice
+
+
+def test_teaching_matrix_marks_head_boundaries_with_solid_lines():
+    from ui import figures_teach as ft
+
+    layout = wire(
+        ft.matrix_heatmap(np.zeros((2, 8)), ["a", "b"], list("01234567"), col_lines=[3.5])
+    )["layout"]
+    assert [(s["x0"], s["line"]) for s in layout["shapes"]] == [
+        (3.5, {"color": "black", "width": 2})
+    ]
+
+
+def test_vline_label_on_a_log_axis_sits_at_its_line():
+    """Plotly puts annotations on a log axis at log10(x) but shapes at x."""
+    from ui import figures_teach as ft
+
+    layout = wire(
+        ft.sweep_lines([0.1, 1, 10], {"a": [1, 2, 3]}, title="", x_title="τ", y_title="",
+                       vline=(4.0, "√d_k"), mark=2.0)
+    )["layout"]  # fmt: skip
+    assert layout["annotations"][0]["x"] == pytest.approx(np.log10(4.0))
+    assert [s["x0"] for s in layout["shapes"]] == [4.0, 2.0]

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 
 DIVERGING = "RdBu_r"  # signed values (scores, vectors): blue < 0 < red
 SEQUENTIAL = "Viridis"  # weights in [0, 1]; colour-blind safe
@@ -26,16 +27,55 @@ def _stride(labels: Sequence[str]) -> list[int]:
     return list(range(0, len(labels), -(-len(labels) // most)))
 
 
-def _layout(fig: go.Figure, title: str, height: int, font_size: int) -> go.Figure:
-    fig.update_layout(
-        title={"text": html.escape(title), "x": 0.01},
-        height=height,
-        margin=_MARGIN,
-        font={"size": font_size},
-        template="plotly_white",
-        legend={"orientation": "h", "y": -0.18},
-    )
-    return fig
+def _white_template() -> dict:
+    """What 2-D charts take from plotly's "plotly_white", as one small dict.
+
+    `template="plotly_white"` validated the whole template (every trace type, 3-D scenes,
+    maps) for each figure — with the update_* calls, ~30 ms of a teaching heatmap, most of a
+    teaching page's rerun (BENCHMARKS.md). These figures are built from one dict instead.
+    """
+    white = pio.templates["plotly_white"]
+    layout = white.layout.to_plotly_json()
+    keep = ("colorway", "font", "hovermode", "hoverlabel", "paper_bgcolor", "plot_bgcolor")
+    keep += ("xaxis", "yaxis", "title", "annotationdefaults", "shapedefaults")
+    data = white.data.to_plotly_json()
+    return {
+        "layout": {k: layout[k] for k in keep if k in layout},
+        "data": {k: data[k] for k in ("heatmap", "bar", "histogram", "scatter") if k in data},
+    }
+
+
+_TEMPLATE = _white_template()
+
+
+def _layout(title: str, height: int, font_size: int, **extra) -> dict:
+    """The teaching charts' layout as a dict: escaped title, white template, legend below."""
+    layout = {
+        "template": _TEMPLATE,
+        "title": {"text": html.escape(title), "x": 0.01},
+        "height": height,
+        "margin": dict(_MARGIN),
+        "font": {"size": font_size},
+        "legend": {"orientation": "h", "y": -0.18},
+    }
+    layout.update(extra)
+    return layout
+
+
+def _vline(x: float, text: str | None = None, *, log_x: bool = False, **line) -> dict:
+    """A dotted vertical line across the plot at data x, labelled at its top if text is given.
+
+    Plotly places shapes on a log axis by data value but annotations by log10 of it; add_vline
+    did not, so on the log τ axis the "√d_k" label sat at 10^√d_k, off at the right edge.
+    """
+    shape = {"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain"}
+    shape["line"] = {"dash": "dot", **line}
+    parts = {"shapes": [shape]}
+    if text is not None:
+        at = float(np.log10(x)) if log_x else x
+        note = {"text": text, "x": at, "xref": "x", "y": 1, "yref": "y domain", "showarrow": False}
+        parts["annotations"] = [{**note, "xanchor": "left", "yanchor": "top"}]
+    return parts
 
 
 def matrix_heatmap(
@@ -49,11 +89,13 @@ def matrix_heatmap(
     show_numbers: bool = False,
     font_size: int = 12,
     height: int | None = None,
+    col_lines: Sequence[float] = (),
 ) -> go.Figure:
     """Heatmap of a 2-D array on numeric axes (duplicate labels stay apart).
 
     `weights` fixes the colour bar to 0–1 (sequential); otherwise a diagonal colour scale
-    symmetric around 0 with half-range `zmax` (default: max |m|).
+    symmetric around 0 with half-range `zmax` (default: max |m|). `col_lines`: x positions of
+    black vertical lines (e.g. where one head's columns end and the next begin).
     """
     m = np.asarray(m, dtype=float)
     if m.ndim != 2 or m.shape != (len(rows), len(cols)):
@@ -65,48 +107,85 @@ def matrix_heatmap(
     else:
         half = float(zmax) if zmax else float(np.max(np.abs(m), initial=1e-12)) or 1.0
         scale, lo, hi = DIVERGING, -half, half
-    trace = go.Heatmap(
-        z=np.round(m, 4),
-        x=list(range(len(c))),
-        y=list(range(len(r))),
-        colorscale=scale,
-        zmin=lo,
-        zmax=hi,
-        text=hover,
-        hoverinfo="text",
-        texttemplate="%{z:.2f}" if show_numbers else None,
-    )
-    fig = go.Figure(trace)
+    trace = {
+        "type": "heatmap",
+        "z": np.round(m, 4),
+        "x": list(range(len(c))),
+        "y": list(range(len(r))),
+        "colorscale": scale,
+        "zmin": lo,
+        "zmax": hi,
+        "text": hover,
+        "hoverinfo": "text",
+    }
+    if show_numbers:
+        trace["texttemplate"] = "%{z:.2f}"
     xs, ys = _stride(c), _stride(r)
-    fig.update_xaxes(tickvals=xs, ticktext=[c[i] for i in xs], side="top", tickangle=0)
-    fig.update_yaxes(tickvals=ys, ticktext=[r[i] for i in ys], autorange="reversed")
     auto = 150 + 22 * max(len(r), 4)
-    fig = _layout(fig, title, height or min(auto, 680), font_size)
-    # ticks sit on top: give the title its own band above them
-    fig.update_layout(
-        margin={**_MARGIN, "t": 40 + 3 * font_size},
-        title={"yref": "container", "y": 0.99, "yanchor": "top"},
+    layout = _layout(
+        title,
+        height or min(auto, 680),
+        font_size,
+        xaxis={"tickvals": xs, "ticktext": [c[i] for i in xs], "side": "top", "tickangle": 0},
+        yaxis={"tickvals": ys, "ticktext": [r[i] for i in ys], "autorange": "reversed"},
     )
-    return fig
+    # ticks sit on top: give the title its own band above them
+    layout["margin"]["t"] = 40 + 3 * font_size
+    layout["title"].update(yref="container", y=0.99, yanchor="top")
+    if col_lines:  # solid, not _vline's dotted marker
+        solid = {"color": "black", "width": 2}
+        layout["shapes"] = [{**_vline(x)["shapes"][0], "line": solid} for x in col_lines]
+    return go.Figure({"data": [trace], "layout": layout})
 
 
 def histogram_pair(
-    raw: np.ndarray, scaled: np.ndarray, *, names: Sequence[str], title: str, font_size: int = 12
+    raw: np.ndarray,
+    scaled: np.ndarray,
+    *,
+    names: Sequence[str],
+    title: str,
+    font_size: int = 12,
+    bins: int = 80,
 ) -> go.Figure:
-    """Two overlaid histograms (raw q·k and q·k/√d_k) on one x axis."""
-    fig = go.Figure()
+    """Two overlaid histograms (raw q·k and q·k/√d_k) on one x axis.
+
+    Binned here, `bins` bars each: the browser gets 2 × bins counts instead of every sample
+    (20,000 float64 each: ~430 KB of base64 per page view, binned again on every redraw).
+    """
+    traces = []
     for values, name, colour in zip((raw, scaled), names, PALETTE, strict=False):
-        fig.add_trace(
-            go.Histogram(
-                x=np.asarray(values),
-                name=html.escape(name),
-                opacity=0.6,
-                marker_color=colour,
-                nbinsx=80,
-            )
+        counts, edges = np.histogram(np.asarray(values, dtype=float), bins=bins)
+        traces.append(
+            {
+                "type": "bar",
+                "x": (edges[:-1] + edges[1:]) / 2,
+                "y": counts,
+                "width": np.diff(edges),
+                "name": html.escape(name),
+                "opacity": 0.6,
+                "marker": {"color": colour, "line": {"width": 0}},
+                "hovertemplate": "%{x:.2f}: %{y}<extra>" + html.escape(name) + "</extra>",
+            }
         )
-    fig.update_layout(barmode="overlay")
-    return _layout(fig, title, 360, font_size)
+    layout = _layout(title, 360, font_size, barmode="overlay", bargap=0)
+    return go.Figure({"data": traces, "layout": layout})
+
+
+def _sweep_traces(x: Sequence[float], series: Mapping[str, Sequence[float]], dashed) -> list:
+    traces = []
+    for i, (name, y) in enumerate(series.items()):
+        ref = name in dashed
+        traces.append(
+            {
+                "type": "scatter",
+                "x": list(x),
+                "y": list(np.asarray(y, dtype=float)),
+                "name": html.escape(name),
+                "mode": "lines" if ref else "lines+markers",
+                "line": {"color": PALETTE[i % len(PALETTE)], "dash": "dash" if ref else "solid"},
+            }
+        )
+    return traces
 
 
 def sweep_lines(
@@ -120,26 +199,26 @@ def sweep_lines(
     log_y: bool = False,
     dashed: Sequence[str] = (),
     vline: tuple[float, str] | None = None,
+    mark: float | None = None,
     font_size: int = 12,
 ) -> go.Figure:
-    """One line per series against x; names in `dashed` are drawn as reference lines."""
-    fig = go.Figure()
-    for i, (name, y) in enumerate(series.items()):
-        ref = name in dashed
-        fig.add_trace(
-            go.Scatter(
-                x=list(x),
-                y=list(np.asarray(y, dtype=float)),
-                name=html.escape(name),
-                mode="lines" if ref else "lines+markers",
-                line={"color": PALETTE[i % len(PALETTE)], "dash": "dash" if ref else "solid"},
-            )
-        )
+    """One line per series against x; names in `dashed` are drawn as reference lines.
+
+    vline: (x, label) as a dotted, labelled line; mark: x of a solid orange line (a slider's
+    current value)."""
+    layout = _layout(
+        title,
+        380,
+        font_size,
+        xaxis={"title": {"text": html.escape(x_title)}, "type": "log" if log_x else "linear"},
+        yaxis={"title": {"text": html.escape(y_title)}, "type": "log" if log_y else "linear"},
+    )
     if vline is not None:
-        fig.add_vline(x=vline[0], line_dash="dot", annotation_text=html.escape(vline[1]))
-    fig.update_xaxes(title=html.escape(x_title), type="log" if log_x else "linear")
-    fig.update_yaxes(title=html.escape(y_title), type="log" if log_y else "linear")
-    return _layout(fig, title, 380, font_size)
+        layout.update(_vline(vline[0], html.escape(vline[1]), log_x=log_x))
+    if mark is not None:
+        solid = {**_vline(mark)["shapes"][0], "line": {"color": PALETTE[1]}}
+        layout["shapes"] = [*layout.get("shapes", []), solid]
+    return go.Figure({"data": _sweep_traces(x, series, dashed), "layout": layout})
 
 
 def bars(
@@ -158,20 +237,22 @@ def bars(
     labels = _esc(labels)
     colours = [PALETTE[1] if i == highlight else PALETTE[0] for i in range(len(labels))]
     vals = np.asarray(values, dtype=float)
-    fig = go.Figure(
-        go.Bar(
-            x=list(range(len(labels))),
-            y=vals,
-            marker_color=colours,
-            text=[f"{v:{fmt}}" for v in vals],
-            textposition="outside",
-            hovertext=[f"{lab}: {v:.3g}" for lab, v in zip(labels, vals, strict=True)],
-            hoverinfo="text",
-        )
-    )
-    fig.update_xaxes(tickvals=list(range(len(labels))), ticktext=labels)
-    fig.update_yaxes(title=html.escape(y_title), range=list(y_range) if y_range else None)
-    return _layout(fig, title, 340, font_size)
+    trace = {
+        "type": "bar",
+        "x": list(range(len(labels))),
+        "y": vals,
+        "marker": {"color": colours},
+        "text": [f"{v:{fmt}}" for v in vals],
+        "textposition": "outside",
+        "hovertext": [f"{lab}: {v:.3g}" for lab, v in zip(labels, vals, strict=True)],
+        "hoverinfo": "text",
+    }
+    y_axis = {"title": {"text": html.escape(y_title)}}
+    if y_range:
+        y_axis["range"] = list(y_range)
+    x_axis = {"tickvals": list(range(len(labels))), "ticktext": labels}
+    layout = _layout(title, 340, font_size, xaxis=x_axis, yaxis=y_axis)
+    return go.Figure({"data": [trace], "layout": layout})
 
 
 def vector_rows(
@@ -197,11 +278,11 @@ def loglog_fit(
 ) -> go.Figure:
     """Measured series against n on log-log axes, each legend entry carrying its fitted slope."""
     named = {f"{name}: ∝ {x_title}^{slopes[name]:.2f}": ys for name, ys in series.items()}
-    fig = sweep_lines(
-        ns, named, title=title, x_title=x_title, y_title=y_title, log_y=True, font_size=font_size
-    )
-    fig.update_xaxes(tickvals=list(ns), ticktext=[str(n) for n in ns])
-    return fig.update_yaxes(dtick=1)  # one tick per decade
+    x_axis = {"title": {"text": html.escape(x_title)}, "type": "log"}
+    x_axis.update(tickvals=list(ns), ticktext=[str(n) for n in ns])
+    y_axis = {"title": {"text": html.escape(y_title)}, "type": "log", "dtick": 1}  # 1 a decade
+    layout = _layout(title, 380, font_size, xaxis=x_axis, yaxis=y_axis)
+    return go.Figure({"data": _sweep_traces(ns, named, ()), "layout": layout})
 
 
 # ---- the learned-attention page: training curves with the current step marked
@@ -212,38 +293,46 @@ def loss_figure(losses, steps, heldout_loss, step, t, font_size: int = 12) -> go
     x = np.arange(1, len(losses) + 1)
     window = max(1, len(losses) // 40)
     smooth = np.convolve(losses, np.ones(window) / window, mode="valid")  # (steps-window+1,)
-    fig = go.Figure()
-    fig.add_scatter(x=x, y=losses, name=t("learned.loss_train"), line={"width": 1}, opacity=0.35)
-    fig.add_scatter(x=x[window - 1 :], y=smooth, name=t("learned.loss_smooth"))
-    fig.add_scatter(x=steps, y=heldout_loss, name=t("learned.loss_heldout"), mode="lines+markers")
-    return _marked(fig, step, t("learned.loss"), t, font_size)
+    traces = [
+        {"x": x, "y": losses, "name": t("learned.loss_train"), "line": {"width": 1}},
+        {"x": x[window - 1 :], "y": smooth, "name": t("learned.loss_smooth")},
+        {"x": steps, "y": heldout_loss, "name": t("learned.loss_heldout"), "mode": "lines+markers"},
+    ]
+    traces[0]["opacity"] = 0.35
+    return _marked(traces, step, t("learned.loss"), t, font_size)
 
 
 def accuracy_figure(steps, heldout: dict, step, t, font_size: int = 12) -> go.Figure:
     """Held-out figures at every checkpoint, chance as a dashed line, the current step marked."""
-    fig = go.Figure()
-    for key, name in (
-        ("any_head_acc", "learned.acc_any"),
-        ("best_head_weight", "learned.acc_weight"),
-        ("readout_acc", "learned.acc_readout"),
-    ):
-        fig.add_scatter(x=steps, y=heldout[key], name=t(name), mode="lines+markers")
-    fig.add_scatter(
-        x=steps, y=heldout["any_head_chance"], name=t("learned.acc_chance"), line={"dash": "dash"}
+    traces = [
+        {"x": steps, "y": heldout[key], "name": t(name), "mode": "lines+markers"}
+        for key, name in (
+            ("any_head_acc", "learned.acc_any"),
+            ("best_head_weight", "learned.acc_weight"),
+            ("readout_acc", "learned.acc_readout"),
+        )
+    ]
+    chance = {"x": steps, "y": heldout["any_head_chance"], "name": t("learned.acc_chance")}
+    traces.append({**chance, "line": {"dash": "dash"}})
+    return _marked(
+        traces,
+        step,
+        t("learned.acc_title"),
+        t,
+        font_size,
+        y_axis={"range": [0, 1.02], "tickformat": ".0%"},
     )
-    fig.update_yaxes(range=[0, 1.02], tickformat=".0%")
-    return _marked(fig, step, t("learned.acc_title"), t, font_size)
 
 
-def _marked(fig: go.Figure, step: int, title: str, t, font_size: int) -> go.Figure:
-    fig.add_vline(x=step, line_dash="dot", line_color="#d62728")
-    fig.add_annotation(x=step, y=1, yref="paper", text=t("learned.now"), showarrow=False)
-    fig.update_layout(
-        title=title,
-        height=320,
-        font={"size": font_size},
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.25},
-        xaxis_title=t("learned.x_step"),
-    )
-    return fig
+def _marked(traces: list, step: int, title: str, t, font_size: int, y_axis=None) -> go.Figure:
+    """Line traces with the current step marked, white template, legend below."""
+    layout = _layout(title, 320, font_size, **_vline(step, color="#d62728"))
+    layout["title"] = {"text": title}
+    layout["margin"]["t"] = 40
+    layout["legend"] = {"orientation": "h", "y": -0.25}
+    layout["xaxis"] = {"title": {"text": t("learned.x_step")}}
+    if y_axis:
+        layout["yaxis"] = y_axis
+    note = {"x": step, "y": 1, "yref": "paper", "text": t("learned.now"), "showarrow": False}
+    layout["annotations"] = [note]
+    return go.Figure({"data": [{"type": "scatter", **tr} for tr in traces], "layout": layout})
