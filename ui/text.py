@@ -254,7 +254,6 @@ _section(
     {
         "teach.head": {"zh": "头 {h}", "en": "Head {h}"},
         "teach.computing": {"zh": "正在计算……", "en": "Computing…"},
-        "teach.done": {"zh": "计算完成", "en": "Done"},
         # -- steps
         "steps.title": {"zh": "一步一步：从 X 到输出", "en": "Step by step: from X to the output"},
         "steps.intro": {
