@@ -107,10 +107,8 @@ def _snapshot_path(tmp_dir: str, user_dict: str | None) -> str:
 
     digest = hashlib.blake2b(f"{SNAPSHOT_FORMAT}|{jieba.__version__}".encode(), digest_size=8)
     main_dict = os.path.join(os.path.dirname(jieba.__file__), "dict.txt")
-    for path in (main_dict, user_dict):
-        if path:
-            info = os.stat(path)
-            digest.update(f"|{path}|{info.st_size}|{info.st_mtime_ns}".encode())
+    info = os.stat(main_dict)  # 5 MB: its size and time stand for its bytes
+    digest.update(f"|{main_dict}|{info.st_size}|{info.st_mtime_ns}|".encode())
     if user_dict:
         digest.update(Path(user_dict).read_bytes())
     return os.path.join(tmp_dir, f"prefix-{digest.hexdigest()}.json")

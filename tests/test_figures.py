@@ -235,7 +235,7 @@ def test_teaching_matrix_marks_head_boundaries_with_solid_lines():
         ft.matrix_heatmap(np.zeros((2, 8)), ["a", "b"], list("01234567"), col_lines=[3.5])
     )["layout"]
     assert [(s["x0"], s["line"]) for s in layout["shapes"]] == [
-        (3.5, {"color": "black", "width": 2})
+        (3.5, {"color": "black", "dash": "solid", "width": 2})
     ]
 
 

@@ -187,12 +187,12 @@ def _map_figure(
     height: int,
     classroom: bool,
     narrow: bool = False,
-    bar_room: int = 0,
+    bar_chars: int = 0,
 ) -> go.Figure:
     """An (n, n) token map from one dict: a single validation pass, ~10× faster than updates.
 
-    bar_room > 0 reserves that many characters of colour-bar tick labels on the right (also for
-    a map without a bar of its own, so maps in a row keep equal squares).
+    bar_chars > 0 reserves room on the right for a colour bar whose tick labels are that many
+    characters long (also for a map without a bar, so maps in a row keep equal squares).
     """
     layout = _layout(title=title, height=height, classroom=classroom)
     axes = _token_axes(labels, layout["font"], narrow=narrow)
@@ -200,8 +200,8 @@ def _map_figure(
     layout["margin"].update(
         _tick_margins(labels, layout["font"]["size"], axes["xaxis"]["tickangle"])
     )
-    if bar_room:
-        layout["margin"]["r"] = _colourbar_room(layout["font"]["size"], bar_room)
+    if bar_chars:
+        layout["margin"]["r"] = _colourbar_room(layout["font"]["size"], bar_chars)
     return go.Figure({"data": [trace], "layout": layout})
 
 
@@ -249,9 +249,9 @@ def attention_heatmap(
     if show_numbers:
         trace["texttemplate"] = "%{z}"
     side = map_height(n, classroom) if height is None else height
-    room = 4 if (showscale if bar_room is None else bar_room) else 0  # "100%"
+    chars = 4 if (showscale if bar_room is None else bar_room) else 0  # "100%"
     return _map_figure(
-        trace, labels, title=title, height=side, classroom=classroom, narrow=narrow, bar_room=room
+        trace, labels, title=title, height=side, classroom=classroom, narrow=narrow, bar_chars=chars
     )
 
 
@@ -365,7 +365,7 @@ def score_heatmap(
         title=title,
         height=map_height(n, classroom),
         classroom=classroom,
-        bar_room=5,  # "-12.5"; also without a bar, so the raw and scaled panels match
+        bar_chars=5,  # "-12.5"; also without a bar, so the raw and scaled panels match
     )
 
 

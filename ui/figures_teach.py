@@ -62,15 +62,19 @@ def _layout(title: str, height: int, font_size: int, **extra) -> dict:
     return layout
 
 
+def _vline_shape(x: float, dash: str = "dot", **line) -> dict:
+    """A vertical line across the plot at data x (what fig.add_vline writes, validated once)."""
+    shape = {"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain"}
+    return {**shape, "line": {"dash": dash, **line}}
+
+
 def _vline(x: float, text: str | None = None, *, log_x: bool = False, **line) -> dict:
-    """A dotted vertical line across the plot at data x, labelled at its top if text is given.
+    """A dotted vertical line at data x as layout parts, labelled at its top if text is given.
 
     Plotly places shapes on a log axis by data value but annotations by log10 of it; add_vline
     did not, so on the log τ axis the "√d_k" label sat at 10^√d_k, off at the right edge.
     """
-    shape = {"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain"}
-    shape["line"] = {"dash": "dot", **line}
-    parts = {"shapes": [shape]}
+    parts = {"shapes": [_vline_shape(x, **line)]}
     if text is not None:
         at = float(np.log10(x)) if log_x else x
         note = {"text": text, "x": at, "xref": "x", "y": 1, "yref": "y domain", "showarrow": False}
@@ -132,9 +136,8 @@ def matrix_heatmap(
     # ticks sit on top: give the title its own band above them
     layout["margin"]["t"] = 40 + 3 * font_size
     layout["title"].update(yref="container", y=0.99, yanchor="top")
-    if col_lines:  # solid, not _vline's dotted marker
-        solid = {"color": "black", "width": 2}
-        layout["shapes"] = [{**_vline(x)["shapes"][0], "line": solid} for x in col_lines]
+    if col_lines:
+        layout["shapes"] = [_vline_shape(x, "solid", color="black", width=2) for x in col_lines]
     return go.Figure({"data": [trace], "layout": layout})
 
 
@@ -216,8 +219,10 @@ def sweep_lines(
     if vline is not None:
         layout.update(_vline(vline[0], html.escape(vline[1]), log_x=log_x))
     if mark is not None:
-        solid = {**_vline(mark)["shapes"][0], "line": {"color": PALETTE[1]}}
-        layout["shapes"] = [*layout.get("shapes", []), solid]
+        layout["shapes"] = [
+            *layout.get("shapes", []),
+            _vline_shape(mark, "solid", color=PALETTE[1]),
+        ]
     return go.Figure({"data": _sweep_traces(x, series, dashed), "layout": layout})
 
 
@@ -294,11 +299,16 @@ def loss_figure(losses, steps, heldout_loss, step, t, font_size: int = 12) -> go
     window = max(1, len(losses) // 40)
     smooth = np.convolve(losses, np.ones(window) / window, mode="valid")  # (steps-window+1,)
     traces = [
-        {"x": x, "y": losses, "name": t("learned.loss_train"), "line": {"width": 1}},
+        {
+            "x": x,
+            "y": losses,
+            "name": t("learned.loss_train"),
+            "line": {"width": 1},
+            "opacity": 0.35,
+        },
         {"x": x[window - 1 :], "y": smooth, "name": t("learned.loss_smooth")},
         {"x": steps, "y": heldout_loss, "name": t("learned.loss_heldout"), "mode": "lines+markers"},
     ]
-    traces[0]["opacity"] = 0.35
     return _marked(traces, step, t("learned.loss"), t, font_size)
 
 

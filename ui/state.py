@@ -142,17 +142,7 @@ def compute_lab(
 def lab_for(settings) -> tuple[Lab | None, list[Notice]]:
     """The Lab for a Settings object, or None with a notice when the sentence is empty."""
     try:
-        lab = compute_lab(
-            settings.sentence,
-            settings.mode,
-            settings.d_model,
-            settings.heads,
-            settings.scale,
-            settings.causal,
-            settings.pos,
-            settings.seed,
-            settings.weights,
-        )
+        lab = compute_lab(*lab_key(settings))
     except EmptyInputError:
         return None, [("warning", "notice.empty", {})]
     except ValueError as err:
