@@ -1,8 +1,7 @@
-"""Main page: the sentence, one attention map per head, Q·Kᵀ before/after √d_k, focus, export."""
+"""Main page: the sentence, the attention view (ui/explorer), the matrices, export."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import asdict
 from functools import partial
@@ -10,8 +9,7 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
-from attention_core.analysis import row_entropy
-from ui import controls, state
+from ui import controls, explorer, state
 from ui import figures as fig
 from ui.routing import ensure_router
 from ui.text import md_escape, t
@@ -33,98 +31,84 @@ def chart(figure, key: str) -> None:
     st.plotly_chart(figure, key=key, config=fig.PLOTLY_CONFIG, width="stretch")
 
 
-def _store_focus(key: str, texts: list[str]) -> None:
-    chosen = st.session_state.get(key)
-    st.session_state["focus_text"] = texts[chosen] if chosen is not None else ""
+def read_page_link(lab: state.Lab, lang: str) -> None:
+    """The main page's own link parameters (head, τ), read once per session; bad ones noticed."""
+    ss = st.session_state
+    if ss.get("_page_link_read"):
+        return
+    ss["_page_link_read"] = True
+    notes: list[state.Notice] = []
+    raw = st.query_params.get("head")
+    if raw is not None:
+        head = int(raw) if raw.strip().isdigit() else None
+        used = 1 if head is None else min(max(head, 1), lab.heads)
+        ss[explorer.HEAD] = used - 1
+        if head != used:
+            kind = "notice.param_bad" if head is None else "notice.param_clamped"
+            notes.append(("warning", kind, {"name": "head", "value": raw[:40], "used": used}))
+    raw = st.query_params.get("tau")
+    if raw is not None:
+        tau = explorer.clean_tau(raw, lab.d_k)
+        ss[explorer.TAU] = tau
+        try:
+            exact = float(raw) == tau
+        except ValueError:
+            exact = False
+        if not exact:
+            kind = "notice.param_bad" if tau is None else "notice.param_clamped"
+            used = "√d_k" if tau is None else f"{tau:g}"
+            notes.append(("warning", kind, {"name": "tau", "value": raw[:40], "used": used}))
+    controls.show_notices(notes, lang)
 
 
-def token_chips(lab: state.Lab, s: controls.Settings) -> int:
-    """Tokens with POS tags as chips (Markdown-escaped); clicking one picks the focus token."""
-    texts = lab.texts
-    digest = hashlib.blake2b("\x00".join(texts).encode(), digest_size=6).hexdigest()
-    key = f"focus_{digest}"
-    index = state.focus_index(texts, s.focus)
-    if s.focus and s.focus not in texts:  # from a link, or left over from another sentence
-        st.info(
-            t(
-                "notice.focus_missing",
-                s.lang,
-                focus=md_escape(s.focus[:40]),
-                used=md_escape(texts[index]),
-            )
-        )
+def write_page_link(head: int, tau: float | None) -> None:
+    """head (1-based) and τ into the address bar, so a copied link restores the view."""
+    wanted = {"head": str(head + 1), "tau": None if tau is None else f"{tau:g}"}
+    for name, value in wanted.items():
+        if value is None:
+            if name in st.query_params:
+                del st.query_params[name]
+        elif st.query_params.get(name) != value:
+            st.query_params[name] = value
+
+
+def view_state(lab: state.Lab, s: controls.Settings) -> explorer.ViewState:
+    """What the view starts from: the settings, the focus token, the chosen head and τ."""
+    ss = st.session_state
+    head = min(max(int(ss.get(explorer.HEAD) or 0), 0), lab.heads - 1)
+    tau = explorer.clean_tau(ss.get(explorer.TAU), lab.d_k) if ss.get(explorer.TAU) else None
+    focus = state.focus_index(lab.texts, s.focus, ss.get(explorer.FOCUS_POS))
+    return explorer.ViewState(s.scale, s.causal, focus, head, tau)
+
+
+def focus_notice(lab: state.Lab, s: controls.Settings, index: int) -> None:
+    """A focus token from a link (or another sentence) that is not in this sentence."""
+    if s.focus and s.focus not in lab.texts:
+        used = md_escape(lab.texts[index])
+        st.info(t("notice.focus_missing", s.lang, focus=md_escape(s.focus[:40]), used=used))
         st.session_state["focus_text"] = ""
-    labels = [md_escape(f"{tok.text} · {tok.tag}") for tok in lab.tokens]
-    with st.container(key="token_chips"):
-        picked = st.pills(
-            t("main.tokens", s.lang, n=len(texts)),
-            options=list(range(len(texts))),
-            format_func=labels.__getitem__,
-            default=index,
-            key=key,
-            on_change=_store_focus,
-            args=(key, texts),
-        )
-    return index if picked is None else int(picked)
 
 
-def head_grid(lab: state.Lab, s: controls.Settings) -> None:
-    """One weight map per head, two or three in a row (one on phones)."""
-    st.subheader(t("main.heads_title", s.lang))
-    st.caption(t("main.heads_caption", s.lang))
-    if s.numbers and len(lab.tokens) > fig.MAX_CELL_NUMBERS:
-        st.caption(t("notice.no_numbers", s.lang, n=fig.MAX_CELL_NUMBERS))
-    cols = fig.grid_columns(lab.heads, len(lab.tokens), s.classroom)
-    key = state.lab_key(s)
-    figures = state.head_figures(key, s.shared_scale, s.numbers, s.classroom, s.lang, cols)
-    with st.container(key="head_grid"):
-        for start in range(0, len(figures), cols):
-            for i, column in enumerate(st.columns(cols), start=start):
-                if i < len(figures):
-                    with column:
-                        chart(figures[i], key=f"head_{i}")
-
-
-@st.fragment
-def scaling_section(lab: state.Lab, s: controls.Settings) -> None:
-    """For one chosen head: Q·Kᵀ before and after √d_k, the weights, entropy and max per row."""
-    lang = s.lang
-    head = st.selectbox(
-        t("main.chosen_head", lang),
-        range(lab.heads),
-        key="chosen_head",
-        format_func=lambda i: t("main.head", lang, i=i + 1),
+def explorer_section(lab: state.Lab, s: controls.Settings) -> explorer.ViewState:
+    """The client-side view: maps per head, the chosen head's before/after, the focus bars."""
+    read_page_link(lab, s.lang)
+    view = view_state(lab, s)
+    focus_notice(lab, s, view.focus)
+    tokens = [
+        {"t": tok.text, "tag": tok.tag, "tag_name": tok.tag, "gloss": None} for tok in lab.tokens
+    ]
+    explorer.mount(
+        lab,
+        view,
+        lang=s.lang,
+        classroom=s.classroom,
+        numbers=s.numbers,
+        shared=s.shared_scale,
+        tokens=tokens,
+        jobs=[""] * lab.heads,
     )
-    head = min(int(head or 0), lab.heads - 1)
-    st.subheader(t("main.scaling_title", lang, i=head + 1))
-    st.latex(FORMULA)
-    st.caption(t("main.formula_caption", lang, dk=lab.d_k))
-    figures = state.scaling_figures(state.lab_key(s), head, s.numbers, s.classroom, lang)
-    with st.container(key="scaling_panels"):
-        for row in range(2):
-            for col, column in enumerate(st.columns(2)):
-                with column:
-                    chart(figures[2 * row + col], key=f"scaling_{2 * row + col}")
-    st.caption(t("main.scaling_caption", lang))
-    w_on, w_off = (w[head] for w in state.both_scalings(lab, s.scale))
-    st.markdown(f"**{t('main.row_stats', lang)}**")
-    h_on, h_off = row_entropy(w_on, base=2).mean(), row_entropy(w_off, base=2).mean()
-    summary = {
-        "hs": f"{h_on:.2f}",
-        "hu": f"{h_off:.2f}",
-        "ms": f"{w_on.max(-1).mean():.2f}",
-        "mu": f"{w_off.max(-1).mean():.2f}",
-    }
-    st.caption(t("main.stats_summary", lang, **summary))
-    chart(figures[4], key="row_stats")
-
-
-def focus_section(lab: state.Lab, s: controls.Settings, index: int) -> None:
-    """The focus token's row of every head as bars."""
-    tok = lab.texts[index]
-    st.subheader(t("main.focus_title", s.lang, tok=md_escape(tok)))
-    st.caption(t("main.focus_caption", s.lang, pos=index + 1))
-    chart(state.focus_figure(state.lab_key(s), index, s.classroom, s.lang), key="focus_bars")
+    write_page_link(view.head, view.tau)
+    return view
 
 
 def matrices(lab: state.Lab, head: int) -> list[tuple[str, str, np.ndarray]]:
@@ -154,41 +138,41 @@ def matrices_section(lab: state.Lab, s: controls.Settings) -> None:
             )
 
 
-def export_section(lab: state.Lab, s: controls.Settings) -> None:
-    """Download buttons; the files are built only when clicked."""
-    st.subheader(t("main.export", s.lang))
+def export_section(lab: state.Lab, s: controls.Settings, view: explorer.ViewState) -> None:
+    """Download buttons in reading order; the files are built only when clicked."""
+    st.header(t("main.export", s.lang))
     st.caption(t("main.export_caption", s.lang))
-    weights = lab.result.heads.weights
-    cols = st.columns(min(4, lab.heads + 2))
-    for i in range(lab.heads):
-        cols[i % len(cols)].download_button(
-            t("main.csv_head", s.lang, i=i + 1),
-            partial(state.weights_csv, weights[i], lab.texts),
-            file_name=f"attention_head{i + 1}.csv",
-            mime="text/csv",
-            key=f"csv_{i}",
+    weights = state.weights_at(lab, view.tau, view.causal)  # what the view shows
+    with st.container(horizontal=True, key="exports"):
+        for i in range(lab.heads):
+            st.download_button(
+                t("main.csv_head", s.lang, i=i + 1),
+                partial(state.weights_csv, weights[i], lab.texts),
+                file_name=f"attention_head{i + 1}.csv",
+                mime="text/csv",
+                key=f"csv_{i}",
+                on_click="ignore",
+                icon=":material/download:",
+            )
+        st.download_button(
+            t("main.npz", s.lang),
+            partial(state.all_npz, lab, view.tau, view.causal),
+            file_name="attention_lab.npz",
+            mime="application/octet-stream",
+            key="npz",
             on_click="ignore",
             icon=":material/download:",
         )
-    cols[lab.heads % len(cols)].download_button(
-        t("main.npz", s.lang),
-        partial(state.all_npz, lab),
-        file_name="attention_lab.npz",
-        mime="application/octet-stream",
-        key="npz",
-        on_click="ignore",
-        icon=":material/download:",
-    )
-    settings_json = json.dumps(asdict(s), ensure_ascii=False, indent=2)
-    cols[(lab.heads + 1) % len(cols)].download_button(
-        t("main.settings_json", s.lang),
-        settings_json,
-        file_name="attention_lab_settings.json",
-        mime="application/json",
-        key="settings_json",
-        on_click="ignore",
-        icon=":material/download:",
-    )
+        settings = {**asdict(s), "head": view.head + 1, "tau": view.tau}
+        st.download_button(
+            t("main.settings_json", s.lang),
+            json.dumps(settings, ensure_ascii=False, indent=2),
+            file_name="attention_lab_settings.json",
+            mime="application/json",
+            key="settings_json",
+            on_click="ignore",
+            icon=":material/download:",
+        )
 
 
 def main() -> None:
@@ -202,12 +186,9 @@ def main() -> None:
     controls.show_notices(notices, s.lang)
     if lab is None:
         return
-    index = token_chips(lab, s)
-    head_grid(lab, s)
-    scaling_section(lab, s)
-    focus_section(lab, s, index)
+    view = explorer_section(lab, s)
     matrices_section(lab, s)
-    export_section(lab, s)
+    export_section(lab, s, view)
 
 
 main()

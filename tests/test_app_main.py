@@ -7,14 +7,13 @@ import json
 from pathlib import Path
 
 import numpy as np
-import plotly.io as pio
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui import figures
-from ui.controls import DEFAULTS
+from attention_core import causal_mask, softmax
+from ui import explorer
 from ui.figures import decode_array
-from ui.state import all_npz, compute_lab, frozen, lab_key, weights_csv
+from ui.state import all_npz, compute_lab, weights_at, weights_csv
 from ui.text import t
 
 APP = Path(__file__).resolve().parent.parent / "app.py"
@@ -50,11 +49,39 @@ def charts(at: AppTest) -> dict[str, dict]:
     return {c.proto.id.rsplit("-", 1)[-1]: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
 
 
+# The browser's cache of scores by digest: the view gets them once per sentence/model setting.
+BROWSER: dict[str, np.ndarray] = {}
+
+
+def view(at: AppTest) -> tuple[dict, np.ndarray]:
+    """The attention view's header and the scores the browser holds for it."""
+    (element,) = at.get("bidi_component")
+    header, scores = explorer.decode(element.proto.bytes)
+    if scores is not None:
+        BROWSER[header["digest"]] = scores
+    assert header["digest"] in BROWSER, "the view was sent no scores it has seen"
+    return header, BROWSER[header["digest"]]
+
+
 def head_weights(at: AppTest) -> np.ndarray:
-    """(h, n, n) weights from the head grid, in [0, 1] (sent as whole percents)."""
-    found = charts(at)
-    heads = sorted(k for k in found if k.startswith("head_"))
-    return np.stack([decode_array(found[k]["data"][0]["z"]) / 100 for k in heads])
+    """(h, n, n) weights the view shows: its scores ÷ τ, masked, softmaxed (as softmax.js)."""
+    header, scores = view(at)
+    state = header["state"]
+    tau = state["tau"] or (np.sqrt(header["d_k"]) if state["scale"] else 1.0)
+    scaled = scores.astype(np.float64) / tau
+    if state["causal"]:
+        scaled = np.where(causal_mask(header["n"]), scaled, -np.inf)
+    return softmax(scaled)
+
+
+def set_view(at: AppTest, **changes) -> AppTest:
+    """What the browser's view sends back (component state), applied as its callback would."""
+    header, _ = view(at)
+    texts = [tok["t"] for tok in header["tokens"]]
+    sent = {**header["state"], **changes, "seq": header["ack"] + 1}
+    for name, value in explorer.view_updates(sent, texts, header["h"], header["d_k"]).items():
+        at.session_state[name] = value
+    return at.run()
 
 
 def ok(at: AppTest) -> None:
@@ -118,8 +145,8 @@ def test_display_controls(run_app):
     at.toggle(key="shared_scale").set_value(False)
     at.toggle(key="numbers").set_value(True).run()
     ok(at)
-    first = charts(at)["head_0"]["data"][0]
-    assert first["zmax"] < 100 and first["texttemplate"] == "%{z}"
+    header, _ = view(at)
+    assert header["shared"] is False and header["numbers"] is True
 
 
 def test_language_classroom_and_mode(run_app):
@@ -127,10 +154,11 @@ def test_language_classroom_and_mode(run_app):
     at.radio(key="lang").set_value("en").run()
     ok(at)
     assert at.title[0].value == t("main.title", "en")
+    assert view(at)[0]["text"]["heads_title"] == t("explorer.heads_title", "en")
     at.toggle(key="classroom").set_value(True).run()
     ok(at)
-    spec = charts(at)["head_0"]
-    assert spec["layout"]["font"]["size"] >= 16 and spec["data"][0]["texttemplate"] == "%{z}"
+    header, _ = view(at)
+    assert header["classroom"] and header["numbers"]  # classroom mode writes numbers in cells
     at.radio(key="mode").set_value("char").run()
     ok(at)
     assert head_weights(at).shape[-1] == 17  # one token per character, punctuation kept
@@ -143,13 +171,68 @@ def test_sentence_examples_focus_and_chosen_head(run_app):
     ok(at)
     assert at.text_area(key="sentence").value == "我打你。"
     assert head_weights(at).shape[-1] == 4
-    chips = next(g for g in at.button_group if str(g.key).startswith("focus_"))
-    chips.set_value(2).run()
+    set_view(at, focus=2, head=3)  # the view: 你 clicked, head 4 inspected
     ok(at)
     assert at.session_state["focus_text"] == "你" and at.query_params["focus"] == "你"
-    at.selectbox(key="chosen_head").set_value(3).run()
+    assert at.query_params["head"] == "4"
+    header, _ = view(at)
+    assert (header["state"]["focus"], header["state"]["head"]) == (2, 3)
+
+
+def test_the_views_switches_reach_the_sidebar_and_the_link(run_app):
+    at = run_app()
+    set_view(at, scale=False, causal=True)
     ok(at)
-    assert any(t("main.scaling_title", "zh", i=4) == h.value for h in at.subheader)
+    assert at.toggle(key="scale").value is False and at.toggle(key="causal").value is True
+    assert at.query_params["scale"] == "0" and at.query_params["causal"] == "1"
+    assert np.all(np.triu(head_weights(at), k=1) == 0)
+    set_view(at, tau=6.5)
+    ok(at)
+    assert at.query_params["tau"] == "6.5" and view(at)[0]["state"]["tau"] == 6.5
+    set_view(at, tau=None)
+    assert "tau" not in at.query_params
+
+
+def test_the_scores_go_to_the_browser_once_per_sentence(run_app):
+    at = run_app()
+    first = explorer.decode(at.get("bidi_component")[0].proto.bytes)
+    assert first[1] is not None and first[1].shape == (4, 13, 13)
+    at.toggle(key="scale").set_value(False).run()  # the scores do not depend on √d_k
+    again = explorer.decode(at.get("bidi_component")[0].proto.bytes)
+    assert again[1] is None and again[0]["digest"] == first[0]["digest"]
+    assert len(at.get("bidi_component")[0].proto.bytes) < 12_000
+    at.session_state[explorer.NEED] = True  # the browser asked for them again
+    at.run()
+    assert explorer.decode(at.get("bidi_component")[0].proto.bytes)[1] is not None
+    at.toggle(key="pos").set_value(True).run()  # new numbers: sent
+    new = explorer.decode(at.get("bidi_component")[0].proto.bytes)
+    assert new[1] is not None and new[0]["digest"] != first[0]["digest"]
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        {"scale": "no", "causal": 1, "focus": 99, "head": -1, "tau": "hot", "seq": "x"},
+        {"focus": True, "head": 1.5, "tau": float("nan")},
+        "not a dict",
+        None,
+    ],
+)
+def test_malformed_view_state_changes_nothing_it_should_not(sent):
+    got = explorer.view_updates(sent, ["我", "打", "你"], 2, 8)
+    assert set(got) <= {explorer.TAU}
+    assert got.get(explorer.TAU) is None
+
+
+def test_a_link_with_head_and_tau_opens_the_view_there(run_app):
+    at = run_app(head="3", tau="9", causal="1")
+    ok(at)
+    state = view(at)[0]["state"]
+    assert (state["head"], state["tau"], state["causal"]) == (2, 9.0, True)
+    at = run_app(head="99", tau="1e9")
+    ok(at)
+    state = view(at)[0]["state"]
+    assert state["head"] == 3 and state["tau"] == 16.0  # clamped: last head, 4·√d_k
 
 
 def test_share_link_opens_with_its_settings(run_app):
@@ -179,7 +262,8 @@ def test_share_link_opens_with_its_settings(run_app):
     assert w.shape == (8, 4, 4) and np.all(np.triu(w, k=1) == 0)
     assert at.title[0].value == t("main.title", "en")
     assert not at.warning
-    assert any("我" in s.value for s in at.subheader)  # focus bars follow 我
+    header, _ = view(at)
+    assert header["tokens"][header["state"]["focus"]]["t"] == "我"  # the view looks from 我
 
 
 @pytest.mark.parametrize(
@@ -231,20 +315,19 @@ def test_emoji_arabic_and_rare_han_are_not_called_punctuation(run_app, sentence)
     assert head_weights(at).shape[0] == 4
 
 
-def test_markup_stays_text_in_chips_and_axes(run_app):
+def test_markup_goes_to_the_view_as_data_never_as_markup(run_app):
     at = run_app(s="<img src=x onerror=alert(1)>他")
     ok(at)
-    labels = charts(at)["head_0"]["data"][0]["x"]
-    assert all("<" not in label for label in labels)
-    chips = next(g for g in at.button_group if str(g.key).startswith("focus_"))
-    assert all("<img" not in option for option in chips.options)
+    header, _ = view(at)
+    assert "".join(tok["t"] for tok in header["tokens"]) == "<imgsrc=xonerror=alert(1)>他"
+    assert "<img" not in json.dumps(header["text"])  # labels come from ui/text.py only
 
 
 def test_router_switches_to_a_page_and_back(run_app):
     at = run_app()
     at.switch_page(str(APP.parent / "pages" / "steps.py")).run()
     ok(at)
-    assert "head_0" not in charts(at)
+    assert not at.get("bidi_component")
     at.switch_page(str(APP.parent / "pages" / "main.py")).run()
     ok(at)
     assert head_weights(at).shape[0] == 4
@@ -262,28 +345,18 @@ def test_matrices_drawn_only_while_open_and_exports_offered(run_app):
     assert len(at.get("download_button")) == 4 + 2  # a CSV per head, the .npz, the settings
 
 
-def test_cached_figures_reach_the_browser_exactly_as_plotly_writes_them(run_app):
-    """state.frozen works each shared figure's dict out once; what is sent must not change."""
-    at = run_app()
-    ok(at)
-    lab = compute_lab(*lab_key(DEFAULTS))
-    fresh = figures.head_heatmaps(lab.result.heads.weights, lab.texts, cols=2)
-    sent = charts(at)
-    assert len(fresh) == 4
-    for i, figure in enumerate(fresh):
-        assert sent[f"head_{i}"] == json.loads(pio.to_json(figure, validate=False))
-    again = figures.head_heatmaps(lab.result.heads.weights, lab.texts, cols=2)
-    done = frozen(again)
-    assert done[0].to_dict() is done[0].to_dict()  # worked out once
-    assert done[0].to_dict() == fresh[0].to_dict()
-
-
 def test_export_files(run_app):
     csv_text = weights_csv(np.eye(2), ["=cmd", "他"])
     assert csv_text.splitlines()[0] == "query \\ key,'=cmd,他"
-    lab = compute_lab("我打你。", "word", 16, 2, True, False, False, 0, "random")
+    lab = compute_lab("我打你。", "word", 16, 2, True, True, False, 0, "random")
     with np.load(io.BytesIO(all_npz(lab))) as saved:
         assert saved["weights"].shape == (2, 4, 4) and list(saved["tokens"]) == lab.texts
+        assert "weights_tau" not in saved
+    with np.load(io.BytesIO(all_npz(lab, 5.0, True))) as saved:
+        want = softmax(np.where(causal_mask(4), lab.result.heads.scores / 5.0, -np.inf))
+        np.testing.assert_allclose(saved["weights_tau"], want)
+        assert float(saved["tau"]) == 5.0
+    assert weights_at(lab, None, True) is lab.result.heads.weights
 
 
 def test_link_notices_go_away_once_a_setting_changes(run_app):

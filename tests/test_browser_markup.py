@@ -11,22 +11,26 @@ pytestmark = pytest.mark.browser
 LOAD_MS = 90_000
 IMG = "<img src=x onerror=alert(1)>"
 SCRIPT = "<script>window.__pwned=1</script>"
-GRID = ".st-key-head_grid .js-plotly-plot"
-# True once the page has drawn its head maps for the current sentence and stopped running.
+MAP = '[data-testid="explorer-map"]'
+SHADOW = """document.querySelector('[data-testid="stBidiComponentIsolated"]')?.shadowRoot"""
+# True once the view has drawn the current sentence and the page stopped running.
 READY = f"""marker => {{
-  const ticks = document.querySelectorAll('{GRID} g.xtick text');
-  const chips = document.querySelector('.st-key-token_chips');
-  return ticks.length > 0 && chips && chips.textContent.includes(marker)
-    && !document.querySelector('[data-testid="stStatusWidget"]');
+  const root = {SHADOW}?.querySelector('[data-testid="explorer"]');
+  const tokens = root && root.querySelector('[data-testid="explorer-tokens"]');
+  return !!root && Number(root.dataset.renders || 0) > 0 && tokens.textContent.includes(marker)
+    && !document.querySelector('[data-stale="true"]');
 }}"""
-# Every plotly figure's data and layout as JSON: what plotly may render as HTML.
-FIGURE_JSON = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
-  .map(gd => JSON.stringify({data: gd.data, layout: gd.layout})).join('\\n')"""
-INJECTED = """() => ({
+# Every plotly figure's data and layout as JSON (other charts on the page), and the view's DOM.
+FIGURE_JSON = f"""() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+  .map(gd => JSON.stringify({{data: gd.data, layout: gd.layout}})).join('\\n')
+  + ({SHADOW}?.innerHTML || '')"""
+INJECTED = f"""() => ({{
   pwned: typeof window.__pwned,
-  imgs: document.querySelectorAll('img[src="x"], img[onerror], svg img').length,
-  scripts: Array.from(document.scripts).filter(s => s.textContent.includes('__pwned')).length,
-})"""
+  imgs: document.querySelectorAll('img[src="x"], img[onerror], svg img').length
+    + ({SHADOW}?.querySelectorAll('img').length || 0),
+  scripts: Array.from(document.scripts).filter(s => s.textContent.includes('__pwned')).length
+    + ({SHADOW}?.querySelectorAll('script').length || 0),
+}})"""
 
 
 @pytest.fixture
@@ -52,8 +56,8 @@ def assert_inert(page, events: list[str]) -> None:
     assert events == []
 
 
-def labels(page) -> str:
-    return " ".join(page.locator(f"{GRID} g.xtick text, {GRID} g.ytick text").all_text_contents())
+def words(page) -> str:
+    return " ".join(page.locator('[data-testid="explorer-tokens"] .word').all_text_contents())
 
 
 @pytest.mark.parametrize(("sentence", "word"), [(IMG, "onerror"), (SCRIPT, "pwned")])
@@ -62,10 +66,8 @@ def test_markup_from_a_share_link_is_text(watched, streamlit_server, sentence: s
     page.goto(f"{streamlit_server}/?{urlencode({'s': sentence, 'h': 2, 'd': 16})}")
     wait_drawn(page, word)
     assert_inert(page, events)
-    chips = " ".join(page.locator(".st-key-token_chips").all_text_contents())
-    assert "<" in chips and word in chips, chips  # jieba splits the tags; chips show them
-    ticks = labels(page)
-    assert "<" in ticks and ">" in ticks and word in ticks, ticks
+    shown = words(page)
+    assert "<" in shown and ">" in shown and word in shown, shown  # jieba splits the tags
     assert page.locator("textarea").first.input_value() == sentence
 
 
@@ -78,13 +80,13 @@ def test_markup_typed_into_the_box_and_hovered_is_text(watched, streamlit_server
     box.press("Control+Enter")  # Streamlit's submit shortcut for text areas
     wait_drawn(page, "<")
     assert_inert(page, events)
-    plot = page.locator(f"{GRID} .nsewdrag").first
-    plot.scroll_into_view_if_needed()
-    area = plot.bounding_box()
-    page.mouse.move(area["x"] + area["width"] * 0.3, area["y"] + area["height"] * 0.3, steps=5)
-    hover = page.locator(f"{GRID} .hoverlayer .hovertext").first
-    hover.wait_for(timeout=LOAD_MS)
-    text = hover.text_content() or ""
-    assert "→" in text, text  # "他 → 小明: 61%"-style hover, as plain text
-    assert page.locator(f"{GRID} .hoverlayer img, {GRID} .hoverlayer script").count() == 0
+    canvas = page.locator(MAP).first
+    canvas.scroll_into_view_if_needed()
+    area = canvas.bounding_box()
+    page.mouse.move(area["x"] + area["width"] * 0.6, area["y"] + area["height"] * 0.4, steps=5)
+    tip = page.locator('[data-testid="explorer-tip"]')
+    tip.wait_for(state="visible", timeout=LOAD_MS)
+    text = tip.text_content() or ""
+    assert "→" in text and "%" in text, text  # "他 → <: 61%"-style hover, as plain text
+    assert tip.evaluate("t => t.children.length") == 0
     assert_inert(page, events)

@@ -114,14 +114,14 @@ def html_bodies(at: AppTest) -> list[str]:
 
 
 def check_page(at: AppTest, text: str, mode: str) -> None:
-    """No exception; the right notices; charts unless refused; the text never inside HTML."""
+    """No exception; the right notices; the view unless refused; the text never inside HTML."""
     assert not at.exception, [e.value for e in at.exception]
     refused, wanted = expected_notices(text, mode)
     shown = [w.value for w in at.warning]
     for notice in wanted:
         assert notice in shown, f"missing notice {notice!r}; shown: {shown}"
-    charts = at.get("plotly_chart")
-    assert (len(charts) == 0) == refused, f"refused={refused} but {len(charts)} charts"
+    views = at.get("bidi_component")  # the attention view, drawn unless the input is refused
+    assert (len(views) == 0) == refused, f"refused={refused} but {len(views)} views"
     visible = text.strip()
     if len(visible) >= 3:
         for body in html_bodies(at):

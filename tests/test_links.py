@@ -15,6 +15,7 @@ NUMBERS = {"d": (64, 8, 256), "h": (4, 1, 16), "seed": (0, 0, 999_999)}
 FLAGS = {"scale": 1, "causal": 0, "pos": 0, "class": 0}
 CHOICES = {"w": "random", "mode": "word", "lang": "zh"}
 ALL = ("s", "d", "h", "scale", "causal", "pos", "seed", "w", "focus", "mode", "lang", "class")
+PAGE = ("head", "tau")  # the main page's own: inspected head (1-based) and the view's τ
 VALID = {
     "d": {str(d) for d in range(8, 257, 8)},
     "h": {str(h) for h in range(1, 17)},
@@ -25,6 +26,7 @@ VALID = {
     "w": {"random", "trained"},
     "mode": {"word", "char"},
     "lang": {"zh", "en"},
+    "head": {str(h) for h in range(1, 17)},
 }
 
 
@@ -59,7 +61,7 @@ def assert_healthy(at: AppTest, wanted: list[str]) -> None:
     for notice in wanted:
         assert notice in notices, f"missing {notice!r}; shown: {notices}"
     for name, value in at.query_params.items():
-        assert name in ALL, f"unknown parameter {name!r} left in the address bar"
+        assert name in ALL + PAGE, f"unknown parameter {name!r} left in the address bar"
         assert not isinstance(value, list), f"{name} still repeated: {value}"
         if name in VALID:
             assert value in VALID[name], f"{name}={value!r} in the address bar"
@@ -167,3 +169,18 @@ def test_focus_that_is_not_a_token_is_noticed():
     assert any("不存在的词" in n for n in shown(at)), (
         f"no notice for the ignored focus: {shown(at)}"
     )
+
+
+@pytest.mark.parametrize(
+    ("raw_head", "raw_tau", "wanted"),
+    [
+        ("abc", "hot", [bad("head", "abc", 1), bad("tau", "hot", md_escape("√d_k"))]),
+        ("0", "0.1", [clamped("head", "0", 1), clamped("tau", "0.1", "1")]),
+        ("99", "1e9", [clamped("head", "99", 4), clamped("tau", "1e9", "16")]),
+        ("2", "nan", [bad("tau", "nan", md_escape("√d_k"))]),
+    ],
+)
+def test_the_main_pages_head_and_tau_parameters(raw_head, raw_tau, wanted):
+    at = open_link({"head": raw_head, "tau": raw_tau})
+    assert_healthy(at, wanted)
+    assert float(at.query_params.get("tau", "1")) >= 1

@@ -202,7 +202,7 @@ def test_serving_a_session_writes_nothing_to_home(default_server):
         async with StreamlitSession(url, query_string="s=他走了&h=2") as session:
             run = await session.connect(timeout=120)
             await session.set_widgets(timeout=120, scale=False)
-            return len(run.of_kind("plotly_chart"))
+            return len(run.of_kind("bidi_component"))  # the attention view was sent
 
     # Playwright's sync API may already run an event loop in this thread (browser tests
     # before this one), and asyncio.run refuses to nest: give the client its own thread.

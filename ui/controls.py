@@ -32,8 +32,9 @@ QUERY_KEYS = (
     "lang",
     "class",
 )
-# Other pages may list their own query parameters here so they are not reported as unknown.
-PAGE_QUERY_KEYS: tuple[str, ...] = ()
+# Page-level query parameters (not Settings fields), kept in links instead of reported unknown:
+# the main page's inspected head (1-based) and the view's temperature τ (pages/main.py).
+PAGE_QUERY_KEYS: tuple[str, ...] = ("head", "tau")
 
 
 @dataclass(frozen=True)

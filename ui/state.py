@@ -14,7 +14,6 @@ import streamlit as st
 
 from attention_core import (
     AttentionParams,
-    AttentionResult,
     EmptyInputError,
     MultiHeadResult,
     Token,
@@ -22,12 +21,10 @@ from attention_core import (
     causal_mask,
     init_params,
     multi_head_attention,
-    scaled_dot_product_attention,
+    softmax,
     tokenize,
 )
 from attention_core.tokenize import MAX_CHARS, MAX_TOKENS
-from ui import figures as fig
-from ui.text import t
 
 DEMO_WEIGHTS = Path(__file__).resolve().parent.parent / "assets" / "demo_model.npz"
 
@@ -36,12 +33,11 @@ Notice = tuple[str, str, dict]  # (level "warning" | "info", text key, format va
 
 @dataclass(frozen=True)
 class Lab:
-    """Everything one page draws: tokens, X, the attention result and its opposite-scaling twin."""
+    """Everything one page draws: tokens, X and the attention result with every intermediate."""
 
     tokens: tuple[Token, ...]  # n tokens as tokenize() returns them
     x: np.ndarray | None  # (n, d_model) input vectors (None for the trained model)
     result: MultiHeadResult  # q, k, v (h, n, d_k); heads.weights (h, n, n); output (n, d_model)
-    flipped: AttentionResult  # the same heads with the other scaling (for before/after)
     d_model: int
     heads: int
     source: str  # "random" or "trained": what was actually used
@@ -94,24 +90,24 @@ def _random_lab(sentence, mode, d_model, heads, scale, causal, pos, seed) -> Lab
     mask = causal_mask(len(tokens)) if causal else None  # (n, n) True = may attend
     params = init_params(d_model, heads, seed)
     result = multi_head_attention(x, params, scale=scale, mask=mask)
-    flipped = scaled_dot_product_attention(result.q, result.k, result.v, scale=not scale, mask=mask)
     notices = tuple(_cut_notices(tokens))
-    return Lab(tuple(tokens), x, result, flipped, d_model, heads, "random", notices, params)
+    return Lab(tuple(tokens), x, result, d_model, heads, "random", notices, params)
 
 
-def _trained_lab(sentence, scale) -> Lab:
-    """The model helper's trained demo model; it fixes its own tokens, d_model and h."""
+def _trained_lab(sentence, scale, causal) -> Lab:
+    """The trained demo model; it fixes its own tokens, d_model and h. The causal mask is the
+    same what-if as for random weights: the model's scores, future keys masked."""
     from attention_core.model import load_demo_model
 
     model = load_demo_model()
     run = model.run(sentence, scale=scale)
     res = run.attention
+    if causal:
+        mask = causal_mask(len(run.tokens))  # (n, n) True = may attend
+        res = multi_head_attention(run.x, model.params, scale=scale, mask=mask)
     h, _, d_k = res.q.shape[-3:]
-    flipped = scaled_dot_product_attention(res.q, res.k, res.v, scale=not scale)
     notes = [("info", "side.trained_fixed", {"d": h * d_k, "h": h}), *_cut_notices(run.tokens)]
-    return Lab(
-        tuple(run.tokens), None, res, flipped, h * d_k, h, "trained", tuple(notes), model.params
-    )
+    return Lab(tuple(run.tokens), None, res, h * d_k, h, "trained", tuple(notes), model.params)
 
 
 @st.cache_data(max_entries=24, ttl=3600, show_spinner=False)
@@ -129,7 +125,7 @@ def compute_lab(
     """Cached by every argument; raises EmptyInputError when there is nothing to tokenize."""
     if weights == "trained" and trained_available():
         try:
-            return _trained_lab(sentence, scale)
+            return _trained_lab(sentence, scale, causal)
         except EmptyInputError:
             raise
         except Exception:  # a half-written model must not take the page down
@@ -150,101 +146,31 @@ def lab_for(settings) -> tuple[Lab | None, list[Notice]]:
     return lab, list(lab.notices)
 
 
-# ---- figures per view ----------------------------------------------------------------------
-# Defined here, once per process: a page file is executed on every rerun, and re-creating a
-# cached function there costs Streamlit a source inspection each time.
-
-
-def frozen(figures: list) -> list:
-    """Finished figures whose to_dict() is worked out once.
-
-    st.plotly_chart calls figure.to_dict() on every rerun: a deep copy and a walk that turns
-    every numpy array into base64 — most of what a main-page rerun spends on its 10-14 charts
-    (cProfile, `bench/rerun.py --profile`). These figures are cached and shared read-only
-    between sessions, so their dict cannot change; the instance attribute shadows the method.
-    """
-    for figure in figures:
-        spec = figure.to_dict()
-        figure.to_dict = lambda spec=spec: spec
-    return figures
-
-
 def lab_key(s) -> tuple:
     """The settings that decide the numbers (the arguments of compute_lab)."""
     return (s.sentence, s.mode, s.d_model, s.heads, s.scale, s.causal, s.pos, s.seed, s.weights)
 
 
-# Figures are built once per view and shared read-only between sessions: building plotly
-# figures, not the numpy, dominates a rerun. Bounded so a classroom cannot grow them forever.
-@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
-def head_figures(
-    key: tuple, shared: bool, numbers: bool, classroom: bool, lang: str, cols: int
-) -> list:
-    """One weight map per head, laid out `cols` to a row."""
-    lab = compute_lab(*key)
-    maps = fig.head_heatmaps(
-        lab.result.heads.weights,
-        lab.texts,
-        lang=lang,
-        shared_scale=shared,
-        numbers=numbers,
-        classroom=classroom,
-        cols=cols,
-    )
-    return frozen(maps)
-
-
-@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
-def scaling_figures(key: tuple, head: int, numbers: bool, classroom: bool, lang: str) -> list:
-    """Raw and scaled scores on one scale, weights with and without scaling, row statistics."""
-    lab = compute_lab(*key)
-    raw = lab.result.heads.scores[head]  # (n, n)
-    scaled, limit = raw / np.sqrt(lab.d_k), fig.score_limit(raw)
-    w_on, w_off = (w[head] for w in both_scalings(lab, key[4]))
-    common = {"numbers": numbers, "classroom": classroom}
-    scaled_title = t("main.scaled", lang, dk=lab.d_k, s=f"{np.sqrt(lab.d_k):.2f}")
-    return frozen(
-        [
-            fig.score_heatmap(
-                raw, lab.texts, title=t("main.raw", lang), limit=limit, showscale=False, **common
-            ),
-            fig.score_heatmap(scaled, lab.texts, title=scaled_title, limit=limit, **common),
-            fig.attention_heatmap(
-                w_on,
-                lab.texts,
-                title=t("main.w_scaled", lang),
-                showscale=False,
-                bar_room=True,
-                **common,
-            ),
-            fig.attention_heatmap(w_off, lab.texts, title=t("main.w_unscaled", lang), **common),
-            fig.row_stats_figure(w_on, w_off, lab.texts, lang=lang, classroom=classroom),
-        ]
-    )
-
-
-@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
-def focus_figure(key: tuple, index: int, classroom: bool, lang: str):
-    """The focus token's row of every head as grouped bars."""
-    lab = compute_lab(*key)
-    bars = fig.focus_bars(
-        lab.result.heads.weights, index, lab.texts, lang=lang, classroom=classroom
-    )
-    return frozen([bars])[0]
-
-
-def both_scalings(lab: Lab, scale: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(weights with scaling, weights without), whichever the sidebar chose."""
-    mine, other = lab.result.heads.weights, lab.flipped.weights
-    return (mine, other) if scale else (other, mine)
-
-
-def focus_index(texts: list[str], focus: str) -> int:
-    """Index of the focus token: its text's first occurrence, else 他/她, else the first token."""
+def focus_index(texts: list[str], focus: str, pos: int | None = None) -> int:
+    """Index of the focus token: position `pos` when it holds that text (the second 了), else
+    the text's first occurrence, else 他/她, else the first token."""
+    if focus and isinstance(pos, int) and 0 <= pos < len(texts) and texts[pos] == focus:
+        return pos
     for wanted in (focus, "他", "她"):
         if wanted and wanted in texts:
             return texts.index(wanted)
     return 0
+
+
+def weights_at(lab: Lab, tau: float | None, causal: bool) -> np.ndarray:
+    """(h, n, n) weights as the view shows them: the core's, or softmax(scores/τ) for a τ chosen
+    on the view's slider (the core's softmax and causal mask on the core's raw scores)."""
+    if tau is None:
+        return lab.result.heads.weights
+    scores = lab.result.heads.scores / tau  # (h, n, n)
+    if causal:
+        scores = np.where(causal_mask(scores.shape[-1]), scores, -np.inf)
+    return softmax(scores, axis=-1)
 
 
 # ---- export: files built only when a download button is clicked ------------------------------
@@ -261,8 +187,8 @@ def weights_csv(weights: np.ndarray, texts: list[str]) -> str:
     return out.getvalue()
 
 
-def all_npz(lab: Lab) -> bytes:
-    """Every matrix of the current view in one compressed .npz."""
+def all_npz(lab: Lab, tau: float | None = None, causal: bool = False) -> bytes:
+    """Every matrix of the current view in one compressed .npz (with the τ weights if set)."""
     res, buf = lab.result, io.BytesIO()
     arrays = {
         "q": res.q,
@@ -277,5 +203,8 @@ def all_npz(lab: Lab) -> bytes:
     }
     if lab.x is not None:
         arrays["x"] = lab.x
+    if tau is not None:
+        arrays["tau"] = np.array(tau)
+        arrays["weights_tau"] = weights_at(lab, tau, causal)
     np.savez_compressed(buf, **arrays)
     return buf.getvalue()

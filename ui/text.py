@@ -230,8 +230,11 @@ _section(
         "main.value": {"zh": "数值", "en": "value"},
         "main.export": {"zh": "导出", "en": "Export"},
         "main.export_caption": {
-            "zh": "每张图右上角的相机按钮可以下载高清 PNG。",
-            "en": "The camera button on each chart downloads a high-resolution PNG.",
+            "zh": "图片：上面注意力图工具栏里的“下载 PNG”。这里是数值文件，和图上显示的是同一组数"
+            "（numpy 核心算的；拖过 τ 时是那个 τ 下的权重）。",
+            "en": "Pictures: the PNG button in the attention view's toolbar above. These are the "
+            "numbers, the same ones the maps show (computed by the numpy core; at the τ you "
+            "dragged to, if you did).",
         },
         "main.csv_head": {"zh": "头 {i} 权重 CSV", "en": "Head {i} weights CSV"},
         "main.npz": {"zh": "全部矩阵 .npz", "en": "All matrices .npz"},
@@ -247,6 +250,136 @@ _section(
     },
 )
 # ---- end section: main page ---------------------------------------------------------------------
+
+# ---- section: explorer (the main page's attention view, ui/explorer) — owner: lead -------------
+_section(
+    "explorer",
+    {
+        "explorer.scale": {"zh": "除以 √d_k", "en": "Divide by √d_k"},
+        "explorer.scale_help": {
+            "zh": "开：softmax(QKᵀ/√d_k)，模型真正的做法；关：softmax(QKᵀ)，不缩放。",
+            "en": "On: softmax(QKᵀ/√d_k), what the model really does; off: softmax(QKᵀ).",
+        },
+        "explorer.causal": {"zh": "因果掩码（只看前面的词）", "en": "Causal mask (look back only)"},
+        "explorer.causal_help": {
+            "zh": "每个词只能看自己和前面的词：后面的位置在 softmax 前设为 −∞，权重正好是 0。"
+            "GPT 这样一个词一个词地生成文字。",
+            "en": "Each token may look only at itself and earlier tokens: later positions are "
+            "set to −∞ before the softmax and get weight exactly 0. This is how GPT generates "
+            "text one token at a time.",
+        },
+        "explorer.tau": {"zh": "温度 τ", "en": "Temperature τ"},
+        "explorer.tau_model": {
+            "zh": "τ = √d_k = √{dk} ≈ {s}：模型真正用的缩放。往右拖 τ 变大，每行更平；"
+            "往左拖到 1 就是不缩放，softmax 变得很尖。",
+            "en": "τ = √d_k = √{dk} ≈ {s}: the scaling the model really uses. Drag right for a "
+            "larger τ and flatter rows; drag left to 1 for no scaling and a sharp softmax.",
+        },
+        "explorer.tau_off": {
+            "zh": "τ = 1：不缩放，原始分数直接进 softmax（缩放时 τ = √d_k ≈ {s}）。",
+            "en": "τ = 1: no scaling, the raw scores go straight into the softmax (scaling "
+            "would use τ = √d_k ≈ {s}).",
+        },
+        "explorer.tau_custom": {
+            "zh": "τ = {v}：自己试的温度，只在这张图里（模型用 √d_k ≈ {s}）。"
+            "拖回刻度或拨一下开关，回到模型的设置。",
+            "en": "τ = {v}: a temperature to try, only in this view (the model uses "
+            "√d_k ≈ {s}). Drag back to the mark or flip the switch to return to the model.",
+        },
+        "explorer.tokens": {
+            "zh": "切分结果（{n} 个词）：点一个词，看它在每个头里看谁",
+            "en": "Tokens ({n}): pick one to see where it looks in every head",
+        },
+        "explorer.no_gloss": {"zh": "（无释义）", "en": "(no gloss)"},
+        "explorer.heads_title": {
+            "zh": "每个头的注意力权重",
+            "en": "Attention weights, one map per head",
+        },
+        "explorer.heads_caption": {
+            "zh": "行 = 提问的词（query），列 = 被看的词（key）；每行加起来等于 1。"
+            "点一张图：下面细看这个头，点到的那一行成为焦点词。",
+            "en": "Rows = the asking token (query), columns = the token looked at (key); each "
+            "row sums to 1. Click a map to inspect that head below, with the clicked row as "
+            "the focus token.",
+        },
+        "explorer.head": {"zh": "头 {i}", "en": "Head {i}"},
+        "explorer.head_job": {"zh": " · {job}", "en": " · {job}"},
+        "explorer.picker": {"zh": "细看哪一个头", "en": "Head to inspect"},
+        "explorer.query_axis": {"zh": "query（行）", "en": "query (row)"},
+        "explorer.key_axis": {"zh": "key（列）", "en": "key (column)"},
+        "explorer.panels_title": {
+            "zh": "缩放前后：头 {i}",
+            "en": "Before and after scaling: head {i}",
+        },
+        "explorer.raw": {"zh": "S = Q·Kᵀ（原始分数）", "en": "S = Q·Kᵀ (raw scores)"},
+        "explorer.scaled_on": {
+            "zh": "S′ = Q·Kᵀ / √d_k（√{dk} ≈ {s}）",
+            "en": "S′ = Q·Kᵀ / √d_k (√{dk} ≈ {s})",
+        },
+        "explorer.scaled_off": {
+            "zh": "不缩放：S′ = S（和左图一样）",
+            "en": "No scaling: S′ = S (same as the left)",
+        },
+        "explorer.scaled_tau": {"zh": "S′ = Q·Kᵀ / τ（τ = {v}）", "en": "S′ = Q·Kᵀ / τ (τ = {v})"},
+        "explorer.weights": {"zh": "softmax(S′)：权重", "en": "softmax(S′): the weights"},
+        "explorer.stats": {
+            "zh": "这个头每行的平均熵 {h} 比特、平均最大权重 {m}（τ = {tau}）；"
+            "τ = √d_k 时 {hs} 比特、{ms}；不缩放（τ = 1）时 {hu} 比特、{mu}。",
+            "en": "This head's rows: mean entropy {h} bits, mean largest weight {m} "
+            "(τ = {tau}); at τ = √d_k {hs} bits and {ms}; unscaled (τ = 1) {hu} bits and {mu}.",
+        },
+        "explorer.focus_title": {"zh": "“{tok}” 在看谁", "en": "Where “{tok}” looks"},
+        "explorer.focus_caption": {
+            "zh": "每个头第 {pos} 行的权重：每个被看的词一组柱子，每个头一种颜色。",
+            "en": "Row {pos} of every head: one group of bars per key token, one colour per head.",
+        },
+        "explorer.tip": {"zh": "{q} → {k} · q·k {s} · {w}", "en": "{q} → {k} · q·k {s} · {w}"},
+        "explorer.tip_scaled": {
+            "zh": "{q} → {k} · q·k {s} · ÷{by} {v} · {w}",
+            "en": "{q} → {k} · q·k {s} · ÷{by} {v} · {w}",
+        },
+        "explorer.tip_masked": {
+            "zh": "{q} → {k} · 被掩码（后面的词，权重 0）",
+            "en": "{q} → {k} · masked (a later token, weight 0)",
+        },
+        "explorer.live": {"zh": "{head}：{q} → {k}：{w}", "en": "{head}: {q} → {k}: {w}"},
+        "explorer.map_label": {
+            "zh": "{head} 的注意力权重，{n} × {n}。方向键移动格子；回车：细看这个头，"
+            "以这一行为焦点。",
+            "en": "{head} attention weights, {n} × {n}. Arrow keys move the cell; Enter: "
+            "inspect this head with this row as the focus.",
+        },
+        "explorer.summary": {
+            "zh": "{head}，每行最强的连接：{links}",
+            "en": "{head}, strongest link per row: {links}",
+        },
+        "explorer.summary_row": {"zh": "{q} → {k} {w}", "en": "{q} → {k} {w}"},
+        "explorer.sep": {"zh": "；", "en": "; "},
+        "explorer.table": {
+            "zh": "数据表：细看的头的全部权重",
+            "en": "Data table: every weight of the inspected head",
+        },
+        "explorer.table_caption": {
+            "zh": "头 {i} 的注意力权重（行 = query，列 = key）",
+            "en": "Head {i} attention weights (rows = query, columns = key)",
+        },
+        "explorer.png": {
+            "zh": "下载 PNG（1920 宽，投影用）",
+            "en": "PNG (1920 wide, for projection)",
+        },
+        "explorer.masked": {"zh": "掩码", "en": "masked"},
+        "explorer.colour_weight": {
+            "zh": "权重（颜色按 √权重 变化）",
+            "en": "weight (colour follows √weight)",
+        },
+        "explorer.colour_score": {
+            "zh": "分数（左右两图同一刻度）",
+            "en": "score (one scale for both panels)",
+        },
+        "explorer.legend": {"zh": "热图", "en": "heatmap"},
+    },
+)
+# ---- end section: explorer ----------------------------------------------------------------------
 
 # ---- section: teaching pages (steps, scaling, heads, cost, order, library) — owner: pages helper
 _section(

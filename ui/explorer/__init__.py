@@ -1,0 +1,296 @@
+"""The main page's attention view, drawn in the browser from the core's raw Q·Kᵀ.
+
+Python sends the view, once per sentence/model setting, the tokens and every head's raw scores
+(float32). The browser derives ÷τ, the causal mask and the softmax (softmax.js, tested equal to
+`scaled_dot_product_attention` in Chromium) and answers √d_k, causal, focus, head, hover and τ
+without a server round trip. What the user changes there comes back as component state "view";
+`apply_view` copies it into the session so the sidebar, the share link and the rest of the page
+follow. The rerun after such a change sends only the small header: the browser already holds the
+scores (keyed by their digest), and asks for them again with the trigger "need" if it does not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, partial
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from ui.figures import VIRIDIS, WEIGHT_SCALE
+from ui.text import t
+
+HERE = Path(__file__).resolve().parent
+# One job per file (STYLE.md); concatenated in this order into one ES module (no build step).
+JS_FILES = (
+    "softmax.js",
+    "colour.js",
+    "layout.js",
+    "draw.js",
+    "a11y.js",
+    "input.js",
+    "export.js",
+    "view.js",
+)
+MAGIC = b"ALV1"
+KEY = "explorer"  # session-state key of the mounted view; its state lives under KEY["view"]
+SENT = "_explorer_sent"  # digest of the scores this session's browser was last sent
+NEED = "_explorer_need"  # set when the browser asks for the scores again
+ACK = "explorer_ack"  # sequence number of the last view state applied
+TAU = "explorer_tau"  # τ chosen on the view's slider (None = follow the √d_k switch)
+HEAD = "chosen_head"  # head of the before/after panels
+FOCUS_POS = "focus_pos"  # position of the focus token (tells the two 了 apart)
+# plotly's RdBu_r, the diverging scale of every score map (ui/figures.SIGNED_SCALE)
+SIGNED = (
+    "#053061",
+    "#2166ac",
+    "#4393c3",
+    "#92c5de",
+    "#d1e5f0",
+    "#f7f7f7",
+    "#fddbc7",
+    "#f4a582",
+    "#d6604d",
+    "#b2182b",
+    "#67001f",
+)
+TEXT_KEYS = (
+    "scale",
+    "scale_help",
+    "causal",
+    "causal_help",
+    "tau",
+    "tau_model",
+    "tau_off",
+    "tau_custom",
+    "tokens",
+    "no_gloss",
+    "heads_title",
+    "heads_caption",
+    "head",
+    "head_job",
+    "picker",
+    "query_axis",
+    "key_axis",
+    "panels_title",
+    "raw",
+    "scaled_on",
+    "scaled_off",
+    "scaled_tau",
+    "weights",
+    "stats",
+    "focus_title",
+    "focus_caption",
+    "tip",
+    "tip_scaled",
+    "tip_masked",
+    "live",
+    "map_label",
+    "summary",
+    "summary_row",
+    "sep",
+    "table",
+    "table_caption",
+    "png",
+    "masked",
+    "colour_weight",
+    "colour_score",
+    "legend",
+)
+
+
+@dataclass(frozen=True)
+class ViewState:
+    """What the view decides in the browser, as Python keeps it."""
+
+    scale: bool  # divide by √d_k (τ = √d_k) or not (τ = 1), unless tau is set
+    causal: bool  # mask future tokens
+    focus: int  # focus token position
+    head: int  # head of the before/after panels
+    tau: float | None  # temperature from the slider, None = follow `scale`
+
+
+@cache
+def bundle() -> str:
+    """The view's ES module: the job files in order, read once per process."""
+    parts = [(HERE / name).read_text(encoding="utf-8") for name in JS_FILES]
+    return "\n".join(f"// ---- {name}\n{code}" for name, code in zip(JS_FILES, parts, strict=True))
+
+
+@cache
+def stylesheet() -> str:
+    return (HERE / "explorer.css").read_text(encoding="utf-8")
+
+
+@cache
+def _component():
+    """Registered once per process (AppTest's runtimes re-register it from the same strings)."""
+    return st.components.v2.component("attention_lab.explorer", js=bundle(), css=stylesheet())
+
+
+def strings(lang: str) -> dict[str, str]:
+    """Every string the view shows, from ui/text.py (keys explorer.*)."""
+    return {name: t(f"explorer.{name}", lang) for name in TEXT_KEYS}
+
+
+def scores_digest(scores: np.ndarray, texts: Sequence[str]) -> str:
+    """Identity of what the browser caches: the float32 scores and the token texts."""
+    h = hashlib.blake2b(digest_size=12)
+    h.update(np.ascontiguousarray(scores, dtype="<f4").tobytes())
+    h.update("\x00".join(texts).encode())
+    return h.hexdigest()
+
+
+def encode(header: dict, scores: np.ndarray | None) -> bytes:
+    """MAGIC, uint32 header length, header JSON (padded to 4 bytes), float32 scores or nothing."""
+    raw = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode()
+    raw += b" " * (-len(raw) % 4)  # the scores start 4-byte aligned
+    body = b"" if scores is None else np.ascontiguousarray(scores, dtype="<f4").tobytes()
+    return MAGIC + struct.pack("<I", len(raw)) + raw + body
+
+
+def decode(payload: bytes) -> tuple[dict, np.ndarray | None]:
+    """The inverse of encode (for tests and tools)."""
+    if payload[:4] != MAGIC:
+        raise ValueError("not an explorer payload")
+    (size,) = struct.unpack("<I", payload[4:8])
+    header = json.loads(payload[8 : 8 + size])
+    if not header["scores"]:
+        return header, None
+    n, h = header["n"], header["h"]
+    scores = np.frombuffer(payload[8 + size :], dtype="<f4").reshape(h, n, n)
+    return header, scores
+
+
+def colour_stops() -> dict:
+    """The weight ramp (figures.WEIGHT_SCALE: viridis on a square-root ramp) and the score ramp."""
+    weight = [[float(p), c] for p, c in WEIGHT_SCALE]
+    signed = [[k / (len(SIGNED) - 1), c] for k, c in enumerate(SIGNED)]
+    assert len(weight) == len(VIRIDIS)
+    return {"weight": weight, "signed": signed}
+
+
+def header_for(
+    lab,
+    view: ViewState,
+    *,
+    lang: str,
+    classroom: bool,
+    numbers: bool,
+    shared: bool,
+    tokens: list[dict],
+    jobs: list[str],
+    digest: str,
+    with_scores: bool,
+    ack: int,
+) -> dict:
+    """Everything but the scores, as the view reads it (see view.js `applyHeader`)."""
+    return {
+        "v": 1,
+        "digest": digest,
+        "scores": with_scores,
+        "n": len(lab.tokens),
+        "h": lab.heads,
+        "d_k": lab.d_k,
+        "tokens": tokens,
+        "jobs": jobs,
+        "source": lab.source,
+        "lang": lang,
+        "classroom": classroom,
+        "numbers": numbers,
+        "shared": shared,
+        "state": {
+            "scale": view.scale,
+            "causal": view.causal,
+            "focus": view.focus,
+            "head": view.head,
+            "tau": view.tau,
+        },
+        "ack": ack,
+        "text": strings(lang),
+        "colours": colour_stops(),
+    }
+
+
+def clean_tau(value, d_k: int) -> float | None:
+    """τ from the slider or a link: a finite number in 1 … 4·√d_k, else None."""
+    try:
+        tau = float(value)
+    except (TypeError, ValueError):
+        return None
+    top = 4 * math.sqrt(d_k)
+    if not math.isfinite(tau):
+        return None
+    return round(min(max(tau, 1.0), top), 3)
+
+
+def view_updates(view, texts: Sequence[str], heads: int, d_k: int) -> dict:
+    """Session keys → values for a state the view sent; anything malformed is left out."""
+    if not isinstance(view, dict):
+        return {}
+    out: dict = {}
+    for name in ("scale", "causal"):
+        if isinstance(view.get(name), bool):
+            out[name] = view[name]
+    focus = view.get("focus")
+    if isinstance(focus, int) and not isinstance(focus, bool) and 0 <= focus < len(texts):
+        out["focus_text"], out[FOCUS_POS] = texts[focus], focus
+    head = view.get("head")
+    if isinstance(head, int) and not isinstance(head, bool) and 0 <= head < heads:
+        out[HEAD] = head
+    if "tau" in view:
+        out[TAU] = None if view["tau"] is None else clean_tau(view["tau"], d_k)
+    if isinstance(view.get("seq"), int):
+        out[ACK] = view["seq"]
+    return out
+
+
+def apply_view(texts: Sequence[str], heads: int, d_k: int) -> None:
+    """on_view_change: copy the view's state into the session (sidebar keys, focus, head, τ)."""
+    ss = st.session_state
+    view = (ss.get(KEY) or {}).get("view")
+    for name, value in view_updates(view, texts, heads, d_k).items():
+        ss[name] = value
+
+
+def _ask_again() -> None:
+    """on_need_change: the browser lost the scores (or never got them): send them next run."""
+    st.session_state[NEED] = True
+
+
+def payload_for(lab, view: ViewState, **header_kw) -> bytes:
+    """The bytes for this run: header, plus the scores when the browser may not have them."""
+    ss = st.session_state
+    scores = lab.result.heads.scores  # (h, n, n) raw q·kᵀ
+    digest = scores_digest(scores, lab.texts)
+    with_scores = ss.pop(NEED, False) or ss.get(SENT) != digest
+    ss[SENT] = digest
+    header = header_for(
+        lab,
+        view,
+        digest=digest,
+        with_scores=bool(with_scores),
+        ack=int(ss.get(ACK, 0) or 0),
+        **header_kw,
+    )
+    return encode(header, scores if with_scores else None)
+
+
+def mount(lab, view: ViewState, **header_kw) -> None:
+    """Draw the view (updated in place on later runs: its key stays the same)."""
+    data = payload_for(lab, view, **header_kw)
+    _component()(
+        key=KEY,
+        data=data,
+        default={"view": None},
+        on_view_change=partial(apply_view, lab.texts, lab.heads, lab.d_k),
+        on_need_change=_ask_again,
+        width="stretch",
+        height="content",
+    )
