@@ -53,10 +53,17 @@ def charts(at: AppTest) -> dict[str, dict]:
 BROWSER: dict[str, np.ndarray] = {}
 
 
+def sent(at: AppTest) -> bytes:
+    """The attention view's payload as this run sent it."""
+    (element,) = [
+        e for e in at.get("bidi_component") if e.proto.component_name == explorer.VIEW_NAME
+    ]
+    return element.proto.bytes
+
+
 def view(at: AppTest) -> tuple[dict, np.ndarray]:
     """The attention view's header and the scores the browser holds for it."""
-    (element,) = at.get("bidi_component")
-    header, scores = explorer.decode(element.proto.bytes)
+    header, scores = explorer.decode(sent(at))
     if scores is not None:
         BROWSER[header["digest"]] = scores
     assert header["digest"] in BROWSER, "the view was sent no scores it has seen"
@@ -195,17 +202,17 @@ def test_the_views_switches_reach_the_sidebar_and_the_link(run_app):
 
 def test_the_scores_go_to_the_browser_once_per_sentence(run_app):
     at = run_app()
-    first = explorer.decode(at.get("bidi_component")[0].proto.bytes)
+    first = explorer.decode(sent(at))
     assert first[1] is not None and first[1].shape == (4, 13, 13)
     at.toggle(key="scale").set_value(False).run()  # the scores do not depend on √d_k
-    again = explorer.decode(at.get("bidi_component")[0].proto.bytes)
+    again = explorer.decode(sent(at))
     assert again[1] is None and again[0]["digest"] == first[0]["digest"]
-    assert len(at.get("bidi_component")[0].proto.bytes) < 12_000
+    assert len(sent(at)) < 12_000
     at.session_state[explorer.NEED] = True  # the browser asked for them again
     at.run()
-    assert explorer.decode(at.get("bidi_component")[0].proto.bytes)[1] is not None
+    assert explorer.decode(sent(at))[1] is not None
     at.toggle(key="pos").set_value(True).run()  # new numbers: sent
-    new = explorer.decode(at.get("bidi_component")[0].proto.bytes)
+    new = explorer.decode(sent(at))
     assert new[1] is not None and new[0]["digest"] != first[0]["digest"]
 
 

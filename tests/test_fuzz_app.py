@@ -120,7 +120,7 @@ def check_page(at: AppTest, text: str, mode: str) -> None:
     shown = [w.value for w in at.warning]
     for notice in wanted:
         assert notice in shown, f"missing notice {notice!r}; shown: {shown}"
-    views = at.get("bidi_component")  # the attention view, drawn unless the input is refused
+    views = at.get("bidi_component")  # the attention view (code + view), unless refused
     assert (len(views) == 0) == refused, f"refused={refused} but {len(views)} views"
     visible = text.strip()
     if len(visible) >= 3:

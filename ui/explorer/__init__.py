@@ -39,6 +39,7 @@ JS_FILES = (
     "view.js",
 )
 MAGIC = b"ALV1"
+VIEW_NAME = "attention_lab.explorer"  # the component that draws (the other carries the code)
 KEY = "explorer"  # session-state key of the mounted view; its state lives under KEY["view"]
 SENT = "_explorer_sent"  # digest of the scores this session's browser was last sent
 NEED = "_explorer_need"  # set when the browser asks for the scores again
@@ -116,11 +117,13 @@ class ViewState:
     tau: float | None  # temperature from the slider, None = follow `scale`
 
 
-@cache
-def bundle() -> str:
-    """The view's ES module: the job files in order, read once per process."""
-    parts = [(HERE / name).read_text(encoding="utf-8") for name in JS_FILES]
-    return "\n".join(f"// ---- {name}\n{code}" for name, code in zip(JS_FILES, parts, strict=True))
+# The view component's own code: hand every call to the bundle (queued until it has run).
+LOADER = """export default function (component) {
+  const lab = globalThis.__attentionLab;
+  if (lab) lab.run(component);
+  else (globalThis.__attentionLabQueue ||= []).push(component);
+}
+"""
 
 
 @cache
@@ -129,9 +132,26 @@ def stylesheet() -> str:
 
 
 @cache
-def _component():
-    """Registered once per process (AppTest's runtimes re-register it from the same strings)."""
-    return st.components.v2.component("attention_lab.explorer", js=bundle(), css=stylesheet())
+def bundle() -> str:
+    """The view's code as one ES module: the stylesheet, then the job files in order."""
+    parts = [(HERE / name).read_text(encoding="utf-8") for name in JS_FILES]
+    code = "\n".join(f"// ---- {n}\n{p}" for n, p in zip(JS_FILES, parts, strict=True))
+    return f"const STYLESHEET = {json.dumps(stylesheet())};\n{code}"
+
+
+@cache
+def _components():
+    """(code, view), registered once per process (AppTest re-registers them per runtime).
+
+    The code (~60 KB) rides in a component mounted without data: its message is the same every
+    run, so Streamlit sends it once and then a reference. The view's message is its loader and
+    the payload.
+    """
+    code = st.components.v2.component(
+        "attention_lab.explorer_code", js=bundle(), isolate_styles=False
+    )  # no shadow root of its own: tests and tools find the view as the only isolated one
+    view = st.components.v2.component(VIEW_NAME, js=LOADER)
+    return code, view
 
 
 def strings(lang: str) -> dict[str, str]:
@@ -285,7 +305,9 @@ def payload_for(lab, view: ViewState, **header_kw) -> bytes:
 def mount(lab, view: ViewState, **header_kw) -> None:
     """Draw the view (updated in place on later runs: its key stays the same)."""
     data = payload_for(lab, view, **header_kw)
-    _component()(
+    code, draw = _components()
+    code(key="explorer_code", width="stretch", height=0)
+    draw(
         key=KEY,
         data=data,
         default={"view": None},

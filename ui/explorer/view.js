@@ -592,10 +592,14 @@ function describe(ctl) {
 
 // ---- lifecycle --------------------------------------------------------------------------------
 
-export default function (component) {
+/** One call of the view component (Streamlit calls it again with each new payload). */
+function run(component) {
   const { data, parentElement, setStateValue, setTriggerValue } = component;
   let ctl = parentElement.__alx;
   if (!ctl) {
+    const style = (parentElement.ownerDocument || document).createElement("style");
+    style.textContent = STYLESHEET;
+    parentElement.append(style);
     ctl = newController(parentElement);
     parentElement.__alx = ctl;
   }
@@ -604,6 +608,14 @@ export default function (component) {
     const { header, scores } = decodePayload(data);
     applyHeader(ctl, header, scores);
   }
-  // Nothing to tear down between runs: the next call updates this view in place.
-  return () => {};
 }
+
+// This module is the "code" component: mounted once per page with no data, so Streamlit sends
+// the same message every run and the browser keeps it (one download per session). The small
+// view component's loader hands its calls here, queued if they came before this module ran.
+const waiting = globalThis.__attentionLabQueue || [];
+globalThis.__attentionLab = { run };
+globalThis.__attentionLabQueue = [];
+for (const component of waiting.splice(0)) run(component);
+
+export default function () {}
