@@ -81,6 +81,44 @@ def view_state(lab: state.Lab, s: controls.Settings) -> explorer.ViewState:
     return explorer.ViewState(s.scale, s.causal, focus, head, tau)
 
 
+def head_jobs(lab: state.Lab, lang: str) -> list[dict]:
+    """Per head, the job measured on held-out sentences (trained weights) or none (random)."""
+    if lab.source != "trained":
+        return [{"label": "", "rel": "", "clear": False} for _ in range(lab.heads)]
+    from attention_core.model import describe_heads
+
+    jobs = []
+    for head in describe_heads():
+        clear = head.relation != "diffuse"
+        rel = t(f"learned.rel.{head.relation}", lang) if clear else t("explorer.no_job", lang)
+        label = t("explorer.job", lang, rel=rel, acc=f"{head.accuracy:.0%}") if clear else rel
+        jobs.append({"label": label, "rel": rel, "clear": clear})
+    return jobs
+
+
+def _use_weights(source: str) -> None:
+    st.session_state["weights"] = source
+
+
+def weights_line(lab: state.Lab, s: controls.Settings) -> None:
+    """Which weights the view shows, what that means, and the switch to the other ones."""
+    trained = lab.source == "trained"
+    key = "main.weights_trained" if trained else "main.weights_random"
+    line = t(key, s.lang, d=lab.d_model, h=lab.heads, seed=s.seed)
+    text, button = st.columns([5, 2], vertical_alignment="center")
+    text.markdown(line)
+    if trained and s.mode == "char":
+        text.caption(t("main.trained_words", s.lang))
+    if state.trained_available():
+        other = "random" if trained else "trained"
+        button.button(
+            t("main.to_random" if trained else "main.to_trained", s.lang),
+            key="switch_weights",
+            on_click=_use_weights,
+            args=(other,),
+        )
+
+
 def focus_notice(lab: state.Lab, s: controls.Settings, index: int) -> None:
     """A focus token from a link (or another sentence) that is not in this sentence."""
     if s.focus and s.focus not in lab.texts:
@@ -105,7 +143,7 @@ def explorer_section(lab: state.Lab, s: controls.Settings) -> explorer.ViewState
         numbers=s.numbers,
         shared=s.shared_scale,
         tokens=tokens,
-        jobs=[""] * lab.heads,
+        jobs=head_jobs(lab, s.lang),
     )
     write_page_link(view.head, view.tau)
     return view
@@ -186,6 +224,7 @@ def main() -> None:
     controls.show_notices(notices, s.lang)
     if lab is None:
         return
+    weights_line(lab, s)
     view = explorer_section(lab, s)
     matrices_section(lab, s)
     export_section(lab, s, view)

@@ -95,8 +95,35 @@ def ok(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
-def test_default_page_draws_one_map_per_head(run_app):
+def test_the_page_opens_on_the_trained_model_looking_from_he(run_app):
     at = run_app()
+    ok(at)
+    header, _ = view(at)
+    assert header["source"] == "trained" and at.query_params["w"] == "trained"
+    texts = [tok["t"] for tok in header["tokens"]]
+    assert texts[header["state"]["focus"]] == "他"
+    jobs = [job for job in header["jobs"] if job["clear"]]
+    assert jobs, "the trained model's heads carry their measured jobs"
+    w = head_weights(at)
+    pronoun = [k for k, job in enumerate(header["jobs"]) if job["clear"]]
+    assert any(texts[int(np.argmax(w[k, texts.index("他")]))] == "小明" for k in pronoun)
+    line = t("main.weights_trained", "zh", d=32, h=4, seed=0)
+    assert line in [m.value for m in at.markdown]
+    at.button(key="switch_weights").click().run()  # one switch away: the random playground
+    ok(at)
+    assert view(at)[0]["source"] == "random" and at.query_params["w"] == "random"
+    assert all(not job["clear"] for job in view(at)[0]["jobs"])
+
+
+def test_the_trained_model_says_it_splits_into_words_when_characters_are_chosen(run_app):
+    at = run_app(mode="char")
+    ok(at)
+    assert t("main.trained_words", "zh") in [c.value for c in at.caption]
+    assert view(at)[0]["n"] == 13  # jieba words, as the model was trained
+
+
+def test_default_page_draws_one_map_per_head(run_app):
+    at = run_app(w="random")
     ok(at)
     w = head_weights(at)
     assert w.shape == (4, 13, 13)
@@ -105,7 +132,7 @@ def test_default_page_draws_one_map_per_head(run_app):
 
 
 def test_heads_control_changes_the_number_of_maps(run_app):
-    at = run_app()
+    at = run_app(w="random")
     at.select_slider(key="heads").set_value(2).run()
     ok(at)
     assert head_weights(at).shape[0] == 2
@@ -118,7 +145,7 @@ def test_heads_control_changes_the_number_of_maps(run_app):
 
 
 def test_scaling_off_sharpens_every_row_when_d_k_is_16(run_app):
-    at = run_app()  # d_model 64, h 4 → d_k 16
+    at = run_app(w="random")  # d_model 64, h 4 → d_k 16
     scaled = head_weights(at)
     at.toggle(key="scale").set_value(False).run()
     ok(at)
@@ -129,7 +156,7 @@ def test_scaling_off_sharpens_every_row_when_d_k_is_16(run_app):
 
 
 def test_causal_mask_zeroes_the_upper_triangle(run_app):
-    at = run_app()
+    at = run_app(w="random")
     at.toggle(key="causal").set_value(True).run()
     ok(at)
     w = head_weights(at)
@@ -139,7 +166,7 @@ def test_causal_mask_zeroes_the_upper_triangle(run_app):
 
 @pytest.mark.parametrize(("key", "value"), [("pos", True), ("seed", 7)])
 def test_positions_and_seed_change_the_weights(run_app, key, value):
-    at = run_app()
+    at = run_app(w="random")
     before = head_weights(at)
     widget = at.toggle(key=key) if key == "pos" else at.number_input(key=key)
     widget.set_value(value).run()
@@ -148,7 +175,7 @@ def test_positions_and_seed_change_the_weights(run_app, key, value):
 
 
 def test_display_controls(run_app):
-    at = run_app()
+    at = run_app(w="random")
     at.toggle(key="shared_scale").set_value(False)
     at.toggle(key="numbers").set_value(True).run()
     ok(at)
@@ -157,7 +184,7 @@ def test_display_controls(run_app):
 
 
 def test_language_classroom_and_mode(run_app):
-    at = run_app()
+    at = run_app(w="random")
     at.radio(key="lang").set_value("en").run()
     ok(at)
     assert at.title[0].value == t("main.title", "en")
@@ -173,7 +200,7 @@ def test_language_classroom_and_mode(run_app):
 
 
 def test_sentence_examples_focus_and_chosen_head(run_app):
-    at = run_app()
+    at = run_app(w="random")
     at.button_group(key="example").set_value(1).run()  # 我打你。
     ok(at)
     assert at.text_area(key="sentence").value == "我打你。"
@@ -187,7 +214,7 @@ def test_sentence_examples_focus_and_chosen_head(run_app):
 
 
 def test_the_views_switches_reach_the_sidebar_and_the_link(run_app):
-    at = run_app()
+    at = run_app(w="random")
     set_view(at, scale=False, causal=True)
     ok(at)
     assert at.toggle(key="scale").value is False and at.toggle(key="causal").value is True
@@ -201,7 +228,7 @@ def test_the_views_switches_reach_the_sidebar_and_the_link(run_app):
 
 
 def test_the_scores_go_to_the_browser_once_per_sentence(run_app):
-    at = run_app()
+    at = run_app(w="random")
     first = explorer.decode(sent(at))
     assert first[1] is not None and first[1].shape == (4, 13, 13)
     at.toggle(key="scale").set_value(False).run()  # the scores do not depend on √d_k
@@ -232,11 +259,11 @@ def test_malformed_view_state_changes_nothing_it_should_not(sent):
 
 
 def test_a_link_with_head_and_tau_opens_the_view_there(run_app):
-    at = run_app(head="3", tau="9", causal="1")
+    at = run_app(head="3", tau="9", causal="1", w="random")
     ok(at)
     state = view(at)[0]["state"]
     assert (state["head"], state["tau"], state["causal"]) == (2, 9.0, True)
-    at = run_app(head="99", tau="1e9")
+    at = run_app(head="99", tau="1e9", w="random")
     ok(at)
     state = view(at)[0]["state"]
     assert state["head"] == 3 and state["tau"] == 16.0  # clamped: last head, 4·√d_k
@@ -254,6 +281,7 @@ def test_share_link_opens_with_its_settings(run_app):
         mode="char",
         lang="en",
         focus="我",
+        w="random",
     )
     ok(at)
     ss = at.session_state
@@ -301,7 +329,7 @@ def test_tampered_links_give_notices_never_tracebacks(run_app, query):
     ],
 )
 def test_bad_input_shows_a_notice_and_what_it_can(run_app, sentence, notice):
-    at = run_app()
+    at = run_app(w="random")
     at.text_area(key="sentence").set_value(sentence).run()
     ok(at)
     shown = [m.value for m in [*at.warning, *at.info]]
@@ -315,7 +343,7 @@ def test_bad_input_shows_a_notice_and_what_it_can(run_app, sentence, notice):
 
 @pytest.mark.parametrize("sentence", ["😀😀", "مرحبا بالعالم", "龍與鳳飛過臺灣" * 3])
 def test_emoji_arabic_and_rare_han_are_not_called_punctuation(run_app, sentence):
-    at = run_app()
+    at = run_app(w="random")
     at.text_area(key="sentence").set_value(sentence).run()
     ok(at)
     assert t("notice.only_punct", "zh") not in [m.value for m in at.info]
@@ -331,7 +359,7 @@ def test_markup_goes_to_the_view_as_data_never_as_markup(run_app):
 
 
 def test_router_switches_to_a_page_and_back(run_app):
-    at = run_app()
+    at = run_app(w="random")
     at.switch_page(str(APP.parent / "pages" / "steps.py")).run()
     ok(at)
     assert not at.get("bidi_component")
@@ -341,7 +369,7 @@ def test_router_switches_to_a_page_and_back(run_app):
 
 
 def test_matrices_drawn_only_while_open_and_exports_offered(run_app):
-    at = run_app()
+    at = run_app(w="random")
     assert not any(k.startswith("matrix_") for k in charts(at))
     at.session_state["matrices_open"] = True
     at.run()

@@ -83,11 +83,21 @@ def _long(args: tuple[str, int]) -> str:
 
 
 @pytest.fixture(scope="module")
-def app() -> AppTest:
-    """One AppTest for every example (a fresh one per example would cost seconds each)."""
-    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=60)
+def app(tmp_path_factory) -> AppTest:
+    """One AppTest for every example (a fresh one per example would cost seconds each).
+
+    Run through an entry file outside the repo (as tests/test_app_main.py does): AppTest would
+    otherwise rerun pages/main.py alone after the first run, without the router's sidebar, so
+    the link's settings (w=random here) would fall back to the defaults.
+    """
+    entry = tmp_path_factory.mktemp("entry") / "entry.py"
+    app_py = str(REPO_ROOT / "app.py")
+    entry.write_text(f"import runpy\nrunpy.run_path({app_py!r}, run_name='__main__')\n")
+    at = AppTest.from_file(str(entry), default_timeout=60)
     at.query_params["d"] = "16"  # small model, two heads: the input path is what is fuzzed
     at.query_params["h"] = "2"
+    at.query_params["w"] = "random"  # the playground honours word/char; the trained model is
+    # word-level (tests/test_app_main.py checks it says so)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at

@@ -13,7 +13,7 @@ HUGE = "9" * 30
 # name → its default as the notice reports it ("used"), and (lo, hi) for numbers.
 NUMBERS = {"d": (64, 8, 256), "h": (4, 1, 16), "seed": (0, 0, 999_999)}
 FLAGS = {"scale": 1, "causal": 0, "pos": 0, "class": 0}
-CHOICES = {"w": "random", "mode": "word", "lang": "zh"}
+CHOICES = {"w": "trained", "mode": "word", "lang": "zh"}
 ALL = ("s", "d", "h", "scale", "causal", "pos", "seed", "w", "focus", "mode", "lang", "class")
 PAGE = ("head", "tau")  # the main page's own: inspected head (1-based) and the view's τ
 VALID = {
@@ -102,7 +102,7 @@ def test_every_parameter_huge():
     at = open_link(params)
     wanted = [clamped("d", HUGE, 256), clamped("h", HUGE, 16), clamped("seed", HUGE, 999_999)]
     wanted += [bad(n, HUGE, d) for n, d in FLAGS.items()]
-    wanted += [bad("w", "w" * 5000, "random"), bad("mode", HUGE, "word"), bad("lang", HUGE, "zh")]
+    wanted += [bad("w", "w" * 5000, "trained"), bad("mode", HUGE, "word"), bad("lang", HUGE, "zh")]
     wanted.append(t("notice.chars_cut", LANG, kept=2000, cut=8001))
     assert_healthy(at, wanted)
     assert len(at.query_params["s"]) <= 2000, "the address bar must not carry 10,000 characters"
@@ -176,7 +176,7 @@ def test_focus_that_is_not_a_token_is_noticed():
     [
         ("abc", "hot", [bad("head", "abc", 1), bad("tau", "hot", md_escape("√d_k"))]),
         ("0", "0.1", [clamped("head", "0", 1), clamped("tau", "0.1", "1")]),
-        ("99", "1e9", [clamped("head", "99", 4), clamped("tau", "1e9", "16")]),
+        ("99", "1e9", [clamped("head", "99", 4), clamped("tau", "1e9", md_escape("11.314"))]),
         ("2", "nan", [bad("tau", "nan", md_escape("√d_k"))]),
     ],
 )

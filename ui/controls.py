@@ -49,7 +49,7 @@ class Settings:
     causal: bool = False  # mask future tokens
     pos: bool = False  # add sinusoidal positions to X
     seed: int = 0  # seed of the random projections
-    weights: str = "random"  # "random" or "trained"
+    weights: str = "trained"  # "trained" (the demo model) or "random" (the playground)
     focus: str = ""  # text of the focus token ("" = 他 if present)
     shared_scale: bool = True  # one 0–1 colour scale for all heads
     numbers: bool = False  # numbers in heatmap cells
@@ -276,7 +276,7 @@ def _model_controls(lang: str) -> None:
     st.subheader(t("side.controls", lang))
     st.radio(
         t("side.weights", lang),
-        ["random", "trained"] if trained_ok else ["random"],
+        ["trained", "random"] if trained_ok else ["random"],
         key="weights",
         format_func=lambda w: t(f"side.weights.{w}", lang),
     )
@@ -301,8 +301,10 @@ def _model_controls(lang: str) -> None:
         config = load_demo_model().config
         st.caption(t("side.trained_fixed", lang, d=config.d_model, h=config.num_heads))
     st.toggle(t("side.scale", lang), key="scale")
-    st.toggle(t("side.causal", lang), key="causal", disabled=fixed)
+    st.toggle(t("side.causal", lang), key="causal")  # a what-if on any weights' scores
     st.toggle(t("side.pos", lang), key="pos", disabled=fixed)
+    if fixed:
+        st.caption(t("side.trained_pos", lang))
     st.number_input(t("side.seed", lang), 0, SEED_MAX, step=1, key="seed", disabled=fixed)
 
 

@@ -106,7 +106,7 @@ def _trained_lab(sentence, scale, causal) -> Lab:
         mask = causal_mask(len(run.tokens))  # (n, n) True = may attend
         res = multi_head_attention(run.x, model.params, scale=scale, mask=mask)
     h, _, d_k = res.q.shape[-3:]
-    notes = [("info", "side.trained_fixed", {"d": h * d_k, "h": h}), *_cut_notices(run.tokens)]
+    notes = _cut_notices(run.tokens)  # d_model and h are said where the weights are named
     return Lab(tuple(run.tokens), None, res, h * d_k, h, "trained", tuple(notes), model.params)
 
 

@@ -76,11 +76,16 @@ _section(
         "side.pos": {"zh": "位置编码", "en": "Positional encoding"},
         "side.seed": {"zh": "随机种子", "en": "Random seed"},
         "side.weights": {"zh": "权重来源", "en": "Weights"},
-        "side.weights.random": {"zh": "随机初始化", "en": "Random init"},
+        "side.weights.random": {"zh": "未训练的随机权重", "en": "Untrained random weights"},
         "side.weights.trained": {"zh": "训练好的小模型", "en": "Trained demo model"},
         "side.weights_unavailable": {
             "zh": "训练好的模型还不可用，先用随机权重。",
             "en": "The trained model is not available yet; using random weights.",
+        },
+        "side.trained_pos": {
+            "zh": "训练好的模型自带位置编码（训练时就加在输入里），这个开关只管随机权重。",
+            "en": "The trained model has positions built in (added to its inputs in training); "
+            "this switch is for the random weights only.",
         },
         "side.trained_fixed": {
             "zh": "训练好的模型固定了 d_model = {d} 和 h = {h}，相应滑块不起作用。",
@@ -243,6 +248,29 @@ _section(
             "zh": "d_k = d_model / h = {dk}；掩码位置在 softmax 前设为 −∞。",
             "en": "d_k = d_model / h = {dk}; masked positions are set to −∞ before the softmax.",
         },
+        "main.weights_trained": {
+            "zh": "现在用的是 **训练好的小模型**（d_model {d}，{h} 个头，在几千句例句上训练过）："
+            "每个头的分工是学出来的、在没见过的句子上量出来的。",
+            "en": "Showing the **trained demo model** (d_model {d}, {h} heads, trained on a few "
+            "thousand sentences): each head's job was learned, and measured on unseen sentences.",
+        },
+        "main.weights_random": {
+            "zh": "现在用的是 **未训练的随机权重**（d_model {d}，{h} 个头，种子 {seed}）："
+            "d_model、h 和种子随你改，但头还没有分工。",
+            "en": "Showing **untrained random weights** (d_model {d}, {h} heads, seed {seed}): "
+            "change d_model, h and the seed freely, but the heads have no jobs yet.",
+        },
+        "main.to_random": {
+            "zh": "换成未训练的随机权重",
+            "en": "Switch to untrained random weights",
+        },
+        "main.to_trained": {"zh": "换回训练好的小模型", "en": "Back to the trained model"},
+        "main.trained_words": {
+            "zh": "训练好的模型是在 jieba 切出的词上训练的，所以它总是按词切分；"
+            "“单字”只对未训练的随机权重有效。",
+            "en": "The trained model learned on jieba words, so it always splits into words; "
+            "“Characters” applies to the untrained random weights only.",
+        },
         "main.trained_note": {
             "zh": "训练好的模型用它自己的切分与词向量。",
             "en": "The trained model uses its own tokens and embeddings.",
@@ -260,7 +288,7 @@ _section(
             "zh": "开：softmax(QKᵀ/√d_k)，模型真正的做法；关：softmax(QKᵀ)，不缩放。",
             "en": "On: softmax(QKᵀ/√d_k), what the model really does; off: softmax(QKᵀ).",
         },
-        "explorer.causal": {"zh": "因果掩码（只看前面的词）", "en": "Causal mask (look back only)"},
+        "explorer.causal": {"zh": "因果掩码", "en": "Causal mask"},
         "explorer.causal_help": {
             "zh": "每个词只能看自己和前面的词：后面的位置在 softmax 前设为 −∞，权重正好是 0。"
             "GPT 这样一个词一个词地生成文字。",
@@ -270,21 +298,25 @@ _section(
         },
         "explorer.tau": {"zh": "温度 τ", "en": "Temperature τ"},
         "explorer.tau_model": {
-            "zh": "τ = √d_k = √{dk} ≈ {s}：模型真正用的缩放。往右拖 τ 变大，每行更平；"
-            "往左拖到 1 就是不缩放，softmax 变得很尖。",
-            "en": "τ = √d_k = √{dk} ≈ {s}: the scaling the model really uses. Drag right for a "
-            "larger τ and flatter rows; drag left to 1 for no scaling and a sharp softmax.",
+            "zh": "τ = √d_k = √{dk} ≈ {s}，模型用的缩放。往右拖每行更平，"
+            "拖到最左（τ = 1）就是不缩放。",
+            "en": "τ = √d_k = √{dk} ≈ {s}, the model's scaling. Drag right for flatter rows, "
+            "all the way left (τ = 1) for no scaling.",
         },
         "explorer.tau_off": {
-            "zh": "τ = 1：不缩放，原始分数直接进 softmax（缩放时 τ = √d_k ≈ {s}）。",
-            "en": "τ = 1: no scaling, the raw scores go straight into the softmax (scaling "
-            "would use τ = √d_k ≈ {s}).",
+            "zh": "τ = 1：不缩放，原始分数直接进 softmax（模型用 τ = √d_k ≈ {s}）。",
+            "en": "τ = 1: no scaling, the raw scores go straight into the softmax (the model "
+            "uses τ = √d_k ≈ {s}).",
         },
         "explorer.tau_custom": {
-            "zh": "τ = {v}：自己试的温度，只在这张图里（模型用 √d_k ≈ {s}）。"
-            "拖回刻度或拨一下开关，回到模型的设置。",
+            "zh": "τ = {v}：试一试的温度，只在这张图里（模型用 √d_k ≈ {s}）；拨一下开关回到模型。",
             "en": "τ = {v}: a temperature to try, only in this view (the model uses "
-            "√d_k ≈ {s}). Drag back to the mark or flip the switch to return to the model.",
+            "√d_k ≈ {s}); flip the switch to return to the model.",
+        },
+        "explorer.causal_note": {
+            "zh": "因果掩码开着：每个词只看自己和前面的词，斜线格子的权重是 0。",
+            "en": "Causal mask on: each token looks only at itself and earlier tokens; hatched "
+            "cells have weight 0.",
         },
         "explorer.tokens": {
             "zh": "切分结果（{n} 个词）：点一个词，看它在每个头里看谁",
@@ -304,6 +336,8 @@ _section(
         },
         "explorer.head": {"zh": "头 {i}", "en": "Head {i}"},
         "explorer.head_job": {"zh": " · {job}", "en": " · {job}"},
+        "explorer.no_job": {"zh": "没有明确分工", "en": "no clear job"},
+        "explorer.job": {"zh": "{rel} · {acc}", "en": "{rel} · {acc}"},
         "explorer.picker": {"zh": "细看哪一个头", "en": "Head to inspect"},
         "explorer.query_axis": {"zh": "query（行）", "en": "query (row)"},
         "explorer.key_axis": {"zh": "key（列）", "en": "key (column)"},
@@ -377,6 +411,24 @@ _section(
             "en": "score (one scale for both panels)",
         },
         "explorer.legend": {"zh": "热图", "en": "heatmap"},
+        "explorer.story_head": {
+            "zh": "{head}（学会的分工：{job}）：{q} → {k}，{w}",
+            "en": "{head} (learned job: {job}): {q} → {k}, {w}",
+        },
+        "explorer.story_undecided": {
+            "zh": "{head}（学会的分工：{job}）：{q} 在 {a}（{wa}）和 {b}（{wb}）之间拿不定主意",
+            "en": "{head} (learned job: {job}): {q} is torn between {a} ({wa}) and {b} ({wb})",
+        },
+        "explorer.story_random": {
+            "zh": "未训练的随机权重：头还没有分工，“{q}” 在每个头里看哪里都只是碰巧。",
+            "en": "Untrained random weights: the heads have no jobs yet; wherever “{q}” looks "
+            "in a head is chance.",
+        },
+        "explorer.story_none": {
+            "zh": "这些头都没有测出明确的分工；点一张图细看。",
+            "en": "None of these heads has a measured job; click a map to inspect it.",
+        },
+        "explorer.story_title": {"zh": "一句话结论", "en": "In one line"},
     },
 )
 # ---- end section: explorer ----------------------------------------------------------------------

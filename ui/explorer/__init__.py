@@ -70,6 +70,7 @@ TEXT_KEYS = (
     "tau_model",
     "tau_off",
     "tau_custom",
+    "causal_note",
     "tokens",
     "no_gloss",
     "heads_title",
@@ -103,6 +104,11 @@ TEXT_KEYS = (
     "colour_weight",
     "colour_score",
     "legend",
+    "story_head",
+    "story_undecided",
+    "story_random",
+    "story_none",
+    "story_title",
 )
 
 

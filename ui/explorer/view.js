@@ -58,12 +58,17 @@ function skeleton(host) {
   tauBox.append(tauName, tau, tauOut);
   const picker = el(doc, "div", "picker", { role: "radiogroup", "data-testid": "explorer-heads" });
   const png = el(doc, "button", "png", { type: "button", "data-testid": "explorer-png" });
-  bar.append(scale.label, causal.label, tauBox, picker, png);
+  bar.append(scale.label, causal.label, tauBox, png);
+  const pickerRow = el(doc, "div", "picker-row");
+  const pickerName = el(doc, "span", "picker-name", { id: "alx-picker-name" });
+  picker.setAttribute("aria-labelledby", "alx-picker-name");
+  pickerRow.append(pickerName, picker);
   const note = el(doc, "p", "note", { "data-testid": "explorer-note" });
   const tokensLabel = el(doc, "p", "tokens-label", { id: "alx-tokens-label" });
   const tokens = el(doc, "div", "tokens", {
     role: "radiogroup", "aria-labelledby": "alx-tokens-label", "data-testid": "explorer-tokens",
   });
+  const story = el(doc, "ul", "story", { "data-testid": "explorer-story" });
   const headsTitle = el(doc, "h2");
   const headsCaption = el(doc, "p", "caption");
   const grid = el(doc, "div", "grid");
@@ -97,13 +102,14 @@ function skeleton(host) {
   const tip = el(doc, "div", "tip", { role: "tooltip", "data-testid": "explorer-tip" });
   tip.hidden = true;
   root.append(
-    bar, note, tokensLabel, tokens, headsTitle, headsCaption, grid, gridBar,
+    bar, note, tokensLabel, tokens, story, headsTitle, headsCaption, pickerRow, grid, gridBar,
     panelsTitle, panels, panelBars, stats, tableBox, focusTitle, focusCaption, legend, bars,
     live, tip,
   );
   host.append(root);
   return {
-    root, bar, scale, causal, tauName, tau, tauOut, picker, png, note, tokensLabel, tokens,
+    root, bar, scale, causal, tauName, tau, tauOut, picker, pickerName, png, note, tokensLabel,
+    tokens, story,
     headsTitle, headsCaption, grid, gridBar, panelsTitle, panels, panelFigs, scoreBar, weightBar,
     stats, tableBox, tableSummary, table, focusTitle, focusCaption, legend, bars, live, tip,
     maps: [],
@@ -313,8 +319,10 @@ function applyTexts(ctl) {
   els.causal.span.textContent = T.causal;
   els.causal.label.title = T.causal_help;
   els.tauName.textContent = T.tau;
-  els.picker.setAttribute("aria-label", T.picker);
-  els.png.textContent = T.png;
+  els.pickerName.textContent = T.picker;
+  els.png.textContent = "PNG ⤓";
+  els.png.title = T.png;
+  els.png.setAttribute("aria-label", T.png);
   els.tokensLabel.textContent = fmt(T.tokens, { n: header.n });
   els.headsTitle.textContent = T.heads_title;
   els.headsCaption.textContent = T.heads_caption;
@@ -327,7 +335,8 @@ function applyTexts(ctl) {
   els.maps.forEach((m, k) => {
     const title = fmt(T.head, { i: k + 1 });
     m.name.textContent = title;
-    m.job.textContent = header.jobs[k] ? fmt(T.head_job, { job: header.jobs[k] }) : "";
+    const job = header.jobs[k];
+    m.job.textContent = job && job.label ? fmt(T.head_job, { job: job.label }) : "";
     m.radio.textContent = title;
     m.canvas.setAttribute("aria-label", fmt(T.map_label, { head: title, n: header.n }));
     m.canvas.setAttribute("aria-roledescription", T.legend);
@@ -363,7 +372,7 @@ function renderControls(ctl) {
   const d = divisor(ctl).toFixed(2);
   els.tauOut.textContent = `τ = ${d}`;
   els.tau.setAttribute("aria-valuetext", `τ = ${d}`);
-  els.note.textContent = tauText(ctl);
+  els.note.textContent = tauText(ctl) + (state.causal ? ` ${ctl.header.text.causal_note}` : "");
   els.maps.forEach((m, k) => {
     const on = k === state.head;
     m.fig.classList.toggle("chosen", on);
@@ -520,6 +529,43 @@ function renderStats(ctl) {
   });
 }
 
+/** The first story in words: for each head with a measured job, where the focus token looks
+    in it (or that it is torn between two); for random weights, that no head has a job. */
+function storyLines(ctl) {
+  const { header, state } = ctl;
+  const T = header.text;
+  const n = header.n;
+  const i = state.focus;
+  const name = (j) => header.tokens[j].t;
+  const q = name(i);
+  if (header.source !== "trained") return [fmt(T.story_random, { q })];
+  const lines = [];
+  header.jobs.forEach((job, k) => {
+    if (!job || !job.clear) return;
+    const w = ctl.weights[k].subarray(i * n, (i + 1) * n);
+    let a = 0;
+    for (let j = 1; j < n; j++) if (w[j] > w[a]) a = j;
+    let b = a === 0 ? 1 : 0;
+    for (let j = 0; j < n; j++) if (j !== a && w[j] > w[b]) b = j;
+    const head = fmt(T.head, { i: k + 1 });
+    if (n > 1 && w[b] >= 0.8 * w[a]) {
+      const v = { head, job: job.rel, q, a: name(a), wa: pct(w[a]), b: name(b), wb: pct(w[b]) };
+      lines.push(fmt(T.story_undecided, v));
+    } else lines.push(fmt(T.story_head, { head, job: job.rel, q, k: name(a), w: pct(w[a]) }));
+  });
+  return lines.length ? lines : [T.story_none];
+}
+
+function renderStory(ctl) {
+  const doc = ctl.els.root.ownerDocument;
+  const items = storyLines(ctl).map((line) => {
+    const li = el(doc, "li");
+    li.textContent = line;
+    return li;
+  });
+  ctl.els.story.replaceChildren(...items);
+}
+
 function renderBars(ctl) {
   const { els, header, layout, state } = ctl;
   const n = header.n;
@@ -554,6 +600,7 @@ function render(ctl) {
   const width = Math.max(260, Math.floor(els.root.clientWidth));
   ctl.layout = viewLayout(width, window.innerHeight || 800, header.n, header.h, header.classroom);
   renderControls(ctl);
+  renderStory(ctl);
   renderGrid(ctl);
   els.root.dataset.cols = String(ctl.layout.cols); // for tests: what the room decided
   els.root.dataset.labelPx = String(ctl.geom.px);
