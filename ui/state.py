@@ -39,7 +39,7 @@ class Lab:
     """Everything one page draws: tokens, X, the attention result and its opposite-scaling twin."""
 
     tokens: tuple[Token, ...]  # n tokens as tokenize() returns them
-    x: np.ndarray | None  # (n, d_model) input vectors (None for the trained model)
+    x: np.ndarray | None  # (n, d_model) input vectors (the trained model's own X too)
     result: MultiHeadResult  # q, k, v (h, n, d_k); heads.weights (h, n, n); output (n, d_model)
     flipped: AttentionResult  # the same heads with the other scaling (for before/after)
     d_model: int
@@ -109,8 +109,8 @@ def _trained_lab(sentence, scale) -> Lab:
     h, _, d_k = res.q.shape[-3:]
     flipped = scaled_dot_product_attention(res.q, res.k, res.v, scale=not scale)
     notes = [("info", "side.trained_fixed", {"d": h * d_k, "h": h}), *_cut_notices(run.tokens)]
-    return Lab(
-        tuple(run.tokens), None, res, flipped, h * d_k, h, "trained", tuple(notes), model.params
+    return Lab(  # X is the model's own input: tag + word + last-character vectors + positions
+        tuple(run.tokens), run.x, res, flipped, h * d_k, h, "trained", tuple(notes), model.params
     )
 
 
