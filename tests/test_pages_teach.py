@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 TIMEOUT = 120  # seconds: a shared 2-core machine; never a timing assertion
 # page → plotly charts drawn on first load with the default settings
-PAGES = {"steps": 1, "scaling": 7, "heads": 2 + DEFAULTS.heads, "cost": 0, "order": 7, "library": 3}
+PAGES = {"steps": 2, "scaling": 7, "heads": 2 + DEFAULTS.heads, "cost": 0, "order": 7, "library": 5}
 
 
 def open_page(page: str, **state) -> AppTest:
