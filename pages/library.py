@@ -35,10 +35,16 @@ def pickers(run: Lab, f: InForce, s: Settings, t) -> tuple[int, int]:
     return i, head
 
 
+def card_tag(card: dict) -> str:
+    """ "masked", "best" or "" for one key card."""
+    return "masked" if card["masked"] else "best" if card["best"] else ""
+
+
 def key_cards(run: Lab, head: int, i: int, f: InForce, t) -> None:
     """One card per key: the similarity the softmax used (÷√d_k or raw), masked keys as such."""
     q = md_escape(run.texts[i])
-    st.header(t("library.cards" if f.scale else "library.cards_raw", q=q))
+    st.header(t("library.cards_title", q=q))
+    st.caption(t("library.cards" if f.scale else "library.cards_raw", q=q))
     cards = teach.key_cards(run, head, i, f.causal)
     masked = sum(c["masked"] for c in cards)
     if masked:
@@ -47,11 +53,13 @@ def key_cards(run: Lab, head: int, i: int, f: InForce, t) -> None:
         cols = st.columns(CARDS_PER_ROW)
         for col, card in zip(cols, cards[start : start + CARDS_PER_ROW], strict=False):
             with col.container(border=True):
+                note = {"masked": "library.masked", "best": "library.best"}.get(card_tag(card))
                 st.metric(
                     md_escape(card["text"]),
-                    t("library.masked") if card["masked"] else f"{card['value']:.2f}",
-                    delta=t("library.best") if card["best"] else None,
+                    "−∞" if card["masked"] else f"{card['value']:.2f}",  # what the softmax saw
+                    delta=t(note) if note else None,
                     delta_color="off",
+                    delta_arrow="off",
                 )
 
 

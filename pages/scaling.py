@@ -128,7 +128,8 @@ def temperature_part(s: Settings, t) -> None:
     st.header(t("scaling.d"))
     run = teach.sentence_lab_or_stop(s, follow_sidebar=True)
     f = teach.in_force(run, s)
-    st.caption(t("teach.in_force", line=teach.lab_line(f, t)))
+    st.caption(t("teach.in_force", line=teach.lab_line(f, t, scale=False)))
+    st.caption(t("scaling.tau_note"))
     scores, root = run.result.heads.scores[0], float(np.sqrt(f.d_k))
     taus = [float(x) for x in np.geomspace(0.1, 20 * root, 40)]
     hi = float(round(20 * root, 1))
@@ -162,6 +163,7 @@ def temperature_part(s: Settings, t) -> None:
         font_size=fs,
         right={max_name: stats["max"]},
         right_title=t("scaling.max_axis"),
+        right_range=(0, 1.05),
     )
     st.plotly_chart(fig, key="scaling_tau_curve")
 

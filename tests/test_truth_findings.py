@@ -84,13 +84,12 @@ def test_steps_step4_with_scaling_divides():
 def test_library_cards_show_what_the_softmax_used_and_masked_keys(scale):
     at = open_page("library", scale=scale, causal=True)
     want = lab(scale=scale, causal=True).result.heads
-    header = t("library.cards" if scale else "library.cards_raw", q="他")
-    assert header in [h.value for h in at.header]
+    assert t("library.cards" if scale else "library.cards_raw", q="他") in captions(at)
     cards = at.metric[: len(TEXTS)]
     assert [m.label for m in cards] == [md_escape(x) for x in TEXTS]
     for j, card in enumerate(cards):
-        if j > TA:
-            assert card.value == t("library.masked"), "a future key under the causal mask"
+        if j > TA:  # a future key under the causal mask: −∞ before the softmax
+            assert card.value == "−∞" and card.proto.delta == t("library.masked")
         else:
             raw = want.scores[0, TA, j] / (4.0 if scale else 1.0)  # d_k = 16
             assert float(card.value) == pytest.approx(raw, abs=0.006)

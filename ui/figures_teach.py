@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from ui.figures import WEIGHT_SCALE
+from ui.figures import UPRIGHT_MAX, WEIGHT_SCALE
 
 DIVERGING = "RdBu_r"  # signed values (scores, vectors): blue < 0 < red
 SEQUENTIAL = WEIGHT_SCALE  # weights in [0, 1]: the app's one ramp, viridis on a square root
@@ -136,7 +136,9 @@ def matrix_heatmap(
         trace["texttemplate"] = "%{z:.2f}"
     xs, ys = _stride(c), _stride(r)
     auto = 150 + 22 * max(len(r), 4)
-    x_axis = {"tickvals": xs, "ticktext": [c[i] for i in xs], "side": "top", "tickangle": 0}
+    upright = len(c) <= UPRIGHT_MAX or all(lab.isdigit() for lab in c)  # else tokens turn -90°
+    x_axis = {"tickvals": xs, "ticktext": [c[i] for i in xs], "side": "top"}
+    x_axis["tickangle"] = 0 if upright else -90
     y_axis = {"tickvals": ys, "ticktext": [r[i] for i in ys], "autorange": "reversed"}
     if x_title:
         x_axis["title"] = {"text": html.escape(x_title), "standoff": 2}
@@ -221,6 +223,7 @@ def sweep_lines(
     font_size: int = 12,
     right: Mapping[str, Sequence[float]] | None = None,
     right_title: str = "",
+    right_range: tuple[float, float] | None = None,
     colours: Mapping[str, int] | None = None,
 ) -> go.Figure:
     """One line per series against x; names in `dashed` are drawn as reference lines.
@@ -245,7 +248,10 @@ def sweep_lines(
             "overlaying": "y",
             "side": "right",
             "showgrid": False,
+            "tickmode": "auto",  # its own round ticks, not the left axis's grid positions
         }
+        if right_range:
+            layout["yaxis2"]["range"] = list(right_range)
     if vline is not None:
         layout.update(_vline(vline[0], html.escape(vline[1]), log_x=log_x))
     if mark is not None:
@@ -343,8 +349,11 @@ def grouped_bars(
     ]
     x_axis = {"tickvals": list(range(len(categories))), "ticktext": _esc(categories)}
     x_axis["title"] = {"text": html.escape(x_title)}
-    layout = _layout(title, 340, font_size, xaxis=x_axis, barmode="group")
+    layout = _layout(title, 400, font_size, xaxis=x_axis, barmode="group")
     layout["yaxis"] = {"title": {"text": html.escape(y_title)}, "zeroline": True}
+    # below the x axis title, growing downwards when it wraps on a phone
+    layout["legend"] = {"orientation": "h", "x": 0, "y": -0.3, "yanchor": "top"}
+    layout["margin"]["b"] = 40 + 4 * font_size
     return go.Figure({"data": traces, "layout": layout})
 
 

@@ -284,12 +284,13 @@ def in_force(lab: state.Lab, s: Settings) -> InForce:
     return InForce("random", s.scale, s.causal, s.pos, s.mode, s.seed, lab.d_model, lab.heads, None)
 
 
-def lab_line(f: InForce, t) -> str:
-    """One line naming the weights and every setting in force, for a caption."""
+def lab_line(f: InForce, t, *, scale: bool = True) -> str:
+    """One line naming the weights and every setting in force, for a caption (`scale=False`
+    leaves the scaling out, where a section divides by its own τ instead)."""
     parts = [
         t(f"teach.src.{f.source}", seed=f.seed, step=f.step),
         f"d_model = {f.d_model} · h = {f.heads} · d_k = {f.d_k}",
-        t("teach.scale_on" if f.scale else "teach.scale_off"),
+        *([t("teach.scale_on" if f.scale else "teach.scale_off")] if scale else []),
         t("teach.causal_on" if f.causal else "teach.causal_off"),
         t(f"teach.pos_{f.source}" if f.source == "trained" else f"teach.pos_{f.pos}"),
         t(f"teach.mode_{f.mode}"),

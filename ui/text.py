@@ -863,16 +863,16 @@ _section(
             "en": "divided by √d_k · mean",
         },
         "scaling.tau_entropy": {
-            "zh": "平均熵（奈特，左轴）",
-            "en": "mean entropy (nats, left axis)",
+            "zh": "平均熵（左轴，奈特）",
+            "en": "mean entropy (left axis, nats)",
         },
         "scaling.tau_max": {
-            "zh": "平均最大权重（右轴；每行 {n} 个 key）",
-            "en": "mean max weight (right axis; {n} keys a row)",
+            "zh": "平均最大权重（右轴，{n} 个 key）",
+            "en": "mean max weight (right axis, {n} keys)",
         },
         "scaling.tau_max_causal": {
-            "zh": "平均最大权重（右轴；因果掩码：第 i 行 i 个 key，最多 {n} 个）",
-            "en": "mean max weight (right axis; causal mask: i keys in row i, up to {n})",
+            "zh": "平均最大权重（右轴，第 i 行 i 个 key）",
+            "en": "mean max weight (right axis, i keys in row i)",
         },
         "scaling.entropy_axis": {
             "zh": "熵（奈特）",
@@ -953,8 +953,8 @@ _section(
             "token and looks straight at it.",
         },
         "library.rnn_states": {
-            "zh": "RNN 的状态：第 t 行 = 读完第 t 个词后手里的全部信息",
-            "en": "RNN state: row t = all it holds after reading token t",
+            "zh": "RNN：读完每个词后的状态",
+            "en": "RNN: its state after each token",
         },
         "library.rnn_row": {
             "zh": "注意力：“{q}”这一行，每个词一个权重",
@@ -975,6 +975,15 @@ _section(
             "词（一张索引卡）上散开。",
             "en": "Try this: pick another query than 他, or switch scaling on in the sidebar, and "
             "see whether the weight spreads out from a single token (one index card).",
+        },
+        "library.cards_title": {
+            "zh": "“{q}”和每张索引卡有多像",
+            "en": "How alike “{q}” and each index card are",
+        },
+        "scaling.tau_note": {
+            "zh": "这里除以的是 τ，不是 √d_k：侧栏的缩放开关对这一节不起作用。",
+            "en": "Here the scores are divided by τ, not √d_k: the sidebar's scaling switch does "
+            "not apply to this section.",
         },
     },
 )
