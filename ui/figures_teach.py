@@ -22,10 +22,10 @@ def _esc(labels: Sequence[str]) -> list[str]:
     return [html.escape(str(s)) for s in labels]
 
 
-def _stride(labels: Sequence[str]) -> list[int]:
+def _stride(labels: Sequence[str], font_size: int = 12) -> list[int]:
     """Tick positions: every label, or every k-th when they would overlap (index labels thin
-    out sooner than tokens)."""
-    most = 16 if all(lab.isdigit() for lab in labels) else 40
+    out sooner than tokens, and every label sooner in classroom type)."""
+    most = (16 if all(lab.isdigit() for lab in labels) else 40) * 12 // max(font_size, 12)
     return list(range(0, len(labels), -(-len(labels) // most)))
 
 
@@ -134,7 +134,7 @@ def matrix_heatmap(
         trace["colorbar"] = {**bar, "tickformat": ".0%"} if weights else bar
     if show_numbers:
         trace["texttemplate"] = "%{z:.2f}"
-    xs, ys = _stride(c), _stride(r)
+    xs, ys = _stride(c, font_size), _stride(r, font_size)
     auto = 150 + 22 * max(len(r), 4)
     upright = len(c) <= UPRIGHT_MAX or all(lab.isdigit() for lab in c)  # else tokens turn -90°
     x_axis = {"tickvals": xs, "ticktext": [c[i] for i in xs], "side": "top"}
