@@ -29,6 +29,7 @@ class Run:
     settings: dict
     attention: object  # MultiHeadResult
     focus: int  # index of the focus token
+    x: np.ndarray  # (n, d_model) the input X the attention read
 
 
 def _int_at_least(least: int, what: str):
@@ -62,7 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--causal", action="store_true", help="each token sees only earlier ones")
     p.add_argument("--positions", action="store_true", help="add sinusoidal positions to X")
     p.add_argument("--char", action="store_true", help="one token per character, not jieba words")
-    p.add_argument("--seed", type=_seed, default=0, help="seed of embeddings and weights")
+    p.add_argument("--seed", type=_seed,
+                   help="seed of the random W_Q, W_K, W_V, W_O (default 0); token vectors "
+                   "depend only on the token, as in the app")  # fmt: skip
     p.add_argument("--focus", help=f"token whose weights to show (default {DEFAULT_FOCUS})")
     p.add_argument("--weights", choices=("random", "trained"), default="random",
                    help="random projections, or the trained demo model")  # fmt: skip
@@ -73,13 +76,15 @@ def build_parser() -> argparse.ArgumentParser:
 def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Reject combinations argparse cannot see (exit status 2, one-line reason)."""
     if args.weights == "trained":
-        explicit = [f"--{n.replace('_', '-')}" for n in ("heads", "d_model", "char", "causal",
-                    "positions") if getattr(args, n) not in (None, False)]  # fmt: skip
+        given = [n for n in ("heads", "d_model", "seed") if getattr(args, n) is not None]
+        given += [n for n in ("char", "causal", "positions") if getattr(args, n)]
+        explicit = [f"--{n.replace('_', '-')}" for n in given]
         if explicit:
             parser.error(f"--weights trained fixes its own settings; drop {', '.join(explicit)}")
         if not _has_trained_model():
             parser.error("--weights trained needs attention_core.model.load_demo_model (missing)")
         return
+    args.seed = 0 if args.seed is None else args.seed
     args.heads = args.heads or DEFAULT_HEADS
     args.d_model = args.d_model or DEFAULT_D_MODEL
     if args.d_model > MAX_D_MODEL:
@@ -112,30 +117,35 @@ def _find_focus(tokens: list, focus: str | None) -> int:
     return texts.index(focus)
 
 
-def _run_random(args: argparse.Namespace) -> tuple[list, object]:
+def _run_random(args: argparse.Namespace) -> tuple[list, np.ndarray, object, dict]:
+    """The app's random lab: token vectors fixed per token, the seed draws W_Q … W_O only."""
     tokens = tokenize(args.text, mode="char" if args.char else "word")
-    x = build_inputs(tokens, args.d_model, positions=args.positions, seed=args.seed)
+    x = build_inputs(tokens, args.d_model, positions=args.positions)  # (n, d_model)
     params = init_params(args.d_model, args.heads, seed=args.seed)
     mask = causal_mask(len(tokens)) if args.causal else None
-    return tokens, multi_head_attention(x, params, scale=not args.no_scale, mask=mask)
+    used = {"causal": args.causal, "positions": args.positions,
+            "mode": "char" if args.char else "word", "seed": args.seed}  # fmt: skip
+    return tokens, x, multi_head_attention(x, params, scale=not args.no_scale, mask=mask), used
 
 
-def _run_trained(args: argparse.Namespace) -> tuple[list, object]:
+def _run_trained(args: argparse.Namespace) -> tuple[list, np.ndarray, object, dict]:
+    """The demo model: jieba words, its own positions inside X, no mask, no seed."""
     from attention_core.model import load_demo_model
 
-    run = load_demo_model().run(args.text, scale=not args.no_scale)
-    return run.tokens, run.attention
+    model = load_demo_model()
+    run = model.run(args.text, scale=not args.no_scale)
+    used = {"causal": False, "positions": True, "mode": "word", "seed": None, "step": model.step}
+    return run.tokens, run.x, run.attention, used
 
 
 def compute(args: argparse.Namespace) -> Run:
     """Tokenize, embed and attend as the arguments say; library errors propagate."""
-    tokens, att = (_run_trained if args.weights == "trained" else _run_random)(args)
+    run = _run_trained if args.weights == "trained" else _run_random
+    tokens, x, att, used = run(args)
     h, d_model = att.q.shape[-3], att.output.shape[-1]
     settings = {"heads": h, "d_model": d_model, "d_k": d_model // h, "scale": not args.no_scale,
-                "causal": args.causal, "positions": args.positions,
-                "mode": "char" if args.char else "word", "seed": args.seed,
-                "weights": args.weights}  # fmt: skip
-    return Run(tokens, settings, att, _find_focus(tokens, args.focus))
+                **used, "weights": args.weights}  # fmt: skip
+    return Run(tokens, settings, att, _find_focus(tokens, args.focus), x)
 
 
 def display_width(text: str) -> int:
@@ -175,10 +185,13 @@ def format_text(run: Run) -> str:
     notice = _notice(run.tokens)
     if notice:
         lines.append(f"note: {notice}")
+    if s["weights"] == "trained":
+        source = f"weights=trained (step {s['step']}; its own positions, no seed)"
+    else:
+        source = f"weights=random seed={s['seed']}{' +positions' if s['positions'] else ''}"
     lines += [
         f"settings: d_model={s['d_model']} heads={s['heads']} d_k={s['d_k']} {scaling}"
-        f"{' causal' if s['causal'] else ''}{' +positions' if s['positions'] else ''}"
-        f" weights={s['weights']} seed={s['seed']}",
+        f"{' causal' if s['causal'] else ''} {source}",
         f"focus: {run.tokens[run.focus].text} (#{run.focus}) — its attention weights per head",
         format_table(run),
     ]
@@ -205,6 +218,7 @@ def to_json(run: Run) -> dict:
         "settings": run.settings,
         "focus": {"index": run.focus, "text": run.tokens[run.focus].text},
         "focus_weights": _arr(att.heads.weights[..., run.focus, :]),  # (h, n)
+        "x": _arr(run.x),  # (n, d_model) the input X
         "scores": _arr(att.heads.scores),  # (h, n, n) raw q·kᵀ
         "scaled": _arr(att.heads.scaled),  # (h, n, n) after 1/√d_k (= scores if not scaled)
         "weights": _arr(att.heads.weights),  # (h, n, n)

@@ -99,7 +99,9 @@ class DkSweep:
     """Per d_k, with and without 1/√d_k: score variance, softmax saturation and gradient size.
 
     Every field but n_keys and max_entropy is an array aligned with `d_k`; the row statistics
-    are means over `trials` random query rows against n_keys random keys.
+    are over `trials` random query rows against n_keys random keys. The Jacobian's mean hides
+    the effect (a few unsaturated rows carry it), so its median and the share of rows below
+    SMALL_JACOBIAN are kept too, and the norm of the gradient that reaches q itself.
     """
 
     d_k: np.ndarray  # (k,) the key/query lengths
@@ -113,22 +115,39 @@ class DkSweep:
     entropy_scaled: np.ndarray  # … with scaling
     jacobian_raw: np.ndarray  # mean ‖diag(p) − p·pᵀ‖_F without scaling (→ 0: no gradient)
     jacobian_scaled: np.ndarray  # … with scaling
+    jacobian_median_raw: np.ndarray  # median ‖J‖_F over the rows, without scaling
+    jacobian_median_scaled: np.ndarray  # … with scaling
+    jacobian_small_raw: np.ndarray  # share of rows with ‖J‖_F < SMALL_JACOBIAN, without scaling
+    jacobian_small_scaled: np.ndarray  # … with scaling
+    grad_q_median_raw: np.ndarray  # median ‖∂p/∂q‖_F = ‖J·K/τ‖_F, τ = 1: what reaches q
+    grad_q_median_scaled: np.ndarray  # … with τ = √d_k
 
     def as_dict(self) -> dict:
         """Plain lists and numbers, ready for JSON or a DataFrame."""
         return {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in asdict(self).items()}
 
 
-def _row_stats(scores: np.ndarray) -> tuple[float, float, float, float]:
-    """Variance of scores (trials, m), then mean max weight, entropy and Jacobian norm of rows."""
+SMALL_JACOBIAN = 0.01  # a row whose ‖J‖_F is below this passes almost no gradient back
+_ROW_STATS = ("variance", "max_weight", "entropy", "jacobian", "jacobian_median",
+              "jacobian_small", "grad_q_median")  # fmt: skip
+
+
+def _row_stats(q: np.ndarray, k: np.ndarray, tau: float) -> tuple[float, ...]:
+    """Rows softmax(q·kᵀ/τ) for q (trials, 1, d_k), k (trials, m, d_k): the _ROW_STATS."""
+    scores = (q @ np.swapaxes(k, -1, -2))[:, 0, :] / tau  # (trials, m)
     p = softmax(scores, axis=-1)  # (trials, m)
     s2, s3 = np.sum(p**2, axis=-1), np.sum(p**3, axis=-1)
-    fro = np.sqrt(np.maximum(s2 - 2 * s3 + s2**2, 0))
+    fro = np.sqrt(np.maximum(s2 - 2 * s3 + s2**2, 0))  # (trials,) ‖J‖_F per row
+    jac, gram = softmax_jacobian(p), k @ np.swapaxes(k, -1, -2)  # (trials, m, m) each
+    grad_q = np.sqrt(np.einsum("tij,tjl,tli->t", jac, gram, jac)) / tau  # ‖J·K‖_F: J symmetric
     return (
         float(np.var(scores)),
         float(np.mean(max_weight(p))),
         float(np.mean(row_entropy(p))),
         float(np.mean(fro)),
+        float(np.median(fro)),
+        float(np.mean(fro < SMALL_JACOBIAN)),
+        float(np.median(grad_q)),
     )
 
 
@@ -136,7 +155,8 @@ def dk_sweep(d_ks=DEFAULT_D_KS, *, n_keys: int = 16, trials: int = 512, seed: in
     """Why 1/√d_k: q, k ~ N(0, I); for each d_k, softmax rows of q·kᵀ and of q·kᵀ/√d_k.
 
     Unscaled, var(q·k) = d_k grows, rows saturate (max weight → 1, entropy → 0) and the
-    Jacobian diag(p) − p·pᵀ → 0; scaled, all stay level.
+    Jacobian diag(p) − p·pᵀ → 0, and with it the gradient J·K that reaches q; scaled, all
+    stay level.
     """
     n_keys, trials = _check_int("n_keys", n_keys, 1), _check_int("trials", trials, 2)
     d_ks = np.array([_check_int("d_k", d, 1) for d in d_ks], dtype=int)
@@ -145,12 +165,13 @@ def dk_sweep(d_ks=DEFAULT_D_KS, *, n_keys: int = 16, trials: int = 512, seed: in
     for d in d_ks:
         q = rng.standard_normal((trials, 1, d))  # (trials, 1, d_k)
         k = rng.standard_normal((trials, n_keys, d))  # (trials, m, d_k)
-        scores = (q @ np.swapaxes(k, -1, -2))[:, 0, :]  # (trials, m)
-        raw_rows.append(_row_stats(scores))
-        scaled_rows.append(_row_stats(scores / np.sqrt(d)))
-    raw, scaled = np.array(raw_rows).T, np.array(scaled_rows).T  # (4, k) each
-    return DkSweep(d_ks, n_keys, float(np.log(n_keys)), raw[0], scaled[0], raw[1], scaled[1],
-                   raw[2], scaled[2], raw[3], scaled[3])  # fmt: skip
+        raw_rows.append(_row_stats(q, k, 1.0))
+        scaled_rows.append(_row_stats(q, k, float(np.sqrt(d))))
+    raw, scaled = np.array(raw_rows).T, np.array(scaled_rows).T  # (stats, k) each
+    fields = {}
+    for name, r, s in zip(_ROW_STATS, raw, scaled, strict=True):
+        fields[f"{name}_raw"], fields[f"{name}_scaled"] = r, s
+    return DkSweep(d_k=d_ks, n_keys=n_keys, max_entropy=float(np.log(n_keys)), **fields)
 
 
 @dataclass(frozen=True)
@@ -201,53 +222,95 @@ def attention_cost(n: int, d_model: int, num_heads: int) -> AttentionCost:
 
 @dataclass(frozen=True)
 class GenerationCost:
-    """Generating n tokens one at a time, with and without a KV cache (one layer)."""
+    """Generating n tokens one at a time (one layer), three ways.
+
+    without cache: every step reruns the whole layer on the prefix (all t queries, all t²
+    scores, all t outputs); recompute K/V: every step projects K and V of the whole prefix
+    again but only the new token's query row; with cache: K and V are kept, so every step
+    projects and attends from the new token alone.
+    """
 
     n: int  # tokens generated
     d_model: int  # model width
     num_heads: int  # h
     flops_with_cache: int  # Σ_t [4·2·d² + 2·2·t·d + 5·h·t]: only the new token's row each step
-    flops_without_cache: int  # Σ_t attention_cost(t).total: the whole prefix again each step
+    flops_without_cache: int  # Σ_t attention_cost(t).total: the whole layer again each step
     cache_bytes: int  # K and V of n tokens: 2·n·d_model·itemsize
+    flops_recompute_kv: int  # Σ_t [2·2·t·d² + 2·2·d² + 2·2·t·d + 5·h·t]: K, V again, one row
 
     @property
     def speedup(self) -> float:
+        """FLOPs of rerunning the whole layer over FLOPs with the cache."""
         return self.flops_without_cache / self.flops_with_cache
 
+    @property
+    def speedup_kv(self) -> float:
+        """FLOPs of recomputing only K and V over FLOPs with the cache."""
+        return self.flops_recompute_kv / self.flops_with_cache
+
     def as_dict(self) -> dict:
-        return {**asdict(self), "speedup": self.speedup}
+        return {**asdict(self), "speedup": self.speedup, "speedup_kv": self.speedup_kv}
 
 
 def generation_cost(n: int, d_model: int, num_heads: int, dtype="float32") -> GenerationCost:
     """FLOPs of autoregressive generation of n tokens, and the KV cache's size (see fields)."""
     n, d, h = _check_shape(n, d_model, num_heads)
     s1, s2 = n * (n + 1) // 2, n * (n + 1) * (2 * n + 1) // 6  # Σt and Σt² for t = 1 … n
-    with_cache = n * 8 * d * d + 4 * d * s1 + SOFTMAX_FLOPS_PER_SCORE * h * s1
+    row = (4 * d + SOFTMAX_FLOPS_PER_SCORE * h) * s1  # Σ_t one query row: q·Kᵀ, softmax, ·V
+    with_cache = n * 8 * d * d + row
     without = 8 * d * d * s1 + (4 * d + SOFTMAX_FLOPS_PER_SCORE * h) * s2
+    kv_only = 4 * d * d * s1 + 4 * d * d * n + row  # K, V of t tokens; q and W_O of one
     cache = 2 * n * d * np.dtype(dtype).itemsize
-    return GenerationCost(n, d, h, with_cache, without, cache)
+    return GenerationCost(n, d, h, with_cache, without, cache, kv_only)
 
 
-def generate_states(t: int, d: int, *, cache: bool, seed: int = 0) -> np.ndarray:
+def generate_states(
+    t: int, d: int, *, cache: bool, seed: int = 0, recompute: str = "layer"
+) -> np.ndarray:
     """Generate t token states with one causal attention layer (h = 1), with or without a KV cache.
 
-    Without a cache every step re-runs the layer on the whole prefix; with one it projects
-    only the new token, appends its k, v to the cache and attends from that one query.
-    Returns the (t, d) outputs of the newest token at each step (equal either way).
+    With a cache each step projects only the new token, appends its k, v to the cache and
+    attends from that one query. Without one, recompute="layer" re-runs the layer on the whole
+    prefix; recompute="kv" projects K and V of the whole prefix again but attends from the new
+    token only. Returns the (t, d) outputs of the newest token at each step (equal every way).
     """
     t, d = _check_int("t", t, 1), _check_int("d", d, 1)
+    if recompute not in ("layer", "kv"):
+        raise ValueError(f"recompute must be 'layer' or 'kv', got {recompute!r}")
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((t, d), dtype=np.float32)  # (t, d) stand-in token states
     p = init_params(d, 1, seed, dtype=np.float32)
     outs = np.empty((t, d), np.float32)
     k_cache, v_cache = np.empty((t, d), np.float32), np.empty((t, d), np.float32)
     for s in range(1, t + 1):
+        new = x[s - 1 : s]  # (1, d)
         if cache:
-            new = x[s - 1 : s]  # (1, d)
             k_cache[s - 1], v_cache[s - 1] = new @ p.w_k, new @ p.w_v  # append one row each
             att = scaled_dot_product_attention(new @ p.w_q, k_cache[:s], v_cache[:s])
             outs[s - 1] = att.output[0] @ p.w_o  # (d,)
+        elif recompute == "kv":
+            k, v = x[:s] @ p.w_k, x[:s] @ p.w_v  # (s, d) each: the whole prefix again
+            outs[s - 1] = scaled_dot_product_attention(new @ p.w_q, k, v).output[0] @ p.w_o
         else:
             full = multi_head_attention(x[:s], p, mask=causal_mask(s))  # the whole prefix again
             outs[s - 1] = full.output[-1]  # (d,)
     return outs
+
+
+def rnn_states(x: np.ndarray, seed: int = 0) -> np.ndarray:
+    """A plain tanh RNN reading X left to right: h_t = tanh(x_t·W_x + h_{t−1}·W_h), (n, d) → (n, d).
+
+    Row t is all the RNN carries after reading tokens 0 … t: one d-vector, rewritten at every
+    step (step t must wait for step t − 1), where attention keeps one entry per token.
+    W_x, W_h ~ N(0, 1/d), seeded: an untrained RNN, for its shape, not its skill.
+    """
+    x = np.asarray(x, dtype=float)
+    n, d = x.shape
+    rng = np.random.default_rng(seed)
+    w_x = rng.standard_normal((d, d)) / np.sqrt(d)  # (d, d)
+    w_h = rng.standard_normal((d, d)) / np.sqrt(d)  # (d, d)
+    h, out = np.zeros(d), np.empty((n, d))
+    for t in range(n):  # one token at a time: no step can start before the previous one ends
+        h = np.tanh(x[t] @ w_x + h @ w_h)  # (d,)
+        out[t] = h
+    return out

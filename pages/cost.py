@@ -43,13 +43,30 @@ def slopes_of(res: dict) -> dict[str, float]:
     return {k: teach.fit_slope(res["n"], res[k], teach.FIT_FROM) for k in keys}
 
 
+def fit_caption(ns: list[int], t) -> str:
+    """What the slopes were fitted on: n ≥ FIT_FROM, or every point when too few qualify."""
+    used = teach.fit_points(ns, teach.FIT_FROM)
+    only_big = all(n >= teach.FIT_FROM for n, u in zip(ns, used, strict=True) if u)
+    key = "cost.fit_say" if only_big else "cost.fit_say_all"
+    return t(key, n=teach.FIT_FROM, k=int(used.sum()))
+
+
+def memory_say(res: dict, slope: float, t) -> None:
+    """What the memory figures say: plain ≈ PLAIN_COPIES n×n matrices, tiled O(n), not flat."""
+    n, plain = res["n"][-1], res["plain_bytes"][-1]
+    st.caption(t("cost.plain_say", n=n, mib=plain / 2**20, k=plain / (n * n * 4)))
+    tiled = res["tiled_bytes"]
+    st.caption(t("cost.tiled_say", slope=slope, d=teach.COST_D, n0=res["n"][0], n1=n,
+                 m0=tiled[0] / 2**20, m1=tiled[-1] / 2**20))  # fmt: skip
+
+
 def show_sweep(res: dict, s: Settings, t) -> None:
     """Slopes as metrics, two log-log charts, the doubling ratios and the table."""
     sl = slopes_of(res)
     cols = st.columns(4)
     for col, key in zip(cols, sl, strict=True):
         col.metric(t(f"cost.slope.{key}"), f"{sl[key]:.2f}")
-    st.caption(t("cost.fit_say", n=teach.FIT_FROM))
+    st.caption(fit_caption(res["n"], t))
     fs, names = teach.font_size(s), {"plain": t("cost.plain"), "tiled": t("cost.tiled")}
     c1, c2 = st.columns(2)
     for col, unit, scale, title in ((c1, "s", 1e3, "cost.time"), (c2, "bytes", 2**-20, "cost.mem")):
@@ -71,6 +88,7 @@ def show_sweep(res: dict, s: Settings, t) -> None:
                 mem_last=ratio_m[-1],
             )
         )
+    memory_say(res, sl["tiled_bytes"], t)
     table = pd.DataFrame(res)
     table["plain_bytes"] = (table["plain_bytes"] / 2**20).round(2)
     table["tiled_bytes"] = (table["tiled_bytes"] / 2**20).round(2)
@@ -80,14 +98,14 @@ def show_sweep(res: dict, s: Settings, t) -> None:
 
 
 def sweep_part(s: Settings, t) -> None:
-    st.subheader(t("cost.measure"))
+    st.header(t("cost.measure"))
     lo, hi = st.select_slider(t("cost.range"), teach.FULL_NS, value=(64, 2048), key="cost_range")
     ns = [n for n in teach.FULL_NS if lo <= n <= hi]
     if len(ns) < 2:
         st.warning(t("cost.need_two"))
         return
     if hi > 2048:
-        st.caption(t("cost.big", mib=hi * hi * 4 / 2**20))
+        st.caption(t("cost.big", n=hi, mib=teach.plain_bytes(hi) / 2**20))
     if st.button(t("cost.run"), key="cost_run", type="primary"):
         st.session_state["cost_results"] = run_sweep(ns, t)
     res = st.session_state.get("cost_results")
@@ -98,7 +116,7 @@ def sweep_part(s: Settings, t) -> None:
 
 
 def cells_part(s: Settings, t) -> None:
-    st.subheader(t("cost.cells"))
+    st.header(t("cost.cells"))
     c = teach.cell_counts(s.sentence)
     if not c["word_n"]:
         st.warning(t("cost.cells_empty"))
@@ -110,7 +128,7 @@ def cells_part(s: Settings, t) -> None:
 
 
 def kv_part(s: Settings, t) -> None:
-    st.subheader(t("cost.kv"))
+    st.header(t("cost.kv"))
     st.markdown(t("cost.kv_intro"))
     if st.button(t("cost.kv_run"), key="cost_kv_run"):
         bar, rows = st.progress(0.0), []
@@ -122,7 +140,7 @@ def kv_part(s: Settings, t) -> None:
     res = st.session_state.get("cost_kv")
     if res is None:
         return
-    names = {"nocache": t("cost.nocache"), "cache": t("cost.cache")}
+    names = {"nocache": t("cost.nocache"), "kvonly": t("cost.kvonly"), "cache": t("cost.cache")}
     series = {names[m]: np.asarray(res[f"{m}_s"]) * 1e3 for m in names}
     slopes = {names[m]: teach.fit_slope(res["t"], res[f"{m}_s"]) for m in names}
     fig = ft.loglog_fit(
@@ -141,7 +159,10 @@ def kv_part(s: Settings, t) -> None:
             t_len=res["t"][-1],
             ratio=res["nocache_flops"][-1] / res["cache_flops"][-1],
             speed=res["nocache_s"][-1] / res["cache_s"][-1],
+            ratio_kv=res["kvonly_flops"][-1] / res["cache_flops"][-1],
+            speed_kv=res["kvonly_s"][-1] / res["cache_s"][-1],
             kib=res["cache_bytes"][-1] / 1024,
+            d=teach.COST_D,
             diff=max(res["max_diff"]),
         )
     )

@@ -33,6 +33,7 @@ def show_demo(d: dict, texts: list[str], s: Settings, t, key: str) -> None:
             weights=True,
             font_size=fs,
             show_numbers=s.numbers,
+            **teach.weight_map_labels(t),
         )
         col.plotly_chart(fig, key=f"order_{key}_{name}")
     m1, m2 = st.columns(2)
@@ -52,7 +53,7 @@ def show_demo(d: dict, texts: list[str], s: Settings, t, key: str) -> None:
 
 
 def pair_part(s: Settings, t, pos: bool) -> None:
-    st.subheader(t("order.pair"))
+    st.header(t("order.pair"))
     c1, c2 = st.columns(2)
     a = c1.text_input(t("order.a"), "我打你", key="order_a", max_chars=200)
     b = c2.text_input(t("order.b"), "你打我", key="order_b", max_chars=200)
@@ -70,7 +71,7 @@ def pair_part(s: Settings, t, pos: bool) -> None:
 
 
 def shuffle_part(s: Settings, t, pos: bool) -> None:
-    st.subheader(t("order.shuffle_title"))
+    st.header(t("order.shuffle_title"))
     run = teach.sentence_lab_or_stop(s)
     st.session_state.setdefault("order_shuffle_seed", 1)
     if st.button(t("order.shuffle"), key="order_shuffle"):
@@ -82,7 +83,7 @@ def shuffle_part(s: Settings, t, pos: bool) -> None:
 
 
 def pe_part(s: Settings, t) -> None:
-    st.subheader(t("order.pe"))
+    st.header(t("order.pe"))
     n = 32
     pe = sinusoidal_positions(n, s.d_model)  # (n, d_model)
     fig = ft.matrix_heatmap(
@@ -102,6 +103,10 @@ def main() -> None:
     t = partial(text, lang=s.lang)
     st.title(t("order.title"))
     st.markdown(t("order.intro"))
+    # random weights whatever the sidebar says: the trained model adds its own positions
+    st.caption(t("order.random", d=s.d_model, h=s.heads, seed=s.seed))
+    if s.weights == "trained":
+        st.info(t("order.random_trained"))
     pos = st.toggle(t("order.pos"), value=False, key="order_pos")
     st.caption(t("order.with_pos") if pos else t("order.without_pos"))
     pair_part(s, t, pos)

@@ -5,7 +5,6 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
-from attention_core import softmax
 from attention_core.analysis import DEFAULT_D_KS, dk_sweep, qk_samples, qk_variance
 from ui import figures_teach as ft
 from ui import teach
@@ -16,6 +15,7 @@ from ui.text import t as text
 ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
 
 SAMPLES = 20_000  # Monte-Carlo pairs per d_k
+RAW_SCALED = ("raw", "scaled")
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -44,7 +44,7 @@ def sweeps(seed: int) -> tuple[dict, dict]:
 
 def variance_part(s: Settings, t, var: dict) -> None:
     """(a) one d_k's histogram, then var(q·k) against d_k beside var = d_k."""
-    st.subheader(t("scaling.a"))
+    st.header(t("scaling.a"))
     d_k = st.select_slider(t("scaling.dk"), DEFAULT_D_KS, value=64, key="scaling_dk")
     est = variance(d_k, s.seed)
     raw = dots(d_k, s.seed)  # the draws qk_variance summarises
@@ -73,8 +73,8 @@ def variance_part(s: Settings, t, var: dict) -> None:
 
 
 def saturation_part(s: Settings, t, sat: dict) -> None:
-    """(b) max weight and entropy, (c) softmax Jacobian norm, each against d_k."""
-    st.subheader(t("scaling.b"))
+    """(b) max weight and entropy against d_k."""
+    st.header(t("scaling.b"))
     names = {"scaled": t("scaling.scaled_w"), "raw": t("scaling.raw_w")}
     fs, x = teach.font_size(s), sat["d_k"]
     c1, c2 = st.columns(2)
@@ -83,66 +83,87 @@ def saturation_part(s: Settings, t, sat: dict) -> None:
         fig = ft.sweep_lines(
             x,
             series,
-            title=t(f"scaling.{key}"),
+            title=t(f"scaling.{key}", n=sat["n_keys"]),
             x_title="d_k",
             y_title=t(f"scaling.{key}_y"),
             font_size=fs,
         )
         col.plotly_chart(fig, key=f"scaling_{key}")
-    st.subheader(t("scaling.c"))
-    series = {names[m]: sat[f"jacobian_{m}"] for m in names}
+
+
+def gradient_part(s: Settings, t, sat: dict) -> None:
+    """(c) the softmax Jacobian's norm against d_k: median (what most rows get) and mean."""
+    st.header(t("scaling.c"))
+    stats = (("med", "jacobian_median"), ("mean", "jacobian"))  # (text key part, sweep field)
+    series = {t(f"scaling.{k}_{m}"): sat[f"{field}_{m}"] for k, field in stats for m in RAW_SCALED}
     fig = ft.sweep_lines(
-        x,
+        sat["d_k"],
         series,
         title=t("scaling.jac"),
         x_title="d_k",
         y_title="‖∂softmax/∂z‖_F",
         log_y=True,
-        font_size=fs,
+        dashed=(t("scaling.mean_raw"), t("scaling.mean_scaled")),
+        colours={t(f"scaling.{k}_{m}"): c for k, _ in stats for c, m in enumerate(RAW_SCALED)},
+        font_size=teach.font_size(s),
     )
     st.plotly_chart(fig, key="scaling_jac")
+    last = {k: v[-1] for k, v in sat.items() if isinstance(v, list)}
     st.caption(
         t(
             "scaling.jac_say",
-            raw=sat["jacobian_raw"][-1],
-            scaled=sat["jacobian_scaled"][-1],
-            d_k=x[-1],
+            d_k=last["d_k"],
+            med_raw=last["jacobian_median_raw"],
+            small=last["jacobian_small_raw"],
+            mean_raw=last["jacobian_raw"],
+            med_scaled=last["jacobian_median_scaled"],
+            gq_raw=last["grad_q_median_raw"],
+            gq_scaled=last["grad_q_median_scaled"],
         )
     )
 
 
 def temperature_part(s: Settings, t) -> None:
-    """(d) softmax(Q·Kᵀ/τ) for the sentence, τ = √d_k marked."""
-    st.subheader(t("scaling.d"))
-    run = teach.sentence_lab_or_stop(s)
-    scores, root = run.result.heads.scores[0], float(np.sqrt(run.params.d_k))
+    """(d) softmax(Q·Kᵀ/τ) for the sentence (the sidebar's weights and mask), τ = √d_k marked."""
+    st.header(t("scaling.d"))
+    run = teach.sentence_lab_or_stop(s, follow_sidebar=True)
+    f = teach.in_force(run, s)
+    st.caption(t("teach.in_force", line=teach.lab_line(f, t, scale=False)))
+    st.caption(t("scaling.tau_note"))
+    scores, root = run.result.heads.scores[0], float(np.sqrt(f.d_k))
     taus = [float(x) for x in np.geomspace(0.1, 20 * root, 40)]
-    tau = st.slider(
-        "τ", 0.1, float(round(20 * root, 1)), float(round(root, 2)), 0.05, key="scaling_tau"
-    )
+    hi = float(round(20 * root, 1))
+    if not 0.1 <= st.session_state.get("scaling_tau", root) <= hi:  # d_k changed under it
+        st.session_state["scaling_tau"] = float(round(root, 2))
+    tau = st.slider("τ", 0.1, hi, float(round(root, 2)), 0.05, key="scaling_tau")
     fs, tok = teach.font_size(s), list(run.texts)
-    w = softmax(scores / tau, axis=-1)  # (n, n)
+    model = t(f"teach.src.{f.source}", seed=f.seed, step=f.step)
     fig = ft.matrix_heatmap(
-        w,
+        teach.tempered(scores, tau, f.causal),  # (n, n)
         tok,
         tok,
-        title=t("scaling.tau_map", tau=tau),
+        title=t("scaling.tau_map", tau=tau, model=model),
         weights=True,
         font_size=fs,
         show_numbers=s.numbers,
+        **teach.weight_map_labels(t),
     )
     st.plotly_chart(fig, key="scaling_tau_map")
-    stats = teach.temperature_row_stats(scores, taus)
-    series = {t("scaling.entropy"): stats["entropy"], t("scaling.max"): stats["max"]}
+    stats = teach.temperature_row_stats(scores, taus, f.causal)
+    n = len(tok)
+    max_name = t("scaling.tau_max_causal" if f.causal else "scaling.tau_max", n=n)
     fig = ft.sweep_lines(
         taus,
-        series,
+        {t("scaling.tau_entropy"): stats["entropy"]},
         title=t("scaling.tau_curve"),
         x_title="τ",
-        y_title="",
+        y_title=t("scaling.entropy_axis"),
         vline=(root, f"√d_k = {root:.2f}"),
         mark=tau,
         font_size=fs,
+        right={max_name: stats["max"]},
+        right_title=t("scaling.max_axis"),
+        right_range=(0, 1.05),
     )
     st.plotly_chart(fig, key="scaling_tau_curve")
 
@@ -158,6 +179,7 @@ def main() -> None:
         var, sat = sweeps(s.seed)
     variance_part(s, t, var)
     saturation_part(s, t, sat)
+    gradient_part(s, t, sat)
     temperature_part(s, t)
     st.info(t("scaling.try"))
 

@@ -21,12 +21,13 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 TIMEOUT = 120  # seconds: a shared 2-core machine; never a timing assertion
 # page → plotly charts drawn on first load with the default settings
-PAGES = {"steps": 1, "scaling": 7, "heads": 2 + DEFAULTS.heads, "cost": 0, "order": 7, "library": 3}
+PAGES = {"steps": 2, "scaling": 7, "heads": 2 + DEFAULTS.heads, "cost": 0, "order": 7, "library": 5}
 
 
 def open_page(page: str, **state) -> AppTest:
     """The app through its router, switched to pages/<page>.py, with session values set."""
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    state.setdefault("weights", "random")  # these tests are about the random playground
     for key, value in state.items():
         at.session_state[key] = value
     at.run()

@@ -9,8 +9,10 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from ui.figures import UPRIGHT_MAX, WEIGHT_SCALE
+
 DIVERGING = "RdBu_r"  # signed values (scores, vectors): blue < 0 < red
-SEQUENTIAL = "Viridis"  # weights in [0, 1]; colour-blind safe
+SEQUENTIAL = WEIGHT_SCALE  # weights in [0, 1]: the app's one ramp, viridis on a square root
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000")
 _MARGIN = {"l": 10, "r": 10, "t": 48, "b": 10}
 
@@ -20,10 +22,10 @@ def _esc(labels: Sequence[str]) -> list[str]:
     return [html.escape(str(s)) for s in labels]
 
 
-def _stride(labels: Sequence[str]) -> list[int]:
+def _stride(labels: Sequence[str], font_size: int = 12) -> list[int]:
     """Tick positions: every label, or every k-th when they would overlap (index labels thin
-    out sooner than tokens)."""
-    most = 16 if all(lab.isdigit() for lab in labels) else 40
+    out sooner than tokens, and every label sooner in classroom type)."""
+    most = (16 if all(lab.isdigit() for lab in labels) else 40) * 12 // max(font_size, 12)
     return list(range(0, len(labels), -(-len(labels) // most)))
 
 
@@ -94,12 +96,17 @@ def matrix_heatmap(
     font_size: int = 12,
     height: int | None = None,
     col_lines: Sequence[float] = (),
+    x_title: str = "",
+    y_title: str = "",
+    colorbar_title: str = "",
 ) -> go.Figure:
     """Heatmap of a 2-D array on numeric axes (duplicate labels stay apart).
 
-    `weights` fixes the colour bar to 0–1 (sequential); otherwise a diagonal colour scale
-    symmetric around 0 with half-range `zmax` (default: max |m|). `col_lines`: x positions of
-    black vertical lines (e.g. where one head's columns end and the next begin).
+    `weights` fixes the colour bar to 0–1 on the app's square-root ramp (ui.figures.WEIGHT_SCALE,
+    as on every weight map); otherwise a diverging colour scale symmetric around 0 with
+    half-range `zmax` (default: max |m|). `col_lines`: x positions of black vertical lines (e.g.
+    where one head's columns end and the next begin). x_title / y_title name the axes (key /
+    query on a weight map), colorbar_title the colour bar (say it when the ramp is not linear).
     """
     m = np.asarray(m, dtype=float)
     if m.ndim != 2 or m.shape != (len(rows), len(cols)):
@@ -122,19 +129,25 @@ def matrix_heatmap(
         "text": hover,
         "hoverinfo": "text",
     }
+    if weights or colorbar_title:
+        bar = {"title": {"text": html.escape(colorbar_title), "side": "top"}}
+        trace["colorbar"] = {**bar, "tickformat": ".0%"} if weights else bar
     if show_numbers:
         trace["texttemplate"] = "%{z:.2f}"
-    xs, ys = _stride(c), _stride(r)
+    xs, ys = _stride(c, font_size), _stride(r, font_size)
     auto = 150 + 22 * max(len(r), 4)
-    layout = _layout(
-        title,
-        height or min(auto, 680),
-        font_size,
-        xaxis={"tickvals": xs, "ticktext": [c[i] for i in xs], "side": "top", "tickangle": 0},
-        yaxis={"tickvals": ys, "ticktext": [r[i] for i in ys], "autorange": "reversed"},
-    )
-    # ticks sit on top: give the title its own band above them
-    layout["margin"]["t"] = 40 + 3 * font_size
+    upright = len(c) <= UPRIGHT_MAX or all(lab.isdigit() for lab in c)  # else tokens turn -90°
+    x_axis = {"tickvals": xs, "ticktext": [c[i] for i in xs], "side": "top"}
+    x_axis["tickangle"] = 0 if upright else -90
+    y_axis = {"tickvals": ys, "ticktext": [r[i] for i in ys], "autorange": "reversed"}
+    if x_title:
+        x_axis["title"] = {"text": html.escape(x_title), "standoff": 2}
+    if y_title:
+        y_axis["title"] = {"text": html.escape(y_title), "standoff": 2}
+    layout = _layout(title, (height or min(auto, 680)) + (2 * font_size if x_title else 0),
+                     font_size, xaxis=x_axis, yaxis=y_axis)  # fmt: skip
+    # ticks (and their title) sit on top: give the figure's title its own band above them
+    layout["margin"]["t"] = 40 + 3 * font_size + (2 * font_size if x_title else 0)
     layout["title"].update(yref="container", y=0.99, yanchor="top")
     if col_lines:
         layout["shapes"] = [_vline_shape(x, "solid", color="black", width=2) for x in col_lines]
@@ -174,10 +187,14 @@ def histogram_pair(
     return go.Figure({"data": traces, "layout": layout})
 
 
-def _sweep_traces(x: Sequence[float], series: Mapping[str, Sequence[float]], dashed) -> list:
+def _sweep_traces(
+    x: Sequence[float], series: Mapping[str, Sequence[float]], dashed, colours=None
+) -> list:
+    """Line traces; `colours` maps a series name to its palette index (default: its position)."""
     traces = []
     for i, (name, y) in enumerate(series.items()):
         ref = name in dashed
+        colour = PALETTE[(colours or {}).get(name, i) % len(PALETTE)]
         traces.append(
             {
                 "type": "scatter",
@@ -185,7 +202,7 @@ def _sweep_traces(x: Sequence[float], series: Mapping[str, Sequence[float]], das
                 "y": list(np.asarray(y, dtype=float)),
                 "name": html.escape(name),
                 "mode": "lines" if ref else "lines+markers",
-                "line": {"color": PALETTE[i % len(PALETTE)], "dash": "dash" if ref else "solid"},
+                "line": {"color": colour, "dash": "dash" if ref else "solid"},
             }
         )
     return traces
@@ -204,11 +221,17 @@ def sweep_lines(
     vline: tuple[float, str] | None = None,
     mark: float | None = None,
     font_size: int = 12,
+    right: Mapping[str, Sequence[float]] | None = None,
+    right_title: str = "",
+    right_range: tuple[float, float] | None = None,
+    colours: Mapping[str, int] | None = None,
 ) -> go.Figure:
     """One line per series against x; names in `dashed` are drawn as reference lines.
 
     vline: (x, label) as a dotted, labelled line; mark: x of a solid orange line (a slider's
-    current value)."""
+    current value). right: series measured in another unit, drawn against a second y axis on
+    the right titled `right_title` (never one unlabelled axis for two units). colours: series
+    name → PALETTE index, to pair a dashed line with its solid one."""
     layout = _layout(
         title,
         380,
@@ -216,6 +239,19 @@ def sweep_lines(
         xaxis={"title": {"text": html.escape(x_title)}, "type": "log" if log_x else "linear"},
         yaxis={"title": {"text": html.escape(y_title)}, "type": "log" if log_y else "linear"},
     )
+    traces = _sweep_traces(x, series, dashed, colours)
+    if right:
+        more = _sweep_traces(x, {**series, **right}, dashed, colours)[len(series) :]
+        traces += [{**tr, "yaxis": "y2"} for tr in more]
+        layout["yaxis2"] = {
+            "title": {"text": html.escape(right_title)},
+            "overlaying": "y",
+            "side": "right",
+            "showgrid": False,
+            "tickmode": "auto",  # its own round ticks, not the left axis's grid positions
+        }
+        if right_range:
+            layout["yaxis2"]["range"] = list(right_range)
     if vline is not None:
         layout.update(_vline(vline[0], html.escape(vline[1]), log_x=log_x))
     if mark is not None:
@@ -223,7 +259,7 @@ def sweep_lines(
             *layout.get("shapes", []),
             _vline_shape(mark, "solid", color=PALETTE[1]),
         ]
-    return go.Figure({"data": _sweep_traces(x, series, dashed), "layout": layout})
+    return go.Figure({"data": traces, "layout": layout})
 
 
 def bars(
@@ -288,6 +324,37 @@ def loglog_fit(
     y_axis = {"title": {"text": html.escape(y_title)}, "type": "log", "dtick": 1}  # 1 a decade
     layout = _layout(title, 380, font_size, xaxis=x_axis, yaxis=y_axis)
     return go.Figure({"data": _sweep_traces(ns, named, ()), "layout": layout})
+
+
+def grouped_bars(
+    categories: Sequence[str],
+    series: Mapping[str, Sequence[float]],
+    *,
+    title: str,
+    x_title: str = "",
+    y_title: str = "",
+    font_size: int = 12,
+) -> go.Figure:
+    """Bars side by side per category, one colour per series (e.g. q_d·k_d for two keys)."""
+    traces = [
+        {
+            "type": "bar",
+            "x": list(range(len(categories))),
+            "y": np.asarray(ys, dtype=float),
+            "name": html.escape(name),
+            "marker": {"color": PALETTE[i % len(PALETTE)]},
+            "hovertemplate": "%{y:.3f}<extra>" + html.escape(name) + "</extra>",
+        }
+        for i, (name, ys) in enumerate(series.items())
+    ]
+    x_axis = {"tickvals": list(range(len(categories))), "ticktext": _esc(categories)}
+    x_axis["title"] = {"text": html.escape(x_title)}
+    layout = _layout(title, 400, font_size, xaxis=x_axis, barmode="group")
+    layout["yaxis"] = {"title": {"text": html.escape(y_title)}, "zeroline": True}
+    # below the x axis title, growing downwards when it wraps on a phone
+    layout["legend"] = {"orientation": "h", "x": 0, "y": -0.3, "yanchor": "top"}
+    layout["margin"]["b"] = 40 + 4 * font_size
+    return go.Figure({"data": traces, "layout": layout})
 
 
 # ---- the learned-attention page: training curves with the current step marked

@@ -36,7 +36,7 @@ class Lab:
     """Everything one page draws: tokens, X and the attention result with every intermediate."""
 
     tokens: tuple[Token, ...]  # n tokens as tokenize() returns them
-    x: np.ndarray | None  # (n, d_model) input vectors (None for the trained model)
+    x: np.ndarray | None  # (n, d_model) input vectors (the trained model's own X too)
     result: MultiHeadResult  # q, k, v (h, n, d_k); heads.weights (h, n, n); output (n, d_model)
     d_model: int
     heads: int
@@ -107,7 +107,9 @@ def _trained_lab(sentence, scale, causal) -> Lab:
         res = multi_head_attention(run.x, model.params, scale=scale, mask=mask)
     h, _, d_k = res.q.shape[-3:]
     notes = _cut_notices(run.tokens)  # d_model and h are said where the weights are named
-    return Lab(tuple(run.tokens), None, res, h * d_k, h, "trained", tuple(notes), model.params)
+    return Lab(  # X is the model's own input: tag + word + last-character vectors + positions
+        tuple(run.tokens), run.x, res, h * d_k, h, "trained", tuple(notes), model.params
+    )
 
 
 @st.cache_data(max_entries=24, ttl=3600, show_spinner=False)

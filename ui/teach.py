@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import streamlit as st
@@ -13,6 +13,7 @@ import streamlit as st
 from attention_core import (
     EmptyInputError,
     build_inputs,
+    causal_mask,
     init_params,
     multi_head_attention,
     scaled_dot_product_attention,
@@ -45,11 +46,19 @@ def label_tokens(texts: Sequence[str]) -> list[str]:
 # ---------------------------------------------------------------- why 1/√d_k
 
 
-def temperature_row_stats(scores: np.ndarray, taus: Sequence[float]) -> dict:
-    """Mean entropy and max weight of softmax(scores/τ) rows for each τ."""
+def tempered(scores: np.ndarray, tau: float, causal: bool = False) -> np.ndarray:
+    """softmax(scores/τ) over the last axis, future keys at −∞ (weight 0) when `causal`."""
+    z = scores / tau  # (n, n)
+    if causal:
+        z = np.where(causal_mask(z.shape[-1]), z, -np.inf)  # (n, n) True = may attend
+    return softmax(z, axis=-1)
+
+
+def temperature_row_stats(scores: np.ndarray, taus: Sequence[float], causal: bool = False) -> dict:
+    """Mean entropy (nats) and max weight of the rows of tempered(scores, τ) for each τ."""
     ent, top = [], []
     for tau in taus:
-        w = softmax(scores / tau, axis=-1)  # (n, n)
+        w = tempered(scores, tau, causal)  # (n, n)
         ent.append(float(row_entropy(w).mean()))
         top.append(float(max_weight(w).mean()))
     return {"tau": list(taus), "entropy": ent, "max": top}
@@ -59,16 +68,25 @@ def temperature_row_stats(scores: np.ndarray, taus: Sequence[float]) -> dict:
 
 
 FIT_FROM = 256  # fit cost slopes on n ≥ this when 3+ points qualify: below, fixed overheads rule
+PLAIN_COPIES = 3  # n×n arrays plain attention holds at once: scores, scaled scores, weights
+
+
+def fit_points(ns: Sequence[float], from_n: float = 0) -> np.ndarray:
+    """Which points fit_slope uses: those with n ≥ from_n when at least three qualify, else all."""
+    keep = np.asarray(ns, dtype=float) >= from_n
+    return keep if keep.sum() >= 3 else np.ones_like(keep)
 
 
 def fit_slope(ns: Sequence[float], ys: Sequence[float], from_n: float = 0) -> float:
-    """Slope of log y against log n (np.polyfit, degree 1), on the points with n ≥ from_n
-    when at least three qualify, else on all of them."""
-    ns, ys = np.asarray(ns, dtype=float), np.asarray(ys, dtype=float)
-    keep = ns >= from_n
-    if keep.sum() >= 3:
-        ns, ys = ns[keep], ys[keep]
+    """Slope of log y against log n (np.polyfit, degree 1) on the fit_points."""
+    keep = fit_points(ns, from_n)
+    ns, ys = np.asarray(ns, dtype=float)[keep], np.asarray(ys, dtype=float)[keep]
     return float(np.polyfit(np.log(ns), np.log(ys), 1)[0])
+
+
+def plain_bytes(n: int) -> int:
+    """What plain float32 attention keeps at length n: PLAIN_COPIES arrays of n×n × 4 bytes."""
+    return PLAIN_COPIES * n * n * 4
 
 
 def doubling_ratios(ns: Sequence[int], ys: Sequence[float]) -> list[float]:
@@ -124,20 +142,28 @@ def measure_cost(n: int, d: int = COST_D, *, timing: bool = True) -> dict[str, f
     return out
 
 
+GENERATION = {  # name → generate_states arguments: rerun the layer, recompute K/V, KV cache
+    "nocache": {"cache": False, "recompute": "layer"},
+    "kvonly": {"cache": False, "recompute": "kv"},
+    "cache": {"cache": True},
+}
+
+
 def measure_generation(t: int, d: int = COST_D) -> dict[str, float]:
-    """Seconds and counted FLOPs to generate t tokens with and without a KV cache."""
+    """Seconds and counted FLOPs to generate t tokens the three GENERATION ways."""
     cost = generation_cost(t, d, 1)
     out = {
         "nocache_flops": float(cost.flops_without_cache),
+        "kvonly_flops": float(cost.flops_recompute_kv),
         "cache_flops": float(cost.flops_with_cache),
     }
     results = {}
-    for cache, name in ((False, "nocache"), (True, "cache")):
-        generate_states(4, d, cache=cache)  # warm-up: first calls pay for imports and thread start
+    for name, how in GENERATION.items():
+        generate_states(4, d, **how)  # warm-up: first calls pay for imports and thread start
         t0 = time.perf_counter()
-        results[name] = generate_states(t, d, cache=cache)
+        results[name] = generate_states(t, d, **how)
         out[f"{name}_s"] = time.perf_counter() - t0
-    out["max_diff"] = float(np.abs(results["cache"] - results["nocache"]).max())
+    out["max_diff"] = float(max(np.abs(r - results["cache"]).max() for r in results.values()))
     out["cache_bytes"] = float(cost.cache_bytes)
     return out
 
@@ -217,14 +243,71 @@ def token_picker(where, label: str, lab: state.Lab, key: str, default: int = 0) 
     )
 
 
-def sentence_lab_or_stop(s: Settings) -> state.Lab:
-    """The main page's cached Lab for these settings with random weights (the teaching pages
-    show W_Q … W_O); its notices, or a notice and st.stop() when there is nothing to show."""
-    lab, notices = state.lab_for(replace(s, weights="random"))
+def sentence_lab_or_stop(s: Settings, *, follow_sidebar: bool = False) -> state.Lab:
+    """The main page's cached Lab for these settings; its notices, or a notice and st.stop()
+    when there is nothing to show. Random weights unless `follow_sidebar`, when the sidebar's
+    choice (random or the trained model) is used."""
+    lab, notices = state.lab_for(s if follow_sidebar else replace(s, weights="random"))
     controls.show_notices(notices, s.lang)
     if lab is None:
         st.stop()
     return lab
+
+
+@dataclass(frozen=True)
+class InForce:
+    """The settings a Lab was really computed with (the trained model fixes most of them)."""
+
+    source: str  # "random" or "trained"
+    scale: bool  # Q·Kᵀ divided by √d_k
+    causal: bool  # future keys masked
+    pos: bool  # sinusoidal positions inside X
+    mode: str  # "word" or "char"
+    seed: int | None  # seed of W_Q … W_O (None: trained weights)
+    d_model: int
+    heads: int
+    step: int | None  # training step of the trained weights (None: random)
+
+    @property
+    def d_k(self) -> int:
+        return self.d_model // self.heads
+
+
+def in_force(lab: state.Lab, s: Settings) -> InForce:
+    """What `lab` was computed with: the sidebar's values for random weights; for the trained
+    model jieba words, its own positions and no seed, the mask as a what-if on its scores
+    (state.compute_lab)."""
+    if lab.source == "trained":
+        from attention_core.model import load_demo_model  # cached per process
+
+        step = load_demo_model().step
+        return InForce(
+            "trained", s.scale, s.causal, True, "word", None, lab.d_model, lab.heads, step
+        )
+    return InForce("random", s.scale, s.causal, s.pos, s.mode, s.seed, lab.d_model, lab.heads, None)
+
+
+def lab_line(f: InForce, t, *, scale: bool = True) -> str:
+    """One line naming the weights and every setting in force, for a caption (`scale=False`
+    leaves the scaling out, where a section divides by its own τ instead)."""
+    parts = [
+        t(f"teach.src.{f.source}", seed=f.seed, step=f.step),
+        f"d_model = {f.d_model} · h = {f.heads} · d_k = {f.d_k}",
+        *([t("teach.scale_on" if f.scale else "teach.scale_off")] if scale else []),
+        t("teach.causal_on" if f.causal else "teach.causal_off"),
+        t(f"teach.pos_{f.source}" if f.source == "trained" else f"teach.pos_{f.pos}"),
+        t(f"teach.mode_{f.mode}"),
+    ]
+    return " · ".join(parts)
+
+
+def weight_map_labels(t) -> dict:
+    """matrix_heatmap keywords of a weight map: query/key axis titles, the √-ramp colour bar."""
+    return {
+        "x_title": t("main.key_axis"),
+        "y_title": t("main.query_axis"),
+        "colorbar_title": t("teach.sqrt_ramp"),
+    }
 
 
 # ---------------------------------------------------------------- multi-head
@@ -275,3 +358,62 @@ def value_mixture(lab: state.Lab, head: int, i: int) -> dict:
         "output": output,
         "gap": np.linalg.norm(partial - output, axis=-1),  # (n,) distance left to cover
     }
+
+
+def key_cards(lab: state.Lab, head: int, i: int, causal: bool) -> list[dict]:
+    """One card per key j for query i: the number the softmax used (scaled, or raw when scaling
+    is off: heads.scaled either way), masked keys flagged, the best unmasked key marked."""
+    row = lab.result.heads.scaled[head, i]  # (n,) what the softmax normalised
+    n = len(row)
+    masked = ~causal_mask(n)[i] if causal else np.zeros(n, dtype=bool)  # (n,) j > i
+    best = int(np.argmax(np.where(masked, -np.inf, row)))
+    return [
+        {"text": lab.texts[j], "value": float(row[j]), "masked": bool(masked[j]), "best": j == best}
+        for j in range(n)
+    ]
+
+
+# ---------------------------------------------------------------- one q against two keys
+
+
+def default_keys(texts: Sequence[str], row: np.ndarray, i: int) -> tuple[int, int]:
+    """Keys to compare for query i: 小明 and 桌子 of the article's sentence when present, else
+    the heaviest and the lightest other key of `row` (n,)."""
+    others = [j for j in range(len(texts)) if j != i] or [i]
+    first = texts.index("小明") if "小明" in texts else max(others, key=lambda j: row[j])
+    rest = [j for j in others if j != first] or [first]
+    second = texts.index("桌子") if "桌子" in texts else min(rest, key=lambda j: row[j])
+    return first, second
+
+
+def best_head(lab: state.Lab, i: int, j: int) -> int:
+    """The head whose row i gives key j the most weight (measured, never assumed)."""
+    return int(np.argmax(lab.result.heads.weights[:, i, j]))
+
+
+def dot_parts(q: np.ndarray, k: np.ndarray) -> dict:
+    """q·k taken apart: the per-dimension products and their sum."""
+    prod = q * k  # (d_k,)
+    return {"q": q, "k": k, "prod": prod, "sum": float(prod.sum())}
+
+
+def compare_keys(lab: state.Lab, head: int, i: int, keys: Sequence[int]) -> list[dict]:
+    """For query i of one head, dot_parts with each key plus its raw score and weight."""
+    q = lab.result.q[head, i]  # (d_k,)
+    out = []
+    for j in keys:
+        part = dot_parts(q, lab.result.k[head, j])
+        part.update(j=j, weight=float(lab.result.heads.weights[head, i, j]))
+        out.append(part)
+    return out
+
+
+def untrained_sums(text: str, head: int, i: int, keys: Sequence[int]) -> list[float] | None:
+    """q_i·k_j of the same head at the trained model's first checkpoint (step 0), or None."""
+    from attention_core.model import load_demo_history, load_demo_model
+
+    steps = load_demo_history().steps
+    if not len(steps) or int(steps[0]) == load_demo_model().step:
+        return None
+    att = load_demo_model(step=int(steps[0])).run(text).attention
+    return [float(att.q[head, i] @ att.k[head, j]) for j in keys]

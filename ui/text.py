@@ -459,14 +459,19 @@ _section(
         "steps.name5": {"zh": "⑥ 加权求和 ·V", "en": "⑥ Weighted sum ·V"},
         "steps.name6": {"zh": "⑦ 拼接 ·W_O", "en": "⑦ Concat ·W_O"},
         "steps.say0": {
-            "zh": "每个词（共 {n} 个）变成一行向量；同一个词永远是同一个向量。",
-            "en": "Each of the {n} tokens becomes one row vector; the same word always gets "
-            "the same vector.",
+            "zh": "每个词（共 {n} 个）变成一行向量。没有位置编码：向量只由词本身决定，同一个词不管"
+            "出现在哪里，都是同一行。",
+            "en": "Each of the {n} tokens becomes one row vector. No positions: the vector "
+            "depends on the word alone, so the same word gets the same row wherever it stands.",
         },
         "steps.say1": {
-            "zh": "三个矩阵都由同一句话 X 乘不同的权重得到；这里显示所选的头（d_k = {d_k} 列）。",
-            "en": "All three come from the same X times different weights; shown for the "
-            "chosen head (d_k = {d_k} columns).",
+            "zh": "自注意力：Q、K、V 都由同一句话的 X 乘不同的权重得到，提问的词和被问的词是同一批"
+            "。{n} 个词同时提问：Q 的 {n} 行来自同一次矩阵乘法，不用一个等一个。这里显示所选的头（"
+            "d_k = {d_k} 列）。",
+            "en": "Self-attention: Q, K and V all come from the same sentence's X times different "
+            "weights; the tokens asking are the tokens asked. All {n} tokens ask at once: the {n} "
+            "rows of Q come from one matrix product, none waits for another. Shown for the chosen "
+            "head (d_k = {d_k} columns).",
         },
         "steps.say2": {
             "zh": "第 i 行第 j 列 = 第 i 个词的 query 与第 j 个词的 key 的点积：一共 n² = "
@@ -480,9 +485,11 @@ _section(
             "fade as the scores return to variance ≈ 1.",
         },
         "steps.say4": {
-            "zh": "softmax 把每一行变成加起来为 1 的权重：这个词把注意力分给谁。",
-            "en": "Softmax turns each row into weights that sum to 1: how a token shares "
-            "out its attention.",
+            "zh": "softmax 把每一行变成加起来为 1 的权重：这个词把注意力分给谁。没有因果掩码：每个"
+            "词都能看到整句话，包括它后面的词。",
+            "en": "Softmax turns each row into weights that sum to 1: how a token shares out its "
+            "attention. No causal mask: every token sees the whole sentence, the words after it "
+            "included.",
         },
         "steps.say5": {
             "zh": "每个词的输出 = 所有 value 按权重相加（每行 d_k = {d_k} 个数）。",
@@ -542,8 +549,8 @@ _section(
         "scaling.scaled_w": {"zh": "除以 √d_k", "en": "divided by √d_k"},
         "scaling.raw_w": {"zh": "不缩放", "en": "unscaled"},
         "scaling.max": {
-            "zh": "一行中的最大权重（16 个 key）",
-            "en": "Largest weight in a row (16 keys)",
+            "zh": "一行中的最大权重（{n} 个随机 key）",
+            "en": "Largest weight in a row ({n} random keys)",
         },
         "scaling.max_y": {"zh": "最大权重", "en": "max weight"},
         "scaling.entropy": {"zh": "一行权重的熵（奈特）", "en": "Entropy of a row (nats)"},
@@ -553,20 +560,28 @@ _section(
             "en": "(c) Vanishing gradient: the softmax Jacobian's norm",
         },
         "scaling.jac": {
-            "zh": "‖∂softmax/∂z‖ 对 d_k（越小，梯度越难传回去）",
-            "en": "‖∂softmax/∂z‖ against d_k (smaller = less gradient flows back)",
+            "zh": "‖∂softmax/∂z‖ 随 d_k 的变化（实线：中位数，虚线：平均值）",
+            "en": "‖∂softmax/∂z‖ as d_k grows (solid: median, dashed: mean)",
         },
         "scaling.jac_say": {
-            "zh": "d_k = {d_k} 时：不缩放 {raw:.4f}，缩放后 {scaled:.4f}。",
-            "en": "At d_k = {d_k}: unscaled {raw:.4f}, scaled {scaled:.4f}.",
+            "zh": "d_k = {d_k} 时：不缩放，‖J‖ 的中位数只有 {med_raw:.1e}，{small:.0%} 的行低于"
+            " 0.01（平均值 {mean_raw:.3f} 是少数没饱和的行撑起来的）；缩放后中位数 "
+            "{med_scaled:.2f}。传回 q 的梯度 ∂p/∂q = J·K/τ 要乘上这个 J：它的中位数不缩放 "
+            "{gq_raw:.1e}，缩放后 {gq_scaled:.2f}。消失的是到达 q（再往回到 W_Q、W_K）的梯度。",
+            "en": "At d_k = {d_k}: unscaled, the median ‖J‖ is only {med_raw:.1e} and {small:.0%} "
+            "of rows are under 0.01 (the mean, {mean_raw:.3f}, is held up by a few unsaturated "
+            "rows); scaled, the median is {med_scaled:.2f}. The gradient that reaches q, "
+            "∂p/∂q = J·K/τ, goes through this J: its median is {gq_raw:.1e} unscaled and "
+            "{gq_scaled:.2f} scaled. What vanishes is the gradient reaching q (and, further back, "
+            "W_Q and W_K).",
         },
         "scaling.d": {
             "zh": "(d) 温度 τ：softmax(Q·Kᵀ/τ)",
             "en": "(d) Temperature τ: softmax(Q·Kᵀ/τ)",
         },
         "scaling.tau_map": {
-            "zh": "你的句子，头 1，τ = {tau:.2f}",
-            "en": "Your sentence, head 1, τ = {tau:.2f}",
+            "zh": "你的句子，{model}，头 1，τ = {tau:.2f}",
+            "en": "Your sentence, {model}, head 1, τ = {tau:.2f}",
         },
         "scaling.tau_curve": {
             "zh": "平均熵与最大权重随 τ 变化（点线：τ = √d_k）",
@@ -638,8 +653,10 @@ _section(
             "en": "Pick at least two different n to fit a slope.",
         },
         "cost.big": {
-            "zh": "最大的一张 n×n float32 矩阵有 {mib:,.0f} MiB，要多等一会儿。",
-            "en": "The largest n×n float32 matrix is {mib:,.0f} MiB; this takes a while.",
+            "zh": "普通注意力同时存着 3 张 n×n float32 矩阵（分数、缩放后的分数、权重）：n = {n} "
+            "时约 {mib:,.0f} MiB，要多等一会儿。",
+            "en": "Plain attention holds 3 n×n float32 matrices at once (scores, scaled scores, "
+            "weights): about {mib:,.0f} MiB at n = {n}; this takes a while.",
         },
         "cost.run": {"zh": "开始测量", "en": "Run the measurement"},
         "cost.press": {
@@ -676,10 +693,11 @@ _section(
         "cost.col.tiled_bytes": {"zh": "分块 MiB", "en": "tiled MiB"},
         "cost.cells": {"zh": "你的句子：按词还是按字", "en": "Your sentence: words or characters"},
         "cost.fit_say": {
-            "zh": "斜率用 np.polyfit 在对数坐标上拟合，只用 n ≥ {n} 的点"
-            "（更小的 n 主要是固定开销）。斜率 2 表示 n 翻倍、量变成 2² = 4 倍。",
-            "en": "Slopes fitted with np.polyfit on log values, on the points with n ≥ {n} (below, "
-            "fixed overheads dominate). Slope 2 means doubling n multiplies the amount by 2² = 4.",
+            "zh": "斜率用 np.polyfit 在对数坐标上拟合，只用 n ≥ {n} 的 {k} 个点（更小的 n 主要是固"
+            "定开销）。斜率 2 表示 n 翻倍时，时间或内存变成 2² = 4 倍。",
+            "en": "Slopes fitted with np.polyfit on log values, on the {k} points with n ≥ {n} "
+            "(below, fixed overheads dominate). Slope 2 means doubling n multiplies the time or "
+            "memory by 2² = 4.",
         },
         "cost.cells_empty": {
             "zh": "侧栏里的句子是空的，没有格子可数。",
@@ -699,29 +717,44 @@ _section(
             "en": "KV cache: generating one token at a time",
         },
         "cost.kv_intro": {
-            "zh": "生成第 t 个词时，前面的 K、V 不会变。不缓存就每一步都重新算全部 K、V；"
-            "缓存后每步只算新词的一行。",
-            "en": "When generating token t, the earlier K and V do not change. Without a "
-            "cache every step "
-            "recomputes all of K and V; with one, each step projects only the new token.",
+            "zh": "生成第 t 个词时，前面词的 K、V 不会变。这里比较三种做法：① 整层重算：每一步把整"
+            "个注意力层在前缀上再跑一遍（所有 query、全部 t² 个分数、所有输出）；② 只重算 K、V：每"
+            "一步重新投影前缀的 K、V，但只为新词算一行；③ KV 缓存：K、V 存下来，每一步只为新词投影"
+            "、打分、加权。",
+            "en": "When generating token t, the earlier tokens' K and V do not change. Three ways "
+            "compared: ① rerun the layer: every step runs the whole attention layer on the prefix "
+            "again (every query, all t² scores, every output); ② recompute K and V: every step "
+            "projects the prefix's K and V again but computes only the new token's row; ③ KV "
+            "cache: K and V are kept, every step projects, scores and mixes for the new token "
+            "alone.",
         },
         "cost.kv_run": {"zh": "测量生成", "en": "Measure generation"},
-        "cost.nocache": {"zh": "不缓存", "en": "no cache"},
-        "cost.cache": {"zh": "KV 缓存", "en": "KV cache"},
+        "cost.nocache": {
+            "zh": "① 整层重算",
+            "en": "① rerun the layer",
+        },
+        "cost.cache": {
+            "zh": "③ KV 缓存",
+            "en": "③ KV cache",
+        },
         "cost.kv_time": {"zh": "生成 t 个词的总时间", "en": "Total time to generate t tokens"},
         "cost.kv_say": {
-            "zh": "t = {t_len} 时：不缓存的浮点运算是缓存的 {ratio:.1f} 倍，实测慢 {speed:.1f} "
-            "倍；缓存本身只占 {kib:,.0f} KiB。两种方式的输出最大相差 {diff:.1e}（只是浮点误"
-            "差）。",
-            "en": "At t = {t_len}: no cache does {ratio:.1f}× the FLOPs and is measured {speed:.1"
-            "f}× slower; the cache itself holds {kib:,.0f} KiB. The two ways' outputs "
-            "differ by at most {diff:.1e} (float round-off).",
+            "zh": "t = {t_len} 时，浮点运算：① 整层重算是 ③ 缓存的 {ratio:.1f} 倍，② 只重算 "
+            "K、V 是 {ratio_kv:.1f} 倍。实测用时：① 是 ③ 的 {speed:.1f} 倍，② 是 "
+            "{speed_kv:.1f} 倍（d = {d} 很小，每一步的固定开销也算在用时里，浮点运算次数不含它）"
+            "。缓存本身只占 {kib:,.0f} KiB；三种方式的输出最大相差 {diff:.1e}（只是浮点误差）。",
+            "en": "At t = {t_len}, in FLOPs: ① rerunning the layer does {ratio:.1f}× the work "
+            "of ③ the cache, ② recomputing K and V {ratio_kv:.1f}×. Measured time: ① takes "
+            "{speed:.1f}× as long as ③, ② {speed_kv:.1f}× (d = {d} is small, so each step's "
+            "fixed overhead is in the time but not in the FLOP count). The cache itself holds "
+            "{kib:,.0f} KiB; the three ways' outputs differ by at most {diff:.1e} (float "
+            "round-off).",
         },
         "cost.try": {
-            "zh": "试一试：把范围拉到 8192 再测一次，看内存那条线的斜率是不是还接近 2，而分块那条"
-            "几乎是平的。",
-            "en": "Try this: extend the range to 8192 and measure again — is the plain memory "
-            "slope still near 2 while the tiled line stays almost flat?",
+            "zh": "试一试：把范围拉到 8192 再测一次。普通注意力的内存斜率是不是还接近 2？分块注意"
+            "力的斜率是多少，它为什么不是 0？",
+            "en": "Try this: extend the range to 8192 and measure again. Is the plain memory "
+            "slope still near 2? What is the tiled slope, and why is it not 0?",
         },
         # -- order
         "order.title": {"zh": "词序与位置编码", "en": "Word order and positions"},
@@ -791,8 +824,9 @@ _section(
         },
         "library.query": {"zh": "查询词（query）", "en": "Query token"},
         "library.cards": {
-            "zh": "“{q}”的 query 和每个 key 的相似度 q·k/√d_k",
-            "en": "Similarity q·k/√d_k of “{q}”'s query with every key",
+            "zh": "“{q}”的 query 和每个 key 的相似度 q·k/√d_k（softmax 用的就是这个数）",
+            "en": "Similarity q·k/√d_k of “{q}”'s query with every key (the number the softmax "
+            "uses)",
         },
         "library.best": {"zh": "最像", "en": "best match"},
         "library.softmax": {
@@ -820,12 +854,321 @@ _section(
             "zh": "部分和 vs 注意力的输出",
             "en": "Partial sum vs attention's output",
         },
-        "library.gap": {"zh": "加到第几项时离输出还有多远", "en": "Distance left after each term"},
+        "library.gap": {
+            "zh": "每加一项后，离最终输出的距离",
+            "en": "Distance to the final output after each term",
+        },
         "library.try": {
-            "zh": "试一试：把查询词换成“他”以外的词，或者在侧栏关掉缩放，看看权重是不是集中到一本"
-            "“书”上。",
+            "zh": "试一试：把查询词换成“他”以外的词，或者在侧栏关掉缩放，看看权重是不是集中到某一"
+            "个词（一张索引卡）上。",
             "en": "Try this: pick another query than 他, or switch scaling off in the sidebar, "
-            "and see whether the weight piles onto a single “book”.",
+            "and see whether the weight piles onto a single token (one index card).",
+        },
+        "teach.sqrt_ramp": {
+            "zh": "√ 色阶",
+            "en": "√ scale",
+        },
+        "teach.src.random": {
+            "zh": "随机权重 W_Q…W_O（种子 {seed}）",
+            "en": "random W_Q…W_O (seed {seed})",
+        },
+        "teach.src.trained": {
+            "zh": "训练好的小模型（第 {step} 步）",
+            "en": "trained demo model (step {step})",
+        },
+        "teach.scale_on": {
+            "zh": "÷√d_k",
+            "en": "÷√d_k",
+        },
+        "teach.scale_off": {
+            "zh": "不缩放",
+            "en": "no scaling",
+        },
+        "teach.causal_on": {
+            "zh": "因果掩码",
+            "en": "causal mask",
+        },
+        "teach.causal_off": {
+            "zh": "无掩码",
+            "en": "no mask",
+        },
+        "teach.pos_True": {
+            "zh": "加位置编码",
+            "en": "with positions",
+        },
+        "teach.pos_False": {
+            "zh": "无位置编码",
+            "en": "no positions",
+        },
+        "teach.pos_trained": {
+            "zh": "模型自带位置编码",
+            "en": "the model's own positions",
+        },
+        "teach.mode_word": {
+            "zh": "按词（jieba）",
+            "en": "words (jieba)",
+        },
+        "teach.mode_char": {
+            "zh": "按字",
+            "en": "characters",
+        },
+        "teach.in_force": {
+            "zh": "这一页用的是：{line}",
+            "en": "This page uses: {line}",
+        },
+        "steps.walk": {
+            "zh": "七步算完",
+            "en": "Seven steps",
+        },
+        "steps.say0_pos": {
+            "zh": "每个词（共 {n} 个）变成一行向量：词向量 + 它所在位置的正弦位置编码。所以同一个"
+            "词出现在两个位置时，两行不一样。",
+            "en": "Each of the {n} tokens becomes one row vector: its word vector plus the "
+            "sinusoidal encoding of its position. So the same word at two places gets two "
+            "different rows.",
+        },
+        "steps.say0_trained": {
+            "zh": "训练好的模型自己算 X（{n} 行）：学出来的词性向量 + 词向量 + 末字向量 + 位置编码"
+            "。同一个词出现在两个位置时，两行不一样。",
+            "en": "The trained model builds its own X ({n} rows): a learned part-of-speech vector "
+            "+ the word vector + a last-character vector + positions. The same word at two places "
+            "gets two different rows.",
+        },
+        "steps.name3_off": {
+            "zh": "④ 不缩放：S′ = S",
+            "en": "④ No scaling: S′ = S",
+        },
+        "steps.say3_off": {
+            "zh": "侧栏关掉了缩放，这一步被跳过：S′ = S，下一步的 softmax 直接用第 ③ 步的原始分数"
+            "，所以这张图和上一张一模一样。",
+            "en": "Scaling is off in the sidebar, so this step is skipped: S′ = S, and the next "
+            "step's softmax takes step ③'s raw scores; this map is the previous one, unchanged.",
+        },
+        "steps.skipped": {
+            "zh": "跳过",
+            "en": "skipped",
+        },
+        "steps.say4_causal": {
+            "zh": "因果掩码：第 i 行只能看 j ≤ i 的词。代码在 softmax 之前把右上三角（j > i）设为 "
+            "−∞，e^−∞ = 0，所以这些格子的权重恰好是 0，每行仍加起来为 1。生成文字的模型就是这样："
+            "还没写出来的词不能偷看。",
+            "en": "Causal mask: row i may only look at tokens j ≤ i. Before the softmax the code "
+            "sets the upper triangle (j > i) to −∞; e^−∞ = 0, so those weights are exactly 0 and "
+            "every row still sums to 1. This is how a model that writes text works: it cannot "
+            "peek at words not yet written.",
+        },
+        "steps.try_off": {
+            "zh": "试一试：在第 ④ 步打开侧栏里的“除以 √d_k”，看分数怎样缩小，再看第 ⑤ 步的权重变得"
+            "多“平”。",
+            "en": "Try this: at step ④ switch “Scale by 1/√d_k” on in the sidebar, see the scores "
+            "shrink, then how much flatter step ⑤ becomes.",
+        },
+        "steps.key2": {
+            "zh": "对比的 key 词",
+            "en": "Key to compare with",
+        },
+        "steps.compare": {
+            "zh": "同一个 q，两个 k：逐维相乘再相加",
+            "en": "One q, two k: multiply dimension by dimension, then add",
+        },
+        "steps.prod_title": {
+            "zh": "逐维乘积 q_d × k_d（头 {h}）",
+            "en": "Products q_d × k_d per dimension (head {h})",
+        },
+        "steps.dim": {
+            "zh": "维度 d",
+            "en": "dimension d",
+        },
+        "steps.prod_name": {
+            "zh": "“{q}”·“{k}”，和 = {s:.3f}",
+            "en": "“{q}”·“{k}”, sum = {s:.3f}",
+        },
+        "steps.compare_say": {
+            "zh": "“{q}”的 q 逐维乘“{a}”的 k 再相加 = {sa:.3f}，乘“{b}”的 k = {sb:.3f}；softmax 之"
+            "后（头 {h}）权重 {wa:.1%} 对 {wb:.1%}。",
+            "en": "“{q}”'s q times “{a}”'s k, dimension by dimension, then added: {sa:.3f}; with “"
+            "{b}”'s k: {sb:.3f}. After the softmax (head {h}) the weights are {wa:.1%} and "
+            "{wb:.1%}.",
+        },
+        "steps.trained_grew": {
+            "zh": "训练前（第 {step0} 步的权重）同样两个和是 {a0:.3f} 和 {b0:.3f}，差 {d0:.3f}；训"
+            "练后差 {d1:.3f}。是训练让“{a}”的 K 和“{q}”的 Q 对上了。",
+            "en": "Before training (the step-{step0} weights) the same two sums were {a0:.3f} and "
+            "{b0:.3f}, a gap of {d0:.3f}; after training the gap is {d1:.3f}. Training made the K "
+            "of “{a}” match the Q of “{q}”.",
+        },
+        "steps.trained_not": {
+            "zh": "训练前（第 {step0} 步的权重）两个和是 {a0:.3f} 和 {b0:.3f}，差 {d0:.3f}；训练后"
+            "差 {d1:.3f}。在这个头里，训练没有让“{a}”的 K 比“{b}”的更配“{q}”的 Q：换一个头看看。",
+            "en": "Before training (the step-{step0} weights) the two sums were {a0:.3f} and "
+            "{b0:.3f}, a gap of {d0:.3f}; after training the gap is {d1:.3f}. In this head "
+            "training did not make “{a}”'s K fit “{q}”'s Q better than “{b}”'s: try another head.",
+        },
+        "steps.random_compare": {
+            "zh": "这是随机权重：两个和谁大谁小纯属偶然。在侧栏换成“训练好的小模型”，看训练怎样改"
+            "变这两个和。",
+            "en": "These are random weights: which sum is larger is chance. Switch the sidebar to "
+            "the trained demo model to see what training does to these two sums.",
+        },
+        "steps.why": {
+            "zh": "注意力为什么赢了",
+            "en": "Why attention won",
+        },
+        "steps.why1": {
+            "zh": "**处处可导。** 上面每一步都是矩阵乘法、除法、exp、求和，全都能求导：梯度可以从"
+            "输出一路传回 W_Q、W_K、W_V，所以这些权重可以学。“学出来的注意力”一页就是这样用 numpy "
+            "训练出小模型的。",
+            "en": "**Differentiable everywhere.** Every step above is a matrix product, a "
+            "division, an exp or a sum, all differentiable: the gradient flows from the output "
+            "back to W_Q, W_K and W_V, so they can be learned. The Learned attention page trains "
+            "the small model exactly so, in numpy.",
+        },
+        "steps.why2": {
+            "zh": "**所有行一起算。** 这句话的 {n} 行注意力来自一次矩阵乘法 Q·Kᵀ（每个头 "
+            "{n}×{d_k} 乘 {d_k}×{n}），可以并行算完；RNN 要按顺序走 {n} 步，第 t 步必须等第 t−1 步"
+            "算完。",
+            "en": "**All rows at once.** The {n} rows of attention for this sentence come from "
+            "one matrix product Q·Kᵀ per head ({n}×{d_k} times {d_k}×{n}), computed in parallel; "
+            "an RNN must take {n} steps in order, step t waiting for step t−1.",
+        },
+        "scaling.med_raw": {
+            "zh": "不缩放 · 中位数",
+            "en": "unscaled · median",
+        },
+        "scaling.med_scaled": {
+            "zh": "除以 √d_k · 中位数",
+            "en": "divided by √d_k · median",
+        },
+        "scaling.mean_raw": {
+            "zh": "不缩放 · 平均值",
+            "en": "unscaled · mean",
+        },
+        "scaling.mean_scaled": {
+            "zh": "除以 √d_k · 平均值",
+            "en": "divided by √d_k · mean",
+        },
+        "scaling.tau_entropy": {
+            "zh": "平均熵（左轴，奈特）",
+            "en": "mean entropy (left axis, nats)",
+        },
+        "scaling.tau_max": {
+            "zh": "平均最大权重（右轴，{n} 个 key）",
+            "en": "mean max weight (right axis, {n} keys)",
+        },
+        "scaling.tau_max_causal": {
+            "zh": "平均最大权重（右轴，第 i 行 i 个 key）",
+            "en": "mean max weight (right axis, i keys in row i)",
+        },
+        "scaling.entropy_axis": {
+            "zh": "熵（奈特）",
+            "en": "entropy (nats)",
+        },
+        "scaling.max_axis": {
+            "zh": "最大权重",
+            "en": "max weight",
+        },
+        "cost.fit_say_all": {
+            "zh": "斜率用 np.polyfit 在对数坐标上拟合，用了全部 {k} 个点：n ≥ {n} 的点不到 3 个，"
+            "所以连固定开销占大头的小 n 也算进去了。斜率 2 表示 n 翻倍时，时间或内存变成 2² = 4 倍"
+            "。",
+            "en": "Slopes fitted with np.polyfit on log values, on all {k} points: fewer than "
+            "three have n ≥ {n}, so small n, where fixed overheads dominate, are fitted too. "
+            "Slope 2 means doubling n multiplies the time or memory by 2² = 4.",
+        },
+        "cost.plain_say": {
+            "zh": "普通注意力在 n = {n} 时实测峰值 {mib:.1f} MiB，约等于 {k:.2f} 张 n×n float32 矩"
+            "阵（分数、缩放后的分数、权重各一张）。",
+            "en": "Plain attention peaked at {mib:.1f} MiB at n = {n}: about {k:.2f} n×n float32 "
+            "matrices (scores, scaled scores and weights, one each).",
+        },
+        "cost.tiled_say": {
+            "zh": "分块注意力的内存斜率是 {slope:.2f}：它从不存 n×n 矩阵，要存的是 n × d = n × {d} "
+            "的输出和几块固定大小的临时数组，所以内存是 O(n)：随 n 增长，不是平的，但远不到 n²"
+            "（n = {n0} → {n1}：{m0:.2f} → {m1:.2f} MiB）。",
+            "en": "Tiled attention's memory slope is {slope:.2f}: it never holds an n×n matrix; it "
+            "keeps the n × d = n × {d} output and a few fixed-size temporary blocks, so its memory "
+            "is O(n): it grows with n, not flat, but nowhere near n² (n = {n0} → {n1}: {m0:.2f} → "
+            "{m1:.2f} MiB).",
+        },
+        "cost.kvonly": {
+            "zh": "② 只重算 K、V",
+            "en": "② recompute K, V",
+        },
+        "order.random": {
+            "zh": "这一页总是用随机权重（d_model = {d}，h = {h}，种子 {seed}）：它要演示没有位置编"
+            "码时词序会丢失，而训练好的模型自带位置编码。",
+            "en": "This page always uses random weights (d_model = {d}, h = {h}, seed {seed}): it "
+            "shows word order getting lost without positions, and the trained model has its own "
+            "positions built in.",
+        },
+        "order.random_trained": {
+            "zh": "侧栏选的是训练好的小模型，但这一页用的是上面说的随机权重。",
+            "en": "The sidebar chose the trained demo model, but this page uses the random "
+            "weights above.",
+        },
+        "library.cards_raw": {
+            "zh": "“{q}”的 query 和每个 key 的相似度 q·k（没有除以 √d_k：侧栏关掉了缩放，softmax "
+            "直接用它）",
+            "en": "Similarity q·k of “{q}”'s query with every key (not divided by √d_k: scaling "
+            "is off, the softmax uses it as is)",
+        },
+        "library.masked": {
+            "zh": "被遮住",
+            "en": "masked",
+        },
+        "library.masked_say": {
+            "zh": "因果掩码：“{q}”后面的 {m} 个词被遮住，softmax 前设为 −∞，权重恰好是 0；“最像”只"
+            "在没被遮住的词里选。",
+            "en": "Causal mask: the {m} tokens after “{q}” are masked, set to −∞ before the "
+            "softmax, so their weight is exactly 0; “best match” is chosen among the unmasked "
+            "ones.",
+        },
+        "library.rnn": {
+            "zh": "换成 RNN 会怎样",
+            "en": "What an RNN would hold instead",
+        },
+        "library.rnn_say": {
+            "zh": "RNN 从左到右一个词一个词地读，每读一个词就把它揉进同一个状态向量（{d} 个数）。"
+            "读到“{q}”时，前面 {k} 个词全都挤在左图最后一行这 {d} 个数里，要找回某一个词只能从里面"
+            "猜；注意力的“{q}”这一行（右图）给每个词各留一个格子，直接看过去。",
+            "en": "An RNN reads left to right, one token at a time, folding each into the same "
+            "state vector ({d} numbers). By the time it reads “{q}”, the {k} tokens before it are "
+            "all squeezed into the last row on the left, those {d} numbers; to get one word back "
+            "it can only guess from them. Attention's row for “{q}” (right) keeps one cell per "
+            "token and looks straight at it.",
+        },
+        "library.rnn_states": {
+            "zh": "RNN：读完每个词后的状态",
+            "en": "RNN: its state after each token",
+        },
+        "library.rnn_row": {
+            "zh": "注意力：“{q}”这一行，每个词一个权重",
+            "en": "Attention: the row of “{q}”, one weight per token",
+        },
+        "library.rnn_note": {
+            "zh": "这个 RNN 是随机初始化的（没有训练，种子 0），这里只看它的形状：一个向量，一步接"
+            "一步地改写。",
+            "en": "This RNN is randomly initialised (untrained, seed 0): what matters here is its "
+            "shape, one vector rewritten step after step.",
+        },
+        "library.state_axis": {
+            "zh": "读到的词",
+            "en": "token read",
+        },
+        "library.try_off": {
+            "zh": "试一试：把查询词换成“他”以外的词，或者在侧栏打开缩放，看看权重会不会从某一个"
+            "词（一张索引卡）上散开。",
+            "en": "Try this: pick another query than 他, or switch scaling on in the sidebar, and "
+            "see whether the weight spreads out from a single token (one index card).",
+        },
+        "library.cards_title": {
+            "zh": "“{q}”和每张索引卡有多像",
+            "en": "How alike “{q}” and each index card are",
+        },
+        "scaling.tau_note": {
+            "zh": "这里除以的是 τ，不是 √d_k：侧栏的缩放开关对这一节不起作用。",
+            "en": "Here the scores are divided by τ, not √d_k: the sidebar's scaling switch does "
+            "not apply to this section.",
         },
     },
 )

@@ -1,0 +1,227 @@
+"""Keep it true: every page × the sidebar states that change what it shows, and one set of numbers.
+
+The six sidebar settings that change what a page shows are all two-valued: √d_k scaling,
+causal mask, positions, random/trained weights, word/char and zh/en. All 2⁶ = 64 states on
+8 pages would be 512 AppTest runs; the bugs issue 13 found each needed one setting, or two
+together (causal × scaling on the library cards, positions × weights on the steps page). So
+the matrix is a pairwise covering array: 6 states in which every pair of settings takes all
+four value pairs (checked below), every page runs in every one of them, so every value of
+every setting is seen on every page. On the pages whose claims depend on state, each claim
+is checked against the settings actually in force (the trained model fixes its own).
+
+The consistency test: the same settings give the same numbers in the page's Lab
+(ui/state.compute_lab), the CLI's --json and the NPZ export (ui/state.all_npz).
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attention_core import tokenize
+from attention_core.__main__ import main as cli_main
+from attention_core.model import load_demo_model
+from tests.test_pages_teach import decode
+from ui.controls import DEFAULT_SENTENCE
+from ui.state import all_npz, compute_lab
+from ui.text import md_escape, t
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+TIMEOUT = 120  # seconds: a shared 2-core machine; never a timing assertion
+PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
+SETTINGS = ("scale", "causal", "pos", "weights", "mode", "lang")
+VALUES = {
+    "scale": (True, False),
+    "causal": (False, True),
+    "pos": (False, True),
+    "weights": ("random", "trained"),
+    "mode": ("word", "char"),
+    "lang": ("zh", "en"),
+}
+# Columns: the weight-3 words of length 6 that start with 0 (any two of them differ, share a 0
+# in row 0 and a 1 somewhere, and each has a 1 where the other has a 0): a 6-row pairwise array.
+COLUMNS = ("000111", "001011", "001101", "010011", "010101", "011001")
+STATES = [
+    {name: VALUES[name][int(col[row])] for name, col in zip(SETTINGS, COLUMNS, strict=True)}
+    for row in range(6)
+]
+TRAINED = load_demo_model()
+
+
+def state_id(state: dict) -> str:
+    return "-".join(f"{k}={v}" for k, v in state.items())
+
+
+def test_the_states_cover_every_pair_of_values():
+    for a, b in itertools.combinations(SETTINGS, 2):
+        seen = {(s[a], s[b]) for s in STATES}
+        assert seen == set(itertools.product(VALUES[a], VALUES[b])), (a, b)
+
+
+def in_force(state: dict) -> dict:
+    """What a page must say it used: the sidebar's values, or the trained model's own (words,
+    its positions; the causal mask stays a what-if on its scores)."""
+    if state["weights"] == "trained":
+        cfg = TRAINED.config
+        return {**state, "mode": "word", "d": cfg.d_model, "h": cfg.num_heads,
+                "source": t("teach.src.trained", state["lang"], step=TRAINED.step)}  # fmt: skip
+    return {**state, "d": 64, "h": 4, "source": t("teach.src.random", state["lang"], seed=0)}
+
+
+def lab_line(f: dict, *, scale: bool = True) -> str:
+    """The page's "this page uses" line, written out from the settings in force (without the
+    scaling where a section divides by its own τ)."""
+    lang = f["lang"]
+    pos = "teach.pos_trained" if f["weights"] == "trained" else f"teach.pos_{f['pos']}"
+    parts = [
+        f["source"],
+        f"d_model = {f['d']} · h = {f['h']} · d_k = {f['d'] // f['h']}",
+        *([t("teach.scale_on" if f["scale"] else "teach.scale_off", lang)] if scale else []),
+        t("teach.causal_on" if f["causal"] else "teach.causal_off", lang),
+        t(pos, lang),
+        t(f"teach.mode_{f['mode']}", lang),
+    ]
+    return t("teach.in_force", lang, line=" · ".join(parts))
+
+
+def open_page(page: str, state: dict, **extra) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for key, value in {**state, **extra}.items():
+        at.session_state[key] = value
+    at.run()
+    return at.switch_page(f"pages/{page}.py").run()
+
+
+def texts_of(at: AppTest, kind: str) -> list[str]:
+    return [e.value for e in at.get(kind)]
+
+
+def specs(at: AppTest) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def chart_titles(at: AppTest) -> list[str]:
+    return [spec["layout"].get("title", {}).get("text") for spec in specs(at)]
+
+
+def check_steps(at: AppTest, f: dict, tr) -> None:
+    """Step ④ (opened there): divides by √d_k or says it is skipped; the settings line."""
+    assert lab_line(f) in texts_of(at, "caption")
+    name = tr("steps.name3" if f["scale"] else "steps.name3_off")
+    assert html.escape(name) in chart_titles(at)
+    assert ("sqrt" in at.latex[0].value) == f["scale"]
+    code = at.code[0].value
+    assert ("causal_mask(n)" in code) == f["causal"] and ("/ np.sqrt(d_k)" in code) == f["scale"]
+
+
+def check_library(at: AppTest, f: dict, tr) -> None:
+    """Cards: the similarity named as used, masked keys exactly those after 他 under the mask."""
+    assert lab_line(f) in texts_of(at, "caption")
+    texts = tokenize(DEFAULT_SENTENCE, f["mode"]).texts
+    q = texts.index("他")
+    said = tr("library.cards" if f["scale"] else "library.cards_raw", q=md_escape("他"))
+    assert said in texts_of(at, "caption")
+    masked = [m.label for m in at.metric if m.proto.delta == tr("library.masked")]
+    assert masked == ([md_escape(x) for x in texts[q + 1 :]] if f["causal"] else [])
+
+
+def check_scaling(at: AppTest, f: dict, tr) -> None:
+    """The τ map names the model; the τ legend counts the sentence's keys, masked or not."""
+    assert lab_line(f, scale=False) in texts_of(at, "caption")
+    assert any(f["source"] in (title or "") for title in chart_titles(at))
+    n = len(tokenize(DEFAULT_SENTENCE, f["mode"]))
+    want = tr("scaling.tau_max_causal" if f["causal"] else "scaling.tau_max", n=n)
+    names = [trace.get("name") for spec in specs(at) for trace in spec["data"]]
+    assert html.escape(want) in names
+
+
+def check_order(at: AppTest, f: dict, tr) -> None:
+    """Always random weights, and it says so (with the d_model, h and seed it used)."""
+    assert tr("order.random", d=64, h=4, seed=0) in texts_of(at, "caption")
+    assert (tr("order.random_trained") in texts_of(at, "info")) == (f["weights"] == "trained")
+
+
+def check_cost(at: AppTest, f: dict, tr) -> None:
+    """The cells panel counts the sentence both ways, whatever the sidebar's split."""
+    counts = {m.label: m.value for m in at.metric}
+    for mode, key in (("word", "cost.words"), ("char", "cost.chars")):
+        n = len(tokenize(DEFAULT_SENTENCE, mode))
+        assert counts[tr(key, n=n)] == f"{n * n:,}"
+
+
+CHECKS = {
+    "steps": (check_steps, {"steps_step": 3}),
+    "library": (check_library, {}),
+    "scaling": (check_scaling, {}),
+    "order": (check_order, {}),
+    "cost": (check_cost, {}),
+}
+
+
+@pytest.mark.parametrize("state", STATES, ids=state_id)
+@pytest.mark.parametrize("page_name", PAGES)
+def test_every_page_renders_and_says_true_things(page_name, state):
+    check, extra = CHECKS.get(page_name, (None, {}))
+    at = open_page(page_name, state, **extra)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title, "every page has its h1"
+    lang = state["lang"]
+    if check is not None:
+        assert at.title[0].value == t(f"{page_name}.title", lang)
+        check(at, in_force(state), lambda key, **fmt: t(key, lang, **fmt))
+
+
+# ---- one set of numbers: page, CLI --json, NPZ export
+
+
+RANDOM = {"mode": "char", "d_model": 32, "heads": 2, "scale": False, "causal": True, "pos": True}
+RANDOM_ARGS = [
+    "--char",
+    "--d-model",
+    "32",
+    "--heads",
+    "2",
+    "--no-scale",
+    "--causal",
+    "--positions",
+    "--seed",
+    "5",
+]
+TRAINED_SETTINGS = {"mode": "word", "d_model": 64, "heads": 4, "scale": True, "causal": False}
+CONSISTENCY = {  # weights → (the app's settings, the CLI's arguments for the same)
+    "random": ({**RANDOM, "seed": 5}, RANDOM_ARGS),
+    "trained": ({**TRAINED_SETTINGS, "pos": False, "seed": 0}, []),
+}
+
+
+@pytest.mark.parametrize("weights", CONSISTENCY)
+def test_page_cli_and_npz_give_the_same_numbers(weights, capsys):
+    s, argv = CONSISTENCY[weights]
+    lab = compute_lab(DEFAULT_SENTENCE, s["mode"], s["d_model"], s["heads"], s["scale"],
+                      s["causal"], s["pos"], s["seed"], weights)  # fmt: skip
+    assert cli_main([DEFAULT_SENTENCE, "--json", "--weights", weights, *argv]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    with np.load(io.BytesIO(all_npz(lab))) as z:
+        npz = {k: z[k] for k in z.files}
+    assert [tok["text"] for tok in cli["tokens"]] == lab.texts == npz["tokens"].tolist()
+    for name, mine in (("weights", lab.result.heads.weights), ("scaled", lab.result.heads.scaled),
+                       ("output", lab.result.output), ("x", lab.x)):  # fmt: skip
+        np.testing.assert_allclose(np.array(cli[name]), mine, atol=1e-6, err_msg=name)
+        np.testing.assert_array_equal(npz[name], mine, err_msg=name)
+    at = open_page("steps", {**s, "weights": weights}, steps_step=4)
+    head = at.selectbox(key="steps_head").value
+    shown = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]["z"]
+    np.testing.assert_allclose(decode(shown), cli["weights"][head], atol=2e-4)
+    used = cli["settings"]
+    if weights == "trained":
+        assert (used["positions"], used["seed"], used["causal"]) == (True, None, False)
+    else:
+        assert (used["positions"], used["seed"], used["causal"]) == (True, 5, True)
