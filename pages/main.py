@@ -6,24 +6,31 @@ import json
 from dataclasses import asdict
 from functools import partial
 
-import numpy as np
 import streamlit as st
 
-from ui import controls, explorer, state
+from ui import controls, explorer, state, teach
 from ui import figures as fig
 from ui.routing import ensure_router
 from ui.text import md_escape, t
 
 ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
 
-FORMULA = r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right)V"
-NUMPY_LINES = {
-    "x": "X = embed(tokens) + positions            # (n, d_model)",
-    "q": "Q = (X @ W_Q).reshape(n, h, d_k).transpose(1, 0, 2)   # (h, n, d_k)",
-    "k": "K = (X @ W_K).reshape(n, h, d_k).transpose(1, 0, 2)   # (h, n, d_k)",
-    "v": "V = (X @ W_V).reshape(n, h, d_k).transpose(1, 0, 2)   # (h, n, d_k)",
-    "out": "out = concat(softmax(Q @ K.swapaxes(-1, -2) / np.sqrt(d_k)) @ V) @ W_O  # (n, d_model)",
-}
+
+def numpy_lines(lab: state.Lab, s: controls.Settings) -> dict[str, str]:
+    """The numpy line behind each matrix, as it was computed in the settings in force."""
+    if lab.source == "trained":
+        x = "X = tag_vec[tags] + word_vec + last_char_vec + positions  # (n, d_model), learned"
+    else:
+        x = "X = embed(tokens)" + (" + positions" if s.pos else "") + "  # (n, d_model)"
+    scores = "Q @ K.swapaxes(-1, -2)" + (" / np.sqrt(d_k)" if s.scale else "")
+    if s.causal:
+        scores = f"np.where(causal_mask(n), {scores}, -np.inf)"
+    project = "(X @ W_{0}).reshape(n, h, d_k).transpose(1, 0, 2)   # (h, n, d_k)"
+    return {
+        "x": x,
+        **{m.lower(): f"{m} = {project.format(m)}" for m in "QKV"},
+        "out": f"out = concat(softmax({scores}) @ V) @ W_O  # (n, d_model)",
+    }
 
 
 def chart(figure, key: str) -> None:
@@ -149,12 +156,12 @@ def explorer_section(lab: state.Lab, s: controls.Settings) -> explorer.ViewState
     return view
 
 
-def matrices(lab: state.Lab, head: int) -> list[tuple[str, str, np.ndarray]]:
-    """(name, numpy-line key, matrix) for X, Q, K, V of one head, and the output."""
-    res = lab.result
+def matrices(lab: state.Lab, s: controls.Settings, head: int) -> list[tuple]:
+    """(name, numpy line, matrix) for X, Q, K, V of one head, and the output."""
+    res, lines = lab.result, numpy_lines(lab, s)
     items = [("x", lab.x)] if lab.x is not None else []
     items += [("q", res.q[head]), ("k", res.k[head]), ("v", res.v[head]), ("out", res.output)]
-    return [(name, NUMPY_LINES[name], values) for name, values in items]
+    return [(name, lines[name], values) for name, values in items]
 
 
 @st.fragment
@@ -166,7 +173,7 @@ def matrices_section(lab: state.Lab, s: controls.Settings) -> None:
         return
     with box:
         head = min(int(st.session_state.get("chosen_head") or 0), lab.heads - 1)
-        for name, line, values in matrices(lab, head):
+        for name, line, values in matrices(lab, s, head):
             title = t(f"main.m.{name}", lang, i=head + 1)
             st.markdown(f"**{title}** · `{values.shape[0]} × {values.shape[1]}`")
             st.code(line, language="python")
@@ -201,7 +208,8 @@ def export_section(lab: state.Lab, s: controls.Settings, view: explorer.ViewStat
             on_click="ignore",
             icon=":material/download:",
         )
-        settings = {**asdict(s), "head": view.head + 1, "tau": view.tau}
+        used = asdict(teach.in_force(lab, s))  # what the numbers were computed with
+        settings = {**asdict(s), "head": view.head + 1, "tau": view.tau, "in_force": used}
         st.download_button(
             t("main.settings_json", s.lang),
             json.dumps(settings, ensure_ascii=False, indent=2),

@@ -380,6 +380,27 @@ def test_matrices_drawn_only_while_open_and_exports_offered(run_app):
     assert len(at.get("download_button")) == 4 + 2  # a CSV per head, the .npz, the settings
 
 
+@pytest.mark.parametrize(
+    ("query", "x_has", "out_has", "out_lacks"),
+    [
+        ({"w": "random", "scale": "0", "causal": "1"}, "embed(tokens)  #", "causal_mask", "sqrt"),
+        ({"w": "random", "pos": "1"}, "+ positions", "np.sqrt(d_k)", "causal_mask"),
+        ({"w": "trained"}, "learned", "np.sqrt(d_k)", "causal_mask"),
+    ],
+)
+def test_the_numpy_lines_say_how_the_matrices_were_computed(
+    run_app, query, x_has, out_has, out_lacks
+):
+    at = run_app(**query)
+    at.session_state["matrices_open"] = True
+    at.run()
+    ok(at)
+    code = [c.value for c in at.code]
+    assert any(line.startswith("X =") and x_has in line for line in code), code
+    out = next(line for line in code if line.startswith("out ="))
+    assert out_has in out and out_lacks not in out, out
+
+
 def test_export_files(run_app):
     csv_text = weights_csv(np.eye(2), ["=cmd", "他"])
     assert csv_text.splitlines()[0] == "query \\ key,'=cmd,他"

@@ -225,7 +225,7 @@ _section(
             "en": "Row {pos} of every head: one group of bars per key token, one colour per head.",
         },
         "main.matrices": {"zh": "中间矩阵", "en": "The matrices in between"},
-        "main.m.x": {"zh": "X：词向量（+位置编码）", "en": "X: token vectors (+ positions)"},
+        "main.m.x": {"zh": "X：每个词的输入向量", "en": "X: each token's input vector"},
         "main.m.q": {"zh": "Q = X·W_Q（头 {i}）", "en": "Q = X·W_Q (head {i})"},
         "main.m.k": {"zh": "K = X·W_K（头 {i}）", "en": "K = X·W_K (head {i})"},
         "main.m.v": {"zh": "V = X·W_V（头 {i}）", "en": "V = X·W_V (head {i})"},
