@@ -125,6 +125,8 @@ def test_in_view_switches_change_pixels_and_the_table_holds_the_cores_weights(
 ):
     open_view(page, f"{streamlit_server}/?w=random")
     n = 13
+    page.locator(MAP).first.evaluate("c => c.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(300)  # maps off screen are drawn when they scroll in
     seen = {map_pixels(page)}
     for scale, causal in ((True, False), (False, False), (False, True), (True, True)):
         if page.locator('[data-testid="explorer-scale"]').is_checked() != scale:
@@ -256,3 +258,14 @@ def test_phone_layout_one_map_per_row_and_no_sideways_scroll(page, streamlit_ser
     assert max(right) <= 390
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "explorer_phone_390.png"))
+
+
+def test_maps_off_screen_are_drawn_when_they_scroll_in(page, streamlit_server):
+    open_view(page, f"{streamlit_server}/?w=random&h=8", 1280, 800)
+    last = page.locator(MAP).nth(7)
+    before = last.evaluate("c => c.toDataURL()")
+    page.locator('[data-testid="explorer-scale"]').click()  # at the top: map 8 is off screen
+    page.wait_for_timeout(300)
+    last.evaluate("c => c.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(500)
+    assert last.evaluate("c => c.toDataURL()") != before

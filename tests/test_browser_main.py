@@ -41,6 +41,8 @@ def test_chinese_tokens_sidebar_scaling_reaches_the_view_and_address_bar(page, s
     open_main(page, f"{streamlit_server}/?w=random")
     assert {"小明", "他", "桌子"} <= set(tokens(page))
     shot(page, "main_desktop_1280x720.png")
+    page.locator(MAP).first.evaluate("c => c.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(300)  # maps off screen wait to be drawn until they scroll in
     before = page.locator(MAP).first.evaluate("c => c.toDataURL()")
     page.locator(".st-key-scale label").first.click()
     page.wait_for_url("**scale=0**", timeout=LOAD_MS)

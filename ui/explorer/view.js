@@ -116,6 +116,30 @@ function skeleton(host) {
   };
 }
 
+/** Which maps, panels and bars are on screen: the others wait until they scroll into view. */
+function watchVisibility(ctl) {
+  const targets = new Map();
+  const io = new IntersectionObserver((entries) => {
+    let stale = false;
+    for (const e of entries) {
+      const item = targets.get(e.target);
+      if (!item) continue;
+      item.visible = e.isIntersecting;
+      if (e.isIntersecting && item.drawn !== ctl.version) stale = true;
+    }
+    if (stale) {
+      ctl.look = ""; // the next render must draw, even if nothing else changed
+      schedule(ctl);
+    }
+  }, { rootMargin: "200px 0px" });
+  ctl.observe = (canvas, item) => {
+    targets.set(canvas, item);
+    io.observe(canvas);
+  };
+  ctl.observe(ctl.els.bars, ctl.barsFig);
+  ctl.els.panelFigs.forEach((p) => ctl.observe(p.canvas, p));
+}
+
 function newController(host) {
   const els = skeleton(host);
   const ctl = {
@@ -143,7 +167,11 @@ function newController(host) {
     barsGeom: null,
     dragging: false,
     look: "",
+    version: 0,
+    frames: {},
+    barsFig: {},
   };
+  watchVisibility(ctl);
   bindInputs(ctl);
   // Only a new width (or window height) re-lays the view out; its own text changes do not.
   const ro = new ResizeObserver(() => {
@@ -281,7 +309,9 @@ function rebuildMaps(ctl) {
     els.grid.append(fig);
     const radio = el(doc, "button", "", { type: "button", role: "radio", "data-head": String(k) });
     els.picker.append(radio);
-    els.maps.push({ fig, name, job, canvas, summary, radio });
+    const item = { fig, name, job, canvas, summary, radio };
+    els.maps.push(item);
+    ctl.observe(canvas, item);
   }
 }
 
@@ -373,17 +403,16 @@ function renderControls(ctl) {
   els.tauOut.textContent = `τ = ${d}`;
   els.tau.setAttribute("aria-valuetext", `τ = ${d}`);
   els.note.textContent = tauText(ctl) + (state.causal ? ` ${ctl.header.text.causal_note}` : "");
+  const choose = (node, on) => {
+    if (node.getAttribute("aria-checked") === String(on)) return; // no style churn per frame
+    node.setAttribute("aria-checked", String(on));
+    node.tabIndex = on ? 0 : -1;
+  };
   els.maps.forEach((m, k) => {
-    const on = k === state.head;
-    m.fig.classList.toggle("chosen", on);
-    m.radio.setAttribute("aria-checked", String(on));
-    m.radio.tabIndex = on ? 0 : -1;
+    m.fig.classList.toggle("chosen", k === state.head);
+    choose(m.radio, k === state.head);
   });
-  els.tokens.querySelectorAll(".token").forEach((b, i) => {
-    const on = i === state.focus;
-    b.setAttribute("aria-checked", String(on));
-    b.tabIndex = on ? 0 : -1;
-  });
+  els.tokens.querySelectorAll(".token").forEach((b, i) => choose(b, i === state.focus));
 }
 
 function labelsOf(ctl) {
@@ -413,19 +442,44 @@ function weightSpec(ctl, k, w, zmax) {
   };
 }
 
+/** Geometry and label layer for maps of one box size, recomputed only when they change. */
+function mapFrame(ctl, name, box) {
+  const { header, layout } = ctl;
+  const labels = labelsOf(ctl);
+  const T = header.text;
+  const colour = header.classroom ? "#000" : "#111";
+  const dpr = window.devicePixelRatio || 1;
+  const key = JSON.stringify([box, layout.maxH, layout.fonts, labels, T.query_axis, T.key_axis, colour, dpr]);
+  const cached = ctl.frames[name];
+  if (cached && cached.key === key) return cached;
+  const doc = ctl.els.root.ownerDocument;
+  const g = mapGeometry(ctl.scratch.getContext("2d"), labels, box, layout.maxH, layout.fonts);
+  const layer = labelLayer(doc, g, labels, { query: T.query_axis, key: T.key_axis }, colour);
+  ctl.frames[name] = { key, g, layer };
+  return ctl.frames[name];
+}
+
+/** Maps on screen are drawn now; the others when they scroll into view (drawn = render count). */
+function needsDraw(ctl, m) {
+  return m.visible !== false || m.drawn === undefined;
+}
+
 function renderGrid(ctl) {
   const { els, header, layout } = ctl;
-  const ctx = els.gridBar.getContext("2d");
-  ctl.geom = mapGeometry(ctx, labelsOf(ctl), layout.box, layout.maxH, layout.fonts);
+  const frame = mapFrame(ctl, "grid", layout.box);
+  ctl.geom = frame.g;
   els.grid.style.gridTemplateColumns = `repeat(${layout.cols}, minmax(0, 1fr))`;
   for (let k = 0; k < header.h; k++) {
+    const m = els.maps[k];
+    if (!needsDraw(ctl, m)) continue;
     const w = ctl.weights[k];
     let zmax = 1;
     if (!header.shared) {
       zmax = 0.01;
       for (const v of w) zmax = Math.max(zmax, v);
     }
-    drawMap(els.maps[k].canvas, ctl.geom, weightSpec(ctl, k, w, zmax));
+    drawMap(m.canvas, ctl.geom, { ...weightSpec(ctl, k, w, zmax), labelLayer: frame.layer });
+    m.drawn = ctl.version;
   }
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((v) => [v, `${Math.round(v * 100)}%`]);
   drawColourBar(
@@ -490,12 +544,15 @@ function renderPanels(ctl) {
   const { els, header, layout, luts } = ctl;
   const T = header.text;
   els.panelsTitle.textContent = fmt(T.panels_title, { i: ctl.state.head + 1 });
-  const ctx = els.scoreBar.getContext("2d");
-  ctl.panelGeom = mapGeometry(ctx, labelsOf(ctl), layout.panelBox, layout.maxH, layout.fonts);
+  const frame = mapFrame(ctl, "panel", layout.panelBox);
+  ctl.panelGeom = frame.g;
   const captions = panelCaptions(ctl);
   panelSpecs(ctl).forEach((spec, p) => {
-    drawMap(els.panelFigs[p].canvas, ctl.panelGeom, spec);
     els.panelFigs[p].cap.textContent = captions[p];
+    const fig = els.panelFigs[p];
+    if (!needsDraw(ctl, fig)) return;
+    drawMap(fig.canvas, ctl.panelGeom, { ...spec, labelLayer: frame.layer });
+    fig.drawn = ctl.version;
   });
   els.panels.style.gridTemplateColumns = `repeat(${layout.panelCols}, minmax(0, 1fr))`;
   const px = layout.fonts.label - 2;
@@ -514,10 +571,15 @@ function renderStats(ctl) {
   const n = header.n;
   const k = state.head;
   const off = k * n * n;
-  const at = (dv) => rowStats(attentionWeights(ctl.scores, off, n, dv, state.causal, new Float64Array(n * n)), n);
+  const key = `${ctl.digest}|${k}|${state.causal}`;
+  if (ctl.statsKey !== key) {  // the model's τ and τ = 1 do not move with the slider
+    const w = new Float64Array(n * n);
+    const at = (dv) => rowStats(attentionWeights(ctl.scores, off, n, dv, state.causal, w), n);
+    ctl.statsRef = { model: at(sqrtDk(ctl)), raw: at(1) };
+    ctl.statsKey = key;
+  }
   const now = rowStats(ctl.weights[k], n);
-  const model = at(sqrtDk(ctl));
-  const raw = at(1);
+  const { model, raw } = ctl.statsRef;
   ctl.els.stats.textContent = fmt(header.text.stats, {
     tau: divisor(ctl).toFixed(2),
     h: now.entropy.toFixed(2),
@@ -575,7 +637,9 @@ function renderBars(ctl) {
   els.focusCaption.textContent = fmt(header.text.focus_caption, { pos: i + 1 });
   const rows = ctl.weights.map((w) => w.subarray(i * n, (i + 1) * n));
   const hover = ctl.hover && ctl.hover.kind === "bars" ? ctl.hover : null;
+  if (!needsDraw(ctl, ctl.barsFig)) return;
   ctl.barsGeom = drawBars(els.bars, layout.width, layout.barsH, rows, labelsOf(ctl), layout.fonts, hover);
+  ctl.barsFig.drawn = ctl.version;
   if (els.legend.childElementCount !== header.h) {
     els.legend.replaceChildren(
       ...Array.from({ length: header.h }, (_, k) => {
@@ -594,7 +658,8 @@ function renderBars(ctl) {
 
 function render(ctl) {
   const { els, header } = ctl;
-  els.root.dataset.renders = String(Number(els.root.dataset.renders || 0) + 1);
+  ctl.version += 1;
+  els.root.dataset.renders = String(ctl.version);
   ctl.look = lookOf(ctl);
   ensureWeights(ctl);
   const width = Math.max(260, Math.floor(els.root.clientWidth));
