@@ -452,7 +452,7 @@ def report(result: dict, args: argparse.Namespace, server_errors: list[str]) -> 
     rows = [("websocket sessions", ws), ("chromium tabs", tabs)]
     title = f"{args.sessions} sessions + {len(tabs)} Chromium tabs, {args.duration:.0f} s"
     if args.proxy:
-        title += f", through nginx to {args.workers} app processes"
+        title += f", through nginx to {args.workers} app process" + "es" * (args.workers > 1)
     print(f"\nLoad test: {title}")
     print(f"{'clients':<20}{'held':>8}{'runs':>7}{'errors':>8}{'crosstalk':>10}"
           f"{'p50 s':>8}{'p95 s':>8}{'max s':>8}")  # fmt: skip

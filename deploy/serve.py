@@ -59,6 +59,18 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def port_taken(host: str, port: int) -> bool:
+    """True when something already listens on host:port (binding as nginx does would fail)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as nginx: TIME_WAIT is fine
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return True
+    return False
+
+
 def find_nginx(explicit: str | None = None) -> str | None:
     """Path of the nginx binary (Debian puts it in /usr/sbin, often not on a user's PATH)."""
     for candidate in (explicit,) if explicit else NGINX_CANDIDATES:
@@ -115,7 +127,7 @@ def listen_address(host: str, port: int) -> str:
 def server_lines(ports: list[int]) -> str:
     """The upstream's server lines: one per app process, passive health checks."""
     return "\n".join(
-        f"        server 127.0.0.1:{port} max_fails=1 fail_timeout=10s;" for port in ports
+        f"        server 127.0.0.1:{port} max_fails=3 fail_timeout=10s;" for port in ports
     )
 
 
@@ -272,6 +284,8 @@ def start_cluster(
             "apt-get), or `apt-get install --no-install-recommends nginx`"
         )
     port = port or free_port()
+    if port_taken(host, port):  # before anything starts: a clear message, not nginx's bind error
+        raise RuntimeError(f"port {port} on {host} is in use (another `make run`?): pick PORT=…")
     run_dir = Path(tempfile.mkdtemp(prefix="attention-lab-serve-"))
     run_dir.chmod(0o711)  # nginx's workers (nobody, when started as root) create temp files
     cluster = Cluster(f"http://{listen_address(host, port)}", run_dir)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -238,6 +239,24 @@ def test_a_lan_address_prints_the_same_warning_as_make_run():
     )
     assert "WARNING: HOST=0.0.0.0 exposes the app to every machine" in out.stdout
     assert out.returncode == 1 and "nginx is not installed" in out.stderr
+
+
+def test_a_port_in_use_is_refused_before_anything_starts():
+    nginx_or_skip()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = subprocess.run(
+            [sys.executable, "deploy/serve.py", "--workers", "1", "--port", str(port)],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert out.returncode == 1 and f"port {port} on 127.0.0.1 is in use" in out.stderr
+    assert "[app" not in out.stdout  # refused before any app process started
 
 
 def test_two_browsers_keep_their_own_state_through_the_proxy(served, browser):
