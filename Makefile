@@ -27,6 +27,7 @@ SYSTEM_PKGS := chromium fonts-noto-cjk fontconfig nginx
 # `make load` drive them through nginx instead of one bare `streamlit run`.
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 TARGET  ?= direct
+, := ,
 
 .PHONY: help run serve test lint format bench load sysdeps venv venv-dev clean distclean
 
@@ -66,25 +67,33 @@ run: $(RUN_STAMP)
 
 # Several app processes behind nginx with sticky sessions (deploy/serve.py, deploy/README.md).
 # Ctrl+C stops nginx and every app process it started.
-serve: $(RUN_STAMP) sysdeps
+serve: $(RUN_STAMP)
+	@[ -x $(NGINX) ] || { $(call apt_install,nginx,needed by make serve,nginx is missing \
+	  and this is not root with apt-get (run 'make serve' as root to install it)); }
 	$(PY) deploy/serve.py --workers $(WORKERS) --host $(HOST) --port $(PORT) --app $(APP) \
 	  --nginx $(NGINX)
 
+# $(call apt_install,PACKAGES,WHY,NOTE): install them as root with apt-get, else print NOTE.
 # The package scripts must not start a system nginx on port 80 as a side effect: where no
-# policy-rc.d exists, one that refuses service starts is put in place for the install only.
+# policy-rc.d exists, one that refuses service starts is there for the install only.
+define apt_install
+if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+  echo "Installing $(1) with apt-get ($(2))"; \
+  export DEBIAN_FRONTEND=noninteractive; policy=/usr/sbin/policy-rc.d; \
+  if [ ! -e $$policy ]; then trap 'rm -f '$$policy EXIT; \
+    printf '#!/bin/sh\nexit 101\n' > $$policy; chmod +x $$policy; fi; \
+  apt-get update && apt-get install -y --no-install-recommends $(1); \
+else \
+  echo "NOTE: $(3)"; \
+fi
+endef
+
 sysdeps:
 	@if [ -x $(CHROMIUM) ] && [ -n "$$(fc-list :lang=zh 2>/dev/null)" ] && [ -x $(NGINX) ]; then \
 	  exit 0; fi; \
-	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  echo "Installing $(SYSTEM_PKGS) with apt-get (needed by the browser and serve tests)"; \
-	  export DEBIAN_FRONTEND=noninteractive; policy=/usr/sbin/policy-rc.d; \
-	  if [ ! -e $$policy ]; then trap 'rm -f $$policy' EXIT; \
-	    printf '#!/bin/sh\nexit 101\n' > $$policy; chmod +x $$policy; fi; \
-	  apt-get update && apt-get install -y --no-install-recommends $(SYSTEM_PKGS); \
-	else \
-	  echo "NOTE: Chromium, a CJK font or nginx is missing and this is not root with apt-get;"; \
-	  echo "      browser and serve tests will skip (run 'make test' as root to install $(SYSTEM_PKGS))."; \
-	fi
+	$(call apt_install,$(SYSTEM_PKGS),needed by the browser and serve tests,Chromium$(,) a CJK \
+	  font or nginx is missing and this is not root with apt-get; browser and serve tests will \
+	  skip (run 'make test' as root to install $(SYSTEM_PKGS)).)
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
