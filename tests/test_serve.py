@@ -3,6 +3,7 @@ the proxy, a page that outlives its process, and Ctrl+C leaving nothing running.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -135,10 +137,11 @@ def wait_served(served: Served) -> None:
     pytest.fail(f"make serve did not start within {STARTUP_TIMEOUT_S:.0f} s:\n{served.output()}")
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory) -> Served:
+@contextlib.contextmanager
+def make_serve(folder: Path) -> Iterator[Served]:
+    """`make serve WORKERS=2` on a free port, as a terminal's foreground job; Ctrl+C at the end."""
     nginx_or_skip()
-    port, log = free_port(), tmp_path_factory.mktemp("serve") / "make-serve.log"
+    port, log = free_port(), folder / "make-serve.log"
     command = ["make", "--no-print-directory", "serve", "WORKERS=2", "HOST=127.0.0.1"]
     with log.open("wb") as sink:
         process = subprocess.Popen(
@@ -162,6 +165,13 @@ def served(tmp_path_factory) -> Served:
         server.stop()
 
 
+@pytest.fixture(scope="module")
+def served(tmp_path_factory) -> Iterator[Served]:
+    """One `make serve` shared by the browser tests (the failover test kills one process)."""
+    with make_serve(tmp_path_factory.mktemp("serve")) as server:
+        yield server
+
+
 def open_page(page, url: str, mark: str):
     """Open a share link whose sentence carries `mark`; wait for its token chips."""
     page.goto(f"{url}/?s={quote('小明把书放在了桌子上' + mark)}&h=2")
@@ -169,17 +179,14 @@ def open_page(page, url: str, mark: str):
     return page
 
 
-def new_session_holder(served: Served, before: dict, page) -> tuple[int, dict]:
-    """The app process whose session count rose since `before` (it holds the page), and the
-    counts now."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        after = served.sessions()
-        for pid, count in after.items():
-            if count > before.get(pid, 0):
-                return pid, after
+def wait_sessions(served: Served, page, wanted, what: str, timeout: float = 60) -> dict:
+    """Poll the app processes' session counts until `wanted(counts)`; return the counts."""
+    deadline = time.monotonic() + timeout
+    while not wanted(counts := served.sessions()):
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: sessions per app process {counts}")
         page.wait_for_timeout(250)
-    pytest.fail(f"no app process counts the new page's session: {before} → {served.sessions()}")
+    return counts
 
 
 SETTLED = """() => {
@@ -260,14 +267,13 @@ def test_a_port_in_use_is_refused_before_anything_starts():
 
 
 def test_two_browsers_keep_their_own_state_through_the_proxy(served, browser):
-    before = sum(served.sessions().values())
     contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(2)]
     try:
-        marks = ("mk801", "mk802")
-        pages = [
-            open_page(c.new_page(), served.url, m) for c, m in zip(contexts, marks, strict=True)
-        ]
-        chips = [p.locator(CHIPS).inner_text() for p in pages]
+        tabs = [c.new_page() for c in contexts]
+        wait_sessions(served, tabs[0], lambda n: sum(n.values()) == 0, "sessions left over")
+        for tab, mark in zip(tabs, ("mk801", "mk802"), strict=True):
+            open_page(tab, served.url, mark)
+        chips = [tab.locator(CHIPS).inner_text() for tab in tabs]
         assert "mk801" in chips[0] and "mk802" not in chips[0]
         assert "mk802" in chips[1] and "mk801" not in chips[1]
         routes = [
@@ -275,9 +281,9 @@ def test_two_browsers_keep_their_own_state_through_the_proxy(served, browser):
             for ctx in contexts
         ]
         assert all(routes) and routes[0] != routes[1], routes  # one sticky key per browser
-        assert sum(served.sessions().values()) >= before + 2
-        for page in pages:
-            assert page.locator("[data-testid='stException']").count() == 0
+        wait_sessions(served, tabs[0], lambda n: sum(n.values()) == 2, "two sessions")
+        for tab in tabs:
+            assert tab.locator("[data-testid='stException']").count() == 0
     finally:
         for context in contexts:
             context.close()
@@ -297,16 +303,16 @@ def test_a_widget_change_reruns_over_the_websocket_through_nginx(served, page):
 def test_an_open_page_reconnects_when_its_app_process_dies(served, browser):
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
-        before = served.sessions()
-        page = open_page(context.new_page(), served.url, "mk804")
-        holder, after = new_session_holder(served, before, page)
+        page = context.new_page()
+        # Earlier tests' pages must be gone, so that the one session counted is this page's.
+        wait_sessions(served, page, lambda n: sum(n.values()) == 0, "sessions left over")
+        open_page(page, served.url, "mk804")
+        counts = wait_sessions(served, page, lambda n: sum(n.values()) == 1, "no session")
+        holder = next(pid for pid, n in counts.items() if n == 1)
         other = next(pid for pid in served.apps if pid != holder)
         os.kill(holder, signal.SIGKILL)  # a crash, not a polite stop
         served.apps.pop(holder)
-        deadline = time.monotonic() + LOAD_MS / 1000
-        while served.sessions().get(other, 0) <= after[other]:  # the page's new websocket
-            assert time.monotonic() < deadline, "the page did not reconnect to the other process"
-            page.wait_for_timeout(250)
+        wait_sessions(served, page, lambda n: n.get(other) == 1, "no reconnection")
         first = click_causal(page)  # the first run there rebuilds the page from its link
         assert "mk804" in page.locator(CHIPS).inner_text()
         assert click_causal(page) != first  # and the page answers changes again
@@ -316,13 +322,15 @@ def test_an_open_page_reconnects_when_its_app_process_dies(served, browser):
         context.close()
 
 
-def test_ctrl_c_stops_nginx_and_every_app_process(served):
-    tree = descendants(served.process.pid)
-    commands = " ".join(cmd for _, cmd in tree.values())
-    assert "nginx: master process" in commands and "streamlit run" in commands
-    run_dir = re.search(r"nginx -p (\S+)", commands).group(1)
-    ports = [int(u.rsplit(":", 1)[1]) for u in served.apps.values()]
-    served.stop()
+def test_ctrl_c_stops_nginx_and_every_app_process(tmp_path):
+    # Its own `make serve`: pytest groups the Playwright tests, so this one may run before them.
+    with make_serve(tmp_path) as served:
+        tree = descendants(served.process.pid)
+        commands = " ".join(cmd for _, cmd in tree.values())
+        assert "nginx: master process" in commands and "streamlit run" in commands
+        run_dir = re.search(r"nginx -p (\S+)", commands).group(1)
+        ports = [int(u.rsplit(":", 1)[1]) for u in served.apps.values()]
+        served.stop()
     assert still_running(tree) == []
     assert not any(listening(p) for p in [served.port, *ports])
     assert not Path(run_dir).exists(), "the temporary nginx folder was left behind"
