@@ -17,17 +17,26 @@ DEV_SUM   := $(shell cat requirements.txt requirements-dev.txt 2>/dev/null | cks
 RUN_STAMP := $(VENV)/.installed-run-$(RUN_SUM)
 DEV_STAMP := $(VENV)/.installed-dev-$(DEV_SUM)
 
-# Browser tests need Debian's Chromium and a CJK font (missing glyphs render as boxes).
+# Browser tests need Debian's Chromium and a CJK font (missing glyphs render as boxes);
+# `make serve` and its test need Debian's nginx.
 CHROMIUM    := /usr/bin/chromium
-SYSTEM_PKGS := chromium fonts-noto-cjk fontconfig
+NGINX       := /usr/sbin/nginx
+SYSTEM_PKGS := chromium fonts-noto-cjk fontconfig nginx
 
-.PHONY: help run test lint format bench load sysdeps venv venv-dev clean distclean
+# `make serve`: app processes behind one nginx (default: one per core); TARGET=proxy makes
+# `make load` drive them through nginx instead of one bare `streamlit run`.
+WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+TARGET  ?= direct
+, := ,
+
+.PHONY: help run serve test lint format bench load sysdeps venv venv-dev clean distclean
 
 help:
 	@echo "make run      start the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 serves the LAN)"
+	@echo "make serve    WORKERS=N app processes behind nginx on one port (default: one per core)"
 	@echo "make test     ruff + the whole pytest suite, real-browser tests included"
 	@echo "make bench    the benchmark table (latency, reruns, cold start, payload, core)"
-	@echo "make load     opt-in load test: 40 sessions for 60 s on loopback"
+	@echo "make load     opt-in load test: 40 sessions for 60 s on loopback (TARGET=proxy: via nginx)"
 	@echo "make lint     ruff check + ruff format --check"
 	@echo "make format   ruff check --fix + ruff format"
 	@echo "make clean    remove caches and test artifacts (distclean also removes .venv)"
@@ -56,16 +65,35 @@ run: $(RUN_STAMP)
 	$(PY) -m streamlit run $(APP) --server.address $(HOST) --server.port $(PORT) \
 	  --server.headless true --browser.gatherUsageStats false
 
+# Several app processes behind nginx with sticky sessions (deploy/serve.py, deploy/README.md).
+# Ctrl+C stops nginx and every app process it started.
+serve: $(RUN_STAMP)
+	@[ -x $(NGINX) ] || { $(call apt_install,nginx,needed by make serve,nginx is missing \
+	  and this is not root with apt-get (run 'make serve' as root to install it)); }
+	$(PY) deploy/serve.py --workers $(WORKERS) --host $(HOST) --port $(PORT) --app $(APP) \
+	  --nginx $(NGINX)
+
+# $(call apt_install,PACKAGES,WHY,NOTE): install them as root with apt-get, else print NOTE.
+# The package scripts must not start a system nginx on port 80 as a side effect: where no
+# policy-rc.d exists, one that refuses service starts is there for the install only.
+define apt_install
+if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+  echo "Installing $(1) with apt-get ($(2))"; \
+  export DEBIAN_FRONTEND=noninteractive; policy=/usr/sbin/policy-rc.d; \
+  if [ ! -e $$policy ]; then trap 'rm -f '$$policy EXIT; \
+    printf '#!/bin/sh\nexit 101\n' > $$policy; chmod +x $$policy; fi; \
+  apt-get update && apt-get install -y --no-install-recommends $(1); \
+else \
+  echo "NOTE: $(3)"; \
+fi
+endef
+
 sysdeps:
-	@if [ -x $(CHROMIUM) ] && [ -n "$$(fc-list :lang=zh 2>/dev/null)" ]; then exit 0; fi; \
-	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  echo "Installing $(SYSTEM_PKGS) with apt-get (needed by the browser tests)"; \
-	  export DEBIAN_FRONTEND=noninteractive; \
-	  apt-get update && apt-get install -y --no-install-recommends $(SYSTEM_PKGS); \
-	else \
-	  echo "NOTE: Chromium or a CJK font is missing and this is not root with apt-get;"; \
-	  echo "      browser tests will skip (run 'make test' as root to install $(SYSTEM_PKGS))."; \
-	fi
+	@if [ -x $(CHROMIUM) ] && [ -n "$$(fc-list :lang=zh 2>/dev/null)" ] && [ -x $(NGINX) ]; then \
+	  exit 0; fi; \
+	$(call apt_install,$(SYSTEM_PKGS),needed by the browser and serve tests,Chromium$(,) a CJK \
+	  font or nginx is missing and this is not root with apt-get; browser and serve tests will \
+	  skip (run 'make test' as root to install $(SYSTEM_PKGS)).)
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
@@ -88,9 +116,10 @@ test: $(DEV_STAMP) sysdeps
 bench: $(DEV_STAMP) sysdeps
 	PYTHONPATH=. $(PY) bench/run_all.py
 
-# Opt-in load test: 40 websocket sessions plus a few Chromium tabs on loopback for 60 s.
+# Opt-in load test: 40 websocket sessions plus a few Chromium tabs on loopback for 60 s;
+# TARGET=proxy runs them through nginx in front of WORKERS app processes (deploy/serve.py).
 load: $(DEV_STAMP) sysdeps
-	PYTHONPATH=. $(PY) bench/load.py
+	PYTHONPATH=. $(PY) bench/load.py $(if $(filter proxy,$(TARGET)),--proxy --workers $(WORKERS))
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .hypothesis test-artifacts test-results

@@ -8,11 +8,21 @@ Chromium pages reload share links among them. Then prints a table: sessions held
 seeing another session's sentence token), server RSS after warm-up vs after the run, rerun
 latency p50/p95.
 
+With --proxy it drives `make serve` instead: --workers app processes behind nginx
+(deploy/serve.py), the same clients through nginx's one port, and prints the same table plus how
+the sessions spread over the processes. --kill-after S kills (SIGKILL) the app process holding
+the most sessions S seconds into the timed part; its sessions reconnect as a page does (same
+cookies and address bar, so nginx sends them to a live process) and the table counts how many
+dropped, reconnected and came back showing their own sentence, and how many failed.
+
     PYTHONPATH=. .venv/bin/python bench/load.py                    # 40 sessions x 60 s
     PYTHONPATH=. .venv/bin/python bench/load.py --think 5 15   # students read between clicks
     PYTHONPATH=. .venv/bin/python bench/load.py -n 10 -t 15 --browsers 1
+    PYTHONPATH=. .venv/bin/python bench/load.py --proxy --workers 2   # make load TARGET=proxy
+    PYTHONPATH=. .venv/bin/python bench/load.py --proxy --workers 2 --kill-after 20
 
-Exit status 1 when any session errs, disconnects, sees another's token, or RSS grows past 1.5x.
+Exit status 1 when any session errs, disconnects (or, with --kill-after, fails to reconnect),
+sees another's token, or RSS grows past 1.5x.
 The Chromium tabs run on the server's own 2 cores here (in class they run on the students'
 machines), so they slow the server they measure.
 
@@ -23,12 +33,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import re
+import signal
 import sys
+import tempfile
 import time
+import urllib.request
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -56,6 +71,7 @@ BASES = (
 DEFAULT_TOGGLES = r"scale|head|^h$|causal|pos"
 TOGGLE_KINDS = {"checkbox", "selectbox", "radio", "button_group", "select_slider"}
 RUN_TIMEOUT_S = 120.0
+RECONNECT_WAITS_S = (1.0, 2.0, 4.0, 8.0)  # a page's back-off between reconnection attempts
 
 
 def marker(i: int) -> str:
@@ -86,6 +102,9 @@ class Stats:
     toggled: Counter = field(default_factory=Counter)  # widget key → times flipped
     alive: bool = False  # warmed up and not disconnected
     done: bool = False
+    dropped: int = 0  # times its server went away mid-run (--kill-after)
+    reconnects: list[float] = field(default_factory=list)  # seconds from drop to a full page
+    restored: int = 0  # reconnections whose first run showed the session's own sentence
 
 
 def check_run(stats: Stats, run: RunResult, markers: list[str], *, warm: bool) -> None:
@@ -144,7 +163,14 @@ async def run_session(i: int, url: str, args: argparse.Namespace, ctx: dict) -> 
         await ctx["warm"].wait()
         while time.monotonic() < ctx["deadline"]:
             await asyncio.sleep(rng.uniform(*args.think))  # a person's think time
-            run = await session.set_widgets(RUN_TIMEOUT_S, **flip(session, pattern, rng, stats))
+            values = flip(session, pattern, rng, stats)
+            try:
+                run = await session.set_widgets(RUN_TIMEOUT_S, **values)
+            except SessionError:
+                if not (ctx["killed"] and session.closed_reason):
+                    raise  # a timeout, or a drop nobody caused: an error
+                await reconnect(session, stats, ctx)
+                continue
             check_run(stats, run, ctx["markers"], warm=False)
     except (SessionError, OSError) as exc:
         stats.alive = False
@@ -152,6 +178,24 @@ async def run_session(i: int, url: str, args: argparse.Namespace, ctx: dict) -> 
     finally:
         stats.done = True
         await session.close()
+
+
+async def reconnect(session: StreamlitSession, stats: Stats, ctx: dict) -> None:
+    """Its app process was killed: reconnect as the page does, backing off; raise on failure."""
+    stats.dropped += 1
+    started, last = time.perf_counter(), None
+    for wait in RECONNECT_WAITS_S:
+        await asyncio.sleep(wait)
+        try:
+            run = await session.reconnect(RUN_TIMEOUT_S)
+        except (SessionError, OSError) as exc:
+            last = exc
+            continue
+        stats.reconnects.append(time.perf_counter() - started)
+        stats.restored += stats.marker in run.text
+        check_run(stats, run, ctx["markers"], warm=True)
+        return
+    raise SessionError(f"no reconnection in {len(RECONNECT_WAITS_S)} tries: {last}")
 
 
 async def browser_tab(browser, j: int, url: str, ctx: dict) -> Stats:
@@ -232,35 +276,133 @@ def rss_mb(pid: int) -> float:
     raise RuntimeError(f"no VmRSS for pid {pid}")
 
 
-async def drive(url: str, pid: int, args: argparse.Namespace) -> dict:
-    """Run every client; take RSS after warm-up and after the run."""
+def process_tree(pid: int) -> list[int]:
+    """A process and its children (nginx: master and workers), from /proc."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return [pid]
+    return [pid, *(int(c) for c in children)]
+
+
+@dataclass
+class Target:
+    """What the clients drive: one `streamlit run`, or nginx in front of several (--proxy)."""
+
+    url: str
+    apps: list[tuple[str, int]]  # (base URL, pid) of every app process
+    logs: list[Path]  # their output
+    nginx_pid: int | None = None
+    nginx_log: Path | None = None
+    killed: dict = field(default_factory=dict)  # --kill-after: which process, when, its usage
+
+    def sample(self) -> dict[int, tuple[float, float]]:
+        """(RSS MB, CPU s) of every app process that was not killed, by pid."""
+        gone = {self.killed.get("pid")}
+        return {pid: (rss_mb(pid), cpu_seconds(pid)) for _, pid in self.apps if pid not in gone}
+
+    def nginx_cpu(self) -> float:
+        """CPU seconds of nginx's master and workers so far (0 without a proxy)."""
+        return sum(cpu_seconds(p) for p in process_tree(self.nginx_pid)) if self.nginx_pid else 0
+
+
+def active_sessions(url: str) -> int | None:
+    """Sessions an app process holds now (its /_stcore/metrics `active_sessions` gauge)."""
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/metrics", timeout=10) as response:
+            text = response.read().decode()
+    except OSError:
+        return None
+    found = re.search(r"^active_sessions (\d+)", text, re.M)
+    return int(found.group(1)) if found else None
+
+
+@contextlib.contextmanager
+def serve(args: argparse.Namespace) -> Iterator[Target]:
+    """One `streamlit run` on loopback, or (--proxy) deploy/serve.py's nginx + app processes."""
+    if not args.proxy:
+        with start_streamlit(args.script) as server:
+            yield Target(server.url, [(server.url, server.process.pid)], [server.log])
+        return
+    from deploy.serve import start_cluster
+
+    with (
+        tempfile.TemporaryDirectory(prefix="attention-lab-load-") as logs,
+        start_cluster(args.workers, app=args.script, log_dir=Path(logs)) as cluster,
+    ):
+        yield Target(
+            cluster.url,
+            [(w.url, w.process.pid) for w in cluster.workers],
+            [w.log for w in cluster.workers],
+            cluster.nginx.process.pid,
+            cluster.nginx.log,
+        )
+
+
+async def kill_later(target: Target, delay: float, ctx: dict) -> None:
+    """SIGKILL the app process holding the most sessions, `delay` s into the timed part."""
+    await asyncio.sleep(delay)
+    counts = [await asyncio.to_thread(active_sessions, url) for url, _ in target.apps]
+    k = max(range(len(counts)), key=lambda i: counts[i] or 0)
+    url, pid = target.apps[k]
+    target.killed.update(
+        index=k + 1, pid=pid, port=urlsplit(url).port, sessions=counts[k], at=delay,
+        cpu=cpu_seconds(pid), rss=rss_mb(pid),
+    )  # fmt: skip
+    ctx["killed"] = True  # before the signal: a drop from now on is this kill's doing
+    os.kill(pid, signal.SIGKILL)
+
+
+async def drive(target: Target, args: argparse.Namespace) -> dict:
+    """Run every client; take usage after warm-up, after the run and 5 s after closing."""
     stats = [Stats(f"ws{i:02d}", marker(i)) for i in range(args.sessions)]
     markers = [s.marker for s in stats] + [f"mk{1000 + j}" for j in range(args.browsers)]
     ctx = {"stats": stats, "markers": markers, "warm": asyncio.Event(), "deadline": float("inf")}
-    ctx["think"] = args.think
+    ctx.update(think=args.think, killed=False)
     started = time.monotonic()
-    tasks = [asyncio.create_task(run_session(i, url, args, ctx)) for i in range(args.sessions)]
-    browsers = asyncio.create_task(run_browsers(url, args, ctx))
+    tasks = [
+        asyncio.create_task(run_session(i, target.url, args, ctx)) for i in range(args.sessions)
+    ]
+    browsers = asyncio.create_task(run_browsers(target.url, args, ctx))
     while time.monotonic() < started + args.warmup_timeout:
         if all(s.alive or s.done for s in stats):
             break
         await asyncio.sleep(0.5)
     warmup_s = time.monotonic() - started
-    rss_warm, cpu_warm, own_warm = rss_mb(pid), cpu_seconds(pid), time.process_time()
+    spread = [await asyncio.to_thread(active_sessions, url) for url, _ in target.apps]
+    warm, nginx_warm, own_warm = target.sample(), target.nginx_cpu(), time.process_time()
     ctx["deadline"] = time.monotonic() + args.duration
     ctx["warm"].set()
+    killer = args.kill_after is not None and asyncio.create_task(
+        kill_later(target, args.kill_after, ctx)
+    )
     await asyncio.gather(*tasks)
     tabs = await browsers
-    rss_after, cpu_after, own_after = rss_mb(pid), cpu_seconds(pid), time.process_time()
+    if killer:
+        await killer
+    after, nginx_after, own_after = target.sample(), target.nginx_cpu(), time.process_time()
     await asyncio.sleep(5)  # sessions closed: give the server a moment to drop them
     return {
         "stats": stats + tabs,
-        "rss_warm": rss_warm,
-        "rss_after": rss_after,
-        "rss_closed": rss_mb(pid),
+        "usage": usage(warm, after, target.sample(), target.killed),
         "warmup_s": warmup_s,
-        "server_cpu": cpu_after - cpu_warm,  # CPU seconds the server used in the timed part
+        "spread": spread,  # sessions per app process after warm-up (websockets and tabs)
+        "nginx_cpu": nginx_after - nginx_warm,
         "client_cpu": own_after - own_warm,  # … and this process (protobuf parsing, Playwright)
+    }
+
+
+def usage(warm: dict, after: dict, closed: dict, killed: dict) -> dict:
+    """RSS (MB) of the app processes that lived through the run, and CPU s of all of them."""
+    alive = [pid for pid in after if pid in warm]
+    cpu = sum(after[pid][1] - warm[pid][1] for pid in alive)
+    if killed:  # its CPU up to the kill
+        cpu += killed["cpu"] - warm[killed["pid"]][1]
+    return {
+        "rss_warm": sum(warm[pid][0] for pid in alive),
+        "rss_after": sum(after[pid][0] for pid in alive),
+        "rss_closed": sum(closed[pid][0] for pid in alive if pid in closed),
+        "server_cpu": cpu,  # CPU seconds the app processes used in the timed part
     }
 
 
@@ -277,6 +419,31 @@ def log_errors(log: str) -> list[str]:
     return [line for line in log.splitlines() if "Traceback" in line or "Uncaught" in line]
 
 
+NGINX_ERROR = re.compile(r"\[(error|crit|alert|emerg)\]")
+
+
+def nginx_errors(log: str, killed_port: int | None) -> tuple[list[str], int]:
+    """nginx's error lines, less those about the process --kill-after killed (counted apart)."""
+    lines = [line for line in log.splitlines() if NGINX_ERROR.search(line)]
+    if killed_port is None:
+        return lines, 0
+    about_kill = [line for line in lines if f"127.0.0.1:{killed_port}" in line]
+    return [line for line in lines if line not in about_kill], len(about_kill)
+
+
+def server_errors(target: Target) -> tuple[list[str], int]:
+    """Tracebacks in every app process's log and nginx's unexpected errors; + expected ones."""
+    errors = []
+    for log in target.logs:
+        errors += log_errors(log.read_text(errors="replace"))
+    if target.nginx_log is None or not target.nginx_log.exists():
+        return errors, 0
+    unexpected, expected = nginx_errors(
+        target.nginx_log.read_text(errors="replace"), target.killed.get("port")
+    )
+    return errors + [f"nginx: {line}" for line in unexpected], expected
+
+
 def report(result: dict, args: argparse.Namespace, server_errors: list[str]) -> int:
     """Print the summary table (and the first few problems); return the process exit status."""
     stats: list[Stats] = result["stats"]
@@ -284,6 +451,8 @@ def report(result: dict, args: argparse.Namespace, server_errors: list[str]) -> 
     tabs = [s for s in stats if not s.name.startswith("ws")]
     rows = [("websocket sessions", ws), ("chromium tabs", tabs)]
     title = f"{args.sessions} sessions + {len(tabs)} Chromium tabs, {args.duration:.0f} s"
+    if args.proxy:
+        title += f", through nginx to {args.workers} app process" + "es" * (args.workers > 1)
     print(f"\nLoad test: {title}")
     print(f"{'clients':<20}{'held':>8}{'runs':>7}{'errors':>8}{'crosstalk':>10}"
           f"{'p50 s':>8}{'p95 s':>8}{'max s':>8}")  # fmt: skip
@@ -299,13 +468,16 @@ def report(result: dict, args: argparse.Namespace, server_errors: list[str]) -> 
     print(f"first page of {len(firsts)}/{len(ws)} sessions opened together: p50 "
           f"{percentile(firsts, 50):.1f} s, p95 {percentile(firsts, 95):.1f} s, "
           f"max {max(firsts, default=float('nan')):.1f} s")  # fmt: skip
-    warm, after, closed = result["rss_warm"], result["rss_after"], result["rss_closed"]
-    print(f"CPU in the timed part: server {result['server_cpu']:.0f} s, "
+    use = result["usage"]
+    warm, after, closed = use["rss_warm"], use["rss_after"], use["rss_closed"]
+    print(f"CPU in the timed part: server {use['server_cpu']:.0f} s, "
           f"load client {result['client_cpu']:.0f} s, over {args.duration:.0f} s; "
           f"machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")  # fmt: skip
     print(f"server RSS: {warm:.0f} MB after warm-up ({result['warmup_s']:.0f} s), "
           f"{after:.0f} MB after the run ({after / warm:.2f}x), "
           f"{closed:.0f} MB 5 s after closing")  # fmt: skip
+    if args.proxy:
+        report_proxy(result, ws)
     print(
         f"server log errors: {len(server_errors)}; runs with charts: "
         f"{sum(s.chart_runs for s in stats)}, lacking their own token: "
@@ -322,6 +494,26 @@ def report(result: dict, args: argparse.Namespace, server_errors: list[str]) -> 
     return 1 if failed else 0
 
 
+def report_proxy(result: dict, ws: list[Stats]) -> None:
+    """The lines only a run through nginx has: spread over processes, nginx CPU, the kill."""
+    spread = " / ".join("?" if n is None else str(n) for n in result["spread"])
+    print(f"sessions per app process after warm-up (websockets + tabs): {spread}; "
+          f"nginx CPU in the timed part {result['nginx_cpu']:.1f} s")  # fmt: skip
+    killed = result.get("killed")
+    if not killed:
+        return
+    dropped = [s for s in ws if s.dropped]
+    back = [x for s in ws for x in s.reconnects]
+    failed = sum(1 for s in dropped if s.disconnects)
+    print(f"killed app process {killed['index']} (SIGKILL) {killed['at']:.0f} s into the run, "
+          f"holding {killed['sessions']} sessions: {len(dropped)} websocket sessions dropped, "
+          f"{sum(bool(s.reconnects) for s in dropped)} reconnected "
+          f"({sum(s.restored for s in dropped)} showing their own sentence at once), "
+          f"{failed} failed; reconnection p50 {percentile(back, 50):.1f} s, "
+          f"max {max(back, default=float('nan')):.1f} s; "
+          f"nginx logged {result['nginx_expected']} errors about the killed process")  # fmt: skip
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--sessions", type=int, default=40, help="websocket sessions")
@@ -333,23 +525,33 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="seconds between a session's toggles (uniform)")  # fmt: skip
     parser.add_argument("--warm-runs", type=int, default=2, help="reruns per session in warm-up")
     parser.add_argument("--warmup-timeout", type=float, default=300.0, help="seconds at most")
+    parser.add_argument("--proxy", action="store_true", help="through nginx (make serve)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2,
+                        help="app processes behind nginx (default: cores)")  # fmt: skip
+    parser.add_argument("--kill-after", type=float, default=None, metavar="S",
+                        help="SIGKILL the busiest app process S s into the run")  # fmt: skip
     args = parser.parse_args(argv)
     if not 1 <= args.sessions <= 999 or args.duration <= 0 or not 0 <= args.browsers <= 20:
         parser.error("need 1 <= --sessions <= 999, --duration > 0 and 0 <= --browsers <= 20")
+    if args.kill_after is not None and not (args.proxy and 0 <= args.kill_after < args.duration):
+        parser.error("--kill-after needs --proxy and 0 <= S < --duration")
+    if args.proxy and not 1 <= args.workers <= 64:
+        parser.error("need 1 <= --workers <= 64")
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Start the server on loopback, drive it, stop it, print the table."""
+    """Start the server(s) on loopback, drive them, stop them, print the table."""
     args = parse_args(argv)
-    with start_streamlit(args.script) as server:
-        host = urlsplit(server.url).hostname
+    with serve(args) as target:
+        host = urlsplit(target.url).hostname
         if host != "127.0.0.1":  # the load test only ever targets this machine's loopback
-            raise SystemExit(f"refusing to load-test {server.url}: not 127.0.0.1")
+            raise SystemExit(f"refusing to load-test {target.url}: not 127.0.0.1")
         budget = args.warmup_timeout + args.duration + 2 * RUN_TIMEOUT_S + 60
-        result = asyncio.run(asyncio.wait_for(drive(server.url, server.process.pid, args), budget))
-        server_errors = log_errors(server.log.read_text(errors="replace"))
-    return report(result, args, server_errors)
+        result = asyncio.run(asyncio.wait_for(drive(target, args), budget))
+        errors, result["nginx_expected"] = server_errors(target)
+        result["killed"] = target.killed
+    return report(result, args, errors)
 
 
 if __name__ == "__main__":

@@ -2,10 +2,12 @@
 
 It does what the browser's frontend does, and no more:
 
-1. GET `/_stcore/health` (and `/_stcore/host-config`) to receive the `_streamlit_xsrf` cookie;
+1. GET `/_stcore/health` (and `/_stcore/host-config`) to receive the `_streamlit_xsrf` cookie
+   (and, behind `make serve`'s nginx, its sticky-session cookie), keeping every cookie as a
+   browser does;
 2. open `ws://HOST:PORT/_stcore/stream` with the subprotocols
-   `["streamlit", <xsrf cookie or "PLACEHOLDER_AUTH_TOKEN">]`, the cookie and a same-origin
-   `Origin` header;
+   `["streamlit", <xsrf cookie or "PLACEHOLDER_AUTH_TOKEN">]` (plus the last session id when
+   reconnecting), the cookies and a same-origin `Origin` header;
 3. send a `BackMsg.rerun_script` (a `ClientState` with the query string, the current page's
    script hash and *all* widget values it knows, keyed by widget id);
 4. read `ForwardMsg`s (new_session, navigation, page_info_changed, deltas …) until
@@ -21,6 +23,7 @@ Usage (inside asyncio):
         first = await session.connect()          # RunResult of the first run
         run = await session.set_widgets(scale=False, heads="4")
         print(run.elapsed, run.exceptions, run.text[:200])
+        run = await session.reconnect()          # after the server dropped it, as a page does
 """
 
 from __future__ import annotations
@@ -136,18 +139,23 @@ def widget_state(widget: Widget, value: Any) -> WidgetState:
     return state
 
 
-def fetch_xsrf_cookie(base_url: str, timeout: float = 10.0) -> str | None:
-    """GET the health and host-config endpoints like the frontend; return the xsrf cookie value."""
-    cookie = None
+def cookie_header(cookies: dict[str, str]) -> dict[str, str]:
+    """A `Cookie` request header carrying every cookie, or no header for none."""
+    return {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
+
+
+def fetch_cookies(
+    base_url: str, cookies: dict[str, str] | None = None, timeout: float = 10.0
+) -> dict[str, str]:
+    """GET the health and host-config endpoints like the frontend, sending the cookies held so
+    far; return them updated with every `Set-Cookie` (xsrf, and a proxy's sticky cookie)."""
+    jar = dict(cookies or {})
     for path in ("/_stcore/health", "/_stcore/host-config"):
-        headers = {"Cookie": f"{XSRF_COOKIE}={cookie}"} if cookie else {}
-        request = urllib.request.Request(base_url + path, headers=headers)
+        request = urllib.request.Request(base_url + path, headers=cookie_header(jar))
         with urllib.request.urlopen(request, timeout=timeout) as response:
             for header in response.headers.get_all("Set-Cookie") or ():
-                jar = SimpleCookie(header)
-                if XSRF_COOKIE in jar:
-                    cookie = jar[XSRF_COOKIE].value
-    return cookie
+                jar.update({name: morsel.value for name, morsel in SimpleCookie(header).items()})
+    return jar
 
 
 class StreamlitSession:
@@ -161,6 +169,7 @@ class StreamlitSession:
         self.session_id = ""
         self.widgets: dict[str, Widget] = {}  # by user key, from the latest run
         self._states: dict[str, WidgetState] = {}  # by widget id, sent with every rerun
+        self.cookies: dict[str, str] = {}  # kept across reconnects, as a browser keeps them
         self._socket: Any = None
         self._inbox: asyncio.Queue[ForwardMsg | None] = asyncio.Queue()
         self._reader: asyncio.Task | None = None
@@ -173,19 +182,33 @@ class StreamlitSession:
         await self.close()
 
     async def open(self) -> None:
-        """Fetch the xsrf cookie and open the websocket (no run yet)."""
+        """Fetch the cookies and open the websocket (no run yet)."""
         host = urlsplit(self.base_url).netloc
-        cookie = await asyncio.to_thread(fetch_xsrf_cookie, self.base_url)
-        headers = {"Cookie": f"{XSRF_COOKIE}={cookie}"} if cookie else {}
+        self.cookies = await asyncio.to_thread(fetch_cookies, self.base_url, self.cookies)
+        protocols = ["streamlit", self.cookies.get(XSRF_COOKIE, NO_TOKEN)]
+        if self.session_id:  # the frontend asks to resume its session when it reconnects
+            protocols.append(self.session_id)
         self._socket = await ws_connect(
             f"ws://{host}/_stcore/stream",
-            subprotocols=["streamlit", cookie or NO_TOKEN],
+            subprotocols=protocols,
             origin=self.base_url,
-            additional_headers=headers,
+            additional_headers=cookie_header(self.cookies),
             max_size=MAX_FRAME,
             open_timeout=30,
         )
+        self.closed_reason = None
         self._reader = asyncio.create_task(self._read_forever())
+
+    async def reconnect(self, timeout: float = 60.0) -> RunResult:
+        """Open a new websocket after the old one closed and rerun with every widget value.
+
+        A page whose server went away does the same: same cookies (so a sticky proxy picks a
+        live process), same address bar, its widget values; a new process starts a new session.
+        """
+        await self.close()
+        self._inbox = asyncio.Queue()
+        await self.open()
+        return await self.rerun(timeout=timeout)
 
     async def connect(self, timeout: float = 60.0) -> RunResult:
         """Open the websocket and run the page once, as a freshly loaded tab does."""

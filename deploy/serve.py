@@ -1,0 +1,423 @@
+"""Run N `streamlit run app.py` processes on loopback ports behind one nginx (`make serve`).
+
+Glue, not a balancer: it starts the app processes, waits until each answers /_stcore/health,
+writes nginx's config from deploy/nginx.conf.template into a temporary folder, runs nginx
+there as a non-daemon child, and on Ctrl+C (or SIGTERM/SIGHUP) stops nginx and every app
+process it started, then deletes the folder. nginx does the proxying, the sticky sessions and
+the (passive) health checks.
+
+    .venv/bin/python deploy/serve.py --workers 2 --port 8501
+    .venv/bin/python deploy/serve.py --workers 4 --host 0.0.0.0     # a classroom LAN
+
+The app processes always listen on 127.0.0.1; only nginx listens on --host. bench/load.py and
+tests/test_serve.py use `start_cluster` (with log files instead of the terminal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import grp
+import os
+import re
+import selectors
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE = Path(__file__).with_name("nginx.conf.template")
+NGINX_CANDIDATES = ("/usr/sbin/nginx", "nginx")
+ROUTE_COOKIE = "attention_lab_route"  # the sticky-session cookie nginx hands out
+STARTUP_TIMEOUT_S = 120.0
+STOP_TIMEOUT_S = 10.0
+PLACEHOLDER = re.compile(r"@([A-Z_]+)@")
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+# Streamlit's start-up banner names the app process's own loopback URL; serve.py prints the one
+# URL browsers should open instead.
+BANNER = re.compile(r"\s*(You can now view your Streamlit app in your browser\.|URL: \S*)?\s*$")
+
+
+def is_loopback(host: str) -> bool:
+    """The addresses `make run` treats as this machine only (the Makefile's case pattern)."""
+    return host.startswith("127.") or host in ("localhost", "::1")
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def port_taken(host: str, port: int) -> bool:
+    """True when something already listens on host:port (binding as nginx does would fail)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as nginx: TIME_WAIT is fine
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return True
+    return False
+
+
+def find_nginx(explicit: str | None = None) -> str | None:
+    """Path of the nginx binary (Debian puts it in /usr/sbin, often not on a user's PATH)."""
+    for candidate in (explicit,) if explicit else NGINX_CANDIDATES:
+        path = shutil.which(candidate)
+        if path:
+            return path
+    return None
+
+
+def worker_command(app: str, port: int) -> list[str]:
+    """One app process: `make run`'s posture (headless, no statistics), loopback only."""
+    return [
+        sys.executable, "-m", "streamlit", "run", app,
+        "--server.address", "127.0.0.1",
+        "--server.port", str(port),
+        "--server.headless", "true",
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+
+
+def user_line() -> str:
+    """nginx started as root drops its workers to nobody; as anyone else it stays who it is."""
+    if os.geteuid() != 0:
+        return ""
+    try:
+        grp.getgrnam("nogroup")
+        return "user nobody nogroup;"
+    except KeyError:
+        return "user nobody;"
+
+
+def render_config(values: dict[str, str], template: str | None = None) -> str:
+    """nginx.conf from the template: every @NAME@ outside comments must have a value."""
+    text = template if template is not None else TEMPLATE.read_text(encoding="utf-8")
+    lines = []
+    for line in text.splitlines():
+        if not line.lstrip().startswith("#"):
+            line = PLACEHOLDER.sub(lambda m: _value(values, m.group(1)), line)
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _value(values: dict[str, str], name: str) -> str:
+    if name not in values:
+        raise KeyError(f"nginx template placeholder @{name}@ has no value")
+    return values[name]
+
+
+def listen_address(host: str, port: int) -> str:
+    """nginx's `listen` argument: IPv6 addresses go in brackets."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def server_lines(ports: list[int]) -> str:
+    """The upstream's server lines: one per app process, passive health checks."""
+    return "\n".join(
+        f"        server 127.0.0.1:{port} max_fails=3 fail_timeout=10s;" for port in ports
+    )
+
+
+def spawn(command: list[str], *, stdout, stderr=subprocess.STDOUT) -> subprocess.Popen:
+    """A child in its own process group (a terminal's Ctrl+C reaches only serve.py, which
+    stops the children in order) that gets SIGTERM if serve.py itself dies, even by SIGKILL.
+
+    serve.py starts no threads, so the pre-exec hook (one prctl call) is safe here.
+    """
+    die_with_parent = None
+    if sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+
+        def die_with_parent() -> None:
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+    return subprocess.Popen(
+        command,
+        cwd=REPO_ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdin=subprocess.DEVNULL,
+        stdout=stdout,
+        stderr=stderr,
+        start_new_session=True,
+        preexec_fn=die_with_parent,
+    )
+
+
+def healthy(url: str) -> bool:
+    """True when a Streamlit health endpoint (direct or through nginx) answers `ok`."""
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+            return response.status == 200 and response.read().strip() == b"ok"
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+@dataclass
+class Child:
+    """One process serve.py started: an app process (port, url) or nginx."""
+
+    name: str
+    process: subprocess.Popen
+    url: str = ""
+    log: Path | None = None  # its output file, or None when it goes to the terminal
+    reported: bool = False  # its exit has been announced
+
+    def log_tail(self, chars: int = 3000) -> str:
+        """The end of its log file, for error messages."""
+        if self.log is None:
+            return "(output went to the terminal)"
+        try:
+            return self.log.read_text(errors="replace")[-chars:]
+        except OSError:
+            return "(no log)"
+
+
+@dataclass
+class Cluster:
+    """App processes + nginx; `url` is what browsers open. Stop with `.stop()` or `with`."""
+
+    url: str
+    run_dir: Path
+    workers: list[Child] = field(default_factory=list)
+    nginx: Child | None = None
+    _selector: selectors.BaseSelector | None = None
+    _partial: dict[int, bytes] = field(default_factory=dict)  # output fd → unfinished line
+
+    @property
+    def children(self) -> list[Child]:
+        return [*([self.nginx] if self.nginx else []), *self.workers]
+
+    def pump(self, timeout: float) -> None:
+        """Wait up to `timeout` s, copying app output (terminal mode) as `[app K] line`."""
+        if self._selector is None or not self._selector.get_map():
+            time.sleep(timeout)
+            return
+        for key, _ in self._selector.select(timeout):
+            chunk = os.read(key.fd, 65536)
+            pending = self._partial.pop(key.fd, b"") + chunk
+            if not chunk:  # the process closed its output: it is gone
+                self._selector.unregister(key.fileobj)
+                pending += b"\n" if pending else b""
+            *lines, self._partial[key.fd] = pending.split(b"\n")
+            for line in (raw.decode(errors="replace") for raw in lines):
+                if not BANNER.match(line):
+                    sys.stdout.write(f"[{key.data}] {line}\n")
+        sys.stdout.flush()
+
+    def stop(self) -> None:
+        """nginx first (no new connections), then every app process; SIGKILL after 10 s."""
+        for child in self.children:
+            _signal_group(child.process, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_TIMEOUT_S
+        for child in self.children:
+            try:
+                child.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                _signal_group(child.process, signal.SIGKILL)
+                child.process.wait(timeout=STOP_TIMEOUT_S)
+        for child in self.workers:  # a stopped app's leftovers in its group, if any
+            _signal_group(child.process, signal.SIGKILL)
+        if self._selector is not None:
+            self._selector.close()
+        shutil.rmtree(self.run_dir, ignore_errors=True)
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _signal_group(process: subprocess.Popen, sig: int) -> None:
+    """Send a signal to a child's process group (it leads its own, see `spawn`)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, sig)
+
+
+def _wait_healthy(cluster: Cluster, child: Child, timeout: float) -> None:
+    """Poll a child's health endpoint; raise with its log if it exits or never answers."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if child.process.poll() is not None:
+            raise RuntimeError(
+                f"{child.name} exited with code {child.process.returncode} before serving "
+                f"{child.url}:\n{child.log_tail()}"
+            )
+        if healthy(child.url):
+            return
+        cluster.pump(0.25)
+    raise RuntimeError(f"{child.name} did not serve {child.url} within {timeout:.0f} s")
+
+
+def start_cluster(
+    workers: int,
+    *,
+    host: str = "127.0.0.1",
+    port: int | None = None,
+    app: str = "app.py",
+    nginx: str | None = None,
+    log_dir: Path | None = None,
+    timeout: float = STARTUP_TIMEOUT_S,
+) -> Cluster:
+    """Start `workers` app processes, wait for their health, then nginx on host:port.
+
+    With `log_dir`, each child writes to a file there (app-K.log, nginx-error.log); without,
+    app output is copied to this terminal by `Cluster.pump` and nginx logs to stderr.
+    """
+    binary = find_nginx(nginx)
+    if binary is None:
+        raise FileNotFoundError(
+            "nginx is not installed: run `make serve` as root (it installs Debian's nginx with "
+            "apt-get), or `apt-get install --no-install-recommends nginx`"
+        )
+    port = port or free_port()
+    if port_taken(host, port):  # before anything starts: a clear message, not nginx's bind error
+        raise RuntimeError(f"port {port} on {host} is in use (another `make run`?): pick PORT=…")
+    run_dir = Path(tempfile.mkdtemp(prefix="attention-lab-serve-"))
+    run_dir.chmod(0o711)  # nginx's workers (nobody, when started as root) create temp files
+    cluster = Cluster(f"http://{listen_address(host, port)}", run_dir)
+    try:
+        _start_workers(cluster, workers, app, log_dir)
+        for child in cluster.workers:
+            _wait_healthy(cluster, child, timeout)
+        _start_nginx(cluster, binary, listen_address(host, port), log_dir)
+        check = f"http://{listen_address('127.0.0.1' if host == '0.0.0.0' else host, port)}"
+        cluster.nginx.url = check
+        _wait_healthy(cluster, cluster.nginx, timeout)
+    except BaseException:
+        cluster.stop()
+        raise
+    return cluster
+
+
+def _start_workers(cluster: Cluster, count: int, app: str, log_dir: Path | None) -> None:
+    """Spawn the app processes on free loopback ports (output: a file each, or a pipe)."""
+    if log_dir is None:
+        cluster._selector = selectors.DefaultSelector()
+    for k in range(1, count + 1):
+        port = free_port()
+        log = log_dir / f"app-{k}.log" if log_dir else None
+        if log is None:
+            process = spawn(worker_command(app, port), stdout=subprocess.PIPE)
+            cluster._selector.register(process.stdout, selectors.EVENT_READ, f"app {k}")
+        else:
+            with log.open("wb") as sink:
+                process = spawn(worker_command(app, port), stdout=sink)
+        name = f"app process {k} (127.0.0.1:{port})"
+        cluster.workers.append(Child(name, process, f"http://127.0.0.1:{port}", log))
+
+
+def _start_nginx(cluster: Cluster, binary: str, listen: str, log_dir: Path | None) -> None:
+    """Write nginx.conf into the run folder and start nginx in the foreground."""
+    error_log = str(log_dir / "nginx-error.log") if log_dir else "stderr"
+    values = {
+        "USER_LINE": user_line(),
+        "RUN_DIR": str(cluster.run_dir),
+        "ERROR_LOG": error_log,
+        "ACCESS_LOG": "off",
+        "LISTEN": listen,
+        "SERVERS": server_lines([int(c.url.rsplit(":", 1)[1]) for c in cluster.workers]),
+    }
+    conf = cluster.run_dir / "nginx.conf"
+    conf.write_text(render_config(values), encoding="utf-8")
+    command = [binary, "-p", str(cluster.run_dir), "-c", str(conf), "-e", error_log]
+    log = log_dir / "nginx-error.log" if log_dir else None
+    if log is None:
+        process = spawn(command, stdout=None, stderr=None)  # nginx writes little: the terminal
+    else:
+        with log.open("ab") as sink:
+            process = spawn(command, stdout=sink)
+    cluster.nginx = Child(f"nginx on {listen}", process, log=log)
+
+
+def watch(cluster: Cluster) -> int:
+    """Serve until nginx or the last app process exits; announce each app process that dies."""
+    while True:
+        cluster.pump(1.0)
+        if cluster.nginx.process.poll() is not None:
+            print(f"nginx exited with code {cluster.nginx.process.returncode}", file=sys.stderr)
+            return 1
+        alive = [c for c in cluster.workers if c.process.poll() is None]
+        for child in cluster.workers:
+            if child.process.poll() is not None and not child.reported:
+                child.reported = True
+                print(
+                    f"WARNING: {child.name} exited with code {child.process.returncode}; "
+                    f"nginx sends its browsers to the other {len(alive)} (they reconnect).",
+                    file=sys.stderr,
+                )
+        if not alive:
+            print("every app process has exited; stopping nginx", file=sys.stderr)
+            return 1
+
+
+class Stop(Exception):
+    """Raised by the signal handler: Ctrl+C, SIGTERM or SIGHUP."""
+
+
+def _on_signal(signum: int, _frame: object) -> None:
+    raise Stop(signal.Signals(signum).name)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2,
+                        help="app processes (default: number of cores)")  # fmt: skip
+    parser.add_argument("--host", default="127.0.0.1", help="address nginx listens on")
+    parser.add_argument("--port", type=int, default=8501, help="port nginx listens on")
+    parser.add_argument("--app", default="app.py", help="Streamlit script (from the repo root)")
+    parser.add_argument("--nginx", default=None, help="nginx binary (default: /usr/sbin/nginx)")
+    args = parser.parse_args(argv)
+    if not 1 <= args.workers <= 64 or not 1 <= args.port <= 65535:
+        parser.error("need 1 <= --workers <= 64 and a port in 1..65535")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`make serve`: start everything, print where to open it, stop everything on Ctrl+C."""
+    args = parse_args(argv)
+    if not is_loopback(args.host):
+        print(
+            f"WARNING: HOST={args.host} exposes the app to every machine that can reach this "
+            f"one on port {args.port}."
+        )
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _on_signal)
+    cluster = None
+    try:
+        cluster = start_cluster(
+            args.workers, host=args.host, port=args.port, app=args.app, nginx=args.nginx
+        )
+        shown = cluster.url.replace("0.0.0.0", "<this machine's address>")
+        count = f"{args.workers} app process" + ("es" if args.workers > 1 else "")
+        print(f"Attention Lab: {count} behind nginx at {shown}")
+        print("Press Ctrl+C to stop nginx and every app process.", flush=True)
+        return watch(cluster)
+    except Stop:
+        return 0
+    except (RuntimeError, FileNotFoundError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN)  # a second Ctrl+C must not cut the cleanup short
+        if cluster is not None:
+            cluster.stop()
+            print("stopped nginx and every app process", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
