@@ -269,3 +269,17 @@ def test_maps_off_screen_are_drawn_when_they_scroll_in(page, streamlit_server):
     last.evaluate("c => c.scrollIntoView({block: 'center'})")
     page.wait_for_timeout(500)
     assert last.evaluate("c => c.toDataURL()") != before
+
+
+def test_png_export_is_the_whole_view_at_projector_width(page, streamlit_server, tmp_path):
+    open_view(page, f"{streamlit_server}/?w=random")
+    with page.expect_download(timeout=LOAD_MS) as info:
+        page.locator('[data-testid="explorer-png"]').click()
+    path = tmp_path / "view.png"
+    info.value.save_as(path)
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+    assert width == 1920 and height > 1080, (width, height)
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "explorer_export.png").write_bytes(path.read_bytes())

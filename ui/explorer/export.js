@@ -17,7 +17,7 @@ function exportCanvas(ctl) {
   const titleH = fonts.title + 16;
   const mapsH = Math.ceil(header.h / cols) * (titleH + g.height + GAP);
   const barsH = 360;
-  const height = pad + 2 * titleH + mapsH + titleH + pg.height + GAP + titleH + barsH + pad;
+  const height = pad + 2 * titleH + mapsH + 2 * titleH + pg.height + GAP + 2 * titleH + barsH + pad;
   const out = doc.createElement("canvas");
   out.width = EXPORT_WIDTH;
   out.height = height;
@@ -64,6 +64,17 @@ function exportCanvas(ctl) {
   y += titleH;
   y += pg.height + GAP;
   title(ctl.els.focusTitle.textContent, pad, y);
+  y += titleH;
+  let x = pad; // the legend: one colour per head
+  for (let k = 0; k < header.h; k++) {
+    ctx.fillStyle = headColour(k);
+    ctx.fillRect(x, y + 4, fonts.label, fonts.label);
+    const name = fmt(header.text.head, { i: k + 1 });
+    ctx.fillStyle = "#000";
+    ctx.font = `${fonts.label}px ${FONT_STACK}`;
+    ctx.fillText(name, x + fonts.label + 6, y + 2);
+    x += fonts.label + 6 + ctx.measureText(name).width + 24;
+  }
   y += titleH;
   const n = header.n;
   const rows = ctl.weights.map((w) => w.subarray(state.focus * n, (state.focus + 1) * n));
