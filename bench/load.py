@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
 import re
@@ -113,12 +114,31 @@ def check_run(stats: Stats, run: RunResult, markers: list[str], *, warm: bool) -
     stats.exceptions += run.exceptions
     foreign = set(re.findall(r"mk\d{3,4}", run.text)) - {stats.marker}
     stats.crosstalk += sorted(foreign & set(markers))
-    charts = [c.spec for c in run.of_kind("plotly_chart")]
-    stats.chart_runs += bool(charts)
-    if charts and not any(stats.marker in spec for spec in charts):
+    # What shows the sentence: the attention view's tokens (main page), else plotly charts.
+    shown = [json.dumps(v["tokens"], ensure_ascii=False) for v in run.views]
+    shown = shown or [c.spec for c in run.of_kind("plotly_chart")]
+    stats.chart_runs += bool(shown)
+    if shown and not any(stats.marker in text for text in shown):
         stats.own_missing += 1
     if not warm:
         stats.latencies.append(run.elapsed)
+
+
+def view_values(session: StreamlitSession, rng: random.Random) -> dict:
+    """One change made in the attention view, sent as its component state (as view.js does):
+    √d_k or the causal mask flipped, another focus token or another head inspected."""
+    header = session.last_view
+    if header is None or "explorer" not in session.widgets:
+        return {}
+    state = dict(header["state"])
+    what = rng.choice(("scale", "causal", "focus", "head"))
+    if what in ("scale", "causal"):
+        state[what] = not state[what]
+    else:
+        size = header["n"] if what == "focus" else header["h"]
+        state[what] = (state[what] + rng.randrange(1, max(size, 2))) % max(size, 1)
+    session.view_seq += 1
+    return {"explorer": {"view": {**state, "seq": session.view_seq}}}
 
 
 def toggle_values(session: StreamlitSession, pattern: re.Pattern, rng: random.Random) -> dict:
@@ -141,9 +161,13 @@ def toggle_values(session: StreamlitSession, pattern: re.Pattern, rng: random.Ra
 
 
 def flip(session: StreamlitSession, pattern: re.Pattern, rng: random.Random, stats: Stats) -> dict:
-    """toggle_values, counted per widget key."""
-    values = toggle_values(session, pattern, rng)
-    stats.toggled.update(values.keys())
+    """One change: in the attention view (component state) or a sidebar widget (--via)."""
+    if session.via == "view":
+        values = view_values(session, rng)
+        stats.toggled.update(f"view.{k}" for k in ("change",) if values)
+    else:
+        values = toggle_values(session, pattern, rng)
+        stats.toggled.update(values.keys())
     return values
 
 
@@ -151,7 +175,9 @@ async def run_session(i: int, url: str, args: argparse.Namespace, ctx: dict) -> 
     """One websocket session: open its share link, warm up, then toggle until the deadline."""
     stats, rng = ctx["stats"][i], random.Random(i)
     pattern = re.compile(args.toggles)
-    session = StreamlitSession(url, query_string=urlencode({"s": sentence(i)}))
+    query = {"s": sentence(i), "w": "random"}  # the playground: d_model, h, positions live
+    session = StreamlitSession(url, query_string=urlencode(query))
+    session.via = args.via
     try:
         first = await session.connect(timeout=RUN_TIMEOUT_S)
         stats.first_load = first.elapsed
@@ -521,6 +547,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--browsers", type=int, default=3, help="Chromium tabs among them")
     parser.add_argument("--script", default="app.py", help="Streamlit script to serve")
     parser.add_argument("--toggles", default=DEFAULT_TOGGLES, help="regex of widget keys to flip")
+    parser.add_argument(
+        "--via",
+        choices=("view", "sidebar"),
+        default="view",
+        help="where sessions click: the attention view's switches, tokens and heads (component "
+        "state, answered in the browser, then one rerun) or the sidebar's widgets",
+    )
     parser.add_argument("--think", type=float, nargs=2, default=(0.2, 1.0), metavar=("MIN", "MAX"),
                         help="seconds between a session's toggles (uniform)")  # fmt: skip
     parser.add_argument("--warm-runs", type=int, default=2, help="reruns per session in warm-up")

@@ -29,6 +29,8 @@ Usage (inside asyncio):
 from __future__ import annotations
 
 import asyncio
+import json
+import struct
 import time
 import urllib.request
 from collections import Counter
@@ -77,7 +79,9 @@ _VALUE_FIELD = {
     "multiselect": "string_array_value",
     "button_group": "string_array_value",
     "button": "trigger_value",
+    "bidi_component": "json_value",  # a components-v2 element's state, e.g. the attention view's
 }
+VIEW_MAGIC = b"ALV1"  # ui/explorer's payload: magic, uint32 header length, header JSON, scores
 
 
 class SessionError(RuntimeError):
@@ -104,6 +108,7 @@ class RunResult:
     exceptions: list[str] = field(default_factory=list)  # "Type: message" of st.exception elements
     texts: list[str] = field(default_factory=list)  # markdown/alert/plotly spec/… strings
     messages: int = 0  # ForwardMsgs received during the run
+    views: list[dict] = field(default_factory=list)  # headers of the attention view's payloads
 
     @property
     def text(self) -> str:
@@ -134,6 +139,8 @@ def widget_state(widget: Widget, value: Any) -> WidgetState:
         state.double_value = float(value)
     elif name == "string_value":
         state.string_value = str(value)
+    elif name == "json_value":
+        state.json_value = value if isinstance(value, str) else json.dumps(value)
     else:
         setattr(state, name, bool(value))
     return state
@@ -174,6 +181,9 @@ class StreamlitSession:
         self._inbox: asyncio.Queue[ForwardMsg | None] = asyncio.Queue()
         self._reader: asyncio.Task | None = None
         self.closed_reason: str | None = None
+        self.last_view: dict | None = None  # the attention view's latest header (ui/explorer)
+        self.view_seq = 0  # sequence number of the view states sent, as view.js counts them
+        self.via = "sidebar"  # where a load-test client clicks (bench/load.py --via)
 
     async def __aenter__(self) -> StreamlitSession:
         return self
@@ -316,6 +326,12 @@ class StreamlitSession:
             result.texts.append(str(getattr(inner, name)))
         if kind == "exception":
             result.exceptions.append(f"{inner.type}: {inner.message}")
+        if kind == "bidi_component" and inner.bytes[:4] == VIEW_MAGIC:
+            (size,) = struct.unpack("<I", inner.bytes[4:8])
+            header = inner.bytes[8 : 8 + size].decode()
+            result.views.append(json.loads(header))
+            self.last_view = result.views[-1]
+            result.texts.append(header)
         widget_id = getattr(inner, "id", "") if kind in _VALUE_FIELD else ""
         if widget_id:
             seen.add(widget_id)

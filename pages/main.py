@@ -112,7 +112,7 @@ def weights_line(lab: state.Lab, s: controls.Settings) -> None:
     trained = lab.source == "trained"
     key = "main.weights_trained" if trained else "main.weights_random"
     line = t(key, s.lang, d=lab.d_model, h=lab.heads, seed=s.seed)
-    text, button = st.columns([5, 2], vertical_alignment="center")
+    text, button = st.columns([3, 2], vertical_alignment="center")
     text.markdown(line)
     if trained and s.mode == "char":
         text.caption(t("main.trained_words", s.lang))
