@@ -173,57 +173,15 @@ _section(
         "main.mode": {"zh": "切分方式", "en": "Split into"},
         "main.mode.word": {"zh": "词（jieba）", "en": "Words (jieba)"},
         "main.mode.char": {"zh": "单字", "en": "Characters"},
-        "main.tokens": {
-            "zh": "切分结果（{n} 个词，点一个词看它的注意力）",
-            "en": "Tokens ({n}; click one to follow its attention)",
-        },
-        "main.heads_title": {
-            "zh": "每个头的注意力权重",
-            "en": "Attention weights, one map per head",
-        },
-        "main.heads_caption": {
-            "zh": "行 = 提问的词（query），列 = 被看的词（key）；每行加起来等于 1。",
-            "en": "Rows = the asking token (query), columns = the token looked at (key); "
-            "each row sums to 1.",
-        },
         "main.head": {"zh": "头 {i}", "en": "Head {i}"},
         "main.head_max": {"zh": "头 {i}（最大 {m}）", "en": "Head {i} (max {m})"},
         "main.query_axis": {"zh": "query（行）", "en": "query (row)"},
         "main.key_axis": {"zh": "key（列）", "en": "key (column)"},
         "main.weight": {"zh": "权重", "en": "weight"},
-        "main.score": {"zh": "分数", "en": "score"},
-        "main.scaling_title": {
-            "zh": "缩放前后：头 {i}",
-            "en": "Before and after scaling: head {i}",
-        },
-        "main.chosen_head": {"zh": "细看哪一个头", "en": "Head to inspect"},
-        "main.raw": {"zh": "Q·Kᵀ（原始分数）", "en": "Q·Kᵀ (raw scores)"},
-        "main.scaled": {"zh": "Q·Kᵀ / √d_k（√{dk} ≈ {s}）", "en": "Q·Kᵀ / √d_k (√{dk} ≈ {s})"},
         "main.w_scaled": {"zh": "softmax：缩放后", "en": "softmax, scaled"},
         "main.w_unscaled": {"zh": "softmax：不缩放", "en": "softmax, unscaled"},
-        "main.scaling_caption": {
-            "zh": "前两张用同一个颜色刻度：除以 √d_k 把分数压回到 1 左右。"
-            "不缩放时 softmax 更“尖”：每行的最大权重更大、熵更小，梯度也更容易消失。",
-            "en": "The first two share one colour scale: dividing by √d_k shrinks the scores. "
-            "Without scaling the softmax is sharper: larger row maxima, lower entropy, "
-            "vanishing gradients.",
-        },
-        "main.row_stats": {"zh": "每一行：熵和最大权重", "en": "Per row: entropy and max weight"},
-        "main.entropy_scaled": {"zh": "熵（缩放）", "en": "entropy (scaled)"},
-        "main.entropy_unscaled": {"zh": "熵（不缩放）", "en": "entropy (unscaled)"},
-        "main.max_scaled": {"zh": "最大权重（缩放）", "en": "max weight (scaled)"},
-        "main.max_unscaled": {"zh": "最大权重（不缩放）", "en": "max weight (unscaled)"},
         "main.entropy_axis": {"zh": "熵（比特）", "en": "entropy (bits)"},
         "main.max_axis": {"zh": "最大权重", "en": "max weight"},
-        "main.stats_summary": {
-            "zh": "平均熵：缩放 {hs} 比特，不缩放 {hu} 比特；平均最大权重：{ms} 对 {mu}。",
-            "en": "Mean entropy: {hs} bits scaled, {hu} unscaled; mean max weight: {ms} vs {mu}.",
-        },
-        "main.focus_title": {"zh": "“{tok}” 在看谁", "en": "Where “{tok}” looks"},
-        "main.focus_caption": {
-            "zh": "每个头第 {pos} 行的权重：每个被看的词一组柱子，每个头一种颜色。",
-            "en": "Row {pos} of every head: one group of bars per key token, one colour per head.",
-        },
         "main.matrices": {"zh": "中间矩阵", "en": "The matrices in between"},
         "main.m.x": {"zh": "X：每个词的输入向量", "en": "X: each token's input vector"},
         "main.m.q": {"zh": "Q = X·W_Q（头 {i}）", "en": "Q = X·W_Q (head {i})"},
@@ -231,8 +189,6 @@ _section(
         "main.m.v": {"zh": "V = X·W_V（头 {i}）", "en": "V = X·W_V (head {i})"},
         "main.m.out": {"zh": "输出 = concat·W_O", "en": "Output = concat·W_O"},
         "main.dim_axis": {"zh": "维度", "en": "dimension"},
-        "main.token_axis": {"zh": "词", "en": "token"},
-        "main.value": {"zh": "数值", "en": "value"},
         "main.export": {"zh": "导出", "en": "Export"},
         "main.export_caption": {
             "zh": "图片：上面注意力图工具栏里的“下载 PNG”。这里是数值文件，和图上显示的是同一组数"
@@ -244,10 +200,6 @@ _section(
         "main.csv_head": {"zh": "头 {i} 权重 CSV", "en": "Head {i} weights CSV"},
         "main.npz": {"zh": "全部矩阵 .npz", "en": "All matrices .npz"},
         "main.settings_json": {"zh": "当前设置 JSON", "en": "Settings JSON"},
-        "main.formula_caption": {
-            "zh": "d_k = d_model / h = {dk}；掩码位置在 softmax 前设为 −∞。",
-            "en": "d_k = d_model / h = {dk}; masked positions are set to −∞ before the softmax.",
-        },
         "main.weights_trained": {
             "zh": "现在用的是 **训练好的小模型**（d_model {d}，{h} 个头，在几千句例句上训练过）："
             "每个头的分工是学出来的、在没见过的句子上量出来的。",
@@ -270,10 +222,6 @@ _section(
             "“单字”只对未训练的随机权重有效。",
             "en": "The trained model learned on jieba words, so it always splits into words; "
             "“Characters” applies to the untrained random weights only.",
-        },
-        "main.trained_note": {
-            "zh": "训练好的模型用它自己的切分与词向量。",
-            "en": "The trained model uses its own tokens and embeddings.",
         },
     },
 )
@@ -334,13 +282,10 @@ _section(
             "row sums to 1. Click a map to inspect that head below, with the clicked row as "
             "the focus token.",
         },
-        "explorer.head": {"zh": "头 {i}", "en": "Head {i}"},
         "explorer.head_job": {"zh": " · {job}", "en": " · {job}"},
         "explorer.no_job": {"zh": "没有明确分工", "en": "no clear job"},
         "explorer.job": {"zh": "{rel} · {acc}", "en": "{rel} · {acc}"},
         "explorer.picker": {"zh": "细看哪一个头", "en": "Head to inspect"},
-        "explorer.query_axis": {"zh": "query（行）", "en": "query (row)"},
-        "explorer.key_axis": {"zh": "key（列）", "en": "key (column)"},
         "explorer.panels_title": {
             "zh": "缩放前后：头 {i}",
             "en": "Before and after scaling: head {i}",

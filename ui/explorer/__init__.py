@@ -75,11 +75,8 @@ TEXT_KEYS = (
     "no_gloss",
     "heads_title",
     "heads_caption",
-    "head",
     "head_job",
     "picker",
-    "query_axis",
-    "key_axis",
     "panels_title",
     "raw",
     "scaled_on",
@@ -160,9 +157,14 @@ def _components():
     return code, view
 
 
+SHARED_KEYS = {"head": "main.head", "query_axis": "main.query_axis", "key_axis": "main.key_axis"}
+
+
 def strings(lang: str) -> dict[str, str]:
-    """Every string the view shows, from ui/text.py (keys explorer.*)."""
-    return {name: t(f"explorer.{name}", lang) for name in TEXT_KEYS}
+    """Every string the view shows, from ui/text.py (keys explorer.*, and the axis and head
+    names every weight map of the app shares)."""
+    own = {name: t(f"explorer.{name}", lang) for name in TEXT_KEYS}
+    return own | {name: t(key, lang) for name, key in SHARED_KEYS.items()}
 
 
 def scores_digest(scores: np.ndarray, texts: Sequence[str]) -> str:
