@@ -653,56 +653,140 @@ _section(
         "learned.title": {"zh": "学出来的注意力", "en": "Learned attention"},
         "learned.intro": {
             "zh": "W_Q、W_K、W_V 一开始是随机的。这个小模型（一层 {h} 头注意力，d_model = {d}）"
-            "用 numpy 反向传播训练：在“他/她”处要说出指的是谁，在动词处要说出谁做的。"
-            "没有人告诉它该看哪里——注意力权重从不直接监督——可训练让“他”的查询对上了"
-            "“小明”的键。拖动训练步数看它怎么学会。",
+            "用 numpy 反向传播训练，只在三种地方被提问：在“他/她”处问“指的是谁”，在“X的Y”的 X "
+            "处问“修饰哪个名词”，在动词处问“谁做的”。没有人告诉它该看哪里，也没有人规定哪个头"
+            "管哪件事——注意力权重从不直接监督。每个头做什么，是训练完在没见过的句子上量出来的。",
             "en": "W_Q, W_K and W_V start random. This tiny model (one attention layer, {h} "
-            "heads, d_model = {d}) is trained with numpy backprop: at 他/她 it must say who is "
-            "meant, at a verb who does it. Nobody tells it where to look — the attention "
-            "weights are never supervised — yet training makes 他's query meet 小明's key. "
-            "Drag the training step and watch it learn.",
+            "heads, d_model = {d}) is trained with numpy backprop and asked only three kinds of "
+            "question: at 他/她 “who is meant?”, at X in “X的Y” “which noun do you describe?”, "
+            "at a verb “who does it?”. Nobody tells it where to look or which head should do "
+            "what — the attention weights are never supervised. What each head does is "
+            "measured afterwards, on sentences it never saw.",
+        },
+        "learned.weights_note": {
+            "zh": "本页始终显示训练好的小模型（第 0 步就是它的随机初始化），与侧栏的“权重来源”"
+            "无关；侧栏的 d_model、头数、随机种子和位置编码在这里不起作用，√d_k 开关在下面。",
+            "en": "This page always shows the trained demo model (its step 0 is its random "
+            "initialisation), whatever the sidebar's “Weights” says; the sidebar's d_model, "
+            "heads, seed and positions do not apply here, and the √d_k switch is below.",
         },
         "learned.step": {"zh": "训练步数", "en": "Training step"},
-        "learned.play": {"zh": "▶ 播放训练过程", "en": "▶ Play training"},
-        "learned.playing": {"zh": "第 {step} 步", "en": "step {step}"},
         "learned.scale": {"zh": "除以 √d_k（训练时开着）", "en": "Divide by √d_k (on in training)"},
         "learned.noscale_note": {
             "zh": "缩放关掉了：分数大了 √d_k = {r:.1f} 倍，softmax 变得更尖——这个模型训练时"
-            "一直带着缩放，去掉它就等于把温度调低。",
+            "一直带着缩放，去掉它就等于把温度调低。各头的分工是在开着缩放时量的。",
             "en": "Scaling is off: the scores are √d_k = {r:.1f} times larger and the softmax "
             "gets sharper — the model was trained with scaling, so dropping it lowers the "
-            "temperature.",
+            "temperature. The heads' jobs were measured with scaling on.",
         },
-        "learned.heads": {"zh": "第 {step} 步时每个头的注意力", "en": "Each head at step {step}"},
+        "learned.heads": {"zh": "训练中的 {h} 个头", "en": "The {h} heads during training"},
+        "learned.maps_caption": {
+            "zh": "图上方的 ▶ 和滑块在浏览器里直接换帧（共 {k} 个存下的训练步）。每个小标题是"
+            "那一步在留出集上量出的分工。色阶是平方根的：小权重也看得出来。",
+            "en": "▶ and the slider above the maps change frames in the browser ({k} saved "
+            "training steps). Each map's title is its job as measured on the held-out split "
+            "at that step. The colour ramp is square-root, so small weights stay visible.",
+        },
+        "learned.play": {"zh": "▶ 播放", "en": "▶ Play"},
+        "learned.pause": {"zh": "‖ 暂停", "en": "‖ Pause"},
+        "learned.frame_step": {"zh": "第 {step} 步", "en": "step {step}"},
+        "learned.frame_read": {
+            "zh": "{q} → {k} {w:.0%}（头 {head}）",
+            "en": "{q} → {k} {w:.0%} (head {head})",
+        },
+        "learned.frame_undecided": {
+            "zh": "头 {head} 拿不定 {q}：{k} {w:.0%}，{k2} {w2:.0%}",
+            "en": "head {head} undecided on {q}: {k} {w:.0%}, {k2} {w2:.0%}",
+        },
+        "learned.frame_none": {
+            "zh": "还没有头在找 {q} 指谁",
+            "en": "no head finds whom {q} means yet",
+        },
+        "learned.slider_prefix": {"zh": "训练步数：", "en": "Training step: "},
+        "learned.sqrt_ramp": {"zh": "权重 %<br>√ 色阶", "en": "weight %<br>√ scale"},
+        "learned.head_label": {"zh": "头 {head} · {job}", "en": "Head {head} · {job}"},
+        "learned.job_pct": {"zh": "{rel} · {acc:.0%}", "en": "{rel} · {acc:.0%}"},
         "learned.focus": {
-            "zh": "“{q}” 最关注 “{k}”（头 {head}，权重 {w:.0%}）",
-            "en": "“{q}” looks most at “{k}” (head {head}, weight {w:.0%})",
+            "zh": "第 {step} 步：头 {head}（{rel}，留出集 {acc:.0%}）让“{q}”看向“{k}”"
+            "（权重 {w:.0%}）。",
+            "en": "Step {step}: head {head} ({rel}, {acc:.0%} held out) has “{q}” look at "
+            "“{k}” (weight {w:.0%}).",
         },
-        "learned.curves": {"zh": "训练曲线", "en": "Training curves"},
+        "learned.focus_undecided": {
+            "zh": "第 {step} 步：头 {head}（{rel}，留出集 {acc:.0%}）拿不定“{q}”指谁——"
+            "“{k}” {w:.0%}，“{k2}” {w2:.0%}。",
+            "en": "Step {step}: head {head} ({rel}, {acc:.0%} held out) is undecided whom "
+            "“{q}” means — “{k}” {w:.0%}, “{k2}” {w2:.0%}.",
+        },
+        "learned.focus_none": {
+            "zh": "第 {step} 步：还没有哪个头在做“{rel}”（留出集上都不到 {th:.0%}），所以说不出"
+            "“{q}”指谁。",
+            "en": "Step {step}: no head does “{rel}” yet (all under {th:.0%} on the held-out "
+            "split), so nothing says whom “{q}” means.",
+        },
+        "learned.focus_no_pronoun": {
+            "zh": "这句话里没有“他”或“她”。",
+            "en": "This sentence has no 他 or 她.",
+        },
+        "learned.jobs": {
+            "zh": "每个头什么时候找到了自己的活",
+            "en": "When each head found its job",
+        },
+        "learned.jobs_intro": {
+            "zh": "每张图是一种问题；每条线是一个头的命中率：在留出集的句子里，这个头那一行的"
+            "最大权重落在正确词上的比例。★ 标出一个头从哪一步起一直保持在 {th:.0%} 以上。",
+            "en": "One chart per question; each line is a head's hit rate: how often, on the "
+            "held-out sentences, that head's largest weight in the row lands on the right word. "
+            "★ marks the step from which a head stays at or above {th:.0%}.",
+        },
+        "learned.found": {
+            "zh": "头 {head} 在第 {step} 步找到了它的活：{rel}（最后 {acc:.0%}）。",
+            "en": "Head {head} found its job at step {step}: {rel} (finally {acc:.0%}).",
+        },
+        "learned.found_none": {
+            "zh": "头 {head} 到最后也没有明确分工（最接近：{rel}，{acc:.0%}）。",
+            "en": "Head {head} ends without a clear job (closest: {rel}, {acc:.0%}).",
+        },
+        "learned.head_acc_axis": {"zh": "命中率", "en": "hit rate"},
+        "learned.head_chance": {
+            "zh": "一个头碰巧看对 ≈ 1/n",
+            "en": "one head right by chance ≈ 1/n",
+        },
+        "learned.job_mark": {"zh": "★ 找到分工", "en": "★ job found"},
+        "learned.curves": {"zh": "损失和读出", "en": "Loss and read-outs"},
         "learned.loss": {"zh": "损失", "en": "Loss"},
         "learned.loss_train": {"zh": "训练损失（每步）", "en": "training loss (each step)"},
         "learned.loss_smooth": {"zh": "训练损失（滑动平均）", "en": "training loss (smoothed)"},
         "learned.loss_heldout": {"zh": "留出集损失", "en": "held-out loss"},
         "learned.x_step": {"zh": "训练步数", "en": "training step"},
         "learned.now": {"zh": "当前", "en": "now"},
-        "learned.acc_title": {"zh": "留出集上的表现", "en": "On the held-out split"},
+        "learned.acc_title": {"zh": "留出集上的正确率", "en": "Rates on the held-out split"},
         "learned.acc_any": {
-            "zh": "有一个头最关注先行词",
-            "en": "some head looks most at the antecedent",
+            "zh": "某个头最大权重落在正确词上的比例",
+            "en": "rate at which some head's largest weight is on the right word",
         },
-        "learned.acc_weight": {
-            "zh": "最好的头给先行词的平均权重",
-            "en": "best head's mean weight on the antecedent",
+        "learned.acc_readout": {"zh": "读出正确率", "en": "read-out accuracy"},
+        "learned.acc_readout_rel": {"zh": "读出正确率 · {rel}", "en": "read-out accuracy · {rel}"},
+        "learned.chance_readout": {
+            "zh": "读出瞎猜的正确率 ≈ 1/n",
+            "en": "read-out guessing at random ≈ 1/n",
         },
-        "learned.acc_readout": {"zh": "读出答对", "en": "read-out correct"},
-        "learned.acc_chance": {"zh": "随机猜的水平", "en": "chance level"},
+        "learned.chance_any": {
+            "zh": "{h} 个头里碰巧有一个看对 ≈ 1−(1−1/n){sup}",
+            "en": "some of {h} heads right by chance ≈ 1−(1−1/n){sup}",
+        },
+        "learned.metric_best": {"zh": "{rel}：最好的头", "en": "{rel}: best head"},
+        "learned.metric_value": {"zh": "头 {head} · {acc:.0%}", "en": "head {head} · {acc:.0%}"},
         "learned.heldout_note": {
-            "zh": "留出集的名字、物品、地点和句式在训练中都没出现过。",
-            "en": "Held-out names, objects, places and sentence patterns never appear in training.",
+            "zh": "留出集的名字、物品、地点、形容词、动词和句式在训练中都没出现过。n 是句子的词数，"
+            "各问题的机会水平按每句的 n 平均。",
+            "en": "Held-out names, objects, places, adjectives, verbs and sentence patterns never "
+            "appear in training. n is a sentence's token count; chance levels average over the "
+            "sentences.",
         },
         "learned.what": {
-            "zh": "每个头学到了什么（留出集）",
-            "en": "What each head learned (held out)",
+            "zh": "第 {step} 步：每个头在做什么（留出集）",
+            "en": "Step {step}: what each head does (held out)",
         },
         "learned.head_line": {
             "zh": "头 {head}：{rel}，{acc:.0%} 的行里最大权重落在这里（平均权重 {w:.2f}）",
@@ -710,17 +794,30 @@ _section(
             "(mean weight {w:.2f})",
         },
         "learned.head_diffuse": {
-            "zh": "头 {head}：还看不出固定的分工（最像的是{rel}，{acc:.0%}）",
-            "en": "head {head}: no clear job yet (closest: {rel}, {acc:.0%})",
+            "zh": "头 {head}：没有明确分工（最接近的是{rel}，{acc:.0%}，不到 {th:.0%}）",
+            "en": "head {head}: no clear job (closest: {rel}, {acc:.0%}, under {th:.0%})",
+        },
+        "learned.table_note": {
+            "zh": "表中是每个头在每种关系上“最大权重落在正确词上”的比例；“看自己”和“看前一个词”"
+            "从没被提问，只是量出来作对照。",
+            "en": "Each cell: how often the head's largest weight lands on that relation's word. "
+            "Nobody asks about “itself” or “the previous word”; they are measured for "
+            "comparison.",
         },
         "learned.rel.pronoun_antecedent": {
-            "zh": "代词 → 它指的人",
-            "en": "pronoun → the person it means",
+            "zh": "代词 → 所指的人",
+            "en": "pronoun → the person it refers to",
+        },
+        "learned.rel.modifier_noun": {
+            "zh": "修饰语 → 被修饰的名词",
+            "en": "modifier → the noun it describes",
         },
         "learned.rel.verb_subject": {"zh": "动词 → 主语", "en": "verb → its subject"},
         "learned.rel.self": {"zh": "看自己", "en": "itself"},
         "learned.rel.previous": {"zh": "看前一个词", "en": "the previous word"},
+        "learned.rel.diffuse": {"zh": "没有明确分工", "en": "no clear job"},
         "learned.col.head": {"zh": "头", "en": "head"},
+        "learned.col.job": {"zh": "分工", "en": "job"},
         "learned.missing": {
             "zh": "找不到训练好的权重（{error}）。运行 `python -m attention_core.train` 生成。",
             "en": "The trained weights are missing ({error}). "
@@ -731,12 +828,14 @@ _section(
             "en": "This sentence cannot be tokenised: {error}",
         },
         "learned.sentence": {"zh": "句子", "en": "Sentence"},
-        "learned.sentence.shared": {"zh": "当前句子：{s}", "en": "current sentence: {s}"},
         "learned.try": {
             "zh": "试一试：选“那天，小红在公园里看见了小刚，他很高兴。”——一男一女两个人，"
-            "看“他”找的是谁；再拖回第 0 步对比。",
+            "看代词头让“他”找谁；再把图上方的滑块拖回第 0 步对比。再选“小明买了一辆旧的自行车，"
+            "他很喜欢。”，看修饰语头里“旧”的一行指向哪里。",
             "en": "Try this: pick “那天，小红在公园里看见了小刚，他很高兴。” — two people, one of "
-            "each gender — and see whom 他 finds; then drag back to step 0.",
+            "each gender — and see whom the pronoun head has 他 find; then drag the slider "
+            "above the maps back to step 0. Then pick “小明买了一辆旧的自行车，他很喜欢。” and "
+            "see where the row of 旧 (old) points in the modifier head.",
         },
     },
 )
