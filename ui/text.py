@@ -397,12 +397,15 @@ _section(
         "heads.title": {"zh": "多头注意力", "en": "Multi-head attention"},
         "heads.intro": {
             "zh": "把 d_model 切成 h 份，每个头在 d_k = d_model/h 维里各算一张注意力图，"
-            "再把输出拼起来乘 W_O。头多了，每个头变窄，总计算量和参数量不变。",
-            "en": "Split d_model into h slices; each head computes its own attention map "
-            "in d_k = d_model/h "
-            "dimensions, then the outputs are joined and multiplied by W_O. More heads, "
-            "narrower heads: "
-            "the total compute and parameters stay the same.",
+            "再把输出拼起来乘 W_O。头多了，每个头变窄。不随 h 变的：参数量（W_Q、W_K、W_V、W_O "
+            "共 4·d_model² 个），投影的乘加，以及 Q·Kᵀ 和 权重·V 的乘加（各 2n²·d_model 次浮点"
+            "运算）。随 h 成倍增长的：softmax 的计算（h 张 n×n 的图）和要存的分数格子（h·n² 个）。",
+            "en": "Split d_model into h slices; each head computes its own attention map in "
+            "d_k = d_model/h dimensions, then the outputs are joined and multiplied by W_O. More "
+            "heads, narrower heads. What stays the same for every h: the parameters (W_Q, W_K, "
+            "W_V, W_O: 4·d_model² numbers), the projections' multiply-adds, and those of Q·Kᵀ "
+            "and weights·V (2n²·d_model FLOPs each). What grows h-fold: the softmax work (h maps "
+            "of n×n) and the score cells to store (h·n²).",
         },
         "heads.pick": {"zh": "头数 h", "en": "Heads h"},
         "heads.shape": {
@@ -423,16 +426,64 @@ _section(
         "heads.col.flops": {"zh": "浮点运算次数", "en": "FLOPs"},
         "heads.col.cells": {"zh": "注意力格子数 h·n²", "en": "attention cells h·n²"},
         "heads.cost_say": {
-            "zh": "按你的句子（n = {n}）和 d_model = {d} 计算：参数量与 h 无关，浮点运算只多了 "
-            "softmax 的一点点（每个格子约 5 次），只有要存的注意力格子随 h 增加。",
-            "en": "For your sentence (n = {n}) and d_model = {d}: parameters do not depend "
-            "on h, FLOPs only by the softmax's few operations per cell; only the attention "
-            "cells to store grow with h.",
+            "zh": "按你的句子（n = {n}）和 d_model = {d} 计算：参数量与 h 无关；浮点运算里只有 "
+            "softmax 那部分（每个格子约 5 次）随 h 变成 h 倍，其余不变；要存的注意力格子 h·n² "
+            "也是 h 倍。",
+            "en": "For your sentence (n = {n}) and d_model = {d}: the parameters do not depend "
+            "on h; of the FLOPs only the softmax's share (about 5 per cell) grows h-fold, the "
+            "rest stays; the attention cells to store, h·n², grow h-fold too.",
         },
         "heads.try": {
-            "zh": "试一试：在 h = 1 和 h = 8 之间切换，看看有没有哪个头专门把“他”连到“小明”。",
-            "en": "Try this: switch between h = 1 and h = 8 and look for a head that links "
-            "他 to 小明.",
+            "zh": "试一试：在上面的对比里找一找，训练后哪个头把“他”连到“小明”？随机的头里有"
+            "这样的头吗？再在侧栏换一句话，看这些分工标签是否仍然对得上。",
+            "en": "Try this: in the comparison above, which trained head links 他 to 小明? Is "
+            "there such a head among the random ones? Then type another sentence in the "
+            "sidebar and see whether the measured jobs still fit.",
+        },
+        "heads.compare": {
+            "zh": "随机的头和训练过的头",
+            "en": "Random heads and trained heads",
+        },
+        "heads.compare_intro": {
+            "zh": "同一个小模型、同一句话：左边是第 0 步（随机初始化），右边是训练结束。每张图的"
+            "标题是那个头在没见过的句子上量出来的分工——随机的头没有分工，训练过的头各有各的活。"
+            "这一节总是用训练好的小模型（{h} 个头，d_model = {d}），与侧栏的权重设置无关。",
+            "en": "The same small model, the same sentence: on the left step 0 (random "
+            "initialisation), on the right the end of training. Each title is that head's job "
+            "as measured on sentences it never saw — random heads have none, trained heads each "
+            "have their own. This section always uses the trained demo model ({h} heads, "
+            "d_model = {d}), whatever the sidebar's weights.",
+        },
+        "heads.random_col": {"zh": "随机初始化（第 0 步）", "en": "Random init (step 0)"},
+        "heads.trained_col": {"zh": "训练后（第 {step} 步）", "en": "Trained (step {step})"},
+        "heads.compare_line": {
+            "zh": "头 {head}：随机时 {before}；训练后 {after}。",
+            "en": "Head {head}: random, {before}; trained, {after}.",
+        },
+        "heads.compare_missing": {
+            "zh": "找不到训练好的小模型，这一节没法对比：{error}",
+            "en": "The trained demo model is missing, so nothing to compare: {error}",
+        },
+        "heads.tag_random": {"zh": "随机", "en": "Random"},
+        "heads.tag_trained": {"zh": "训练后", "en": "Trained"},
+        "heads.noscale_note": {
+            "zh": "√d_k 缩放现在关着：图里的权重是不缩放算的，而分工标签是训练时开着缩放量的。",
+            "en": "√d_k scaling is off now: the maps are computed unscaled, while the job "
+            "labels were measured with scaling on, as in training.",
+        },
+        "heads.grid": {"zh": "换个头数 h", "en": "Change the number of heads h"},
+        "heads.weights_random": {
+            "zh": "下面用侧栏的随机权重（d_model = {d}，种子 {seed}），头数在这里选。",
+            "en": "Below: the sidebar's random weights (d_model = {d}, seed {seed}); pick the "
+            "number of heads here.",
+        },
+        "heads.weights_trained": {
+            "zh": "下面用侧栏选的训练好的小模型：它固定有 {h} 个头、d_model = {d}，所以这里不能"
+            "换 h。"
+            "想比较不同的 h，请在侧栏把权重换成随机初始化。",
+            "en": "Below: the trained demo model chosen in the sidebar. It has {h} heads and "
+            "d_model = {d} built in, so h cannot change here; to compare h, switch the sidebar's "
+            "weights to random init.",
         },
         # -- cost
         "cost.title": {"zh": "n² 的代价", "en": "The n² cost"},
