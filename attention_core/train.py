@@ -1,5 +1,8 @@
 """Train the demo model with numpy backprop and Adam: `python -m attention_core.train`.
 
+`OPENBLAS_NUM_THREADS=1 python -m attention_core.train` takes ~32 s of CPU; the matrices are
+small, so a second BLAS thread only spins (~80 s of CPU, same weights bit for bit).
+
 Nobody tells a head what to do. The model is only asked questions at certain tokens — at
 他/她 "who is meant?", at a modifier "which noun do you describe?", at a verb "who does it?" —
 and answers each through that question's own read-out of the token's output. The attention

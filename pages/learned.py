@@ -35,6 +35,7 @@ ensure_router()  # a fresh server's first visit may skip app.py: rerun through i
 EXAMPLES = (
     "小明把书放在了桌子上，然后他走了。",
     "那天，小红在公园里看见了小刚，他很高兴。",
+    "小明和小刚去了公园，他很高兴。",
     "小明买了一辆旧的自行车，他很喜欢。",
     "这里有一本书，王丽说她很喜欢这里。",
 )

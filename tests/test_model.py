@@ -1,12 +1,18 @@
 """Tests of the demo model: backprop against finite differences, training, the shipped weights
 and what they are measured to do."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from attention_core import corpus, model, train
 from attention_core.attention import AttentionParams, multi_head_attention
 
+ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = "小明把书放在了桌子上，然后他走了。"
 SMALL = model.ModelConfig(d_model=12, num_heads=2, d_word=4, d_char=4, d_pos=4)
 
@@ -177,6 +183,20 @@ def test_recomputed_measurement_equals_the_stored_one_at_every_checkpoint():
     assert_acceptance(ev["relations"])
 
 
+@pytest.mark.slow
+def test_the_shipped_file_is_what_the_training_command_writes(tmp_path):
+    """`python -m attention_core.train` again, one BLAS thread (the matrices are small, more
+    threads only spin): every stored array equals the shipped one bit for bit."""
+    out = tmp_path / "again.npz"
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "attention_core.train", "--out", str(out)]
+    subprocess.run(cmd, cwd=ROOT, env=env, check=True, capture_output=True, timeout=1800)
+    with np.load(out) as again, np.load(model.DEMO_PATH) as shipped:
+        assert sorted(again.files) == sorted(shipped.files)
+        for name in shipped.files:
+            np.testing.assert_array_equal(again[name], shipped[name], err_msg=name)
+
+
 def test_heads_are_described_from_the_measurement():
     final = model.describe_heads()
     jobs = {s.relation for s in final}
@@ -223,6 +243,13 @@ def test_shipped_pronoun_head_on_two_person_sentences(sentence, answer):
     texts = run.tokens.texts
     reading = model.read_pronoun(texts, run.attention.heads.weights, model.describe_heads())
     assert reading.decided and texts[reading.keys[0]] == answer
+
+
+def test_shipped_pronoun_head_is_undecided_when_either_boy_could_be_he():
+    run = model.load_demo_model().run("小明和小刚去了公园，他很高兴。")
+    texts = run.tokens.texts
+    reading = model.read_pronoun(texts, run.attention.heads.weights, model.describe_heads())
+    assert not reading.decided and {texts[j] for j in reading.keys} == {"小明", "小刚"}
 
 
 def test_shipped_modifier_and_subject_heads_on_the_examples():

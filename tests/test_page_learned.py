@@ -94,6 +94,12 @@ def test_headline_comes_from_the_pronoun_head(page):
     assert "还没有哪个头在做" in text and "看向" not in text
 
 
+def test_headline_says_undecided_when_two_boys_could_be_he():
+    at = open_page(sentence="小明和小刚去了公园，他很高兴。")
+    text = " ".join(m.value for m in at.markdown)
+    assert "拿不定“他”指谁" in text and "看向" not in text
+
+
 def test_charts_label_each_chance_line(page):
     rates = [c for c in charts(page) if c["layout"]["title"]["text"] == t("learned.acc_title")]
     names = [tr["name"] for tr in rates[0]["data"]]

@@ -881,12 +881,14 @@ _section(
         "learned.sentence": {"zh": "句子", "en": "Sentence"},
         "learned.try": {
             "zh": "试一试：选“那天，小红在公园里看见了小刚，他很高兴。”——一男一女两个人，"
-            "看代词头让“他”找谁；再把图上方的滑块拖回第 0 步对比。再选“小明买了一辆旧的自行车，"
-            "他很喜欢。”，看修饰语头里“旧”的一行指向哪里。",
+            "看代词头让“他”找谁；再把图上方的滑块拖回第 0 步对比。再选“小明和小刚去了公园，"
+            "他很高兴。”——两个男生，谁都可能是“他”，看模型是不是拿不定。最后选“小明买了"
+            "一辆旧的自行车，他很喜欢。”，看修饰语头里“旧”的一行指向哪里。",
             "en": "Try this: pick “那天，小红在公园里看见了小刚，他很高兴。” — two people, one of "
             "each gender — and see whom the pronoun head has 他 find; then drag the slider "
-            "above the maps back to step 0. Then pick “小明买了一辆旧的自行车，他很喜欢。” and "
-            "see where the row of 旧 (old) points in the modifier head.",
+            "above the maps back to step 0. Pick “小明和小刚去了公园，他很高兴。” — two boys, "
+            "either could be 他 (he): is the model undecided? Then pick “小明买了一辆旧的自行车，"
+            "他很喜欢。” and see where the row of 旧 (old) points in the modifier head.",
         },
     },
 )
