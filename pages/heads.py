@@ -67,14 +67,11 @@ def compare_section(s: Settings, t) -> None:
     if not s.scale:
         st.caption(t("heads.noscale_note"))
     jobs = {"random": describe_heads(0), "trained": describe_heads(last)}
-    left, right = st.columns(2)
-    left.subheader(t("heads.random_col"))
-    right.subheader(t("heads.trained_col", step=last))
     for head in range(cfg.num_heads):
         c1, c2 = st.columns(2)
         for col, when, w in ((c1, "random", before), (c2, "trained", after)):
             label = ft.head_job_label(jobs[when][head], t)
-            title = t(f"heads.tag_{when}") + " · " + label
+            title = t(f"heads.tag_{when}", step=last) + " · " + label
             fig = _map(w[head], texts, title, s, bar=when == "trained")
             col.plotly_chart(fig, key=f"heads_cmp_{when}_{head}", config=figures.PLOTLY_CONFIG)
     for head in range(cfg.num_heads):

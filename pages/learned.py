@@ -148,9 +148,8 @@ def controls(steps: list[int], shared: str, t) -> tuple[str, int, bool]:
     ss.setdefault("learned_scale", True)
     options = list(dict.fromkeys([shared, *EXAMPLES]))
     sentence = st.selectbox(t("learned.sentence"), options, key="learned_sentence")
-    left, right = st.columns([3, 1], vertical_alignment="bottom")
-    step = left.select_slider(t("learned.step"), options=steps, key="learned_step")
-    scale = right.toggle(t("learned.scale"), key="learned_scale")
+    step = st.select_slider(t("learned.step"), options=steps, key="learned_step")
+    scale = st.toggle(t("learned.scale"), key="learned_scale")
     return sentence or shared, int(step), bool(scale)
 
 
@@ -197,11 +196,12 @@ def curves_section(step: int, history: DemoHistory, s: Settings, t) -> None:
     """Loss, read-out accuracy and the chance levels, the current step marked."""
     st.header(t("learned.curves"))
     i = history.at(step)
+    st.caption(t("learned.metrics_caption", step=step))
     cols = st.columns(len(LINKS))
     for col, r, rel in zip(cols, range(len(LINKS)), LINKS, strict=True):
         acc = history.relations[i, :, r, 0]  # (h,)
         value = t("learned.metric_value", head=int(np.argmax(acc)) + 1, acc=float(acc.max()))
-        col.metric(t("learned.metric_best", rel=_rel(rel, t)), value)
+        col.metric(_rel(rel, t), value)
     fs = teach.font_size(s)
     left, right = st.columns(2)
     fig = ft.loss_figure(history.losses, history.eval_steps, history.heldout["loss"], step, t, fs)

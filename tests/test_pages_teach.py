@@ -155,11 +155,9 @@ def test_heads_page_compares_random_and_trained_heads_by_measured_jobs(weights):
     titles = [c["layout"]["title"]["text"] for c in charts(at)]
     last = int(load_demo_history().steps[-1])
     for when, step in (("random", 0), ("trained", last)):
-        expect = [
-            t(f"heads.tag_{when}") + " · " + figures_teach.head_job_label(job, t)
-            for job in describe_heads(step)
-        ]
-        assert [x for x in titles if x.startswith(t(f"heads.tag_{when}") + " · ")] == expect
+        tag = t(f"heads.tag_{when}", step=last) + " · "
+        expect = [tag + figures_teach.head_job_label(job, t) for job in describe_heads(step)]
+        assert [x for x in titles if x.startswith(tag)] == expect
     assert all(job.relation == "diffuse" for job in describe_heads(0))
     assert len({job.relation for job in describe_heads(last)} - {"diffuse"}) >= 3
 

@@ -445,17 +445,15 @@ _section(
             "en": "Random heads and trained heads",
         },
         "heads.compare_intro": {
-            "zh": "同一个小模型、同一句话：左边是第 0 步（随机初始化），右边是训练结束。每张图的"
+            "zh": "同一个小模型、同一句话，每个头两张图：第 0 步（随机初始化）和训练结束。每张图的"
             "标题是那个头在没见过的句子上量出来的分工——随机的头没有分工，训练过的头各有各的活。"
             "这一节总是用训练好的小模型（{h} 个头，d_model = {d}），与侧栏的权重设置无关。",
-            "en": "The same small model, the same sentence: on the left step 0 (random "
-            "initialisation), on the right the end of training. Each title is that head's job "
+            "en": "The same small model, the same sentence, two maps per head: step 0 (random "
+            "initialisation) and the end of training. Each title is that head's job "
             "as measured on sentences it never saw — random heads have none, trained heads each "
             "have their own. This section always uses the trained demo model ({h} heads, "
             "d_model = {d}), whatever the sidebar's weights.",
         },
-        "heads.random_col": {"zh": "随机初始化（第 0 步）", "en": "Random init (step 0)"},
-        "heads.trained_col": {"zh": "训练后（第 {step} 步）", "en": "Trained (step {step})"},
         "heads.compare_line": {
             "zh": "头 {head}：随机时 {before}；训练后 {after}。",
             "en": "Head {head}: random, {before}; trained, {after}.",
@@ -464,8 +462,8 @@ _section(
             "zh": "找不到训练好的小模型，这一节没法对比：{error}",
             "en": "The trained demo model is missing, so nothing to compare: {error}",
         },
-        "heads.tag_random": {"zh": "随机", "en": "Random"},
-        "heads.tag_trained": {"zh": "训练后", "en": "Trained"},
+        "heads.tag_random": {"zh": "第 0 步（随机）", "en": "Step 0 (random)"},
+        "heads.tag_trained": {"zh": "第 {step} 步（训练后）", "en": "Step {step} (trained)"},
         "heads.noscale_note": {
             "zh": "√d_k 缩放现在关着：图里的权重是不缩放算的，而分工标签是训练时开着缩放量的。",
             "en": "√d_k scaling is off now: the maps are computed unscaled, while the job "
@@ -826,7 +824,10 @@ _section(
             "zh": "{h} 个头里碰巧有一个看对 ≈ 1−(1−1/n){sup}",
             "en": "some of {h} heads right by chance ≈ 1−(1−1/n){sup}",
         },
-        "learned.metric_best": {"zh": "{rel}：最好的头", "en": "{rel}: best head"},
+        "learned.metrics_caption": {
+            "zh": "第 {step} 步：每种问题上命中率最高的头（留出集）",
+            "en": "Step {step}: the head with the highest hit rate for each question (held out)",
+        },
         "learned.metric_value": {"zh": "头 {head} · {acc:.0%}", "en": "head {head} · {acc:.0%}"},
         "learned.heldout_note": {
             "zh": "留出集的名字、物品、地点、形容词、动词和句式在训练中都没出现过。n 是句子的词数，"
