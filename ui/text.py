@@ -462,8 +462,8 @@ _section(
             "zh": "找不到训练好的小模型，这一节没法对比：{error}",
             "en": "The trained demo model is missing, so nothing to compare: {error}",
         },
-        "heads.tag_random": {"zh": "第 0 步（随机）", "en": "Step 0 (random)"},
-        "heads.tag_trained": {"zh": "第 {step} 步（训练后）", "en": "Step {step} (trained)"},
+        "heads.tag_random": {"zh": "随机（第 0 步）", "en": "Random (step 0)"},
+        "heads.tag_trained": {"zh": "训练后", "en": "Trained"},
         "heads.noscale_note": {
             "zh": "√d_k 缩放现在关着：图里的权重是不缩放算的，而分工标签是训练时开着缩放量的。",
             "en": "√d_k scaling is off now: the maps are computed unscaled, while the job "
@@ -858,11 +858,11 @@ _section(
         },
         "learned.rel.pronoun_antecedent": {
             "zh": "代词 → 所指的人",
-            "en": "pronoun → the person it refers to",
+            "en": "pronoun → the person meant",
         },
         "learned.rel.modifier_noun": {
             "zh": "修饰语 → 被修饰的名词",
-            "en": "modifier → the noun it describes",
+            "en": "modifier → its noun",
         },
         "learned.rel.verb_subject": {"zh": "动词 → 主语", "en": "verb → its subject"},
         "learned.rel.self": {"zh": "看自己", "en": "itself"},
