@@ -297,6 +297,9 @@ def test_link_notices_go_away_once_a_setting_changes(run_app):
 def test_trained_weights_say_their_own_size_beside_the_greyed_sliders(run_app):
     at = run_app(w="trained")
     ok(at)
-    said = t("side.trained_fixed", "zh", d=32, h=4)
+    from attention_core.model import load_demo_history
+
+    cfg = load_demo_history().config  # the shipped model's own size
+    said = t("side.trained_fixed", "zh", d=cfg.d_model, h=cfg.num_heads)
     assert said in [c.value for c in at.sidebar.caption]
-    assert head_weights(at).shape == (4, 13, 13)  # the model's four heads, not the slider's
+    assert head_weights(at).shape == (cfg.num_heads, 13, 13)  # its heads, not the slider's
