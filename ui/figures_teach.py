@@ -492,7 +492,8 @@ def training_maps_figure(
     ticks_px = (font_size if upright else label_px) + 14
     title_px = font_size + 18
     domains, plot_px = _grid_domains(h, cols, map_px, band_px=title_px + ticks_px)
-    top = 2 * font_size + 20 + CONTROLS_PX  # figure title, buttons, slider
+    slider_px, controls_px = _controls_px(font_size)
+    top = 2 * font_size + 20 + controls_px  # figure title, buttons, slider
     bottom = ticks_px + 2 * font_size + 10  # the bottom row's tick labels and key-axis title
     bar = {"title": {"text": text["bar"]}, "ticksuffix": "%", "thickness": 12}
     if cols == 1:
@@ -553,7 +554,7 @@ def training_maps_figure(
     ]
     layout.update(_frame_layout(frames[active], domains, font_size))
     layout["sliders"] = [_slider(frames, active, text["prefix"])]
-    layout["updatemenus"] = [_play_buttons(text["play"], text["pause"])]
+    layout["updatemenus"] = [_play_buttons(text["play"], text["pause"], slider_px)]
     spec_frames = [
         {
             "name": str(f["name"]),
@@ -597,7 +598,10 @@ def _frame_layout(frame: dict, domains: list, size: int) -> dict:
     return {"title": {**title, "yanchor": "top", "pad": {"t": 10}}, "annotations": notes}
 
 
-CONTROLS_PX = 130  # room above the maps for the play buttons and, under them, the slider
+def _controls_px(font_size: int) -> tuple[int, int]:
+    """Room above the maps for the slider, and for the play buttons above it (pixels)."""
+    slider = 3 * font_size + 56  # current value, rail, step labels, padding
+    return slider, slider + font_size + 24
 
 
 def _slider(frames: Sequence[dict], active: int, prefix: str) -> dict:
@@ -622,8 +626,8 @@ def _slider(frames: Sequence[dict], active: int, prefix: str) -> dict:
     }
 
 
-def _play_buttons(play: str, pause: str) -> dict:
-    """Play and pause, above the slider."""
+def _play_buttons(play: str, pause: str, above: int) -> dict:
+    """Play and pause, `above` pixels over the top of the maps (the slider's room)."""
     run = {
         "frame": {"duration": 700, "redraw": True},
         "fromcurrent": True,
@@ -641,7 +645,7 @@ def _play_buttons(play: str, pause: str) -> dict:
         "y": 1,
         "xanchor": "left",
         "yanchor": "bottom",
-        "pad": {"b": CONTROLS_PX - 50},
+        "pad": {"b": above},
         "showactive": False,
         "buttons": [
             {"label": html.escape(play), "method": "animate", "args": [None, run]},
