@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from .attention import (
     softmax,
     split_heads,
 )
+from .corpus import LINKS
 from .embed import sinusoidal_positions, token_vector
 from .tokenize import Tokenized, tokenize
 
@@ -28,23 +30,39 @@ TAGS = (
 )  # fmt: skip
 _TAG_INDEX = {tag: i for i, tag in enumerate(TAGS)}
 CHAR_SEED = 1  # token_vector seed of the per-character features (word features use seed 0)
-RELATIONS = ("pronoun_antecedent", "verb_subject", "self", "previous")
+# The relations the model is asked about (one read-out each), then two it is never asked about
+# but a head may still follow; every one is measured per head on the held-out split.
+RELATIONS = (*LINKS, "self", "previous")
 
 
 @dataclass(frozen=True)
 class ModelConfig:
-    """Sizes and feature scales of the demo model."""
+    """Sizes and feature scales of the demo model.
 
-    d_model: int = 32  # width of every token vector
+    A token's fixed features sit side by side in X: the hashed word in columns [0, d_word),
+    its last character in the next d_char, the sinusoidal position in the next d_pos; the
+    learned POS-tag embedding spans all d_model columns.
+    """
+
+    d_model: int = 48  # width of every token vector
     num_heads: int = 4  # attention heads; d_k = d_model / num_heads
-    word_scale: float = 1.0  # weight of the hashed word vector in a token's features
-    char_scale: float = 1.0  # weight of the hashed last character (gender cue of a name)
-    pos_scale: float = 0.5  # weight of the sinusoidal position
+    d_word: int = 16  # columns of the hashed word vector (also the read-out's targets)
+    d_char: int = 16  # columns of the hashed last character (gender cue of a name)
+    d_pos: int = 16  # columns of the sinusoidal position
+    word_scale: float = 1.0  # norm of the word block
+    char_scale: float = 1.0  # norm of the character block
+    pos_scale: float = 1.0  # norm of the position block
 
     def __post_init__(self) -> None:
         if self.d_model < 2 or self.num_heads < 1 or self.d_model % self.num_heads:
             raise ValueError(
                 f"d_model={self.d_model} must be ≥ 2 and divisible by num_heads={self.num_heads}"
+            )
+        blocks = (self.d_word, self.d_char, self.d_pos)
+        if min(blocks) < 1 or sum(blocks) > self.d_model:
+            raise ValueError(
+                f"d_word + d_char + d_pos = {sum(blocks)} must be ≤ d_model "
+                f"= {self.d_model}, each ≥ 1"
             )
         for name in ("word_scale", "char_scale", "pos_scale"):
             if not np.isfinite(getattr(self, name)) or getattr(self, name) < 0:
@@ -56,24 +74,37 @@ def tag_ids(tokens: list) -> np.ndarray:
     return np.array([_TAG_INDEX.get(t.tag, 0) for t in tokens], dtype=np.int64)
 
 
-def word_vectors(tokens: list, d_model: int) -> np.ndarray:
-    """Unit-scale hashed word vectors (n, d_model): the read-out's targets and part of X."""
-    return np.stack([token_vector(t.text, d_model) for t in tokens]) / np.sqrt(d_model)
+def _placed(block: np.ndarray, start: int, d_model: int) -> np.ndarray:
+    """(n, b) → (n, d_model) with the block in columns [start, start + b), zeros elsewhere."""
+    out = np.zeros((len(block), d_model))
+    out[:, start : start + block.shape[1]] = block
+    return out
+
+
+def word_vectors(tokens: list, config: ModelConfig) -> np.ndarray:
+    """Unit-norm hashed word vectors in the word columns (n, d_model): the read-out's targets."""
+    w = np.stack([token_vector(t.text, config.d_word) for t in tokens])  # (n, d_word)
+    return _placed(w / np.sqrt(config.d_word), 0, config.d_model)
+
+
+def position_features(n: int, config: ModelConfig) -> np.ndarray:
+    """Sinusoidal positions 0 … n-1 in the position columns, rows of norm pos_scale, (n, d)."""
+    pe = sinusoidal_positions(n, config.d_pos) / np.sqrt(config.d_pos / 2)  # rows of norm ≈ 1
+    return config.pos_scale * _placed(pe, config.d_word + config.d_char, config.d_model)
 
 
 def fixed_features(tokens: list, config: ModelConfig) -> np.ndarray:
-    """Everything in X that is not learned: word + last-character vectors + positions, (n, d).
+    """Everything in X that is not learned: word, last character, position blocks, (n, d).
 
     A Chinese given name's last character often tells its gender (明, 强 / 丽, 芳), so the
     hashed last character lets the model tell 他 from 她 even for names it never saw.
     """
-    d = config.d_model
-    chars = np.stack([token_vector(t.text[-1], d, CHAR_SEED) for t in tokens])  # (n, d)
-    pos = sinusoidal_positions(len(tokens), d) / np.sqrt(d / 2)  # (n, d), rows of norm 1
+    chars = np.stack([token_vector(t.text[-1], config.d_char, CHAR_SEED) for t in tokens])
+    chars = _placed(chars / np.sqrt(config.d_char), config.d_word, config.d_model)  # (n, d)
     return (
-        config.word_scale * word_vectors(tokens, d)
-        + config.char_scale * chars / np.sqrt(d)
-        + config.pos_scale * pos
+        config.word_scale * word_vectors(tokens, config)
+        + config.char_scale * chars
+        + position_features(len(tokens), config)
     )
 
 
@@ -94,6 +125,13 @@ class TrainedModel:
     tag_embeddings: np.ndarray  # (len(TAGS), d_model)
     params: AttentionParams
     step: int
+    readout: np.ndarray | None = None  # (len(LINKS), d, d): each question type's read-out
+
+    def theta(self) -> dict:
+        """The parameters as the training code names them (PARAM_NAMES)."""
+        p = self.params
+        w = {"tags": self.tag_embeddings, "w_q": p.w_q, "w_k": p.w_k, "w_v": p.w_v, "w_o": p.w_o}
+        return {**w, "readout": self.readout}
 
     def inputs(self, tokens: list) -> np.ndarray:
         """X (n, d_model) = tag embedding + fixed features."""
@@ -108,24 +146,29 @@ class TrainedModel:
 
 # ---- training math: the same forward as the core, batched with padding, and its backprop ----
 
-PARAM_NAMES = ("tags", "w_q", "w_k", "w_v", "w_o")
+PARAM_NAMES = ("tags", "w_q", "w_k", "w_v", "w_o", "readout")
 
 
 @dataclass(frozen=True)
 class Batch:
-    """Padded sentences and their read-out questions (query token → target token)."""
+    """Padded sentences and their read-out questions (asking token → answering token)."""
 
     tags: np.ndarray  # (B, N) tag indices
     fixed: np.ndarray  # (B, N, d) fixed features
     words: np.ndarray  # (B, N, d) read-out target vectors
     valid: np.ndarray  # (B, N) bool, False on padding
     qb: np.ndarray  # (Q,) sentence of each question
-    qi: np.ndarray  # (Q,) token asking (pronoun or verb)
-    qt: np.ndarray  # (Q,) token that answers (antecedent or subject)
+    qi: np.ndarray  # (Q,) token asking (pronoun, modifier or verb)
+    qt: np.ndarray  # (Q,) token that answers (antecedent, head noun or subject)
+    qr: np.ndarray  # (Q,) which question: index into LINKS, picks the read-out
 
 
 def forward(theta: dict, batch: Batch, num_heads: int, *, scale: bool = True) -> dict:
-    """Loss and every intermediate; equals multi_head_attention on each unpadded sentence."""
+    """Loss and every intermediate; the attention equals multi_head_attention per sentence.
+
+    Each question type r reads the asking token's output y_i through its own matrix R_r and
+    scores every token j of the sentence by (y_i·R_r)·word_j: softmax, cross-entropy.
+    """
     x = theta["tags"][batch.tags] + batch.fixed  # (B, N, d)
     q = split_heads(x @ theta["w_q"], num_heads)  # (B, h, N, d_k)
     k = split_heads(x @ theta["w_k"], num_heads)  # (B, h, N, d_k)
@@ -135,12 +178,15 @@ def forward(theta: dict, batch: Batch, num_heads: int, *, scale: bool = True) ->
     a = softmax(np.where(keys, c * (q @ np.swapaxes(k, -1, -2)), -np.inf))  # (B, h, N, N)
     concat = merge_heads(a @ v)  # (B, N, d)
     y = concat @ theta["w_o"]  # (B, N, d)
+    asked = y[batch.qb, batch.qi]  # (Q, d)
+    read = np.einsum("qd,qde->qe", asked, theta["readout"][batch.qr])  # (Q, d)
     cand = batch.words[batch.qb]  # (Q, N, d)
-    logits = np.einsum("qd,qnd->qn", y[batch.qb, batch.qi], cand)  # (Q, N)
+    logits = np.einsum("qd,qnd->qn", read, cand)  # (Q, N)
     p = softmax(np.where(batch.valid[batch.qb], logits, -np.inf))  # (Q, N)
     picked = p[np.arange(len(p)), batch.qt]
     loss = -np.mean(np.log(np.maximum(picked, 1e-300)))
-    return dict(x=x, q=q, k=k, v=v, c=c, a=a, concat=concat, y=y, cand=cand, p=p, loss=loss)
+    out = dict(x=x, q=q, k=k, v=v, c=c, a=a, concat=concat, y=y, asked=asked, read=read)
+    return {**out, "cand": cand, "p": p, "loss": loss}
 
 
 def backward(theta: dict, batch: Batch, fw: dict) -> dict:
@@ -149,9 +195,14 @@ def backward(theta: dict, batch: Batch, fw: dict) -> dict:
     dlogits = fw["p"].copy()  # (Q, N)
     dlogits[np.arange(nq), batch.qt] -= 1.0
     dlogits /= nq
-    dy = np.zeros_like(fw["y"])  # (B, N, d)
-    np.add.at(dy, (batch.qb, batch.qi), np.einsum("qn,qnd->qd", dlogits, fw["cand"]))
-    g = {"w_o": np.einsum("bnd,bne->de", fw["concat"], dy)}  # (d, d)
+    dread = np.einsum("qn,qnd->qd", dlogits, fw["cand"])  # (Q, d)
+    which = _one_hot(batch.qr, len(theta["readout"]))  # (Q, L)
+    g = {"readout": np.einsum("ql,qd,qe->lde", which, fw["asked"], dread)}  # (L, d, d)
+    dasked = np.einsum("qde,qe->qd", theta["readout"][batch.qr], dread)  # (Q, d)
+    n_batch, n_max, d = fw["y"].shape
+    rows = _one_hot(batch.qb * n_max + batch.qi, n_batch * n_max)  # (Q, B·N)
+    dy = (rows.T @ dasked).reshape(n_batch, n_max, d)  # (B, N, d) sums questions per token
+    g["w_o"] = np.einsum("bnd,bne->de", fw["concat"], dy)  # (d, d)
     h = fw["q"].shape[1]
     do = split_heads(dy @ theta["w_o"].T, h)  # (B, h, N, d_k)
     a = fw["a"]
@@ -165,13 +216,19 @@ def backward(theta: dict, batch: Batch, fw: dict) -> dict:
         d_full = merge_heads(d_part)  # (B, N, d)
         g[name] = np.einsum("bnd,bne->de", fw["x"], d_full)  # (d, d)
         dx += d_full @ theta[name].T
-    g["tags"] = np.zeros_like(theta["tags"])
-    np.add.at(g["tags"], batch.tags[batch.valid], dx[batch.valid])
+    g["tags"] = _one_hot(batch.tags[batch.valid], len(theta["tags"])).T @ dx[batch.valid]
     return g
 
 
+def _one_hot(index: np.ndarray, size: int) -> np.ndarray:
+    """(k,) integer indices → (k, size) float rows of zeros with one 1 (a scatter as a matmul)."""
+    out = np.zeros((len(index), size))
+    out[np.arange(len(index)), index] = 1.0
+    return out
+
+
 def make_batch(examples: list, config: ModelConfig) -> Batch:
-    """Pad examples (corpus.Example) to one length and list their pronoun and verb questions."""
+    """Pad examples (corpus.Example) to one length and list their questions, one per link."""
     n_max, d = max(len(e.tokens) for e in examples), config.d_model
     tags = np.zeros((len(examples), n_max), dtype=np.int64)
     fixed = np.zeros((len(examples), n_max, d))
@@ -182,11 +239,12 @@ def make_batch(examples: list, config: ModelConfig) -> Batch:
         n = len(e.tokens)
         tags[b, :n] = tag_ids(e.tokens)
         fixed[b, :n] = fixed_features(e.tokens, config)
-        words[b, :n] = word_vectors(e.tokens, d)
+        words[b, :n] = word_vectors(e.tokens, config)
         valid[b, :n] = True
-        questions += [(b, i, j) for i, j in (*e.pronouns, *e.verbs)]
-    qb, qi, qt = np.array(questions, dtype=np.int64).reshape(-1, 3).T
-    return Batch(tags, fixed, words, valid, qb, qi, qt)
+        for r, rel in enumerate(LINKS):
+            questions += [(b, i, j, r) for i, j in e.links[rel]]
+    qb, qi, qt, qr = np.array(questions, dtype=np.int64).reshape(-1, 4).T
+    return Batch(tags, fixed, words, valid, qb, qi, qt, qr)
 
 
 # ---- the shipped demo model: checkpoints, loss curve and held-out figures ----
@@ -194,13 +252,18 @@ def make_batch(examples: list, config: ModelConfig) -> Batch:
 
 @dataclass(frozen=True)
 class DemoHistory:
-    """What training recorded: checkpoint steps, loss curve, held-out figures per checkpoint."""
+    """What training recorded: kept checkpoints, loss curve, held-out figures per eval step."""
 
     steps: np.ndarray  # (K,) training steps with saved weights, 0 first
-    losses: np.ndarray  # (steps,) training loss at every Adam update
-    heldout: dict  # name -> (K,) array: loss, readout_acc, any_head_acc, any_head_chance, ...
-    relations: np.ndarray  # (K, h, len(RELATIONS), 2) per head: argmax hit rate, mean weight
+    eval_steps: np.ndarray  # (E,) steps measured on the held-out split (steps among them)
+    losses: np.ndarray  # (S,) training loss at every Adam update
+    heldout: dict  # name -> (E,) or (E, L) array: loss, readout_acc, any_head_acc, chances
+    relations: np.ndarray  # (E, h, len(RELATIONS), 2) per head: argmax hit rate, mean weight
     config: ModelConfig
+
+    def at(self, step: int | None) -> int:
+        """Index into eval_steps of a measured step (None = the last)."""
+        return _step_index(self.eval_steps, step, "measured")
 
 
 @dataclass(frozen=True)
@@ -208,13 +271,14 @@ class HeadSummary:
     """What one head does on the held-out split, as numbers and a key the UI can translate."""
 
     head: int  # 0-based head index
-    relation: str  # one of RELATIONS, or "diffuse" when no relation reaches DIFFUSE_BELOW
+    relation: str  # one of RELATIONS, or "diffuse" when none reaches JOB_THRESHOLD
     accuracy: float  # how often the row's largest weight lands on the relation's target
     weight: float  # mean weight the row gives that target
     closest: str  # the relation with the highest hit rate, even when the head is "diffuse"
 
 
-DIFFUSE_BELOW = 0.3  # a head whose best relation hits less often than this has no clear job
+JOB_THRESHOLD = 0.5  # a head has a job when its largest weight hits the target in ≥ half the rows
+DIFFUSE = "diffuse"  # the relation name of a head without a clear job
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -235,28 +299,29 @@ def _load(path: str) -> dict:
 def load_demo_history(path: Path = DEMO_PATH) -> DemoHistory:
     """Checkpoint steps, loss curve and held-out figures of the shipped demo model."""
     z = _load(str(path))
+    if tuple(z["relations"].tolist()) != RELATIONS:
+        raise ValueError(f"{path} measures {z['relations'].tolist()}, this code {RELATIONS}")
     cfg = dict(zip(z["config_keys"].tolist(), z["config_values"].tolist(), strict=True))
-    config = ModelConfig(
-        **{k: int(v) if k in ("d_model", "num_heads") else v for k, v in cfg.items()}
-    )
+    ints = {f.name for f in dataclasses.fields(ModelConfig) if f.type == "int"}
+    config = ModelConfig(**{k: int(v) if k in ints else v for k, v in cfg.items()})
     heldout = {k.removeprefix("eval_"): z[k] for k in z if k.startswith("eval_")}
     relations = heldout.pop("relations")
-    return DemoHistory(z["steps"], z["losses"], heldout, relations, config)
+    return DemoHistory(z["steps"], z["eval_steps"], z["losses"], heldout, relations, config)
 
 
-def _checkpoint_index(steps: np.ndarray, step: int | None) -> int:
+def _step_index(steps: np.ndarray, step: int | None, what: str) -> int:
     if step is None:
         return len(steps) - 1
     hits = np.nonzero(steps == step)[0]
     if not len(hits):
-        raise ValueError(f"no checkpoint at step {step}; saved steps are {steps.tolist()}")
+        raise ValueError(f"no {what} step {step}; the {what} steps are {steps.tolist()}")
     return int(hits[0])
 
 
 def load_demo_model(step: int | None = None, path: Path = DEMO_PATH) -> TrainedModel:
     """The trained demo model at a saved step (None = final); weights cached and read-only."""
     history = load_demo_history(path)
-    return _model_at(_checkpoint_index(history.steps, step), str(path))
+    return _model_at(_step_index(history.steps, step, "saved"), str(path))
 
 
 @functools.lru_cache(maxsize=32)
@@ -264,17 +329,75 @@ def _model_at(i: int, path: str) -> TrainedModel:
     z, history = _load(path), load_demo_history(Path(path))
     w = {k: _readonly(z[f"theta_{k}"][i].astype(np.float64)) for k in PARAM_NAMES}
     params = AttentionParams(w["w_q"], w["w_k"], w["w_v"], w["w_o"], history.config.num_heads)
-    return TrainedModel(history.config, w["tags"], params, int(history.steps[i]))
+    return TrainedModel(history.config, w["tags"], params, int(history.steps[i]), w["readout"])
 
 
-def describe_heads(step: int | None = None, path: Path = DEMO_PATH) -> list[HeadSummary]:
-    """Per head, the relation it follows most often on the held-out split (or "diffuse")."""
-    history = load_demo_history(path)
-    table = history.relations[_checkpoint_index(history.steps, step)]  # (h, R, 2)
+def summarise_heads(table: np.ndarray) -> list[HeadSummary]:
+    """Per head, from a (h, R, 2) measurement: the relation it follows most often, or diffuse."""
     out = []
     for head, rows in enumerate(table):
         best = int(np.argmax(rows[:, 0]))
-        relation = RELATIONS[best] if rows[best, 0] >= DIFFUSE_BELOW else "diffuse"
+        relation = RELATIONS[best] if rows[best, 0] >= JOB_THRESHOLD else DIFFUSE
         acc, weight = float(rows[best, 0]), float(rows[best, 1])
         out.append(HeadSummary(head, relation, acc, weight, RELATIONS[best]))
     return out
+
+
+def describe_heads(step: int | None = None, path: Path = DEMO_PATH) -> list[HeadSummary]:
+    """Per head, the relation it follows on the held-out split at a measured step (None =
+    final), from the measurement stored with the weights; "diffuse" below JOB_THRESHOLD."""
+    history = load_demo_history(path)
+    return summarise_heads(history.relations[history.at(step)])
+
+
+def job_onsets(path: Path = DEMO_PATH) -> list[int | None]:
+    """Per head, the first measured step from which its final job's hit rate stays at or above
+    JOB_THRESHOLD to the end: the moment it found its job (None for a head without one)."""
+    history = load_demo_history(path)
+    out = []
+    for head, final in enumerate(summarise_heads(history.relations[-1])):
+        if final.relation == DIFFUSE:
+            out.append(None)
+            continue
+        r = RELATIONS.index(final.relation)
+        below = np.nonzero(history.relations[:, head, r, 0] < JOB_THRESHOLD)[0]  # (k,)
+        first = int(below[-1]) + 1 if len(below) else 0
+        out.append(int(history.eval_steps[first]))
+    return out
+
+
+# ---- reading a sentence through the measured pronoun head ------------------------------------
+
+PRONOUNS = ("他", "她")
+DECIDED_MIN = 0.5  # the pronoun head decides when its top weight is at least this …
+DECIDED_GAP = 0.2  # … and this much above the runner-up; otherwise it is undecided
+
+
+@dataclass(frozen=True)
+class PronounReading:
+    """Whom the first 他/她 of a sentence means, according to the measured pronoun head."""
+
+    query: int  # token index of the pronoun
+    head: HeadSummary | None  # the best head whose job is pronoun → antecedent; None: no such head
+    keys: tuple[int, ...]  # token indices of the two largest weights in that head's row
+    weights: tuple[float, ...]  # those two weights
+    decided: bool  # top weight ≥ DECIDED_MIN and ≥ DECIDED_GAP above the runner-up
+
+
+def read_pronoun(
+    texts: list[str], weights: np.ndarray, heads: list[HeadSummary]
+) -> PronounReading | None:
+    """The pronoun head's row of the first 他/她 (weights: (h, n, n)); None without a pronoun."""
+    rows = [i for i, w in enumerate(texts) if w in PRONOUNS]
+    if not rows:
+        return None
+    i = rows[0]
+    doers = [s for s in heads if s.relation == "pronoun_antecedent"]
+    if not doers:
+        return PronounReading(i, None, (), (), False)
+    best = max(doers, key=lambda s: s.accuracy)
+    row = weights[best.head, i]  # (n,)
+    top = [int(j) for j in np.argsort(row, kind="stable")[::-1][:2]]
+    w = tuple(float(row[j]) for j in top)
+    gap = w[0] - (w[1] if len(w) > 1 else 0.0)
+    return PronounReading(i, best, tuple(top), w, w[0] >= DECIDED_MIN and gap >= DECIDED_GAP)

@@ -1,17 +1,22 @@
-"""Multi-head attention: the same sentence at h = 1, 2, 4, 8; concat, W_O, and an equal cost."""
+"""Multi-head attention: random heads against trained heads with measured jobs; the same
+sentence at h = 1, 2, 4, 8; concat, W_O, and what stays equal in the cost."""
 
 from dataclasses import replace
 from functools import partial
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
+from attention_core import EmptyInputError
 from attention_core.analysis import attention_cost
-from ui import figures, teach
+from attention_core.model import describe_heads, load_demo_history, load_demo_model
+from ui import controls, figures, state, teach
 from ui import figures_teach as ft
 from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
 from ui.state import Lab
+from ui.text import md_escape
 from ui.text import t as text
 
 ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
@@ -19,8 +24,88 @@ ensure_router()  # a fresh server's first visit may skip app.py: rerun through i
 H_CHOICES = (1, 2, 4, 8)
 
 
-def head_grid(run: Lab, s: Settings, t) -> None:
-    """One heatmap per head, two per row."""
+# ---- random heads against trained heads ---------------------------------------------------------
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def compare_runs(sentence: str, scale: bool) -> tuple[list[str], np.ndarray, np.ndarray, int]:
+    """Token texts, the demo model's head weights (h, n, n) at step 0 and at the end, last step."""
+    first, last = load_demo_model(0), load_demo_model()
+    before, after = first.run(sentence, scale=scale), last.run(sentence, scale=scale)
+    w0, w1 = before.attention.heads.weights, after.attention.heads.weights
+    return before.tokens.texts, w0, w1, last.step
+
+
+def _map(weights: np.ndarray, texts: list[str], title: str, s: Settings, bar: bool):
+    """One head's map; only the right-hand map of a row draws the (shared) colour bar."""
+    return figures.attention_heatmap(
+        weights,
+        texts,
+        title=title,
+        lang=s.lang,
+        numbers=s.numbers,
+        classroom=s.classroom,
+        showscale=bar,
+        bar_room=True,
+        narrow=True,
+    )
+
+
+def compare_section(s: Settings, t) -> None:
+    """One row per head: its map at step 0 and after training, each titled with its measured job."""
+    st.header(t("heads.compare"))
+    try:
+        cfg = load_demo_history().config
+        texts, before, after, last = compare_runs(s.sentence, s.scale)
+    except EmptyInputError:
+        st.warning(t("notice.empty"))
+        return
+    except (OSError, KeyError, ValueError) as err:
+        st.warning(t("heads.compare_missing", error=md_escape(str(err))))
+        return
+    st.markdown(t("heads.compare_intro", h=cfg.num_heads, d=cfg.d_model))
+    if not s.scale:
+        st.caption(t("heads.noscale_note"))
+    jobs = {"random": describe_heads(0), "trained": describe_heads(last)}
+    for head in range(cfg.num_heads):
+        c1, c2 = st.columns(2)
+        for col, when, w in ((c1, "random", before), (c2, "trained", after)):
+            label = ft.head_job_label(jobs[when][head], t)
+            title = t(f"heads.tag_{when}", step=last) + " · " + label
+            fig = _map(w[head], texts, title, s, bar=when == "trained")
+            col.plotly_chart(fig, key=f"heads_cmp_{when}_{head}", config=figures.PLOTLY_CONFIG)
+    for head in range(cfg.num_heads):
+        before_label, after_label = (ft.job_text(jobs[w][head], t) for w in jobs)
+        st.markdown("- " + t("heads.compare_line", head=head + 1, before=before_label,
+                             after=after_label))  # fmt: skip
+
+
+# ---- the sidebar's weights: pick h, maps, edges, concat, W_O, cost -------------------------------
+
+
+def grid_lab(s: Settings, t) -> tuple[Lab, bool]:
+    """The Lab the rest of the page shows, following the sidebar's weights; True if trained.
+
+    Random weights let h change here; the trained model has its h built in.
+    """
+    if s.weights == "trained" and state.trained_available():
+        lab, notices = state.lab_for(s)
+        controls.show_notices(notices, s.lang)
+        if lab is None:
+            st.stop()
+        if lab.source == "trained":
+            st.caption(t("heads.weights_trained", h=lab.heads, d=lab.d_model))
+            return lab, True
+    choices = [h for h in H_CHOICES if s.d_model % h == 0]
+    if st.session_state.get("heads_h") not in choices:  # first visit, or d_model changed
+        st.session_state["heads_h"] = s.heads if s.heads in choices else choices[-1]
+    h = st.radio(t("heads.pick"), choices, key="heads_h", horizontal=True)
+    st.caption(t("heads.weights_random", d=s.d_model, seed=s.seed))
+    return teach.sentence_lab_or_stop(replace(s, heads=h, weights="random")), False
+
+
+def head_grid(run: Lab, trained: bool, s: Settings, t) -> None:
+    """One heatmap per head; the trained model's titled with their measured jobs."""
     w = run.result.heads.weights  # (h, n, n)
     per_row = figures.grid_columns(len(w), len(run.texts), s.classroom)
     figs = figures.head_heatmaps(
@@ -32,6 +117,9 @@ def head_grid(run: Lab, s: Settings, t) -> None:
         classroom=s.classroom,
         cols=per_row,
     )  # the main page's maps: same colours, hover and labels
+    if trained:
+        for fig, job in zip(figs, describe_heads(), strict=True):
+            fig.layout.title.text = ft.head_job_label(job, t)
     cols = st.columns(per_row)
     for head, fig in enumerate(figs):
         with cols[head % len(cols)]:
@@ -72,10 +160,11 @@ def cost_table(n: int, d_model: int, choices: list[int], t) -> None:
     st.caption(t("heads.cost_say", n=n, d=d_model))
 
 
-def edges(run: Lab, t) -> None:
+def edges(run: Lab, lang: str, t) -> None:
+    sep = "，" if lang == "zh" else ", "  # no Chinese punctuation in English lines
     for head, found in enumerate(teach.strongest_edges(run.result.heads.weights, run.texts)):
-        parts = [f"{a} → {b} {w:.2f}" for a, b, w in found]
-        st.text(t("teach.head", h=head + 1) + ": " + "，".join(parts))
+        parts = [f"“{a}” → “{b}” {w:.2f}" for a, b, w in found]  # quoted: a token may be "，"
+        st.text(t("teach.head", h=head + 1) + ": " + sep.join(parts))
 
 
 def main() -> None:
@@ -83,19 +172,18 @@ def main() -> None:
     t = partial(text, lang=s.lang)
     st.title(t("heads.title"))
     st.markdown(t("heads.intro"))
-    choices = [h for h in H_CHOICES if s.d_model % h == 0]
-    if st.session_state.get("heads_h") not in choices:  # first visit, or d_model changed
-        st.session_state["heads_h"] = s.heads if s.heads in choices else choices[-1]
-    h = st.radio(t("heads.pick"), choices, key="heads_h", horizontal=True)
-    run = teach.sentence_lab_or_stop(replace(s, heads=h))
-    st.caption(t("heads.shape", h=h, d_k=run.params.d_k, d=s.d_model))
-    head_grid(run, s, t)
-    st.subheader(t("heads.edges"))
-    edges(run, t)
-    st.subheader(t("heads.concat_title"))
+    compare_section(s, t)
+    st.header(t("heads.grid"))
+    run, trained = grid_lab(s, t)
+    st.caption(t("heads.shape", h=run.heads, d_k=run.d_k, d=run.d_model))
+    head_grid(run, trained, s, t)
+    st.header(t("heads.edges"))
+    edges(run, s.lang, t)
+    st.header(t("heads.concat_title"))
     concat_and_wo(run, s, t)
-    st.subheader(t("heads.cost"))
-    cost_table(len(run.texts), s.d_model, choices, t)
+    st.header(t("heads.cost"))
+    choices = [h for h in H_CHOICES if run.d_model % h == 0]
+    cost_table(len(run.texts), run.d_model, choices, t)
     st.info(t("heads.try"))
 
 

@@ -10,6 +10,7 @@ import streamlit as st
 
 from ui import controls, explorer, state, teach
 from ui import figures as fig
+from ui import figures_teach as ft
 from ui.routing import ensure_router
 from ui.text import md_escape, t
 
@@ -91,16 +92,38 @@ def view_state(lab: state.Lab, s: controls.Settings) -> explorer.ViewState:
 def head_jobs(lab: state.Lab, lang: str) -> list[dict]:
     """Per head, the job measured on held-out sentences (trained weights) or none (random)."""
     if lab.source != "trained":
-        return [{"label": "", "rel": "", "clear": False} for _ in range(lab.heads)]
+        return [{"label": "", "rel": "", "clear": False, "relation": ""}] * lab.heads
     from attention_core.model import describe_heads
 
-    jobs = []
-    for head in describe_heads():
-        clear = head.relation != "diffuse"
-        rel = t(f"learned.rel.{head.relation}", lang) if clear else t("explorer.no_job", lang)
-        label = t("explorer.job", lang, rel=rel, acc=f"{head.accuracy:.0%}") if clear else rel
-        jobs.append({"label": label, "rel": rel, "clear": clear})
-    return jobs
+    say = partial(t, lang=lang)
+    return [
+        {
+            "label": ft.job_text(head, say),  # "代词 → 所指的人 · 100%" or "没有明确分工"
+            "rel": say(f"learned.rel.{head.relation}"),
+            "clear": head.relation != "diffuse",
+            "relation": head.relation,
+        }
+        for head in describe_heads()
+    ]
+
+
+def token_roles(lab: state.Lab) -> list[list[str]]:
+    """Per token, the measured jobs whose question it asks: a pronoun asks who it means, a verb
+    who does it, a word before 的 which noun it modifies; every token can look at itself or at
+    the previous word. The view's one-line story only speaks of heads whose job applies."""
+    from attention_core.model import PRONOUNS
+
+    texts, roles = lab.texts, []
+    for i, tok in enumerate(lab.tokens):
+        mine = ["self", "previous"]
+        if tok.text in PRONOUNS:
+            mine.append("pronoun_antecedent")
+        if tok.tag.startswith("v"):
+            mine.append("verb_subject")
+        if i + 1 < len(texts) and texts[i + 1] == "的":
+            mine.append("modifier_noun")
+        roles.append(mine)
+    return roles
 
 
 def _use_weights(source: str) -> None:
@@ -139,8 +162,10 @@ def explorer_section(lab: state.Lab, s: controls.Settings) -> explorer.ViewState
     read_page_link(lab, s.lang)
     view = view_state(lab, s)
     focus_notice(lab, s, view.focus)
+    roles = token_roles(lab)
     tokens = [
-        {"t": tok.text, "tag": tok.tag, "tag_name": tok.tag, "gloss": None} for tok in lab.tokens
+        {"t": tok.text, "tag": tok.tag, "tag_name": tok.tag, "gloss": None, "roles": roles[i]}
+        for i, tok in enumerate(lab.tokens)
     ]
     explorer.mount(
         lab,

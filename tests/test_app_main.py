@@ -105,9 +105,15 @@ def test_the_page_opens_on_the_trained_model_looking_from_he(run_app):
     jobs = [job for job in header["jobs"] if job["clear"]]
     assert jobs, "the trained model's heads carry their measured jobs"
     w = head_weights(at)
-    pronoun = [k for k, job in enumerate(header["jobs"]) if job["clear"]]
-    assert any(texts[int(np.argmax(w[k, texts.index("他")]))] == "小明" for k in pronoun)
-    line = t("main.weights_trained", "zh", d=32, h=4, seed=0)
+    pronoun = [k for k, job in enumerate(header["jobs"]) if job["relation"] == "pronoun_antecedent"]
+    assert pronoun and all(
+        texts[int(np.argmax(w[k, texts.index("他")]))] == "小明" for k in pronoun
+    )
+    assert "pronoun_antecedent" in header["tokens"][texts.index("他")]["roles"]
+    from attention_core.model import load_demo_history
+
+    cfg = load_demo_history().config  # the shipped model's own size
+    line = t("main.weights_trained", "zh", d=cfg.d_model, h=cfg.num_heads, seed=0)
     assert line in [m.value for m in at.markdown]
     at.button(key="switch_weights").click().run()  # one switch away: the random playground
     ok(at)
@@ -426,6 +432,9 @@ def test_link_notices_go_away_once_a_setting_changes(run_app):
 def test_trained_weights_say_their_own_size_beside_the_greyed_sliders(run_app):
     at = run_app(w="trained")
     ok(at)
-    said = t("side.trained_fixed", "zh", d=32, h=4)
+    from attention_core.model import load_demo_history
+
+    cfg = load_demo_history().config  # the shipped model's own size
+    said = t("side.trained_fixed", "zh", d=cfg.d_model, h=cfg.num_heads)
     assert said in [c.value for c in at.sidebar.caption]
-    assert head_weights(at).shape == (4, 13, 13)  # the model's four heads, not the slider's
+    assert head_weights(at).shape == (cfg.num_heads, 13, 13)  # its heads, not the slider's

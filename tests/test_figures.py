@@ -199,12 +199,55 @@ def test_training_curves_mark_the_current_step():
     loss = ft.loss_figure(np.linspace(2, 0.3, 100), [0, 50, 100], [2.1, 0.9, 0.5], 50, say)
     assert [s.x[-1] for s in loss.data] == [100, 100, 100]
     assert loss.layout.shapes[0].x0 == 50  # the dotted line at the chosen checkpoint
-    heldout = {
-        k: [0.3, 0.9, 0.96]
-        for k in ("any_head_acc", "best_head_weight", "readout_acc", "any_head_chance")
-    }
-    acc = ft.accuracy_figure([0, 50, 100], heldout, 100, say)
-    assert len(acc.data) == 4 and acc.layout.shapes[0].x0 == 100
+    keys = ("any_head_acc", "readout_acc", "readout_chance", "any_head_chance")
+    heldout = {k: np.array([[0.3, 0.2], [0.9, 0.8], [0.96, 0.9]]) for k in keys}
+    acc = ft.accuracy_figure([0, 50, 100], heldout, 100, ["a", "b"], 4, say)
+    names = [tr.name for tr in acc.data]
+    assert len(acc.data) == 5 and acc.layout.shapes[0].x0 == 100
+    assert {"learned.chance_readout", "learned.chance_any", "learned.acc_any"} <= set(names)
+
+
+def test_job_curves_star_the_step_a_head_found_its_job():
+    from ui import figures_teach as ft
+
+    say = lambda key, **_: key  # noqa: E731
+    acc = np.array([[0.1, 0.1], [0.6, 0.2], [0.9, 0.3]])  # (steps, heads)
+    fig = ft.job_curves_figure(
+        [0, 50, 100],
+        acc,
+        np.full(3, 0.07),
+        [50, None],
+        100,
+        title="t",
+        head_colours=["#000", "#111"],
+        t=say,
+    )
+    stars = [tr for tr in fig.data if tr.mode == "markers"]
+    assert len(stars) == 1 and stars[0].x == (50,) and stars[0].y == (0.6,)
+
+
+def test_training_maps_play_every_checkpoint_in_the_browser():
+    from ui import figures_teach as ft
+
+    w = np.full((2, 3, 3), 1 / 3)
+    frames = [
+        {"name": s, "title": f"step {s}", "weights": w * (1 + k), "head_titles": ["a", "<b>"]}
+        for k, s in enumerate((0, 10, 20))
+    ]
+    strings = dict.fromkeys(("play", "pause", "prefix", "query", "key", "bar"), "x")
+    spec = wire(
+        ft.training_maps_figure(
+            frames, ["他", "走", "了"], active=1, text=strings, colorscale=fig.WEIGHT_SCALE
+        )
+    )
+    assert [f["name"] for f in spec["frames"]] == ["0", "10", "20"]
+    assert spec["layout"]["sliders"][0]["active"] == 1
+    assert [s["args"][0] for s in spec["layout"]["sliders"][0]["steps"]] == [["0"], ["10"], ["20"]]
+    assert fig.decode_array(spec["data"][0]["z"]).tolist() == [[67] * 3] * 3  # frame 1 first
+    assert spec["frames"][2]["data"][1]["z"] == [[100] * 3] * 3  # clipped to 100 %
+    assert [a["text"] for a in spec["layout"]["annotations"]] == ["a", "&lt;b&gt;"]
+    for k in (1, 2):
+        assert spec["layout"][f"yaxis{k if k > 1 else ''}"]["autorange"] == "reversed"
 
 
 def test_chinese_labels_go_out_as_utf8_not_escapes():

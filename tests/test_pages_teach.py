@@ -11,8 +11,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import build_inputs, init_params, multi_head_attention, tokenize
-from attention_core.analysis import qk_variance
-from ui import teach
+from attention_core.analysis import attention_cost, qk_variance
+from attention_core.model import describe_heads, load_demo_history
+from ui import figures_teach, teach
 from ui.controls import DEFAULTS
 from ui.state import compute_lab
 from ui.text import t
@@ -20,8 +21,11 @@ from ui.text import t
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 TIMEOUT = 120  # seconds: a shared 2-core machine; never a timing assertion
+TRAINED_HEADS = load_demo_history().config.num_heads
+# heads page: random and trained maps of the demo model, then the sidebar's heads, concat, W_O
+HEADS_MAPS = 2 * TRAINED_HEADS + DEFAULTS.heads  # open_page below uses the random weights
 # page → plotly charts drawn on first load with the default settings
-PAGES = {"steps": 2, "scaling": 7, "heads": 2 + DEFAULTS.heads, "cost": 0, "order": 7, "library": 5}
+PAGES = {"steps": 2, "scaling": 7, "heads": 2 + HEADS_MAPS, "cost": 0, "order": 7, "library": 5}
 
 
 def open_page(page: str, **state) -> AppTest:
@@ -132,10 +136,58 @@ def test_steps_next_moves_on_and_the_cell_matches_the_core():
 
 
 def test_heads_page_draws_one_map_per_head():
-    at = open_page("heads")
+    at = open_page("heads", weights="random")
     at.radio(key="heads_h").set_value(8).run()
     titles = [c["layout"]["title"]["text"] for c in charts(at)]
     assert sum(title.startswith(t("teach.head", h="")) for title in titles) == 8
+    assert t("heads.weights_random", d=DEFAULTS.d_model, seed=DEFAULTS.seed) in captions(at)
+
+
+def captions(at: AppTest) -> list[str]:
+    return [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("weights", ["random", "trained"])
+def test_heads_page_compares_random_and_trained_heads_by_measured_jobs(weights):
+    at = open_page("heads", weights=weights)
+    assert not at.exception, [e.value for e in at.exception]
+    titles = [c["layout"]["title"]["text"] for c in charts(at)]
+    last = int(load_demo_history().steps[-1])
+    for when, step in (("random", 0), ("trained", last)):
+        tag = t(f"heads.tag_{when}", step=last) + " · "
+        expect = [tag + figures_teach.head_job_label(job, t) for job in describe_heads(step)]
+        assert [x for x in titles if x.startswith(tag)] == expect
+    assert all(job.relation == "diffuse" for job in describe_heads(0))
+    assert len({job.relation for job in describe_heads(last)} - {"diffuse"}) >= 3
+
+
+def test_heads_page_follows_the_sidebar_weights():
+    at = open_page("heads", weights="trained")
+    assert not at.exception, [e.value for e in at.exception]
+    assert "heads_h" not in [r.key for r in at.radio]  # h is built into the trained model
+    cfg = load_demo_history().config
+    assert t("heads.weights_trained", h=cfg.num_heads, d=cfg.d_model) in captions(at)
+    titles = [c["layout"]["title"]["text"] for c in charts(at)]
+    grid = [figures_teach.head_job_label(job, t) for job in describe_heads()]
+    assert sorted(x for x in titles if x in grid) == sorted(grid)  # measured jobs as titles
+    at = open_page("heads", weights="random")
+    assert "heads_h" in [r.key for r in at.radio]
+
+
+def test_heads_intro_says_what_the_cost_table_shows():
+    at = open_page("heads", weights="random")
+    table = at.dataframe[0].value
+    params, flops, cells, hs = (
+        table[t(f"heads.col.{c}")].tolist() for c in ("params", "flops", "cells", "h")
+    )
+    n = len(tokenize(DEFAULTS.sentence))
+    assert len(set(params)) == 1 and params[0] == 4 * DEFAULTS.d_model**2  # unchanged
+    assert cells == [h * n * n for h in hs]  # h-fold
+    base = attention_cost(n, DEFAULTS.d_model, 1)
+    for h, f in zip(hs, flops, strict=True):
+        assert f - base.total == (h - 1) * (base.softmax)  # only the softmax grows
+    for words in ("4·d_model²", "2n²·d_model", "h·n²", "softmax"):
+        assert words in t("heads.intro")
 
 
 def test_order_page_permutation_symmetry_breaks_with_positions():

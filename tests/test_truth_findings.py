@@ -263,7 +263,8 @@ def test_steps_and_library_show_the_trained_model_when_the_sidebar_says_so():
     shown = decode(charts(at)[0]["data"][0]["z"])
     np.testing.assert_allclose(shown, run.attention.heads.weights[head], atol=1e-4)
     name = t("teach.src.trained", step=model.step)
-    assert any(name in c and "d_model = 32" in c for c in captions(at))
+    d_model = model.config.d_model  # the shipped model's own width, whatever it is
+    assert any(name in c and f"d_model = {d_model}" in c for c in captions(at))
     at = open_page("library", weights="trained")
     bars = decode(charts(at)[0]["data"][0]["y"])
     np.testing.assert_allclose(bars, run.attention.heads.weights[0, TA], atol=1e-4)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
+from unicodedata import east_asian_width
 
 import numpy as np
 import plotly.graph_objects as go
@@ -360,8 +361,22 @@ def grouped_bars(
 # ---- the learned-attention page: training curves with the current step marked
 
 
-def loss_figure(losses, steps, heldout_loss, step, t, font_size: int = 12) -> go.Figure:
-    """Training loss per update, its moving average, held-out loss at checkpoints, a marker."""
+def job_text(summary, t) -> str:
+    """ "代词 → 所指的人 · 96%" from a measured HeadSummary (attention_core.model), or
+    "没有明确分工" for a head below the job threshold. t: text lookup in one language."""
+    rel = t(f"learned.rel.{summary.relation}")
+    if summary.relation == "diffuse":
+        return rel
+    return t("learned.job_pct", rel=rel, acc=summary.accuracy)
+
+
+def head_job_label(summary, t) -> str:
+    """ "头 1 · 代词 → 所指的人 · 96%" (or "头 2 · 没有明确分工"): a head map's title."""
+    return t("learned.head_label", head=summary.head + 1, job=job_text(summary, t))
+
+
+def loss_figure(losses, eval_steps, heldout_loss, step, t, font_size: int = 12) -> go.Figure:
+    """Training loss per update, its moving average, held-out loss where measured, a marker."""
     x = np.arange(1, len(losses) + 1)
     window = max(1, len(losses) // 40)
     smooth = np.convolve(losses, np.ones(window) / window, mode="valid")  # (steps-window+1,)
@@ -374,42 +389,333 @@ def loss_figure(losses, steps, heldout_loss, step, t, font_size: int = 12) -> go
             "opacity": 0.35,
         },
         {"x": x[window - 1 :], "y": smooth, "name": t("learned.loss_smooth")},
-        {"x": steps, "y": heldout_loss, "name": t("learned.loss_heldout"), "mode": "lines+markers"},
+        {"x": eval_steps, "y": heldout_loss, "name": t("learned.loss_heldout"), "mode": "lines"},
     ]
-    return _marked(traces, step, t("learned.loss"), t, font_size)
+    return _marked(traces, step, t("learned.loss"), t, font_size, height=460)
 
 
-def accuracy_figure(steps, heldout: dict, step, t, font_size: int = 12) -> go.Figure:
-    """Held-out figures at every checkpoint, chance as a dashed line, the current step marked."""
+def accuracy_figure(
+    eval_steps, heldout: dict, step, rel_names: Sequence[str], heads: int, t, font_size: int = 12
+) -> go.Figure:
+    """Each question's read-out accuracy, the rate at which some head's largest weight is on
+    the right word, and the two chance levels (each labelled with what it is), a marker."""
     traces = [
-        {"x": steps, "y": heldout[key], "name": t(name), "mode": "lines+markers"}
-        for key, name in (
-            ("any_head_acc", "learned.acc_any"),
-            ("best_head_weight", "learned.acc_weight"),
-            ("readout_acc", "learned.acc_readout"),
-        )
+        {
+            "x": eval_steps,
+            "y": heldout["readout_acc"][:, r],
+            "name": t("learned.acc_readout_rel", rel=name),
+            "line": {"color": PALETTE[r % len(PALETTE)]},
+        }
+        for r, name in enumerate(rel_names)
     ]
-    chance = {"x": steps, "y": heldout["any_head_chance"], "name": t("learned.acc_chance")}
-    traces.append({**chance, "line": {"dash": "dash"}})
-    return _marked(
-        traces,
-        step,
-        t("learned.acc_title"),
-        t,
-        font_size,
-        y_axis={"range": [0, 1.02], "tickformat": ".0%"},
+    mean = {
+        k: heldout[k].mean(axis=1) for k in ("any_head_acc", "readout_chance", "any_head_chance")
+    }
+    any_chance = t("learned.chance_any", h=heads, sup=_superscript(heads))
+    traces += [
+        {"x": eval_steps, "y": mean["any_head_acc"], "name": t("learned.acc_any"),
+         "line": {"color": "#000", "dash": "dot"}},
+        {"x": eval_steps, "y": mean["readout_chance"], "name": t("learned.chance_readout"),
+         "line": {"color": "#666", "dash": "dash"}},
+        {"x": eval_steps, "y": mean["any_head_chance"], "name": any_chance,
+         "line": {"color": "#000", "dash": "dash"}},
+    ]  # fmt: skip
+    y_axis = {"range": [0, 1.02], "tickformat": ".0%"}
+    return _marked(traces, step, t("learned.acc_title"), t, font_size, y_axis=y_axis, height=460)
+
+
+def job_curves_figure(
+    eval_steps,
+    accuracy: np.ndarray,
+    chance: np.ndarray,
+    onsets: Sequence[int | None],
+    step: int,
+    *,
+    title: str,
+    head_colours: Sequence[str],
+    t,
+    font_size: int = 12,
+) -> go.Figure:
+    """One relation: each head's held-out hit rate (accuracy (E, h)) against training step, the
+    one-head chance level, a ★ where a head found this job (onsets[head], None if it did not)."""
+    traces = []
+    for head in range(accuracy.shape[1]):
+        colour = head_colours[head % len(head_colours)]
+        traces.append(
+            {
+                "x": eval_steps,
+                "y": accuracy[:, head],
+                "name": t("teach.head", h=head + 1),
+                "line": {"color": colour},
+            }
+        )
+    traces.append(
+        {
+            "x": eval_steps,
+            "y": chance,
+            "name": t("learned.head_chance"),
+            "line": {"color": "#666", "dash": "dash"},
+        }
     )
+    for head, at in enumerate(onsets):
+        if at is None:
+            continue
+        k = int(np.nonzero(np.asarray(eval_steps) == at)[0][0])
+        name = html.escape(t("teach.head", h=head + 1))
+        traces.append(
+            {
+                "x": [at],
+                "y": [accuracy[k, head]],
+                "mode": "markers",
+                "marker": {
+                    "symbol": "star",
+                    "size": 14,
+                    "color": head_colours[head % len(head_colours)],
+                    "line": {"color": "#000", "width": 1},
+                },
+                "name": t("learned.job_mark"),
+                "showlegend": False,
+                "hovertemplate": f"{name} · %{{x}}<extra></extra>",
+            }
+        )
+    y_axis = {
+        "range": [0, 1.02],
+        "tickformat": ".0%",
+        "title": {"text": t("learned.head_acc_axis")},
+    }
+    return _marked(traces, step, title, t, font_size, y_axis=y_axis, height=330)
 
 
-def _marked(traces: list, step: int, title: str, t, font_size: int, y_axis=None) -> go.Figure:
+def _superscript(k: int) -> str:
+    return str(k).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
+def _marked(
+    traces: list, step: int, title: str, t, font_size: int, y_axis=None, height: int = 320
+) -> go.Figure:
     """Line traces with the current step marked, white template, legend below."""
-    layout = _layout(title, 320, font_size, **_vline(step, color="#d62728"))
-    layout["title"] = {"text": title}
+    layout = _layout(title, height, font_size, **_vline(step, color="#d62728"))
+    layout["title"] = {"text": html.escape(title)}
     layout["margin"]["t"] = 40
-    layout["legend"] = {"orientation": "h", "y": -0.25}
-    layout["xaxis"] = {"title": {"text": t("learned.x_step")}}
+    entries = sum(tr.get("showlegend", True) for tr in traces)
+    layout["margin"]["b"] = 56 + (font_size + 8) * entries  # axis, then a legend row per entry
+    layout["legend"] = {"orientation": "h", "y": 0, "yref": "container", "yanchor": "bottom"}
+    layout["xaxis"] = {"title": {"text": t("learned.x_step"), "standoff": 4}}
     if y_axis:
         layout["yaxis"] = y_axis
     note = {"x": step, "y": 1, "yref": "paper", "text": t("learned.now"), "showarrow": False}
     layout["annotations"] = [note]
-    return go.Figure({"data": [{"type": "scatter", **tr} for tr in traces], "layout": layout})
+    data = [{"type": "scatter", "mode": "lines", **tr} for tr in traces]
+    for tr in data:
+        tr["name"] = html.escape(str(tr["name"]))
+    return go.Figure({"data": data, "layout": layout})
+
+
+# ---- the learned-attention page: every head's map at every checkpoint, played in the browser
+
+
+def _grid_domains(count: int, cols: int, map_px: int, band_px: int) -> tuple[list, int]:
+    """(x domain, y domain) of each of `count` square-ish subplots, `cols` to a row, first at
+    top left, and the plot area's height in pixels: each row is a band of band_px (for its
+    title, and the row above's tick labels) over map_px of map."""
+    rows = -(-count // cols)
+    height = rows * (band_px + map_px)
+    gap_x = 0.14 if cols > 1 else 0.0
+    width = (1 - gap_x * (cols - 1)) / cols
+    out = []
+    for k in range(count):
+        r, c = divmod(k, cols)
+        top = height - r * (band_px + map_px) - band_px  # pixels from the bottom
+        x0 = c * (width + gap_x)
+        dx = [round(max(0.0, x0), 4), round(min(1.0, x0 + width), 4)]
+        dy = [round(max(0.0, (top - map_px) / height), 4), round(min(1.0, top / height), 4)]
+        out.append((dx, dy))
+    return out, height
+
+
+def training_maps_figure(
+    frames: Sequence[dict],
+    labels: Sequence[str],
+    *,
+    active: int,
+    text: Mapping[str, str],
+    colorscale: list,
+    cols: int = 2,
+    font_size: int = 12,
+) -> go.Figure:
+    """Every head's weight map (one subplot each) with one animation frame per checkpoint.
+
+    frames: per checkpoint {"name": step label, "title": figure title, "weights": (h, n, n),
+    "head_titles": h subplot titles}; labels: n escaped token labels; active: frame shown
+    first; text: "play", "pause", "prefix", "query", "key", "bar" (UI strings). The slider
+    and the play button switch frames in the browser, without a round trip to the server.
+    """
+    h, n, _ = np.shape(frames[0]["weights"])
+    map_px = max(200, (30 if font_size > 14 else 24) * n)
+    if cols == 1:  # a phone: the map is as wide as the screen allows, the colour bar goes below
+        map_px = min(map_px, 280)
+    label_px = max((_text_px(lab, font_size) for lab in labels), default=font_size)
+    upright = n * (label_px + 6) <= map_px  # x labels fit side by side: keep them horizontal
+    ticks_px = (font_size if upright else label_px) + 14
+    title_px = font_size + 18
+    domains, plot_px = _grid_domains(h, cols, map_px, band_px=title_px + ticks_px)
+    slider_px, controls_px = _controls_px(font_size)
+    top = 2 * font_size + 20 + controls_px  # figure title, buttons, slider
+    bottom = ticks_px + 2 * font_size + 10  # the bottom row's tick labels and key-axis title
+    bar = {"title": {"text": text["bar"]}, "ticksuffix": "%", "thickness": 12}
+    if cols == 1:
+        bar.update(orientation="h", len=1, x=0, xanchor="left", y=0, yref="container")
+        bar.update(yanchor="bottom", title={"text": text["bar"], "side": "top"})
+        bottom += 4 * font_size + 30
+    else:
+        bar.update(len=0.6, y=1, yanchor="top")
+    ticks = {"tickvals": list(range(n)), "ticktext": list(labels), "showgrid": False}
+    hover = [[f"{labels[i]} → {labels[j]}" for j in range(n)] for i in range(n)]
+    layout = {
+        "template": _TEMPLATE,
+        "height": plot_px + top + bottom,
+        "margin": {"l": label_px + 2 * font_size + 16, "r": 10, "t": top, "b": bottom},
+        "font": {"size": font_size},
+        "coloraxis": {
+            "colorscale": colorscale,
+            "cmin": 0,
+            "cmax": 100,
+            "colorbar": bar,
+        },
+    }  # fmt: skip
+    for k, (dx, dy) in enumerate(domains):
+        suffix = "" if k == 0 else str(k + 1)
+        layout[f"xaxis{suffix}"] = {
+            **ticks,
+            "domain": dx,
+            "anchor": f"y{suffix}",
+            "tickangle": 0 if upright else -90,
+            "automargin": False,
+            "title": {"text": text["key"] if k >= h - cols else "", "standoff": 8},
+        }
+        layout[f"yaxis{suffix}"] = {
+            **ticks,
+            "domain": dy,
+            "anchor": f"x{suffix}",
+            "autorange": "reversed",
+            "scaleanchor": f"x{suffix}",
+            "constrain": "domain",
+            "automargin": False,
+            "title": {"text": text["query"] if k % cols == 0 else ""},
+        }
+    traces = [
+        {
+            "type": "heatmap",
+            "z": _pct(frames[active]["weights"][k]),
+            "x": list(range(n)),
+            "y": list(range(n)),
+            "coloraxis": "coloraxis",
+            "text": hover,
+            "hovertemplate": "%{text}: %{z}%<extra></extra>",
+            "xaxis": "x" if k == 0 else f"x{k + 1}",
+            "yaxis": "y" if k == 0 else f"y{k + 1}",
+            "xgap": 1,
+            "ygap": 1,
+        }
+        for k in range(h)
+    ]
+    layout.update(_frame_layout(frames[active], domains, font_size))
+    layout["sliders"] = [_slider(frames, active, text["prefix"])]
+    layout["updatemenus"] = [_play_buttons(text["play"], text["pause"], slider_px)]
+    spec_frames = [
+        {
+            "name": str(f["name"]),
+            "data": [{"type": "heatmap", "z": _pct(f["weights"][k])} for k in range(h)],
+            "traces": list(range(h)),
+            "layout": _frame_layout(f, domains, font_size),
+        }
+        for f in frames
+    ]
+    return go.Figure({"data": traces, "layout": layout, "frames": spec_frames})
+
+
+def _text_px(label: str, size: int) -> int:
+    """Rough pixel width of a label: a CJK glyph is ~1 em, anything else ~0.6 em."""
+    return int(sum(size if east_asian_width(c) in "WF" else 0.6 * size for c in label))
+
+
+def _pct(weights: np.ndarray) -> list:
+    """Weights in [0, 1] → whole percents as nested lists (frames are sent as plain JSON)."""
+    return np.rint(np.clip(weights, 0, 1) * 100).astype(int).tolist()
+
+
+def _frame_layout(frame: dict, domains: list, size: int) -> dict:
+    """A frame's figure title and one title above each subplot."""
+    notes = [
+        {
+            "text": html.escape(title),
+            "x": (dx[0] + dx[1]) / 2,
+            "y": dy[1],
+            "xref": "paper",
+            "yref": "paper",
+            "yshift": 6,
+            "showarrow": False,
+            "font": {"size": size + 1, "color": "#222"},
+            "xanchor": "center",
+            "yanchor": "bottom",
+        }
+        for title, (dx, dy) in zip(frame["head_titles"], domains, strict=True)
+    ]
+    title = {"text": html.escape(frame["title"]), "x": 0.01, "y": 1, "yref": "container"}
+    return {"title": {**title, "yanchor": "top", "pad": {"t": 10}}, "annotations": notes}
+
+
+def _controls_px(font_size: int) -> tuple[int, int]:
+    """Room above the maps for the slider, and for the play buttons above it (pixels)."""
+    slider = 3 * font_size + 56  # current value, rail, step labels, padding
+    return slider, slider + font_size + 24
+
+
+def _slider(frames: Sequence[dict], active: int, prefix: str) -> dict:
+    """The step slider, full width right above the maps."""
+    go_to = {
+        "mode": "immediate",
+        "frame": {"duration": 0, "redraw": True},
+        "transition": {"duration": 0},
+    }
+    return {
+        "active": active,
+        "currentvalue": {"prefix": html.escape(prefix)},
+        "pad": {"t": 0, "b": 10},
+        "x": 0,
+        "len": 1,
+        "y": 1,
+        "yanchor": "bottom",
+        "steps": [
+            {"label": str(f["name"]), "method": "animate", "args": [[str(f["name"])], go_to]}
+            for f in frames
+        ],
+    }
+
+
+def _play_buttons(play: str, pause: str, above: int) -> dict:
+    """Play and pause, `above` pixels over the top of the maps (the slider's room)."""
+    run = {
+        "frame": {"duration": 700, "redraw": True},
+        "fromcurrent": True,
+        "transition": {"duration": 0},
+    }
+    stop = {
+        "mode": "immediate",
+        "frame": {"duration": 0, "redraw": False},
+        "transition": {"duration": 0},
+    }
+    return {
+        "type": "buttons",
+        "direction": "left",
+        "x": 0,
+        "y": 1,
+        "xanchor": "left",
+        "yanchor": "bottom",
+        "pad": {"b": above},
+        "showactive": False,
+        "buttons": [
+            {"label": html.escape(play), "method": "animate", "args": [None, run]},
+            {"label": html.escape(pause), "method": "animate", "args": [[None], stop]},
+        ],
+    }

@@ -148,6 +148,20 @@ def lab_for(settings) -> tuple[Lab | None, list[Notice]]:
     return lab, list(lab.notices)
 
 
+def frozen(figures: list) -> list:
+    """Finished figures whose to_dict() is worked out once.
+
+    st.plotly_chart calls figure.to_dict() on every rerun: a deep copy and a walk that turns
+    every numpy array into base64 — most of what a main-page rerun spends on its 10-14 charts
+    (cProfile, `bench/rerun.py --profile`). These figures are cached and shared read-only
+    between sessions, so their dict cannot change; the instance attribute shadows the method.
+    """
+    for figure in figures:
+        spec = figure.to_dict()
+        figure.to_dict = lambda spec=spec: spec
+    return figures
+
+
 def lab_key(s) -> tuple:
     """The settings that decide the numbers (the arguments of compute_lab)."""
     return (s.sentence, s.mode, s.d_model, s.heads, s.scale, s.causal, s.pos, s.seed, s.weights)

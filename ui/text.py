@@ -283,8 +283,6 @@ _section(
             "the focus token.",
         },
         "explorer.head_job": {"zh": " · {job}", "en": " · {job}"},
-        "explorer.no_job": {"zh": "没有明确分工", "en": "no clear job"},
-        "explorer.job": {"zh": "{rel} · {acc}", "en": "{rel} · {acc}"},
         "explorer.picker": {"zh": "细看哪一个头", "en": "Head to inspect"},
         "explorer.panels_title": {
             "zh": "缩放前后：头 {i}",
@@ -373,7 +371,12 @@ _section(
             "zh": "这些头都没有测出明确的分工；点一张图细看。",
             "en": "None of these heads has a measured job; click a map to inspect it.",
         },
-        "explorer.story_title": {"zh": "一句话结论", "en": "In one line"},
+        "explorer.story_other": {
+            "zh": "“{q}” 不是这几个头学会提问的那类词（代词、动词、“的”前面的修饰语）；"
+            "点一张图，看它在每个头里看哪里。",
+            "en": "“{q}” is not the kind of word these heads learned to ask for (a pronoun, a "
+            "verb, a modifier before 的); click a map to see where it looks in each head.",
+        },
     },
 )
 # ---- end section: explorer ----------------------------------------------------------------------
@@ -542,12 +545,15 @@ _section(
         "heads.title": {"zh": "多头注意力", "en": "Multi-head attention"},
         "heads.intro": {
             "zh": "把 d_model 切成 h 份，每个头在 d_k = d_model/h 维里各算一张注意力图，"
-            "再把输出拼起来乘 W_O。头多了，每个头变窄，总计算量和参数量不变。",
-            "en": "Split d_model into h slices; each head computes its own attention map "
-            "in d_k = d_model/h "
-            "dimensions, then the outputs are joined and multiplied by W_O. More heads, "
-            "narrower heads: "
-            "the total compute and parameters stay the same.",
+            "再把输出拼起来乘 W_O。头多了，每个头变窄。不随 h 变的：参数量（W_Q、W_K、W_V、W_O "
+            "共 4·d_model² 个），投影的乘加，以及 Q·Kᵀ 和 权重·V 的乘加（各 2n²·d_model 次浮点"
+            "运算）。随 h 成倍增长的：softmax 的计算（h 张 n×n 的图）和要存的分数格子（h·n² 个）。",
+            "en": "Split d_model into h slices; each head computes its own attention map in "
+            "d_k = d_model/h dimensions, then the outputs are joined and multiplied by W_O. More "
+            "heads, narrower heads. What stays the same for every h: the parameters (W_Q, W_K, "
+            "W_V, W_O: 4·d_model² numbers), the projections' multiply-adds, and those of Q·Kᵀ "
+            "and weights·V (2n²·d_model FLOPs each). What grows h-fold: the softmax work (h maps "
+            "of n×n) and the score cells to store (h·n²).",
         },
         "heads.pick": {"zh": "头数 h", "en": "Heads h"},
         "heads.shape": {
@@ -568,16 +574,62 @@ _section(
         "heads.col.flops": {"zh": "浮点运算次数", "en": "FLOPs"},
         "heads.col.cells": {"zh": "注意力格子数 h·n²", "en": "attention cells h·n²"},
         "heads.cost_say": {
-            "zh": "按你的句子（n = {n}）和 d_model = {d} 计算：参数量与 h 无关，浮点运算只多了 "
-            "softmax 的一点点（每个格子约 5 次），只有要存的注意力格子随 h 增加。",
-            "en": "For your sentence (n = {n}) and d_model = {d}: parameters do not depend "
-            "on h, FLOPs only by the softmax's few operations per cell; only the attention "
-            "cells to store grow with h.",
+            "zh": "按你的句子（n = {n}）和 d_model = {d} 计算：参数量与 h 无关；浮点运算里只有 "
+            "softmax 那部分（每个格子约 5 次）随 h 变成 h 倍，其余不变；要存的注意力格子 h·n² "
+            "也是 h 倍。",
+            "en": "For your sentence (n = {n}) and d_model = {d}: the parameters do not depend "
+            "on h; of the FLOPs only the softmax's share (about 5 per cell) grows h-fold, the "
+            "rest stays; the attention cells to store, h·n², grow h-fold too.",
         },
         "heads.try": {
-            "zh": "试一试：在 h = 1 和 h = 8 之间切换，看看有没有哪个头专门把“他”连到“小明”。",
-            "en": "Try this: switch between h = 1 and h = 8 and look for a head that links "
-            "他 to 小明.",
+            "zh": "试一试：在上面的对比里找一找，训练后哪个头把“他”连到“小明”？随机的头里有"
+            "这样的头吗？再在侧栏换一句话，看这些分工标签是否仍然对得上。",
+            "en": "Try this: in the comparison above, which trained head links 他 to 小明? Is "
+            "there such a head among the random ones? Then type another sentence in the "
+            "sidebar and see whether the measured jobs still fit.",
+        },
+        "heads.compare": {
+            "zh": "随机的头和训练过的头",
+            "en": "Random heads and trained heads",
+        },
+        "heads.compare_intro": {
+            "zh": "同一个小模型、同一句话，每个头两张图：第 0 步（随机初始化）和训练结束。每张图的"
+            "标题是那个头在没见过的句子上量出来的分工——随机的头没有分工，训练过的头各有各的活。"
+            "这一节总是用训练好的小模型（{h} 个头，d_model = {d}），与侧栏的权重设置无关。",
+            "en": "The same small model, the same sentence, two maps per head: step 0 (random "
+            "initialisation) and the end of training. Each title is that head's job "
+            "as measured on sentences it never saw — random heads have none, trained heads each "
+            "have their own. This section always uses the trained demo model ({h} heads, "
+            "d_model = {d}), whatever the sidebar's weights.",
+        },
+        "heads.compare_line": {
+            "zh": "头 {head}：随机时 {before}；训练后 {after}。",
+            "en": "Head {head}: random, {before}; trained, {after}.",
+        },
+        "heads.compare_missing": {
+            "zh": "找不到训练好的小模型，这一节没法对比：{error}",
+            "en": "The trained demo model is missing, so nothing to compare: {error}",
+        },
+        "heads.tag_random": {"zh": "随机（第 0 步）", "en": "Random (step 0)"},
+        "heads.tag_trained": {"zh": "训练后", "en": "Trained"},
+        "heads.noscale_note": {
+            "zh": "√d_k 缩放现在关着：图里的权重是不缩放算的，而分工标签是训练时开着缩放量的。",
+            "en": "√d_k scaling is off now: the maps are computed unscaled, while the job "
+            "labels were measured with scaling on, as in training.",
+        },
+        "heads.grid": {"zh": "换个头数 h", "en": "Change the number of heads h"},
+        "heads.weights_random": {
+            "zh": "下面用侧栏的随机权重（d_model = {d}，种子 {seed}），头数在这里选。",
+            "en": "Below: the sidebar's random weights (d_model = {d}, seed {seed}); pick the "
+            "number of heads here.",
+        },
+        "heads.weights_trained": {
+            "zh": "下面用侧栏选的训练好的小模型：它固定有 {h} 个头、d_model = {d}，所以这里不能"
+            "换 h。"
+            "想比较不同的 h，请在侧栏把权重换成随机初始化。",
+            "en": "Below: the trained demo model chosen in the sidebar. It has {h} heads and "
+            "d_model = {d} built in, so h cannot change here; to compare h, switch the sidebar's "
+            "weights to random init.",
         },
         # -- cost
         "cost.title": {"zh": "n² 的代价", "en": "The n² cost"},
@@ -1126,56 +1178,143 @@ _section(
         "learned.title": {"zh": "学出来的注意力", "en": "Learned attention"},
         "learned.intro": {
             "zh": "W_Q、W_K、W_V 一开始是随机的。这个小模型（一层 {h} 头注意力，d_model = {d}）"
-            "用 numpy 反向传播训练：在“他/她”处要说出指的是谁，在动词处要说出谁做的。"
-            "没有人告诉它该看哪里——注意力权重从不直接监督——可训练让“他”的查询对上了"
-            "“小明”的键。拖动训练步数看它怎么学会。",
+            "用 numpy 反向传播训练，只在三种地方被提问：在“他/她”处问“指的是谁”，在“X的Y”的 X "
+            "处问“修饰哪个名词”，在动词处问“谁做的”。没有人告诉它该看哪里，也没有人规定哪个头"
+            "管哪件事——注意力权重从不直接监督。每个头做什么，是训练完在没见过的句子上量出来的。",
             "en": "W_Q, W_K and W_V start random. This tiny model (one attention layer, {h} "
-            "heads, d_model = {d}) is trained with numpy backprop: at 他/她 it must say who is "
-            "meant, at a verb who does it. Nobody tells it where to look — the attention "
-            "weights are never supervised — yet training makes 他's query meet 小明's key. "
-            "Drag the training step and watch it learn.",
+            "heads, d_model = {d}) is trained with numpy backprop and asked only three kinds of "
+            "question: at 他/她 “who is meant?”, at X in “X的Y” “which noun do you describe?”, "
+            "at a verb “who does it?”. Nobody tells it where to look or which head should do "
+            "what — the attention weights are never supervised. What each head does is "
+            "measured afterwards, on sentences it never saw.",
+        },
+        "learned.weights_note": {
+            "zh": "本页始终显示训练好的小模型（第 0 步就是它的随机初始化），与侧栏的“权重来源”"
+            "无关；侧栏的 d_model、头数、随机种子和位置编码在这里不起作用，√d_k 开关在下面。",
+            "en": "This page always shows the trained demo model (its step 0 is its random "
+            "initialisation), whatever the sidebar's “Weights” says; the sidebar's d_model, "
+            "heads, seed and positions do not apply here, and the √d_k switch is below.",
         },
         "learned.step": {"zh": "训练步数", "en": "Training step"},
-        "learned.play": {"zh": "▶ 播放训练过程", "en": "▶ Play training"},
-        "learned.playing": {"zh": "第 {step} 步", "en": "step {step}"},
         "learned.scale": {"zh": "除以 √d_k（训练时开着）", "en": "Divide by √d_k (on in training)"},
         "learned.noscale_note": {
             "zh": "缩放关掉了：分数大了 √d_k = {r:.1f} 倍，softmax 变得更尖——这个模型训练时"
-            "一直带着缩放，去掉它就等于把温度调低。",
+            "一直带着缩放，去掉它就等于把温度调低。各头的分工是在开着缩放时量的。",
             "en": "Scaling is off: the scores are √d_k = {r:.1f} times larger and the softmax "
             "gets sharper — the model was trained with scaling, so dropping it lowers the "
-            "temperature.",
+            "temperature. The heads' jobs were measured with scaling on.",
         },
-        "learned.heads": {"zh": "第 {step} 步时每个头的注意力", "en": "Each head at step {step}"},
+        "learned.heads": {"zh": "训练中的 {h} 个头", "en": "The {h} heads during training"},
+        "learned.maps_caption": {
+            "zh": "图上方的 ▶ 和滑块在浏览器里直接换帧（共 {k} 个存下的训练步）。每个小标题是"
+            "那一步在留出集上量出的分工。色阶是平方根的：小权重也看得出来。",
+            "en": "▶ and the slider above the maps change frames in the browser ({k} saved "
+            "training steps). Each map's title is its job as measured on the held-out split "
+            "at that step. The colour ramp is square-root, so small weights stay visible.",
+        },
+        "learned.play": {"zh": "▶ 播放", "en": "▶ Play"},
+        "learned.pause": {"zh": "‖ 暂停", "en": "‖ Pause"},
+        "learned.frame_step": {"zh": "第 {step} 步", "en": "step {step}"},
+        "learned.frame_read": {
+            "zh": "{q} → {k} {w:.0%}（头 {head}）",
+            "en": "{q} → {k} {w:.0%} (head {head})",
+        },
+        "learned.frame_undecided": {
+            "zh": "头 {head} 拿不定 {q}：{k} {w:.0%}，{k2} {w2:.0%}",
+            "en": "head {head} undecided on {q}: {k} {w:.0%}, {k2} {w2:.0%}",
+        },
+        "learned.frame_none": {
+            "zh": "还没有头在找 {q} 指谁",
+            "en": "no head finds whom {q} means yet",
+        },
+        "learned.slider_prefix": {"zh": "训练步数：", "en": "Training step: "},
+        "learned.sqrt_ramp": {"zh": "权重 %<br>√ 色阶", "en": "weight %<br>√ scale"},
+        "learned.head_label": {"zh": "头 {head} · {job}", "en": "Head {head} · {job}"},
+        "learned.job_pct": {"zh": "{rel} · {acc:.0%}", "en": "{rel} · {acc:.0%}"},
         "learned.focus": {
-            "zh": "“{q}” 最关注 “{k}”（头 {head}，权重 {w:.0%}）",
-            "en": "“{q}” looks most at “{k}” (head {head}, weight {w:.0%})",
+            "zh": "第 {step} 步：头 {head}（{rel}，留出集 {acc:.0%}）让“{q}”看向“{k}”"
+            "（权重 {w:.0%}）。",
+            "en": "Step {step}: head {head} ({rel}, {acc:.0%} held out) has “{q}” look at "
+            "“{k}” (weight {w:.0%}).",
         },
-        "learned.curves": {"zh": "训练曲线", "en": "Training curves"},
+        "learned.focus_undecided": {
+            "zh": "第 {step} 步：头 {head}（{rel}，留出集 {acc:.0%}）拿不定“{q}”指谁——"
+            "“{k}” {w:.0%}，“{k2}” {w2:.0%}。",
+            "en": "Step {step}: head {head} ({rel}, {acc:.0%} held out) is undecided whom "
+            "“{q}” means — “{k}” {w:.0%}, “{k2}” {w2:.0%}.",
+        },
+        "learned.focus_none": {
+            "zh": "第 {step} 步：还没有哪个头在做“{rel}”（留出集上都不到 {th:.0%}），所以说不出"
+            "“{q}”指谁。",
+            "en": "Step {step}: no head does “{rel}” yet (all under {th:.0%} on the held-out "
+            "split), so nothing says whom “{q}” means.",
+        },
+        "learned.focus_no_pronoun": {
+            "zh": "这句话里没有“他”或“她”。",
+            "en": "This sentence has no 他 or 她.",
+        },
+        "learned.jobs": {
+            "zh": "每个头什么时候找到了自己的活",
+            "en": "When each head found its job",
+        },
+        "learned.jobs_intro": {
+            "zh": "每张图是一种问题；每条线是一个头的命中率：在留出集的句子里，这个头那一行的"
+            "最大权重落在正确词上的比例。★ 标出一个头从哪一步起一直保持在 {th:.0%} 以上。",
+            "en": "One chart per question; each line is a head's hit rate: how often, on the "
+            "held-out sentences, that head's largest weight in the row lands on the right word. "
+            "★ marks the step from which a head stays at or above {th:.0%}.",
+        },
+        "learned.found": {
+            "zh": "头 {head} 在第 {step} 步找到了它的活：{rel}（最后 {acc:.0%}）。",
+            "en": "Head {head} found its job at step {step}: {rel} (finally {acc:.0%}).",
+        },
+        "learned.found_none": {
+            "zh": "头 {head} 到最后也没有明确分工（最接近：{rel}，{acc:.0%}）。",
+            "en": "Head {head} ends without a clear job (closest: {rel}, {acc:.0%}).",
+        },
+        "learned.head_acc_axis": {"zh": "命中率", "en": "hit rate"},
+        "learned.head_chance": {
+            "zh": "一个头碰巧看对 ≈ 1/n",
+            "en": "one head right by chance ≈ 1/n",
+        },
+        "learned.job_mark": {"zh": "★ 找到分工", "en": "★ job found"},
+        "learned.curves": {"zh": "损失和读出", "en": "Loss and read-outs"},
         "learned.loss": {"zh": "损失", "en": "Loss"},
         "learned.loss_train": {"zh": "训练损失（每步）", "en": "training loss (each step)"},
         "learned.loss_smooth": {"zh": "训练损失（滑动平均）", "en": "training loss (smoothed)"},
         "learned.loss_heldout": {"zh": "留出集损失", "en": "held-out loss"},
         "learned.x_step": {"zh": "训练步数", "en": "training step"},
         "learned.now": {"zh": "当前", "en": "now"},
-        "learned.acc_title": {"zh": "留出集上的表现", "en": "On the held-out split"},
+        "learned.acc_title": {"zh": "留出集上的正确率", "en": "Rates on the held-out split"},
         "learned.acc_any": {
-            "zh": "有一个头最关注先行词",
-            "en": "some head looks most at the antecedent",
+            "zh": "某个头最大权重落在正确词上的比例",
+            "en": "rate at which some head's largest weight is on the right word",
         },
-        "learned.acc_weight": {
-            "zh": "最好的头给先行词的平均权重",
-            "en": "best head's mean weight on the antecedent",
+        "learned.acc_readout": {"zh": "读出正确率", "en": "read-out accuracy"},
+        "learned.acc_readout_rel": {"zh": "读出正确率 · {rel}", "en": "read-out accuracy · {rel}"},
+        "learned.chance_readout": {
+            "zh": "读出瞎猜的正确率 ≈ 1/n",
+            "en": "read-out guessing at random ≈ 1/n",
         },
-        "learned.acc_readout": {"zh": "读出答对", "en": "read-out correct"},
-        "learned.acc_chance": {"zh": "随机猜的水平", "en": "chance level"},
+        "learned.chance_any": {
+            "zh": "{h} 个头里碰巧有一个看对 ≈ 1−(1−1/n){sup}",
+            "en": "some of {h} heads right by chance ≈ 1−(1−1/n){sup}",
+        },
+        "learned.metrics_caption": {
+            "zh": "第 {step} 步：每种问题上命中率最高的头（留出集）",
+            "en": "Step {step}: the head with the highest hit rate for each question (held out)",
+        },
+        "learned.metric_value": {"zh": "头 {head} · {acc:.0%}", "en": "head {head} · {acc:.0%}"},
         "learned.heldout_note": {
-            "zh": "留出集的名字、物品、地点和句式在训练中都没出现过。",
-            "en": "Held-out names, objects, places and sentence patterns never appear in training.",
+            "zh": "留出集的名字、物品、地点、形容词、动词和句式在训练中都没出现过。n 是句子的词数，"
+            "各问题的机会水平按每句的 n 平均。",
+            "en": "Held-out names, objects, places, adjectives, verbs and sentence patterns never "
+            "appear in training. n is a sentence's token count; chance levels average over the "
+            "sentences.",
         },
         "learned.what": {
-            "zh": "每个头学到了什么（留出集）",
-            "en": "What each head learned (held out)",
+            "zh": "第 {step} 步：每个头在做什么（留出集）",
+            "en": "Step {step}: what each head does (held out)",
         },
         "learned.head_line": {
             "zh": "头 {head}：{rel}，{acc:.0%} 的行里最大权重落在这里（平均权重 {w:.2f}）",
@@ -1183,17 +1322,30 @@ _section(
             "(mean weight {w:.2f})",
         },
         "learned.head_diffuse": {
-            "zh": "头 {head}：还看不出固定的分工（最像的是{rel}，{acc:.0%}）",
-            "en": "head {head}: no clear job yet (closest: {rel}, {acc:.0%})",
+            "zh": "头 {head}：没有明确分工（最接近的是{rel}，{acc:.0%}，不到 {th:.0%}）",
+            "en": "head {head}: no clear job (closest: {rel}, {acc:.0%}, under {th:.0%})",
+        },
+        "learned.table_note": {
+            "zh": "表中是每个头在每种关系上“最大权重落在正确词上”的比例；“看自己”和“看前一个词”"
+            "从没被提问，只是量出来作对照。",
+            "en": "Each cell: how often the head's largest weight lands on that relation's word. "
+            "Nobody asks about “itself” or “the previous word”; they are measured for "
+            "comparison.",
         },
         "learned.rel.pronoun_antecedent": {
-            "zh": "代词 → 它指的人",
-            "en": "pronoun → the person it means",
+            "zh": "代词 → 所指的人",
+            "en": "pronoun → the person meant",
+        },
+        "learned.rel.modifier_noun": {
+            "zh": "修饰语 → 被修饰的名词",
+            "en": "modifier → its noun",
         },
         "learned.rel.verb_subject": {"zh": "动词 → 主语", "en": "verb → its subject"},
         "learned.rel.self": {"zh": "看自己", "en": "itself"},
         "learned.rel.previous": {"zh": "看前一个词", "en": "the previous word"},
+        "learned.rel.diffuse": {"zh": "没有明确分工", "en": "no clear job"},
         "learned.col.head": {"zh": "头", "en": "head"},
+        "learned.col.job": {"zh": "分工", "en": "job"},
         "learned.missing": {
             "zh": "找不到训练好的权重（{error}）。运行 `python -m attention_core.train` 生成。",
             "en": "The trained weights are missing ({error}). "
@@ -1204,12 +1356,16 @@ _section(
             "en": "This sentence cannot be tokenised: {error}",
         },
         "learned.sentence": {"zh": "句子", "en": "Sentence"},
-        "learned.sentence.shared": {"zh": "当前句子：{s}", "en": "current sentence: {s}"},
         "learned.try": {
             "zh": "试一试：选“那天，小红在公园里看见了小刚，他很高兴。”——一男一女两个人，"
-            "看“他”找的是谁；再拖回第 0 步对比。",
+            "看代词头让“他”找谁；再把图上方的滑块拖回第 0 步对比。再选“小明和小刚去了公园，"
+            "他很高兴。”——两个男生，谁都可能是“他”，看模型是不是拿不定。最后选“小明买了"
+            "一辆旧的自行车，他很喜欢。”，看修饰语头里“旧”的一行指向哪里。",
             "en": "Try this: pick “那天，小红在公园里看见了小刚，他很高兴。” — two people, one of "
-            "each gender — and see whom 他 finds; then drag back to step 0.",
+            "each gender — and see whom the pronoun head has 他 find; then drag the slider "
+            "above the maps back to step 0. Pick “小明和小刚去了公园，他很高兴。” — two boys, "
+            "either could be 他 (he): is the model undecided? Then pick “小明买了一辆旧的自行车，"
+            "他很喜欢。” and see where the row of 旧 (old) points in the modifier head.",
         },
     },
 )

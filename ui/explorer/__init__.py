@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
+from attention_core.model import DECIDED_GAP, DECIDED_MIN
 from ui.figures import VIRIDIS, WEIGHT_SCALE
 from ui.text import t
 
@@ -105,7 +106,7 @@ TEXT_KEYS = (
     "story_undecided",
     "story_random",
     "story_none",
-    "story_title",
+    "story_other",
 )
 
 
@@ -241,6 +242,7 @@ def header_for(
             "tau": view.tau,
         },
         "ack": ack,
+        "decided": {"min": DECIDED_MIN, "gap": DECIDED_GAP},  # as the learned page decides
         "text": strings(lang),
         "colours": colour_stops(),
     }

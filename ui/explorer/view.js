@@ -602,20 +602,23 @@ function storyLines(ctl) {
   const q = name(i);
   if (header.source !== "trained") return [fmt(T.story_random, { q })];
   const lines = [];
+  const roles = header.tokens[i].roles || [];
   header.jobs.forEach((job, k) => {
-    if (!job || !job.clear) return;
+    if (!job || !job.clear || !roles.includes(job.relation)) return;
     const w = ctl.weights[k].subarray(i * n, (i + 1) * n);
     let a = 0;
     for (let j = 1; j < n; j++) if (w[j] > w[a]) a = j;
     let b = a === 0 ? 1 : 0;
     for (let j = 0; j < n; j++) if (j !== a && w[j] > w[b]) b = j;
     const head = fmt(T.head, { i: k + 1 });
-    if (n > 1 && w[b] >= 0.8 * w[a]) {
+    const decided = w[a] >= header.decided.min && w[a] - (n > 1 ? w[b] : 0) >= header.decided.gap;
+    if (!decided) {
       const v = { head, job: job.rel, q, a: name(a), wa: pct(w[a]), b: name(b), wb: pct(w[b]) };
       lines.push(fmt(T.story_undecided, v));
     } else lines.push(fmt(T.story_head, { head, job: job.rel, q, k: name(a), w: pct(w[a]) }));
   });
-  return lines.length ? lines : [T.story_none];
+  if (lines.length) return lines;
+  return [header.jobs.some((j) => j && j.clear) ? fmt(T.story_other, { q }) : T.story_none];
 }
 
 function renderStory(ctl) {
