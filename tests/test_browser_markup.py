@@ -68,7 +68,8 @@ def test_markup_from_a_share_link_is_text(watched, streamlit_server, sentence: s
     assert_inert(page, events)
     shown = words(page)
     assert "<" in shown and ">" in shown and word in shown, shown  # jieba splits the tags
-    assert page.locator("textarea").first.input_value() == sentence
+    # the box may be drawn once more after the view: wait for its value, do not race it
+    page.wait_for_function("s => document.querySelector('textarea')?.value === s", arg=sentence)
 
 
 def test_markup_typed_into_the_box_and_hovered_is_text(watched, streamlit_server):

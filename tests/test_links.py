@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from attention_core.model import load_demo_history
 from tests.browser_support import REPO_ROOT
 from ui.text import md_escape, t
 
@@ -16,6 +17,9 @@ FLAGS = {"scale": 1, "causal": 0, "pos": 0, "class": 0}
 CHOICES = {"w": "trained", "mode": "word", "lang": "zh"}
 ALL = ("s", "d", "h", "scale", "causal", "pos", "seed", "w", "focus", "mode", "lang", "class")
 PAGE = ("head", "tau")  # the main page's own: inspected head (1-based) and the view's τ
+TRAINED = load_demo_history().config  # the default weights: the shipped model's own size
+HEADS = TRAINED.num_heads
+TOP_TAU = f"{round(4 * (TRAINED.d_model / TRAINED.num_heads) ** 0.5, 3):g}"  # 4·√d_k, as shown
 VALID = {
     "d": {str(d) for d in range(8, 257, 8)},
     "h": {str(h) for h in range(1, 17)},
@@ -176,7 +180,7 @@ def test_focus_that_is_not_a_token_is_noticed():
     [
         ("abc", "hot", [bad("head", "abc", 1), bad("tau", "hot", md_escape("√d_k"))]),
         ("0", "0.1", [clamped("head", "0", 1), clamped("tau", "0.1", "1")]),
-        ("99", "1e9", [clamped("head", "99", 4), clamped("tau", "1e9", md_escape("11.314"))]),
+        ("99", "1e9", [clamped("head", "99", HEADS), clamped("tau", "1e9", md_escape(TOP_TAU))]),
         ("2", "nan", [bad("tau", "nan", md_escape("√d_k"))]),
     ],
 )
