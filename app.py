@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 
 import streamlit as st
 
 from ui import controls
 from ui.routing import ensure_router
-from ui.text import t
+from ui.text import TEXT, t
 
 ROOT = Path(__file__).resolve().parent
 STYLE = ROOT / "assets" / "style.css"
@@ -27,6 +28,8 @@ PAGES = (
     ("learned", "learned", "nav.learned", ":material/school:", "trained"),
 )
 HTML_LANG = {"zh": "zh-CN", "en": "en"}
+# Streamlit's and plotly's English names and hints that assets/frame.js puts in the UI language.
+CHROME_KEYS = tuple(key for key in TEXT if key.startswith("chrome.") and key != "chrome.help_for")
 # Static CSS only (no user text): larger type and stronger contrast for projection.
 CLASSROOM_CSS = """
 <style>
@@ -73,19 +76,19 @@ def frame_style(classroom: bool) -> None:
 
 
 def frame_script(lang: str) -> None:
-    """assets/frame.js with its settings: page language, skip link and toolbar names.
+    """assets/frame.js with its settings: page language, Streamlit's and plotly's names.
 
     Static code and strings from ui/text.py only, never user text. Its element is hidden by
     style.css, so it takes no room on the page.
     """
     if not SCRIPT.exists():
         return
+    table = {t(key, "en"): t(key, lang) for key in CHROME_KEYS}
+    table["Help for {label}"] = t("chrome.help_for", lang)
     data = {
         "lang": HTML_LANG.get(lang, lang),
-        "skip": t("frame.skip", lang),
         "scrolls": t("frame.scrolls", lang),
-        "fullscreen": t("frame.fullscreen", lang),
-        "close-fullscreen": t("frame.close_fullscreen", lang),
+        "chrome": json.dumps(table, ensure_ascii=False),
     }
     attrs = " ".join(f'data-{k}="{html.escape(v)}"' for k, v in data.items())
     script = SCRIPT.read_text(encoding="utf-8")

@@ -30,21 +30,58 @@
       document.documentElement.lang = cfg.lang;
     }
     const skip = document.querySelector("[data-testid='stSkipToContent']");
-    if (skip && cfg.skip && skip.textContent !== cfg.skip) skip.textContent = cfg.skip;
+    const name = skip && chrome(cfg)["Skip to main content"];
+    if (name && skip.textContent !== name) skip.textContent = name;
   }
 
-  function toolbars(cfg) {
+  // Streamlit's and plotly's own English names and hints (aria-label, tooltips, placeholders)
+  // in the UI language: cfg.chrome maps each English string to its translation; "Help for X"
+  // is a pattern. The English original is kept, so switching back restores it.
+  const ATTRS = ["aria-label", "data-title", "placeholder", "title"];
+  let chromeSource = null;
+  let chromeTable = {};
+  function chrome(cfg) {
+    if (cfg.chrome !== chromeSource) {
+      chromeSource = cfg.chrome;
+      try {
+        chromeTable = JSON.parse(cfg.chrome || "{}");
+      } catch (err) {
+        chromeTable = {};
+      }
+    }
+    return chromeTable;
+  }
+  function translated(table, english) {
+    if (Object.prototype.hasOwnProperty.call(table, english)) return table[english];
+    const help = table["Help for {label}"];
+    if (help && english.startsWith("Help for ")) {
+      return help.replace("{label}", english.slice("Help for ".length));
+    }
+    return null;
+  }
+  function names(cfg) {
+    const table = chrome(cfg);
+    for (const el of document.querySelectorAll(ATTRS.map((a) => `[${a}]`).join(","))) {
+      for (const attr of ATTRS) {
+        const value = el.getAttribute(attr);
+        if (value === null) continue;
+        const key = `data-al-en-${attr}`;
+        const stored = el.getAttribute(key);
+        const english = stored !== null && el.getAttribute(`data-al-to-${attr}`) === value
+          ? stored
+          : value;
+        const name = translated(table, english);
+        if (name === null || name === value) continue;
+        el.setAttribute(key, english);
+        el.setAttribute(`data-al-to-${attr}`, name);
+        el.setAttribute(attr, name);
+      }
+    }
+  }
+
+  function toolbars() {
     for (const button of document.querySelectorAll(".modebar-btn:not([tabindex='-1'])")) {
       button.setAttribute("tabindex", "-1");
-    }
-    const names = { Fullscreen: cfg.fullscreen, "Close fullscreen": cfg.closeFullscreen };
-    for (const button of document.querySelectorAll(".modebar-btn[data-title]")) {
-      const english = button.dataset.alEnglish || button.dataset.title;
-      const name = names[english];
-      if (!name) continue;
-      button.dataset.alEnglish = english;
-      if (button.dataset.title !== name) button.setAttribute("data-title", name);
-      if (button.getAttribute("aria-label") !== name) button.setAttribute("aria-label", name);
     }
   }
 
@@ -99,7 +136,8 @@
     queued = false;
     const cfg = settings();
     language(cfg);
-    toolbars(cfg);
+    names(cfg);
+    toolbars();
     scrollers(cfg);
   }
   function schedule() {
