@@ -263,7 +263,43 @@ def test_a_swipe_over_a_chart_on_a_phone_scrolls_the_page(browser, streamlit_ser
             before, after = swipe_up(context, page, other)
             assert after["top"] > before["top"]
             assert (after["x"], after["y"]) == (before["x"], before["y"])
-        assert page.locator(".modebar-container").first.is_hidden()  # no toolbar on touch
+    finally:
+        context.close()
+
+
+TAP_TARGETS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const sel = 'button, a[href], textarea, summary, [data-testid="stRadioOption"], '
+    + '[data-testid="stCheckbox"] label, .react-aria-ComboBox > [role="group"], '
+    + '[data-testid="stNumberInputContainer"]';
+  const small = [];
+  for (const e of main.querySelectorAll(sel)) {
+    if (e.closest('.modebar, svg, [data-testid="stSkipToContent"]')) continue;
+    if (e.closest('.react-aria-ComboBox')?.contains(e) && e.tagName === 'BUTTON')
+      continue;  // the select's arrow: part of the whole select, which is measured
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(e).visibility === 'hidden') continue;
+    if (r.width < 44 || r.height < 44)
+      small.push(`${e.tagName} ${Math.round(r.width)}x${Math.round(r.height)} `
+        + (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 16));
+  }
+  return small;
+}"""
+
+
+@pytest.mark.parametrize("name", ["main", "steps", "heads"])
+def test_phone_tap_targets_are_44_px_and_charts_have_no_toolbar(browser, streamlit_server, name):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    try:
+        open_settled(page, url_of(streamlit_server, name), (390, 844))
+        assert page.evaluate(TAP_TARGETS) == []
+        visible_bars = page.locator(".modebar-container").evaluate_all(
+            "bars => bars.filter(b => getComputedStyle(b).display !== 'none').length"
+        )
+        assert visible_bars == 0
     finally:
         context.close()
 

@@ -393,6 +393,7 @@ def sentence_box(lang: str) -> None:
         t("main.mode", lang),
         ["word", "char"],
         key="mode",
+        horizontal=True,  # one row on a phone, where the columns stack
         persist_state="session",
         format_func=lambda m: t(f"main.mode.{m}", lang),
     )
