@@ -119,7 +119,7 @@ def test_display_controls(run_app):
     at.toggle(key="numbers").set_value(True).run()
     ok(at)
     first = charts(at)["head_0"]["data"][0]
-    assert first["zmax"] < 100 and first["texttemplate"] == "%{z}"
+    assert first["zmax"] < 100 and first["texttemplate"] == "%{text}"  # coloured per cell
 
 
 def test_language_classroom_and_mode(run_app):
@@ -130,7 +130,7 @@ def test_language_classroom_and_mode(run_app):
     at.toggle(key="classroom").set_value(True).run()
     ok(at)
     spec = charts(at)["head_0"]
-    assert spec["layout"]["font"]["size"] >= 16 and spec["data"][0]["texttemplate"] == "%{z}"
+    assert spec["layout"]["font"]["size"] >= 24 and spec["data"][0]["texttemplate"] == "%{text}"
     at.radio(key="mode").set_value("char").run()
     ok(at)
     assert head_weights(at).shape[-1] == 17  # one token per character, punctuation kept
