@@ -3,7 +3,7 @@
 // letter, so none appears here); its settings come from the data-* attributes of
 // #al-frame, which app.py writes from ui/text.py. What it does, for every page:
 //   - the html element's lang follows the UI language (screen readers pick their voice by it);
-//   - plotly's toolbar buttons leave the Tab order (the toolbar still shows on hover and on
+//   - the main area itself and plotly's toolbar buttons leave the Tab order (the toolbar still shows on hover and on
 //     focus, and the PNG export stays in it); Streamlit's "Fullscreen" button speaks the UI
 //     language; Streamlit's skip link too;
 //   - a formula, code or table box that overflows sideways gets tabindex=0, a name and the
@@ -29,6 +29,10 @@
     if (cfg.lang && document.documentElement.lang !== cfg.lang) {
       document.documentElement.lang = cfg.lang;
     }
+    // The main area is a Tab stop of its own before its first widget; the skip link can
+    // still focus it (tabindex -1), and keys scroll it from any widget inside.
+    const main = document.querySelector("[data-testid='stMain'][tabindex='0']");
+    if (main) main.setAttribute("tabindex", "-1");
     const skip = document.querySelector("[data-testid='stSkipToContent']");
     const name = skip && chrome(cfg)["Skip to main content"];
     if (name && skip.textContent !== name) skip.textContent = name;
@@ -152,7 +156,12 @@
     return;
   }
   window.__attentionLabFrame = schedule;
-  new MutationObserver(schedule).observe(document.body, { childList: true, subtree: true });
+  // Hover labels come and go under the pointer: no reason to look at the page again for them.
+  const quiet = (record) => record.target instanceof Element
+    && record.target.closest(".hoverlayer, .modebar-container .modebar-group");
+  new MutationObserver((records) => {
+    if (!records.every(quiet)) schedule();
+  }).observe(document.body, { childList: true, subtree: true });
   window.addEventListener("resize", schedule);
   if (document.fonts) {  // a web font that arrives late widens formulas without a DOM change
     document.fonts.addEventListener("loadingdone", schedule);

@@ -359,18 +359,34 @@ def test_tab_skips_toolbars_and_shows_a_ring_on_every_stop(page, streamlit_serve
 
 
 def test_skip_link_then_the_sentence_box_within_five_stops(page, streamlit_server):
-    """The frame's share of the 'within 15 stops' rule: skip link first, Enter, then the
-    main page's widgets in reading order (examples, sentence, Apply, word/char)."""
+    """The frame's share of the 'within 15 stops' rule with the sidebar open: skip link first,
+    Enter, then the main page's widgets in reading order (examples, sentence, Apply, mode)."""
     open_settled(page, streamlit_server, (1280, 800))
     page.keyboard.press("Tab")
     assert page.evaluate(FOCUSED)["testid"] == "stSkipToContent"
     page.keyboard.press("Enter")
     keys = []
-    for _ in range(5):
+    for _ in range(4):
         page.keyboard.press("Tab")
         keys.append(page.evaluate(FOCUSED)["key"])
-    assert keys.index("st-key-sentence") < keys.index("st-key-sentence_apply"), keys
-    assert "st-key-mode" in keys, keys
+    assert keys == ["st-key-example", "st-key-sentence", "st-key-sentence_apply", "st-key-mode"]
+
+
+def test_a_collapsed_sidebar_leaves_the_tab_order(page, streamlit_server):
+    """Classroom mode at 1024 × 768 opens with the sidebar collapsed: its 20 links and widgets
+    were invisible Tab stops. Now: skip link, the » button, then the page."""
+    open_settled(page, f"{streamlit_server}/?class=1", (1024, 768))
+    stops = []
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(FOCUSED))
+    assert [s["testid"] for s in stops[:2]] == ["stSkipToContent", "stExpandSidebarButton"]
+    assert [s["key"] for s in stops[2:]] == [
+        "st-key-example",
+        "st-key-sentence",
+        "st-key-sentence_apply",
+        "st-key-mode",
+    ]
 
 
 # ---- text and language ----------------------------------------------------------------------
