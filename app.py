@@ -35,6 +35,7 @@ CLASSROOM_CSS = """
 <style>
 html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stCaptionContainer"] { font-size: 1.1rem; }
+[data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 2.4rem; }
 [data-testid="stAppViewContainer"] { color: #000; }
 [data-testid="stMarkdownContainer"] h1 { font-size: 2.4rem; }
 [data-testid="stMarkdownContainer"] h2 { font-size: 1.9rem; }
