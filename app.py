@@ -2,35 +2,45 @@
 
 from __future__ import annotations
 
+import html
+import json
 from pathlib import Path
 
 import streamlit as st
 
 from ui import controls
 from ui.routing import ensure_router
-from ui.text import t
+from ui.text import TEXT, t
 
 ROOT = Path(__file__).resolve().parent
 STYLE = ROOT / "assets" / "style.css"
-# (file stem in pages/, ASCII url path, title key, icon); the first is the default page.
+SCRIPT = ROOT / "assets" / "frame.js"
+# (file stem in pages/, ASCII url path, title key, icon, weights the page always uses or None
+# when it follows the sidebar); the first is the default page.
 PAGES = (
-    ("main", "main", "nav.main", ":material/grid_view:"),
-    ("steps", "steps", "nav.steps", ":material/stairs:"),
-    ("scaling", "scaling", "nav.scaling", ":material/straighten:"),
-    ("heads", "heads", "nav.heads", ":material/view_module:"),
-    ("cost", "cost", "nav.cost", ":material/speed:"),
-    ("order", "order", "nav.order", ":material/swap_horiz:"),
-    ("library", "library", "nav.library", ":material/local_library:"),
-    ("learned", "learned", "nav.learned", ":material/school:"),
+    ("main", "main", "nav.main", ":material/grid_view:", None),
+    ("steps", "steps", "nav.steps", ":material/stairs:", None),
+    ("scaling", "scaling", "nav.scaling", ":material/straighten:", None),
+    ("heads", "heads", "nav.heads", ":material/view_module:", None),
+    ("cost", "cost", "nav.cost", ":material/speed:", "random"),
+    ("order", "order", "nav.order", ":material/swap_horiz:", "random"),
+    ("library", "library", "nav.library", ":material/local_library:", None),
+    ("learned", "learned", "nav.learned", ":material/school:", "trained"),
 )
+HTML_LANG = {"zh": "zh-CN", "en": "en"}
+# Streamlit's and plotly's English names and hints that assets/frame.js puts in the UI language.
+CHROME_KEYS = tuple(key for key in TEXT if key.startswith("chrome.") and key != "chrome.help_for")
 # Static CSS only (no user text): larger type and stronger contrast for projection.
 CLASSROOM_CSS = """
 <style>
 html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stCaptionContainer"] { font-size: 1.1rem; }
+[data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 2.4rem; }
 [data-testid="stAppViewContainer"] { color: #000; }
 [data-testid="stMarkdownContainer"] h1 { font-size: 2.4rem; }
-[data-testid="stMarkdownContainer"] :is(h2, h3) { font-size: 1.7rem; }
+[data-testid="stMarkdownContainer"] h2 { font-size: 1.9rem; }
+[data-testid="stMarkdownContainer"] h3 { font-size: 1.5rem; }
+[data-testid="stSidebar"] [data-testid="stMarkdownContainer"] h2 { font-size: 1.3rem; }
 </style>
 """
 
@@ -38,7 +48,7 @@ html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
 def page_entries(lang: str) -> list:
     """st.Page for every pages/ file that exists now (other pages may still be in progress)."""
     entries = []
-    for stem, url, key, icon in PAGES:
+    for stem, url, key, icon, _ in PAGES:
         path = ROOT / "pages" / f"{stem}.py"
         if path.exists():
             default = stem == "main"
@@ -54,10 +64,39 @@ def page_entries(lang: str) -> list:
     return entries
 
 
+def page_weights(page) -> str | None:
+    """The weights a page always uses whatever the sidebar says (None: it follows the sidebar)."""
+    path = getattr(page, "url_path", "") or "main"
+    return next((fixed for _, url, _, _, fixed in PAGES if url == path), None)
+
+
 def frame_style(classroom: bool) -> None:
-    """The app's static stylesheet (phone layout, chips) plus the classroom overrides."""
+    """The app's static stylesheet (phone layout, focus ring, chips) and classroom overrides."""
     css = STYLE.read_text(encoding="utf-8") if STYLE.exists() else ""
     st.html(f"<style>{css}</style>" + (CLASSROOM_CSS if classroom else ""))
+
+
+def frame_script(lang: str) -> None:
+    """assets/frame.js with its settings: page language, Streamlit's and plotly's names.
+
+    Static code and strings from ui/text.py only, never user text. Its element is hidden by
+    style.css, so it takes no room on the page.
+    """
+    if not SCRIPT.exists():
+        return
+    table = {t(key, "en"): t(key, lang) for key in CHROME_KEYS}
+    table["Help for {label}"] = t("chrome.help_for", lang)
+    data = {
+        "lang": HTML_LANG.get(lang, lang),
+        "scrolls": t("frame.scrolls", lang),
+        "chrome": json.dumps(table, ensure_ascii=False),
+    }
+    attrs = " ".join(f'data-{k}="{html.escape(v)}"' for k, v in data.items())
+    script = SCRIPT.read_text(encoding="utf-8")
+    st.html(
+        f'<div id="al-frame" hidden {attrs}></div><script>{script}</script>',
+        unsafe_allow_javascript=True,
+    )
 
 
 def main() -> None:
@@ -76,12 +115,14 @@ def main() -> None:
         initial_sidebar_state=sidebar,
     )
     frame_style(classroom)
-    settings = controls.sidebar()
+    frame_script(lang)
+    nav = st.navigation(page_entries(lang))
+    settings = controls.sidebar(fixed_weights=page_weights(nav))
     # Before the page runs: widget values and callbacks have already landed in the session,
     # and an update sent after the page's elements reaches the address bar one run late.
     controls.sync_query(settings)
-    nav = st.navigation(page_entries(settings.lang))
     nav.run()
 
 
-main()
+if __name__ == "__main__":  # streamlit run and AppTest run it as __main__; tests import it
+    main()

@@ -80,7 +80,7 @@ def test_numbers_in_cells_only_while_they_fit():
     small = wire(fig.attention_heatmap(np.eye(4), list("abcd"), numbers=True))["data"][0]
     n = fig.MAX_CELL_NUMBERS + 1
     big = wire(fig.attention_heatmap(np.eye(n), [str(i) for i in range(n)], numbers=True))
-    assert small["texttemplate"] == "%{z}"
+    assert small["texttemplate"] == "%{text}"  # numbers coloured per cell (ui/figures.py)
     assert "texttemplate" not in big["data"][0]
 
 

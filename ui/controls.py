@@ -267,22 +267,41 @@ def _frame_controls() -> str:
     return lang
 
 
-def _model_controls(lang: str) -> None:
-    """Weights source, d_model, heads, scaling, mask, positions, seed."""
+def _weights_control(lang: str, fixed: str | None) -> str:
+    """The weights radio, or, on a page that always uses one source, that source greyed out
+    with a line saying so (the shared setting stays as it was). Returns the source in use."""
     ss = st.session_state
     trained_ok = trained_available()
     if not trained_ok and ss["weights"] == "trained":
         ss["weights"] = "random"
-    st.subheader(t("side.controls", lang))
+    options = ["trained", "random"] if trained_ok else ["random"]
+    if fixed in ("random", "trained"):
+        st.radio(
+            t("side.weights", lang),
+            ["trained", "random"],
+            index=["trained", "random"].index(fixed),
+            key=f"weights_fixed_{fixed}",  # one widget per source: never a stale choice
+            disabled=True,
+            format_func=lambda w: t(f"side.weights.{w}", lang),
+        )
+        st.caption(t("side.weights_fixed", lang, name=t(f"side.weights.{fixed}", lang)))
+        return fixed
     st.radio(
         t("side.weights", lang),
-        ["trained", "random"] if trained_ok else ["random"],
+        options,
         key="weights",
         format_func=lambda w: t(f"side.weights.{w}", lang),
     )
     if not trained_ok:
         st.caption(t("side.weights_unavailable", lang))
-    fixed = ss["weights"] == "trained"
+    return ss["weights"]
+
+
+def _model_controls(lang: str, fixed_weights: str | None = None) -> None:
+    """Weights source, d_model, heads, scaling, mask, positions, seed."""
+    ss = st.session_state
+    st.header(t("side.controls", lang))
+    fixed = _weights_control(lang, fixed_weights) == "trained"
     st.slider(
         t("side.d_model", lang),
         D_MODEL_MIN,
@@ -309,17 +328,21 @@ def _model_controls(lang: str) -> None:
 
 
 def _display_controls(lang: str) -> None:
-    st.subheader(t("side.display", lang))
+    st.header(t("side.display", lang))
     st.toggle(t("side.shared_scale", lang), key="shared_scale")
     st.toggle(t("side.numbers", lang), key="numbers", disabled=st.session_state["classroom"])
     st.caption(t("side.share", lang))
 
 
-def sidebar() -> Settings:
-    """Draw the shared sidebar (every page) and return the settings it holds."""
+def sidebar(fixed_weights: str | None = None) -> Settings:
+    """Draw the shared sidebar (every page) and return the settings it holds.
+
+    fixed_weights: "random" or "trained" on a page that always uses that source, so the
+    sidebar names the weights the page actually shows (app.py PAGES says which page).
+    """
     with st.sidebar:
         lang = _frame_controls()
-        _model_controls(lang)
+        _model_controls(lang, fixed_weights)
         _display_controls(lang)
     return current_settings()
 
@@ -360,12 +383,20 @@ def sentence_box(lang: str) -> None:
             format_func=lambda i: md_escape(presets[i].get(lang) or presets[i]["text"]),
             on_change=_use_example,
         )
-    box, mode = st.columns([4, 1], vertical_alignment="bottom")
-    box.text_area(t("main.sentence", lang), key="sentence", height=68, persist_state="session")
+    box, mode = st.columns([4, 1], vertical_alignment="top")
+    with box:
+        st.text_area(t("main.sentence", lang), key="sentence", height=68, persist_state="session")
+        # Streamlit's own "Press Ctrl+Enter to apply" is English and hidden (style.css); this
+        # says it in the UI language, and the button applies a typed sentence on a phone too
+        # (leaving the box commits its text; the click reruns the page with it).
+        with st.container(horizontal=True, vertical_alignment="center", key="sentence_apply_row"):
+            st.button(t("sentence.apply", lang), key="sentence_apply", icon=":material/check:")
+            st.caption(t("sentence.apply_hint", lang))
     mode.radio(
         t("main.mode", lang),
         ["word", "char"],
         key="mode",
+        horizontal=True,  # one row on a phone, where the columns stack
         persist_state="session",
         format_func=lambda m: t(f"main.mode.{m}", lang),
     )

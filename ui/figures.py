@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from unicodedata import east_asian_width
 
 import numpy as np
@@ -28,7 +29,17 @@ VIRIDIS = (
 # Viridis (colour-blind-safe) with a square-root ramp: the many small weights (≈ 1/n) stay
 # distinguishable while the colour bar still reads 0–100 %.
 WEIGHT_SCALE = [[(k / (len(VIRIDIS) - 1)) ** 2, c] for k, c in enumerate(VIRIDIS)]
-SIGNED_SCALE = "RdBu_r"  # diverging for scores and matrices (ColorBrewer, colour-blind-safe)
+# Diverging for scores and matrices: ColorBrewer RdBu reversed (colour-blind-safe), written out
+# (what plotly expands "RdBu_r" to) so cell text can pick its colour against it.
+SIGNED_SCALE = [
+    [k / 10, f"rgb({c})"]
+    for k, c in enumerate(
+        (
+            *("5,48,97", "33,102,172", "67,147,195", "146,197,222", "209,229,240"),
+            *("247,247,247", "253,219,199", "244,165,130", "214,96,77", "178,24,43", "103,0,31"),
+        )
+    )
+]
 HEAD_COLOURS = (
     "#0072B2",
     "#E69F00",
@@ -45,11 +56,73 @@ MAX_SCORE_NUMBERS = 10  # scores need more digits ("-3.7"), so fewer tokens fit
 UPRIGHT_MAX = 8  # up to this many tokens, x labels stay horizontal; above, they turn -90°
 COMPACT_N = 32  # above this many tokens, score maps send int8 colour levels (hover: tokens only)
 DTICK_ALL = 40  # up to this many tokens every axis label is drawn
+# Every st.plotly_chart passes this config (or plotly_config(lang), which adds the UI language).
+# The charts hold still: no zoom, pan, box select or scroll zoom (a swipe on a phone scrolls the
+# page), and the toolbar keeps only the PNG export; the frame script takes its buttons out of
+# the Tab order and style.css hides it on touch screens (assets/frame.js, assets/style.css).
 PLOTLY_CONFIG = {
     "displaylogo": False,
+    "displayModeBar": "hover",
+    "scrollZoom": False,
+    "doubleClick": False,
+    "showAxisDragHandles": False,
+    "showTips": False,
     "toImageButtonOptions": {"format": "png", "scale": 3, "filename": "attention_lab"},
-    "modeBarButtonsToRemove": ["lasso2d", "select2d"],
+    "modeBarButtonsToRemove": [
+        *("zoom2d", "pan2d", "select2d", "lasso2d", "zoomIn2d", "zoomOut2d"),
+        *("autoScale2d", "resetScale2d", "hoverClosestCartesian", "hoverCompareCartesian"),
+        *("toggleSpikelines", "resetViews", "sendDataToCloud"),
+    ],
 }
+# Plotly.js strings the charts can show, in Chinese. Streamlit's bundle of plotly.js registers
+# only the en and en-US locales, so the dictionary travels in the config (`locales`), which
+# plotly.js reads before its own registry. Keys are plotly.js 3.x's English strings.
+PLOTLY_ZH = {
+    "dictionary": {
+        "Download plot as a PNG": "下载为 PNG 图片",
+        "Download plot": "下载图表",
+        "Preparing image - this may take a few seconds": "正在生成图片，请稍候",
+        "Snapshot succeeded": "图片已生成",
+        "Sorry, there was a problem downloading your snapshot!": "抱歉，图片下载失败。",
+        "Double-click to zoom back out": "双击恢复原始大小",
+        "Autoscale": "自动缩放",
+        "Reset axes": "重置坐标轴",
+        "Zoom": "缩放",
+        "Pan": "平移",
+        "Zoom in": "放大",
+        "Zoom out": "缩小",
+        "Produced with Plotly.js": "由 Plotly.js 生成",
+    },
+    "format": {
+        "days": ["星期日", "星期一", "星期二", "星期三", "星期四", "星期五", "星期六"],
+        "shortDays": ["周日", "周一", "周二", "周三", "周四", "周五", "周六"],
+        "months": [f"{m}月" for m in range(1, 13)],
+        "shortMonths": [f"{m}月" for m in range(1, 13)],
+        "date": "%Y-%m-%d",
+    },
+}
+PLOTLY_LOCALES = {"zh": "zh-CN", "en": "en-US"}
+# Layout parts that keep a chart still under a finger (also for builders outside this module).
+STILL_LAYOUT = {"dragmode": False}
+STILL_AXIS = {"fixedrange": True}
+
+
+def plotly_config(lang: str = "zh") -> dict:
+    """PLOTLY_CONFIG with plotly.js's own strings (toolbar, notices) in the UI language."""
+    locale = PLOTLY_LOCALES.get(lang, "zh-CN")
+    config = {**PLOTLY_CONFIG, "locale": locale}
+    if locale == "zh-CN":
+        config["locales"] = {"zh-CN": PLOTLY_ZH}
+    return config
+
+
+def hold_still(layout: dict) -> dict:
+    """A layout dict with dragging off and every axis fixed: swipes scroll the page."""
+    layout.update(STILL_LAYOUT)
+    axes = [k for k in layout if re.fullmatch(r"[xy]axis\d*", k)] or ["xaxis", "yaxis"]
+    for name in axes:
+        layout[name] = {**(layout.get(name) or {}), **STILL_AXIS}
+    return layout
 
 
 # ---- helpers ---------------------------------------------------------------------------------
@@ -94,22 +167,90 @@ def decode_array(obj) -> np.ndarray:
 
 
 def font_sizes(classroom: bool) -> dict[str, int]:
-    """Base, title and in-cell font sizes; classroom mode is readable from the back row."""
+    """Base (tick labels), title and in-cell font sizes; classroom labels are ≥ 24 px."""
     return (
-        {"base": 17, "title": 20, "cell": 15}
+        {"base": 24, "title": 26, "cell": 20}
         if classroom
         else {"base": 12, "title": 14, "cell": 11}
     )
 
 
 def map_height(n: int, classroom: bool = False) -> int:
-    """Pixel height of an (n, n) map: room for the labels, cells that grow with the class."""
-    per, top = (36, 680) if classroom else (26, 560 if n <= 48 else 760)
-    return max(260, min(top, 80 + per * n))
+    """Fallback pixel height of an (n, n) map; ui.charts.square_map sizes it from its column."""
+    chrome, per, top = (170, 40, 720) if classroom else (90, 26, 560 if n <= 48 else 760)
+    return max(260, min(top, chrome + per * n))
+
+
+# ---- colour and contrast ---------------------------------------------------------------------
+
+BLACK, WHITE = "#000", "#fff"
+
+
+def _channels(colour: str) -> tuple[float, float, float]:
+    """ "#rrggbb" or "rgb(r,g,b)" → (r, g, b) in 0…255."""
+    if colour.startswith("#"):
+        return tuple(float(int(colour[i : i + 2], 16)) for i in (1, 3, 5))
+    r, g, b = (float(v) for v in colour[colour.index("(") + 1 : -1].split(",")[:3])
+    return r, g, b
+
+
+def scale_colours(z: np.ndarray, zmin: float, zmax: float, scale: list) -> np.ndarray:
+    """The RGB (…, 3) plotly paints for values z on `scale` between zmin and zmax.
+
+    Plotly.js interpolates a colour scale linearly in RGB between its stops, clamped.
+    """
+    stops = np.array([zmin + p * (zmax - zmin) for p, _ in scale])
+    rgb = np.array([_channels(c) for _, c in scale])  # (stops, 3)
+    flat = np.clip(np.asarray(z, dtype=float).ravel(), stops[0], stops[-1])
+    out = np.stack([np.interp(flat, stops, rgb[:, k]) for k in range(3)], axis=-1)
+    return out.reshape(*np.shape(z), 3)
+
+
+def luminance(rgb: np.ndarray) -> np.ndarray:
+    """WCAG relative luminance of sRGB colours (…, 3) in 0…255."""
+    c = np.asarray(rgb, dtype=float) / 255
+    linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return linear @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def contrast(l1: np.ndarray, l2: np.ndarray) -> np.ndarray:
+    """WCAG contrast ratio of two relative luminances (1…21)."""
+    hi, lo = np.maximum(l1, l2), np.minimum(l1, l2)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def text_on(rgb: np.ndarray) -> np.ndarray:
+    """Black or white per colour, whichever contrasts more (always ≥ 4.58 : 1)."""
+    lum = luminance(rgb)
+    return np.where(contrast(lum, 1.0) >= contrast(lum, 0.0), WHITE, BLACK)
+
+
+def cell_texts(z: np.ndarray, labels: np.ndarray, zmin: float, zmax: float, scale) -> list:
+    """Cell numbers as plotly text: white by default, black (a span) on light cells."""
+    dark = text_on(scale_colours(z, zmin, zmax, scale)) == BLACK
+    return [
+        [
+            f'<span style="color:{BLACK}">{v}</span>' if d else str(v)
+            for v, d in zip(row, drow, strict=True)
+        ]
+        for row, drow in zip(labels.tolist(), dark.tolist(), strict=True)
+    ]
+
+
+def cell_font(n: int, classroom: bool, digits: int = 3) -> int:
+    """In-cell font size: the mode's size, smaller when `digits` would not fit a ~560 px map."""
+    room = int(560 / max(n, 1) / (0.62 * digits + 0.3))
+    return max(9, min(font_sizes(classroom)["cell"], room))
+
+
+# ---- layout ----------------------------------------------------------------------------------
 
 
 def _layout(*, title: str, height: int, classroom: bool) -> dict:
-    """Small explicit template (no 3 KB default), transparent background, CJK-first fonts."""
+    """Small explicit template (no 3 KB default), transparent background, CJK-first fonts.
+
+    Still: no drag mode, so a swipe over a chart scrolls the page on a phone.
+    """
     size = font_sizes(classroom)
     return {
         "template": {},
@@ -120,10 +261,11 @@ def _layout(*, title: str, height: int, classroom: bool) -> dict:
             "color": "#000" if classroom else "#31333F",
         },
         "height": height,
-        "margin": {"l": 10, "r": 10, "t": 36 if title else 10, "b": 10},
+        "margin": {"l": 10, "r": 10, "t": int(1.5 * size["title"]) + 12 if title else 10, "b": 10},
         "paper_bgcolor": "rgba(0,0,0,0)",
         "plot_bgcolor": "rgba(0,0,0,0)",
         "hoverlabel": {"font": {"size": size["base"] + 2}},
+        **STILL_LAYOUT,
     }
 
 
@@ -131,13 +273,20 @@ def _base_layout(fig: go.Figure, *, title: str, height: int, classroom: bool) ->
     fig.update_layout(
         **{**_layout(title=title, height=height, classroom=classroom), "template": None}
     )  # {} here would bring plotly's default back
+    ink = {"tickfont_color": fig.layout.font.color, "title_font_color": fig.layout.font.color}
+    fig.update_xaxes(**STILL_AXIS, **ink)
+    fig.update_yaxes(**STILL_AXIS, **ink)
     return fig
 
 
-def _token_axes(labels: list[str], font: dict, *, narrow: bool = False) -> dict:
+def _token_axes(
+    labels: list[str], font: dict, *, narrow: bool = False, titles: tuple[str, str] = ("", "")
+) -> dict:
     """Categorical token axes in sentence order, rows top to bottom, square cells.
 
-    Every label is drawn up to DTICK_ALL tokens (plotly would skip crowded ones).
+    Every label is drawn up to DTICK_ALL tokens (plotly would skip crowded ones). The square
+    hangs from the top-left corner when the box is not square, so the title stays on it.
+    titles: (x, y) axis titles, e.g. key and query.
     """
     upright = len(labels) <= (4 if narrow else UPRIGHT_MAX)
     common = {
@@ -146,37 +295,66 @@ def _token_axes(labels: list[str], font: dict, *, narrow: bool = False) -> dict:
         "showgrid": False,
         "constrain": "domain",
         "tickfont": {"size": font["size"], "color": font["color"]},
+        **STILL_AXIS,
     }
     if len(labels) <= DTICK_ALL:
         common["dtick"] = 1
+    x_title, y_title = titles
     return {
-        "xaxis": {**common, "tickangle": 0 if upright else -90},
-        "yaxis": {**common, "autorange": "reversed", "scaleanchor": "x"},
+        "xaxis": {
+            **common,
+            "tickangle": 0 if upright else -90,
+            "constraintoward": "left",
+            "title": {"text": x_title, "font": {"size": font["size"], "color": font["color"]}},
+        },
+        "yaxis": {
+            **common,
+            "autorange": "reversed",
+            "scaleanchor": "x",
+            "constraintoward": "top",
+            "title": {"text": y_title, "font": {"size": font["size"], "color": font["color"]}},
+        },
     }
 
 
-def _tick_margins(labels: list[str], size: int, x_angle: int) -> dict:
+def _tick_margins(labels: list[str], size: int, x_angle: int, titled: bool = False) -> dict:
     """Left/bottom margins that fit the tick labels (a CJK glyph is ~1 em, others ~0.6 em).
 
     Fixed margins instead of plotly's automargin, which lays every map out twice (measure the
     labels, grow the margins, draw again): −19 % renderer CPU per click at 13 tokens, −39 % at
-    64 (BENCHMARKS.md).
+    64 (BENCHMARKS.md). titled: room for an axis title beyond the labels.
     """
     ems = max(
         (sum(1.0 if east_asian_width(c) in "WF" else 0.6 for c in x) for x in labels), default=1
     )
     wide = int(ems * size * 1.1) + 22  # + tick mark and padding
-    return {"l": wide, "b": wide if x_angle else size + 12}
+    extra = int(1.5 * size) + 4 if titled else 0
+    return {"l": wide + extra, "b": (wide if x_angle else size + 12) + extra}
 
 
-def _colourbar_room(size: int, chars: int = 4) -> int:
-    """Right margin that holds a colour bar whose tick labels have `chars` characters.
+def _ems(text: str) -> float:
+    """Width of a label in ems: a CJK glyph ~1, a space ~0.3, anything else ~0.6."""
+    return sum(1.0 if east_asian_width(c) in "WF" else 0.3 if c == " " else 0.6 for c in text)
+
+
+def _colourbar_room(size: int, chars: int = 4, title: str = "") -> int:
+    """Right margin that holds a colour bar whose tick labels have `chars` characters and whose
+    title (on top of the bar) is `title`.
 
     Plotly otherwise pushes the margin out for the bar and lays the figure out a second time;
     a map with its room reserved draws in ~10 ms instead of ~15 (fitted in Chromium: the bar
-    takes 82 px at font size 12 and 95 px at 17 with "100%" labels; BENCHMARKS.md).
+    takes 82 px at font size 12 and 95 px at 17 with "100%" labels; the "√ 色阶" title at
+    24 px needs 126; BENCHMARKS.md).
     """
-    return 53 + int(0.65 * size * chars)
+    return 53 + max(int(0.65 * size * chars), int(1.1 * size * _ems(title)))
+
+
+def _colourbar(size: int, title: str = "") -> dict:
+    """A slim colour bar; its title (e.g. "√ scale") sits on top, within the bar's room."""
+    bar = {"thickness": 12, "len": 0.9, "tickfont": {"size": size}}
+    if title:
+        bar["title"] = {"text": title, "side": "top", "font": {"size": size}}
+    return bar
 
 
 def _map_figure(
@@ -188,21 +366,34 @@ def _map_figure(
     classroom: bool,
     narrow: bool = False,
     bar_chars: int = 0,
+    lang: str = "zh",
 ) -> go.Figure:
     """An (n, n) token map from one dict: a single validation pass, ~10× faster than updates.
 
-    bar_chars > 0 reserves room on the right for a colour bar whose tick labels are that many
-    characters long (also for a map without a bar, so maps in a row keep equal squares).
+    Rows are queries, columns keys (axis titles say so). bar_chars > 0 reserves room on the
+    right for a colour bar whose tick labels are that many characters long (also for a map
+    without a bar, so maps in a row keep equal squares).
     """
     layout = _layout(title=title, height=height, classroom=classroom)
-    axes = _token_axes(labels, layout["font"], narrow=narrow)
+    titles = (t("main.key_axis", lang), t("main.query_axis", lang))
+    axes = _token_axes(labels, layout["font"], narrow=narrow, titles=titles)
     layout.update(axes)
-    layout["margin"].update(
-        _tick_margins(labels, layout["font"]["size"], axes["xaxis"]["tickangle"])
-    )
+    size = layout["font"]["size"]
+    layout["margin"].update(_tick_margins(labels, size, axes["xaxis"]["tickangle"], titled=True))
     if bar_chars:
-        layout["margin"]["r"] = _colourbar_room(layout["font"]["size"], bar_chars)
+        bar_title = trace.get("colorbar", {}).get("title", {}).get("text", "")
+        layout["margin"]["r"] = _colourbar_room(size, bar_chars, bar_title)
     return go.Figure({"data": [trace], "layout": layout})
+
+
+def square_offset(figure) -> int:
+    """Pixels to add to a map's width to get the height at which its plot area is square.
+
+    ui.charts.square_map sets height = column width + this offset (a go.Figure or its dict).
+    """
+    layout = figure["layout"] if isinstance(figure, dict) else figure.layout.to_plotly_json()
+    m = {"l": 80, "r": 80, "t": 100, "b": 80, **(layout.get("margin") or {})}
+    return int(m["t"] + m["b"] - m["l"] - m["r"])
 
 
 # ---- attention heatmaps ----------------------------------------------------------------------
@@ -231,27 +422,37 @@ def attention_heatmap(
         raise ValueError(f"weights have shape {weights.shape}, while there are {len(texts)} tokens")
     labels = token_labels(texts)
     show_numbers = numbers and n <= MAX_CELL_NUMBERS
+    z, top = weights_to_pct(weights), max(1, round(100 * zmax))
+    size = font_sizes(classroom)["base"]
     trace = {
         "type": "heatmap",
-        "z": weights_to_pct(weights),
+        "z": z,
         "x": labels,
         "y": labels,
         "colorscale": WEIGHT_SCALE,
         "zmin": 0,
-        "zmax": max(1, round(100 * zmax)),
+        "zmax": top,
         "showscale": showscale,
-        "colorbar": {"ticksuffix": "%", "thickness": 12, "len": 0.9},
+        "colorbar": {**_colourbar(size, t("fig.sqrt_ramp", lang)), "ticksuffix": "%"},
         "hovertemplate": "%{y} → %{x}: %{z}%<extra></extra>",
-        "textfont": {"size": font_sizes(classroom)["cell"]},
         "xgap": 1 if n <= 32 else 0,
         "ygap": 1 if n <= 32 else 0,
     }
-    if show_numbers:
-        trace["texttemplate"] = "%{z}"
+    if show_numbers:  # white numbers, black on light cells: ≥ 4.5 : 1 on every colour
+        trace["text"] = cell_texts(z, z, 0, top, WEIGHT_SCALE)
+        trace["texttemplate"] = "%{text}"
+        trace["textfont"] = {"size": cell_font(n, classroom), "color": WHITE}
     side = map_height(n, classroom) if height is None else height
     chars = 4 if (showscale if bar_room is None else bar_room) else 0  # "100%"
     return _map_figure(
-        trace, labels, title=title, height=side, classroom=classroom, narrow=narrow, bar_chars=chars
+        trace,
+        labels,
+        title=title,
+        height=side,
+        classroom=classroom,
+        narrow=narrow,
+        bar_chars=chars,
+        lang=lang,
     )
 
 
@@ -296,10 +497,11 @@ def head_heatmaps(
 
 
 def grid_columns(heads: int, n: int, classroom: bool = False) -> int:
-    """Heatmaps per row: two at 1280 px, three for many heads on short sentences, one for long."""
-    if heads == 1 or n > 48:
+    """Heatmaps per row: at most two on a laptop, one for long sentences and in classroom mode
+    (one map fills a projector's screen). Phones stack columns (assets/style.css)."""
+    if heads == 1 or n > 48 or classroom:
         return 1
-    return 3 if heads >= 6 and n <= 16 and not classroom else 2
+    return 2
 
 
 def _score_trace(scores: np.ndarray, limit: float) -> dict:
@@ -338,11 +540,14 @@ def score_heatmap(
     numbers: bool = False,
     classroom: bool = False,
     showscale: bool = True,
+    lang: str = "zh",
 ) -> go.Figure:
     """Raw or scaled Q·Kᵀ on a diverging scale fixed to ±limit (so two panels compare)."""
     n = scores.shape[-1]
     labels = token_labels(texts)
-    trace = {"colorbar": {"thickness": 12, "len": 0.9}, **_score_trace(scores, limit)}
+    size = font_sizes(classroom)["base"]
+    trace = {"colorbar": _colourbar(size), **_score_trace(scores, limit)}
+    trace["colorbar"] = {**_colourbar(size), **trace["colorbar"]}
     show_numbers = numbers and n <= MAX_SCORE_NUMBERS
     trace.update(
         {
@@ -352,13 +557,16 @@ def score_heatmap(
             "colorscale": SIGNED_SCALE,
             "zmid": 0,
             "showscale": showscale,
-            "textfont": {"size": font_sizes(classroom)["cell"]},
             "xgap": 1 if n <= 32 else 0,
             "ygap": 1 if n <= 32 else 0,
         }
     )
-    if show_numbers:
-        trace["texttemplate"] = "%{z:.1f}"
+    if show_numbers:  # black or white per cell, whichever contrasts more with its colour
+        z = np.asarray(trace["z"], dtype=float)
+        shown = np.array([[f"{v:.1f}" for v in row] for row in z])
+        trace["text"] = cell_texts(z, shown, -limit, limit, SIGNED_SCALE)
+        trace["texttemplate"] = "%{text}"
+        trace["textfont"] = {"size": cell_font(n, classroom, digits=4), "color": WHITE}
     return _map_figure(
         trace,
         labels,
@@ -366,6 +574,7 @@ def score_heatmap(
         height=map_height(n, classroom),
         classroom=classroom,
         bar_chars=5,  # "-12.5"; also without a bar, so the raw and scaled panels match
+        lang=lang,
     )
 
 
@@ -446,7 +655,7 @@ def focus_bars(
         for i in range(h)
     ]
     layout = _layout(title="", height=360 if classroom else 300, classroom=classroom)
-    size = layout["font"]["size"]
+    size, ink = layout["font"]["size"], layout["font"]["color"]  # ticks ≥ 4.5 : 1 on white
     step = -(-n // DTICK_ALL)  # every label up to DTICK_ALL tokens, then every step-th
     angle = 0 if n <= UPRIGHT_MAX * 2 else -90
     top = float(weights[:, index].max()) if n else 1.0
@@ -463,11 +672,15 @@ def focus_bars(
             "range": [-0.5, n - 0.5],
             "showgrid": False,
             "automargin": False,
+            "tickfont": {"color": ink},
+            **STILL_AXIS,
         },
         yaxis={
-            "title": {"text": t("main.weight", lang)},
+            "title": {"text": t("main.weight", lang), "font": {"color": ink}},
             "range": [0, min(1.0, max(0.3, 1.15 * top))],
             "automargin": False,
+            "tickfont": {"color": ink},
+            **STILL_AXIS,
         },
     )
     layout["margin"].update(

@@ -1,0 +1,291 @@
+"""Accessibility of the frame without a browser: glosses, POS names, text, chart config, colours."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import plotly.io as pio
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attention_core import corpus, softmax, tokenize
+from ui import figures as fig
+from ui.controls import examples
+from ui.gloss import gloss, tag_name
+from ui.text import LANGS, TEXT, t
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 120  # seconds: a shared 2-core machine; never a timing assertion
+TEXTS = ["小明", "把", "书", "放在", "了", "桌子", "上", "，", "然后", "他", "走", "了", "。"]
+
+
+def learned_examples() -> tuple[str, ...]:
+    """The learned page's EXAMPLES tuple, read from its source (the page runs on import)."""
+    tree = ast.parse((ROOT / "pages" / "learned.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "EXAMPLES" for target in node.targets
+        ):
+            return tuple(ast.literal_eval(node.value))
+    return ()
+
+
+def example_sentences() -> list[str]:
+    return [e["text"] for e in examples()] + list(learned_examples())
+
+
+def wire(figure) -> dict:
+    return json.loads(pio.to_json(figure, validate=False))
+
+
+# ---- glosses and POS tags ---------------------------------------------------------------------
+
+
+def test_gloss_knows_the_famous_words_and_says_none_otherwise():
+    assert gloss("他") == "he"
+    assert gloss("把") == "(object marker)"
+    assert gloss("书") == "book"
+    assert gloss("了") == "(aspect particle)"
+    assert gloss(" 他 ") == "he"
+    assert gloss("小明") == "Xiaoming (name)"
+    assert gloss("王丽") == "Wang Li (name)"
+    assert gloss("量子纠缠") is None and gloss("") is None and gloss("<b>") is None
+    assert t("gloss.none", "en") == "(no gloss)"
+
+
+@pytest.mark.parametrize("mode", ["word", "char"])
+def test_every_token_of_every_example_has_a_gloss(mode):
+    missing = {
+        tok.text
+        for sentence in example_sentences()
+        for tok in tokenize(sentence, mode=mode)
+        if gloss(tok.text) is None
+    }
+    assert not missing, sorted(missing)
+
+
+def test_the_training_corpus_is_glossed_names_included():
+    sentences = [s.text for split in corpus.SPLITS for s in corpus.generate(split, 300, seed=3)]
+    missing = {tok.text for s in sentences for tok in tokenize(s) if gloss(tok.text) is None}
+    assert not missing, sorted(missing)
+    for split in corpus.SPLITS:
+        for group in corpus.names(split).values():
+            assert all(gloss(name).endswith("(name)") for name in group)
+
+
+def test_gloss_file_is_valid_json_with_english_only_glosses():
+    doc = json.loads((ROOT / "assets" / "gloss.json").read_text(encoding="utf-8"))
+    for word, meaning in doc["words"].items():
+        assert word.strip() == word and meaning.strip() == meaning and meaning, word
+        assert not re.search(r"[，。：；、（）！？]", meaning), (word, meaning)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_tag_the_app_meets_has_a_name(lang):
+    sentences = example_sentences() + [s.text for s in corpus.generate("train", 200, seed=1)]
+    tags = {tok.tag for s in sentences for mode in ("word", "char") for tok in tokenize(s, mode)}
+    for tag in tags | {"nr", "n", "v", "p", "ul", "uj", "x", "r", "d", "c", "m", "q", "f", "t"}:
+        name = tag_name(tag, lang)
+        assert name and name != t("pos.unknown", lang, tag=tag), tag
+    assert tag_name("zzz", lang) == t("pos.unknown", lang, tag="zzz")
+    assert tag_name("legend", lang) == t("pos.unknown", lang, tag="legend")
+    assert tag_name("nr", "en") == "person's name" and tag_name("nr", "zh") == "人名"
+
+
+# ---- text: no Chinese punctuation in English ---------------------------------------------------
+
+CJK_PUNCT = re.compile(r"[，。：；、（）！？【】《》「」]")
+QUOTED_CHINESE = re.compile(r"“[^”]*[\u4e00-\u9fff][^”]*”")  # a quoted Chinese sentence
+
+
+def test_english_strings_hold_no_chinese_punctuation():
+    """A Chinese sentence quoted in an English line keeps its own punctuation; nothing else."""
+    bad = {
+        key: entry["en"]
+        for key, entry in TEXT.items()
+        if key not in ("list.sep", "list.enum")
+        and CJK_PUNCT.search(QUOTED_CHINESE.sub("", entry["en"]))
+    }
+    assert not bad, bad
+    assert t("list.sep", "en").join(["a", "b"]) == "a; b"
+    assert t("list.enum", "en").join(["a", "b"]) == "a, b"
+
+
+# ---- plotly: still charts, toolbar strings in the UI language ---------------------------------
+
+
+def test_plotly_config_holds_the_charts_still_and_speaks_chinese():
+    base = fig.PLOTLY_CONFIG
+    assert base["scrollZoom"] is False and base["doubleClick"] is False
+    assert base["displaylogo"] is False
+    removed = set(base["modeBarButtonsToRemove"])
+    assert {"zoom2d", "pan2d", "select2d", "lasso2d", "autoScale2d", "resetScale2d"} <= removed
+    zh = fig.plotly_config("zh")
+    assert zh["locale"] == "zh-CN"
+    assert zh["locales"]["zh-CN"]["dictionary"]["Download plot as a PNG"] == "下载为 PNG 图片"
+    assert fig.plotly_config("en")["locale"] == "en-US" and "locales" not in fig.plotly_config("en")
+    json.dumps(zh)  # Streamlit sends it as JSON
+
+
+def all_builder_figures(lang: str = "zh", classroom: bool = False) -> dict:
+    w = softmax(np.random.default_rng(0).standard_normal((2, 13, 13)) * 2)
+    common = {"lang": lang, "classroom": classroom}
+    return {
+        "attention": fig.attention_heatmap(w[0], TEXTS, numbers=True, **common),
+        "score": fig.score_heatmap(w[0] * 8 - 4, TEXTS, title="s", limit=4.0, **common),
+        "heads": fig.head_heatmaps(w, TEXTS, **common)[0],
+        "row_stats": fig.row_stats_figure(w[0], w[1], TEXTS, **common),
+        "focus": fig.focus_bars(w, 9, TEXTS, **common),
+        "matrix": fig.matrix_heatmap(w[0][:, :5], TEXTS, title="X", **common),
+    }
+
+
+@pytest.mark.parametrize("name", list(all_builder_figures()))
+def test_every_builder_figure_is_still_under_a_finger(name):
+    layout = wire(all_builder_figures()[name])["layout"]
+    assert layout["dragmode"] is False
+    axes = [k for k in layout if re.fullmatch(r"[xy]axis\d*", k)]
+    assert axes and all(layout[k].get("fixedrange") is True for k in axes), axes
+
+
+def test_hold_still_fixes_every_axis_of_another_builders_layout():
+    layout = fig.hold_still({"xaxis": {"title": "x"}, "yaxis2": {}, "height": 3})
+    assert layout["dragmode"] is False and layout["height"] == 3
+    assert layout["xaxis"] == {"title": "x", "fixedrange": True}
+    assert layout["yaxis2"] == {"fixedrange": True}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_token_maps_name_their_axes_and_their_square_root_ramp(lang):
+    figures = all_builder_figures(lang)
+    for name in ("attention", "score", "heads"):
+        layout = wire(figures[name])["layout"]
+        assert layout["xaxis"]["title"]["text"] == t("main.key_axis", lang)
+        assert layout["yaxis"]["title"]["text"] == t("main.query_axis", lang)
+    bar = wire(figures["attention"])["data"][0]["colorbar"]
+    assert bar["title"]["text"] == t("fig.sqrt_ramp", lang) and "√" in bar["title"]["text"]
+
+
+# ---- colours: cell numbers and ticks ≥ 4.5 : 1 ------------------------------------------------
+
+
+def test_plotly_colour_maths_matches_the_scale_stops():
+    stops = [p for p, _ in fig.WEIGHT_SCALE]
+    rgb = fig.scale_colours(np.array(stops) * 100, 0, 100, fig.WEIGHT_SCALE)
+    assert np.allclose(rgb[0], (0x44, 0x01, 0x54)) and np.allclose(rgb[-1], (0xFD, 0xE7, 0x25))
+    assert fig.contrast(fig.luminance(np.array([0, 0, 0])), 1.0) == pytest.approx(21.0)
+
+
+@pytest.mark.parametrize(
+    ("scale", "lo", "hi"), [(fig.WEIGHT_SCALE, 0, 100), (fig.SIGNED_SCALE, -4.0, 4.0)]
+)
+def test_text_on_every_colour_of_the_ramps_has_4_5_to_1(scale, lo, hi):
+    z = np.linspace(lo, hi, 2001)
+    rgb = fig.scale_colours(z, lo, hi, scale)
+    ink = fig.text_on(rgb)
+    lum = np.where(ink == fig.BLACK, 0.0, 1.0)
+    ratios = fig.contrast(fig.luminance(rgb), lum)
+    assert ratios.min() >= 4.5, float(ratios.min())
+
+
+def test_cell_numbers_carry_the_colour_picked_for_their_cell():
+    w = np.array([[0.02, 0.98], [0.5, 0.5]])
+    data = wire(fig.attention_heatmap(w, ["a", "b"], numbers=True))["data"][0]
+    assert data["textfont"]["color"] == fig.WHITE and data["texttemplate"] == "%{text}"
+    assert data["text"][0][0] == "2"  # a dark cell: white (the default)
+    assert data["text"][0][1] == '<span style="color:#000">98</span>'  # yellow: black
+
+
+@pytest.mark.parametrize("classroom", [False, True])
+def test_bar_chart_ink_has_4_5_to_1_on_white(classroom):
+    for name in ("focus", "row_stats"):
+        layout = wire(all_builder_figures(classroom=classroom)[name])["layout"]
+        colour = layout["font"]["color"]
+        ink = fig.luminance(np.array(fig._channels(colour if len(colour) == 7 else "#000000")))
+        assert fig.contrast(ink, 1.0) >= 4.5, (name, colour)
+        for axis in ("xaxis", "yaxis"):
+            assert layout[axis]["tickfont"]["color"] == colour
+
+
+def test_classroom_labels_are_at_least_24_px():
+    layout = wire(all_builder_figures(classroom=True)["heads"])["layout"]
+    assert layout["xaxis"]["tickfont"]["size"] >= 24 and layout["yaxis"]["tickfont"]["size"] >= 24
+    assert fig.grid_columns(4, 13, classroom=True) == 1
+    assert max(fig.grid_columns(h, 13) for h in (1, 2, 4, 8, 16)) == 2
+
+
+@pytest.mark.parametrize("n", [4, 13, 40])
+def test_square_offset_makes_the_plot_area_square_at_any_width(n):
+    texts = [f"词{i}" for i in range(n)]
+    figure = fig.attention_heatmap(np.full((n, n), 1 / n), texts, title="头 1")
+    m = wire(figure)["layout"]["margin"]
+    for width in (320, 547, 900):
+        height = width + fig.square_offset(figure)
+        assert width - m["l"] - m["r"] == height - m["t"] - m["b"]
+
+
+# ---- the frame script and the sidebar --------------------------------------------------------
+
+
+def test_frame_script_survives_domPurify():
+    """DOMPurify drops a <script> whose text holds "<" followed by a letter, "/" or "!"."""
+    script = (ROOT / "assets" / "frame.js").read_text(encoding="utf-8")
+    assert not re.search(r"<[/\w!]", script)
+    css = (ROOT / "assets" / "style.css").read_text(encoding="utf-8")
+    assert not re.search(r"<[/\w!]", css)
+
+
+def open_page(page: str, **state) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    return at if page == "main" else at.switch_page(f"pages/{page}.py").run()
+
+
+def sidebar_app(fixed: str | None) -> None:
+    """The shared sidebar alone, as app.py draws it for a page that always uses `fixed`."""
+    from ui import controls
+
+    controls.init_state()
+    controls.sidebar(fixed_weights=fixed)
+
+
+@pytest.mark.parametrize(("name", "shown"), [("learned", "trained"), ("order", "random")])
+def test_the_sidebar_names_the_weights_a_page_always_uses(name, shown):
+    import app
+
+    page = type("Page", (), {"url_path": name})()
+    assert app.page_weights(page) == shown
+    assert app.page_weights(type("Page", (), {"url_path": ""})()) is None  # main follows it
+    at = AppTest.from_function(sidebar_app, args=(shown,), default_timeout=TIMEOUT)
+    at.session_state["weights"] = "random" if shown == "trained" else "trained"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    label = t(f"side.weights.{shown}", "zh")
+    assert t("side.weights_fixed", "zh", name=label) in [c.value for c in at.sidebar.caption]
+    fixed = [r for r in at.sidebar.radio if r.key == f"weights_fixed_{shown}"]
+    assert fixed and fixed[0].value == shown and fixed[0].disabled
+    assert at.session_state["weights"] != shown  # the shared setting is left alone
+    assert at.slider(key="d_model").disabled == (shown == "trained")
+
+
+def test_the_main_page_sidebar_offers_the_weights_choice():
+    at = open_page("main")
+    assert not at.exception
+    assert [r.key for r in at.sidebar.radio if r.key and r.key.startswith("weights")] == ["weights"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_sentence_box_says_how_to_apply_in_the_ui_language(lang):
+    at = open_page("main", lang=lang)
+    assert t("sentence.apply_hint", lang) in [c.value for c in at.caption]
+    assert [b.label for b in at.button if b.key == "sentence_apply"] == [t("sentence.apply", lang)]
+    at.text_area(key="sentence").input("我打你。")
+    at.button(key="sentence_apply").click().run()
+    assert not at.exception
+    assert at.session_state["sentence"] == "我打你。"

@@ -1,0 +1,457 @@
+"""Accessibility in Chromium: an axe audit of every page, touch, keyboard, contrast, language.
+
+The audit matrix: 8 pages × (viewport, language, classroom) has 64 combinations at ~6 s a load
+on the shared 2-core machine. Each page gets two complementary ones instead, alternating
+between pages, so every page is audited at both viewports, in both languages and with
+classroom mode on and off, and across the pages all four pairings of a half-fraction 2³
+design appear (desktop·zh·off, phone·en·on, desktop·en·on, phone·zh·off): 16 loads.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from ui.text import t
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+LOAD_MS = 120_000
+PAGES = ("main", "steps", "scaling", "heads", "cost", "order", "library", "learned")
+VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
+HALF_A = (("desktop", "zh", False), ("phone", "en", True))
+HALF_B = (("desktop", "en", True), ("phone", "zh", False))
+MATRIX = [
+    (page, *combo) for i, page in enumerate(PAGES) for combo in (HALF_A if i % 2 == 0 else HALF_B)
+]
+AUDITED_IMPACTS = {"serious", "critical"}
+ALSO_AUDITED = {"heading-order"}  # "moderate" in axe, named by issue 15: sections are h2
+
+# Violations that come from Streamlit itself and that the app cannot fix: (rule id, page or
+# "*", regex on the node's selector or HTML, why). Empty now: what Streamlit 1.67 got wrong
+# on these pages is fixed by the frame (assets/frame.js, assets/style.css): katex and code
+# boxes that scroll get a Tab stop (scrollable-region-focusable), disabled widget labels are
+# darkened (color-contrast 2.6 : 1), heading anchors leave the Tab order.
+STREAMLIT_ALLOWED: list[tuple[str, str, str, str]] = []
+
+# TEMPORARY: violations in pages other workers are rewriting right now; the lead empties this
+# list after merging their branches. (rule id, page, regex on selector or HTML, owner: fix)
+PENDING_OWNER_FIXES: list[tuple[str, str, str, str]] = []
+
+SETTLED = """() => {
+  if (document.querySelector('[data-testid="stStatusWidget"], [data-testid="stSkeleton"]'))
+    return false;
+  const charts = document.querySelectorAll('[data-testid="stPlotlyChart"]');
+  return Array.from(charts).every(c => c.querySelector('.main-svg'))
+    && !!window.__attentionLabFrame;
+}"""
+
+
+def url_of(base: str, page: str, lang: str = "zh", classroom: bool = False) -> str:
+    query = [f"lang={lang}"] if lang != "zh" else []
+    query += ["class=1"] if classroom else []
+    path = "" if page == "main" else page
+    return f"{base}/{path}" + (f"?{'&'.join(query)}" if query else "")
+
+
+QUIET = """() => [document.querySelectorAll('[data-testid="stMain"] *').length,
+  document.querySelectorAll('.js-plotly-plot .main-svg').length]"""
+
+
+def open_settled(page, url: str, size: tuple[int, int]) -> None:
+    """Load a page and wait until Streamlit stopped running, every chart is drawn and the main
+    area has not changed for three polls in a row (a fresh server reruns a first visit)."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(url)
+    page.wait_for_selector("h1", timeout=LOAD_MS)
+    last, same = None, 0
+    while same < 3:
+        page.wait_for_function(SETTLED, timeout=LOAD_MS)
+        page.evaluate("() => document.fonts.ready.then(() => new Promise(requestAnimationFrame))")
+        page.wait_for_timeout(400)  # a poll interval, not an assertion on time
+        now = page.evaluate(QUIET)
+        same = same + 1 if now == last else 0
+        last = now
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
+def _listed(entries, rule: str, page_name: str, node: dict) -> bool:
+    text = " ".join(node.get("target", [])) + " " + node.get("html", "")
+    return any(
+        rule == r and page in ("*", page_name) and re.search(pattern, text)
+        for r, page, pattern, _ in entries
+    )
+
+
+def unexplained(results: dict, page_name: str) -> list[str]:
+    """Audited violations not listed as Streamlit's or pending with a page's owner."""
+    found = []
+    for violation in results["violations"]:
+        rule = violation["id"]
+        if violation["impact"] not in AUDITED_IMPACTS and rule not in ALSO_AUDITED:
+            continue
+        for node in violation["nodes"]:
+            if _listed(STREAMLIT_ALLOWED, rule, page_name, node):
+                continue
+            if _listed(PENDING_OWNER_FIXES, rule, page_name, node):
+                continue
+            found.append(f"{rule} ({violation['impact']}): {node['target']} {node['html'][:160]}")
+    return found
+
+
+# Ink of chart text (ticks, axis titles, legends, colour bars) against the white page.
+CHART_INK = """() => {
+  const lum = c => {
+    const m = c.match(/[\\d.]+/g).map(Number);
+    const [r, g, b] = m.slice(0, 3).map(v => {
+      v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return [0.2126 * r + 0.7152 * g + 0.0722 * b, m.length > 3 ? m[3] : 1];
+  };
+  const low = [];
+  const sel = '.xtick text, .ytick text, .g-xtitle text, .g-ytitle text, .gtitle, '
+    + '.legendtext, .cbaxis text, .cbtitle text';
+  for (const el of document.querySelectorAll('.js-plotly-plot ' + sel.split(', ').join(
+      ', .js-plotly-plot '))) {
+    const s = getComputedStyle(el);
+    const [L, a] = lum(s.fill);
+    const op = parseFloat(s.fillOpacity || 1) * parseFloat(s.opacity || 1) * a;
+    const mix = op * L + (1 - op);
+    const ratio = 1.05 / (mix + 0.05);
+    if (ratio < 4.5) low.push(`${el.textContent.slice(0, 12)} ${s.fill} ${ratio.toFixed(2)}`);
+  }
+  return low;
+}"""
+# Ink of code tokens against their code box.
+CODE_INK = """() => {
+  const lum = c => {
+    const [r, g, b] = c.match(/[\\d.]+/g).map(Number).slice(0, 3).map(v => {
+      v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const low = [];
+  for (const pre of document.querySelectorAll('[data-testid="stCode"] pre')) {
+    let box = pre, bg = 'rgba(0, 0, 0, 0)';
+    while (box && /rgba\\(0, 0, 0, 0\\)|transparent/.test(bg)) {
+      bg = getComputedStyle(box).backgroundColor; box = box.parentElement;
+    }
+    const lb = lum(bg);
+    for (const span of pre.querySelectorAll('code span')) {
+      if (!span.textContent.trim()) continue;
+      const lf = lum(getComputedStyle(span).color);
+      const ratio = (Math.max(lf, lb) + 0.05) / (Math.min(lf, lb) + 0.05);
+      if (ratio < 4.5) low.push(`${span.className} ${getComputedStyle(span).color} ${ratio}`);
+    }
+  }
+  return [...new Set(low)];
+}"""
+# Elements in the main area that reach past the right edge of the window, outside any box
+# that scrolls sideways or is visually hidden (a plotly chart's SVG is measured as a whole).
+SIDEWAYS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const width = document.documentElement.clientWidth;
+  const inScroller = el => {
+    for (let p = el.parentElement; p && p !== main; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (['auto', 'scroll'].includes(s.overflowX) && p.scrollWidth > p.clientWidth + 1)
+        return true;
+      if (s.clipPath !== 'none' || s.clip !== 'auto') return true;  // visually hidden
+    }
+    return false;
+  };
+  const out = [];
+  for (const el of main.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || r.right <= width + 1 || el.closest('svg')) continue;
+    if (!inScroller(el)) out.push(`${el.tagName} ${el.className.toString().slice(0, 40)}`);
+  }
+  return {page: document.documentElement.scrollWidth - width,
+          main: main.scrollWidth - main.clientWidth, cut: out.slice(0, 8)};
+}"""
+
+
+@pytest.mark.parametrize(("name", "view", "lang", "classroom"), MATRIX)
+def test_page_audit(page, streamlit_server, name, view, lang, classroom):
+    """axe (serious, critical, heading-order), chart and code ink ≥ 4.5 : 1, and on a phone
+    nothing reaches past the right edge; the page speaks its language."""
+    open_settled(page, url_of(streamlit_server, name, lang, classroom), VIEWPORTS[view])
+    results = Axe().run(page).response
+    shot(page, f"a11y_{name}_{view}_{lang}{'_class' if classroom else ''}.png")
+    problems = unexplained(results, name)
+    assert not problems, "\n".join(problems)
+    assert page.evaluate("() => document.documentElement.lang") == (
+        "zh-CN" if lang == "zh" else "en"
+    )
+    assert page.evaluate(CHART_INK) == []
+    assert page.evaluate(CODE_INK) == []
+    if view == "phone":
+        sideways = page.evaluate(SIDEWAYS)
+        assert sideways == {"page": 0, "main": 0, "cut": []}, sideways
+
+
+def test_pending_owner_fixes_are_all_still_needed():
+    """Every temporary entry names a page and an owner; the lead empties the list on merge."""
+    for rule, name, pattern, owner in PENDING_OWNER_FIXES:
+        assert name in PAGES and rule and re.compile(pattern) and ":" in owner
+
+
+# ---- touch --------------------------------------------------------------------------------
+
+TOKEN_MAP = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+  .findIndex(gd => gd.layout && gd.layout.yaxis && gd.layout.yaxis.scaleanchor === 'x')"""
+DRAGGABLE = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+  .findIndex(gd => gd._fullLayout && gd._fullLayout.dragmode !== false)"""
+STATE = """i => {
+  const gd = document.querySelectorAll('.js-plotly-plot')[i];
+  return {x: gd._fullLayout.xaxis.range.map(v => +v.toFixed(3)),
+          y: gd._fullLayout.yaxis.range.map(v => +v.toFixed(3)),
+          top: document.querySelector('[data-testid="stMain"]').scrollTop};
+}"""
+
+
+def swipe_up(context, page, index: int) -> tuple[dict, dict]:
+    """A finger swipe up (and a little sideways) from inside chart `index`; state before/after."""
+    chart = page.locator(".js-plotly-plot").nth(index)
+    chart.scroll_into_view_if_needed()
+    before = page.evaluate(STATE, index)
+    box = chart.locator(".nsewdrag").first.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.7
+    cdp = context.new_cdp_session(page)
+    moves = [(-40 * k, -20 * k) for k in range(5)]
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for dy, dx in moves[1:]:
+        point = {"x": x + dx, "y": y + dy}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_function(f"({STATE})({index}).top !== {before['top']}", timeout=LOAD_MS)
+    return before, page.evaluate(STATE, index)
+
+
+def test_a_swipe_over_a_chart_on_a_phone_scrolls_the_page(browser, streamlit_server):
+    """Issue 15: a swipe over a heatmap zoomed it (x [-0.5, 12.5] → [5.96, 12.79])."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    try:
+        open_settled(page, f"{streamlit_server}/heads", (390, 844))
+        index = page.evaluate(TOKEN_MAP)
+        assert index >= 0, "no token map on /heads"
+        before, after = swipe_up(context, page, index)
+        assert after["top"] > before["top"]  # the page moved under the finger
+        assert (after["x"], after["y"]) == (before["x"], before["y"])  # the map did not
+        # A chart whose figure still has a drag mode (another builder's) is held by the frame.
+        other = page.evaluate(DRAGGABLE)
+        if other >= 0:
+            before, after = swipe_up(context, page, other)
+            assert after["top"] > before["top"]
+            assert (after["x"], after["y"]) == (before["x"], before["y"])
+    finally:
+        context.close()
+
+
+TAP_TARGETS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const sel = 'button, a[href], textarea, summary, [data-testid="stRadioOption"], '
+    + '[data-testid="stCheckbox"] label, .react-aria-ComboBox > [role="group"], '
+    + '[data-testid="stNumberInputContainer"]';
+  const small = [];
+  for (const e of main.querySelectorAll(sel)) {
+    if (e.closest('.modebar, svg, [data-testid="stSkipToContent"]')) continue;
+    if (e.closest('.react-aria-ComboBox')?.contains(e) && e.tagName === 'BUTTON')
+      continue;  // the select's arrow: part of the whole select, which is measured
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(e).visibility === 'hidden') continue;
+    if (r.width < 44 || r.height < 44)
+      small.push(`${e.tagName} ${Math.round(r.width)}x${Math.round(r.height)} `
+        + (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 16));
+  }
+  return small;
+}"""
+
+
+@pytest.mark.parametrize("name", ["main", "steps", "heads"])
+def test_phone_tap_targets_are_44_px_and_charts_have_no_toolbar(browser, streamlit_server, name):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    try:
+        open_settled(page, url_of(streamlit_server, name), (390, 844))
+        assert page.evaluate(TAP_TARGETS) == []
+        visible_bars = page.locator(".modebar-container").evaluate_all(
+            "bars => bars.filter(b => getComputedStyle(b).display !== 'none').length"
+        )
+        assert visible_bars == 0
+    finally:
+        context.close()
+
+
+# ---- keyboard ------------------------------------------------------------------------------
+
+FOCUSED = """() => {
+  let e = document.activeElement;
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  const key = e.closest('[class*="st-key-"]');
+  return {tag: e.tagName.toLowerCase(), testid: e.getAttribute('data-testid') || '',
+          key: key ? [...key.classList].find(c => c.startsWith('st-key-')) : '',
+          modebar: !!e.closest('.modebar'),
+          anchor: !!e.closest('[data-testid="stHeaderActionElements"]'),
+          text: (e.textContent || '').trim().slice(0, 40)};
+}"""
+# The focus indicator of the focused element (or the label that draws a hidden input) and
+# its contrast with the nearest opaque background.
+RING = """() => {
+  let e = document.activeElement;
+  if (e.matches('input[type="radio"], input[type="checkbox"], input[type="range"]')) {
+    e = e.closest('label') || e.closest('[data-testid="stSlider"] div:has(> div > input)') || e;
+  }
+  const s = getComputedStyle(e);
+  const lum = c => {
+    const [r, g, b] = c.match(/[\\d.]+/g).map(Number).slice(0, 3).map(v => {
+      v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  let p = e.parentElement, bg = 'rgba(0, 0, 0, 0)';
+  while (p && /rgba\\(0, 0, 0, 0\\)|transparent/.test(bg)) {
+    bg = getComputedStyle(p).backgroundColor; p = p.parentElement;
+  }
+  if (/rgba\\(0, 0, 0, 0\\)|transparent/.test(bg)) bg = 'rgb(255, 255, 255)';
+  const a = lum(s.outlineColor), b = lum(bg);
+  return {style: s.outlineStyle, width: parseFloat(s.outlineWidth),
+          contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)};
+}"""
+
+
+def test_tab_skips_toolbars_and_shows_a_ring_on_every_stop(page, streamlit_server):
+    """Toolbars and heading anchors are out of the Tab order; every stop has a ≥ 3 : 1 ring."""
+    open_settled(page, f"{streamlit_server}/heads", (1280, 800))
+    stops = []
+    for _ in range(45):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(FOCUSED))
+        if stops[-1]["tag"] == "body":  # past the last stop: the browser's own UI is next
+            break
+        if stops[-1]["tag"] != "main":  # the main area itself is a scroller, ringed by Chrome
+            ring = page.evaluate(RING)
+            assert ring["style"] != "none" and ring["width"] >= 2, (stops[-1], ring)
+            assert ring["contrast"] >= 3, (stops[-1], ring)
+    assert len(stops) > 20, stops  # the sidebar's widgets and the page's were all visited
+    assert not [s for s in stops if s["modebar"] or s["anchor"]], stops
+    assert stops[0]["testid"] == "stSkipToContent" and stops[0]["text"] == t("chrome.skip", "zh")
+
+
+def test_skip_link_then_the_sentence_box_within_five_stops(page, streamlit_server):
+    """The frame's share of the 'within 15 stops' rule with the sidebar open: skip link first,
+    Enter, then the main page's widgets in reading order (examples, sentence, Apply, mode)."""
+    open_settled(page, streamlit_server, (1280, 800))
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED)["testid"] == "stSkipToContent"
+    page.keyboard.press("Enter")
+    keys = []
+    for _ in range(4):
+        page.keyboard.press("Tab")
+        keys.append(page.evaluate(FOCUSED)["key"])
+    assert keys == ["st-key-example", "st-key-sentence", "st-key-sentence_apply", "st-key-mode"]
+
+
+def test_a_collapsed_sidebar_leaves_the_tab_order(page, streamlit_server):
+    """Classroom mode at 1024 × 768 opens with the sidebar collapsed: its 20 links and widgets
+    were invisible Tab stops. Now: skip link, the » button, then the page."""
+    open_settled(page, f"{streamlit_server}/?class=1", (1024, 768))
+    stops = []
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(FOCUSED))
+    assert [s["testid"] for s in stops[:2]] == ["stSkipToContent", "stExpandSidebarButton"]
+    assert [s["key"] for s in stops[2:]] == [
+        "st-key-example",
+        "st-key-sentence",
+        "st-key-sentence_apply",
+        "st-key-mode",
+    ]
+
+
+# ---- text and language ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_chart_toolbar_and_streamlit_names_speak_the_ui_language(page, streamlit_server, lang):
+    open_settled(page, url_of(streamlit_server, "heads", lang), (1280, 800))
+    chart = page.locator(".js-plotly-plot").first
+    chart.scroll_into_view_if_needed()
+    chart.hover()
+    names = chart.locator(".modebar-btn").evaluate_all(
+        "bs => bs.map(b => b.getAttribute('aria-label'))"
+    )
+    assert {t("chrome.png", lang), t("chrome.fullscreen", lang)} <= set(names), names
+    assert not {t(k, "en") for k in ("chrome.zoom", "chrome.pan", "chrome.autoscale")} & set(names)
+    assert chart.locator(".modebar-btn:not([tabindex='-1'])").count() == 0
+    collapse = page.locator("[data-testid='stSidebarCollapseButton'] button")
+    assert collapse.get_attribute("aria-label") == t("chrome.collapse_sidebar", lang)
+
+
+def test_phone_title_is_the_largest_heading_and_leaves_no_lone_character(page, streamlit_server):
+    open_settled(page, streamlit_server, (390, 844))
+    sizes = page.evaluate(
+        """() => ['h1', 'h2', 'h3'].map(h => Array.from(document.querySelectorAll(
+             '[data-testid="stMain"] ' + h)).map(e => parseFloat(getComputedStyle(e).fontSize)))"""
+    )
+    h1, others = sizes[0], sizes[1] + sizes[2]
+    assert h1 and min(h1) >= max(others, default=0), sizes
+    last_line = page.evaluate(
+        """() => {
+          const h = document.querySelector('[data-testid="stMain"] h1 span');
+          const range = document.createRange(); range.selectNodeContents(h);
+          const rects = Array.from(range.getClientRects());
+          const bottom = Math.max(...rects.map(r => r.bottom));
+          const size = parseFloat(getComputedStyle(h).fontSize);
+          return rects.filter(r => Math.abs(r.bottom - bottom) < 2)
+            .reduce((w, r) => w + r.width, 0) / size;
+        }"""
+    )
+    assert last_line >= 1.9, last_line  # at least two characters' width on the last line
+
+
+def test_sentence_box_hint_is_in_the_ui_language_and_apply_applies(page, streamlit_server):
+    open_settled(page, f"{streamlit_server}/?lang=en", (1280, 800))
+    box = page.locator(".st-key-sentence textarea")
+    box.fill("我打你。")
+    assert page.locator("[data-testid='InputInstructions']").is_hidden()
+    page.get_by_text(t("sentence.apply_hint", "en")).wait_for()
+    page.locator(".st-key-sentence_apply button").click()
+    page.wait_for_url(re.compile(r"s=%E6%88%91%E6%89%93%E4%BD%A0"), timeout=LOAD_MS)
+
+
+@pytest.mark.xfail(reason="needs the explorer view", strict=False)
+def test_english_page_shows_a_gloss_for_ta(page, streamlit_server):
+    open_settled(page, f"{streamlit_server}/?lang=en", (1280, 800))
+    glosses = page.evaluate(
+        """() => {
+          const out = [];
+          for (const host of document.querySelectorAll('*')) {
+            if (!host.shadowRoot) continue;
+            for (const g of host.shadowRoot.querySelectorAll('[data-testid="explorer-gloss"]'))
+              out.push(g.textContent.trim());
+          }
+          return out;
+        }"""
+    )
+    assert any(re.search(r"\bhe\b", g) for g in glosses), glosses
+
+
+def test_audit_matrix_covers_every_value_on_every_page():
+    for name in PAGES:
+        combos = [m[1:] for m in MATRIX if m[0] == name]
+        for position, values in ((0, VIEWPORTS), (1, ("zh", "en")), (2, (False, True))):
+            assert {c[position] for c in combos} == set(values), (name, combos)
+    assert {m[1:] for m in MATRIX} == set(HALF_A) | set(HALF_B)
+    json.dumps(MATRIX)

@@ -1,0 +1,53 @@
+"""English readers: a word-by-word gloss of Chinese tokens and the names of jieba's POS tags."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from ui.text import TEXT, t
+
+GLOSS_FILE = Path(__file__).resolve().parent.parent / "assets" / "gloss.json"
+
+
+@cache
+def _table() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """(words, surnames, given-name characters) from assets/gloss.json, read once."""
+    try:
+        doc = json.loads(GLOSS_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}, {}, {}
+    return doc.get("words", {}), doc.get("surnames", {}), doc.get("given", {})
+
+
+def _name(text: str, surnames: dict[str, str], given: dict[str, str]) -> str | None:
+    """A two-character person name such as 小明 → "Xiaoming (name)", 王丽 → "Wang Li (name)"."""
+    if len(text) != 2 or text[0] not in surnames or text[1] not in given:
+        return None
+    first, second = surnames[text[0]], given[text[1]]
+    spelled = first + second.lower() if text[0] == "小" else f"{first} {second}"
+    return f"{spelled} (name)"
+
+
+def gloss(text: str) -> str | None:
+    """The English gloss of one token (他 → "he", 把 → "(object marker)"); None when unknown.
+
+    The UI shows t("gloss.none", lang) for None. Surrounding spaces are ignored.
+    """
+    word = str(text).strip()
+    if not word:
+        return None
+    words, surnames, given = _table()
+    return words.get(word) or _name(word, surnames, given)
+
+
+def tag_name(tag: str, lang: str = "zh") -> str:
+    """The name of a jieba POS tag in the UI language (nr → "人名" / "person's name").
+
+    A tag the table does not know reads as "other (tag)".
+    """
+    key = f"pos.{tag}"
+    if key in TEXT and tag not in ("legend", "unknown"):
+        return t(key, lang)
+    return t("pos.unknown", lang, tag=tag)
