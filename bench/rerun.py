@@ -100,6 +100,7 @@ def pinned(case: Case | None, flip: bool = False):
 
     def mutate(at) -> None:
         if case is not None:
+            at.session_state["weights"] = case.query()["w"]
             at.session_state["d_model"] = case.d_model
             at.session_state["heads"] = case.heads
         if flip:
