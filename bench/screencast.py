@@ -2,21 +2,24 @@
 
 Chromium's screencast (CDP `Page.startScreencast`, PNG) sends a frame only when the page's
 compositor produced new pixels; every frame is acknowledged (`Page.screencastFrameAck`) as soon
-as it arrives. A frame's `metadata.timestamp` is `base::Time::Now()` in the browser process when
-the captured frame reached the DevTools handler (content/browser/devtools/protocol/
-page_handler.cc, `BuildScreencastFrameMetadata`): seconds since the Unix epoch on the system's
-wall clock, i.e. the clock of Python's `time.time()` on this machine. An input's time is
-`time.time()` just before its CDP `Input.dispatch*Event` is sent (or, for the one input that is
-dispatched in the page, the page's `Date.now()`, the same wall clock in ms); so a latency is
-`frame timestamp − input time`, both on the wall clock, and it includes the input's trip through
-the Playwright driver and the capture of the frame (a few ms, the same for every subject).
+as it arrives. The clock: a frame's `metadata.timestamp` is seconds since the Unix epoch on the
+system's wall clock (the clock of Python's `time.time()`; DevTools builds it from `base::Time`,
+content/browser/devtools/protocol/page_handler.cc). In Chromium 156 headless the stamps fall on
+the 60 Hz frame grid (consecutive stamps are exact multiples of 1/60 s apart, measured): they
+are the frame's begin-frame time, not the moment the PNG was made, so a latency has a resolution
+of one frame (16.7 ms) and never counts the encoding. Frames reach Python 30–700 ms after their
+stamp on a loaded machine and, encoded in parallel, not always in order: they are sorted by
+stamp. An input's time is `time.time()` just before its CDP `Input.dispatch*Event` is sent (or,
+for the one input dispatched in the page, the page's `Date.now()`, the same wall clock in ms), so
+a latency is `frame stamp − input time`, both on the wall clock; it includes the input's trip
+through the Playwright driver (a few ms, the same for every subject).
 
 The maps' region is the union of the visible plotly plots, canvases and SVGs (≥ 32 × 32 CSS px,
 so icons are left out) of the main area, searched inside open shadow roots too, clipped to the
-main area and the viewport; it is read from the DOM before each interaction. A frame counts as a
-change when any of those rectangles differs from the previous frame's. Latency = input → the last
-frame in which the region changed, once the page has been still (no frame, no websocket message,
-no running script, nothing stale) for QUIET_S.
+main area and the viewport; it is read from the DOM before each interaction. A frame changes the
+region when enough of its pixels differ from the previous frame's (PIXEL_DELTA, MIN_PIXELS).
+Latency = input → the last frame in which the region changed, once the page has been still (no
+frame, no server websocket message, no running script, nothing stale) for QUIET_S.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from pathlib import Path
 QUIET_S = 0.8  # the page stayed still this long: whatever it does for this input is drawn
 SETTLE_TIMEOUT_S = 60.0  # a sample that does not settle by then is a failure, said so
 START_QUIET_S = 0.3  # before an input: the screencast's first frame, then this long still
+LAG_MARGIN_S = 0.2  # added to the longest capture → arrival delay seen, when judging stillness
 MIN_SIDE_PX = 32  # smaller SVGs/canvases are icons, not maps
 # A frame changes the region when ≥ MIN_PIXELS of its pixels moved by > PIXEL_DELTA (of 255) in
 # some channel. Below that is compositing noise: while a rerun runs, Streamlit composites stale
@@ -106,6 +110,8 @@ class Screencast:
         self.cdp.on("Page.screencastFrame", self._on_frame)
         self.frames: list[Frame] = []
         self.last_arrival = 0.0
+        self.last_stamp = 0.0  # capture time of the newest frame
+        self.lag = 0.0  # the longest capture → arrival delay seen since start()
         self.messages = 0  # websocket frames from the server since mark()
         self.last_message = 0.0
         page.on("websocket", lambda ws: ws.on("framereceived", self._on_message))
@@ -119,6 +125,8 @@ class Screencast:
         png = base64.b64decode(event["data"])
         self.frames.append(Frame(stamp, now, png, float(meta.get("deviceWidth") or 0)))
         self.last_arrival = now
+        self.last_stamp = max(self.last_stamp, stamp)
+        self.lag = max(self.lag, now - stamp)
 
     def _on_message(self, _payload) -> None:
         self.messages += 1
@@ -127,6 +135,7 @@ class Screencast:
     def start(self) -> None:
         """Start casting; wait for the first frame and START_QUIET_S of stillness."""
         self.frames.clear()
+        self.lag = 0.0
         self.cdp.send("Page.startScreencast", CAST)
         self.casting = True
         deadline = time.time() + 20
@@ -148,12 +157,19 @@ class Screencast:
         self.messages = 0
 
     def settle(self, since: float, need_message: bool = True) -> None:
-        """Wait until the page has been still for QUIET_S after the input at `since`."""
+        """Wait until the page has been still for QUIET_S after the input at `since`.
+
+        Still = no frame captured, no server message and no running script for QUIET_S. A frame
+        reaches us `lag` after its capture (PNG encoding, the driver; up to ~0.7 s on a loaded
+        machine), so stillness is only known up to `now − lag − LAG_MARGIN_S`.
+        """
         deadline = time.time() + SETTLE_TIMEOUT_S
         while True:
             self.page.wait_for_timeout(50)
             now = time.time()
-            quiet = now - max(self.last_arrival, self.last_message, since) >= QUIET_S
+            known = now - self.lag - LAG_MARGIN_S  # every frame captured before this is here
+            frames_still = known - max(self.last_stamp, since) >= QUIET_S
+            quiet = frames_still and now - max(self.last_message, since) >= QUIET_S
             if quiet and (self.messages or not need_message) and not self.page.evaluate(BUSY_JS):
                 return
             if now > deadline:
@@ -205,10 +221,13 @@ def differs(before: list, after: list, exact: bool = False) -> bool:
 def changes(frames: list[Frame], rects, dump: str = "", exact: bool = False) -> list[float]:
     """Stamps of the frames (after the first, the reference) whose region differs from before.
 
-    dump: a path prefix; each changing frame is written there as PNG (BENCH_FRAMES, to look).
+    Frames are taken in capture order: with several frames in flight Chromium encodes them in
+    parallel and may deliver them out of order. dump: a path prefix; each changing frame is
+    written there as PNG (BENCH_FRAMES, to look at).
     """
     if not frames:
         return []
+    frames = sorted(frames, key=lambda f: f.stamp)  # stable: ties keep their arrival order
     out, prev = [], crops(frames[0], rects)
     if dump:
         Path(dump + "-ref.png").write_bytes(frames[0].png)
@@ -225,7 +244,8 @@ def changes(frames: list[Frame], rects, dump: str = "", exact: bool = False) -> 
 def sample_of(
     frames: list[Frame], rects, t_input: float, dump: str = "", exact: bool = False
 ) -> Sample:
-    """The region's changes after the input (frames[0] is the still frame before it)."""
+    """The region's changes after the input (compared with the last frame captured before it)."""
+    frames = sorted(frames, key=lambda f: f.stamp)
     after = [f for f in frames[1:] if f.stamp >= t_input]
     before = [f for f in frames if f.stamp < t_input][-1:] or frames[:1]
     stamps = changes(before + after, rects, dump, exact)
