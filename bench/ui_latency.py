@@ -19,10 +19,12 @@ Interactions, each interleaved sample by sample with bench/baseline_app.py under
   slider, h ↔ h/2). Baseline: its toggle, and its heads select slider.
 - τ drag: the mouse presses the τ slider's thumb and moves to the track's far end in 90 steps
   over 1.5 s (CDP mouse events, ~60 per s), DRAGS times in turn each way; the intervals between
-  consecutive frames whose maps changed, from the press to the release, pooled; p95 reported.
-  "screencast ceiling" measures the same on a page whose canvas changes on every animation
-  frame: the method cannot show shorter intervals than that (headless Chromium composites at
-  ≤ 60 fps; the PNG encoding of each 1280 × 800 frame costs the browser CPU on top).
+  consecutive frames whose maps changed, from the press to the release, pooled; p95 reported,
+  and how often the view drew itself meanwhile (its `data-renders`). "screencast ceiling"
+  measures the same on a page whose canvas changes on every animation frame: the method cannot
+  show shorter intervals than that. Headless Chromium composites at most at 60 Hz (intervals
+  are multiples of 16.7 ms; p95 ≤ 33 ms = no more than one frame skipped), and the PNG encoding
+  of every 1280 × 800 frame takes browser CPU from the page on a 2-core machine.
 
 The view is scrolled so its top sits under Streamlit's header (switches, τ, tokens and the first
 maps in view; at 64 × 8 only the top ~200 px of the first map); the sidebar is scrolled to its
@@ -32,6 +34,7 @@ control. Every case opens the main page with `w=random` and the case's `s`, `d`,
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
@@ -64,6 +67,7 @@ MAX_FAILURES = 3  # samples per page that may fail to settle before the run stop
 VIEWPORT = {"width": 1280, "height": 800}
 HEADER_PX = 72  # Streamlit's header (64 px, transparent, on top of the main area) and a margin
 DRAGS = 4  # τ drags per case, alternating direction
+CPU_DRAGS = 2  # traced τ drags per case (CPU per draw), after the measured ones
 DRAG_S, DRAG_STEPS = 1.5, 90
 DRAG_TAIL_S = 0.1  # frames this soon after the release still show moves the renderer queued
 FPS_TARGET_MS = 33.0
@@ -275,35 +279,55 @@ def renders(page) -> int:
     return int(page.locator(VIEW).first.get_attribute("data-renders") or 0)
 
 
+@dataclass
+class Drag:
+    """Where a τ drag goes: the thumb's centre to one end of the track, at height y."""
+
+    x_from: float
+    x_to: float
+    y: float
+
+
+def drag_path(page, leftwards: bool) -> Drag:
+    """prepare(): the view under the header; from the τ slider's thumb to the far end."""
+    scroll_to(VIEW)(page)
+    slider = page.locator('[data-testid="explorer-tau"]').first
+    box = slider.bounding_box()
+    left, right = box["x"] + 4, box["x"] + box["width"] - 4
+    value = float(slider.input_value()) / 1000  # the range input's value, 0 … 1000
+    y = box["y"] + box["height"] / 2
+    return Drag(left + value * (right - left), left if leftwards else right, y)
+
+
+def drag_moves(page, cdp, path: Drag) -> tuple[float, float, int]:
+    """Press, DRAG_STEPS moves over DRAG_S, release; (press time, release time, view draws)."""
+    drawn = renders(page)
+    t_press = time.time()
+    sc.mouse(cdp, "mousePressed", path.x_from, path.y, pressed=True)
+    for i in range(1, DRAG_STEPS + 1):
+        wait = t_press + i * DRAG_S / DRAG_STEPS - time.time()
+        if wait > 0:
+            page.wait_for_timeout(wait * 1000)
+        x = path.x_from + (path.x_to - path.x_from) * i / DRAG_STEPS
+        sc.mouse(cdp, "mouseMoved", x, path.y, pressed=True)
+    drawn = renders(page) - drawn
+    t_release = time.time()
+    sc.mouse(cdp, "mouseReleased", path.x_to, path.y)
+    return t_press, t_release, drawn
+
+
 def drag(sub: Subject, leftwards: bool) -> tuple[list[float], float]:
     """One τ drag across the slider's track: (intervals between changing frames in ms, the
     view's own draws per second during the drag)."""
     page, cast = sub.page, sub.cast
     page.bring_to_front()
-    scroll_to(VIEW)(page)
-    slider = page.locator('[data-testid="explorer-tau"]').first
-    box = slider.bounding_box()
-    y = box["y"] + box["height"] / 2
-    left, right = box["x"] + 4, box["x"] + box["width"] - 4
-    value = float(slider.input_value()) / 1000
-    x_from = left + value * (right - left)  # the thumb (the range input's value, 0 … 1000)
-    x_to = left if leftwards else right
+    path = drag_path(page, leftwards)
     rects = sc.region(page)
-    sc.mouse(cast.cdp, "mouseMoved", x_from, y)
+    sc.mouse(cast.cdp, "mouseMoved", path.x_from, path.y)
     cast.start()
     try:
         cast.mark()
-        drawn = renders(page)
-        t_press = time.time()
-        sc.mouse(cast.cdp, "mousePressed", x_from, y, pressed=True)
-        for i in range(1, DRAG_STEPS + 1):
-            wait = t_press + i * DRAG_S / DRAG_STEPS - time.time()
-            if wait > 0:
-                page.wait_for_timeout(wait * 1000)
-            sc.mouse(cast.cdp, "mouseMoved", x_from + (x_to - x_from) * i / DRAG_STEPS, y, True)
-        drawn = renders(page) - drawn
-        t_release = time.time()
-        sc.mouse(cast.cdp, "mouseReleased", x_to, y)
+        t_press, t_release, drawn = drag_moves(page, cast.cdp, path)
         cast.settle(t_press)
     finally:
         cast.stop()
@@ -318,6 +342,47 @@ def drag(sub: Subject, leftwards: bool) -> tuple[list[float], float]:
             f"p95 {sc.percentile(intervals, 95):.1f} ms"
         )
     return intervals, rate
+
+
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel"]
+
+
+def main_thread_cpu_ms(trace: bytes) -> float:
+    """CPU (thread time) of the renderer main threads' top-level tasks in a Chrome trace."""
+    events = json.loads(trace)["traceEvents"]
+    main = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("ph") == "M" and e["name"] == "thread_name"
+        if e["args"].get("name") == "CrRendererMain"
+    }
+    return sum(
+        e["tdur"] / 1000
+        for e in events
+        if e.get("ph") == "X" and e["name"] == "RunTask" and "tdur" in e
+        if (e["pid"], e["tid"]) in main
+    )
+
+
+def drag_cpu(browser, sub: Subject, leftwards: bool) -> float:
+    """Renderer main-thread CPU per view draw during one traced τ drag (no screencast).
+
+    Thread time, not wall time: what a quiet machine would need per frame (a 30 fps drag needs
+    well under 33 ms), far less inflated by other load than the frame intervals.
+    """
+    page, cast = sub.page, sub.cast
+    page.bring_to_front()
+    path = drag_path(page, leftwards)
+    sc.mouse(cast.cdp, "mouseMoved", path.x_from, path.y)
+    browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
+    try:
+        cast.mark()
+        t_press, _, drawn = drag_moves(page, cast.cdp, path)
+        sc.flush(page)
+    finally:
+        cpu = main_thread_cpu_ms(browser.stop_tracing())
+    cast.settle(t_press)
+    return cpu / max(drawn, 1)
 
 
 def ceiling(browser, seconds: float = 2.0) -> tuple[list[float], float]:
@@ -388,7 +453,7 @@ def rows_from(base: Subject, subjects: list[Subject], drags: dict, top: tuple) -
             case = f"{sub.name}: {label} (first change {first:.0f} ms)"
             rows.append(ratio_row("latency", case, value, ref, "ms", targets[sub.name]))
     for sub in subjects:
-        intervals, rates = drags[sub.name]
+        intervals, rates, cpu = drags[sub.name]
         p95 = sc.percentile(intervals, 95)
         target = sub.case.heads == 8
         rows.append(
@@ -403,6 +468,10 @@ def rows_from(base: Subject, subjects: list[Subject], drags: dict, top: tuple) -
                 (p95 <= FPS_TARGET_MS) if target else None,
             )
         )
+    for sub in subjects:
+        cpu = drags[sub.name][2]
+        label = f"{sub.name}: renderer main-thread CPU per view draw, τ drag (traced)"
+        rows.append(Row("browser CPU", label, median_of(cpu), "ms"))
     intervals, drawn = top
     label = (
         f"screencast ceiling, p95 (canvas redrawn every frame, {drawn:.0f} draws/s; "
@@ -432,12 +501,15 @@ def run(clicks: int = 7) -> list[Row]:
             block(pairs, clicks, toggles)
         for sub in [base, *subjects]:
             check_heads(sub)
-        drags = {s.name: ([], []) for s in subjects}  # (intervals, draws per s)
+        drags = {s.name: ([], [], []) for s in subjects}  # (intervals, draws per s, CPU/draw)
         for i in range(DRAGS):
             for sub in subjects:
                 intervals, rate = drag(sub, leftwards=bool(i % 2))
                 drags[sub.name][0].extend(intervals)
                 drags[sub.name][1].append(rate)
+        for i in range(CPU_DRAGS):
+            for sub in subjects:
+                drags[sub.name][2].append(drag_cpu(browser, sub, leftwards=bool(i % 2)))
         top = ceiling(browser)
     return rows_from(base, subjects, drags, top)
 
