@@ -80,7 +80,8 @@ def main() -> None:
     rows: list[Row] = []
     for name, bench in BENCHES.items():
         if name in chosen:
-            print(f"… {name} (load average {load()})", flush=True)
+            clock = datetime.datetime.now(datetime.UTC).strftime("%H:%M UTC")
+            print(f"… {name} ({clock}, load average {load()})", flush=True)
             rows += bench(args)
     print_table(rows, "User-facing benchmarks (ratios against bench/baseline_app.py, same run)")
     minutes = (time.monotonic() - started) / 60
