@@ -37,11 +37,12 @@ class Case:
     heads: int  # the `h` parameter
 
     def query(self) -> dict[str, str]:
-        """The query parameters that open the main page on this case."""
-        return {"s": self.sentence, "d": str(self.d_model), "h": str(self.heads)}
+        """The query parameters that open the main page on this case (random weights: the
+        default weights may become the trained model, whose d_model and h are fixed)."""
+        return {"s": self.sentence, "d": str(self.d_model), "h": str(self.heads), "w": "random"}
 
     def query_string(self) -> str:
-        """`?s=…&d=…&h=…`, URL-encoded."""
+        """`?s=…&d=…&h=…&w=random`, URL-encoded."""
         return "?" + urllib.parse.urlencode(self.query())
 
 

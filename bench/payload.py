@@ -1,28 +1,38 @@
-"""Payload sent to the browser: figure JSON bytes (AppTest) and websocket bytes (Chromium).
+"""Payload sent to the browser: the view's data (AppTest) and websocket bytes, decompressed and on
+the wire (Chromium through a counting proxy).
 
-1. Figure JSON: the sum of the UTF-8 lengths of every `plotly_chart` element's `spec` (the
-   figure JSON Streamlit puts in its protobuf) after one run of the page — the number the
-   150 KB target is about. `--breakdown` splits it by figure and by trace/layout key.
-2. Websocket: bytes of all frames Chromium receives on Streamlit's websocket (Playwright
-   `page.on("websocket")`, payloads as delivered, i.e. after permessage-deflate if any) for
-   the first page load and for one √d_k toggle click.
+1. View data: the main page's attention view is a components-v2 element (`bidi_component`)
+   whose `bytes` carry the header and every head's float32 Q·Kᵀ (ui/explorer.encode); its code
+   (JS + CSS) rides in a second, data-less element sent once per session. Rows: the view's
+   bytes plus the JSON of any plotly chart left on the page, after one AppTest run, per case;
+   the code once. The baseline column is the baseline page's plotly JSON. `--breakdown` splits
+   the view's bytes into header and scores.
+2. Websocket, for the first load and for one √d_k switch (the view's own switch on the main
+   page: its rerun; the toggle on the baseline): "decompressed" sums the frames Chromium
+   delivers (Playwright `framereceived`, after permessage-deflate); "on the wire" counts the
+   server → browser bytes of the `/_stcore/stream` TCP connection through a proxy between
+   Chromium and Streamlit (WebSocket framing and the 101 handshake included, TCP/IP headers not).
+   The 150 KB target is for the first load at 64 × 8 on the wire.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import socket
 import sys
-from collections import Counter
+import threading
+import time
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/payload.py`
 
+from bench import screencast as sc
 from bench.common import (
     BASELINE_APP,
     CASES,
     MAIN_APP,
-    Case,
     Row,
     chromium,
     chromium_ok,
@@ -31,51 +41,122 @@ from bench.common import (
     running,
 )
 from bench.rerun import app_test
-from bench.ui_latency import SCALE_KEY, SETTLED, click_toggle, open_page
 
-LIMIT_KB = 150.0  # target for the 64 × 8 case
+LIMIT_KB = 150.0  # target: first load on the wire, 64 × 8
+VIEW_NAME = "attention_lab.explorer"
+CODE_NAME = "attention_lab.explorer_code"
+DRAWN = {
+    "main": '[data-testid="explorer"][data-renders] [data-testid="explorer-map"]',
+    "baseline": ".js-plotly-plot .hm, .js-plotly-plot image",
+}
+SWITCH = {"main": '[data-testid="explorer-scale"]', "baseline": ".st-key-scale label"}
 
 
-def figure_specs(at) -> list[str]:
-    """The JSON spec of every plotly chart on the page AppTest last ran."""
-    return [chart.proto.spec for chart in at.get("plotly_chart")]
+# --- what the page holds (AppTest) ------------------------------------------------------------
+
+
+def elements(at) -> dict:
+    """{"view": bytes, "code": JS+CSS bytes, "plotly": [spec, …]} after the run AppTest made."""
+    out: dict = {"view": b"", "code": 0, "plotly": [c.proto.spec for c in at.get("plotly_chart")]}
+    for e in at.get("bidi_component"):
+        if e.proto.component_name == VIEW_NAME:
+            out["view"] = e.proto.bytes
+        elif e.proto.component_name == CODE_NAME:
+            out["code"] = len(e.proto.js_content.encode()) + len(e.proto.css_content.encode())
+    return out
 
 
 def spec_kb(specs: list[str]) -> float:
-    """Total UTF-8 size of the specs in KB (1 KB = 1000 bytes)."""
+    """Total UTF-8 size of plotly specs in KB (1 KB = 1000 bytes)."""
     return sum(len(s.encode()) for s in specs) / 1000
 
 
-def breakdown(specs: list[str]) -> Counter:
-    """Bytes per `data[].<key>` and `layout.<key>` summed over all figures."""
-    parts: Counter = Counter()
-    for spec in specs:
-        fig = json.loads(spec)
-        for trace in fig.get("data", []):
-            for key, val in trace.items():
-                parts[f"data.{trace.get('type', '?')}.{key}"] += len(json.dumps(val).encode())
-        for key, val in fig.get("layout", {}).items():
-            parts[f"layout.{key}"] += len(json.dumps(val).encode())
-    return parts
-
-
-def appest_rows() -> tuple[list[Row], dict[str, list[str]]]:
-    """Figure JSON KB for the baseline and each main-page case (plus the specs, for breakdown)."""
-    base = spec_kb(figure_specs(app_test(BASELINE_APP)))
-    rows, specs = [], {}
+def apptest_rows() -> tuple[list[Row], dict[str, dict]]:
+    """View data (+ plotly JSON) per case and the view's code, against the baseline's JSON."""
+    base = spec_kb(elements(app_test(BASELINE_APP))["plotly"])
+    rows, held = [], {}
     for case in CASES:
-        specs[case.name] = figure_specs(app_test(MAIN_APP, query=case.query()))
-        kb = spec_kb(specs[case.name])
-        limit = LIMIT_KB if case.heads == 8 else None
-        target = f"<{LIMIT_KB:g} KB" if limit else ""
-        ok = None if limit is None else kb < limit
-        label = f"figure JSON {case.name} ({len(specs[case.name])} charts)"
-        rows.append(Row("payload", label, kb, "KB", base, target, ok))
-    return rows, specs
+        held[case.name] = got = elements(app_test(MAIN_APP, query=case.query()))
+        kb = len(got["view"]) / 1000 + spec_kb(got["plotly"])
+        label = f"view data {case.name} (+ plotly JSON of {len(got['plotly'])} charts)"
+        rows.append(Row("payload", label, kb, "KB", base))
+    code = held[CASES[0].name]["code"] / 1000
+    rows.append(Row("payload", "view code (JS + CSS, once per session)", code, "KB"))
+    return rows, held
 
 
-class WireCounter:
-    """Sums the sizes of frames received on every websocket of a page."""
+# --- what travels (Chromium through a counting proxy) -----------------------------------------
+
+
+class CountingProxy:
+    """A TCP proxy on loopback that counts server → client bytes of `/_stcore/stream`."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.stream_bytes = 0
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:  # closed
+                return
+            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+
+    def _serve(self, client: socket.socket) -> None:
+        try:
+            upstream = socket.create_connection(("127.0.0.1", self.target))
+        except OSError:
+            client.close()
+            return
+        stream = {"is": False}
+        up = threading.Thread(target=self._pump, args=(client, upstream, stream, False))
+        up.start()
+        self._pump(upstream, client, stream, True)
+        up.join()
+        client.close()
+        upstream.close()
+
+    def _pump(self, src: socket.socket, dst: socket.socket, stream: dict, down: bool) -> None:
+        while True:
+            try:
+                data = src.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                with suppress(OSError):
+                    dst.shutdown(socket.SHUT_WR)
+                return
+            if not down and data[:64].startswith(b"GET /_stcore/stream"):
+                stream["is"] = True
+            if down and stream["is"]:
+                with self.lock:
+                    self.stream_bytes += len(data)
+            try:
+                dst.sendall(data)
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+@contextmanager
+def proxied(url: str):
+    """(proxy, proxied base URL) for a server at url."""
+    proxy = CountingProxy(int(url.rsplit(":", 1)[1]))
+    try:
+        yield proxy, f"http://127.0.0.1:{proxy.port}"
+    finally:
+        proxy.close()
+
+
+class Received:
+    """Bytes of the websocket frames a page receives, as delivered (decompressed)."""
 
     def __init__(self, page) -> None:
         self.bytes = 0
@@ -85,55 +166,78 @@ class WireCounter:
         self.bytes += len(payload.encode() if isinstance(payload, str) else payload)
 
 
-def wire_kb(browser, url: str, toggle_key: str) -> tuple[float, float]:
-    """KB received on the websocket for the first load of url and for one toggle click."""
-    counters: list[WireCounter] = []
-    page = open_page(browser, url, setup=lambda p: counters.append(WireCounter(p)))
-    counter = counters[0]
-    load = counter.bytes
-    click_toggle(toggle_key)(page)
-    page.wait_for_function(SETTLED, arg=600, timeout=120_000, polling=50)
-    click = counter.bytes - load
-    page.close()
-    return load / 1000, click / 1000
+def wire_kb(browser, server: str, path: str, kind: str) -> dict[str, float]:
+    """KB for the first load of server/path and one √d_k switch, decompressed and on the wire."""
+    with proxied(server) as (proxy, base):
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        received, cast = Received(page), sc.Screencast(page)  # the cast only to wait for quiet
+        page.goto(base + path)
+        page.wait_for_selector(DRAWN[kind], state="attached", timeout=120_000)
+        cast.settle(time.time(), need_message=False)
+        load = received.bytes, proxy.stream_bytes
+        cast.mark()
+        page.locator(SWITCH[kind]).first.click()
+        cast.settle(time.time())
+        page.close()
+        return {
+            "load": load[0] / 1000,
+            "load wire": load[1] / 1000,
+            "switch": (received.bytes - load[0]) / 1000,
+            "switch wire": (proxy.stream_bytes - load[1]) / 1000,
+        }
 
 
-def wire_rows(browser, main_url: str, base_url: str, case: Case) -> list[Row]:
-    """Websocket KB (load, toggle) on the main page for case, vs the baseline app."""
-    base_load, base_click = wire_kb(browser, base_url, "scale")
-    load, click = wire_kb(browser, main_url + "/" + case.query_string(), SCALE_KEY)
-    return [
-        Row("payload", f"websocket {case.name}: first load", load, "KB", base_load),
-        Row("payload", f"websocket {case.name}: √d_k toggle", click, "KB", base_click),
-    ]
-
-
-def run(wire: bool = True) -> list[Row]:
-    """Figure JSON rows, then websocket rows when Chromium is available."""
-    if not main_app_ready():
-        print("payload: skipped (no app.py yet)")
-        return []
-    rows, _ = appest_rows()
-    if wire and chromium_ok():
-        with chromium() as browser, running(BASELINE_APP) as base, running(MAIN_APP) as main:
-            for case in CASES:
-                rows += wire_rows(browser, main, base, case)
+def wire_rows(browser, main_url: str, base_url: str) -> list[Row]:
+    """Websocket KB (first load, √d_k switch; decompressed, on the wire) per case vs baseline."""
+    base = wire_kb(browser, base_url, "/", "baseline")
+    rows = []
+    for case in CASES:
+        got = wire_kb(browser, main_url, f"/{case.query_string()}", "main")
+        for key, what in (("load", "first load"), ("switch", "√d_k switch in the view")):
+            wire = got[f"{key} wire"]
+            limited = key == "load" and case.heads == 8
+            target, ok = (f"<{LIMIT_KB:g} KB", wire < LIMIT_KB) if limited else ("", None)
+            label = f"websocket {case.name}: {what}"
+            rows.append(
+                Row("payload", f"{label}, on the wire", wire, "KB", base[f"{key} wire"], target, ok)
+            )
+            rows.append(Row("payload", f"{label}, decompressed", got[key], "KB", base[key]))
     return rows
 
 
-def print_breakdown(top: int = 15) -> None:
-    """Per-figure sizes and the largest keys, for each case."""
-    _, specs = appest_rows()
-    for name, case_specs in specs.items():
-        sizes = ", ".join(f"{len(s.encode()) / 1000:.1f}" for s in case_specs)
-        print(f"\n{name}: {spec_kb(case_specs):.1f} KB in {len(case_specs)} charts: [{sizes}] KB")
-        for key, size in breakdown(case_specs).most_common(top):
-            print(f"  {size / 1000:8.1f} KB  {key}")
+def run(wire: bool = True) -> list[Row]:
+    """View data rows, then websocket rows when Chromium is available."""
+    if not main_app_ready():
+        print("payload: skipped (no app.py yet)")
+        return []
+    rows, _ = apptest_rows()
+    if wire and chromium_ok():
+        with chromium() as browser, running(BASELINE_APP) as base, running(MAIN_APP) as main:
+            rows += wire_rows(browser, main, base)
+    return rows
+
+
+def print_breakdown() -> None:
+    """The view's bytes split into header JSON and float32 scores, per case."""
+    from ui.explorer import decode
+
+    _, held = apptest_rows()
+    for name, got in held.items():
+        header, scores = decode(got["view"])
+        size = len(json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode())
+        body = 0 if scores is None else scores.nbytes
+        print(
+            f"{name}: view {len(got['view']) / 1000:.1f} KB = header ~{size / 1000:.1f} KB "
+            f"(text {len(json.dumps(header['text'], ensure_ascii=False).encode()) / 1000:.1f} KB)"
+            f" + scores {body / 1000:.1f} KB ({header['h']} × {header['n']}² float32); "
+            f"plotly JSON {spec_kb(got['plotly']):.1f} KB in {len(got['plotly'])} charts; "
+            f"view code {got['code'] / 1000:.1f} KB"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--breakdown", action="store_true", help="sizes per figure and per key")
+    parser.add_argument("--breakdown", action="store_true", help="the view's bytes by part")
     parser.add_argument("--no-wire", action="store_true", help="skip the Chromium websocket part")
     args = parser.parse_args()
     if args.breakdown:

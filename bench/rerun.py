@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import logging
 import os
 import pstats
 import sys
@@ -54,11 +55,19 @@ def share_script_cache() -> None:
         at_module._bench_shared_cache = True
 
 
+def quiet_bare_mode() -> None:
+    """Silence "missing ScriptRunContext" (AppTest's caches and component registry warn once per
+    call outside a script thread: hundreds of lines between the tables, nothing to act on)."""
+    name = "streamlit.runtime.scriptrunner_utils.script_run_context"
+    logging.getLogger(name).setLevel(logging.ERROR)
+
+
 def app_test(script: Path, page: Path | None = None, query: dict | None = None):
     """An AppTest on `script` (switched to `page` if given), run once so imports are warm."""
     from streamlit.testing.v1 import AppTest
 
     share_script_cache()
+    quiet_bare_mode()
 
     at = AppTest.from_file(str(script), default_timeout=TIMEOUT_S)
     at.query_params.update(query or {})
@@ -100,6 +109,7 @@ def pinned(case: Case | None, flip: bool = False):
 
     def mutate(at) -> None:
         if case is not None:
+            at.session_state["weights"] = case.query()["w"]
             at.session_state["d_model"] = case.d_model
             at.session_state["heads"] = case.heads
         if flip:

@@ -1,10 +1,13 @@
 """Run every user-facing benchmark and print one combined table (what `make bench` should call).
 
-    PYTHONPATH=. .venv/bin/python bench/run_all.py            # the full table (~10 min, 2 cores)
+    PYTHONPATH=. .venv/bin/python bench/run_all.py            # the full table (~12 min, 2 cores)
     PYTHONPATH=. .venv/bin/python bench/run_all.py --only rerun payload
+    PYTHONPATH=. .venv/bin/python bench/run_all.py --only floor   # the plotly-per-head reference
 
 bench/core.py (the core's own table) runs first as a subprocess when it exists; the load test
-(bench/load.py) is not run here: it takes minutes of both cores and is opt-in on its own.
+(bench/load.py) is not run here: it takes minutes of both cores and is opt-in on its own. Neither
+is bench/chart_floor.py by default: it measures plotly maps per head, which the main page no
+longer draws (the "before" reference, on request with `--only floor`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import os
 import platform
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/run_all.py`
@@ -29,6 +33,7 @@ BENCHES = {
     "cold": lambda a: cold_start.run(a.repeats),
     "payload": lambda a: payload.run(),
 }
+DEFAULT = ["core", "latency", "rerun", "cold", "payload"]
 
 
 def run_core() -> None:
@@ -41,37 +46,46 @@ def run_core() -> None:
     subprocess.run([sys.executable, str(core)], cwd=REPO_ROOT, env=env, check=False)
 
 
+def load() -> str:
+    """The 1, 5 and 15 min load averages (as `uptime` prints them)."""
+    return ", ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
 def machine() -> str:
-    """One line: date, cores, memory, Python."""
+    """One line: date and time, cores, memory, Python, load average."""
     mem_kb = next(
         int(line.split()[1])
         for line in Path("/proc/meminfo").read_text().splitlines()
         if line.startswith("MemTotal")
     )
-    today = datetime.date.today().isoformat()
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     return (
-        f"{today} · {os.cpu_count()} cores · {mem_kb / 2**20:.0f} GiB · "
-        f"Python {platform.python_version()}"
+        f"{now} · {os.cpu_count()} cores · {mem_kb / 2**20:.0f} GiB · "
+        f"Python {platform.python_version()} · load average {load()}"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", choices=[*BENCHES, "core"], help="subset to run")
-    parser.add_argument("--clicks", type=int, default=10, help="latency: clicks per series")
+    parser.add_argument("--clicks", type=int, default=7, help="latency: samples per series")
     parser.add_argument("--reruns", type=int, default=10, help="rerun: reruns per page")
     parser.add_argument("--repeats", type=int, default=3, help="cold start: starts per app")
     args = parser.parse_args()
-    chosen = args.only or ["core", *BENCHES]
+    chosen = args.only or DEFAULT
     print(machine())
+    started = time.monotonic()
     if "core" in chosen:
         run_core()
     rows: list[Row] = []
     for name, bench in BENCHES.items():
         if name in chosen:
-            print(f"… {name}", flush=True)
+            clock = datetime.datetime.now(datetime.UTC).strftime("%H:%M UTC")
+            print(f"… {name} ({clock}, load average {load()})", flush=True)
             rows += bench(args)
     print_table(rows, "User-facing benchmarks (ratios against bench/baseline_app.py, same run)")
+    minutes = (time.monotonic() - started) / 60
+    print(f"\n{minutes:.1f} min; load average at the end {load()}")
 
 
 if __name__ == "__main__":
