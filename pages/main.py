@@ -11,6 +11,7 @@ import streamlit as st
 from ui import controls, explorer, state, teach
 from ui import figures as fig
 from ui import figures_teach as ft
+from ui.gloss import gloss, tag_name
 from ui.routing import ensure_router
 from ui.text import md_escape, t
 
@@ -164,7 +165,13 @@ def explorer_section(lab: state.Lab, s: controls.Settings) -> explorer.ViewState
     focus_notice(lab, s, view.focus)
     roles = token_roles(lab)
     tokens = [
-        {"t": tok.text, "tag": tok.tag, "tag_name": tok.tag, "gloss": None, "roles": roles[i]}
+        {
+            "t": tok.text,
+            "tag": tok.tag,
+            "tag_name": tag_name(tok.tag, s.lang),
+            "gloss": gloss(tok.text),  # shown under the token in English
+            "roles": roles[i],
+        }
         for i, tok in enumerate(lab.tokens)
     ]
     explorer.mount(

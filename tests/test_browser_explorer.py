@@ -283,3 +283,26 @@ def test_png_export_is_the_whole_view_at_projector_width(page, streamlit_server,
     assert width == 1920 and height > 1080, (width, height)
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "explorer_export.png").write_bytes(path.read_bytes())
+
+
+DEEP_FOCUS = """() => { let e = document.activeElement;
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  return e && (e.dataset.testid || e.closest('[data-testid]')?.dataset.testid || e.tagName); }"""
+
+
+@pytest.mark.parametrize("query", ["", "?class=1", "?lang=en"])
+def test_tab_from_the_top_reaches_the_switch_tokens_and_head_picker(page, streamlit_server, query):
+    open_view(page, f"{streamlit_server}/{query}", 1280, 800)
+    page.locator("body").focus()
+    reached: dict[str, int] = {}
+    for stop in range(1, 16):
+        page.keyboard.press("Tab")
+        where = page.evaluate(DEEP_FOCUS)
+        if where == "explorer-skip":  # the first stop: "跳到注意力图" jumps into the view
+            page.keyboard.press("Enter")
+            where = page.evaluate(DEEP_FOCUS)
+        reached.setdefault(where, stop)
+    for wanted in ("explorer-scale", "explorer-tokens", "explorer-heads"):
+        assert wanted in reached, reached
+    chosen = page.locator('[data-testid="explorer-tokens"] [tabindex="0"]').inner_text()
+    assert chosen.startswith("他")  # the selected token is the one the Tab lands on

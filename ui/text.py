@@ -370,6 +370,8 @@ _section(
             "en": "Tokens ({n}): pick one to see where it looks in every head",
         },
         "explorer.no_gloss": {"zh": "（无释义）", "en": "(no gloss)"},
+        "explorer.tags": {"zh": "词性标记：", "en": "Part-of-speech tags: "},
+        "explorer.skip": {"zh": "跳到注意力图", "en": "Skip to the attention view"},
         "explorer.heads_title": {
             "zh": "每个头的注意力权重",
             "en": "Attention weights, one map per head",

@@ -74,6 +74,8 @@ TEXT_KEYS = (
     "causal_note",
     "tokens",
     "no_gloss",
+    "tags",
+    "skip",
     "heads_title",
     "heads_caption",
     "head_job",
@@ -124,8 +126,8 @@ class ViewState:
 # The view component's own code: hand every call to the bundle (queued until it has run).
 LOADER = """export default function (component) {
   const lab = globalThis.__attentionLab;
-  if (lab) lab.run(component);
-  else (globalThis.__attentionLabQueue ||= []).push(component);
+  if (lab) return lab.run(component);
+  (globalThis.__attentionLabQueue ||= []).push(component);
 }
 """
 

@@ -68,6 +68,7 @@ function skeleton(host) {
   const tokens = el(doc, "div", "tokens", {
     role: "radiogroup", "aria-labelledby": "alx-tokens-label", "data-testid": "explorer-tokens",
   });
+  const tags = el(doc, "p", "tags", { "data-testid": "explorer-tags" });
   const story = el(doc, "ul", "story", { "data-testid": "explorer-story" });
   const headsTitle = el(doc, "h2");
   const headsCaption = el(doc, "p", "caption");
@@ -102,14 +103,14 @@ function skeleton(host) {
   const tip = el(doc, "div", "tip", { role: "tooltip", "data-testid": "explorer-tip" });
   tip.hidden = true;
   root.append(
-    bar, note, tokensLabel, tokens, story, headsTitle, headsCaption, pickerRow, grid, gridBar,
+    bar, note, tokensLabel, tokens, tags, story, headsTitle, headsCaption, pickerRow, grid, gridBar,
     panelsTitle, panels, panelBars, stats, tableBox, focusTitle, focusCaption, legend, bars,
     live, tip,
   );
   host.append(root);
   return {
     root, bar, scale, causal, tauName, tau, tauOut, picker, pickerName, png, note, tokensLabel,
-    tokens, story,
+    tokens, tags, story,
     headsTitle, headsCaption, grid, gridBar, panelsTitle, panels, panelFigs, scoreBar, weightBar,
     stats, tableBox, tableSummary, table, focusTitle, focusCaption, legend, bars, live, tip,
     maps: [],
@@ -249,7 +250,8 @@ function applyHeader(ctl, header, scores) {
     ctl.api.setTriggerValue("need", header.digest);
     return;
   }
-  const shape = `${header.n}|${header.h}|${header.tokens.map((t) => t.t).join("\u0000")}`;
+  const texts = header.tokens.map((t) => t.t).join("\u0000");
+  const shape = `${header.n}|${header.h}|${header.lang}|${texts}`; // glosses come with English
   ctl.header = header;
   ctl.scores = known;
   ctl.digest = header.digest;
@@ -275,7 +277,35 @@ function applyHeader(ctl, header, scores) {
   // A rerun that only confirms what the view already shows must not draw it again.
   if (lookOf(ctl) === ctl.look) return;
   applyTexts(ctl);
+  skipLink(ctl);
   schedule(ctl);
+}
+
+/** "跳到注意力图" as the page's first Tab stop (before Streamlit's own skip link and the
+    sidebar's twenty stops): Enter puts the keyboard on the view's √d_k switch. */
+function skipLink(ctl) {
+  const doc = ctl.els.root.ownerDocument;
+  let link = doc.getElementById("alx-skip");
+  if (!link) {
+    link = doc.createElement("a");
+    link.id = "alx-skip";
+    link.href = "#";
+    link.dataset.testid = "explorer-skip";
+    const hide = "position:fixed;left:-10000px;top:8px;z-index:1000010;";
+    const show = "position:fixed;left:8px;top:8px;z-index:1000010;background:#fff;color:#1f5fbf;"
+      + "padding:10px 16px;border:3px solid #1f5fbf;border-radius:8px;font-size:18px;";
+    link.style.cssText = hide;
+    link.addEventListener("focus", () => { link.style.cssText = show; });
+    link.addEventListener("blur", () => { link.style.cssText = hide; });
+    doc.body.prepend(link);
+  }
+  link.textContent = ctl.header.text.skip;
+  link.onclick = (ev) => {
+    ev.preventDefault();
+    ctl.els.scale.input.focus();
+    ctl.els.scale.input.scrollIntoView({ block: "center" });
+  };
+  ctl.skip = link;
 }
 
 /** Everything a render depends on but the viewport: equal looks draw equal pixels. */
@@ -315,6 +345,14 @@ function rebuildMaps(ctl) {
   }
 }
 
+/** "词性标记：nr 人名 · p 介词 · …" for the tags of this sentence, in order of appearance. */
+function tagLegend(header) {
+  const seen = new Map();
+  for (const tok of header.tokens) if (!seen.has(tok.tag)) seen.set(tok.tag, tok.tag_name);
+  const items = [...seen].map(([tag, name]) => `${tag} ${name}`);
+  return `${header.text.tags}${items.join(" · ")}`;
+}
+
 function rebuildTokens(ctl) {
   const { els, header } = ctl;
   const doc = els.root.ownerDocument;
@@ -326,6 +364,8 @@ function rebuildTokens(ctl) {
     const tag = el(doc, "span", "tag");
     tag.textContent = tok.tag;
     tag.title = tok.tag_name || tok.tag;
+    const gloss = header.lang === "en" ? tok.gloss : null;
+    b.setAttribute("aria-label", [tok.t, tok.tag_name, gloss].filter(Boolean).join(" · "));
     b.append(word, tag);
     if (header.lang === "en") {
       const gloss = el(doc, "span", tok.gloss ? "gloss" : "gloss none", {
@@ -358,10 +398,7 @@ function applyTexts(ctl) {
   els.headsCaption.textContent = T.heads_caption;
   els.bar.setAttribute?.("aria-label", T.scale);
   els.tableSummary.textContent = T.table;
-  const tokens = header.tokens;
-  els.tokens.querySelectorAll(".gloss").forEach((g, i) => {
-    g.textContent = tokens[i].gloss || T.no_gloss;
-  });
+  els.tags.textContent = tagLegend(header);
   els.maps.forEach((m, k) => {
     const title = fmt(T.head, { i: k + 1 });
     m.name.textContent = title;
@@ -707,7 +744,8 @@ function describe(ctl) {
 
 // ---- lifecycle --------------------------------------------------------------------------------
 
-/** One call of the view component (Streamlit calls it again with each new payload). */
+/** One call of the view component (Streamlit calls it again with each new payload); returns
+    what Streamlit calls when the view leaves the page (another page chosen). */
 function run(component) {
   const { data, parentElement, setStateValue, setTriggerValue } = component;
   let ctl = parentElement.__alx;
@@ -723,6 +761,12 @@ function run(component) {
     const { header, scores } = decodePayload(data);
     applyHeader(ctl, header, scores);
   }
+  // Streamlit calls this when the view leaves the page, and also when a newer payload overtook
+  // this call: only a view that is really gone takes its skip link with it.
+  return () =>
+    setTimeout(() => {
+      if (!ctl.els.root.isConnected) ctl.skip?.remove();
+    }, 0);
 }
 
 // This module is the "code" component: mounted once per page with no data, so Streamlit sends
