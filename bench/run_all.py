@@ -2,12 +2,11 @@
 
     PYTHONPATH=. .venv/bin/python bench/run_all.py            # the full table (~12 min, 2 cores)
     PYTHONPATH=. .venv/bin/python bench/run_all.py --only rerun payload
-    PYTHONPATH=. .venv/bin/python bench/run_all.py --only floor   # the plotly-per-head reference
 
 bench/core.py (the core's own table) runs first as a subprocess when it exists; the load test
-(bench/load.py) is not run here: it takes minutes of both cores and is opt-in on its own. Neither
-is bench/chart_floor.py by default: it measures plotly maps per head, which the main page no
-longer draws (the "before" reference, on request with `--only floor`).
+(bench/load.py) is not run here: it takes minutes of both cores and is opt-in on its own. (The
+plotly-per-head floor, bench/chart_floor.py, went with the plotly maps; its figures stay in
+BENCHMARKS.md's history.)
 """
 
 from __future__ import annotations
@@ -23,12 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/run_all.py`
 
-from bench import chart_floor, cold_start, payload, rerun, ui_latency
+from bench import cold_start, payload, rerun, ui_latency
 from bench.common import REPO_ROOT, Row, print_table
 
 BENCHES = {
     "latency": lambda a: ui_latency.run(a.clicks),
-    "floor": lambda a: chart_floor.run(a.clicks),
     "rerun": lambda a: rerun.run(a.reruns),
     "cold": lambda a: cold_start.run(a.repeats),
     "payload": lambda a: payload.run(),

@@ -136,10 +136,7 @@ def all_builder_figures(lang: str = "zh", classroom: bool = False) -> dict:
     common = {"lang": lang, "classroom": classroom}
     return {
         "attention": fig.attention_heatmap(w[0], TEXTS, numbers=True, **common),
-        "score": fig.score_heatmap(w[0] * 8 - 4, TEXTS, title="s", limit=4.0, **common),
         "heads": fig.head_heatmaps(w, TEXTS, **common)[0],
-        "row_stats": fig.row_stats_figure(w[0], w[1], TEXTS, **common),
-        "focus": fig.focus_bars(w, 9, TEXTS, **common),
         "matrix": fig.matrix_heatmap(w[0][:, :5], TEXTS, title="X", **common),
     }
 
@@ -162,7 +159,7 @@ def test_hold_still_fixes_every_axis_of_another_builders_layout():
 @pytest.mark.parametrize("lang", LANGS)
 def test_token_maps_name_their_axes_and_their_square_root_ramp(lang):
     figures = all_builder_figures(lang)
-    for name in ("attention", "score", "heads"):
+    for name in ("attention", "heads"):
         layout = wire(figures[name])["layout"]
         assert layout["xaxis"]["title"]["text"] == t("main.key_axis", lang)
         assert layout["yaxis"]["title"]["text"] == t("main.query_axis", lang)
@@ -201,8 +198,8 @@ def test_cell_numbers_carry_the_colour_picked_for_their_cell():
 
 
 @pytest.mark.parametrize("classroom", [False, True])
-def test_bar_chart_ink_has_4_5_to_1_on_white(classroom):
-    for name in ("focus", "row_stats"):
+def test_chart_ink_has_4_5_to_1_on_white(classroom):
+    for name in ("attention", "heads", "matrix"):
         layout = wire(all_builder_figures(classroom=classroom)[name])["layout"]
         colour = layout["font"]["color"]
         ink = fig.luminance(np.array(fig._channels(colour if len(colour) == 7 else "#000000")))

@@ -84,59 +84,11 @@ def test_numbers_in_cells_only_while_they_fit():
     assert "texttemplate" not in big["data"][0]
 
 
-def test_score_heatmaps_share_one_symmetric_scale():
-    raw = np.array([[4.0, -8.0], [1.0, 2.0]])
-    limit = fig.score_limit(raw)
-    a = wire(fig.score_heatmap(raw, ["a", "b"], title="raw", limit=limit))["data"][0]
-    b = wire(fig.score_heatmap(raw / 4, ["a", "b"], title="scaled", limit=limit))["data"][0]
-    assert (a["zmin"], a["zmax"]) == (b["zmin"], b["zmax"]) == (-8.0, 8.0)
-    np.testing.assert_allclose(fig.decode_array(b["z"]), raw / 4)
-
-
-def test_row_stats_and_focus_bars():
-    w = weights(3, 5)
-    stats = wire(fig.row_stats_figure(w[0], w[1], TEXTS[:5]))["data"]
-    assert len(stats) == 4 and sum(tr.get("showlegend", True) for tr in stats) == 2
-    focus = wire(fig.focus_bars(w, 2, TEXTS[:5]))
-    bars = focus["data"]
-    assert len(bars) == 3 and focus["layout"]["barmode"] == "group"
-    np.testing.assert_allclose(fig.decode_array(bars[1]["y"]), w[1, 2], atol=1e-3)
-    assert focus["layout"]["xaxis"]["ticktext"] == fig.token_labels(TEXTS[:5])  # once, not h×
-    assert [b["name"] for b in bars] == ["头 1", "头 2", "头 3"] and focus["layout"]["showlegend"]
-    assert bars[0]["hovertemplate"].startswith("书 → %{hovertext}")
-    with pytest.raises(ValueError, match="outside"):
-        fig.focus_bars(w, 5, TEXTS[:5])
-
-
-def test_focus_bars_label_at_most_dtick_all_tokens():
-    n = 64
-    layout = wire(fig.focus_bars(weights(8, n), 0, [f"词{i}" for i in range(n)]))["layout"]
-    ticks = layout["xaxis"]["tickvals"]
-    assert len(ticks) <= fig.DTICK_ALL and ticks[0] == 0 and layout["xaxis"]["tickangle"] == -90
-
-
 def test_matrix_heatmap_rows_are_tokens():
     m = np.arange(12.0).reshape(3, 4) - 6
     data = wire(fig.matrix_heatmap(m, ["a", "b", "c"], title="X"))["data"][0]
     assert fig.decode_array(data["z"]).shape == (3, 4)
     assert data["zmin"] == -6 and data["zmax"] == 6
-
-
-def test_payload_64_tokens_8_heads_stays_small():
-    """What the main page sends for 64 × 8: the head grid plus the four scaling panels."""
-    texts = [f"词{i}" for i in range(64)]
-    w = weights(8, 64)
-    figs = fig.head_heatmaps(w, texts)
-    scores = np.random.default_rng(1).standard_normal((64, 64)) * 4
-    limit = fig.score_limit(scores)
-    figs += [fig.score_heatmap(scores, texts, title="s", limit=limit) for _ in range(2)]
-    figs += [fig.attention_heatmap(w[0], texts) for _ in range(2)]
-    total = sum(len(pio.to_json(f, validate=False)) for f in figs)
-    print(f"payload 64x8: {total} bytes")
-    assert total < 150_000
-
-
-# ---- text table --------------------------------------------------------------------------------
 
 
 def test_every_string_has_both_languages():

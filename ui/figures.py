@@ -9,9 +9,7 @@ from unicodedata import east_asian_width
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from attention_core.analysis import row_entropy
 from ui.text import t
 
 VIRIDIS = (
@@ -52,9 +50,7 @@ HEAD_COLOURS = (
 )
 LABEL_CHARS = 8  # longer token texts are cut with "…" on axes
 MAX_CELL_NUMBERS = 24  # above this many tokens, numbers in cells are too crowded
-MAX_SCORE_NUMBERS = 10  # scores need more digits ("-3.7"), so fewer tokens fit
 UPRIGHT_MAX = 8  # up to this many tokens, x labels stay horizontal; above, they turn -90°
-COMPACT_N = 32  # above this many tokens, score maps send int8 colour levels (hover: tokens only)
 DTICK_ALL = 40  # up to this many tokens every axis label is drawn
 # Every st.plotly_chart passes this config (or plotly_config(lang), which adds the UI language).
 # The charts hold still: no zoom, pan, box select or scroll zoom (a swipe on a phone scrolls the
@@ -504,190 +500,10 @@ def grid_columns(heads: int, n: int, classroom: bool = False) -> int:
     return 2
 
 
-def _score_trace(scores: np.ndarray, limit: float) -> dict:
-    """z and colour settings: exact float32 up to COMPACT_N tokens, int8 levels of ±limit above."""
-    n = scores.shape[-1]
-    z = np.where(np.isfinite(scores), scores, 0.0)
-    if n <= COMPACT_N:
-        return {
-            "z": compact(z),
-            "zmin": -limit,
-            "zmax": limit,
-            "hovertemplate": "%{y} → %{x}: %{z:.2f}<extra></extra>",
-        }
-    levels = np.rint(np.clip(z / limit, -1, 1) * 127).astype(np.int8)  # 1.3 bytes a cell
-    ticks = [-127, -64, 0, 64, 127]
-    return {
-        "z": levels,
-        "zmin": -127,
-        "zmax": 127,
-        "hovertemplate": "%{y} → %{x}<extra></extra>",
-        "colorbar": {
-            "thickness": 12,
-            "len": 0.9,
-            "tickvals": ticks,
-            "ticktext": [f"{limit * v / 127:.1f}" for v in ticks],
-        },
-    }
-
-
-def score_heatmap(
-    scores: np.ndarray,
-    texts: list[str],
-    *,
-    title: str,
-    limit: float,
-    numbers: bool = False,
-    classroom: bool = False,
-    showscale: bool = True,
-    lang: str = "zh",
-) -> go.Figure:
-    """Raw or scaled Q·Kᵀ on a diverging scale fixed to ±limit (so two panels compare)."""
-    n = scores.shape[-1]
-    labels = token_labels(texts)
-    size = font_sizes(classroom)["base"]
-    trace = {"colorbar": _colourbar(size), **_score_trace(scores, limit)}
-    trace["colorbar"] = {**_colourbar(size), **trace["colorbar"]}
-    show_numbers = numbers and n <= MAX_SCORE_NUMBERS
-    trace.update(
-        {
-            "type": "heatmap",
-            "x": labels,
-            "y": labels,
-            "colorscale": SIGNED_SCALE,
-            "zmid": 0,
-            "showscale": showscale,
-            "xgap": 1 if n <= 32 else 0,
-            "ygap": 1 if n <= 32 else 0,
-        }
-    )
-    if show_numbers:  # black or white per cell, whichever contrasts more with its colour
-        z = np.asarray(trace["z"], dtype=float)
-        shown = np.array([[f"{v:.1f}" for v in row] for row in z])
-        trace["text"] = cell_texts(z, shown, -limit, limit, SIGNED_SCALE)
-        trace["texttemplate"] = "%{text}"
-        trace["textfont"] = {"size": cell_font(n, classroom, digits=4), "color": WHITE}
-    return _map_figure(
-        trace,
-        labels,
-        title=title,
-        height=map_height(n, classroom),
-        classroom=classroom,
-        bar_chars=5,  # "-12.5"; also without a bar, so the raw and scaled panels match
-        lang=lang,
-    )
-
-
 def score_limit(*arrays: np.ndarray) -> float:
     """A symmetric colour limit covering every finite value of the given arrays."""
     peaks = [np.max(np.abs(a[np.isfinite(a)])) for a in arrays if np.isfinite(a).any()]
     return float(max(peaks, default=1.0)) or 1.0
-
-
-# ---- row statistics and focus bars -----------------------------------------------------------
-
-
-def row_stats_figure(
-    w_scaled: np.ndarray,
-    w_unscaled: np.ndarray,
-    texts: list[str],
-    *,
-    lang: str = "zh",
-    classroom: bool = False,
-) -> go.Figure:
-    """Per query row: entropy and max weight, with and without scaling, as grouped bars."""
-    labels = token_labels(texts)
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08)
-    for which, weights in enumerate((w_scaled, w_unscaled)):
-        group = t("main.w_scaled" if which == 0 else "main.w_unscaled", lang)
-        for row, values in ((1, row_entropy(weights, base=2)), (2, weights.max(axis=-1))):
-            fig.add_trace(
-                go.Bar(
-                    x=labels,
-                    y=compact(values, 3),
-                    name=group,
-                    legendgroup=group,
-                    showlegend=row == 1,
-                    marker_color=HEAD_COLOURS[which],
-                    hovertemplate="%{x}: %{y:.2f}<extra>" + group + "</extra>",
-                ),
-                row=row,
-                col=1,
-            )
-    _base_layout(fig, title="", height=420 if classroom else 340, classroom=classroom)
-    fig.update_layout(barmode="group", legend={"orientation": "h", "y": -0.25})
-    fig.update_xaxes(type="category", tickangle=-90 if len(labels) > 16 else 0)
-    fig.update_yaxes(title_text=t("main.entropy_axis", lang), row=1, col=1)
-    fig.update_yaxes(title_text=t("main.max_axis", lang), range=[0, 1], row=2, col=1)
-    return fig
-
-
-def focus_bars(
-    weights: np.ndarray,
-    index: int,
-    texts: list[str],
-    *,
-    lang: str = "zh",
-    classroom: bool = False,
-) -> go.Figure:
-    """Row `index` of every head's weights (h, n, n): for each key token, one bar per head.
-
-    Grouped by token, so the axis carries n labels and a legend names the heads: grouping by
-    head needed h·n rotated labels, which were 28 of the 38 ms Chromium took to draw the chart
-    at 13 tokens × 4 heads (BENCHMARKS.md). Built from one dict, like the maps.
-    """
-    h, n, _ = weights.shape
-    if not 0 <= index < n:
-        raise ValueError(f"focus index {index} is outside 0…{n - 1}")
-    labels = token_labels(texts)
-    focus = labels[index].replace("%{", "%\u200b{")  # never a template field
-    traces = [
-        {
-            "type": "bar",
-            "x0": 0,
-            "dx": 1,
-            "y": compact(weights[i, index], 3),
-            "hovertext": labels,
-            "name": t("main.head", lang, i=i + 1),
-            "marker": {"color": HEAD_COLOURS[i % len(HEAD_COLOURS)]},
-            "hovertemplate": focus + " → %{hovertext}: %{y:.2f}<extra>%{fullData.name}</extra>",
-        }
-        for i in range(h)
-    ]
-    layout = _layout(title="", height=360 if classroom else 300, classroom=classroom)
-    size, ink = layout["font"]["size"], layout["font"]["color"]  # ticks ≥ 4.5 : 1 on white
-    step = -(-n // DTICK_ALL)  # every label up to DTICK_ALL tokens, then every step-th
-    angle = 0 if n <= UPRIGHT_MAX * 2 else -90
-    top = float(weights[:, index].max()) if n else 1.0
-    layout.update(
-        barmode="group",
-        bargap=0.25,
-        showlegend=h > 1,
-        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1.0, "yanchor": "bottom"},
-        xaxis={
-            "tickmode": "array",
-            "tickvals": list(range(0, n, step)),
-            "ticktext": labels[::step],
-            "tickangle": angle,
-            "range": [-0.5, n - 0.5],
-            "showgrid": False,
-            "automargin": False,
-            "tickfont": {"color": ink},
-            **STILL_AXIS,
-        },
-        yaxis={
-            "title": {"text": t("main.weight", lang), "font": {"color": ink}},
-            "range": [0, min(1.0, max(0.3, 1.15 * top))],
-            "automargin": False,
-            "tickfont": {"color": ink},
-            **STILL_AXIS,
-        },
-    )
-    layout["margin"].update(
-        {"l": 3 * size + 30, "t": 2 * size + 14 if h > 1 else 10},
-        b=_tick_margins(labels[::step], size, angle)["b"] if angle else 2 * size + 12,
-    )
-    return go.Figure({"data": traces, "layout": layout})
 
 
 def matrix_heatmap(
