@@ -115,13 +115,16 @@ def main() -> None:
         initial_sidebar_state=sidebar,
     )
     frame_style(classroom)
-    frame_script(lang)
     nav = st.navigation(page_entries(lang))
-    settings = controls.sidebar(fixed_weights=page_weights(nav))
     # Before the page runs: widget values and callbacks have already landed in the session,
     # and an update sent after the page's elements reaches the address bar one run late.
-    controls.sync_query(settings)
+    controls.sync_query(controls.current_settings())
     nav.run()
+    # The sidebar and the frame script after the page: a sidebar click's rerun then delivers
+    # the page (the attention view first of all) before twenty sidebar widgets, so the browser
+    # shows the new maps while it is still re-rendering the rest (BENCHMARKS.md).
+    controls.sidebar(fixed_weights=page_weights(nav))
+    frame_script(lang)
 
 
 if __name__ == "__main__":  # streamlit run and AppTest run it as __main__; tests import it

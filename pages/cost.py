@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from ui import charts, teach
 from ui import figures_teach as ft
-from ui import teach
 from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
 from ui.text import t as text
@@ -75,7 +75,7 @@ def show_sweep(res: dict, s: Settings, t) -> None:
         fig = ft.loglog_fit(
             res["n"], series, slopes, title=t(title), y_title=t(f"{title}_y"), font_size=fs
         )
-        col.plotly_chart(fig, key=f"cost_{unit}")
+        charts.chart(fig, key=f"cost_{unit}", lang=s.lang, where=col)
     ratio_t = teach.doubling_ratios(res["n"], res["plain_s"])
     ratio_m = teach.doubling_ratios(res["n"], res["plain_bytes"])
     if ratio_m:
@@ -152,7 +152,7 @@ def kv_part(s: Settings, t) -> None:
         y_title=t("cost.time_y"),
         font_size=teach.font_size(s),
     )
-    st.plotly_chart(fig, key="cost_kv_fig")
+    charts.chart(fig, key="cost_kv_fig", lang=s.lang)
     st.caption(
         t(
             "cost.kv_say",

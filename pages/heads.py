@@ -11,7 +11,7 @@ import streamlit as st
 from attention_core import EmptyInputError
 from attention_core.analysis import attention_cost
 from attention_core.model import describe_heads, load_demo_history, load_demo_model
-from ui import controls, figures, state, teach
+from ui import charts, controls, figures, state, teach
 from ui import figures_teach as ft
 from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
@@ -73,7 +73,7 @@ def compare_section(s: Settings, t) -> None:
             label = ft.head_job_label(jobs[when][head], t)
             title = t(f"heads.tag_{when}", step=last) + " · " + label
             fig = _map(w[head], texts, title, s, bar=when == "trained")
-            col.plotly_chart(fig, key=f"heads_cmp_{when}_{head}", config=figures.PLOTLY_CONFIG)
+            charts.chart(fig, key=f"heads_cmp_{when}_{head}", lang=s.lang, where=col)
     for head in range(cfg.num_heads):
         before_label, after_label = (ft.job_text(jobs[w][head], t) for w in jobs)
         st.markdown("- " + t("heads.compare_line", head=head + 1, before=before_label,
@@ -123,7 +123,7 @@ def head_grid(run: Lab, trained: bool, s: Settings, t) -> None:
     cols = st.columns(per_row)
     for head, fig in enumerate(figs):
         with cols[head % len(cols)]:
-            st.plotly_chart(fig, key=f"heads_map_{head}", config=figures.PLOTLY_CONFIG)
+            charts.chart(fig, key=f"heads_map_{head}", lang=s.lang)
 
 
 def concat_and_wo(run: Lab, s: Settings, t) -> None:
@@ -136,9 +136,9 @@ def concat_and_wo(run: Lab, s: Settings, t) -> None:
     fig = ft.matrix_heatmap(
         run.result.concat, tok, dims, title=t("heads.concat"), font_size=fs, col_lines=bounds
     )
-    c1.plotly_chart(fig, key="heads_concat")
+    charts.chart(fig, key="heads_concat", lang=s.lang, where=c1)
     fig = ft.matrix_heatmap(run.params.w_o, dims, dims, title="W_O", font_size=fs, height=420)
-    c2.plotly_chart(fig, key="heads_wo")
+    charts.chart(fig, key="heads_wo", lang=s.lang, where=c2)
 
 
 def cost_table(n: int, d_model: int, choices: list[int], t) -> None:

@@ -22,7 +22,7 @@ from attention_core.model import (
     load_demo_model,
     read_pronoun,
 )
-from ui import figures, teach
+from ui import charts, figures, teach
 from ui import figures_teach as ft
 from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
@@ -162,7 +162,7 @@ def maps_section(sentence: str, step: int, scale: bool, history: DemoHistory, s,
         reading_line(texts, read_pronoun(list(texts), weights[k], describe_heads(step)), step, t)
     )
     fig = maps_figure(sentence, scale, k, s.lang, s.classroom, 1 if on_phone() else 2)
-    st.plotly_chart(fig, key="learned_maps", config=figures.PLOTLY_CONFIG)
+    charts.chart(fig, key="learned_maps", lang=s.lang)
     st.caption(t("learned.maps_caption", k=len(history.steps)))
 
 
@@ -189,7 +189,7 @@ def jobs_section(step: int, history: DemoHistory, s: Settings, t) -> None:
             t=t,
             font_size=teach.font_size(s),
         )
-        cols[r].plotly_chart(fig, key=f"learned_jobs_{rel}", config=figures.PLOTLY_CONFIG)
+        charts.chart(fig, key=f"learned_jobs_{rel}", lang=s.lang, where=cols[r])
 
 
 def curves_section(step: int, history: DemoHistory, s: Settings, t) -> None:
@@ -205,12 +205,12 @@ def curves_section(step: int, history: DemoHistory, s: Settings, t) -> None:
     fs = teach.font_size(s)
     left, right = st.columns(2)
     fig = ft.loss_figure(history.losses, history.eval_steps, history.heldout["loss"], step, t, fs)
-    left.plotly_chart(fig, key="learned_loss", config=figures.PLOTLY_CONFIG)
+    charts.chart(fig, key="learned_loss", lang=s.lang, where=left)
     names = [_rel(r, t) for r in LINKS]
     fig = ft.accuracy_figure(
         history.eval_steps, history.heldout, step, names, history.config.num_heads, t, fs
     )
-    right.plotly_chart(fig, key="learned_acc", config=figures.PLOTLY_CONFIG)
+    charts.chart(fig, key="learned_acc", lang=s.lang, where=right)
     st.caption(t("learned.heldout_note"))
 
 

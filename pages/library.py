@@ -6,8 +6,8 @@ import numpy as np
 import streamlit as st
 
 from attention_core.analysis import rnn_states
+from ui import charts, teach
 from ui import figures_teach as ft
-from ui import teach
 from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
 from ui.state import Lab, focus_index
@@ -86,7 +86,7 @@ def mixture(run: Lab, head: int, i: int, s: Settings, t) -> None:
         title=t("library.vectors"),
         font_size=fs,
     )
-    st.plotly_chart(fig, key="library_vectors")
+    charts.chart(fig, key="library_vectors", lang=s.lang)
     ordered = [run.texts[j] for j in mix["order"]]
     fig = ft.bars(
         mix["gap"],
@@ -96,7 +96,7 @@ def mixture(run: Lab, head: int, i: int, s: Settings, t) -> None:
         font_size=fs,
         y_title="‖Σ − output‖",
     )
-    st.plotly_chart(fig, key="library_gap")
+    charts.chart(fig, key="library_gap", lang=s.lang)
 
 
 def weight_bars(run: Lab, head: int, i: int, s: Settings, t, *, title: str, key: str) -> None:
@@ -111,7 +111,7 @@ def weight_bars(run: Lab, head: int, i: int, s: Settings, t, *, title: str, key:
         y_title=t("library.weight"),
         font_size=teach.font_size(s),
     )
-    st.plotly_chart(fig, key=key)
+    charts.chart(fig, key=key, lang=s.lang)
 
 
 def rnn_contrast(run: Lab, head: int, i: int, s: Settings, t) -> None:
@@ -130,7 +130,7 @@ def rnn_contrast(run: Lab, head: int, i: int, s: Settings, t) -> None:
         zmax=1.0,
         y_title=t("library.state_axis"),
     )
-    c1.plotly_chart(fig, key="library_rnn")
+    charts.chart(fig, key="library_rnn", lang=s.lang, where=c1)
     with c2:
         weight_bars(run, head, i, s, t, title=t("library.rnn_row", q=run.texts[i]),
                     key="library_rnn_row")  # fmt: skip

@@ -8,7 +8,7 @@ from functools import partial
 
 import streamlit as st
 
-from ui import controls, explorer, state, teach
+from ui import charts, controls, explorer, state, teach
 from ui import figures as fig
 from ui import figures_teach as ft
 from ui.gloss import gloss, tag_name
@@ -33,11 +33,6 @@ def numpy_lines(lab: state.Lab, s: controls.Settings) -> dict[str, str]:
         **{m.lower(): f"{m} = {project.format(m)}" for m in "QKV"},
         "out": f"out = concat(softmax({scores}) @ V) @ W_O  # (n, d_model)",
     }
-
-
-def chart(figure, key: str) -> None:
-    """A plotly chart with the high-resolution PNG export in its toolbar."""
-    st.plotly_chart(figure, key=key, config=fig.PLOTLY_CONFIG, width="stretch")
 
 
 def read_page_link(lab: state.Lab, lang: str) -> None:
@@ -209,9 +204,10 @@ def matrices_section(lab: state.Lab, s: controls.Settings) -> None:
             title = t(f"main.m.{name}", lang, i=head + 1)
             st.markdown(f"**{title}** · `{values.shape[0]} × {values.shape[1]}`")
             st.code(line, language="python")
-            chart(
+            charts.chart(
                 fig.matrix_heatmap(values, lab.texts, title="", lang=lang, classroom=s.classroom),
                 key=f"matrix_{name}",
+                lang=lang,
             )
 
 

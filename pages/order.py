@@ -6,8 +6,8 @@ import numpy as np
 import streamlit as st
 
 from attention_core import EmptyInputError, sinusoidal_positions, tokenize
+from ui import charts, teach
 from ui import figures_teach as ft
-from ui import teach
 from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
 from ui.text import t as text
@@ -35,7 +35,7 @@ def show_demo(d: dict, texts: list[str], s: Settings, t, key: str) -> None:
             show_numbers=s.numbers,
             **teach.weight_map_labels(t),
         )
-        col.plotly_chart(fig, key=f"order_{key}_{name}")
+        charts.chart(fig, key=f"order_{key}_{name}", lang=s.lang, where=col)
     m1, m2 = st.columns(2)
     m1.metric(t("order.wdiff"), f"{d['weights_diff']:.2e}")
     m2.metric(t("order.odiff"), f"{float(np.max(d['output_diff'])):.2e}")
@@ -49,7 +49,7 @@ def show_demo(d: dict, texts: list[str], s: Settings, t, key: str) -> None:
         fmt=".1e",
         y_range=(0, max(top * 1.25, 1e-3)),
     )
-    st.plotly_chart(fig, key=f"order_{key}_moved")
+    charts.chart(fig, key=f"order_{key}_moved", lang=s.lang)
 
 
 def pair_part(s: Settings, t, pos: bool) -> None:
@@ -95,7 +95,7 @@ def pe_part(s: Settings, t) -> None:
         font_size=teach.font_size(s),
         height=560,
     )
-    st.plotly_chart(fig, key="order_pe")
+    charts.chart(fig, key="order_pe", lang=s.lang)
 
 
 def main() -> None:

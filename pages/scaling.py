@@ -6,8 +6,8 @@ import numpy as np
 import streamlit as st
 
 from attention_core.analysis import DEFAULT_D_KS, dk_sweep, qk_samples, qk_variance
+from ui import charts, teach
 from ui import figures_teach as ft
-from ui import teach
 from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
 from ui.text import t as text
@@ -57,7 +57,7 @@ def variance_part(s: Settings, t, var: dict) -> None:
     fig = ft.histogram_pair(
         raw, scaled, names=names, title=t("scaling.hist", d_k=d_k), font_size=fs
     )
-    st.plotly_chart(fig, key="scaling_hist")
+    charts.chart(fig, key="scaling_hist", lang=s.lang)
     series = {names[0]: var["raw"], names[1]: var["scaled"], "var = d_k": var["d_k"]}
     fig = ft.sweep_lines(
         var["d_k"],
@@ -69,7 +69,7 @@ def variance_part(s: Settings, t, var: dict) -> None:
         dashed=("var = d_k",),
         font_size=fs,
     )
-    st.plotly_chart(fig, key="scaling_var")
+    charts.chart(fig, key="scaling_var", lang=s.lang)
 
 
 def saturation_part(s: Settings, t, sat: dict) -> None:
@@ -88,7 +88,7 @@ def saturation_part(s: Settings, t, sat: dict) -> None:
             y_title=t(f"scaling.{key}_y"),
             font_size=fs,
         )
-        col.plotly_chart(fig, key=f"scaling_{key}")
+        charts.chart(fig, key=f"scaling_{key}", lang=s.lang, where=col)
 
 
 def gradient_part(s: Settings, t, sat: dict) -> None:
@@ -107,7 +107,7 @@ def gradient_part(s: Settings, t, sat: dict) -> None:
         colours={t(f"scaling.{k}_{m}"): c for k, _ in stats for c, m in enumerate(RAW_SCALED)},
         font_size=teach.font_size(s),
     )
-    st.plotly_chart(fig, key="scaling_jac")
+    charts.chart(fig, key="scaling_jac", lang=s.lang)
     last = {k: v[-1] for k, v in sat.items() if isinstance(v, list)}
     st.caption(
         t(
@@ -148,7 +148,7 @@ def temperature_part(s: Settings, t) -> None:
         show_numbers=s.numbers,
         **teach.weight_map_labels(t),
     )
-    st.plotly_chart(fig, key="scaling_tau_map")
+    charts.chart(fig, key="scaling_tau_map", lang=s.lang)
     stats = teach.temperature_row_stats(scores, taus, f.causal)
     n = len(tok)
     max_name = t("scaling.tau_max_causal" if f.causal else "scaling.tau_max", n=n)
@@ -165,7 +165,7 @@ def temperature_part(s: Settings, t) -> None:
         right_title=t("scaling.max_axis"),
         right_range=(0, 1.05),
     )
-    st.plotly_chart(fig, key="scaling_tau_curve")
+    charts.chart(fig, key="scaling_tau_curve", lang=s.lang)
 
 
 def main() -> None:

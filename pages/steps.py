@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from ui import charts, teach
 from ui import figures_teach as ft
-from ui import teach
 from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
 from ui.state import Lab, focus_index
@@ -134,7 +134,7 @@ def show_step(run: Lab, step: int, head: int, f: InForce, s: Settings, t) -> Non
     st.caption(t(caption_key(step, f), d_k=f.d_k, n=len(run.texts)))
     figs = step_figures(run, step, head, f, s, t)
     for k, (col, fig) in enumerate(zip(st.columns(len(figs)), figs, strict=True)):
-        col.plotly_chart(fig, key=f"steps_fig_{step}_{k}", width="stretch")
+        charts.chart(fig, key=f"steps_fig_{step}_{k}", lang=s.lang, where=col)
     skipped = step == 3 and not f.scale
     mark = "   # ◀ " + t("steps.skipped") if skipped else "   # ◀"
     code = [line + (mark if i == step else "") for i, line in skeleton(f)]
@@ -181,7 +181,7 @@ def compare(run: Lab, head: int, i: int, keys: tuple[int, int], f: InForce, s: S
     fig = ft.grouped_bars(dims, series, title=t("steps.prod_title", h=head + 1),
                           x_title=t("steps.dim"), y_title="q_d × k_d",
                           font_size=teach.font_size(s))  # fmt: skip
-    st.plotly_chart(fig, key="steps_compare")
+    charts.chart(fig, key="steps_compare", lang=s.lang)
     sa, sb, wa, wb = parts[0]["sum"], parts[1]["sum"], parts[0]["weight"], parts[1]["weight"]
     fmt = {"q": md_escape(q), "a": md_escape(a), "b": md_escape(b), "h": head + 1}
     st.markdown(t("steps.compare_say", sa=sa, sb=sb, wa=wa, wb=wb, **fmt))

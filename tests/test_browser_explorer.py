@@ -306,3 +306,20 @@ def test_tab_from_the_top_reaches_the_switch_tokens_and_head_picker(page, stream
         assert wanted in reached, reached
     chosen = page.locator('[data-testid="explorer-tokens"] [tabindex="0"]').inner_text()
     assert chosen.startswith("他")  # the selected token is the one the Tab lands on
+
+
+def test_the_sidebar_switches_are_answered_in_the_browser_too(page, streamlit_server):
+    open_view(page, f"{streamlit_server}/?w=random")
+    before = page.evaluate(RENDERS)
+    page.locator(".st-key-scale label").first.click()  # the sidebar's √d_k, not the view's
+    page.wait_for_function(f"({RENDERS})() === {before + 1}", timeout=5_000)
+    assert not page.locator('[data-testid="explorer-scale"]').is_checked()  # before the server
+    page.wait_for_url("**scale=0**", timeout=LOAD_MS)
+    settle(page)
+    assert page.evaluate(RENDERS) == before + 1, "the rerun after the sidebar click redrew"
+    page.locator(".st-key-causal label").first.click()
+    page.wait_for_function(
+        f"() => {SHADOW}.querySelector('[data-testid=\"explorer-causal\"]').checked", timeout=5_000
+    )
+    want = reference(False, True).heads.weights
+    np.testing.assert_allclose(table_weights(page, 0, 13), want[0], atol=1e-4)

@@ -129,5 +129,6 @@ def test_fresh_server_opens_a_sub_page_link_through_the_router(page, streamlit_f
     nav.get_by_text("词序与位置编码").wait_for(timeout=LOAD_MS)
     links = nav.locator("a").all_text_contents()
     assert not any(link.strip() in {"app", "order", "main"} for link in links), links
-    assert page.locator(".st-key-d_model").count() == 1  # the shared settings are there
+    page.locator(".st-key-d_model").wait_for(timeout=LOAD_MS)  # the shared settings are there
+    assert page.locator(".st-key-d_model").count() == 1
     assert not page.locator("[data-testid='stException']").count()

@@ -11,10 +11,11 @@ from ui import figures
 _KEY = re.compile(r"[^A-Za-z0-9_-]")
 
 
-def chart(figure, *, key: str, lang: str, alt: str | None = None) -> None:
+def chart(figure, *, key: str, lang: str, alt: str | None = None, where=None) -> None:
     """A plotly chart as every page should show it: still under a finger, toolbar out of the
-    Tab order, plotly's strings in the UI language, `alt` as its text alternative."""
-    st.plotly_chart(
+    Tab order, plotly's strings in the UI language, `alt` as its text alternative; `where` is
+    a column or container to draw in (default: the current one)."""
+    (where or st).plotly_chart(
         figure, key=key, config=figures.plotly_config(lang), width="stretch", alt=alt or None
     )
 

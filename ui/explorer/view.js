@@ -141,6 +141,36 @@ function watchVisibility(ctl) {
   ctl.els.panelFigs.forEach((p) => ctl.observe(p.canvas, p));
 }
 
+/** The sidebar's √d_k and causal switches mean the same as the view's: answer them in the
+    browser too, so the maps change at the click; the rerun that follows brings the same state
+    and draws nothing. Streamlit's switches are react-aria buttons (no native change event) and
+    are re-rendered: after a press anywhere on the page, read them on the next frame. */
+function mirrorSidebar(ctl) {
+  const doc = ctl.host.ownerDocument;
+  const read = () => {
+    if (!ctl.header || !ctl.els.root.isConnected) return;
+    const box = (key) => doc.querySelector(`[data-testid="stSidebar"] .st-key-${key} input`);
+    const scale = box("scale");
+    const causal = box("causal");
+    const patch = {};
+    if (scale && scale.checked !== (ctl.state.scale && ctl.state.tau === null)) {
+      Object.assign(patch, { scale: scale.checked, tau: null });
+    }
+    if (causal && causal.checked !== ctl.state.causal) patch.causal = causal.checked;
+    if (Object.keys(patch).length) {
+      Object.assign(ctl.state, patch);
+      schedule(ctl);
+    }
+  };
+  const later = (ev) => {
+    if (ev.target.closest?.('[data-testid="stSidebar"] :is(.st-key-scale, .st-key-causal)')) {
+      requestAnimationFrame(read);
+    }
+  };
+  doc.addEventListener("click", later, true);
+  doc.addEventListener("keyup", later, true);
+}
+
 function newController(host) {
   const els = skeleton(host);
   const ctl = {
@@ -173,6 +203,7 @@ function newController(host) {
     barsFig: {},
   };
   watchVisibility(ctl);
+  mirrorSidebar(ctl);
   bindInputs(ctl);
   // Only a new width (or window height) re-lays the view out; its own text changes do not.
   const ro = new ResizeObserver(() => {
@@ -439,7 +470,8 @@ function renderControls(ctl) {
   const d = divisor(ctl).toFixed(2);
   els.tauOut.textContent = `τ = ${d}`;
   els.tau.setAttribute("aria-valuetext", `τ = ${d}`);
-  els.note.textContent = tauText(ctl) + (state.causal ? ` ${ctl.header.text.causal_note}` : "");
+  if (ctl.dragging) return; // the rest of the texts (they re-lay the page out) once the hand rests
+  setText(els.note, tauText(ctl) + (state.causal ? ` ${ctl.header.text.causal_note}` : ""));
   const choose = (node, on) => {
     if (node.getAttribute("aria-checked") === String(on)) return; // no style churn per frame
     node.setAttribute("aria-checked", String(on));
@@ -450,6 +482,11 @@ function renderControls(ctl) {
     choose(m.radio, k === state.head);
   });
   els.tokens.querySelectorAll(".token").forEach((b, i) => choose(b, i === state.focus));
+}
+
+/** textContent only when it changes: the same text again still costs the page a layout. */
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 function labelsOf(ctl) {
@@ -585,7 +622,7 @@ function renderPanels(ctl) {
   ctl.panelGeom = frame.g;
   const captions = panelCaptions(ctl);
   panelSpecs(ctl).forEach((spec, p) => {
-    els.panelFigs[p].cap.textContent = captions[p];
+    setText(els.panelFigs[p].cap, captions[p]);
     const fig = els.panelFigs[p];
     if (!needsDraw(ctl, fig)) return;
     drawMap(fig.canvas, ctl.panelGeom, { ...spec, labelLayer: frame.layer });
@@ -617,7 +654,7 @@ function renderStats(ctl) {
   }
   const now = rowStats(ctl.weights[k], n);
   const { model, raw } = ctl.statsRef;
-  ctl.els.stats.textContent = fmt(header.text.stats, {
+  setText(ctl.els.stats, fmt(header.text.stats, {
     tau: divisor(ctl).toFixed(2),
     h: now.entropy.toFixed(2),
     m: pct(now.max),
@@ -625,7 +662,7 @@ function renderStats(ctl) {
     ms: pct(model.max),
     hu: raw.entropy.toFixed(2),
     mu: pct(raw.max),
-  });
+  }));
 }
 
 /** The first story in words: for each head with a measured job, where the focus token looks
@@ -705,7 +742,7 @@ function render(ctl) {
   const width = Math.max(260, Math.floor(els.root.clientWidth));
   ctl.layout = viewLayout(width, window.innerHeight || 800, header.n, header.h, header.classroom);
   renderControls(ctl);
-  renderStory(ctl);
+  if (!ctl.dragging) renderStory(ctl); // a τ drag repaints pixels; words follow on release
   renderGrid(ctl);
   els.root.dataset.cols = String(ctl.layout.cols); // for tests: what the room decided
   els.root.dataset.labelPx = String(ctl.geom.px);
