@@ -323,3 +323,17 @@ def test_the_sidebar_switches_are_answered_in_the_browser_too(page, streamlit_se
     )
     want = reference(False, True).heads.weights
     np.testing.assert_allclose(table_weights(page, 0, 13), want[0], atol=1e-4)
+
+
+def test_clicking_a_row_label_picks_that_token(page, streamlit_server):
+    open_view(page, f"{streamlit_server}/?w=random")
+    canvas = page.locator(MAP).nth(1)
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    top = page.evaluate(
+        f"() => Number({SHADOW}.querySelector('[data-testid=\"explorer\"]').dataset.labelPx)"
+    )
+    assert top > 0
+    page.mouse.click(box["x"] + 8, box["y"] + 6 + 0.5 * (box["height"] - 60) / 13)  # row 0's label
+    page.wait_for_url("**head=2**", timeout=LOAD_MS)
+    page.wait_for_url("**focus=%E5%B0%8F%E6%98%8E**", timeout=LOAD_MS)  # 小明, the first row

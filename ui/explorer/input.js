@@ -11,6 +11,16 @@ function cellAt(g, canvas, ev) {
   return { i: Math.floor(y / g.cell), j: Math.floor(x / g.cell) };
 }
 
+/** A click on a row's label (left of the cells) picks that row, like a click on the row. */
+function rowLabelAt(g, canvas, ev) {
+  if (!g) return null;
+  const r = canvas.getBoundingClientRect();
+  const x = ev.clientX - r.left;
+  const y = ev.clientY - r.top - g.top;
+  if (x < 0 || x >= g.left || y < 0 || y >= g.side) return null;
+  return { i: Math.floor(y / g.cell), j: null };
+}
+
 /** "他 → 小明 · q·k 12.31 · ÷√d_k 3.08 · 99.6%" for head k, query i, key j. */
 function tipText(ctl, k, i, j) {
   const { header, state } = ctl;
@@ -66,11 +76,13 @@ function onMapPointer(ctl, ev) {
 function onMapClick(ctl, ev) {
   const canvas = ev.target.closest("canvas[data-head]");
   if (!canvas || !ctl.header) return;
-  const cell = cellAt(ctl.geom, canvas, ev);
+  const cell = cellAt(ctl.geom, canvas, ev) || rowLabelAt(ctl.geom, canvas, ev);
   const k = Number(canvas.dataset.head);
   const patch = { head: k };
   if (cell) patch.focus = cell.i;
-  if (ev.pointerType === "touch" && cell) showTip(ctl, tipText(ctl, k, cell.i, cell.j), ev);
+  if (ev.pointerType === "touch" && cell && cell.j !== null) {
+    showTip(ctl, tipText(ctl, k, cell.i, cell.j), ev);
+  }
   change(ctl, patch);
 }
 

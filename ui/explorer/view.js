@@ -55,7 +55,9 @@ function skeleton(host) {
     type: "range", min: "0", max: "1000", step: "1", "data-testid": "explorer-tau",
   });
   const tauOut = el(doc, "output", "", { "data-testid": "explorer-tau-value" });
-  tauBox.append(tauName, tau, tauOut);
+  const ticks = el(doc, "datalist", "", { id: "alx-tau-ticks" }); // the √d_k mark on the track
+  tau.setAttribute("list", "alx-tau-ticks");
+  tauBox.append(tauName, tau, ticks, tauOut);
   const picker = el(doc, "div", "picker", { role: "radiogroup", "data-testid": "explorer-heads" });
   const png = el(doc, "button", "png", { type: "button", "data-testid": "explorer-png" });
   bar.append(scale.label, causal.label, tauBox, png);
@@ -109,7 +111,7 @@ function skeleton(host) {
   );
   host.append(root);
   return {
-    root, bar, scale, causal, tauName, tau, tauOut, picker, pickerName, png, note, tokensLabel,
+    root, bar, scale, causal, tauName, tau, ticks, tauOut, picker, pickerName, png, note, tokensLabel,
     tokens, tags, story,
     headsTitle, headsCaption, grid, gridBar, panelsTitle, panels, panelFigs, scoreBar, weightBar,
     stats, tableBox, tableSummary, table, focusTitle, focusCaption, legend, bars, live, tip,
@@ -420,6 +422,11 @@ function applyTexts(ctl) {
   els.causal.span.textContent = T.causal;
   els.causal.label.title = T.causal_help;
   els.tauName.textContent = T.tau;
+  const mark = el(els.root.ownerDocument, "option", "", {
+    value: String(sliderFromTau(ctl, sqrtDk(ctl))),
+    label: "√d_k",
+  });
+  els.ticks.replaceChildren(mark);
   els.pickerName.textContent = T.picker;
   els.png.textContent = "PNG ⤓";
   els.png.title = T.png;
