@@ -15,6 +15,7 @@ from ui.text import TEXT, t
 ROOT = Path(__file__).resolve().parent
 STYLE = ROOT / "assets" / "style.css"
 SCRIPT = ROOT / "assets" / "frame.js"
+FAVICON = ROOT / "assets" / "favicon.png"
 # (file stem in pages/, ASCII url path, title key, icon, weights the page always uses or None
 # when it follows the sidebar); the first is the default page.
 PAGES = (
@@ -110,7 +111,7 @@ def main() -> None:
     sidebar = ss.setdefault("_sidebar_state", "collapsed" if classroom else "auto")
     st.set_page_config(
         page_title=t("app.title", lang),
-        page_icon=":material/grid_view:",
+        page_icon=str(FAVICON),  # served by the app (a ":material/…:" icon comes from Google)
         layout="wide",
         initial_sidebar_state=sidebar,
     )
