@@ -51,8 +51,9 @@ def key_cards(run: Lab, head: int, i: int, f: InForce, t) -> None:
         st.caption(t("library.masked_say", q=q, m=masked))
     for start in range(0, len(cards), CARDS_PER_ROW):
         cols = st.columns(CARDS_PER_ROW)
-        for col, card in zip(cols, cards[start : start + CARDS_PER_ROW], strict=False):
-            with col.container(border=True):
+        row = cards[start : start + CARDS_PER_ROW]
+        for k, (col, card) in enumerate(zip(cols, row, strict=False)):
+            with col.container(border=True, key=f"keycard_{start + k}"):
                 note = {"masked": "library.masked", "best": "library.best"}.get(card_tag(card))
                 st.metric(
                     md_escape(card["text"]),
