@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ctypes
+import functools
 import grp
 import os
 import re
@@ -31,6 +32,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -247,19 +249,32 @@ def _signal_group(process: subprocess.Popen, sig: int) -> None:
         os.killpg(process.pid, sig)
 
 
-def _wait_healthy(cluster: Cluster, child: Child, timeout: float) -> None:
-    """Poll a child's health endpoint; raise with its log if it exits or never answers."""
+def wait_until_healthy(
+    name: str,
+    process: subprocess.Popen,
+    url: str,
+    log_tail: Callable[[], str],
+    timeout: float,
+    idle: Callable[[], object],
+) -> None:
+    """Poll `url`'s health endpoint, calling `idle` in between; raise with the log's tail if
+    the process exits or never answers (make serve here, the test and bench servers too)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if child.process.poll() is not None:
+        if process.poll() is not None:
             raise RuntimeError(
-                f"{child.name} exited with code {child.process.returncode} before serving "
-                f"{child.url}:\n{child.log_tail()}"
+                f"{name} exited with code {process.returncode} before serving {url}:\n{log_tail()}"
             )
-        if healthy(child.url):
+        if healthy(url):
             return
-        cluster.pump(0.25)
-    raise RuntimeError(f"{child.name} did not serve {child.url} within {timeout:.0f} s")
+        idle()
+    raise RuntimeError(f"{name} did not serve {url} within {timeout:.0f} s:\n{log_tail()}")
+
+
+def _wait_healthy(cluster: Cluster, child: Child, timeout: float) -> None:
+    """A child of the cluster healthy, its output copied to the terminal meanwhile."""
+    idle = functools.partial(cluster.pump, 0.25)
+    wait_until_healthy(child.name, child.process, child.url, child.log_tail, timeout, idle)
 
 
 def start_cluster(

@@ -10,12 +10,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from deploy.serve import wait_until_healthy  # the one health wait, shared with make serve
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -115,31 +115,16 @@ def _command(script: Path, port: int) -> list[str]:
     ]  # fmt: skip
 
 
-def _healthy(url: str) -> bool:
-    """True when Streamlit's health endpoint answers `ok`."""
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-            return response.status == 200 and response.read().strip() == b"ok"
-    except (urllib.error.URLError, OSError):
-        return False
-
-
 def wait_healthy(server: StreamlitServer, timeout: float, poll: float = 0.25) -> None:
     """Poll the health endpoint until it answers; raise with the log if the child dies or hangs."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            raise RuntimeError(
-                f"streamlit exited with code {server.process.returncode} before serving "
-                f"{server.url}:\n{server.log_tail()}"
-            )
-        if _healthy(server.url):
-            return
-        time.sleep(poll)
-    server.stop()
-    raise RuntimeError(
-        f"streamlit did not serve {server.url} within {timeout:.0f} s:\n{server.log_tail()}"
-    )
+    try:
+        wait_until_healthy(
+            "streamlit", server.process, server.url, server.log_tail, timeout,
+            lambda: time.sleep(poll),
+        )  # fmt: skip
+    except RuntimeError:
+        server.stop()
+        raise
 
 
 def spawn_streamlit(
