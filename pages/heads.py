@@ -160,8 +160,8 @@ def cost_table(n: int, d_model: int, choices: list[int], t) -> None:
     st.caption(t("heads.cost_say", n=n, d=d_model))
 
 
-def edges(run: Lab, lang: str, t) -> None:
-    sep = "，" if lang == "zh" else ", "  # no Chinese punctuation in English lines
+def edges(run: Lab, t) -> None:
+    sep = t("list.sep")  # no Chinese punctuation in English lines
     for head, found in enumerate(teach.strongest_edges(run.result.heads.weights, run.texts)):
         parts = [f"“{a}” → “{b}” {w:.2f}" for a, b, w in found]  # quoted: a token may be "，"
         st.text(t("teach.head", h=head + 1) + ": " + sep.join(parts))
@@ -178,7 +178,7 @@ def main() -> None:
     st.caption(t("heads.shape", h=run.heads, d_k=run.d_k, d=run.d_model))
     head_grid(run, trained, s, t)
     st.header(t("heads.edges"))
-    edges(run, s.lang, t)
+    edges(run, t)
     st.header(t("heads.concat_title"))
     concat_and_wo(run, s, t)
     st.header(t("heads.cost"))

@@ -75,7 +75,7 @@ def mixture(run: Lab, head: int, i: int, s: Settings, t) -> None:
         t(
             "library.terms_say",
             m=m,
-            keys="、".join(md_escape(name) for name in names),
+            keys=t("list.enum").join(md_escape(name) for name in names),
             share=float(mix["weights"][:m].sum()),
             gap=float(mix["gap"][m - 1]),
         )
@@ -143,9 +143,7 @@ def main() -> None:
     t = partial(text, lang=s.lang)
     st.title(t("library.title"))
     st.markdown(t("library.intro"))
-    run = teach.sentence_lab_or_stop(s, follow_sidebar=True)
-    f = teach.in_force(run, s)
-    st.caption(t("teach.in_force", line=teach.lab_line(f, t)))
+    run, f = teach.followed_lab(s, t)
     i, head = pickers(run, f, s, t)
     key_cards(run, head, i, f, t)
     st.header(t("library.softmax"))

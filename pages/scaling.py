@@ -126,9 +126,7 @@ def gradient_part(s: Settings, t, sat: dict) -> None:
 def temperature_part(s: Settings, t) -> None:
     """(d) softmax(Q·Kᵀ/τ) for the sentence (the sidebar's weights and mask), τ = √d_k marked."""
     st.header(t("scaling.d"))
-    run = teach.sentence_lab_or_stop(s, follow_sidebar=True)
-    f = teach.in_force(run, s)
-    st.caption(t("teach.in_force", line=teach.lab_line(f, t, scale=False)))
+    run, f = teach.followed_lab(s, t, scale=False)
     st.caption(t("scaling.tau_note"))
     scores, root = run.result.heads.scores[0], float(np.sqrt(f.d_k))
     taus = [float(x) for x in np.geomspace(0.1, 20 * root, 40)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -65,6 +66,17 @@ def test_page_renders_with_its_charts(name):
     assert at.title[0].value == t(f"{name}.title")
 
 
+@pytest.mark.parametrize("name", [*PAGES, "learned"])
+def test_every_teaching_chart_holds_still(name):
+    """No drag-zoom on any chart: the config removes double-click and the reset button, so a
+    chart zoomed by a stray drag on a projector's laptop could not be put back."""
+    for spec in charts(open_page(name)):
+        layout = spec["layout"]
+        axes = [k for k in layout if re.fullmatch(r"[xy]axis\d*", k)]
+        assert layout.get("dragmode") is False, layout.get("title")
+        assert axes and all(layout[k].get("fixedrange") is True for k in axes), axes
+
+
 @pytest.mark.parametrize("name", ["steps", "library", "heads"])
 def test_page_runs_alone_without_the_router(name):
     at = AppTest.from_file(str(ROOT / "pages" / f"{name}.py"), default_timeout=TIMEOUT).run()
@@ -84,6 +96,22 @@ def test_bad_sentences_give_a_notice_not_a_traceback(name, sentence):
 def test_english_page_text():
     at = open_page("library", lang="en")
     assert at.title[0].value == t("library.title", "en")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_lists_in_a_sentence_use_the_ui_languages_punctuation(lang):
+    """The library's "the m heaviest books" and the heads page's strongest links: 、 and ，
+    between items in Chinese, never in an English line (the tokens themselves are quoted)."""
+    library = open_page("library", lang=lang)
+    assert library.session_state["library_terms"] >= 2  # at least two names in the list
+    start = t("library.terms_say", lang).split("{")[0]
+    line = next(c.value for c in library.caption if c.value.startswith(start))
+    links = [x.value for x in open_page("heads", lang=lang).text]
+    assert links and all(" → " in x for x in links)
+    if lang == "en":
+        assert "、" not in line and all("，" not in x.replace("“，”", "") for x in links)
+    else:
+        assert "、" in line and all("，“" in x for x in links)
 
 
 def test_cost_page_fits_plain_memory_slope_near_two():

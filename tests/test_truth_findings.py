@@ -16,7 +16,8 @@ from streamlit.testing.v1 import AppTest
 from attention_core import analysis  # attributes looked up in each test: one fails alone
 from attention_core.__main__ import main as cli_main
 from attention_core.model import load_demo_model
-from tests.test_pages_teach import APP, TIMEOUT, decode
+from tests.test_pages_teach import decode
+from tests.test_pages_teach import open_page as teach_page
 from ui import teach
 from ui.controls import DEFAULT_SENTENCE
 from ui.figures import WEIGHT_SCALE
@@ -28,12 +29,8 @@ TA = TEXTS.index("他")
 
 
 def open_page(page: str, **state) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    state.setdefault("weights", "random")  # these tests are about the random playground
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    at = at.switch_page(f"pages/{page}.py").run()
+    """test_pages_teach's page opener (random weights unless told), and no exception on it."""
+    at = teach_page(page, **state)
     assert not at.exception, [e.value for e in at.exception]
     return at
 

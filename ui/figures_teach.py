@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from ui.figures import UPRIGHT_MAX, WEIGHT_SCALE
+from ui.figures import UPRIGHT_MAX, WEIGHT_SCALE, hold_still
 
 DIVERGING = "RdBu_r"  # signed values (scores, vectors): blue < 0 < red
 SEQUENTIAL = WEIGHT_SCALE  # weights in [0, 1]: the app's one ramp, viridis on a square root
@@ -63,6 +63,13 @@ def _layout(title: str, height: int, font_size: int, **extra) -> dict:
     }
     layout.update(extra)
     return layout
+
+
+def _figure(data: list, layout: dict, frames: list | None = None) -> go.Figure:
+    """Every teaching figure, held still (no drag-zoom on any axis: the shared config takes
+    away double-click and the reset button, so a stray drag could not be undone)."""
+    spec = {"data": data, "layout": hold_still(layout)}
+    return go.Figure({**spec, "frames": frames} if frames else spec)
 
 
 def _vline_shape(x: float, dash: str = "dot", **line) -> dict:
@@ -152,7 +159,7 @@ def matrix_heatmap(
     layout["title"].update(yref="container", y=0.99, yanchor="top")
     if col_lines:
         layout["shapes"] = [_vline_shape(x, "solid", color="black", width=2) for x in col_lines]
-    return go.Figure({"data": [trace], "layout": layout})
+    return _figure([trace], layout)
 
 
 def histogram_pair(
@@ -185,7 +192,7 @@ def histogram_pair(
             }
         )
     layout = _layout(title, 360, font_size, barmode="overlay", bargap=0)
-    return go.Figure({"data": traces, "layout": layout})
+    return _figure(traces, layout)
 
 
 def _sweep_traces(
@@ -260,7 +267,7 @@ def sweep_lines(
             *layout.get("shapes", []),
             _vline_shape(mark, "solid", color=PALETTE[1]),
         ]
-    return go.Figure({"data": traces, "layout": layout})
+    return _figure(traces, layout)
 
 
 def bars(
@@ -294,7 +301,7 @@ def bars(
         y_axis["range"] = list(y_range)
     x_axis = {"tickvals": list(range(len(labels))), "ticktext": labels}
     layout = _layout(title, 340, font_size, xaxis=x_axis, yaxis=y_axis)
-    return go.Figure({"data": [trace], "layout": layout})
+    return _figure([trace], layout)
 
 
 def vector_rows(
@@ -324,7 +331,7 @@ def loglog_fit(
     x_axis.update(tickvals=list(ns), ticktext=[str(n) for n in ns])
     y_axis = {"title": {"text": html.escape(y_title)}, "type": "log", "dtick": 1}  # 1 a decade
     layout = _layout(title, 380, font_size, xaxis=x_axis, yaxis=y_axis)
-    return go.Figure({"data": _sweep_traces(ns, named, ()), "layout": layout})
+    return _figure(_sweep_traces(ns, named, ()), layout)
 
 
 def grouped_bars(
@@ -355,7 +362,7 @@ def grouped_bars(
     # below the x axis title, growing downwards when it wraps on a phone
     layout["legend"] = {"orientation": "h", "x": 0, "y": -0.3, "yanchor": "top"}
     layout["margin"]["b"] = 40 + 4 * font_size
-    return go.Figure({"data": traces, "layout": layout})
+    return _figure(traces, layout)
 
 
 # ---- the learned-attention page: training curves with the current step marked
@@ -508,7 +515,7 @@ def _marked(
     data = [{"type": "scatter", "mode": "lines", **tr} for tr in traces]
     for tr in data:
         tr["name"] = html.escape(str(tr["name"]))
-    return go.Figure({"data": data, "layout": layout})
+    return _figure(data, layout)
 
 
 # ---- the learned-attention page: every head's map at every checkpoint, played in the browser
@@ -631,7 +638,7 @@ def training_maps_figure(
         }
         for f in frames
     ]
-    return go.Figure({"data": traces, "layout": layout, "frames": spec_frames})
+    return _figure(traces, layout, spec_frames)
 
 
 def _text_px(label: str, size: int) -> int:

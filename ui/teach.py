@@ -301,6 +301,15 @@ def lab_line(f: InForce, t, *, scale: bool = True) -> str:
     return " · ".join(parts)
 
 
+def followed_lab(s: Settings, t, *, scale: bool = True) -> tuple[state.Lab, InForce]:
+    """The sidebar's Lab (random or trained), what it was computed with, and a caption that
+    says so (`scale=False`: a section dividing by its own τ); st.stop() when there is none."""
+    run = sentence_lab_or_stop(s, follow_sidebar=True)
+    f = in_force(run, s)
+    st.caption(t("teach.in_force", line=lab_line(f, t, scale=scale)))
+    return run, f
+
+
 def weight_map_labels(t) -> dict:
     """matrix_heatmap keywords of a weight map: query/key axis titles, the √-ramp colour bar."""
     return {
