@@ -1386,7 +1386,6 @@ _section(
             "zh": "某个头最大权重落在正确词上的比例",
             "en": "rate at which some head's largest weight is on the right word",
         },
-        "learned.acc_readout": {"zh": "读出正确率", "en": "read-out accuracy"},
         "learned.acc_readout_rel": {"zh": "读出正确率 · {rel}", "en": "read-out accuracy · {rel}"},
         "learned.chance_readout": {
             "zh": "读出瞎猜的正确率 ≈ 1/n",
