@@ -186,7 +186,10 @@ def test_recomputed_measurement_equals_the_stored_one_at_every_checkpoint():
 @pytest.mark.slow
 def test_the_shipped_file_is_what_the_training_command_writes(tmp_path):
     """`python -m attention_core.train` again, one BLAS thread (the matrices are small, more
-    threads only spin): every stored array equals the shipped one bit for bit."""
+    threads only spin): the stored weights equal the shipped ones bit for bit; the measured
+    floats (losses, held-out figures) agree within float64 noise, since OpenBLAS picks its
+    kernels by CPU (an AMD EPYC sums in another order than an Intel Xeon: eval_loss differed
+    by 1.1e-16, which the float16 weights round away)."""
     out = tmp_path / "again.npz"
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
     cmd = [sys.executable, "-m", "attention_core.train", "--out", str(out)]
@@ -194,7 +197,11 @@ def test_the_shipped_file_is_what_the_training_command_writes(tmp_path):
     with np.load(out) as again, np.load(model.DEMO_PATH) as shipped:
         assert sorted(again.files) == sorted(shipped.files)
         for name in shipped.files:
-            np.testing.assert_array_equal(again[name], shipped[name], err_msg=name)
+            if again[name].dtype.kind == "f" and not name.startswith("theta_"):
+                np.testing.assert_allclose(again[name], shipped[name], rtol=1e-6, atol=1e-9,
+                                           err_msg=name)  # fmt: skip
+            else:
+                np.testing.assert_array_equal(again[name], shipped[name], err_msg=name)
 
 
 def test_heads_are_described_from_the_measurement():

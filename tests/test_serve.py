@@ -103,7 +103,16 @@ class Served:
     apps: dict[int, str] = field(default_factory=dict)  # app pid → its loopback URL
 
     def output(self) -> str:
-        return self.log.read_text(errors="replace")[-4000:]
+        """The whole log so far (a tail could miss a line written before a burst of others)."""
+        return self.log.read_text(errors="replace")
+
+    def wait_for_output(self, text: str, timeout: float = 30) -> None:
+        """Poll the log until `text` is in it: serve.py announces events as they happen."""
+        deadline = time.monotonic() + timeout
+        while text not in self.output():
+            if time.monotonic() > deadline:
+                pytest.fail(f"{text!r} not in the make serve log: …{self.output()[-2000:]}")
+            time.sleep(0.2)
 
     def sessions(self) -> dict[int, int]:
         """Active sessions per live app process (its /_stcore/metrics gauge)."""
@@ -128,13 +137,13 @@ def wait_served(served: Served) -> None:
     """Until nginx answers health on the port (make's output in the failure message)."""
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while time.monotonic() < deadline:
-        assert served.process.poll() is None, f"make serve exited:\n{served.output()}"
+        assert served.process.poll() is None, f"make serve exited:\n{served.output()[-4000:]}"
         if "behind nginx at" in served.output():
             with urllib.request.urlopen(f"{served.url}/_stcore/health", timeout=10) as response:
                 assert response.read().strip() == b"ok"
             return
         time.sleep(0.5)  # polling a starting server, not waiting on the UI
-    pytest.fail(f"make serve did not start within {STARTUP_TIMEOUT_S:.0f} s:\n{served.output()}")
+    pytest.fail(f"make serve did not start within {STARTUP_TIMEOUT_S:.0f} s:\n{served.output()[-4000:]}")
 
 
 @contextlib.contextmanager
@@ -317,7 +326,7 @@ def test_an_open_page_reconnects_when_its_app_process_dies(served, browser):
         assert "mk804" in page.locator(TOKENS).inner_text()
         assert click_causal(page) != first  # and the page answers changes again
         assert page.locator("[data-testid='stException']").count() == 0
-        assert "exited with code" in served.output()  # serve.py said so and kept serving
+        served.wait_for_output("exited with code")  # serve.py said so and kept serving
     finally:
         context.close()
 
