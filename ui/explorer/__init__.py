@@ -24,21 +24,25 @@ import numpy as np
 import streamlit as st
 
 from attention_core.model import DECIDED_GAP, DECIDED_MIN
-from ui.figures import VIRIDIS, WEIGHT_SCALE
-from ui.text import t
+from ui import palette
+from ui.text import SECTIONS, t
 
 HERE = Path(__file__).resolve().parent
 # One job per file (STYLE.md); concatenated in this order into one ES module (no build step).
+# Each file names only files before it (tests/test_explorer_bundle.py checks); the first four
+# are pure leaves (arithmetic, colour, layout, text alternatives).
 JS_FILES = (
     "softmax.js",
     "colour.js",
     "layout.js",
-    "draw.js",
     "a11y.js",
+    "draw.js",
     "input.js",
     "export.js",
+    "dom.js",
     "view.js",
 )
+LEAVES = JS_FILES[:4]
 MAGIC = b"ALV1"
 VIEW_NAME = "attention_lab.explorer"  # the component that draws (the other carries the code)
 KEY = "explorer"  # session-state key of the mounted view; its state lives under KEY["view"]
@@ -48,68 +52,8 @@ ACK = "explorer_ack"  # sequence number of the last view state applied
 TAU = "explorer_tau"  # τ chosen on the view's slider (None = follow the √d_k switch)
 HEAD = "chosen_head"  # head of the before/after panels
 FOCUS_POS = "focus_pos"  # position of the focus token (tells the two 了 apart)
-# plotly's RdBu_r, the diverging scale of every score map (ui/figures.SIGNED_SCALE)
-SIGNED = (
-    "#053061",
-    "#2166ac",
-    "#4393c3",
-    "#92c5de",
-    "#d1e5f0",
-    "#f7f7f7",
-    "#fddbc7",
-    "#f4a582",
-    "#d6604d",
-    "#b2182b",
-    "#67001f",
-)
-TEXT_KEYS = (
-    "scale",
-    "scale_help",
-    "causal",
-    "causal_help",
-    "tau",
-    "tau_model",
-    "tau_off",
-    "tau_custom",
-    "causal_note",
-    "tokens",
-    "no_gloss",
-    "tags",
-    "skip",
-    "heads_title",
-    "heads_caption",
-    "head_job",
-    "picker",
-    "panels_title",
-    "raw",
-    "scaled_on",
-    "scaled_off",
-    "scaled_tau",
-    "weights",
-    "stats",
-    "focus_title",
-    "focus_caption",
-    "tip",
-    "tip_scaled",
-    "tip_masked",
-    "live",
-    "map_label",
-    "summary",
-    "summary_row",
-    "sep",
-    "table",
-    "table_caption",
-    "png",
-    "masked",
-    "colour_weight",
-    "colour_score",
-    "legend",
-    "story_head",
-    "story_undecided",
-    "story_random",
-    "story_none",
-    "story_other",
-)
+# Every string of the view: the explorer section of ui/text.py (derived, not a hand copy).
+TEXT_KEYS = tuple(key.removeprefix("explorer.") for key in SECTIONS["explorer"])
 
 
 @dataclass(frozen=True)
@@ -199,12 +143,12 @@ def decode(payload: bytes) -> tuple[dict, np.ndarray | None]:
     return header, scores
 
 
-def colour_stops() -> dict:
-    """The weight ramp (figures.WEIGHT_SCALE: viridis on a square-root ramp) and the score ramp."""
-    weight = [[float(p), c] for p, c in WEIGHT_SCALE]
-    signed = [[k / (len(SIGNED) - 1), c] for k, c in enumerate(SIGNED)]
-    assert len(weight) == len(VIRIDIS)
-    return {"weight": weight, "signed": signed}
+def wording(header: dict) -> str:
+    """Identity of the header's words (tokens, jobs, texts): the view re-lays its words out
+    only when it changes."""
+    keys = ("lang", "tokens", "jobs", "text")
+    raw = json.dumps([header[k] for k in keys], ensure_ascii=False, sort_keys=True)
+    return hashlib.blake2b(raw.encode(), digest_size=8).hexdigest()
 
 
 def header_for(
@@ -221,8 +165,8 @@ def header_for(
     with_scores: bool,
     ack: int,
 ) -> dict:
-    """Everything but the scores, as the view reads it (see view.js `applyHeader`)."""
-    return {
+    """Everything but the scores, as the view reads it (view.js `update`)."""
+    header = {
         "v": 1,
         "digest": digest,
         "scores": with_scores,
@@ -246,8 +190,9 @@ def header_for(
         "ack": ack,
         "decided": {"min": DECIDED_MIN, "gap": DECIDED_GAP},  # as the learned page decides
         "text": strings(lang),
-        "colours": colour_stops(),
+        "palette": palette.for_view(classroom),
     }
+    return header | {"wording": wording(header)}
 
 
 def clean_tau(value, d_k: int) -> float | None:

@@ -1,5 +1,8 @@
-/* Text alternatives: each map's strongest link per row in words, a weights table a screen reader
-   can walk (its cells carry the exact weight in data-w), and the live line for the cursor. */
+/* Text alternatives, as data: token names that tell repeats apart (了₁, 了₂), each map's
+   strongest link per row in words, the rows of a weights table, the live line for the cursor.
+   Pure: strings in, strings out; the view puts them into the page. */
+
+const SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉";
 
 function pct(w) {
   return `${(w * 100).toFixed(1)}%`;
@@ -10,57 +13,64 @@ function fmt(template, values) {
   return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 }
 
-/** Per query row: [i, j, weight] of its largest weight. */
-function strongest(w, n) {
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    let best = 0;
-    for (let j = 1; j < n; j++) if (w[i * n + j] > w[i * n + best]) best = j;
-    out.push([i, best, w[i * n + best]]);
-  }
-  return out;
+/** Token texts with a subscript on every one that occurs more than once: 了₁ … 了₂. */
+function distinctNames(texts) {
+  const count = new Map();
+  for (const s of texts) count.set(s, (count.get(s) || 0) + 1);
+  const seen = new Map();
+  return texts.map((s) => {
+    if (count.get(s) < 2) return s;
+    const k = (seen.get(s) || 0) + 1;
+    seen.set(s, k);
+    return s + [...String(k)].map((d) => SUBSCRIPTS[Number(d)]).join("");
+  });
 }
 
-/** "头 1：每行最强的连接——小明 → 小明 40.2%；把 → 书 33.0%；…" */
-function summaryText(text, title, texts, w, n) {
-  const rows = strongest(w, n).map(([i, j, v]) =>
-    fmt(text.summary_row, { q: texts[i], k: texts[j], w: pct(v) }),
-  );
+/** A token text cut to `chars` characters ("…" last), its subscript kept: for axis labels. */
+function clipLabel(text, name, chars) {
+  const tail = name.slice(text.length); // the subscript, if any
+  const cut = [...text].length > chars ? `${[...text].slice(0, chars - 1).join("")}…` : text;
+  return cut + tail;
+}
+
+/** In English, a Chinese token with its gloss: “他 (he)”; otherwise the name alone. */
+function glossed(name, gloss, lang) {
+  return lang === "en" && gloss ? `${name} (${gloss})` : name;
+}
+
+/** Index of the largest weight of row i (the first one on ties). */
+function argmaxRow(w, n, i) {
+  let best = 0;
+  for (let j = 1; j < n; j++) if (w[i * n + j] > w[i * n + best]) best = j;
+  return best;
+}
+
+/** "头 1，每行最强的连接：小明 → 小明 40.2%；把 → 书 33.0%；…" */
+function summaryText(text, title, names, w, n) {
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    const j = argmaxRow(w, n, i);
+    rows.push(fmt(text.summary_row, { q: names[i], k: names[j], w: pct(w[i * n + j]) }));
+  }
   return fmt(text.summary, { head: title, links: rows.join(text.sep) });
 }
 
-/** A real table: a caption, key tokens as column headers, query tokens as row headers. */
-function fillTable(table, caption, texts, w, n, maskedLabel, causal) {
-  const doc = table.ownerDocument;
-  const cell = (tag, s, scope) => {
-    const el = doc.createElement(tag);
-    el.textContent = s;
-    if (scope) el.scope = scope;
-    return el;
-  };
-  const cap = cell("caption", caption);
-  const head = doc.createElement("tr");
-  head.append(cell("td", ""));
-  for (const k of texts) head.append(cell("th", k, "col"));
-  const thead = doc.createElement("thead");
-  thead.append(head);
-  const tbody = doc.createElement("tbody");
+/** The weights table's body: per query row its name and each key's cell text and exact weight. */
+function tableRows(names, w, n, causal, maskedLabel) {
+  const rows = [];
   for (let i = 0; i < n; i++) {
-    const tr = doc.createElement("tr");
-    tr.append(cell("th", texts[i], "row"));
+    const cells = [];
     for (let j = 0; j < n; j++) {
       const masked = causal && j > i;
-      const td = cell("td", masked ? maskedLabel : pct(w[i * n + j]));
-      td.dataset.w = w[i * n + j].toFixed(7);
-      tr.append(td);
+      cells.push({ text: masked ? maskedLabel : pct(w[i * n + j]), w: w[i * n + j].toFixed(7) });
     }
-    tbody.append(tr);
+    rows.push({ name: names[i], cells });
   }
-  table.replaceChildren(cap, thead, tbody);
+  return rows;
 }
 
-/** Say something once in the live region (re-set so a repeat is announced too). */
-function announce(live, message) {
-  if (live.textContent === message) live.textContent = "";
-  live.textContent = message;
+/** "头 1：小明 → 把：3.2%" for the keyboard cursor on (head, query i, key j). */
+function cursorLine(text, head, names, w, n, i, j, causal) {
+  const v = causal && j > i ? text.masked : pct(w[i * n + j]);
+  return fmt(text.live, { head, q: names[i], k: names[j], w: v });
 }
