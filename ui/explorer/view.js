@@ -795,7 +795,7 @@ function createView(host, opts = {}) {
   host.append(els.root);
   if (skip) doc.body.prepend(skip);
   ro.observe(els.root);
-  return { update, setState: (patch) => setState(patch), destroy, renders: () => renders };
+  return { update, setState: (patch) => setState(patch), destroy, root: els.root };
 }
 
 // ---- the glue: the view as a Streamlit component (components v2) ------------------------------
@@ -836,6 +836,7 @@ function mountIn(parent) {
     onChange: (s) => {
       m.seq += 1;
       m.pending = m.seq;
+      m.view.root.dataset.seq = String(m.seq);
       m.api.setStateValue("view", { ...s, seq: m.seq });
     },
   });
@@ -852,6 +853,8 @@ function receive(m, bytes) {
   }
   m.view.update(header, known);
   if (header.ack >= m.pending) m.view.setState(header.state);
+  m.view.root.dataset.ack = String(header.ack); // for tests: Python has seen change number `ack`
+  m.view.root.dataset.seq = String(m.seq);
 }
 
 /** One call of the view component (Streamlit calls it again with each new payload); returns
