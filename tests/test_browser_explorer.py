@@ -451,6 +451,8 @@ def test_a_tap_shows_the_tooltip_briefly_and_the_words_say_tap(browser, streamli
     open_view(page, f"{streamlit_server}/?w=random&lang=en", 390, 844)
     caption = t("explorer.heads_caption_touch", "en")
     assert caption in page.locator('[data-testid="explorer"]').inner_text()
+    story = page.locator('[data-testid="explorer-story"]').inner_text()
+    assert "“他 (he)”" in story  # English readers get the token's gloss
     canvas = page.locator(MAP).first
     canvas.scroll_into_view_if_needed()
     box = canvas.bounding_box()
@@ -458,8 +460,6 @@ def test_a_tap_shows_the_tooltip_briefly_and_the_words_say_tap(browser, streamli
     tip = page.locator('[data-testid="explorer-tip"]')
     tip.wait_for(state="visible", timeout=5_000)
     tip.wait_for(state="hidden", timeout=10_000)  # it does not stay up after the finger left
-    story = page.locator('[data-testid="explorer-story"]').inner_text()
-    assert "“他 (he)”" in story  # English readers get the token's gloss
     phone.close()
 
 
