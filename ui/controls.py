@@ -224,9 +224,22 @@ def to_query(settings: Settings) -> dict[str, str]:
         "mode": settings.mode,
         "lang": settings.lang,
         "class": str(int(settings.classroom)),
-        "shared": str(int(settings.shared_scale)),
-        "nums": str(int(settings.numbers)),
-    }
+    } | display_query(settings)
+
+
+# The display switches go into links only when they differ from the defaults (shared=0, nums=1):
+# the link holds what the screen shows, and a default link stays short.
+DISPLAY_KEYS = ("shared", "nums")
+
+
+def display_query(settings: Settings) -> dict[str, str]:
+    """The display switches' link parameters that differ from the defaults."""
+    out = {}
+    if settings.shared_scale != DEFAULTS.shared_scale:
+        out["shared"] = str(int(settings.shared_scale))
+    if settings.numbers != DEFAULTS.numbers and not settings.classroom:  # class=1 implies it
+        out["nums"] = str(int(settings.numbers))
+    return out
 
 
 # ---- Streamlit side: session defaults, sidebar, sentence box ---------------------------------
@@ -435,6 +448,9 @@ def sync_query(settings: Settings) -> None:
     changed = {k: v for k, v in wanted.items() if st.query_params.get_all(k) != [v]}
     if changed:
         st.query_params.update(changed)
+    for name in DISPLAY_KEYS:  # back at its default: the parameter leaves the link
+        if name not in wanted and name in st.query_params:
+            del st.query_params[name]
 
 
 def show_notices(notices: list[Notice], lang: str) -> None:
