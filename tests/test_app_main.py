@@ -214,6 +214,7 @@ def test_positions_and_seed_change_the_weights(run_app, key, value):
 
 def test_display_controls(run_app):
     at = run_app(w="random")
+    view(at)  # the browser holds the scores from the first run
     at.toggle(key="shared_scale").set_value(False)
     at.toggle(key="numbers").set_value(True).run()
     ok(at)
