@@ -41,6 +41,7 @@ JS_FILES = (
     "export.js",
     "dom.js",
     "view.js",
+    "streamlit.js",
 )
 LEAVES = JS_FILES[:4]
 MAGIC = b"ALV1"

@@ -74,3 +74,62 @@ function cursorLine(text, head, names, w, n, i, j, causal) {
   const v = causal && j > i ? text.masked : pct(w[i * n + j]);
   return fmt(text.live, { head, q: names[i], k: names[j], w: v });
 }
+
+/** What the scores are divided by, in words: the model's √d_k, none, or a τ to try. */
+function tauText(T, dk, state) {
+  const root = Math.sqrt(dk).toFixed(2);
+  if (state.tau === null && state.scale) return fmt(T.tau_model, { s: root, dk });
+  if (state.tau === null) return fmt(T.tau_off, { s: root });
+  return fmt(T.tau_custom, { v: state.tau.toFixed(2), s: root });
+}
+
+/** Panel titles: the middle one says what the scores were divided by, in every state. */
+function captionsOf(T, dk, state, divisor) {
+  let scaled = fmt(T.scaled_tau, { v: divisor.toFixed(2) });
+  if (state.tau === null) {
+    scaled = state.scale ? fmt(T.scaled_on, { dk, s: Math.sqrt(dk).toFixed(2) }) : T.scaled_off;
+  }
+  return [T.raw, scaled, T.weights];
+}
+
+/** "他 → 小明 · q·k 12.31 · ÷√d_k 3.08 · 99.6%"; cell: q, k (names), s (raw score), w. */
+function tipOf(T, cell, masked, divisor, tau) {
+  const { q, k, s } = cell;
+  if (masked) return fmt(T.tip_masked, { q, k });
+  const w = pct(cell.w);
+  if (divisor === 1) return fmt(T.tip, { q, k, s: s.toFixed(2), w });
+  const by = tau === null ? "√d_k" : `τ ${divisor.toFixed(2)}`;
+  return fmt(T.tip_scaled, { q, k, s: s.toFixed(2), by, v: (s / divisor).toFixed(2), w });
+}
+
+/** One story line for head k: where the focus row w looks, or that it is torn between two. */
+function storyLine(header, k, w, n, q, name) {
+  const T = header.text;
+  const job = header.jobs[k];
+  const a = argmaxRow(w, n, 0);
+  let b = a === 0 ? 1 : 0;
+  for (let j = 0; j < n; j++) if (j !== a && w[j] > w[b]) b = j;
+  const head = fmt(T.head, { i: k + 1 });
+  const gap = w[a] - (n > 1 ? w[b] : 0);
+  if (w[a] >= header.decided.min && gap >= header.decided.gap) {
+    return fmt(T.story_head, { head, job: job.rel, q, k: name(a), w: pct(w[a]) });
+  }
+  return fmt(T.story_undecided, { head, job: job.rel, q, a: name(a), wa: pct(w[a]), b: name(b),
+    wb: pct(w[b]) });
+}
+
+/** The first story in words: for each head with a measured job that applies to the focus token,
+    where it looks; for random weights, that no head has a job. name(j): a token's name. */
+function storyOf(header, heads, weights, i, name, touch) {
+  const T = header.text;
+  const n = header.n;
+  const q = name(i);
+  if (header.source !== "trained") return [fmt(T.story_random, { q })];
+  const roles = header.tokens[i].roles || [];
+  const lines = heads
+    .filter((k) => header.jobs[k] && header.jobs[k].clear && roles.includes(header.jobs[k].relation))
+    .map((k) => storyLine(header, k, weights[k].subarray(i * n, (i + 1) * n), n, q, name));
+  if (lines.length) return lines;
+  if (!header.jobs.some((j) => j && j.clear)) return [touch ? T.story_none_touch : T.story_none];
+  return [fmt(touch ? T.story_other_touch : T.story_other, { q })];
+}

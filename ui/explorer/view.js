@@ -2,8 +2,8 @@
    change it and raise dirty flags; one commit() per animation frame applies them in a fixed
    order (data → weights → layout → words → controls → maps → panels → bars → story → tip →
    text alternatives). Handlers only call setters; drawing never reads the DOM back; destroy()
-   removes every listener, observer, timer and node it added. Below it, the glue that mounts
-   it in Streamlit (components v2): payloads in, the settings the user chose sent back. */
+   removes every listener, observer, timer and node it added. streamlit.js mounts it in
+   Streamlit; another page (the lesson) can mount it with its own options. */
 
 const SEND_DELAY_MS = 250; // arrow keys on tokens/heads/τ: tell the page once the hand rests
 const TIP_TOUCH_MS = 2500; // a tapped cell's tooltip goes away by itself
@@ -313,16 +313,22 @@ function createView(host, opts = {}) {
     });
   }
 
-  function tauText() {
-    const T = header.text;
-    const root = Math.sqrt(header.d_k).toFixed(2);
-    if (state.tau === null && state.scale) return fmt(T.tau_model, { s: root, dk: header.d_k });
-    if (state.tau === null) return fmt(T.tau_off, { s: root });
-    return fmt(T.tau_custom, { v: state.tau.toFixed(2), s: root });
+  function noteText() {
+    return tauText(header.text, header.d_k, state) + (state.causal ? ` ${header.text.causal_note}` : "");
   }
 
-  function noteText() {
-    return tauText() + (state.causal ? ` ${header.text.causal_note}` : "");
+  function panelCaptions() {
+    return captionsOf(header.text, header.d_k, state, divisor());
+  }
+
+  function storyLines() {
+    return storyOf(header, heads, weights, state.focus, tokenName, touch);
+  }
+
+  function tipText(k, i, j) {
+    const n = header.n;
+    const cell = { q: names[i], k: names[j], s: scores[k * n * n + i * n + j], w: weights[k][i * n + j] };
+    return tipOf(header.text, cell, state.causal && j > i, divisor(), state.tau);
   }
 
   function renderControls() {
@@ -415,18 +421,6 @@ function createView(host, opts = {}) {
     ];
   }
 
-  /** Panel titles: the middle one says what the scores were divided by, in every state. */
-  function panelCaptions() {
-    const T = header.text;
-    let scaled = fmt(T.scaled_tau, { v: divisor().toFixed(2) });
-    if (state.tau === null) {
-      scaled = state.scale
-        ? fmt(T.scaled_on, { dk: header.d_k, s: Math.sqrt(header.d_k).toFixed(2) })
-        : T.scaled_off;
-    }
-    return [T.raw, scaled, T.weights];
-  }
-
   function renderPanels() {
     if (!o.parts.includes("panels")) return;
     const T = header.text;
@@ -485,37 +479,6 @@ function createView(host, opts = {}) {
 
   // ---- the story, the tooltip, the text alternatives -------------------------------------------
 
-  /** The first story in words: for each head with a measured job, where the focus token looks
-      in it (or that it is torn between two); for random weights, that no head has a job. */
-  function storyLines() {
-    const T = header.text;
-    const n = header.n;
-    const i = state.focus;
-    const q = tokenName(i);
-    if (header.source !== "trained") return [fmt(T.story_random, { q })];
-    const lines = [];
-    const roles = header.tokens[i].roles || [];
-    heads.forEach((k) => {
-      const job = header.jobs[k];
-      if (!job || !job.clear || !roles.includes(job.relation)) return;
-      const w = weights[k].subarray(i * n, (i + 1) * n);
-      const a = argmaxRow(w, n, 0);
-      let b = a === 0 ? 1 : 0;
-      for (let j = 0; j < n; j++) if (j !== a && w[j] > w[b]) b = j;
-      const head = headName(k);
-      const gap = w[a] - (n > 1 ? w[b] : 0);
-      if (w[a] >= header.decided.min && gap >= header.decided.gap) {
-        lines.push(fmt(T.story_head, { head, job: job.rel, q, k: tokenName(a), w: pct(w[a]) }));
-      } else {
-        lines.push(fmt(T.story_undecided, { head, job: job.rel, q, a: tokenName(a), wa: pct(w[a]),
-          b: tokenName(b), wb: pct(w[b]) }));
-      }
-    });
-    if (lines.length) return lines;
-    if (!header.jobs.some((j) => j && j.clear)) return [touch ? T.story_none_touch : T.story_none];
-    return [fmt(touch ? T.story_other_touch : T.story_other, { q })];
-  }
-
   function renderStory() {
     if (!o.parts.includes("story") || dragging) return; // a τ drag: words follow on release
     const lines = storyLines();
@@ -536,20 +499,6 @@ function createView(host, opts = {}) {
     els.tip.style.left = right ? "auto" : `${Math.max(0, tip.x + 14)}px`;
     els.tip.style.right = right ? `${Math.max(0, width - tip.x + 8)}px` : "auto";
     els.tip.style.top = `${tip.y + 16}px`;
-  }
-
-  /** "他 → 小明 · q·k 12.31 · ÷√d_k 3.08 · 99.6%" for head k, query i, key j. */
-  function tipText(k, i, j) {
-    const T = header.text;
-    const n = header.n;
-    const [q, key] = [names[i], names[j]];
-    if (state.causal && j > i) return fmt(T.tip_masked, { q, k: key });
-    const s = scores[k * n * n + i * n + j];
-    const d = divisor();
-    const w = pct(weights[k][i * n + j]);
-    if (d === 1) return fmt(T.tip, { q, k: key, s: s.toFixed(2), w });
-    const by = state.tau === null ? "√d_k" : `τ ${d.toFixed(2)}`;
-    return fmt(T.tip_scaled, { q, k: key, s: s.toFixed(2), by, v: (s / d).toFixed(2), w });
   }
 
   function announce(message) {
@@ -797,91 +746,3 @@ function createView(host, opts = {}) {
   ro.observe(els.root);
   return { update, setState: (patch) => setState(patch), destroy, root: els.root };
 }
-
-// ---- the glue: the view as a Streamlit component (components v2) ------------------------------
-
-const SCORES = new Map(); // digest → Float32Array of every head's raw Q·Kᵀ (a few sentences back)
-const KEEP_SENTENCES = 8;
-const MOUNTS = new Map(); // parent element → { view, api, seq, pending }
-
-/** The payload Python's ui/explorer.encode wrote: header JSON and, maybe, the float32 scores. */
-function decodePayload(bytes) {
-  const data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const magic = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
-  if (magic !== "ALV1") throw new Error("explorer: unknown payload");
-  const size = data.getUint32(4, true);
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + size)));
-  let scores = null;
-  if (header.scores) {
-    const start = 8 + size;
-    const copy = bytes.slice(start, start + header.h * header.n * header.n * 4); // aligned copy
-    scores = new Float32Array(copy.buffer, copy.byteOffset, header.h * header.n * header.n);
-  }
-  return { header, scores };
-}
-
-function remember(digest, scores) {
-  SCORES.delete(digest);
-  SCORES.set(digest, scores);
-  while (SCORES.size > KEEP_SENTENCES) SCORES.delete(SCORES.keys().next().value);
-}
-
-/** A view in a Streamlit element: what the user changes goes back as component state "view",
-    numbered, so a late rerun never undoes a newer click (Python echoes the number as `ack`). */
-function mountIn(parent) {
-  const m = { api: null, seq: 0, pending: 0 };
-  m.view = createView(parent, {
-    css: STYLESHEET,
-    skipLink: true,
-    onChange: (s) => {
-      m.seq += 1;
-      m.pending = m.seq;
-      m.view.root.dataset.seq = String(m.seq);
-      m.api.setStateValue("view", { ...s, seq: m.seq });
-    },
-  });
-  return m;
-}
-
-function receive(m, bytes) {
-  const { header, scores } = decodePayload(bytes);
-  if (scores) remember(header.digest, scores);
-  const known = SCORES.get(header.digest);
-  if (!known) {
-    m.api.setTriggerValue("need", header.digest);
-    return;
-  }
-  m.view.update(header, known);
-  if (header.ack >= m.pending) m.view.setState(header.state);
-  m.view.root.dataset.ack = String(header.ack); // for tests: Python has seen change number `ack`
-  m.view.root.dataset.seq = String(m.seq);
-}
-
-/** One call of the view component (Streamlit calls it again with each new payload); returns
-    what Streamlit calls when the view leaves the page (or a newer payload overtook this call). */
-function run(component) {
-  const { data, parentElement, setStateValue, setTriggerValue } = component;
-  let m = MOUNTS.get(parentElement);
-  if (!m) {
-    m = mountIn(parentElement);
-    MOUNTS.set(parentElement, m);
-  }
-  m.api = { setStateValue, setTriggerValue };
-  if (data) receive(m, data);
-  return () =>
-    setTimeout(() => {
-      if (parentElement.isConnected || MOUNTS.get(parentElement) !== m) return;
-      m.view.destroy();
-      MOUNTS.delete(parentElement);
-    }, 0);
-}
-
-// This module is the "code" component: mounted once per page with no data, so Streamlit sends
-// the same message every run and the browser keeps it (one download per session). The small
-// view component's loader hands its calls here, queued if they came before this module ran.
-const waiting = globalThis.__attentionLabQueue || [];
-globalThis.__attentionLab = { run, createView, mounts: () => MOUNTS.size };
-globalThis.__attentionLabQueue = [];
-for (const component of waiting.splice(0)) run(component);
-
-export default function () {}
