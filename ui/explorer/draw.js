@@ -89,10 +89,11 @@ function hatchFuture(ctx, g, colour) {
 
 /** The px of the numbers a map's cells can hold ("100" or "-12.3"), or 0 when none fits. */
 function cellNumberPx(ctx, g, fonts, widest) {
-  const px = Math.min(fonts.cell, Math.floor(g.cell * 0.42));
-  if (px < fonts.cellMin) return 0;
-  ctx.font = `${px}px ${fonts.stack}`;
-  return ctx.measureText(widest).width > g.cell - 4 ? 0 : px;
+  for (let px = Math.min(fonts.cell, Math.floor(g.cell * 0.5)); px >= fonts.cellMin; px--) {
+    ctx.font = `${px}px ${fonts.stack}`;
+    if (ctx.measureText(widest).width <= g.cell - 4) return px;
+  }
+  return 0;
 }
 
 function cellNumbers(ctx, g, px, fonts, text, inkAt) {

@@ -59,11 +59,14 @@ function mapGeometry(ctx, labels, box, maxH, fonts) {
   let widest = labelWidth(ctx, labels, px, fonts.stack);
   const fit = (w) => {
     const left = w + 8 + title;
-    let cell = Math.floor((box - left - 6) / n);
-    const rotate = w > cell - 4;
-    const bottom = (rotate ? labelDepth(ctx, labels, px, fonts.stack) + 8 : px + 8) + title;
-    cell = Math.min(cell, Math.floor((maxH - 6 - bottom) / n));
-    return { left, cell: Math.max(cell, 2), rotate, bottom };
+    const across = Math.floor((box - left - 6) / n);
+    const sized = (rotate) => {
+      const bottom = (rotate ? labelDepth(ctx, labels, px, fonts.stack) + 8 : px + 8) + title;
+      const cell = Math.min(across, Math.floor((maxH - 6 - bottom) / n));
+      return { left, cell: Math.max(cell, 2), rotate, bottom };
+    };
+    const flat = sized(false); // labels across, unless the cells (a short screen) are narrower
+    return w > flat.cell - 4 ? sized(true) : flat;
   };
   let g = fit(widest);
   if (g.cell < px * 1.1 && px > fonts.min) {
