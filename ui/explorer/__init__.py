@@ -1,11 +1,14 @@
 """The main page's attention view, drawn in the browser from the core's raw Q·Kᵀ.
 
 Python sends the view, once per sentence/model setting, the tokens and every head's raw scores
-(float32). The browser derives ÷τ, the causal mask and the softmax (softmax.js, tested equal to
+(float32), with the palette, sizes and words it draws with (ui/palette.py, ui/text.py). The
+browser derives ÷τ, the causal mask and the softmax (softmax.js, tested equal to
 `scaled_dot_product_attention` in Chromium) and answers √d_k, causal, focus, head, hover and τ
-without a server round trip. What the user changes there comes back as component state "view";
-`apply_view` copies it into the session so the sidebar, the share link and the rest of the page
-follow. The rerun after such a change sends only the small header: the browser already holds the
+without a server round trip: view.js's `createView(host, opts)` → {update, setState, destroy}
+(streamlit.js mounts it). What the user changes there comes back as component state "view";
+`apply_view` copies it into the session so the share link and the rest of the page follow. On
+the main page the view's switches are the √d_k and causal settings (the sidebar shows no second
+pair). The rerun after such a change sends only the small header: the browser already holds the
 scores (keyed by their digest), and asks for them again with the trigger "need" if it does not.
 """
 
@@ -165,6 +168,7 @@ def header_for(
     digest: str,
     with_scores: bool,
     ack: int,
+    options: dict | None = None,
 ) -> dict:
     """Everything but the scores, as the view reads it (view.js `update`)."""
     header = {
@@ -192,6 +196,10 @@ def header_for(
         "decided": {"min": DECIDED_MIN, "gap": DECIDED_GAP},  # as the learned page decides
         "text": strings(lang),
         "palette": palette.for_view(classroom),
+        # How another page mounts the view (read once, when it is created): heads (indices),
+        # controls (of scale, causal, tau, png), parts (of tokens, story, panels, table, bars),
+        # font_scale, skip_link. The main page sends none: everything, at the room's size.
+        "options": options,
     }
     return header | {"wording": wording(header)}
 

@@ -28,13 +28,20 @@ function remember(digest, scores) {
   while (SCORES.size > KEEP_SENTENCES) SCORES.delete(SCORES.keys().next().value);
 }
 
-/** A view in a Streamlit element: what the user changes goes back as component state "view",
-    numbered, so a late rerun never undoes a newer click (Python echoes the number as `ack`). */
-function mountIn(parent) {
+/** A view in a Streamlit element, created with the page's options (header.options: heads,
+    controls, parts, font_scale; the main page sends none). What the user changes goes back as
+    component state "view", numbered, so a late rerun never undoes a newer click (Python echoes
+    the number as `ack`). */
+function mountIn(parent, options) {
   const m = { api: null, seq: 0, pending: 0 };
+  const o = options || {};
   m.view = createView(parent, {
+    ...(o.heads ? { heads: o.heads } : {}),
+    ...(o.controls ? { controls: o.controls } : {}),
+    ...(o.parts ? { parts: o.parts } : {}),
+    fontScale: o.font_scale || 1,
     css: STYLESHEET,
-    skipLink: true,
+    skipLink: o.skip_link !== false,
     onChange: (s) => {
       m.seq += 1;
       m.pending = m.seq;
@@ -65,7 +72,8 @@ function run(component) {
   const { data, parentElement, setStateValue, setTriggerValue } = component;
   let m = MOUNTS.get(parentElement);
   if (!m) {
-    m = mountIn(parentElement);
+    const options = data ? decodePayload(data).header.options : null;
+    m = mountIn(parentElement, options);
     MOUNTS.set(parentElement, m);
   }
   m.api = { setStateValue, setTriggerValue };
