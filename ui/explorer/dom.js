@@ -193,3 +193,57 @@ function skipLinkEl(doc) {
   link.dataset.testid = "explorer-skip";
   return link;
 }
+
+/** Texts that depend only on the header (language, head names, jobs, sentence). with:
+    controls (shown), touch (say "tap"), skip (the skip link or null), headName(k). */
+function writeWords(els, header, { controls, touch, skip, headName }) {
+  const T = header.text;
+  const doc = els.root.ownerDocument;
+  els.root.lang = header.lang === "en" ? "en" : "zh-CN";
+  els.root.classList.toggle("classroom", !!header.classroom);
+  els.bar.setAttribute("aria-label", T.toolbar);
+  const nodes = { scale: els.scale.label, causal: els.causal.label, tau: els.tauBox, png: els.png };
+  for (const [name, node] of Object.entries(nodes)) node.hidden = !controls.includes(name);
+  els.scale.span.textContent = T.scale;
+  els.scale.label.title = T.scale_help;
+  els.causal.span.textContent = T.causal;
+  els.causal.label.title = T.causal_help;
+  els.tauName.textContent = T.tau;
+  const root = Math.sqrt(header.d_k);
+  els.ticks.replaceChildren(el(doc, "option", "", { value: String(sliderFromTau(root, root)), label: "√d_k" }));
+  els.pickerName.textContent = T.picker;
+  els.png.textContent = "PNG ⤓";
+  els.png.title = T.png;
+  els.png.setAttribute("aria-label", T.png);
+  els.tokensLabel.textContent = fmt(T.tokens, { n: header.n });
+  els.headsTitle.textContent = T.heads_title;
+  els.headsCaption.textContent = touch ? T.heads_caption_touch : T.heads_caption;
+  els.tableSummary.textContent = T.table;
+  els.tags.textContent = tagLegend(T.tags, header.tokens);
+  if (skip) skip.textContent = T.skip;
+  for (const m of els.maps) {
+    const job = header.jobs[m.k];
+    m.name.textContent = headName(m.k);
+    m.job.textContent = job && job.label ? fmt(T.head_job, { job: job.label }) : "";
+    m.radio.textContent = headName(m.k);
+    m.canvas.setAttribute("aria-label", fmt(T.map_label, { head: headName(m.k), n: header.n }));
+    m.canvas.setAttribute("aria-roledescription", T.legend);
+  }
+}
+
+/** The focus bars' legend: a swatch and a name per head shown. */
+function fillLegend(legend, headNames, colours) {
+  const doc = legend.ownerDocument;
+  if (legend.childElementCount !== headNames.length) {
+    legend.replaceChildren(...colours.map((colour) => {
+      const li = el(doc, "li");
+      const sw = el(doc, "span", "swatch");
+      sw.style.background = colour;
+      li.append(sw, el(doc, "span"));
+      return li;
+    }));
+  }
+  [...legend.children].forEach((li, s) => {
+    if (li.lastChild.textContent !== headNames[s]) li.lastChild.textContent = headNames[s];
+  });
+}

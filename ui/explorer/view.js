@@ -275,42 +275,8 @@ function createView(host, opts = {}) {
     return fmt(header.text.head, { i: k + 1 });
   }
 
-  /** Texts that depend only on the header (language, head names, jobs, sentence). */
   function applyWords() {
-    const T = header.text;
-    els.root.lang = header.lang === "en" ? "en" : "zh-CN";
-    els.root.classList.toggle("classroom", !!header.classroom);
-    els.bar.setAttribute("aria-label", T.toolbar);
-    for (const name of CONTROLS) {
-      const node = { scale: els.scale.label, causal: els.causal.label, tau: els.tauBox, png: els.png }[name];
-      node.hidden = !o.controls.includes(name);
-    }
-    els.scale.span.textContent = T.scale;
-    els.scale.label.title = T.scale_help;
-    els.causal.span.textContent = T.causal;
-    els.causal.label.title = T.causal_help;
-    els.tauName.textContent = T.tau;
-    const root = Math.sqrt(header.d_k);
-    const mark = el(doc, "option", "", { value: String(sliderFromTau(root, root)), label: "√d_k" });
-    els.ticks.replaceChildren(mark);
-    els.pickerName.textContent = T.picker;
-    els.png.textContent = "PNG ⤓";
-    els.png.title = T.png;
-    els.png.setAttribute("aria-label", T.png);
-    els.tokensLabel.textContent = fmt(T.tokens, { n: header.n });
-    els.headsTitle.textContent = T.heads_title;
-    els.headsCaption.textContent = touch ? T.heads_caption_touch : T.heads_caption;
-    els.tableSummary.textContent = T.table;
-    els.tags.textContent = tagLegend(T.tags, header.tokens);
-    if (skip) skip.textContent = T.skip;
-    els.maps.forEach((m) => {
-      const job = header.jobs[m.k];
-      m.name.textContent = headName(m.k);
-      m.job.textContent = job && job.label ? fmt(T.head_job, { job: job.label }) : "";
-      m.radio.textContent = headName(m.k);
-      m.canvas.setAttribute("aria-label", fmt(T.map_label, { head: headName(m.k), n: header.n }));
-      m.canvas.setAttribute("aria-roledescription", T.legend);
-    });
+    writeWords(els, header, { controls: o.controls, touch, skip, headName });
   }
 
   function noteText() {
@@ -460,16 +426,7 @@ function createView(host, opts = {}) {
     const T = header.text;
     setText(els.focusTitle, fmt(T.focus_title, { tok: tokenName(state.focus) }));
     setText(els.focusCaption, fmt(T.focus_caption, { pos: state.focus + 1 }));
-    if (els.legend.childElementCount !== heads.length) {
-      els.legend.replaceChildren(...heads.map((k) => {
-        const li = el(doc, "li");
-        const sw = el(doc, "span", "swatch");
-        sw.style.background = headColour(header.palette.heads, k);
-        li.append(sw, el(doc, "span"));
-        return li;
-      }));
-    }
-    [...els.legend.children].forEach((li, s) => setText(li.lastChild, headName(heads[s])));
+    fillLegend(els.legend, heads.map(headName), heads.map((k) => headColour(header.palette.heads, k)));
     const h = hover && hover.kind === "bars" ? hover : null;
     drawTarget(els.bars, "bars", () => {
       geom.bars = drawBars(els.bars, layout.width, layout.barsH, focusRows(), heads, labels, h,
