@@ -88,7 +88,7 @@ function createView(host, opts = {}) {
     if (scaling || masking) raise("weights", "maps", "panels", "bars", "story", "controls", "a11y");
     if (masking) raise("ref");
     if (state.focus !== was.focus) raise("labels", "maps", "panels", "bars", "story", "controls", "a11y");
-    if (state.head !== was.head) raise("ref", "panels", "controls", "a11y");
+    if (state.head !== was.head) raise("ref", "panels", "scales", "controls", "a11y");
     const changed = scaling || masking || state.focus !== was.focus || state.head !== was.head;
     if (!user || !changed) return;
     if ((scaling && !dragging) || masking) say = "setting";
@@ -132,7 +132,7 @@ function createView(host, opts = {}) {
     const wide = Math.max(260, Math.floor(w));
     if (wide === width && h === viewportH && ratio === dpr) return;
     [width, viewportH, dpr] = [wide, h, ratio];
-    raise("layout", "labels", "maps", "panels", "bars");
+    raise("layout", "labels", "maps", "panels", "bars", "scales");
   }
 
   /** New data from Python: the header (tokens, words, palette, settings) and the scores. */
@@ -149,10 +149,14 @@ function createView(host, opts = {}) {
       names = distinctNames(next.tokens.map((t) => t.t));
       labels = next.tokens.map((t, i) => clipLabel(t.t, names[i], next.palette.label_chars));
       raise("data", "weights", "ref", "words", "layout", "labels", "maps", "panels", "bars",
-        "story", "controls", "a11y");
+        "scales", "story", "controls", "a11y");
     }
-    if (fresh || was.classroom !== next.classroom) raise("layout", "labels", "words", "maps", "panels", "bars");
-    if (fresh || was.numbers !== next.numbers || was.shared !== next.shared) raise("maps", "panels");
+    if (fresh || was.classroom !== next.classroom) {
+      raise("layout", "labels", "words", "maps", "panels", "bars", "scales");
+    }
+    if (fresh || was.numbers !== next.numbers || was.shared !== next.shared) {
+      raise("weights", "maps", "panels", "scales");
+    }
     clampState();
   }
 
@@ -360,6 +364,7 @@ function createView(host, opts = {}) {
     if (!all) return;
     els.numbersNote.hidden = !hidden;
     setText(els.numbersNote, hidden ? fmt(T.no_numbers, { n: header.n }) : "");
+    if (!dirty.has("scales")) return; // the colour bars change with the room, sentence, head
     const ticks = [0, 0.25, 0.5, 0.75, 1].map((v) => [v, `${Math.round(v * 100)}%`]);
     const title = header.shared ? T.colour_weight : T.colour_own;
     drawColourBar(els.gridBar, Math.min(layout.width, 460), paints.weight.lut, 0, 1, ticks,
@@ -399,6 +404,13 @@ function createView(host, opts = {}) {
         numbers: header.numbers, labelLayer: layers.panel, marks: marksFor("panel", p) };
       drawTarget(fig.canvas, "panel", () => drawMap(fig.canvas, geom.panel, spec, look));
     });
+    const now = rowStats(weights[state.head], header.n);
+    setText(els.stats, fmt(T.stats, {
+      tau: divisor().toFixed(2), h: now.entropy.toFixed(2), m: pct(now.max),
+      hs: ref.model.entropy.toFixed(2), ms: pct(ref.model.max),
+      hu: ref.raw.entropy.toFixed(2), mu: pct(ref.raw.max),
+    }));
+    if (!dirty.has("scales")) return;
     const px = layout.fonts.label - 2;
     const limit = scoreLimit();
     const lim = limit >= 10 ? limit.toFixed(0) : limit.toFixed(1);
@@ -407,12 +419,6 @@ function createView(host, opts = {}) {
     drawColourBar(els.scoreBar, barW, paints.signed.lut, -limit, limit, signed, px, T.colour_score, look);
     const ticks = [0, 0.25, 0.5, 0.75, 1].map((v) => [v, `${Math.round(v * 100)}%`]);
     drawColourBar(els.weightBar, barW, paints.weight.lut, 0, 1, ticks, px, T.colour_weight, look);
-    const now = rowStats(weights[state.head], header.n);
-    setText(els.stats, fmt(T.stats, {
-      tau: divisor().toFixed(2), h: now.entropy.toFixed(2), m: pct(now.max),
-      hs: ref.model.entropy.toFixed(2), ms: pct(ref.model.max),
-      hu: ref.raw.entropy.toFixed(2), mu: pct(ref.raw.max),
-    }));
   }
 
   function focusRows() {
