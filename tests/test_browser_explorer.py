@@ -395,6 +395,7 @@ def test_keyboard_moves_a_cell_cursor_and_the_live_region_reads_it(page, streaml
     wait_live(page)
     first.press("PageUp")  # row 0: 小明
     first.press("Home")  # key 0: 小明
+    wait_live(page, "小明 → 小明")
     first.press("ArrowRight")  # key 1: 把
     w = reference(True, False).heads.weights[0, 0, 1]
     wait_live(page, "把")
