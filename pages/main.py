@@ -10,7 +10,6 @@ import streamlit as st
 
 from ui import charts, controls, explorer, state, teach
 from ui import figures as fig
-from ui import figures_teach as ft
 from ui.gloss import gloss, tag_name
 from ui.routing import ensure_router
 from ui.text import md_escape, t
@@ -36,7 +35,8 @@ def numpy_lines(lab: state.Lab, s: controls.Settings) -> dict[str, str]:
 
 
 def read_page_link(lab: state.Lab, lang: str) -> None:
-    """The main page's own link parameters (head, τ), read once per session; bad ones noticed."""
+    """The main page's own link parameters (head, τ, nth), read once per session; bad ones
+    noticed."""
     ss = st.session_state
     if ss.get("_page_link_read"):
         return
@@ -62,12 +62,39 @@ def read_page_link(lab: state.Lab, lang: str) -> None:
             kind = "notice.param_bad" if tau is None else "notice.param_clamped"
             used = "√d_k" if tau is None else f"{tau:g}"
             notes.append(("warning", kind, {"name": "tau", "value": raw[:40], "used": used}))
+    notes += read_nth(lab.texts, str(ss.get("focus_text") or ""), st.query_params.get("nth"))
     controls.show_notices(notes, lang)
 
 
-def write_page_link(head: int, tau: float | None) -> None:
-    """head (1-based) and τ into the address bar, so a copied link restores the view."""
-    wanted = {"head": str(head + 1), "tau": None if tau is None else f"{tau:g}"}
+def occurrences(texts: list[str], text: str) -> list[int]:
+    """Positions of every token equal to `text`."""
+    return [i for i, s in enumerate(texts) if s == text]
+
+
+def read_nth(texts: list[str], focus: str, raw: str | None) -> list[state.Notice]:
+    """nth=2: the focus is the second occurrence of its text (the second 了); notices if bad."""
+    if raw is None:
+        return []
+    places = occurrences(texts, texts[state.focus_index(texts, focus)])
+    nth = int(raw) if raw.strip().isdigit() else None
+    used = 1 if nth is None else min(max(nth, 1), len(places))
+    st.session_state[explorer.FOCUS_POS] = places[used - 1]
+    if nth == used:
+        return []
+    kind = "notice.param_bad" if nth is None else "notice.param_clamped"
+    return [("warning", kind, {"name": "nth", "value": raw[:40], "used": used})]
+
+
+def write_page_link(lab: state.Lab, view: explorer.ViewState) -> None:
+    """head (1-based), τ and which occurrence of the focus text (nth, from 2) into the address
+    bar, so a copied link restores the view."""
+    texts = lab.texts
+    nth = occurrences(texts, texts[view.focus]).index(view.focus) + 1
+    wanted = {
+        "head": str(view.head + 1),
+        "tau": None if view.tau is None else f"{view.tau:g}",
+        "nth": str(nth) if nth > 1 else None,
+    }
     for name, value in wanted.items():
         if value is None:
             if name in st.query_params:
@@ -94,13 +121,22 @@ def head_jobs(lab: state.Lab, lang: str) -> list[dict]:
     say = partial(t, lang=lang)
     return [
         {
-            "label": ft.job_text(head, say),  # "代词 → 所指的人 · 100%" or "没有明确分工"
+            "label": job_label(head, say),  # "代词 → 所指的人（在没见过的句子上 100% 命中）"
             "rel": say(f"learned.rel.{head.relation}"),
             "clear": head.relation != "diffuse",
             "relation": head.relation,
         }
         for head in describe_heads()
     ]
+
+
+def job_label(head, say) -> str:
+    """A head's measured job, and what its percentage is: how often, on held-out sentences, the
+    row's largest weight lands where the job says (not a weight)."""
+    rel = say(f"learned.rel.{head.relation}")
+    return (
+        rel if head.relation == "diffuse" else say("explorer.job_hit", rel=rel, acc=head.accuracy)
+    )
 
 
 def token_roles(lab: state.Lab) -> list[list[str]]:
@@ -179,7 +215,8 @@ def explorer_section(lab: state.Lab, s: controls.Settings) -> explorer.ViewState
         tokens=tokens,
         jobs=head_jobs(lab, s.lang),
     )
-    write_page_link(view.head, view.tau)
+    write_page_link(lab, view)
+    controls.own_settings("scale", "causal")  # the view's switches are the settings here
     return view
 
 
@@ -213,7 +250,7 @@ def matrices_section(lab: state.Lab, s: controls.Settings) -> None:
 
 def export_section(lab: state.Lab, s: controls.Settings, view: explorer.ViewState) -> None:
     """Download buttons in reading order; the files are built only when clicked."""
-    st.header(t("main.export", s.lang))
+    st.subheader(t("main.export", s.lang))  # under the view's own h2s, not above them
     st.caption(t("main.export_caption", s.lang))
     weights = state.weights_at(lab, view.tau, view.causal)  # what the view shows
     with st.container(horizontal=True, key="exports"):

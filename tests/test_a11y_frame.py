@@ -286,3 +286,42 @@ def test_sentence_box_says_how_to_apply_in_the_ui_language(lang):
     at.button(key="sentence_apply").click().run()
     assert not at.exception
     assert at.session_state["sentence"] == "我打你。"
+
+
+# ---- head colours: sixteen heads, sixteen colours anyone can tell apart ------------------------
+
+# Machado, Oliveira & Fernandes (2009), severity 1: linear-RGB matrices for protanopia,
+# deuteranopia and tritanopia.
+CVD = {
+    "protan": [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
+               [-0.003882, -0.048116, 1.051998]],
+    "deutan": [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
+               [-0.011820, 0.042940, 0.968881]],
+    "tritan": [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602],
+               [0.004733, 0.691367, 0.303900]],
+}  # fmt: skip
+
+
+def cielab(linear: np.ndarray) -> np.ndarray:
+    """CIELAB (D65) of linear-RGB colours (…, 3)."""
+    m = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+    xyz = linear @ m.T / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.stack(
+        [116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], -1
+    )
+
+
+def test_sixteen_head_colours_stay_apart_for_every_kind_of_colour_vision():
+    from ui import palette
+
+    assert len(set(palette.HEAD_COLOURS)) == 16 == len(palette.HEAD_COLOURS)
+    srgb = np.array([palette.channels(c) for c in palette.HEAD_COLOURS]) / 255
+    linear = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    seen = [linear] + [np.clip(linear @ np.array(m).T, 0, 1) for m in CVD.values()]
+    for colours in seen:
+        lab = cielab(colours)
+        gaps = np.linalg.norm(lab[:, None] - lab[None], axis=-1) + np.eye(16) * 1e9
+        assert gaps.min() >= 12, gaps.min()  # CIELAB ΔE: clearly different side by side
+    lines = palette.luminance(np.array([palette.channels(c) for c in palette.PALETTE]))
+    assert palette.contrast(lines, 1.0).min() >= 2.2  # the teaching pages' eight lines on white

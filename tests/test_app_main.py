@@ -1,16 +1,20 @@
-"""The main page under AppTest: every control by key, share links, bad input — never a traceback."""
+"""The main page under AppTest: every control by key, share links, bad input — never a traceback.
+
+The view's payload (raw Q·Kᵀ per head) is checked against a plain loop over the core's Q and K;
+÷τ, the causal mask and the softmax happen in the browser and are tested there, against the core
+(tests/test_browser_explorer.py)."""
 
 from __future__ import annotations
 
 import io
 import json
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core import causal_mask, softmax
 from ui import explorer
 from ui.figures import decode_array
 from ui.state import all_npz, compute_lab, weights_at, weights_csv
@@ -70,15 +74,32 @@ def view(at: AppTest) -> tuple[dict, np.ndarray]:
     return header, BROWSER[header["digest"]]
 
 
-def head_weights(at: AppTest) -> np.ndarray:
-    """(h, n, n) weights the view shows: its scores ÷ τ, masked, softmaxed (as softmax.js)."""
+def head_scores(at: AppTest) -> np.ndarray:
+    """(h, n, n) raw scores the view was sent, checked against a plain loop over Q and K."""
     header, scores = view(at)
-    state = header["state"]
-    tau = state["tau"] or (np.sqrt(header["d_k"]) if state["scale"] else 1.0)
-    scaled = scores.astype(np.float64) / tau
-    if state["causal"]:
-        scaled = np.where(causal_mask(header["n"]), scaled, -np.inf)
-    return softmax(scaled)
+    ss = at.session_state
+    texts = [tok["t"] for tok in header["tokens"]]
+    lab = compute_lab(
+        ss["sentence"], ss["mode"], ss["d_model"], ss["heads"], ss["scale"], ss["causal"],
+        ss["pos"], ss["seed"], ss["weights"],
+    )  # fmt: skip
+    assert lab.texts == texts
+    q, k = lab.result.q, lab.result.k  # (h, n, d_k) each, the core's projections
+    h, n, d_k = q.shape
+    loop = [
+        [[sum(float(q[a, i, d]) * float(k[a, j, d]) for d in range(d_k)) for j in range(n)]
+         for i in range(n)]
+        for a in range(h)
+    ]  # fmt: skip
+    np.testing.assert_allclose(scores, loop, rtol=1e-5, atol=1e-4)  # sent as float32
+    return scores
+
+
+def loop_softmax(row: list[float]) -> list[float]:
+    """softmax of one row in plain Python, -inf entries weight 0 (an independent reference)."""
+    top = max(v for v in row if v != -math.inf)
+    e = [0.0 if v == -math.inf else math.exp(v - top) for v in row]
+    return [v / sum(e) for v in e]
 
 
 def set_view(at: AppTest, **changes) -> AppTest:
@@ -104,11 +125,13 @@ def test_the_page_opens_on_the_trained_model_looking_from_he(run_app):
     assert texts[header["state"]["focus"]] == "他"
     jobs = [job for job in header["jobs"] if job["clear"]]
     assert jobs, "the trained model's heads carry their measured jobs"
-    w = head_weights(at)
+    scores = head_scores(at)  # softmax keeps a row's order: its largest score, its largest weight
     pronoun = [k for k, job in enumerate(header["jobs"]) if job["relation"] == "pronoun_antecedent"]
     assert pronoun and all(
-        texts[int(np.argmax(w[k, texts.index("他")]))] == "小明" for k in pronoun
+        texts[int(np.argmax(scores[k, texts.index("他")]))] == "小明" for k in pronoun
     )
+    said = t("explorer.job_hit", "zh", rel=t("learned.rel.pronoun_antecedent", "zh"), acc=1.0)
+    assert said.split("（")[0] in header["jobs"][pronoun[0]]["label"]  # what its % means, said
     assert "pronoun_antecedent" in header["tokens"][texts.index("他")]["roles"]
     from attention_core.model import load_demo_history
 
@@ -131,9 +154,9 @@ def test_the_trained_model_says_it_splits_into_words_when_characters_are_chosen(
 def test_default_page_draws_one_map_per_head(run_app):
     at = run_app(w="random")
     ok(at)
-    w = head_weights(at)
-    assert w.shape == (4, 13, 13)
-    np.testing.assert_allclose(w.sum(-1), 1.0, atol=0.07)  # whole-percent rounding
+    assert head_scores(at).shape == (4, 13, 13)
+    header, _ = view(at)
+    assert header["state"]["scale"] is True and header["d_k"] == 16
     assert at.query_params["scale"] == "1" and at.query_params["h"] == "4"
 
 
@@ -141,52 +164,65 @@ def test_heads_control_changes_the_number_of_maps(run_app):
     at = run_app(w="random")
     at.select_slider(key="heads").set_value(2).run()
     ok(at)
-    assert head_weights(at).shape[0] == 2
+    assert head_scores(at).shape[0] == 2
     at.slider(key="d_model").set_value(24).run()  # 2 divides 24: kept
     assert at.session_state["heads"] == 2
     at.slider(key="d_model").set_value(40).run()
     at.select_slider(key="heads").set_value(8).run()
     ok(at)
-    assert head_weights(at).shape[0] == 8
+    assert head_scores(at).shape[0] == 8
 
 
-def test_scaling_off_sharpens_every_row_when_d_k_is_16(run_app):
+def test_scaling_off_goes_to_the_view_and_the_link_with_the_same_scores(run_app):
     at = run_app(w="random")  # d_model 64, h 4 → d_k 16
-    scaled = head_weights(at)
-    at.toggle(key="scale").set_value(False).run()
+    before = head_scores(at)
+    set_view(at, scale=False)  # the view's switch: the browser divides (or not) and softmaxes
     ok(at)
-    unscaled = head_weights(at)
-    assert np.all(unscaled.max(-1) >= scaled.max(-1))
-    assert unscaled.max(-1).mean() > scaled.max(-1).mean()
-    assert at.query_params["scale"] == "0"
+    header, scores = view(at)
+    assert header["state"]["scale"] is False and at.query_params["scale"] == "0"
+    np.testing.assert_array_equal(scores, before)  # raw Q·Kᵀ does not depend on √d_k
 
 
-def test_causal_mask_zeroes_the_upper_triangle(run_app):
+def test_causal_mask_goes_to_the_view_and_the_link(run_app):
     at = run_app(w="random")
-    at.toggle(key="causal").set_value(True).run()
+    set_view(at, causal=True)
     ok(at)
-    w = head_weights(at)
-    assert np.all(np.triu(w, k=1) == 0)
-    assert np.all(w[:, 0, 0] == 1)
+    header, _ = view(at)
+    assert header["state"]["causal"] is True and at.query_params["causal"] == "1"
+    head_scores(at)  # unmasked scores: the browser masks them (tested in Chromium)
+
+
+def test_the_main_page_has_one_pair_of_switches_the_other_pages_the_sidebars(run_app):
+    at = run_app(w="random")
+    keys = {w.key for w in at.sidebar.toggle}
+    assert not {"scale", "causal"} & keys and "pos" in keys
+    assert t("explorer.side_owned", "zh") in [c.value for c in at.sidebar.caption]
+    at.switch_page(str(APP.parent / "pages" / "steps.py")).run()
+    ok(at)
+    assert {"scale", "causal"} <= {w.key for w in at.sidebar.toggle}
 
 
 @pytest.mark.parametrize(("key", "value"), [("pos", True), ("seed", 7)])
 def test_positions_and_seed_change_the_weights(run_app, key, value):
     at = run_app(w="random")
-    before = head_weights(at)
+    before = head_scores(at)
     widget = at.toggle(key=key) if key == "pos" else at.number_input(key=key)
     widget.set_value(value).run()
     ok(at)
-    assert not np.array_equal(before, head_weights(at))
+    assert not np.array_equal(before, head_scores(at))
 
 
 def test_display_controls(run_app):
     at = run_app(w="random")
+    view(at)  # the browser holds the scores from the first run
     at.toggle(key="shared_scale").set_value(False)
     at.toggle(key="numbers").set_value(True).run()
     ok(at)
     header, _ = view(at)
     assert header["shared"] is False and header["numbers"] is True
+    assert at.query_params["shared"] == "0" and at.query_params["nums"] == "1"  # in the link
+    again = run_app(w="random", shared="0", nums="1")
+    assert (view(again)[0]["shared"], view(again)[0]["numbers"]) == (False, True)
 
 
 def test_language_classroom_and_mode(run_app):
@@ -201,7 +237,7 @@ def test_language_classroom_and_mode(run_app):
     assert header["classroom"] and header["numbers"]  # classroom mode writes numbers in cells
     at.radio(key="mode").set_value("char").run()
     ok(at)
-    assert head_weights(at).shape[-1] == 17  # one token per character, punctuation kept
+    assert head_scores(at).shape[-1] == 17  # one token per character, punctuation kept
     assert at.query_params["lang"] == "en" and at.query_params["class"] == "1"
 
 
@@ -210,7 +246,7 @@ def test_sentence_examples_focus_and_chosen_head(run_app):
     at.button_group(key="example").set_value(1).run()  # 我打你。
     ok(at)
     assert at.text_area(key="sentence").value == "我打你。"
-    assert head_weights(at).shape[-1] == 4
+    assert head_scores(at).shape[-1] == 4
     set_view(at, focus=2, head=3)  # the view: 你 clicked, head 4 inspected
     ok(at)
     assert at.session_state["focus_text"] == "你" and at.query_params["focus"] == "你"
@@ -223,9 +259,10 @@ def test_the_views_switches_reach_the_sidebar_and_the_link(run_app):
     at = run_app(w="random")
     set_view(at, scale=False, causal=True)
     ok(at)
-    assert at.toggle(key="scale").value is False and at.toggle(key="causal").value is True
+    assert at.session_state["scale"] is False and at.session_state["causal"] is True
     assert at.query_params["scale"] == "0" and at.query_params["causal"] == "1"
-    assert np.all(np.triu(head_weights(at), k=1) == 0)
+    state = view(at)[0]["state"]
+    assert state["scale"] is False and state["causal"] is True
     set_view(at, tau=6.5)
     ok(at)
     assert at.query_params["tau"] == "6.5" and view(at)[0]["state"]["tau"] == 6.5
@@ -233,11 +270,32 @@ def test_the_views_switches_reach_the_sidebar_and_the_link(run_app):
     assert "tau" not in at.query_params
 
 
+def test_the_second_le_stays_chosen_through_the_link(run_app):
+    at = run_app(w="random")
+    set_view(at, focus=11)  # the second 了 of 小明把书放在了桌子上，然后他走了。
+    ok(at)
+    assert at.query_params["focus"] == "了" and at.query_params["nth"] == "2"
+    again = run_app(w="random", focus="了", nth="2")
+    assert view(again)[0]["state"]["focus"] == 11 and not again.warning
+    set_view(again, focus=4)  # the first 了: the link needs no nth
+    assert "nth" not in again.query_params
+    bad = run_app(w="random", focus="了", nth="9")
+    assert view(bad)[0]["state"]["focus"] == 11  # the last 了 there is
+    said = t("notice.param_clamped", "zh", name="nth", value="9", used=2)
+    assert said in [w.value for w in bad.warning]
+
+
+def test_the_export_heading_sits_below_the_views_headings(run_app):
+    at = run_app(w="random")
+    assert t("main.export", "zh") in [h.value for h in at.subheader]
+    assert t("main.export", "zh") not in [h.value for h in at.header]
+
+
 def test_the_scores_go_to_the_browser_once_per_sentence(run_app):
     at = run_app(w="random")
     first = explorer.decode(sent(at))
     assert first[1] is not None and first[1].shape == (4, 13, 13)
-    at.toggle(key="scale").set_value(False).run()  # the scores do not depend on √d_k
+    set_view(at, scale=False)  # the scores do not depend on √d_k
     again = explorer.decode(sent(at))
     assert again[1] is None and again[0]["digest"] == first[0]["digest"]
     assert len(sent(at)) < 12_000
@@ -299,8 +357,7 @@ def test_share_link_opens_with_its_settings(run_app):
         True,
         5,
     )
-    w = head_weights(at)
-    assert w.shape == (8, 4, 4) and np.all(np.triu(w, k=1) == 0)
+    assert head_scores(at).shape == (8, 4, 4) and view(at)[0]["state"]["causal"] is True
     assert at.title[0].value == t("main.title", "en")
     assert not at.warning
     header, _ = view(at)
@@ -344,7 +401,7 @@ def test_bad_input_shows_a_notice_and_what_it_can(run_app, sentence, notice):
         expected = t(key, "zh", kept=2000, cut=8000) if key == "notice.chars_cut" else t(key, "zh")
         assert expected in shown
     if notice != "notice.empty":
-        assert head_weights(at).shape[0] == 4
+        assert head_scores(at).shape[0] == 4
 
 
 @pytest.mark.parametrize("sentence", ["😀😀", "مرحبا بالعالم", "龍與鳳飛過臺灣" * 3])
@@ -353,7 +410,7 @@ def test_emoji_arabic_and_rare_han_are_not_called_punctuation(run_app, sentence)
     at.text_area(key="sentence").set_value(sentence).run()
     ok(at)
     assert t("notice.only_punct", "zh") not in [m.value for m in at.info]
-    assert head_weights(at).shape[0] == 4
+    assert head_scores(at).shape[0] == 4
 
 
 def test_markup_goes_to_the_view_as_data_never_as_markup(run_app):
@@ -371,7 +428,7 @@ def test_router_switches_to_a_page_and_back(run_app):
     assert not at.get("bidi_component")
     at.switch_page(str(APP.parent / "pages" / "main.py")).run()
     ok(at)
-    assert head_weights(at).shape[0] == 4
+    assert head_scores(at).shape[0] == 4
 
 
 def test_matrices_drawn_only_while_open_and_exports_offered(run_app):
@@ -415,8 +472,13 @@ def test_export_files(run_app):
         assert saved["weights"].shape == (2, 4, 4) and list(saved["tokens"]) == lab.texts
         assert "weights_tau" not in saved
     with np.load(io.BytesIO(all_npz(lab, 5.0, True))) as saved:
-        want = softmax(np.where(causal_mask(4), lab.result.heads.scores / 5.0, -np.inf))
-        np.testing.assert_allclose(saved["weights_tau"], want)
+        raw = lab.result.heads.scores  # (2, 4, 4): ÷5, keys after the query masked, per row
+        want = [
+            [loop_softmax([v / 5.0 if j <= i else -math.inf for j, v in enumerate(row)])
+             for i, row in enumerate(head.tolist())]
+            for head in raw
+        ]  # fmt: skip
+        np.testing.assert_allclose(saved["weights_tau"], want, atol=1e-12)
         assert float(saved["tau"]) == 5.0
     assert weights_at(lab, None, True) is lab.result.heads.weights
 
@@ -424,7 +486,7 @@ def test_export_files(run_app):
 def test_link_notices_go_away_once_a_setting_changes(run_app):
     at = run_app(d="abc")
     assert at.warning
-    at.toggle(key="causal").set_value(True).run()
+    at.toggle(key="shared_scale").set_value(False).run()
     ok(at)
     assert not at.warning
 
@@ -437,4 +499,4 @@ def test_trained_weights_say_their_own_size_beside_the_greyed_sliders(run_app):
     cfg = load_demo_history().config  # the shipped model's own size
     said = t("side.trained_fixed", "zh", d=cfg.d_model, h=cfg.num_heads)
     assert said in [c.value for c in at.sidebar.caption]
-    assert head_weights(at).shape == (cfg.num_heads, 13, 13)  # its heads, not the slider's
+    assert head_scores(at).shape == (cfg.num_heads, 13, 13)  # its heads, not the slider's

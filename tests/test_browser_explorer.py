@@ -1,5 +1,6 @@
 """The main page's attention view (ui/explorer) in Chromium: its arithmetic against the core, its
-switches, sync with the sidebar and the share link, the keyboard, and long sentences."""
+ink rule against ui/palette, its switches, the share link, the keyboard, long sentences, and
+createView/destroy on a bare page."""
 
 from __future__ import annotations
 
@@ -18,7 +19,10 @@ from attention_core import (
     scaled_dot_product_attention,
     tokenize,
 )
+from ui import explorer, palette
 from ui.explorer import HERE
+from ui.state import compute_lab
+from ui.text import t
 
 pytestmark = pytest.mark.browser
 
@@ -35,6 +39,9 @@ RENDERS = """() => Number(document.querySelector('[data-testid="stBidiComponentI
   .shadowRoot.querySelector('[data-testid="explorer"]').dataset.renders || 0)"""
 IDLE = """() => !document.querySelector('[data-stale="true"]')
   && !(document.querySelector('[data-testid="stStatusWidget"]')?.innerText?.length > 0)"""
+ROOT = f"{SHADOW}.querySelector('[data-testid=\"explorer\"]')"
+# Python has applied the view's latest change and its rerun's payload has reached the view.
+CAUGHT_UP = f"() => {{ const r = {ROOT}; return r && r.dataset.ack === (r.dataset.seq || '0'); }}"
 
 
 def reference(scale: bool, causal: bool, d_model: int = 64, heads: int = 4, text=SENTENCE):
@@ -55,9 +62,29 @@ def open_view(page, url: str, width: int = 1280, height: int = 800) -> None:
 
 
 def settle(page) -> None:
+    """Streamlit idle and the view caught up with Python (no change of its own pending)."""
+    page.wait_for_function(CAUGHT_UP, timeout=LOAD_MS, polling=50)
     page.wait_for_function(IDLE, timeout=LOAD_MS, polling=100)
-    page.wait_for_timeout(400)
-    page.wait_for_function(IDLE, timeout=LOAD_MS, polling=100)
+
+
+def wait_live(page, needle: str = "") -> None:
+    """Until the view's live region says something (that holds `needle`)."""
+    page.wait_for_function(
+        f"""(needle) => {{
+          const text = {ROOT}.querySelector('[data-testid="explorer-live"]').textContent;
+          return text.length > 0 && text.includes(needle); }}""",
+        arg=needle,
+        timeout=LOAD_MS,
+    )
+
+
+def renders(page) -> int:
+    return page.evaluate(RENDERS)
+
+
+def wait_renders(page, above: int) -> None:
+    """Until the view has committed a frame after the one counted `above`."""
+    page.wait_for_function(f"({RENDERS})() > {above}", timeout=LOAD_MS, polling="raf")
 
 
 def map_pixels(page, head: int = 0) -> str:
@@ -117,6 +144,140 @@ def test_row_stats_js_equal_numpy(page):
     assert got["max"] == pytest.approx(w.max(-1).mean(), abs=1e-12)
 
 
+# ---- colour: the ink on a cell is ui/palette's rule ------------------------------------------
+
+
+def test_ink_on_colour_in_js_equals_the_python_rule(page):
+    page.set_content(f"<script>{(HERE / 'colour.js').read_text(encoding='utf-8')}</script>")
+    view = palette.for_view(False)
+    steps = range(0, 256, 15)
+    grid = np.array([(r, g, b) for r in steps for g in steps for b in range(0, 256, 51)])
+    near = [(v, v, v) for v in range(110, 140)]  # greys around the threshold (L ≈ 0.179 at 118)
+    rgb = np.vstack([grid, near])
+    got = page.evaluate(
+        "([rgb, rule]) => rgb.map(([r, g, b]) => inkOn(r, g, b, rule))",
+        [rgb.tolist(), view["on_colour"]],
+    )
+    assert got == palette.text_on(rgb).tolist()
+    for ramp in ("weight", "signed"):  # every entry of the ramps the view paints with
+        lut, ink = page.evaluate(
+            """([stops, rule]) => {
+              const p = paintRamp(stops, rule);
+              return [Array.from(p.lut), p.ink]; }""",
+            [view[ramp], view["on_colour"]],
+        )
+        colours = np.reshape(lut, (-1, 3))
+        assert ink == palette.text_on(colours).tolist()
+        want = palette.scale_colours(np.linspace(0, 1, len(colours)), 0, 1, view[ramp])
+        np.testing.assert_allclose(colours, want, atol=1.0)  # the ramp is palette's, to 8 bits
+
+
+def test_layout_keeps_the_focus_label_and_gives_panels_room(page):
+    page.set_content(f"<script>{(HERE / 'layout.js').read_text(encoding='utf-8')}</script>")
+    shown = page.evaluate("labelIndices(13, 2, 9)")
+    assert 9 in shown and 8 not in shown and 10 not in shown and shown[0] == 0
+    assert page.evaluate("labelIndices(13, 1, 4)") == list(range(13))
+    view = palette.for_view(True)
+    cols = page.evaluate(
+        "([p]) => panelColumns(1024 - 64, 13, fontSizes(p, true, 960))", [view]
+    )  # a projector: every label fits under the panels' cells, so none is skipped
+    assert cols < 3
+
+
+# ---- createView on a bare page: no Streamlit --------------------------------------------------
+
+COUNTING = """<script>
+window.__live = { listeners: 0, observers: 0 };
+const add = EventTarget.prototype.addEventListener;
+const remove = EventTarget.prototype.removeEventListener;
+const held = new WeakMap(); // target → Map(listener → Set of "type|capture")
+const key = (type, o) => `${type}|${!!(o === true || (o && o.capture))}`;
+EventTarget.prototype.addEventListener = function (type, fn, o) {
+  if (!held.has(this)) held.set(this, new Map());
+  const m = held.get(this);
+  if (!m.has(fn)) m.set(fn, new Set());
+  if (!m.get(fn).has(key(type, o))) { m.get(fn).add(key(type, o)); window.__live.listeners++; }
+  return add.call(this, type, fn, o);
+};
+EventTarget.prototype.removeEventListener = function (type, fn, o) {
+  const ids = held.get(this)?.get(fn);
+  if (ids && ids.delete(key(type, o))) window.__live.listeners--;
+  return remove.call(this, type, fn, o);
+};
+for (const name of ["ResizeObserver", "IntersectionObserver"]) {
+  const Real = window[name];
+  window[name] = class extends Real {
+    constructor(cb, o) { super(cb, o); this.__on = false; }
+    observe(t, o) {
+      if (!this.__on) { this.__on = true; window.__live.observers++; }
+      return super.observe(t, o);
+    }
+    disconnect() {
+      if (this.__on) { this.__on = false; window.__live.observers--; }
+      return super.disconnect();
+    }
+  };
+}
+</script><div id="host" style="width: 900px"></div>"""
+
+
+def bare_view(page, heads: int = 4):
+    """A bare page with the bundle loaded; returns the header and scores of a random sentence."""
+    page.set_content(COUNTING)
+    page.add_script_tag(content=explorer.bundle(), type="module")
+    page.wait_for_function("() => !!globalThis.__attentionLab")
+    lab = compute_lab(SENTENCE, "word", 64, heads, True, False, False, 0, "random")
+    view = explorer.ViewState(True, False, 9, 0, None)
+    tokens = [{"t": s, "tag": "x", "tag_name": "x", "gloss": None, "roles": []} for s in lab.texts]
+    header = explorer.header_for(
+        lab, view, lang="zh", classroom=False, numbers=True, shared=True, tokens=tokens,
+        jobs=[{"label": "", "rel": "", "clear": False, "relation": ""}] * heads,
+        digest="d", with_scores=True, ack=0,
+    )  # fmt: skip
+    return header, lab.result.heads.scores.astype(np.float32).ravel().tolist()
+
+
+MOUNT = """([header, scores]) => {
+  const host = document.getElementById("host");
+  window.__view = globalThis.__attentionLab.createView(host, { css: "" });
+  window.__view.update(header, new Float32Array(scores));
+  window.__view.setState(header.state);
+}"""
+BARE_RENDERS = """() => Number(
+  document.querySelector('[data-testid="explorer"]')?.dataset.renders || 0)"""
+
+
+def test_destroy_removes_every_listener_observer_and_node(page):
+    header, scores = bare_view(page)
+    before = page.evaluate("() => ({ ...window.__live })")
+    for _ in range(2):  # mounted, destroyed, mounted again: nothing left over either time
+        page.evaluate(MOUNT, [header, scores])
+        page.wait_for_function(f"({BARE_RENDERS})() > 0")
+        live = page.evaluate("() => ({ ...window.__live })")
+        assert live["listeners"] > before["listeners"] + 10 and live["observers"] == 2
+        page.evaluate("() => window.__view.destroy()")
+        assert page.evaluate("() => ({ ...window.__live })") == before
+        assert page.evaluate("() => document.getElementById('host').childElementCount") == 0
+
+
+def test_the_view_draws_what_its_state_says_and_redraws_only_on_change(page):
+    header, scores = bare_view(page)
+    page.evaluate(MOUNT, [header, scores])
+    page.wait_for_function(f"({BARE_RENDERS})() > 0")
+    first = page.evaluate(BARE_RENDERS)
+    page.evaluate(  # the same payload again, as a rerun that changed nothing sends it
+        """([h, s]) => { window.__view.update(h, new Float32Array(s));
+                         window.__view.setState(h.state); }""",
+        [header, scores],
+    )
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert page.evaluate(BARE_RENDERS) == first, "the same data and state drew again"
+    page.evaluate("() => window.__view.setState({ causal: true })")
+    page.wait_for_function(f"({BARE_RENDERS})() === {first + 1}")
+    checked = "() => document.querySelector('[data-testid=\"explorer-causal\"]').checked"
+    assert page.evaluate(checked)
+
+
 # ---- the view on the main page -----------------------------------------------------------------
 
 
@@ -126,14 +287,14 @@ def test_in_view_switches_change_pixels_and_the_table_holds_the_cores_weights(
     open_view(page, f"{streamlit_server}/?w=random")
     n = 13
     page.locator(MAP).first.evaluate("c => c.scrollIntoView({block: 'center'})")
-    page.wait_for_timeout(300)  # maps off screen are drawn when they scroll in
     seen = {map_pixels(page)}
     for scale, causal in ((True, False), (False, False), (False, True), (True, True)):
-        if page.locator('[data-testid="explorer-scale"]').is_checked() != scale:
-            page.locator('[data-testid="explorer-scale"]').click()
-        if page.locator('[data-testid="explorer-causal"]').is_checked() != causal:
-            page.locator('[data-testid="explorer-causal"]').click()
-        page.wait_for_timeout(100)
+        for name, want in (("scale", scale), ("causal", causal)):
+            switch = page.locator(f'[data-testid="explorer-{name}"]')
+            if switch.is_checked() != want:
+                count = renders(page)
+                switch.click()
+                wait_renders(page, count)
         seen.add(map_pixels(page))
         want = reference(scale, causal).heads.weights
         for head in range(4):
@@ -144,44 +305,44 @@ def test_in_view_switches_change_pixels_and_the_table_holds_the_cores_weights(
 
 def test_a_switch_answers_in_the_browser_and_its_rerun_draws_nothing(page, streamlit_server):
     open_view(page, f"{streamlit_server}/?w=random")
-    before = page.evaluate(RENDERS)
+    before = renders(page)
     page.locator('[data-testid="explorer-scale"]').click()
     page.wait_for_function(f"({RENDERS})() === {before + 1}", timeout=5_000)
     page.wait_for_url("**scale=0**", timeout=LOAD_MS)  # Python followed (component state)
-    settle(page)
-    assert page.evaluate(RENDERS) == before + 1, "the rerun after the click redrew the view"
-    assert page.locator(".st-key-scale input").is_checked() is False  # the sidebar followed
+    settle(page)  # the rerun's payload has reached the view
+    assert renders(page) == before + 1, "the rerun after the click redrew the view"
+    live = page.locator('[data-testid="explorer-live"]')
+    expect_text = t("explorer.tau_off", "zh", s="4.00")
+    wait_live(page)
+    assert expect_text in live.inner_text()  # a screen reader hears what changed
 
 
-def test_sidebar_switch_reaches_the_view_updated_in_place(page, streamlit_server):
+def test_the_main_page_has_one_pair_of_switches_and_says_where(page, streamlit_server):
     open_view(page, f"{streamlit_server}/?w=random")
-    page.evaluate(
-        """() => { window.__root = document.querySelector('[data-testid="stBidiComponentIsolated"]')
-          .shadowRoot.querySelector('[data-testid="explorer"]'); }"""
-    )
-    page.locator(".st-key-causal label").first.click()
-    page.wait_for_function(
-        """() => document.querySelector('[data-testid="stBidiComponentIsolated"]').shadowRoot
-          .querySelector('[data-testid="explorer-causal"]').checked""",
-        timeout=LOAD_MS,
-    )
-    settle(page)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert not sidebar.locator(".st-key-scale, .st-key-causal").count()
+    assert t("explorer.side_owned", "zh") in sidebar.inner_text()
+    bar = page.locator('[data-testid="explorer"] [role="toolbar"]')
+    assert bar.get_attribute("aria-label") == t("explorer.toolbar", "zh")
+    assert page.locator('[data-testid="explorer-story"]').get_attribute("aria-live") == "polite"
+
+
+def test_sidebar_change_reaches_the_view_updated_in_place(page, streamlit_server):
+    open_view(page, f"{streamlit_server}/?w=random")
+    page.evaluate(f"() => {{ window.__root = {ROOT}; }}")
     before = page.locator(MAP).count()
     page.locator(".st-key-heads input").first.press("ArrowLeft")  # h 4 → 2
     maps = f"() => {SHADOW}.querySelectorAll('{MAP}').length === 2"
     page.wait_for_function(maps, timeout=LOAD_MS)
     assert before == 4
-    same = page.evaluate(
-        """() => window.__root === document.querySelector('[data-testid="stBidiComponentIsolated"]')
-          .shadowRoot.querySelector('[data-testid="explorer"]') && window.__root.isConnected"""
-    )
+    same = page.evaluate(f"() => window.__root === {ROOT} && window.__root.isConnected")
     assert same, "the view was torn down and rebuilt instead of updated in place"
 
 
 def test_a_link_copied_after_in_view_changes_restores_the_view(page, streamlit_server, browser):
-    open_view(page, f"{streamlit_server}/?w=random")
+    open_view(page, f"{streamlit_server}/?w=random&shared=0&nums=1")
     page.locator('[data-testid="explorer-causal"]').click()
-    page.locator('[data-testid="explorer-tokens"] [data-i="0"]').click()  # 小明
+    page.locator('[data-testid="explorer-tokens"] [data-i="11"]').click()  # the second 了
     page.locator('[data-testid="explorer-heads"] [data-head="2"]').click()  # head 3
     tau = page.locator('[data-testid="explorer-tau"]')
     tau.focus()
@@ -193,22 +354,37 @@ def test_a_link_copied_after_in_view_changes_restores_the_view(page, streamlit_s
     shown = page.locator('[data-testid="explorer-tau-value"]').inner_text()
     link = page.url
     query = parse_qs(urlparse(link).query)
-    assert query["causal"] == ["1"] and query["focus"] == ["小明"] and query["head"] == ["3"]
+    assert query["causal"] == ["1"] and query["focus"] == ["了"] and query["nth"] == ["2"]
+    assert query["head"] == ["3"] and query["shared"] == ["0"] and query["nums"] == ["1"]
     other = browser.new_page()
     open_view(other, link)
     assert other.locator('[data-testid="explorer-causal"]').is_checked()
-    assert (
-        other.locator('[data-testid="explorer-tokens"] [aria-checked="true"]').inner_text()[:2]
-        == "小明"
-    )
-    assert (
-        other.locator('[data-testid="explorer-heads"] [aria-checked="true"]').get_attribute(
-            "data-head"
-        )
-        == "2"
-    )
+    chosen = other.locator('[data-testid="explorer-tokens"] [aria-checked="true"]')
+    assert chosen.get_attribute("data-i") == "11" and chosen.inner_text().startswith("了₂")
+    head = other.locator('[data-testid="explorer-heads"] [aria-checked="true"]')
+    assert head.get_attribute("data-head") == "2"
     assert other.locator('[data-testid="explorer-tau-value"]').inner_text() == shown
+    assert other.locator('[data-testid="explorer-range"]').first.inner_text()  # own scales
     other.close()
+
+
+def test_own_colour_scales_say_each_maps_range(page, streamlit_server):
+    open_view(page, f"{streamlit_server}/?w=random&shared=0")
+    want = reference(True, False).heads.weights.max(axis=(1, 2))  # (h,) each map's top
+    ranges = page.locator('[data-testid="explorer-range"]').all_inner_texts()
+    assert ranges == [t("explorer.map_range", "zh", max=f"{100 * w:.1f}%") for w in want]
+    open_view(page, f"{streamlit_server}/?w=random&shared=1")
+    assert not any(page.locator('[data-testid="explorer-range"]').all_inner_texts())
+
+
+def test_numbers_that_do_not_fit_are_said_to_be_left_out(page, streamlit_server):
+    open_view(page, f"{streamlit_server}/?w=random&nums=1&s={quote(LONG)}", 1280, 800)
+    note = page.locator('[data-testid="explorer-no-numbers"]')
+    note.wait_for(state="visible", timeout=LOAD_MS)
+    n = page.locator('[data-testid="explorer-tokens"] .token').count()
+    assert note.inner_text() == t("explorer.no_numbers", "zh", n=n)
+    open_view(page, f"{streamlit_server}/?w=random&nums=1")
+    assert page.locator('[data-testid="explorer-no-numbers"]').is_hidden()  # 13 tokens fit
 
 
 def test_keyboard_moves_a_cell_cursor_and_the_live_region_reads_it(page, streamlit_server):
@@ -216,15 +392,18 @@ def test_keyboard_moves_a_cell_cursor_and_the_live_region_reads_it(page, streaml
     first = page.locator(MAP).first
     first.focus()
     live = page.locator('[data-testid="explorer-live"]')
-    page.wait_for_function(
-        """() => document.querySelector('[data-testid="stBidiComponentIsolated"]').shadowRoot
-          .querySelector('[data-testid="explorer-live"]').textContent.length > 0"""
-    )
+    wait_live(page)
     first.press("PageUp")  # row 0: 小明
     first.press("Home")  # key 0: 小明
+    wait_live(page, "小明 → 小明")
     first.press("ArrowRight")  # key 1: 把
     w = reference(True, False).heads.weights[0, 0, 1]
+    wait_live(page, "把")
     assert live.inner_text() == f"头 1：小明 → 把：{100 * w:.1f}%"
+    first.press("End")  # key 12: the second 了 is named apart from the first
+    wait_live(page, "。")
+    first.press("ArrowLeft")
+    wait_live(page, "了₂")
     first.press("Enter")  # inspect head 1 with 小明 as the focus
     page.wait_for_url("**focus=%E5%B0%8F%E6%98%8E**", timeout=LOAD_MS)
 
@@ -237,10 +416,16 @@ def test_long_sentence_sixteen_heads_draws_without_console_errors(page, streamli
     assert page.locator(MAP).count() == 16
     sizes = page.locator(MAP).evaluate_all("cs => cs.map(c => [c.width, c.height])")
     assert all(w > 300 and h > 300 for w, h in sizes), sizes
+    count = renders(page)
     page.locator('[data-testid="explorer-scale"]').click()
-    page.wait_for_timeout(300)
+    wait_renders(page, count)
+    settle(page)
     own = [e for e in errors if "ERR_NAME_NOT_RESOLVED" not in e]
     assert not own, own
+    swatches = page.locator('[data-testid="explorer"] .legend .swatch').evaluate_all(
+        "els => els.map(e => getComputedStyle(e).backgroundColor)"
+    )
+    assert len(set(swatches)) == 16, "sixteen heads, sixteen colours"
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "explorer_64x16_1280x800.png"))
 
@@ -260,15 +445,39 @@ def test_phone_layout_one_map_per_row_and_no_sideways_scroll(page, streamlit_ser
     page.screenshot(path=str(ARTIFACTS / "explorer_phone_390.png"))
 
 
+def test_a_tap_shows_the_tooltip_briefly_and_the_words_say_tap(browser, streamlit_server):
+    size = {"width": 390, "height": 844}
+    phone = browser.new_context(viewport=size, has_touch=True, is_mobile=True)
+    page = phone.new_page()
+    open_view(page, f"{streamlit_server}/?w=random&lang=en", 390, 844)
+    caption = t("explorer.heads_caption_touch", "en")
+    assert caption in page.locator('[data-testid="explorer"]').inner_text()
+    story = page.locator('[data-testid="explorer-story"]').inner_text()
+    assert "“他 (he)”" in story  # English readers get the token's gloss
+    canvas = page.locator(MAP).first
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    canvas.tap(position={"x": box["width"] * 0.6, "y": box["height"] * 0.4})
+    tip = page.locator('[data-testid="explorer-tip"]')
+    tip.wait_for(state="visible", timeout=5_000)
+    tip.wait_for(state="hidden", timeout=10_000)  # it does not stay up after the finger left
+    phone.close()
+
+
 def test_maps_off_screen_are_drawn_when_they_scroll_in(page, streamlit_server):
     open_view(page, f"{streamlit_server}/?w=random&h=8", 1280, 800)
     last = page.locator(MAP).nth(7)
     before = last.evaluate("c => c.toDataURL()")
+    count = renders(page)
     page.locator('[data-testid="explorer-scale"]').click()  # at the top: map 8 is off screen
-    page.wait_for_timeout(300)
+    wait_renders(page, count)
+    assert last.evaluate("c => c.toDataURL()") == before, "drawn while off screen"
     last.evaluate("c => c.scrollIntoView({block: 'center'})")
-    page.wait_for_timeout(500)
-    assert last.evaluate("c => c.toDataURL()") != before
+    last.evaluate(
+        "(c, before) => new Promise((done) => { const look = () => c.toDataURL() !== before"
+        " ? done() : requestAnimationFrame(look); look(); })",
+        before,
+    )
 
 
 def test_png_export_is_the_whole_view_at_projector_width(page, streamlit_server, tmp_path):
@@ -306,23 +515,6 @@ def test_tab_from_the_top_reaches_the_switch_tokens_and_head_picker(page, stream
         assert wanted in reached, reached
     chosen = page.locator('[data-testid="explorer-tokens"] [tabindex="0"]').inner_text()
     assert chosen.startswith("他")  # the selected token is the one the Tab lands on
-
-
-def test_the_sidebar_switches_are_answered_in_the_browser_too(page, streamlit_server):
-    open_view(page, f"{streamlit_server}/?w=random")
-    before = page.evaluate(RENDERS)
-    page.locator(".st-key-scale label").first.click()  # the sidebar's √d_k, not the view's
-    page.wait_for_function(f"({RENDERS})() === {before + 1}", timeout=5_000)
-    assert not page.locator('[data-testid="explorer-scale"]').is_checked()  # before the server
-    page.wait_for_url("**scale=0**", timeout=LOAD_MS)
-    settle(page)
-    assert page.evaluate(RENDERS) == before + 1, "the rerun after the sidebar click redrew"
-    page.locator(".st-key-causal label").first.click()
-    page.wait_for_function(
-        f"() => {SHADOW}.querySelector('[data-testid=\"explorer-causal\"]').checked", timeout=5_000
-    )
-    want = reference(False, True).heads.weights
-    np.testing.assert_allclose(table_weights(page, 0, 13), want[0], atol=1e-4)
 
 
 def test_clicking_a_row_label_picks_that_token(page, streamlit_server):

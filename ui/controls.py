@@ -31,10 +31,17 @@ QUERY_KEYS = (
     "mode",
     "lang",
     "class",
+    "shared",
+    "nums",
 )
 # Page-level query parameters (not Settings fields), kept in links instead of reported unknown:
-# the main page's inspected head (1-based) and the view's temperature τ (pages/main.py).
-PAGE_QUERY_KEYS: tuple[str, ...] = ("head", "tau")
+# the main page's inspected head (1-based), the view's temperature τ and which occurrence of the
+# focus token it looks from (nth=2: the second 了) (pages/main.py).
+PAGE_QUERY_KEYS: tuple[str, ...] = ("head", "tau", "nth")
+# Settings a page may own on its screen (its own control is the setting; the sidebar then shows
+# no second one): pages call `own_settings(...)` before the sidebar is drawn.
+OWNABLE = ("scale", "causal")
+OWNED = "_page_owns"  # session key: what the page running now owns
 
 
 @dataclass(frozen=True)
@@ -95,7 +102,14 @@ def examples() -> tuple[dict, ...]:
 
 # ---- share links: query parameters ⇄ settings ------------------------------------------------
 
-_FLAGS = {"scale": "scale", "causal": "causal", "pos": "pos", "class": "classroom"}
+_FLAGS = {
+    "scale": "scale",
+    "causal": "causal",
+    "pos": "pos",
+    "class": "classroom",
+    "shared": "shared_scale",
+    "nums": "numbers",
+}
 _CHOICES = {
     "w": ("weights", ("random", "trained")),
     "mode": ("mode", ("word", "char")),
@@ -210,7 +224,22 @@ def to_query(settings: Settings) -> dict[str, str]:
         "mode": settings.mode,
         "lang": settings.lang,
         "class": str(int(settings.classroom)),
-    }
+    } | display_query(settings)
+
+
+# The display switches go into links only when they differ from the defaults (shared=0, nums=1):
+# the link holds what the screen shows, and a default link stays short.
+DISPLAY_KEYS = ("shared", "nums")
+
+
+def display_query(settings: Settings) -> dict[str, str]:
+    """The display switches' link parameters that differ from the defaults."""
+    out = {}
+    if settings.shared_scale != DEFAULTS.shared_scale:
+        out["shared"] = str(int(settings.shared_scale))
+    if settings.numbers != DEFAULTS.numbers and not settings.classroom:  # class=1 implies it
+        out["nums"] = str(int(settings.numbers))
+    return out
 
 
 # ---- Streamlit side: session defaults, sidebar, sentence box ---------------------------------
@@ -319,12 +348,23 @@ def _model_controls(lang: str, fixed_weights: str | None = None) -> None:
 
         config = load_demo_model().config
         st.caption(t("side.trained_fixed", lang, d=config.d_model, h=config.num_heads))
-    st.toggle(t("side.scale", lang), key="scale")
-    st.toggle(t("side.causal", lang), key="causal")  # a what-if on any weights' scores
+    owned = st.session_state.pop(OWNED, ())
+    if "scale" not in owned:
+        st.toggle(t("side.scale", lang), key="scale")
+    if "causal" not in owned:
+        st.toggle(t("side.causal", lang), key="causal")  # a what-if on any weights' scores
+    if owned:  # the page's own switches are the settings: say where they are
+        st.caption(t("explorer.side_owned", lang))
     st.toggle(t("side.pos", lang), key="pos", disabled=fixed)
     if fixed:
         st.caption(t("side.trained_pos", lang))
     st.number_input(t("side.seed", lang), 0, SEED_MAX, step=1, key="seed", disabled=fixed)
+
+
+def own_settings(*fields: str) -> None:
+    """The running page shows its own control for these settings (OWNABLE); the sidebar, drawn
+    after the page, leaves its own out this run, so the screen has one control per setting."""
+    st.session_state[OWNED] = tuple(f for f in fields if f in OWNABLE)
 
 
 def _display_controls(lang: str) -> None:
@@ -408,6 +448,9 @@ def sync_query(settings: Settings) -> None:
     changed = {k: v for k, v in wanted.items() if st.query_params.get_all(k) != [v]}
     if changed:
         st.query_params.update(changed)
+    for name in DISPLAY_KEYS:  # back at its default: the parameter leaves the link
+        if name not in wanted and name in st.query_params:
+            del st.query_params[name]
 
 
 def show_notices(notices: list[Notice], lang: str) -> None:

@@ -10,46 +10,26 @@ from unicodedata import east_asian_width
 import numpy as np
 import plotly.graph_objects as go
 
+# The one palette (ramps, head colours, sizes, the ink rule); some names are re-exported for the
+# pages and tests that read them here.
+from ui.palette import (  # noqa: F401
+    BLACK,
+    HEAD_COLOURS,
+    LABEL_CHARS,
+    MAX_CELL_NUMBERS,
+    PLOTLY_FONTS,
+    SIGNED_SCALE,
+    VIRIDIS,
+    WEIGHT_SCALE,
+    WHITE,
+    contrast,
+    luminance,
+    scale_colours,
+    text_on,
+)
+from ui.palette import channels as _channels  # noqa: F401
 from ui.text import t
 
-VIRIDIS = (
-    "#440154",
-    "#482878",
-    "#3e4989",
-    "#31688e",
-    "#26828e",
-    "#1f9e89",
-    "#35b779",
-    "#6ece58",
-    "#b5de2b",
-    "#fde725",
-)
-# Viridis (colour-blind-safe) with a square-root ramp: the many small weights (≈ 1/n) stay
-# distinguishable while the colour bar still reads 0–100 %.
-WEIGHT_SCALE = [[(k / (len(VIRIDIS) - 1)) ** 2, c] for k, c in enumerate(VIRIDIS)]
-# Diverging for scores and matrices: ColorBrewer RdBu reversed (colour-blind-safe), written out
-# (what plotly expands "RdBu_r" to) so cell text can pick its colour against it.
-SIGNED_SCALE = [
-    [k / 10, f"rgb({c})"]
-    for k, c in enumerate(
-        (
-            *("5,48,97", "33,102,172", "67,147,195", "146,197,222", "209,229,240"),
-            *("247,247,247", "253,219,199", "244,165,130", "214,96,77", "178,24,43", "103,0,31"),
-        )
-    )
-]
-HEAD_COLOURS = (
-    "#0072B2",
-    "#E69F00",
-    "#009E73",
-    "#CC79A7",
-    "#56B4E9",
-    "#D55E00",
-    "#F0E442",
-    "#000000",
-)
-LABEL_CHARS = 8  # longer token texts are cut with "…" on axes
-MAX_CELL_NUMBERS = 24  # above this many tokens, numbers in cells are too crowded
 UPRIGHT_MAX = 8  # up to this many tokens, x labels stay horizontal; above, they turn -90°
 DTICK_ALL = 40  # up to this many tokens every axis label is drawn
 # Every st.plotly_chart passes this config (or plotly_config(lang), which adds the UI language).
@@ -164,11 +144,7 @@ def decode_array(obj) -> np.ndarray:
 
 def font_sizes(classroom: bool) -> dict[str, int]:
     """Base (tick labels), title and in-cell font sizes; classroom labels are ≥ 24 px."""
-    return (
-        {"base": 24, "title": 26, "cell": 20}
-        if classroom
-        else {"base": 12, "title": 14, "cell": 11}
-    )
+    return dict(PLOTLY_FONTS[bool(classroom)])
 
 
 def map_height(n: int, classroom: bool = False) -> int:
@@ -177,48 +153,7 @@ def map_height(n: int, classroom: bool = False) -> int:
     return max(260, min(top, chrome + per * n))
 
 
-# ---- colour and contrast ---------------------------------------------------------------------
-
-BLACK, WHITE = "#000", "#fff"
-
-
-def _channels(colour: str) -> tuple[float, float, float]:
-    """ "#rrggbb" or "rgb(r,g,b)" → (r, g, b) in 0…255."""
-    if colour.startswith("#"):
-        return tuple(float(int(colour[i : i + 2], 16)) for i in (1, 3, 5))
-    r, g, b = (float(v) for v in colour[colour.index("(") + 1 : -1].split(",")[:3])
-    return r, g, b
-
-
-def scale_colours(z: np.ndarray, zmin: float, zmax: float, scale: list) -> np.ndarray:
-    """The RGB (…, 3) plotly paints for values z on `scale` between zmin and zmax.
-
-    Plotly.js interpolates a colour scale linearly in RGB between its stops, clamped.
-    """
-    stops = np.array([zmin + p * (zmax - zmin) for p, _ in scale])
-    rgb = np.array([_channels(c) for _, c in scale])  # (stops, 3)
-    flat = np.clip(np.asarray(z, dtype=float).ravel(), stops[0], stops[-1])
-    out = np.stack([np.interp(flat, stops, rgb[:, k]) for k in range(3)], axis=-1)
-    return out.reshape(*np.shape(z), 3)
-
-
-def luminance(rgb: np.ndarray) -> np.ndarray:
-    """WCAG relative luminance of sRGB colours (…, 3) in 0…255."""
-    c = np.asarray(rgb, dtype=float) / 255
-    linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    return linear @ np.array([0.2126, 0.7152, 0.0722])
-
-
-def contrast(l1: np.ndarray, l2: np.ndarray) -> np.ndarray:
-    """WCAG contrast ratio of two relative luminances (1…21)."""
-    hi, lo = np.maximum(l1, l2), np.minimum(l1, l2)
-    return (hi + 0.05) / (lo + 0.05)
-
-
-def text_on(rgb: np.ndarray) -> np.ndarray:
-    """Black or white per colour, whichever contrasts more (always ≥ 4.58 : 1)."""
-    lum = luminance(rgb)
-    return np.where(contrast(lum, 1.0) >= contrast(lum, 0.0), WHITE, BLACK)
+# ---- colour and contrast: the rule lives in ui/palette.py ----------------------------------
 
 
 def cell_texts(z: np.ndarray, labels: np.ndarray, zmin: float, zmax: float, scale) -> list:

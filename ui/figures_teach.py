@@ -10,11 +10,10 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from ui.figures import UPRIGHT_MAX, WEIGHT_SCALE, hold_still
+from ui.figures import UPRIGHT_MAX, hold_still
+from ui.palette import DIVERGING, PALETTE  # signed values: blue < 0 < red; lines and bars
+from ui.palette import WEIGHT_SCALE as SEQUENTIAL  # weights in [0, 1]: viridis on a square root
 
-DIVERGING = "RdBu_r"  # signed values (scores, vectors): blue < 0 < red
-SEQUENTIAL = WEIGHT_SCALE  # weights in [0, 1]: the app's one ramp, viridis on a square root
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000")
 _MARGIN = {"l": 10, "r": 10, "t": 48, "b": 10}
 
 

@@ -379,7 +379,48 @@ _section(
             "the focus token.",
         },
         "explorer.head_job": {"zh": " · {job}", "en": " · {job}"},
+        "explorer.job_hit": {
+            "zh": "{rel}（在没见过的句子上 {acc:.0%} 命中）",
+            "en": "{rel} ({acc:.0%} right on unseen sentences)",
+        },
+        "explorer.map_range": {
+            "zh": " · 颜色刻度 0–{max}",
+            "en": " · colour scale 0–{max}",
+        },
+        "explorer.colour_own": {
+            "zh": "权重占本图最大值的比例（每张图按自己的最大值着色，见图题；颜色按 √ 变化）",
+            "en": "weight as a share of the map's own maximum (each map has its own scale, "
+            "in its title; colour follows √)",
+        },
+        "explorer.no_numbers": {
+            "zh": "格子太小，放不下数字（{n} 个词）：悬停或用方向键读数值，或打开下面的数据表。",
+            "en": "The cells are too small for numbers ({n} tokens): hover or use the arrow "
+            "keys to read them, or open the data table below.",
+        },
+        "explorer.toolbar": {"zh": "注意力图的设置", "en": "Attention view settings"},
+        "explorer.side_owned": {
+            "zh": "√d_k 和因果掩码：在注意力图上方的工具栏里切换（也写进分享链接）。",
+            "en": "√d_k and the causal mask: switch them in the attention view's toolbar "
+            "(they go into the share link too).",
+        },
         "explorer.picker": {"zh": "细看哪一个头", "en": "Head to inspect"},
+        "explorer.heads_caption_touch": {
+            "zh": "行 = 提问的词（query），列 = 被看的词（key）；每行加起来等于 1。"
+            "点一张图：下面细看这个头，点到的那一行成为焦点词。",
+            "en": "Rows = the asking token (query), columns = the token looked at (key); each "
+            "row sums to 1. Tap a map to inspect that head below, with the tapped row as "
+            "the focus token.",
+        },
+        "explorer.story_none_touch": {
+            "zh": "这些头都没有测出明确的分工；点一张图细看。",
+            "en": "None of these heads has a measured job; tap a map to inspect it.",
+        },
+        "explorer.story_other_touch": {
+            "zh": "“{q}” 不是这几个头学会提问的那类词（代词、动词、“的”前面的修饰语）；"
+            "点一张图，看它在每个头里看哪里。",
+            "en": "“{q}” is not the kind of word these heads learned to ask for (a pronoun, a "
+            "verb, a modifier before 的); tap a map to see where it looks in each head.",
+        },
         "explorer.panels_title": {
             "zh": "缩放前后：头 {i}",
             "en": "Before and after scaling: head {i}",

@@ -1,11 +1,14 @@
 """The main page's attention view, drawn in the browser from the core's raw Q·Kᵀ.
 
 Python sends the view, once per sentence/model setting, the tokens and every head's raw scores
-(float32). The browser derives ÷τ, the causal mask and the softmax (softmax.js, tested equal to
+(float32), with the palette, sizes and words it draws with (ui/palette.py, ui/text.py). The
+browser derives ÷τ, the causal mask and the softmax (softmax.js, tested equal to
 `scaled_dot_product_attention` in Chromium) and answers √d_k, causal, focus, head, hover and τ
-without a server round trip. What the user changes there comes back as component state "view";
-`apply_view` copies it into the session so the sidebar, the share link and the rest of the page
-follow. The rerun after such a change sends only the small header: the browser already holds the
+without a server round trip: view.js's `createView(host, opts)` → {update, setState, destroy}
+(streamlit.js mounts it). What the user changes there comes back as component state "view";
+`apply_view` copies it into the session so the share link and the rest of the page follow. On
+the main page the view's switches are the √d_k and causal settings (the sidebar shows no second
+pair). The rerun after such a change sends only the small header: the browser already holds the
 scores (keyed by their digest), and asks for them again with the trigger "need" if it does not.
 """
 
@@ -24,21 +27,26 @@ import numpy as np
 import streamlit as st
 
 from attention_core.model import DECIDED_GAP, DECIDED_MIN
-from ui.figures import VIRIDIS, WEIGHT_SCALE
-from ui.text import t
+from ui import palette
+from ui.text import SECTIONS, t
 
 HERE = Path(__file__).resolve().parent
 # One job per file (STYLE.md); concatenated in this order into one ES module (no build step).
+# Each file names only files before it (tests/test_explorer_bundle.py checks); the first four
+# are pure leaves (arithmetic, colour, layout, text alternatives).
 JS_FILES = (
     "softmax.js",
     "colour.js",
     "layout.js",
-    "draw.js",
     "a11y.js",
+    "draw.js",
     "input.js",
     "export.js",
+    "dom.js",
     "view.js",
+    "streamlit.js",
 )
+LEAVES = JS_FILES[:4]
 MAGIC = b"ALV1"
 VIEW_NAME = "attention_lab.explorer"  # the component that draws (the other carries the code)
 KEY = "explorer"  # session-state key of the mounted view; its state lives under KEY["view"]
@@ -48,68 +56,8 @@ ACK = "explorer_ack"  # sequence number of the last view state applied
 TAU = "explorer_tau"  # τ chosen on the view's slider (None = follow the √d_k switch)
 HEAD = "chosen_head"  # head of the before/after panels
 FOCUS_POS = "focus_pos"  # position of the focus token (tells the two 了 apart)
-# plotly's RdBu_r, the diverging scale of every score map (ui/figures.SIGNED_SCALE)
-SIGNED = (
-    "#053061",
-    "#2166ac",
-    "#4393c3",
-    "#92c5de",
-    "#d1e5f0",
-    "#f7f7f7",
-    "#fddbc7",
-    "#f4a582",
-    "#d6604d",
-    "#b2182b",
-    "#67001f",
-)
-TEXT_KEYS = (
-    "scale",
-    "scale_help",
-    "causal",
-    "causal_help",
-    "tau",
-    "tau_model",
-    "tau_off",
-    "tau_custom",
-    "causal_note",
-    "tokens",
-    "no_gloss",
-    "tags",
-    "skip",
-    "heads_title",
-    "heads_caption",
-    "head_job",
-    "picker",
-    "panels_title",
-    "raw",
-    "scaled_on",
-    "scaled_off",
-    "scaled_tau",
-    "weights",
-    "stats",
-    "focus_title",
-    "focus_caption",
-    "tip",
-    "tip_scaled",
-    "tip_masked",
-    "live",
-    "map_label",
-    "summary",
-    "summary_row",
-    "sep",
-    "table",
-    "table_caption",
-    "png",
-    "masked",
-    "colour_weight",
-    "colour_score",
-    "legend",
-    "story_head",
-    "story_undecided",
-    "story_random",
-    "story_none",
-    "story_other",
-)
+# Every string of the view: the explorer section of ui/text.py (derived, not a hand copy).
+TEXT_KEYS = tuple(key.removeprefix("explorer.") for key in SECTIONS["explorer"])
 
 
 @dataclass(frozen=True)
@@ -199,12 +147,12 @@ def decode(payload: bytes) -> tuple[dict, np.ndarray | None]:
     return header, scores
 
 
-def colour_stops() -> dict:
-    """The weight ramp (figures.WEIGHT_SCALE: viridis on a square-root ramp) and the score ramp."""
-    weight = [[float(p), c] for p, c in WEIGHT_SCALE]
-    signed = [[k / (len(SIGNED) - 1), c] for k, c in enumerate(SIGNED)]
-    assert len(weight) == len(VIRIDIS)
-    return {"weight": weight, "signed": signed}
+def wording(header: dict) -> str:
+    """Identity of the header's words (tokens, jobs, texts): the view re-lays its words out
+    only when it changes."""
+    keys = ("lang", "tokens", "jobs", "text")
+    raw = json.dumps([header[k] for k in keys], ensure_ascii=False, sort_keys=True)
+    return hashlib.blake2b(raw.encode(), digest_size=8).hexdigest()
 
 
 def header_for(
@@ -220,9 +168,10 @@ def header_for(
     digest: str,
     with_scores: bool,
     ack: int,
+    options: dict | None = None,
 ) -> dict:
-    """Everything but the scores, as the view reads it (see view.js `applyHeader`)."""
-    return {
+    """Everything but the scores, as the view reads it (view.js `update`)."""
+    header = {
         "v": 1,
         "digest": digest,
         "scores": with_scores,
@@ -246,8 +195,13 @@ def header_for(
         "ack": ack,
         "decided": {"min": DECIDED_MIN, "gap": DECIDED_GAP},  # as the learned page decides
         "text": strings(lang),
-        "colours": colour_stops(),
+        "palette": palette.for_view(classroom),
+        # How another page mounts the view (read once, when it is created): heads (indices),
+        # controls (of scale, causal, tau, png), parts (of tokens, story, panels, table, bars),
+        # font_scale, skip_link. The main page sends none: everything, at the room's size.
+        "options": options,
     }
+    return header | {"wording": wording(header)}
 
 
 def clean_tau(value, d_k: int) -> float | None:

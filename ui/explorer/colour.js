@@ -1,5 +1,6 @@
-/* Colour ramps from the stops Python sends (ui/figures.WEIGHT_SCALE for weights, RdBu_r for
-   scores): 256-entry lookup tables, plus the ink (black or white) that reads best on a cell. */
+/* Colour, from what Python sends (ui/palette.py, header.palette): 256-entry ramps between the
+   stops, and the ink rule. A cell's colour and its number's colour are decided here and nowhere
+   else in the view; the rule is ui/palette.text_on's (tests/test_browser_explorer.py compares). */
 
 const RAMP_SIZE = 256;
 
@@ -34,33 +35,29 @@ function rampCss(lut, index) {
   return `rgb(${lut[index * 3]},${lut[index * 3 + 1]},${lut[index * 3 + 2]})`;
 }
 
-function relativeLuminance(r, g, b) {
+/** WCAG relative luminance of an sRGB colour (channels 0…255); `knee` from the palette. */
+function relativeLuminance(r, g, b, knee) {
   const lin = (c) => {
     const s = c / 255;
-    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    return s <= knee ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
   };
   return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
 }
 
-function contrastRatio(l1, l2) {
-  return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+/** The ink for text on a colour: rule.dark above rule.threshold's luminance, else rule.light. */
+function inkOn(r, g, b, rule) {
+  return relativeLuminance(r, g, b, rule.knee) > rule.threshold ? rule.dark : rule.light;
 }
 
-/** Per ramp entry: "#000" or "#fff", whichever has the higher contrast on that colour. */
-function inkTable(lut) {
+/** A ramp ready to paint: its colours and, per entry, the ink of a number written on it. */
+function paintRamp(stops, rule) {
+  const lut = makeRamp(stops);
   const ink = new Array(RAMP_SIZE);
-  for (let i = 0; i < RAMP_SIZE; i++) {
-    const l = relativeLuminance(lut[i * 3], lut[i * 3 + 1], lut[i * 3 + 2]);
-    ink[i] = contrastRatio(l, 0) >= contrastRatio(l, 1) ? "#000" : "#fff";
-  }
-  return ink;
+  for (let i = 0; i < RAMP_SIZE; i++) ink[i] = inkOn(lut[i * 3], lut[i * 3 + 1], lut[i * 3 + 2], rule);
+  return { lut, ink };
 }
 
-/** Colour of each head in bars and legends (Okabe–Ito, colour-blind-safe; as ui/figures). */
-const HEAD_COLOURS = [
-  "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#999933",
-];
-
-function headColour(i) {
-  return HEAD_COLOURS[i % HEAD_COLOURS.length];
+/** Colour of head k in bars and legends (palette.heads: one per head up to sixteen). */
+function headColour(colours, k) {
+  return colours[k % colours.length];
 }

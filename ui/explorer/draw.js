@@ -1,12 +1,9 @@
 /* Drawing on canvas: token maps (weights or signed scores), colour bars and the focus bars.
-   Pure functions of their arguments: they never read the DOM back. */
-
-const MASKED_RGB = [236, 236, 236];
-const HATCH = "#8a8a8a";
+   Functions of their arguments: colours and sizes come in `look` (the palette Python sent),
+   pixel ratio included; they never read the DOM back. */
 
 /** A crisp canvas of css size w × h; returns its context with the device-pixel transform set. */
-function sizeCanvas(canvas, w, h) {
-  const dpr = window.devicePixelRatio || 1;
+function sizeCanvas(canvas, w, h, dpr) {
   const pw = Math.round(w * dpr);
   const ph = Math.round(h * dpr);
   if (canvas.width !== pw || canvas.height !== ph) {
@@ -22,7 +19,8 @@ function sizeCanvas(canvas, w, h) {
 }
 
 /** One cell per pixel into a scratch canvas, then scaled up without smoothing: one draw call. */
-function paintCells(ctx, g, n, indexAt, lut, scratch) {
+function paintCells(ctx, g, index, lut, masked, scratch) {
+  const n = g.n;
   if (scratch.width !== n || scratch.height !== n) {
     scratch.width = n;
     scratch.height = n;
@@ -32,17 +30,13 @@ function paintCells(ctx, g, n, indexAt, lut, scratch) {
   const px = img.data;
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
-      const k = indexAt(i, j);
+      const k = index(i, j);
       const o = (i * n + j) * 4;
-      if (k < 0) {
-        px[o] = MASKED_RGB[0];
-        px[o + 1] = MASKED_RGB[1];
-        px[o + 2] = MASKED_RGB[2];
-      } else {
-        px[o] = lut[k * 3];
-        px[o + 1] = lut[k * 3 + 1];
-        px[o + 2] = lut[k * 3 + 2];
-      }
+      const src = k < 0 ? masked : lut;
+      const at = k < 0 ? 0 : k * 3;
+      px[o] = src[at];
+      px[o + 1] = src[at + 1];
+      px[o + 2] = src[at + 2];
       px[o + 3] = 255;
     }
   }
@@ -51,7 +45,7 @@ function paintCells(ctx, g, n, indexAt, lut, scratch) {
   ctx.drawImage(scratch, g.left, g.top, g.side, g.side);
 }
 
-function gridLines(ctx, g) {
+function gridLines(ctx, g, colour) {
   if (g.cell < 7) return;
   ctx.beginPath();
   for (let k = 1; k < g.n; k++) {
@@ -61,13 +55,13 @@ function gridLines(ctx, g) {
     ctx.moveTo(g.left, g.top + p + 0.5);
     ctx.lineTo(g.left + g.side, g.top + p + 0.5);
   }
-  ctx.strokeStyle = "rgba(255,255,255,0.9)";
+  ctx.strokeStyle = colour;
   ctx.lineWidth = 1;
   ctx.stroke();
 }
 
 /** Diagonal hatching over the masked upper triangle (keys after the query). */
-function hatchFuture(ctx, g) {
+function hatchFuture(ctx, g, colour) {
   const { left: L, top: T, cell: c, n } = g;
   if (n < 2) return;
   ctx.save();
@@ -87,20 +81,25 @@ function hatchFuture(ctx, g) {
     ctx.moveTo(L + d, T);
     ctx.lineTo(L + d + g.side, T + g.side);
   }
-  ctx.strokeStyle = HATCH;
+  ctx.strokeStyle = colour;
   ctx.lineWidth = 1;
   ctx.stroke();
   ctx.restore();
 }
 
-function cellNumbers(ctx, g, fonts, text, inkAt) {
-  const px = Math.min(fonts.cell, Math.floor(g.cell * 0.42));
-  if (px < 9) return false;
-  ctx.font = `${px}px ${FONT_STACK}`;
+/** The px of the numbers a map's cells can hold ("100" or "-12.3"), or 0 when none fits. */
+function cellNumberPx(ctx, g, fonts, widest) {
+  for (let px = Math.min(fonts.cell, Math.floor(g.cell * 0.5)); px >= fonts.cellMin; px--) {
+    ctx.font = `${px}px ${fonts.stack}`;
+    if (ctx.measureText(widest).width <= g.cell - 4) return px;
+  }
+  return 0;
+}
+
+function cellNumbers(ctx, g, px, fonts, text, inkAt) {
+  ctx.font = `${px}px ${fonts.stack}`;
   ctx.textAlign = "center";
   ctx.textBaseline = "middle";
-  const widest = ctx.measureText("100").width;
-  if (widest > g.cell - 4) return false;
   for (let i = 0; i < g.n; i++) {
     for (let j = 0; j < g.n; j++) {
       const s = text(i, j);
@@ -109,46 +108,42 @@ function cellNumbers(ctx, g, fonts, text, inkAt) {
       ctx.fillText(s, g.left + (j + 0.5) * g.cell, g.top + (i + 0.5) * g.cell + 0.5);
     }
   }
-  return true;
 }
 
-function clipLabel(s) {
-  return s.length > 8 ? `${s.slice(0, 7)}…` : s;
+/** A label at (x, y0) below an axis: across, upright (Chinese, one character under the other)
+    or turned -90° (other scripts), as the geometry decided. */
+function keyLabel(ctx, label, x, y0, px, rotate) {
+  if (rotate && isUpright(label)) {
+    ctx.textAlign = "center";
+    ctx.textBaseline = "top";
+    [...label].forEach((ch, c) => ctx.fillText(ch, x, y0 + c * px * 1.05));
+  } else if (rotate) {
+    ctx.save();
+    ctx.translate(x, y0);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    ctx.fillText(label, 0, 0);
+    ctx.restore();
+  } else {
+    ctx.textAlign = "center";
+    ctx.textBaseline = "top";
+    ctx.fillText(label, x, y0);
+  }
 }
 
-/** Row labels on the left, key labels below (turned -90° when cells are narrow), axis titles. */
-function axisLabels(ctx, g, labels, axes, colour) {
+/** Row labels on the left, key labels below, axis titles; the focus row's label always drawn. */
+function axisLabels(ctx, g, labels, axes, colour, fonts, keep) {
   ctx.fillStyle = colour;
-  ctx.font = `${g.px}px ${FONT_STACK}`;
+  ctx.font = `${g.px}px ${fonts.stack}`;
+  const shown = labelIndices(g.n, g.step, keep);
   ctx.textBaseline = "middle";
   ctx.textAlign = "right";
-  for (let i = 0; i < g.n; i += g.step) {
-    ctx.fillText(labels[i], g.left - 6, g.top + (i + 0.5) * g.cell);
-  }
+  for (const i of shown) ctx.fillText(labels[i], g.left - 6, g.top + (i + 0.5) * g.cell);
   const y0 = g.top + g.side + 6;
-  for (let j = 0; j < g.n; j += g.step) {
-    const x = g.left + (j + 0.5) * g.cell;
-    if (g.rotate && isUpright(labels[j])) {
-      ctx.textAlign = "center";
-      ctx.textBaseline = "top";
-      [...labels[j]].forEach((ch, c) => ctx.fillText(ch, x, y0 + c * g.px * 1.05));
-      ctx.textBaseline = "middle";
-    } else if (g.rotate) {
-      ctx.save();
-      ctx.translate(x, y0);
-      ctx.rotate(-Math.PI / 2);
-      ctx.textAlign = "right";
-      ctx.fillText(labels[j], 0, 0);
-      ctx.restore();
-    } else {
-      ctx.textAlign = "center";
-      ctx.textBaseline = "top";
-      ctx.fillText(labels[j], x, y0);
-      ctx.textBaseline = "middle";
-    }
-  }
-  const tp = Math.max(11, Math.round(g.px * 0.85));
-  ctx.font = `${tp}px ${FONT_STACK}`;
+  for (const j of shown) keyLabel(ctx, labels[j], g.left + (j + 0.5) * g.cell, y0, g.px, g.rotate);
+  const tp = Math.max(fonts.min, Math.round(g.px * 0.85));
+  ctx.font = `${tp}px ${fonts.stack}`;
   ctx.textAlign = "center";
   ctx.textBaseline = "bottom";
   ctx.fillText(axes.key, g.left + g.side / 2, g.height - 2);
@@ -159,73 +154,95 @@ function axisLabels(ctx, g, labels, axes, colour) {
   ctx.restore();
 }
 
-/** A double (white inside black) outline, visible on every colour of the ramps. */
-function outline(ctx, x, y, w, h, width) {
+/** A double outline (ink.mark_inner inside ink.mark_outer), visible on every colour of the ramps. */
+function outline(ctx, x, y, w, h, width, ink) {
   ctx.lineWidth = width;
-  ctx.strokeStyle = "#000";
+  ctx.strokeStyle = ink.mark_outer;
   ctx.strokeRect(x - width / 2, y - width / 2, w + width, h + width);
-  ctx.strokeStyle = "#fff";
+  ctx.strokeStyle = ink.mark_inner;
   ctx.strokeRect(x + width / 2, y + width / 2, w - width, h - width);
 }
 
 /** Everything on top of the cells: the focus row, the hovered cell, the keyboard cursor. */
-function marks(ctx, g, m) {
+function marks(ctx, g, m, ink) {
   if (m.focusRow !== null && m.focusRow < g.n) {
-    outline(ctx, g.left, g.top + m.focusRow * g.cell, g.side, g.cell, 2);
+    outline(ctx, g.left, g.top + m.focusRow * g.cell, g.side, g.cell, 2, ink);
   }
-  if (m.hover) outline(ctx, g.left + m.hover.j * g.cell, g.top + m.hover.i * g.cell, g.cell, g.cell, 2);
+  if (m.hover) outline(ctx, g.left + m.hover.j * g.cell, g.top + m.hover.i * g.cell, g.cell, g.cell, 2, ink);
   if (m.cursor) {
     const c = m.cursor;
-    outline(ctx, g.left + c.j * g.cell, g.top + c.i * g.cell, g.cell, g.cell, 3);
+    outline(ctx, g.left + c.j * g.cell, g.top + c.i * g.cell, g.cell, g.cell, 3, ink);
   }
 }
 
-/** A token map: `value(i, j)` → ramp index (or -1 for masked), `text(i, j)` → cell number. */
-function drawMap(canvas, g, spec) {
-  const ctx = sizeCanvas(canvas, g.width, g.height);
-  paintCells(ctx, g, g.n, spec.index, spec.lut, spec.scratch);
+/** Cells of a weight map: ramp index (or -1 when masked) and the number, 0…100, per cell. */
+function weightCells(w, n, causal, zmax) {
+  return {
+    index: (i, j) => (causal && j > i ? -1 : rampIndex(w[i * n + j], 0, zmax)),
+    text: (i, j) => (causal && j > i ? null : String(Math.round(w[i * n + j] * 100))),
+    widest: "100",
+  };
+}
+
+/** Cells of a score map: raw[off + i·n + j] / divide on the diverging ramp ±limit. */
+function scoreCells(raw, off, n, divide, limit, masked) {
+  const v = (i, j) => raw[off + i * n + j] / divide;
+  return {
+    index: (i, j) => (masked && j > i ? -1 : rampIndex(v(i, j), -limit, limit)),
+    text: (i, j) => (masked && j > i ? null : v(i, j).toFixed(1)),
+    widest: `-${Math.max(limit, 1).toFixed(1)}`,
+  };
+}
+
+/** A token map. spec: cells (index, text, widest), paint ({lut, ink}), causal, numbers, marks,
+    and a label layer (or labels and axes to draw); look: palette ink, fonts, masked colour,
+    pixel ratio, scratch canvas. Returns whether the cells' numbers were written. */
+function drawMap(canvas, g, spec, look) {
+  const ctx = sizeCanvas(canvas, g.width, g.height, look.dpr);
+  const { cells, paint } = spec;
+  paintCells(ctx, g, cells.index, paint.lut, look.masked, look.scratch);
   if (spec.labelLayer) ctx.drawImage(spec.labelLayer, 0, 0, g.width, g.height);
-  else axisLabels(ctx, g, spec.labels, spec.axes, spec.labelColour);
-  gridLines(ctx, g);
-  if (spec.causal) hatchFuture(ctx, g);
+  else axisLabels(ctx, g, spec.labels, spec.axes, look.ink.text, look.fonts, spec.keep);
+  gridLines(ctx, g, look.ink.grid);
+  if (spec.causal) hatchFuture(ctx, g, look.ink.hatch);
+  let written = false;
   if (spec.numbers) {
-    const ink = (i, j) => {
-      const k = spec.index(i, j);
-      return k < 0 ? "#000" : spec.ink[k];
-    };
-    cellNumbers(ctx, g, spec.fonts, spec.text, ink);
+    const px = cellNumberPx(ctx, g, look.fonts, cells.widest);
+    if (px) {
+      const ink = (i, j) => {
+        const k = cells.index(i, j);
+        return k < 0 ? look.ink.mark_outer : paint.ink[k];
+      };
+      cellNumbers(ctx, g, px, look.fonts, cells.text, ink);
+      written = true;
+    }
   }
-  marks(ctx, g, spec.marks);
+  marks(ctx, g, spec.marks, look.ink);
+  return written;
 }
 
 /** The labels and axis titles of a map geometry, drawn once on a transparent canvas: every map
     of the grid shares it, and a τ drag only repaints cells (one blit instead of 2n texts). */
-function labelLayer(doc, g, labels, axes, colour) {
-  const canvas = doc.createElement("canvas");
-  const ctx = sizeCanvas(canvas, g.width, g.height);
-  axisLabels(ctx, g, labels, axes, colour);
+function labelLayer(canvas, g, labels, axes, keep, look) {
+  const ctx = sizeCanvas(canvas, g.width, g.height, look.dpr);
+  axisLabels(ctx, g, labels, axes, look.ink.text, look.fonts, keep);
   return canvas;
 }
 
 /** A horizontal colour bar with ticks: `ticks` are [value, label] pairs on lo … hi. */
-function drawColourBar(canvas, width, lut, lo, hi, ticks, px, title) {
-  const key = JSON.stringify([width, lo, hi, ticks, px, title, window.devicePixelRatio]);
-  if (canvas.__key === key && canvas.__lut === lut) return; // unchanged: keep the pixels
-  canvas.__key = key;
-  canvas.__lut = lut;
+function drawColourBar(canvas, width, lut, lo, hi, ticks, px, title, look) {
   const h = px * 3 + 22;
-  const ctx = sizeCanvas(canvas, width, h);
+  const ctx = sizeCanvas(canvas, width, h, look.dpr);
   const barW = Math.max(120, Math.min(width - 20, 420));
   const x0 = 10;
   for (let k = 0; k < barW; k++) {
-    const idx = Math.round((k / (barW - 1)) * (RAMP_SIZE - 1));
-    ctx.fillStyle = rampCss(lut, idx);
+    ctx.fillStyle = rampCss(lut, Math.round((k / (barW - 1)) * (RAMP_SIZE - 1)));
     ctx.fillRect(x0 + k, px + 6, 1.5, 14);
   }
-  ctx.strokeStyle = "#444";
+  ctx.strokeStyle = look.ink.frame;
   ctx.strokeRect(x0 + 0.5, px + 6.5, barW, 14);
-  ctx.fillStyle = "#111";
-  ctx.font = `${px}px ${FONT_STACK}`;
+  ctx.fillStyle = look.ink.text;
+  ctx.font = `${px}px ${look.fonts.stack}`;
   ctx.textBaseline = "top";
   ctx.textAlign = "left";
   ctx.fillText(title, x0, 0);
@@ -237,25 +254,10 @@ function drawColourBar(canvas, width, lut, lo, hi, ticks, px, title) {
   }
 }
 
-/** The focus token's row of every head: for each key one group of h bars, one colour per head. */
-function drawBars(canvas, width, height, rows, labels, fonts, hover) {
-  const ctx = sizeCanvas(canvas, width, height);
-  const h = rows.length;
-  const n = labels.length;
-  let top = 0;
-  for (const r of rows) for (const w of r) top = Math.max(top, w);
-  const ymax = Math.min(1, Math.max(0.3, top * 1.15));
-  const px = fonts.label;
-  ctx.font = `${px}px ${FONT_STACK}`;
-  const left = Math.ceil(ctx.measureText("100%").width) + 12;
-  const group = (width - left - 8) / n;
-  const step = Math.max(1, Math.ceil((px * 1.2) / group));
-  const rotate = labelWidth(ctx, labels, px) > group * step - 4;
-  const bottom = rotate ? Math.min(height * 0.4, labelDepth(ctx, labels, px) + 10) : px + 10;
-  const plotH = height - bottom - 8;
-  const y = (w) => 8 + plotH * (1 - w / ymax);
-  ctx.strokeStyle = "#c8c8c8";
-  ctx.fillStyle = "#111";
+/** The y axis of the focus bars: gridlines and percentages up to ymax. */
+function barsAxis(ctx, left, width, ymax, y, look) {
+  ctx.strokeStyle = look.ink.rule;
+  ctx.fillStyle = look.ink.text;
   ctx.textAlign = "right";
   ctx.textBaseline = "middle";
   for (let t = 0; t <= ymax + 1e-9; t += ymax > 0.6 ? 0.25 : 0.1) {
@@ -265,46 +267,48 @@ function drawBars(canvas, width, height, rows, labels, fonts, hover) {
     ctx.stroke();
     ctx.fillText(`${Math.round(t * 100)}%`, left - 6, y(t));
   }
-  const barW = Math.max(1, (group * 0.8) / h);
-  for (let j = 0; j < n; j++) {
-    for (let k = 0; k < h; k++) {
+}
+
+/** The focus token's row of every head shown: for each key one group of bars, one colour per
+    head (`heads` are the heads' indices, for their colours). */
+function drawBars(canvas, width, height, rows, heads, labels, hover, keep, look) {
+  const ctx = sizeCanvas(canvas, width, height, look.dpr);
+  const { fonts, ink } = look;
+  const n = labels.length;
+  let top = 0;
+  for (const r of rows) for (const w of r) top = Math.max(top, w);
+  const ymax = Math.min(1, Math.max(0.3, top * 1.15));
+  const px = fonts.label;
+  ctx.font = `${px}px ${fonts.stack}`;
+  const left = Math.ceil(ctx.measureText("100%").width) + 12;
+  const group = (width - left - 8) / n;
+  const step = Math.max(1, Math.ceil((px * 1.2) / group));
+  const rotate = labelWidth(ctx, labels, px, fonts.stack) > group * step - 4;
+  const depth = rotate ? labelDepth(ctx, labels, px, fonts.stack) + 10 : px + 10;
+  const bottom = Math.min(height * 0.4, depth);
+  const plotH = height - bottom - 8;
+  const y = (w) => 8 + plotH * (1 - w / ymax);
+  barsAxis(ctx, left, width, ymax, y, look);
+  const barW = Math.max(1, (group * 0.8) / rows.length);
+  rows.forEach((row, k) => {
+    ctx.fillStyle = headColour(look.heads, heads[k]);
+    ctx.strokeStyle = ink.bar_edge;
+    ctx.lineWidth = 0.6;
+    for (let j = 0; j < n; j++) {
       const x = left + j * group + group * 0.1 + k * barW;
-      const yy = y(rows[k][j]);
-      ctx.fillStyle = headColour(k);
+      const yy = y(row[j]);
       ctx.fillRect(x, yy, barW, y(0) - yy);
-      if (barW >= 4) {
-        ctx.strokeStyle = "#222";
-        ctx.lineWidth = 0.6;
-        ctx.strokeRect(x, yy, barW, y(0) - yy);
-      }
+      if (barW >= 4) ctx.strokeRect(x, yy, barW, y(0) - yy);
     }
-  }
+  });
   if (hover) {
-    ctx.strokeStyle = "#000";
+    ctx.strokeStyle = ink.mark_outer;
     ctx.lineWidth = 2;
     ctx.strokeRect(left + hover.j * group + 1, 8, group - 2, plotH);
   }
-  ctx.fillStyle = "#111";
-  for (let j = 0; j < n; j += step) {
-    const x = left + (j + 0.5) * group;
-    if (rotate && isUpright(labels[j])) {
-      ctx.textAlign = "center";
-      ctx.textBaseline = "top";
-      [...labels[j]].forEach((ch, c) => ctx.fillText(ch, x, height - bottom + 4 + c * px * 1.05));
-      ctx.textBaseline = "middle";
-    } else if (rotate) {
-      ctx.save();
-      ctx.translate(x, height - bottom + 6);
-      ctx.rotate(-Math.PI / 2);
-      ctx.textAlign = "right";
-      ctx.fillText(labels[j], 0, 0);
-      ctx.restore();
-    } else {
-      ctx.textAlign = "center";
-      ctx.textBaseline = "top";
-      ctx.fillText(labels[j], x, height - bottom + 4);
-      ctx.textBaseline = "middle";
-    }
+  ctx.fillStyle = ink.text;
+  for (const j of labelIndices(n, step, keep)) {
+    keyLabel(ctx, labels[j], left + (j + 0.5) * group, height - bottom + 4, px, rotate);
   }
   return { left, group, top: 8, plotH };
 }

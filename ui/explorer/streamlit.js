@@ -1,0 +1,97 @@
+/* The glue: the view as a Streamlit component (components v2). Payloads in (header JSON and,
+   once per sentence, the float32 scores); the settings the user chose sent back as component
+   state "view", numbered, so a late rerun never undoes a newer click. */
+
+const SCORES = new Map(); // digest → Float32Array of every head's raw Q·Kᵀ (a few sentences back)
+const KEEP_SENTENCES = 8;
+const MOUNTS = new Map(); // parent element → { view, api, seq, pending }
+
+/** The payload Python's ui/explorer.encode wrote: header JSON and, maybe, the float32 scores. */
+function decodePayload(bytes) {
+  const data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const magic = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
+  if (magic !== "ALV1") throw new Error("explorer: unknown payload");
+  const size = data.getUint32(4, true);
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + size)));
+  let scores = null;
+  if (header.scores) {
+    const start = 8 + size;
+    const copy = bytes.slice(start, start + header.h * header.n * header.n * 4); // aligned copy
+    scores = new Float32Array(copy.buffer, copy.byteOffset, header.h * header.n * header.n);
+  }
+  return { header, scores };
+}
+
+function remember(digest, scores) {
+  SCORES.delete(digest);
+  SCORES.set(digest, scores);
+  while (SCORES.size > KEEP_SENTENCES) SCORES.delete(SCORES.keys().next().value);
+}
+
+/** A view in a Streamlit element, created with the page's options (header.options: heads,
+    controls, parts, font_scale; the main page sends none). What the user changes goes back as
+    component state "view", numbered, so a late rerun never undoes a newer click (Python echoes
+    the number as `ack`). */
+function mountIn(parent, options) {
+  const m = { api: null, seq: 0, pending: 0 };
+  const o = options || {};
+  m.view = createView(parent, {
+    ...(o.heads ? { heads: o.heads } : {}),
+    ...(o.controls ? { controls: o.controls } : {}),
+    ...(o.parts ? { parts: o.parts } : {}),
+    fontScale: o.font_scale || 1,
+    css: STYLESHEET,
+    skipLink: o.skip_link !== false,
+    onChange: (s) => {
+      m.seq += 1;
+      m.pending = m.seq;
+      m.view.root.dataset.seq = String(m.seq);
+      m.api.setStateValue("view", { ...s, seq: m.seq });
+    },
+  });
+  return m;
+}
+
+function receive(m, bytes) {
+  const { header, scores } = decodePayload(bytes);
+  if (scores) remember(header.digest, scores);
+  const known = SCORES.get(header.digest);
+  if (!known) {
+    m.api.setTriggerValue("need", header.digest);
+    return;
+  }
+  m.view.update(header, known);
+  if (header.ack >= m.pending) m.view.setState(header.state);
+  m.view.root.dataset.ack = String(header.ack); // for tests: Python has seen change number `ack`
+  m.view.root.dataset.seq = String(m.seq);
+}
+
+/** One call of the view component (Streamlit calls it again with each new payload); returns
+    what Streamlit calls when the view leaves the page (or a newer payload overtook this call). */
+function run(component) {
+  const { data, parentElement, setStateValue, setTriggerValue } = component;
+  let m = MOUNTS.get(parentElement);
+  if (!m) {
+    const options = data ? decodePayload(data).header.options : null;
+    m = mountIn(parentElement, options);
+    MOUNTS.set(parentElement, m);
+  }
+  m.api = { setStateValue, setTriggerValue };
+  if (data) receive(m, data);
+  return () =>
+    setTimeout(() => {
+      if (parentElement.isConnected || MOUNTS.get(parentElement) !== m) return;
+      m.view.destroy();
+      MOUNTS.delete(parentElement);
+    }, 0);
+}
+
+// This module is the "code" component: mounted once per page with no data, so Streamlit sends
+// the same message every run and the browser keeps it (one download per session). The small
+// view component's loader hands its calls here, queued if they came before this module ran.
+const waiting = globalThis.__attentionLabQueue || [];
+globalThis.__attentionLab = { run, createView, mounts: () => MOUNTS.size };
+globalThis.__attentionLabQueue = [];
+for (const component of waiting.splice(0)) run(component);
+
+export default function () {}

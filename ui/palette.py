@@ -1,0 +1,173 @@
+"""The one palette: ramps, head colours, font sizes, the ink-on-colour rule, label clipping."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# ---- ramps -----------------------------------------------------------------------------------
+
+VIRIDIS = (
+    "#440154",
+    "#482878",
+    "#3e4989",
+    "#31688e",
+    "#26828e",
+    "#1f9e89",
+    "#35b779",
+    "#6ece58",
+    "#b5de2b",
+    "#fde725",
+)
+# Viridis (colour-blind-safe) with a square-root ramp: the many small weights (≈ 1/n) stay
+# distinguishable while the colour bar still reads 0–100 %.
+WEIGHT_SCALE = [[(k / (len(VIRIDIS) - 1)) ** 2, c] for k, c in enumerate(VIRIDIS)]
+# Diverging for scores and matrices: ColorBrewer RdBu reversed (colour-blind-safe), written out
+# (what plotly expands "RdBu_r" to) so cell text can pick its colour against it.
+RDBU_R = (
+    "#053061",
+    "#2166ac",
+    "#4393c3",
+    "#92c5de",
+    "#d1e5f0",
+    "#f7f7f7",
+    "#fddbc7",
+    "#f4a582",
+    "#d6604d",
+    "#b2182b",
+    "#67001f",
+)
+SIGNED_SCALE = [[k / (len(RDBU_R) - 1), c] for k, c in enumerate(RDBU_R)]
+DIVERGING = SIGNED_SCALE  # the teaching pages' name for the same scale
+
+# ---- head colours ----------------------------------------------------------------------------
+
+# Sixteen heads, sixteen colours: Okabe–Ito's seven first, then Paul Tol's, chosen greedily so
+# that every pair stays ≥ 13 CIELAB ΔE apart for normal vision and for simulated protanopia,
+# deuteranopia and tritanopia (tests/test_a11y_frame.py checks it); the first eight are dark
+# enough for lines on white, the light ones come last.
+HEAD_COLOURS = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#56B4E9",
+    "#D55E00",
+    "#000000",
+    "#332288",
+    "#AA3377",
+    "#999933",
+    "#663333",
+    "#99DDFF",
+    "#666633",
+    "#FFAABB",
+    "#994F00",
+    "#EEDD88",
+)
+PALETTE = HEAD_COLOURS[:8]  # the teaching pages' lines and bars: the first eight
+
+# ---- ink: text and marks on colour and on paper ------------------------------------------------
+
+BLACK, WHITE = "#000", "#fff"
+# Black text on a colour whose WCAG relative luminance is above this, white below: the point
+# where both contrast equally, (L + 0.05) / 0.05 = 1.05 / (L + 0.05), so L = √(1.05·0.05) − 0.05.
+INK_LUMINANCE = (1.05 * 0.05) ** 0.5 - 0.05
+SRGB_KNEE = 0.04045  # sRGB → linear: c/12.92 below, ((c + 0.055)/1.055)^2.4 above (IEC 61966-2-1)
+INK = {
+    "text": "#111111",  # labels and titles on white
+    "text_classroom": "#000000",
+    "masked": "#ececec",  # a masked (causal) cell, under its hatching
+    "hatch": "#8a8a8a",
+    "grid": "rgba(255,255,255,0.9)",  # lines between cells
+    "rule": "#c8c8c8",  # gridlines of the focus bars
+    "frame": "#444444",  # the colour bars' outline
+    "bar_edge": "#222222",  # outline of a focus bar
+    "mark_outer": BLACK,  # the focus row, hovered cell and cursor: black outside, white inside
+    "mark_inner": WHITE,
+    "paper": WHITE,  # the exported PNG's background
+}
+
+# ---- type ------------------------------------------------------------------------------------
+
+FONT_STACK = (
+    '"Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", sans-serif'
+)
+# px per use: axis labels (label, shrinking to min when cells are small), titles, cell numbers.
+FONTS = {
+    "normal": {"label": 14, "min": 9, "title": 16, "cell": 12},
+    "phone": {"label": 13, "min": 9, "title": 15, "cell": 11},
+    "classroom": {"label": 24, "min": 16, "title": 26, "cell": 20},  # read from the back
+    "export": {"label": 22, "min": 12, "title": 26, "cell": 18},  # the 1920-px PNG
+}
+# The plotly figures' sizes (tick labels, titles, cell numbers) in each mode.
+PLOTLY_FONTS = {
+    False: {"base": 12, "title": 14, "cell": 11},
+    True: {"base": 24, "title": 26, "cell": 20},
+}
+CELL_FONT_MIN = 9  # below this a number in a cell is unreadable: numbers are left out instead
+
+# ---- labels ----------------------------------------------------------------------------------
+
+LABEL_CHARS = 8  # longer token texts are cut with "…" on axes
+MAX_CELL_NUMBERS = 24  # plotly maps: above this many tokens, numbers in cells are too crowded
+
+
+def clip_label(text: str, max_chars: int = LABEL_CHARS) -> str:
+    """A token text cut to max_chars characters, the last one "…" when it was longer."""
+    return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
+
+
+# ---- colour arithmetic: the one place a cell's colour and its number's colour are decided -----
+
+
+def channels(colour: str) -> tuple[float, float, float]:
+    """ "#rrggbb" or "rgb(r,g,b)" → (r, g, b) in 0…255."""
+    if colour.startswith("#"):
+        return tuple(float(int(colour[i : i + 2], 16)) for i in (1, 3, 5))
+    r, g, b = (float(v) for v in colour[colour.index("(") + 1 : -1].split(",")[:3])
+    return r, g, b
+
+
+def scale_colours(z: np.ndarray, zmin: float, zmax: float, scale: list) -> np.ndarray:
+    """The RGB (…, 3) painted for values z on `scale` between zmin and zmax.
+
+    Linear in RGB between the stops, clamped (as plotly.js and ui/explorer/colour.js do).
+    """
+    stops = np.array([zmin + p * (zmax - zmin) for p, _ in scale])
+    rgb = np.array([channels(c) for _, c in scale])  # (stops, 3)
+    flat = np.clip(np.asarray(z, dtype=float).ravel(), stops[0], stops[-1])
+    out = np.stack([np.interp(flat, stops, rgb[:, k]) for k in range(3)], axis=-1)
+    return out.reshape(*np.shape(z), 3)
+
+
+def luminance(rgb: np.ndarray) -> np.ndarray:
+    """WCAG relative luminance of sRGB colours (…, 3) in 0…255."""
+    c = np.asarray(rgb, dtype=float) / 255
+    linear = np.where(c <= SRGB_KNEE, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return linear @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def contrast(l1: np.ndarray, l2: np.ndarray) -> np.ndarray:
+    """WCAG contrast ratio of two relative luminances (1…21)."""
+    hi, lo = np.maximum(l1, l2), np.minimum(l1, l2)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def text_on(rgb: np.ndarray) -> np.ndarray:
+    """Black or white per colour (…, 3): black above INK_LUMINANCE (always ≥ 4.58 : 1)."""
+    return np.where(luminance(rgb) > INK_LUMINANCE, BLACK, WHITE)
+
+
+def for_view(classroom: bool) -> dict:
+    """What the attention view (ui/explorer) draws with, sent in its header: JS writes no colour,
+    size or rule of its own."""
+    return {
+        "weight": [[float(p), c] for p, c in WEIGHT_SCALE],
+        "signed": [[float(p), c] for p, c in SIGNED_SCALE],
+        "heads": list(HEAD_COLOURS),
+        "ink": {**INK, "text": INK["text_classroom" if classroom else "text"]},
+        "on_colour": {"threshold": INK_LUMINANCE, "knee": SRGB_KNEE, "dark": BLACK, "light": WHITE},
+        "fonts": FONTS,
+        "font_stack": FONT_STACK,
+        "cell_min": CELL_FONT_MIN,
+        "label_chars": LABEL_CHARS,
+    }
