@@ -31,9 +31,11 @@ TARGET  ?= direct
 , := ,
 
 # pytest-xdist processes for the tests that need no browser (the browser tests run in one
-# process: each would start its own app server and Chromium on the same cores).
+# process: each would start its own app server and Chromium on the same cores). A file's tests
+# stay together, in order, on one process (some share module state, as a browser session does).
 TEST_WORKERS ?= 2
 PYTEST       := $(VENV)/bin/pytest
+PARALLEL     := -n $(TEST_WORKERS) --dist loadfile
 
 .PHONY: help run serve check test lint format bench load sysdeps venv venv-dev clean distclean
 
@@ -120,14 +122,14 @@ endef
 check: $(DEV_STAMP)
 	@status=0; $(lint_steps) \
 	echo "== pytest: not browser, not slow ($(TEST_WORKERS) processes)"; \
-	$(PYTEST) -n $(TEST_WORKERS) -m "not browser and not slow" || status=1; \
+	$(PYTEST) $(PARALLEL) -m "not browser and not slow" || status=1; \
 	exit $$status
 
 # Every test: those without a browser in TEST_WORKERS processes, then the browser ones in one.
 test: $(DEV_STAMP) sysdeps
 	@status=0; $(lint_steps) \
 	echo "== pytest: not browser ($(TEST_WORKERS) processes)"; \
-	$(PYTEST) -n $(TEST_WORKERS) -m "not browser" || status=1; \
+	$(PYTEST) $(PARALLEL) -m "not browser" || status=1; \
 	echo "== pytest: browser"; $(PYTEST) -m browser || status=1; \
 	exit $$status
 

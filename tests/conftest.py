@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from bench.rerun import share_script_cache
 from tests.browser_support import (
     CHROMIUM,
     CHROMIUM_FLAGS,
@@ -60,6 +61,13 @@ def uses_playwright(item: pytest.Item) -> bool:
         if defs and defs[-1].func.__module__.startswith("pytest_playwright"):
             return True
     return False
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """AppTest compiles the router and the page again on every run (a new ScriptCache each
+    time); a server compiles each file once. One shared cache, as bench/rerun.py's reruns use,
+    runs the same code: opening /steps costs 237 ms of CPU instead of 319 (measured, 8 opens)."""
+    share_script_cache()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
