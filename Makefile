@@ -1,5 +1,5 @@
 # Attention Lab: one command to set up and run (`make run`), one to check while you work
-# (`make check`, under a minute) and one to check everything (`make test`, what CI runs).
+# (`make check`: no browser, no slow tests) and one to check everything (`make test`, CI's).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -42,7 +42,7 @@ PARALLEL     := -n $(TEST_WORKERS) --dist loadfile
 help:
 	@echo "make run      start the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 serves the LAN)"
 	@echo "make serve    WORKERS=N app processes behind nginx on one port (default: one per core)"
-	@echo "make check    ruff + every test but the browser and slow ones, in under a minute"
+	@echo "make check    ruff + every test but the browser and slow ones, in 2 processes (quick)"
 	@echo "make test     ruff + the whole pytest suite, real-browser tests included (CI runs it)"
 	@echo "make bench    the benchmark table (latency, reruns, cold start, payload, core)"
 	@echo "make load     opt-in load test: 40 sessions for 60 s on loopback (TARGET=proxy: via nginx)"
