@@ -1,4 +1,5 @@
-# Attention Lab: one command to set up and run (`make run`), one to check everything (`make test`).
+# Attention Lab: one command to set up and run (`make run`), one to check while you work
+# (`make check`: no browser, no slow tests) and one to check everything (`make test`, CI's).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -29,12 +30,20 @@ WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 TARGET  ?= direct
 , := ,
 
-.PHONY: help run serve test lint format bench load sysdeps venv venv-dev clean distclean
+# pytest-xdist processes for the tests that need no browser (the browser tests run in one
+# process: each would start its own app server and Chromium on the same cores). A file's tests
+# stay together, in order, on one process (some share module state, as a browser session does).
+TEST_WORKERS ?= 2
+PYTEST       := $(VENV)/bin/pytest
+PARALLEL     := -n $(TEST_WORKERS) --dist loadfile
+
+.PHONY: help run serve check test lint format bench load sysdeps venv venv-dev clean distclean
 
 help:
 	@echo "make run      start the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 serves the LAN)"
 	@echo "make serve    WORKERS=N app processes behind nginx on one port (default: one per core)"
-	@echo "make test     ruff + the whole pytest suite, real-browser tests included"
+	@echo "make check    ruff + every test but the browser and slow ones, in 2 processes (quick)"
+	@echo "make test     ruff + the whole pytest suite, real-browser tests included (CI runs it)"
 	@echo "make bench    the benchmark table (latency, reruns, cold start, payload, core)"
 	@echo "make load     opt-in load test: 40 sessions for 60 s on loopback (TARGET=proxy: via nginx)"
 	@echo "make lint     ruff check + ruff format --check"
@@ -103,12 +112,25 @@ format: $(DEV_STAMP)
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-# Lint and tests all run, so one CI log shows every problem; any failure fails the target.
+# Lint and tests all run, so one log shows every problem; any failure fails the target.
+define lint_steps
+echo "== ruff check"; $(VENV)/bin/ruff check . || status=1; \
+echo "== ruff format --check"; $(VENV)/bin/ruff format --check . || status=1;
+endef
+
+# The inner loop: no Chromium, no servers, no training (tests marked browser or slow).
+check: $(DEV_STAMP)
+	@status=0; $(lint_steps) \
+	echo "== pytest: not browser, not slow ($(TEST_WORKERS) processes)"; \
+	$(PYTEST) $(PARALLEL) -m "not browser and not slow" || status=1; \
+	exit $$status
+
+# Every test: those without a browser in TEST_WORKERS processes, then the browser ones in one.
 test: $(DEV_STAMP) sysdeps
-	@status=0; \
-	echo "== ruff check"; $(VENV)/bin/ruff check . || status=1; \
-	echo "== ruff format --check"; $(VENV)/bin/ruff format --check . || status=1; \
-	echo "== pytest"; $(VENV)/bin/pytest || status=1; \
+	@status=0; $(lint_steps) \
+	echo "== pytest: not browser ($(TEST_WORKERS) processes)"; \
+	$(PYTEST) $(PARALLEL) -m "not browser" || status=1; \
+	echo "== pytest: browser"; $(PYTEST) -m browser || status=1; \
 	exit $$status
 
 # One combined table (core, interaction latency, reruns, cold start, payload), each figure a

@@ -4,34 +4,23 @@ The browser process is launched before the clock starts (it is the user's, alrea
 clock runs from Popen, through the health check (polled every 50 ms), a new page, navigation,
 the first script run, to the first heatmap being drawn: the baseline's plotly heatmap layer, the
 main page's attention view once it has rendered its maps (`data-renders` set by its first draw;
-the main page opened on the example sentence with random weights, CASES[0]). One untimed warm-up
-per app
-(so .pyc files and the OS page cache are warm, as on a second class), then the median of
-`repeats` runs, alternating the two apps so machine noise hits both alike.
+the main page opened on the example sentence with random weights, CASES[0]). The server binds
+port 0 and names its port in its log (deploy/local.py), read in the same 50 ms polls. One
+untimed warm-up per app (so .pyc files and the OS page cache are warm, as on a second class),
+then the median of `repeats` runs, alternating the two apps so machine noise hits both alike.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/cold_start.py`
 
-from bench.common import (
-    BASELINE_APP,
-    CASES,
-    MAIN_APP,
-    Row,
-    chromium,
-    chromium_ok,
-    main_app_ready,
-    median_of,
-    print_table,
-    ratio_row,
-)
-from tests.browser_support import spawn_streamlit, wait_healthy
+from bench import common
+from bench.common import BASELINE_APP, MAIN_APP, Row
+from deploy.local import spawn_streamlit
 
 HEATMAP = {  # what "the first heatmap drawn" is on each page
     BASELINE_APP: ".js-plotly-plot .hm image, .js-plotly-plot .hm",  # plotly's heatmap layer
@@ -44,9 +33,9 @@ def cold_start_s(browser, script: Path) -> float:
     """Seconds from spawning the server to the first heatmap visible in a fresh page."""
     server = spawn_streamlit(script)
     try:
-        wait_healthy(server, timeout=120, poll=0.05)
+        server.wait_ready(timeout=120, poll=0.05)
         page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.goto(server.url + ("/" + CASES[0].query_string() if script == MAIN_APP else ""))
+        page.goto(server.url + ("/" + common.CASES[0].query_string() if script == MAIN_APP else ""))
         page.wait_for_selector(HEATMAP[script], state="visible", timeout=120_000)
         elapsed = time.perf_counter() - server.started
         page.close()
@@ -57,26 +46,19 @@ def cold_start_s(browser, script: Path) -> float:
 
 def run(repeats: int = 3) -> list[Row]:
     """Median cold start of app.py and of the baseline, one row with the ratio."""
-    if not (chromium_ok() and main_app_ready()):
-        print("cold_start: skipped (needs /usr/bin/chromium, playwright and app.py)")
+    if not common.chromium_ok("cold_start"):
         return []
     samples: dict[Path, list[float]] = {MAIN_APP: [], BASELINE_APP: []}
-    with chromium() as browser:
+    with common.chromium() as browser:
         for script in samples:
             cold_start_s(browser, script)  # warm-up, not counted
         for _ in range(repeats):
             for script, got in samples.items():
                 got.append(cold_start_s(browser, script))
-    app, base = median_of(samples[MAIN_APP]), median_of(samples[BASELINE_APP])
-    return [ratio_row("cold start", "main page, example sentence", app, base, "s", TARGET)]
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3, help="timed starts per app")
-    args = parser.parse_args()
-    print_table(run(args.repeats), "Cold start (median)")
+    app, base = common.median_of(samples[MAIN_APP]), common.median_of(samples[BASELINE_APP])
+    return [common.ratio_row("cold start", "main page, example sentence", app, base, "s", TARGET)]
 
 
 if __name__ == "__main__":
-    main()
+    help_ = "timed starts per app"
+    common.table_main(__doc__, "Cold start (median)", run, "repeats", default=3, help=help_)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+import argparse
 import statistics
 import sys
 import time
@@ -16,7 +16,12 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:  # `python bench/x.py` puts bench/, not the root, on the path
     sys.path.insert(0, str(REPO_ROOT))
 
-from tests.browser_support import CHROMIUM, CHROMIUM_FLAGS, start_streamlit  # noqa: E402
+from deploy.local import (  # noqa: E402 — the servers and browser the tests use too
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    chromium_available,
+    start_streamlit,
+)
 
 BASELINE_APP = REPO_ROOT / "bench" / "baseline_app.py"
 MAIN_APP = REPO_ROOT / "app.py"
@@ -96,9 +101,12 @@ def print_table(rows: list[Row], title: str = "") -> None:
     sys.stdout.flush()
 
 
-def main_app_ready() -> bool:
-    """True once the app helper's router exists."""
-    return MAIN_APP.is_file()
+def table_main(doc: str, title: str, run: Callable[[int], list[Row]], option: str, **arg) -> None:
+    """A bench's command line: one integer option (`--{option}`, argparse's `default`, `help`),
+    then the table `run(value)` returns."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument(f"--{option}", type=int, **arg)
+    print_table(run(getattr(parser.parse_args(), option)), title)
 
 
 # --- servers -----------------------------------------------------------------------------
@@ -106,7 +114,7 @@ def main_app_ready() -> bool:
 
 @contextmanager
 def running(script: Path) -> Iterator[str]:
-    """A healthy server for `script` (tests/browser_support.py, shared with the tests)."""
+    """A healthy server for `script` (deploy/local.py, shared with the tests)."""
     with start_streamlit(script) as server:
         yield server.url
 
@@ -114,13 +122,16 @@ def running(script: Path) -> Iterator[str]:
 # --- Chromium ----------------------------------------------------------------------------
 
 
-def chromium_ok() -> bool:
-    """True when Debian's Chromium and Playwright are both usable."""
+def chromium_ok(bench: str) -> bool:
+    """True when Debian's Chromium and Playwright are both usable; else says `bench` skips."""
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
+        print(f"{bench}: skipped (needs playwright: make venv-dev)")
         return False
-    return os.access(CHROMIUM, os.X_OK)
+    if not chromium_available():
+        print(f"{bench}: skipped (needs {CHROMIUM}: make sysdeps as root)")
+    return chromium_available()
 
 
 @contextmanager

@@ -36,7 +36,6 @@ from bench.common import (
     Row,
     chromium,
     chromium_ok,
-    main_app_ready,
     print_table,
     running,
 )
@@ -207,11 +206,8 @@ def wire_rows(browser, main_url: str, base_url: str) -> list[Row]:
 
 def run(wire: bool = True) -> list[Row]:
     """View data rows, then websocket rows when Chromium is available."""
-    if not main_app_ready():
-        print("payload: skipped (no app.py yet)")
-        return []
     rows, _ = apptest_rows()
-    if wire and chromium_ok():
+    if wire and chromium_ok("payload websocket rows"):
         with chromium() as browser, running(BASELINE_APP) as base, running(MAIN_APP) as main:
             rows += wire_rows(browser, main, base)
     return rows

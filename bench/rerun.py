@@ -26,7 +26,6 @@ from bench.common import (
     REPO_ROOT,
     Case,
     Row,
-    main_app_ready,
     median_of,
     print_table,
     ratio_row,
@@ -140,9 +139,6 @@ def page_files() -> list[Path]:
 
 def run(reruns: int = 10) -> list[Row]:
     """Baseline, main page cases, then every other page (default settings)."""
-    if not main_app_ready():
-        print("rerun: skipped (no app.py yet)")
-        return []
     at = app_test(BASELINE_APP)
     base = rerun_ms(at, reruns, pinned(None))
     base_flip = rerun_ms(at, reruns, pinned(None, flip=True))

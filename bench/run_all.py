@@ -6,7 +6,7 @@
 bench/core.py (the core's own table) runs first as a subprocess when it exists; the load test
 (bench/load.py) is not run here: it takes minutes of both cores and is opt-in on its own. (The
 plotly-per-head floor, bench/chart_floor.py, went with the plotly maps; its figures stay in
-BENCHMARKS.md's history.)
+docs/benchmarks-history.md.)
 """
 
 from __future__ import annotations

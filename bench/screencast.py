@@ -354,3 +354,36 @@ def percentile(values: list[float], q: float) -> float:
     lo = math.floor(pos)
     hi = min(lo + 1, len(xs) - 1)
     return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+CANVAS_PAGE = """<canvas id="c" width="790" height="420"></canvas><script>
+const ctx = document.getElementById("c").getContext("2d"); window.frames_drawn = 0;
+(function draw() {
+  const k = ++window.frames_drawn;
+  ctx.fillStyle = `hsl(${(k * 37) % 360}, 70%, 50%)`; ctx.fillRect(0, 0, 790, 420);
+  requestAnimationFrame(draw);
+})();
+</script>"""
+
+
+def ceiling(browser, viewport: dict, seconds: float = 2.0) -> tuple[list[float], float]:
+    """Frame intervals of a canvas redrawn on every animation frame, and its draws per s: the
+    shortest intervals the screencast can show on this machine at this moment."""
+    page = browser.new_page(viewport=viewport)
+    try:
+        page.set_content(CANVAS_PAGE)
+        cast = Screencast(page)
+        box = page.locator("#c").bounding_box()
+        rects = [(0, 0, round(box["x"] + box["width"]), round(box["y"] + box["height"]))]
+        cast.cdp.send("Page.startScreencast", CAST)
+        cast.casting = True
+        page.wait_for_timeout(300)
+        drawn0, t0 = page.evaluate("window.frames_drawn"), time.time()
+        cast.frames.clear()
+        page.wait_for_timeout(seconds * 1000)
+        drawn = (page.evaluate("window.frames_drawn") - drawn0) / (time.time() - t0)
+        cast.stop()
+        stamps = changes(cast.frames, rects, exact=True)
+        return gaps_ms(stamps), drawn
+    finally:
+        page.close()

@@ -36,9 +36,6 @@ control. Every case opens the main page with `w=random` and the case's `s`, `d`,
 
 from __future__ import annotations
 
-import argparse
-import itertools
-import json
 import math
 import os
 import sys
@@ -50,6 +47,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/ui_latency.py`
 
 from bench import screencast as sc
+from bench import trace
 from bench.common import (
     BASELINE_APP,
     CASES,
@@ -58,11 +56,10 @@ from bench.common import (
     Row,
     chromium,
     chromium_ok,
-    main_app_ready,
     median_of,
-    print_table,
     ratio_row,
     running,
+    table_main,
 )
 
 VERBOSE = os.environ.get("BENCH_VERBOSE") == "1"
@@ -86,14 +83,6 @@ SCROLL_JS = """(e, top) => {
   const main = document.querySelector('[data-testid="stMain"]');
   main.scrollTop += e.getBoundingClientRect().top - top;
 }"""
-CANVAS_PAGE = """<canvas id="c" width="790" height="420"></canvas><script>
-const ctx = document.getElementById("c").getContext("2d"); window.frames_drawn = 0;
-(function draw() {
-  const k = ++window.frames_drawn;
-  ctx.fillStyle = `hsl(${(k * 37) % 360}, 70%, 50%)`; ctx.fillRect(0, 0, 790, 420);
-  requestAnimationFrame(draw);
-})();
-</script>"""
 
 
 @dataclass
@@ -348,55 +337,6 @@ def drag(sub: Subject, leftwards: bool) -> tuple[list[float], float]:
     return intervals, rate
 
 
-TRACE_CATEGORIES = [
-    "devtools.timeline",
-    "disabled-by-default-devtools.timeline",
-    "toplevel",
-    "benchmark",  # PipelineReporter: each frame the compositor presented, and with what
-    "disabled-by-default-devtools.timeline.frame",
-    "input",
-]
-DRAG_TAIL_US = 100_000  # presented frames counted until 0.1 s after the last mouse move
-
-
-def main_thread_cpu_ms(trace: bytes) -> float:
-    """CPU (thread time) of the renderer main threads' top-level tasks in a Chrome trace."""
-    events = json.loads(trace)["traceEvents"]
-    main = {
-        (e["pid"], e["tid"])
-        for e in events
-        if e.get("ph") == "M" and e["name"] == "thread_name"
-        if e["args"].get("name") == "CrRendererMain"
-    }
-    return sum(
-        e["tdur"] / 1000
-        for e in events
-        if e.get("ph") == "X" and e["name"] == "RunTask" and "tdur" in e
-        if (e["pid"], e["tid"]) in main
-    )
-
-
-def presented_intervals(trace: bytes) -> list[float]:
-    """Intervals (ms) between the frames Chromium presented with the page's main-thread update
-    (PipelineReporter state STATE_PRESENTED_ALL) from the first to 0.1 s after the last mouse
-    move of a drag. PRESENTED_PARTIAL frames (the compositor went on without the page's new
-    drawing) and DROPPED ones are not counted, so a slow draw shows as a longer interval."""
-    events = json.loads(trace)["traceEvents"]
-    moves = [e["ts"] for e in events if e["name"].startswith("InputLatency::MouseMove")]
-    if not moves:
-        moves = [e["ts"] for e in events if e["name"] == "EventDispatch"]
-    lo, hi = min(moves), max(moves) + DRAG_TAIL_US
-    hosts: dict[int, list[int]] = {}
-    for e in events:
-        if e["name"] != "PipelineReporter" or e.get("ph") != "b":
-            continue
-        frame = e.get("args", {}).get("frame_reporter", {})
-        if frame.get("state") == "STATE_PRESENTED_ALL" and lo <= e["ts"] <= hi:
-            hosts.setdefault(frame.get("layer_tree_host_id", 0), []).append(e["ts"])
-    stamps = sorted(max(hosts.values(), key=len)) if hosts else []
-    return [(b - a) / 1000 for a, b in itertools.pairwise(stamps)]
-
-
 def drag_cpu(browser, sub: Subject, leftwards: bool) -> tuple[float, list[float]]:
     """One traced τ drag (no screencast): renderer main-thread CPU per view draw, and the
     intervals between the frames Chromium presented with the view's new drawing.
@@ -410,37 +350,15 @@ def drag_cpu(browser, sub: Subject, leftwards: bool) -> tuple[float, list[float]
     page.bring_to_front()
     path = drag_path(page, leftwards)
     sc.mouse(cast.cdp, "mouseMoved", path.x_from, path.y)
-    browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
+    browser.start_tracing(page=page, categories=trace.CATEGORIES)
     try:
         cast.mark()
         t_press, _, drawn = drag_moves(page, cast.cdp, path)
         sc.flush(page)
     finally:
-        trace = browser.stop_tracing()
+        chrome = browser.stop_tracing()
     cast.settle(t_press)
-    return main_thread_cpu_ms(trace) / max(drawn, 1), presented_intervals(trace)
-
-
-def ceiling(browser, seconds: float = 2.0) -> tuple[list[float], float]:
-    """Frame intervals of a canvas redrawn on every animation frame, and its draws per s."""
-    page = browser.new_page(viewport=VIEWPORT)
-    try:
-        page.set_content(CANVAS_PAGE)
-        cast = sc.Screencast(page)
-        box = page.locator("#c").bounding_box()
-        rects = [(0, 0, round(box["x"] + box["width"]), round(box["y"] + box["height"]))]
-        cast.cdp.send("Page.startScreencast", sc.CAST)
-        cast.casting = True
-        page.wait_for_timeout(300)
-        drawn0, t0 = page.evaluate("window.frames_drawn"), time.time()
-        cast.frames.clear()
-        page.wait_for_timeout(seconds * 1000)
-        drawn = (page.evaluate("window.frames_drawn") - drawn0) / (time.time() - t0)
-        cast.stop()
-        stamps = sc.changes(cast.frames, rects, exact=True)
-        return sc.gaps_ms(stamps), drawn
-    finally:
-        page.close()
+    return trace.main_thread_cpu_ms(chrome) / max(drawn, 1), trace.presented_intervals(chrome)
 
 
 # --- subjects -----------------------------------------------------------------------------------
@@ -529,8 +447,7 @@ def rows_from(base: Subject, subjects: list[Subject], drags: dict, top: tuple) -
 
 def run(clicks: int = 7) -> list[Row]:
     """All latency rows: baseline and every case measured in turn, in one browser."""
-    if not (chromium_ok() and main_app_ready()):
-        print("ui_latency: skipped (needs /usr/bin/chromium, playwright and app.py)")
+    if not chromium_ok("ui_latency"):
         return []
     with chromium() as browser, running(BASELINE_APP) as base_url, running(MAIN_APP) as url:
         warm_up(browser, url)
@@ -559,16 +476,10 @@ def run(clicks: int = 7) -> list[Row]:
                 cpu, presented = drag_cpu(browser, sub, leftwards=bool(i % 2))
                 drags[sub.name][2].append(cpu)
                 drags[sub.name][3].extend(presented)
-        top = ceiling(browser)
+        top = sc.ceiling(browser, VIEWPORT)
     return rows_from(base, subjects, drags, top)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clicks", type=int, default=7, help="samples per interaction (odd)")
-    args = parser.parse_args()
-    print_table(run(args.clicks), "Chromium interaction latency by pixels (median)")
-
-
 if __name__ == "__main__":
-    main()
+    title = "Chromium interaction latency by pixels (median)"
+    table_main(__doc__, title, run, "clicks", default=7, help="samples per interaction (odd)")

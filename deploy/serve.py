@@ -9,8 +9,9 @@ the (passive) health checks.
     .venv/bin/python deploy/serve.py --workers 2 --port 8501
     .venv/bin/python deploy/serve.py --workers 4 --host 0.0.0.0     # a classroom LAN
 
-The app processes always listen on 127.0.0.1; only nginx listens on --host. bench/load.py and
-tests/test_serve.py use `start_cluster` (with log files instead of the terminal).
+The app processes always listen on 127.0.0.1, on ports the OS picks (they announce them);
+only nginx listens on --host. bench/load.py uses `start_cluster` (with log files instead of the
+terminal); deploy/local.py starts one app process the same way for the tests and benchmarks.
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 # Streamlit's start-up banner names the app process's own loopback URL; serve.py prints the one
 # URL browsers should open instead.
 BANNER = re.compile(r"\s*(You can now view your Streamlit app in your browser\.|URL: \S*)?\s*$")
+# How an app process told to bind port 0 says which port it got (its log line and its banner).
+ANNOUNCED = re.compile(r"Uvicorn server started on \S+:(\d+)|URL: https?://[^\s/]+:(\d+)")
+NGINX_ATTEMPTS = 3  # ports tried when the caller left nginx's port to us and another took it
 
 
 def is_loopback(host: str) -> bool:
@@ -55,7 +59,8 @@ def is_loopback(host: str) -> bool:
 
 
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    """A TCP port on 127.0.0.1 that nothing listens on right now (nginx's: it cannot bind port 0
+    and report it, so its caller retries another when one is taken meanwhile)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -82,8 +87,15 @@ def find_nginx(explicit: str | None = None) -> str | None:
     return None
 
 
-def worker_command(app: str, port: int) -> list[str]:
-    """One app process: `make run`'s posture (headless, no statistics), loopback only."""
+def announced_port(output: str) -> int | None:
+    """The port an app process started with `--server.port 0` says it listens on, if it has."""
+    found = ANNOUNCED.search(output)
+    return int(found.group(1) or found.group(2)) if found else None
+
+
+def worker_command(app: str, port: int = 0) -> list[str]:
+    """One app process: `make run`'s posture (headless, no statistics), loopback only; port 0
+    lets the OS pick a free port at bind time (no window in which another process takes it)."""
     return [
         sys.executable, "-m", "streamlit", "run", app,
         "--server.address", "127.0.0.1",
@@ -169,13 +181,15 @@ def healthy(url: str) -> bool:
 
 @dataclass
 class Child:
-    """One process serve.py started: an app process (port, url) or nginx."""
+    """One process serve.py started: an app process (its URL once it has announced its port)
+    or nginx."""
 
     name: str
     process: subprocess.Popen
     url: str = ""
     log: Path | None = None  # its output file, or None when it goes to the terminal
     reported: bool = False  # its exit has been announced
+    tag: str = ""  # "app K": the prefix of its lines on the terminal
 
     def log_tail(self, chars: int = 3000) -> str:
         """The end of its log file, for error messages."""
@@ -185,6 +199,19 @@ class Child:
             return self.log.read_text(errors="replace")[-chars:]
         except OSError:
             return "(no log)"
+
+    def heard(self, output: str) -> None:
+        """Take the port an app process announces in `output` (a line, or its whole log)."""
+        port = None if self.url else announced_port(output)
+        if port is not None:
+            self.url = f"http://127.0.0.1:{port}"
+            self.name = f"{self.name} (127.0.0.1:{port})"
+
+    def served_url(self) -> str:
+        """Its URL, or "" while it has not announced one (its log is read for it)."""
+        if not self.url and self.log is not None:
+            self.heard(self.log_tail(chars=1 << 20))
+        return self.url
 
 
 @dataclass
@@ -215,8 +242,9 @@ class Cluster:
                 pending += b"\n" if pending else b""
             *lines, self._partial[key.fd] = pending.split(b"\n")
             for line in (raw.decode(errors="replace") for raw in lines):
+                key.data.heard(line)
                 if not BANNER.match(line):
-                    sys.stdout.write(f"[{key.data}] {line}\n")
+                    sys.stdout.write(f"[{key.data.tag}] {line}\n")
         sys.stdout.flush()
 
     def stop(self) -> None:
@@ -252,29 +280,34 @@ def _signal_group(process: subprocess.Popen, sig: int) -> None:
 def wait_until_healthy(
     name: str,
     process: subprocess.Popen,
-    url: str,
+    url: Callable[[], str],
     log_tail: Callable[[], str],
     timeout: float,
     idle: Callable[[], object],
-) -> None:
-    """Poll `url`'s health endpoint, calling `idle` in between; raise with the log's tail if
-    the process exits or never answers (make serve here, the test and bench servers too)."""
+) -> str:
+    """Poll the health endpoint of `url()` ("" until the process has said where it listens),
+    calling `idle` in between; return the URL, or raise with the log's tail if the process exits
+    or never answers (make serve here, the test and bench servers in deploy/local.py too)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
+            where = url() or "(it had not announced its port)"
             raise RuntimeError(
-                f"{name} exited with code {process.returncode} before serving {url}:\n{log_tail()}"
+                f"{name} exited with code {process.returncode} before serving {where}:\n"
+                f"{log_tail()}"
             )
-        if healthy(url):
-            return
+        found = url()
+        if found and healthy(found):
+            return found
         idle()
-    raise RuntimeError(f"{name} did not serve {url} within {timeout:.0f} s:\n{log_tail()}")
+    where = url() or "(it has not announced its port)"
+    raise RuntimeError(f"{name} did not serve {where} within {timeout:.0f} s:\n{log_tail()}")
 
 
 def _wait_healthy(cluster: Cluster, child: Child, timeout: float) -> None:
     """A child of the cluster healthy, its output copied to the terminal meanwhile."""
     idle = functools.partial(cluster.pump, 0.25)
-    wait_until_healthy(child.name, child.process, child.url, child.log_tail, timeout, idle)
+    wait_until_healthy(child.name, child.process, child.served_url, child.log_tail, timeout, idle)
 
 
 def start_cluster(
@@ -290,7 +323,8 @@ def start_cluster(
     """Start `workers` app processes, wait for their health, then nginx on host:port.
 
     With `log_dir`, each child writes to a file there (app-K.log, nginx-error.log); without,
-    app output is copied to this terminal by `Cluster.pump` and nginx logs to stderr.
+    app output is copied to this terminal by `Cluster.pump` and nginx logs to stderr. Without
+    `port`, nginx gets a free one, and another if that one is taken before nginx binds it.
     """
     binary = find_nginx(nginx)
     if binary is None:
@@ -298,20 +332,16 @@ def start_cluster(
             "nginx is not installed: run `make serve` as root (it installs Debian's nginx with "
             "apt-get), or `apt-get install --no-install-recommends nginx`"
         )
-    port = port or free_port()
-    if port_taken(host, port):  # before anything starts: a clear message, not nginx's bind error
+    if port is not None and port_taken(host, port):  # a clear message, not nginx's bind error
         raise RuntimeError(f"port {port} on {host} is in use (another `make run`?): pick PORT=…")
     run_dir = Path(tempfile.mkdtemp(prefix="attention-lab-serve-"))
     run_dir.chmod(0o711)  # nginx's workers (nobody, when started as root) create temp files
-    cluster = Cluster(f"http://{listen_address(host, port)}", run_dir)
+    cluster = Cluster("", run_dir)
     try:
         _start_workers(cluster, workers, app, log_dir)
         for child in cluster.workers:
             _wait_healthy(cluster, child, timeout)
-        _start_nginx(cluster, binary, listen_address(host, port), log_dir)
-        check = f"http://{listen_address('127.0.0.1' if host == '0.0.0.0' else host, port)}"
-        cluster.nginx.url = check
-        _wait_healthy(cluster, cluster.nginx, timeout)
+        _serve_nginx(cluster, binary, host, port, log_dir, timeout)
     except BaseException:
         cluster.stop()
         raise
@@ -319,20 +349,40 @@ def start_cluster(
 
 
 def _start_workers(cluster: Cluster, count: int, app: str, log_dir: Path | None) -> None:
-    """Spawn the app processes on free loopback ports (output: a file each, or a pipe)."""
+    """Spawn the app processes on loopback ports the OS picks (output: a file each, or a pipe)."""
     if log_dir is None:
         cluster._selector = selectors.DefaultSelector()
     for k in range(1, count + 1):
-        port = free_port()
         log = log_dir / f"app-{k}.log" if log_dir else None
         if log is None:
-            process = spawn(worker_command(app, port), stdout=subprocess.PIPE)
-            cluster._selector.register(process.stdout, selectors.EVENT_READ, f"app {k}")
+            process = spawn(worker_command(app), stdout=subprocess.PIPE)
         else:
             with log.open("wb") as sink:
-                process = spawn(worker_command(app, port), stdout=sink)
-        name = f"app process {k} (127.0.0.1:{port})"
-        cluster.workers.append(Child(name, process, f"http://127.0.0.1:{port}", log))
+                process = spawn(worker_command(app), stdout=sink)
+        child = Child(f"app process {k}", process, log=log, tag=f"app {k}")
+        if log is None:
+            cluster._selector.register(process.stdout, selectors.EVENT_READ, child)
+        cluster.workers.append(child)
+
+
+def _serve_nginx(
+    cluster: Cluster, binary: str, host: str, port: int | None, log_dir: Path | None, timeout: float
+) -> None:
+    """nginx on host:port, healthy; a port we chose is chosen again if nginx cannot bind it."""
+    for attempt in range(1, NGINX_ATTEMPTS + 1):
+        chosen = port or free_port()
+        _start_nginx(cluster, binary, listen_address(host, chosen), log_dir)
+        cluster.url = f"http://{listen_address(host, chosen)}"
+        local = "127.0.0.1" if host == "0.0.0.0" else host
+        cluster.nginx.url = f"http://{listen_address(local, chosen)}"
+        try:
+            _wait_healthy(cluster, cluster.nginx, timeout)
+            return
+        except RuntimeError:
+            exited = cluster.nginx.process.poll() is not None
+            if port is not None or not exited or attempt == NGINX_ATTEMPTS:
+                raise
+            cluster.nginx = None  # it could not bind the port we chose: someone took it meanwhile
 
 
 def _start_nginx(cluster: Cluster, binary: str, listen: str, log_dir: Path | None) -> None:

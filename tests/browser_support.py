@@ -1,42 +1,60 @@
-"""Start `streamlit run` on a free loopback port for browser tests; stop it by process group."""
+"""Browser-test helpers: Debian's Chromium, skips that say what to install, and page waits.
+
+The servers themselves come from deploy/local.py (shared with bench/). Every wait here waits for
+a condition and is capped: a page that never settles fails with what it was waiting for.
+
+- `open_settled(page, url, size)`: any page, once Streamlit is idle, its charts are drawn and
+  its main area has stopped changing.
+- `open_view(page, url, width, height)`: the main page, once the attention view has drawn.
+- `wait_still(page, value_js)`: until a JS expression gives the same value frame after frame
+  (a layout after a scroll, a canvas after a redraw); returns that value.
+- `wait_changed(page, value_js, before)`: until it gives anything else.
+"""
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
-import signal
-import socket
 import subprocess
-import sys
-import tempfile
-import time
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PageTimeout
 
-from deploy.serve import wait_until_healthy  # the one health wait, shared with make serve
+from deploy.local import (  # noqa: F401 — re-exported for the tests
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    REPO_ROOT,
+    StreamlitServer,
+    chromium_available,
+    start_streamlit,
+)
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-# Debian's Chromium in a container: no sandbox, no GPU, no network chatter (see DESIGN.md).
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 INSTALL_HINT = "run `make test` as root to install chromium and fonts-noto-cjk with apt-get"
-STARTUP_TIMEOUT_S = 60.0
-
-
-def chromium_available() -> bool:
-    """True when Debian's Chromium is installed where the tests expect it."""
-    return os.access(CHROMIUM, os.X_OK)
+WAITS = itertools.count()
+LOAD_MS = 120_000  # one page load on a busy 2-core machine; a cap, never a measurement
+SHADOW = """document.querySelector('[data-testid="stBidiComponentIsolated"]')?.shadowRoot"""
+VIEW = f"""{SHADOW}?.querySelector('[data-testid="explorer"]')"""
+MAP = '[data-testid="explorer-map"]'
+RENDERS = f"Number({VIEW}?.dataset.renders || 0)"  # how often the view has drawn itself
+# Streamlit has finished: no script running, nothing stale, no skeleton, charts drawn, the frame
+# script (assets/frame.js) loaded, web fonts in.
+IDLE = """(!document.querySelector('[data-testid="stStatusWidget"], [data-testid="stSkeleton"]')
+  && !document.querySelector('[data-stale="true"]')
+  && Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'))
+       .every(c => c.querySelector('.main-svg'))
+  && !!window.__attentionLabFrame && document.fonts.status === 'loaded')"""
+# What changes while a page is still building: elements in the main area, drawn chart layers.
+MAIN_SHAPE = """[document.querySelectorAll('[data-testid="stMain"] *').length,
+  document.querySelectorAll('.js-plotly-plot .main-svg').length].join()"""
+# A value that must stay the same, while `ready` holds, `n` more times in a row (window.__still
+# keeps the last one per key; a poll where `ready` fails starts the count again).
+STILL = """([key, n]) => {{
+  const v = String({value}), ready = !!({ready});
+  const s = (window.__still ||= {{}});
+  s[key] = ready && s[key] && s[key].v === v ? {{v, k: s[key].k + 1}} : {{v, k: 0}};
+  return ready && s[key].k >= n ? {{v}} : false;
+}}"""
 
 
 def cjk_fonts() -> list[str]:
@@ -48,126 +66,71 @@ def cjk_fonts() -> list[str]:
 
 
 def in_ci() -> bool:
-    """True on the CI runner, where a missing browser or font is a failure, not a skip."""
+    """True on the CI runner, where a skip is a failure (tests/conftest.py)."""
     return os.environ.get("CI", "").lower() == "true"
 
 
-def skip_or_fail(reason: str) -> None:
-    """Skip locally (naming the install command); fail under CI=true so nothing goes untested."""
-    if in_ci():
-        pytest.fail(f"{reason} (CI=true: browser tests must run; {INSTALL_HINT})", pytrace=False)
-    pytest.skip(f"{reason}; {INSTALL_HINT}")
+def skip_missing(reason: str, hint: str = INSTALL_HINT) -> None:
+    """Skip a test whose tool is missing, naming the install command (a failure under CI=true)."""
+    pytest.skip(f"{reason}; {hint}")
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def wait_still(page, value_js: str, *, frames: int = 3, ready_js: str = "true", **wait) -> str:
+    """Until `value_js` (a JS expression) has given the same value on `frames` more animation
+    frames in a row while `ready_js` holds; that value, as a string."""
+    key = next(WAITS)  # a fresh count for every wait: nothing carried over from an earlier one
+    script = STILL.format(value=value_js, ready=ready_js)
+    wait.setdefault("timeout", LOAD_MS)
+    wait.setdefault("polling", "raf")
+    return page.wait_for_function(script, arg=[key, frames], **wait).json_value()["v"]
 
 
-@dataclass
-class StreamlitServer:
-    """A running `streamlit run` child; `url` is its base URL, `log` its stdout+stderr file."""
-
-    url: str
-    port: int
-    process: subprocess.Popen
-    log: Path
-    started: float = 0.0  # time.perf_counter() just before Popen (the cold-start bench reads it)
-
-    def log_tail(self, chars: int = 3000) -> str:
-        """The end of the server's output, for failure messages."""
-        try:
-            return self.log.read_text(errors="replace")[-chars:]
-        except OSError:
-            return "(no log)"
-
-    def stop(self) -> None:
-        """Terminate the whole process group; kill it if it ignores SIGTERM for 10 s."""
-        if self.process.poll() is not None:
-            return
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
-        except ProcessLookupError:
-            pass
-
-    def __enter__(self) -> StreamlitServer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-
-def _command(script: Path, port: int) -> list[str]:
-    """The `streamlit run` command line: loopback, headless, no statistics, no file watcher."""
-    return [
-        sys.executable, "-m", "streamlit", "run", str(script),
-        "--server.address", "127.0.0.1",
-        "--server.port", str(port),
-        "--server.headless", "true",
-        "--server.fileWatcherType", "none",
-        "--browser.gatherUsageStats", "false",
-    ]  # fmt: skip
-
-
-def wait_healthy(server: StreamlitServer, timeout: float, poll: float = 0.25) -> None:
-    """Poll the health endpoint until it answers; raise with the log if the child dies or hangs."""
+def wait_changed(page, value_js: str, before: str, what: str, timeout: float = LOAD_MS) -> str:
+    """Until `value_js` gives something other than `before`; fail saying `what` did not change."""
     try:
-        wait_until_healthy(
-            "streamlit", server.process, server.url, server.log_tail, timeout,
-            lambda: time.sleep(poll),
-        )  # fmt: skip
-    except RuntimeError:
-        server.stop()
-        raise
-
-
-def spawn_streamlit(
-    script: str | os.PathLike[str] = "app.py",
-    port: int | None = None,
-    *,
-    env: dict[str, str] | None = None,
-) -> StreamlitServer:
-    """Start `streamlit run script` (relative paths are from the repo root) without waiting.
-
-    Runs with the repo root as working directory, so `.streamlit/config.toml` applies; the
-    child runs in its own process group, stopped by `.stop()` or the context manager.
-    """
-    path = Path(script)
-    path = path if path.is_absolute() else REPO_ROOT / path
-    if not path.is_file():
-        raise FileNotFoundError(f"streamlit script {path} does not exist")
-    port = port or free_port()
-    child_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
-    log = Path(tempfile.mkstemp(prefix=f"streamlit-{port}-", suffix=".log")[1])
-    started = time.perf_counter()
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            _command(path, port),
-            cwd=REPO_ROOT,
-            env=child_env,
-            stdin=subprocess.DEVNULL,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+        handle = page.wait_for_function(
+            f"before => {{ const v = String({value_js}); return v !== before && {{v}}; }}",
+            arg=before,
+            timeout=timeout,
         )
-    return StreamlitServer(f"http://127.0.0.1:{port}", port, process, log, started)
+    except PageTimeout as err:
+        pytest.fail(f"{what} did not change within {timeout / 1000:.0f} s ({err})")
+    return handle.json_value()["v"]
 
 
-def start_streamlit(
-    script: str | os.PathLike[str] = "app.py",
-    port: int | None = None,
-    *,
-    env: dict[str, str] | None = None,
-    timeout: float = STARTUP_TIMEOUT_S,
-) -> StreamlitServer:
-    """spawn_streamlit, then wait until its health endpoint answers (use as a context manager,
-    or call `.stop()`)."""
-    server = spawn_streamlit(script, port, env=env)
-    wait_healthy(server, timeout)
-    return server
+def wait_settled(page, timeout: float = LOAD_MS) -> None:
+    """Until Streamlit is idle and the main area has not changed for three polls 0.4 s apart
+    (a fresh server reruns a first visit), at most `timeout` ms."""
+    try:
+        wait_still(page, MAIN_SHAPE, ready_js=IDLE, polling=400, timeout=timeout)
+    except PageTimeout as err:
+        shape = page.evaluate(f"() => [{IDLE}, {MAIN_SHAPE}]")
+        pytest.fail(f"{page.url} never settled in {timeout / 1000:.0f} s: {shape} ({err})")
+
+
+def open_settled(page, url: str, size: tuple[int, int], timeout: float = LOAD_MS) -> None:
+    """Load `url` at `size` (width, height) and wait until it has settled (`wait_settled`)."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(url)
+    page.wait_for_selector("h1", timeout=timeout)
+    wait_settled(page, timeout)
+
+
+def open_view(page, url: str, width: int = 1280, height: int = 800) -> None:
+    """Load a main-page URL and wait until the attention view has drawn and Streamlit is idle."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(url)
+    page.wait_for_selector(MAP, timeout=LOAD_MS)
+    wait_still(page, RENDERS, ready_js=f"{RENDERS} > 0 && {IDLE}")
+
+
+def map_pixels(page, head: int = 0) -> str:
+    """Scroll head map `head` to the middle of the window and return its pixels once the view
+    has drawn it there (maps off screen are drawn when they scroll in)."""
+    page.locator(MAP).nth(head).evaluate("c => c.scrollIntoView({block: 'center'})")
+    return wait_still(page, map_pixels_js(head))
+
+
+def map_pixels_js(head: int = 0) -> str:
+    """A JS expression: head map `head`'s pixels as a data URL."""
+    return f"{SHADOW}.querySelectorAll('{MAP}')[{head}].toDataURL()"

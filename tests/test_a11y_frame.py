@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import corpus, softmax, tokenize
+from tests.app_support import open_app
 from ui import figures as fig
 from ui.controls import examples
 from ui.gloss import gloss, tag_name
@@ -236,14 +237,6 @@ def test_frame_script_survives_domPurify():
     assert not re.search(r"<[/\w!]", css)
 
 
-def open_page(page: str, **state) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    return at if page == "main" else at.switch_page(f"pages/{page}.py").run()
-
-
 def sidebar_app(fixed: str | None) -> None:
     """The shared sidebar alone, as app.py draws it for a page that always uses `fixed`."""
     from ui import controls
@@ -272,14 +265,14 @@ def test_the_sidebar_names_the_weights_a_page_always_uses(name, shown):
 
 
 def test_the_main_page_sidebar_offers_the_weights_choice():
-    at = open_page("main")
+    at = open_app("main")
     assert not at.exception
     assert [r.key for r in at.sidebar.radio if r.key and r.key.startswith("weights")] == ["weights"]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_sentence_box_says_how_to_apply_in_the_ui_language(lang):
-    at = open_page("main", lang=lang)
+    at = open_app("main", lang=lang)
     assert t("sentence.apply_hint", lang) in [c.value for c in at.caption]
     assert [b.label for b in at.button if b.key == "sentence_apply"] == [t("sentence.apply", lang)]
     at.text_area(key="sentence").input("我打你。")

@@ -1,10 +1,10 @@
-"""bench/ui_latency.py's reading of a Chrome trace: the frames Chromium presented in a τ drag."""
+"""bench/trace.py's reading of a Chrome trace: the frames Chromium presented in a τ drag."""
 
 from __future__ import annotations
 
 import json
 
-from bench.ui_latency import presented_intervals
+from bench.trace import presented_intervals
 
 
 def frame(ts: int, state: str, host: int = 2) -> dict:

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from tests.browser_support import LOAD_MS, open_settled
 from ui.text import t
 
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-LOAD_MS = 120_000
 PAGES = ("main", "steps", "scaling", "heads", "cost", "order", "library", "learned")
 VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
 HALF_A = (("desktop", "zh", False), ("phone", "en", True))
@@ -39,44 +39,12 @@ ALSO_AUDITED = {"heading-order"}  # "moderate" in axe, named by issue 15: sectio
 # darkened (color-contrast 2.6 : 1), heading anchors leave the Tab order.
 STREAMLIT_ALLOWED: list[tuple[str, str, str, str]] = []
 
-# TEMPORARY: violations in pages other workers are rewriting right now; the lead empties this
-# list after merging their branches. (rule id, page, regex on selector or HTML, owner: fix)
-PENDING_OWNER_FIXES: list[tuple[str, str, str, str]] = []
-
-SETTLED = """() => {
-  if (document.querySelector('[data-testid="stStatusWidget"], [data-testid="stSkeleton"]'))
-    return false;
-  const charts = document.querySelectorAll('[data-testid="stPlotlyChart"]');
-  return Array.from(charts).every(c => c.querySelector('.main-svg'))
-    && !!window.__attentionLabFrame;
-}"""
-
 
 def url_of(base: str, page: str, lang: str = "zh", classroom: bool = False) -> str:
     query = [f"lang={lang}"] if lang != "zh" else []
     query += ["class=1"] if classroom else []
     path = "" if page == "main" else page
     return f"{base}/{path}" + (f"?{'&'.join(query)}" if query else "")
-
-
-QUIET = """() => [document.querySelectorAll('[data-testid="stMain"] *').length,
-  document.querySelectorAll('.js-plotly-plot .main-svg').length]"""
-
-
-def open_settled(page, url: str, size: tuple[int, int]) -> None:
-    """Load a page and wait until Streamlit stopped running, every chart is drawn and the main
-    area has not changed for three polls in a row (a fresh server reruns a first visit)."""
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.goto(url)
-    page.wait_for_selector("h1", timeout=LOAD_MS)
-    last, same = None, 0
-    while same < 3:
-        page.wait_for_function(SETTLED, timeout=LOAD_MS)
-        page.evaluate("() => document.fonts.ready.then(() => new Promise(requestAnimationFrame))")
-        page.wait_for_timeout(400)  # a poll interval, not an assertion on time
-        now = page.evaluate(QUIET)
-        same = same + 1 if now == last else 0
-        last = now
 
 
 def shot(page, name: str) -> None:
@@ -93,7 +61,7 @@ def _listed(entries, rule: str, page_name: str, node: dict) -> bool:
 
 
 def unexplained(results: dict, page_name: str) -> list[str]:
-    """Audited violations not listed as Streamlit's or pending with a page's owner."""
+    """Audited violations not listed as Streamlit's."""
     found = []
     for violation in results["violations"]:
         rule = violation["id"]
@@ -101,8 +69,6 @@ def unexplained(results: dict, page_name: str) -> list[str]:
             continue
         for node in violation["nodes"]:
             if _listed(STREAMLIT_ALLOWED, rule, page_name, node):
-                continue
-            if _listed(PENDING_OWNER_FIXES, rule, page_name, node):
                 continue
             found.append(f"{rule} ({violation['impact']}): {node['target']} {node['html'][:160]}")
     return found
@@ -195,12 +161,6 @@ def test_page_audit(page, streamlit_server, name, view, lang, classroom):
     if view == "phone":
         sideways = page.evaluate(SIDEWAYS)
         assert sideways == {"page": 0, "main": 0, "cut": []}, sideways
-
-
-def test_pending_owner_fixes_are_all_still_needed():
-    """Every temporary entry names a page and an owner; the lead empties the list on merge."""
-    for rule, name, pattern, owner in PENDING_OWNER_FIXES:
-        assert name in PAGES and rule and re.compile(pattern) and ":" in owner
 
 
 # ---- touch --------------------------------------------------------------------------------

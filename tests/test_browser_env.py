@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser_support import REPO_ROOT, cjk_fonts, skip_or_fail
+from tests.browser_support import cjk_fonts, skip_missing
 
 pytestmark = pytest.mark.browser
 
@@ -33,12 +33,12 @@ MISSING_GLYPH = "\u0378"  # unassigned code point: every font draws its "tofu" b
 
 def test_cjk_font_installed() -> None:
     if not cjk_fonts():
-        skip_or_fail("no CJK font (`fc-list :lang=zh` is empty): Chinese would render as boxes")
+        skip_missing("no CJK font (`fc-list :lang=zh` is empty): Chinese would render as boxes")
 
 
 def test_chromium_renders_chinese_glyphs(page: Page) -> None:
     if not cjk_fonts():
-        skip_or_fail("no CJK font (`fc-list :lang=zh` is empty)")
+        skip_missing("no CJK font (`fc-list :lang=zh` is empty)")
     page.set_content("<!doctype html><meta charset=utf-8><body></body>")
     *glyphs, tofu = page.evaluate(GLYPH_PROBE_JS, [*CHINESE, MISSING_GLYPH])
     for glyph in glyphs:
@@ -58,9 +58,6 @@ def test_streamlit_factory_serves_a_script(streamlit_factory, tmp_path, page: Pa
     expect(page.get_by_role("heading", name="注意力实验室")).to_be_visible(timeout=30_000)
 
 
-def test_app_serves_health(request: pytest.FixtureRequest) -> None:
-    if not (REPO_ROOT / "app.py").is_file():
-        pytest.skip("app.py is not written yet")
-    base_url = request.getfixturevalue("streamlit_server")
-    with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=5) as response:
+def test_app_serves_health(streamlit_server: str) -> None:
+    with urllib.request.urlopen(f"{streamlit_server}/_stcore/health", timeout=5) as response:
         assert response.read().strip() == b"ok"

@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
+from tests import browser_support as waits
+from tests.browser_support import LOAD_MS, MAP, SHADOW, VIEW
+
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-LOAD_MS = 90_000
-SHADOW = """document.querySelector('[data-testid="stBidiComponentIsolated"]').shadowRoot"""
-ROOT = f"{SHADOW}.querySelector('[data-testid=\"explorer\"]')"
-MAP = '[data-testid="explorer-map"]'
-
-
-def open_main(page, url: str, width: int = 1280, height: int = 720) -> None:
-    """Load a main-page URL and wait until the attention view has drawn."""
-    page.set_viewport_size({"width": width, "height": height})
-    page.goto(url)
-    page.wait_for_selector(MAP, timeout=LOAD_MS)
-    page.wait_for_function(f"() => Number({ROOT}.dataset.renders || 0) > 0", timeout=LOAD_MS)
+# Where the first head map sits in the window, once the layout has stopped moving.
+FIRST_MAP_BOX = f"""JSON.stringify((r => [r.x, r.y, r.width, r.height].map(Math.round))(
+  {SHADOW}.querySelector('{MAP}').getBoundingClientRect()))"""
 
 
 def tokens(page) -> list[str]:
@@ -32,26 +27,30 @@ def shot(page, name: str, maps: bool = False) -> None:
     """Save a screenshot; with maps=True, first bring the first head map into the middle."""
     ARTIFACTS.mkdir(exist_ok=True)
     if maps:
-        page.locator(MAP).first.evaluate("c => c.scrollIntoView({block: 'center'})")
-        page.wait_for_timeout(300)
+        waits.map_pixels(page)  # scrolled there and drawn
     page.screenshot(path=str(ARTIFACTS / name))
 
 
+def first_map_centred(page) -> dict:
+    """Scroll the first head map to the middle; its box once the layout holds still."""
+    page.locator(MAP).first.evaluate("c => c.scrollIntoView({block: 'center'})")
+    x, y, width, height = json.loads(waits.wait_still(page, FIRST_MAP_BOX))
+    return {"x": x, "y": y, "width": width, "height": height}
+
+
 def test_chinese_tokens_sidebar_scaling_reaches_the_view_and_address_bar(page, streamlit_server):
-    open_main(page, f"{streamlit_server}/?w=random")
+    waits.open_view(page, f"{streamlit_server}/?w=random", 1280, 720)
     assert {"小明", "他", "桌子"} <= set(tokens(page))
     shot(page, "main_desktop_1280x720.png")
-    page.locator(MAP).first.evaluate("c => c.scrollIntoView({block: 'center'})")
-    page.wait_for_timeout(300)  # maps off screen wait to be drawn until they scroll in
-    before = page.locator(MAP).first.evaluate("c => c.toDataURL()")
+    before = waits.map_pixels(page)
     page.locator(".st-key-scale label").first.click()
     page.wait_for_url("**scale=0**", timeout=LOAD_MS)
     page.wait_for_function(
         f"() => !{SHADOW}.querySelector('[data-testid=\"explorer-scale\"]').checked",
         timeout=LOAD_MS,
     )
-    page.wait_for_timeout(200)
-    assert page.locator(MAP).first.evaluate("c => c.toDataURL()") != before
+    what = "the first head map after the sidebar's √d_k switch"
+    waits.wait_changed(page, waits.map_pixels_js(), before, what)
     assert "d=64" in page.url and "h=4" in page.url  # the other controls kept their values
     page.locator(".st-key-classroom label").first.click()
     page.wait_for_url("**class=1**", timeout=LOAD_MS)
@@ -61,7 +60,7 @@ def test_chinese_tokens_sidebar_scaling_reaches_the_view_and_address_bar(page, s
 
 @pytest.mark.parametrize("query", ["", "?class=1"])
 def test_head_maps_are_equal_squares_two_to_a_row_on_a_laptop(page, streamlit_server, query):
-    open_main(page, f"{streamlit_server}/{query}", 1280, 800)
+    waits.open_view(page, f"{streamlit_server}/{query}", 1280, 800)
     boxes = page.locator(MAP).evaluate_all(
         "cs => cs.map(c => { const r = c.getBoundingClientRect(); return [r.left, r.width]; })"
     )
@@ -72,31 +71,25 @@ def test_head_maps_are_equal_squares_two_to_a_row_on_a_laptop(page, streamlit_se
 
 
 def test_classroom_1024x768_shows_a_whole_head_map_with_24px_labels(page, streamlit_server):
-    open_main(page, f"{streamlit_server}/?class=1", 1024, 768)
-    first = page.locator(MAP).first
-    first.evaluate("c => c.scrollIntoView({block: 'center'})")
-    page.wait_for_timeout(300)
-    box = first.bounding_box()
+    waits.open_view(page, f"{streamlit_server}/?class=1", 1024, 768)
+    box = first_map_centred(page)
     header = page.locator("[data-testid='stHeader']").bounding_box() or {"height": 0}
     assert box["y"] >= header["height"] - 1 and box["y"] + box["height"] <= 768, box
-    assert page.evaluate(f"() => Number({ROOT}.dataset.labelPx)") >= 24
+    assert page.evaluate(f"() => Number({VIEW}.dataset.labelPx)") >= 24
     shot(page, "main_classroom_1024x768_maps.png")
 
 
 def test_projector_1920x1080_classroom(page, streamlit_server):
-    open_main(page, f"{streamlit_server}/?class=1", 1920, 1080)
-    first = page.locator(MAP).first
-    first.evaluate("c => c.scrollIntoView({block: 'center'})")
-    page.wait_for_timeout(300)
-    box = first.bounding_box()
+    waits.open_view(page, f"{streamlit_server}/?class=1", 1920, 1080)
+    box = first_map_centred(page)
     assert box["y"] >= 0 and box["y"] + box["height"] <= 1080 and box["width"] > 600, box
-    assert page.evaluate(f"() => Number({ROOT}.dataset.labelPx)") >= 24
+    assert page.evaluate(f"() => Number({VIEW}.dataset.labelPx)") >= 24
     shot(page, "main_classroom_1920x1080_maps.png")
 
 
 def test_phone_layout_has_no_sideways_scroll(page, streamlit_server):
-    open_main(page, streamlit_server, 390, 844)
-    page.wait_for_timeout(500)  # let the columns settle after the first paint
+    waits.open_view(page, streamlit_server, 390, 844)
+    waits.wait_settled(page)  # the columns settle after the first paint
     overflow = page.evaluate(
         "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth - window.innerWidth"
     )
@@ -111,7 +104,7 @@ def test_markup_in_the_sentence_stays_text(page, streamlit_server):
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     sentence = "<img src=x onerror=alert(1)><script>alert(2)</script>他"
-    open_main(page, f"{streamlit_server}/?s={quote(sentence)}")
+    waits.open_view(page, f"{streamlit_server}/?s={quote(sentence)}", 1280, 720)
     assert page.locator("img[src='x']").count() == 0
     assert not any("alert" in (s or "") for s in page.locator("script").all_text_contents())
     words = tokens(page)
@@ -148,8 +141,8 @@ def test_no_page_asks_anything_of_another_host(page, streamlit_server):
     for _, url, _, _, _ in PAGES:
         page.goto(origin if url == "main" else f"{origin}/{url}")
         page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=LOAD_MS)
+        waits.wait_settled(page)
         page.wait_for_load_state("networkidle")
-        page.wait_for_timeout(500)
     assert outside == []
     icon = page.evaluate("() => document.querySelector('link[rel~=icon]')?.href || ''")
     assert icon.startswith(origin)
@@ -167,7 +160,7 @@ def test_library_key_cards_show_whole_numbers(page, streamlit_server, width, que
     page.wait_for_selector(
         '[class*="st-key-keycard_"] [data-testid="stMetricValue"]', timeout=LOAD_MS
     )
-    page.wait_for_timeout(500)
+    waits.wait_settled(page)
     cut = page.evaluate(
         """() => [...document.querySelectorAll('[class*="st-key-keycard_"]')].flatMap(card =>
              [...card.querySelectorAll(

@@ -10,6 +10,7 @@ import pytest
 
 from attention_core.__main__ import display_width
 
+pytestmark = pytest.mark.slow  # a fresh interpreter per test: `make test`, not `make check`
 EXAMPLE = "小明把书放在了桌子上，然后他走了。"
 
 

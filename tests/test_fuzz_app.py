@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from attention_core import EmptyInputError, tokenize
-from tests.browser_support import REPO_ROOT
+from deploy.local import REPO_ROOT
 from ui.text import t
 
 LANG = "zh"  # the app's default language; notices are compared in it

@@ -3,9 +3,7 @@ browser from frames, labels and the headline come from the measurement."""
 
 from __future__ import annotations
 
-import json
 from functools import partial
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,30 +11,19 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core.corpus import LINKS
 from attention_core.model import describe_heads, load_demo_history, load_demo_model
+from tests.app_support import chart_specs, open_app
 from ui import figures_teach as ft
 from ui.figures import decode_array
 from ui.text import t
 
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
-TIMEOUT = 180  # seconds: a shared 2-core machine; never a timing assertion
 HISTORY = load_demo_history()
 STEPS = [int(s) for s in HISTORY.steps]
 HEADS = HISTORY.config.num_heads
 EXAMPLE = "小明把书放在了桌子上，然后他走了。"
 
 
-def open_page(**state) -> AppTest:
-    """The app through its router, switched to pages/learned.py, with session values set."""
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    return at.switch_page("pages/learned.py").run()
-
-
-def charts(at: AppTest) -> list[dict]:
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+open_page = partial(open_app, "learned")  # the app through its router, on pages/learned.py
+charts = chart_specs
 
 
 def maps(at: AppTest) -> dict:

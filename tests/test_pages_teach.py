@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import base64
-import json
 import re
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -14,13 +14,13 @@ from streamlit.testing.v1 import AppTest
 from attention_core import build_inputs, init_params, multi_head_attention, tokenize
 from attention_core.analysis import attention_cost, qk_variance
 from attention_core.model import describe_heads, load_demo_history
+from tests.app_support import chart_specs, open_app
 from ui import figures_teach, teach
 from ui.controls import DEFAULTS
 from ui.state import compute_lab
 from ui.text import t
 
 ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
 TIMEOUT = 120  # seconds: a shared 2-core machine; never a timing assertion
 TRAINED_HEADS = load_demo_history().config.num_heads
 # heads page: random and trained maps of the demo model, then the sidebar's heads, concat, W_O
@@ -29,18 +29,10 @@ HEADS_MAPS = 2 * TRAINED_HEADS + DEFAULTS.heads  # open_page below uses the rand
 PAGES = {"steps": 2, "scaling": 7, "heads": 2 + HEADS_MAPS, "cost": 0, "order": 7, "library": 5}
 
 
-def open_page(page: str, **state) -> AppTest:
-    """The app through its router, switched to pages/<page>.py, with session values set."""
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    state.setdefault("weights", "random")  # these tests are about the random playground
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    return at.switch_page(f"pages/{page}.py").run()
-
-
-def charts(at: AppTest) -> list[dict]:
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+# The app through its router, switched to pages/<page>.py, with session values set; these
+# tests are about the random playground unless they say `weights=…`.
+open_page = partial(open_app, weights="random")
+charts = chart_specs
 
 
 def decode(obj) -> np.ndarray:
@@ -114,6 +106,7 @@ def test_lists_in_a_sentence_use_the_ui_languages_punctuation(lang):
         assert "、" in line and all("，“" in x for x in links)
 
 
+@pytest.mark.slow
 def test_cost_page_fits_plain_memory_slope_near_two():
     at = open_page("cost")
     at.select_slider(key="cost_range").set_value((128, 1024)).run()
@@ -129,6 +122,7 @@ def test_cost_page_fits_plain_memory_slope_near_two():
     assert len(charts(at)) == 2
 
 
+@pytest.mark.slow
 def test_cost_page_kv_cache_panel():
     at = open_page("cost")
     at.button(key="cost_kv_run").click().run()

@@ -7,11 +7,9 @@ import concurrent.futures
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import textwrap
-import time
 import tomllib
 import urllib.error
 import urllib.request
@@ -19,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_support import REPO_ROOT, free_port
+from deploy.local import REPO_ROOT, start_streamlit
 
 CONFIG = REPO_ROOT / ".streamlit" / "config.toml"
 # Our own code: everything Python outside the venv, tests and caches.
@@ -79,47 +77,20 @@ def listening_addresses(port: int) -> list[str]:
     return found
 
 
-def _wait_listening(process: subprocess.Popen, port: int, url: str) -> None:
-    for _ in range(240):
-        if process.poll() is not None:
-            pytest.fail(f"streamlit exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
-                return
-        except (urllib.error.URLError, OSError):
-            time.sleep(0.25)  # polling a starting server, not waiting on the UI
-    pytest.fail(f"streamlit did not answer on {url}")
-
-
 @pytest.fixture(scope="module")
 def default_server(tmp_path_factory):
-    """`streamlit run app.py` with only a port given: address, XSRF etc. come from config.toml.
+    """`streamlit run app.py` with only a port given (0: the OS picks one): address, XSRF etc.
+    come from config.toml.
 
     HOME is an empty folder, so a test can check that serving writes nothing there.
     """
-    port, home = free_port(), tmp_path_factory.mktemp("home")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)],
-        cwd=REPO_ROOT,
-        env={**os.environ, "HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1"},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_listening(process, port, url)
-        yield port, url, home
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
+    home = tmp_path_factory.mktemp("home")
+    env = {"HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1"}
+    with start_streamlit("app.py", env=env, bare=True) as server:
+        yield server.port, server.url, home
 
 
+@pytest.mark.slow
 def test_default_server_listens_only_on_loopback(default_server):
     port, _, _ = default_server
     addresses = listening_addresses(port)
@@ -128,6 +99,7 @@ def test_default_server_listens_only_on_loopback(default_server):
     assert set(addresses) <= loopback, f"listening on {addresses}, not only loopback"
 
 
+@pytest.mark.slow
 def test_default_server_sets_xsrf_cookie_and_refuses_unsigned_uploads(default_server):
     _, url, _ = default_server
     with urllib.request.urlopen(f"{url}/_stcore/health", timeout=5) as response:
@@ -139,6 +111,21 @@ def test_default_server_sets_xsrf_cookie_and_refuses_unsigned_uploads(default_se
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=5)
     assert refused.value.code in (403, 404, 405)
+
+
+def run_probe(script: str, env: dict[str, str] | None = None) -> str:
+    """Run `script` in a fresh Python from the repository root; its last line of output."""
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    return out.stdout.strip().splitlines()[-1]
 
 
 # Runs in a child: records every file opened for writing (audit hook) while the app renders.
@@ -165,6 +152,7 @@ WRITE_PROBE = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_rendering_writes_only_to_temporary_and_cache_folders(tmp_path):
     home, tmp, cache = tmp_path / "home", tmp_path / "tmp", tmp_path / "cache"
     for folder in (home, tmp, cache):
@@ -176,22 +164,13 @@ def test_rendering_writes_only_to_temporary_and_cache_folders(tmp_path):
         "XDG_CACHE_HOME": str(cache),
         "PYTHONDONTWRITEBYTECODE": "1",
     }
-    out = subprocess.run(
-        [sys.executable, "-c", WRITE_PROBE],
-        cwd=REPO_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
-    report = json.loads(out.stdout.strip().splitlines()[-1])
+    report = json.loads(run_probe(WRITE_PROBE, env))
     allowed = (str(tmp), str(cache), "/dev/", "/proc/")
     stray = [p for p in report["written"] if not p.startswith(allowed)]
     assert stray == [], f"written outside temporary and cache folders: {stray}"
 
 
+@pytest.mark.slow
 def test_serving_a_session_writes_nothing_to_home(default_server):
     """A full page run over the websocket (as a browser does) leaves the server's HOME empty."""
     from bench.st_client import StreamlitSession
@@ -236,6 +215,7 @@ COLD_START_PROBE = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_a_class_opening_the_link_at_once_builds_jieba_once():
     """40 students on a fresh server must not each rebuild jieba's dictionary in turn.
 
@@ -243,13 +223,5 @@ def test_a_class_opening_the_link_at_once_builds_jieba_once():
     jieba Tokenizer under a lock, one after another (1–3 s each), so the load test's 40
     simultaneous opens waited up to 2 minutes for their first page.
     """
-    out = subprocess.run(
-        [sys.executable, "-c", COLD_START_PROBE],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split()[-1] == "1", f"jieba dictionary built {out.stdout.split()[-1]} times"
+    built = run_probe(COLD_START_PROBE)
+    assert built == "1", f"jieba dictionary built {built} times"

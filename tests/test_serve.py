@@ -19,22 +19,21 @@ from urllib.parse import quote
 
 import pytest
 
-from deploy.serve import find_nginx, render_config, server_lines, user_line
-from tests.browser_support import REPO_ROOT, free_port, in_ci
+from deploy.serve import REPO_ROOT, find_nginx, free_port, render_config, server_lines, user_line
+from tests.browser_support import LOAD_MS, open_view, skip_missing
 
-LOAD_MS = 90_000
 STARTUP_TIMEOUT_S = 240.0  # two cold app processes on a busy 2-core machine
+PORT_ATTEMPTS = 3  # `make serve` on a free port; another if something takes it meanwhile
+TAKEN = ("is in use", "Address already in use")  # serve.py's refusal, nginx's bind error
 TOKENS = '[data-testid="explorer-tokens"]'  # the attention view's token strip (shadow DOM)
 NGINX_HINT = "run `make test` as root to install nginx with apt-get"
 
 
 def nginx_or_skip() -> str:
-    """The nginx binary; skip locally without it, fail under CI=true (as skip_or_fail does)."""
+    """The nginx binary; skip without it (a failure under CI=true, tests/conftest.py)."""
     binary = find_nginx()
     if binary is None:
-        if in_ci():
-            pytest.fail(f"nginx is not installed (CI=true: serve tests must run; {NGINX_HINT})")
-        pytest.skip(f"nginx is not installed; {NGINX_HINT}")
+        skip_missing("nginx is not installed", NGINX_HINT)
     return binary
 
 
@@ -79,14 +78,31 @@ def still_running(processes: dict[int, tuple[str, str]]) -> list[str]:
     return alive
 
 
-def listening(port: int) -> bool:
-    """True when some socket listens on `port` (IPv4 or IPv6)."""
+def listeners() -> dict[int, int]:
+    """Socket inode → port of every listening TCP socket (IPv4 and IPv6)."""
+    found = {}
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         for line in Path(table).read_text().splitlines()[1:]:
             fields = line.split()
-            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
-                return True
-    return False
+            if fields[3] == "0A":
+                found[int(fields[9])] = int(fields[1].rsplit(":", 1)[1], 16)
+    return found
+
+
+def listening(port: int) -> bool:
+    """True when some socket listens on `port`."""
+    return port in listeners().values()
+
+
+def ports_of(pid: int) -> list[int]:
+    """The ports process `pid` listens on (its socket file descriptors among the listeners)."""
+    ports, table = [], listeners()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            found = re.fullmatch(r"socket:\[(\d+)\]", os.readlink(fd))
+            if found and int(found.group(1)) in table:
+                ports.append(table[int(found.group(1))])
+    return ports
 
 
 # ---- `make serve` ---------------------------------------------------------------------------
@@ -133,42 +149,61 @@ class Served:
             self.process.wait(timeout=60)
 
 
-def wait_served(served: Served) -> None:
-    """Until nginx answers health on the port (make's output in the failure message)."""
+def wait_served(served: Served) -> bool:
+    """Until nginx answers health on the port: True; False when `make serve` exited because
+    its port was taken meanwhile (make's output in any other failure's message)."""
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while time.monotonic() < deadline:
-        assert served.process.poll() is None, f"make serve exited:\n{served.output()[-4000:]}"
+        if served.process.poll() is not None:
+            if any(taken in served.output() for taken in TAKEN):
+                return False
+            pytest.fail(f"make serve exited:\n{served.output()[-4000:]}")
         if "behind nginx at" in served.output():
             with urllib.request.urlopen(f"{served.url}/_stcore/health", timeout=10) as response:
                 assert response.read().strip() == b"ok"
-            return
+            return True
         time.sleep(0.5)  # polling a starting server, not waiting on the UI
-    pytest.fail(f"make serve did not start within {STARTUP_TIMEOUT_S:.0f} s:\n{served.output()[-4000:]}")
+    pytest.fail(
+        f"make serve did not start in {STARTUP_TIMEOUT_S:.0f} s:\n{served.output()[-4000:]}"
+    )
+
+
+def start_make_serve(folder: Path) -> Served:
+    """`make serve WORKERS=2` on a free port, as a terminal's foreground job; another port if
+    something else takes that one before nginx binds it."""
+    command = ["make", "--no-print-directory", "serve", "WORKERS=2", "HOST=127.0.0.1"]
+    for attempt in range(1, PORT_ATTEMPTS + 1):
+        port, log = free_port(), folder / f"make-serve-{attempt}.log"
+        with log.open("wb") as sink:
+            process = subprocess.Popen(
+                [*command, f"PORT={port}"],
+                cwd=REPO_ROOT,
+                stdin=subprocess.DEVNULL,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group, as a terminal's foreground job
+            )
+        server = Served(process, f"http://127.0.0.1:{port}", port, log)
+        try:
+            if wait_served(server):
+                return server
+        except BaseException:
+            server.stop()
+            raise
+    pytest.fail(f"make serve found no free port in {PORT_ATTEMPTS} attempts")
 
 
 @contextlib.contextmanager
 def make_serve(folder: Path) -> Iterator[Served]:
-    """`make serve WORKERS=2` on a free port, as a terminal's foreground job; Ctrl+C at the end."""
+    """A running `make serve WORKERS=2` with its app processes' URLs; Ctrl+C at the end."""
     nginx_or_skip()
-    port, log = free_port(), folder / "make-serve.log"
-    command = ["make", "--no-print-directory", "serve", "WORKERS=2", "HOST=127.0.0.1"]
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [*command, f"PORT={port}"],
-            cwd=REPO_ROOT,
-            stdin=subprocess.DEVNULL,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, as a terminal's foreground job
-        )
-    server = Served(process, f"http://127.0.0.1:{port}", port, log)
+    server = start_make_serve(folder)
     try:
-        wait_served(server)
-        for pid, (_, cmd) in descendants(process.pid).items():
-            found = re.search(r"streamlit run \S+ .*--server\.port (\d+)", cmd)
-            if found:
-                server.apps[pid] = f"http://127.0.0.1:{found.group(1)}"
-        assert len(server.apps) == 2, descendants(process.pid)
+        for pid, (_, cmd) in descendants(server.process.pid).items():
+            if "streamlit run" in cmd:  # app processes bind port 0: ask the kernel which
+                (port,) = ports_of(pid)
+                server.apps[pid] = f"http://127.0.0.1:{port}"
+        assert len(server.apps) == 2, descendants(server.process.pid)
         yield server
     finally:
         server.stop()
@@ -181,11 +216,10 @@ def served(tmp_path_factory) -> Iterator[Served]:
         yield server
 
 
-def open_page(page, url: str, mark: str):
-    """Open a share link whose sentence carries `mark`; wait for the view's tokens to show it."""
-    page.goto(f"{url}/?s={quote('小明把书放在了桌子上' + mark)}&h=2&w=random")
-    page.locator(TOKENS).get_by_text(mark).wait_for(timeout=LOAD_MS)
-    return page
+def open_marked(page, url: str, mark: str) -> None:
+    """Open a share link whose sentence carries `mark`; the view drawn, its tokens showing it."""
+    open_view(page, f"{url}/?s={quote('小明把书放在了桌子上' + mark)}&h=2&w=random")
+    assert mark in page.locator(TOKENS).inner_text()
 
 
 def wait_sessions(served: Served, page, wanted, what: str, timeout: float = 60) -> dict:
@@ -281,7 +315,7 @@ def test_two_browsers_keep_their_own_state_through_the_proxy(served, browser):
         tabs = [c.new_page() for c in contexts]
         wait_sessions(served, tabs[0], lambda n: sum(n.values()) == 0, "sessions left over")
         for tab, mark in zip(tabs, ("mk801", "mk802"), strict=True):
-            open_page(tab, served.url, mark)
+            open_marked(tab, served.url, mark)
         chips = [tab.locator(TOKENS).inner_text() for tab in tabs]
         assert "mk801" in chips[0] and "mk802" not in chips[0]
         assert "mk802" in chips[1] and "mk801" not in chips[1]
@@ -301,7 +335,7 @@ def test_two_browsers_keep_their_own_state_through_the_proxy(served, browser):
 def test_a_widget_change_reruns_over_the_websocket_through_nginx(served, page):
     sockets = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
-    open_page(page, served.url, "mk803")
+    open_marked(page, served.url, "mk803")
     assert click_causal(page) == "1"
     assert click_causal(page) == "0"
     assert "mk803" in page.locator(TOKENS).inner_text()
@@ -315,7 +349,7 @@ def test_an_open_page_reconnects_when_its_app_process_dies(served, browser):
         page = context.new_page()
         # Earlier tests' pages must be gone, so that the one session counted is this page's.
         wait_sessions(served, page, lambda n: sum(n.values()) == 0, "sessions left over")
-        open_page(page, served.url, "mk804")
+        open_marked(page, served.url, "mk804")
         counts = wait_sessions(served, page, lambda n: sum(n.values()) == 1, "no session")
         holder = next(pid for pid, n in counts.items() if n == 1)
         other = next(pid for pid in served.apps if pid != holder)
@@ -331,6 +365,7 @@ def test_an_open_page_reconnects_when_its_app_process_dies(served, browser):
         context.close()
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_nginx_and_every_app_process(tmp_path):
     # Its own `make serve`: pytest groups the Playwright tests, so this one may run before them.
     with make_serve(tmp_path) as served:

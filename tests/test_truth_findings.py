@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core import analysis  # attributes looked up in each test: one fails alone
 from attention_core.__main__ import main as cli_main
 from attention_core.model import load_demo_model
+from tests.app_support import chart_specs
 from tests.test_pages_teach import decode
 from tests.test_pages_teach import open_page as teach_page
 from ui import teach
@@ -35,8 +36,7 @@ def open_page(page: str, **state) -> AppTest:
     return at
 
 
-def charts(at: AppTest) -> list[dict]:
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+charts = chart_specs
 
 
 def chart(at: AppTest, title: str) -> dict:

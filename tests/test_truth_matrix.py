@@ -28,14 +28,13 @@ from streamlit.testing.v1 import AppTest
 from attention_core import tokenize
 from attention_core.__main__ import main as cli_main
 from attention_core.model import load_demo_model
+from tests.app_support import chart_specs, open_app
 from tests.test_pages_teach import decode
 from ui.controls import DEFAULT_SENTENCE
 from ui.state import all_npz, compute_lab
 from ui.text import md_escape, t
 
 ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
-TIMEOUT = 120  # seconds: a shared 2-core machine; never a timing assertion
 PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
 SETTINGS = ("scale", "causal", "pos", "weights", "mode", "lang")
 VALUES = {
@@ -93,19 +92,14 @@ def lab_line(f: dict, *, scale: bool = True) -> str:
 
 
 def open_page(page: str, state: dict, **extra) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    for key, value in {**state, **extra}.items():
-        at.session_state[key] = value
-    at.run()
-    return at.switch_page(f"pages/{page}.py").run()
+    return open_app(page, **{**state, **extra})
 
 
 def texts_of(at: AppTest, kind: str) -> list[str]:
     return [e.value for e in at.get(kind)]
 
 
-def specs(at: AppTest) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+specs = chart_specs
 
 
 def chart_titles(at: AppTest) -> list[str]:

@@ -1,0 +1,44 @@
+"""AppTest helpers shared by the page tests: open a page through the router, read its charts.
+
+at = open_app("steps", weights="random", steps_step=3)   # session values set first
+specs = chart_specs(at)                                   # every plotly chart, as JSON
+"""
+
+from __future__ import annotations
+
+import json
+
+from streamlit.testing.v1 import AppTest
+
+from deploy.local import REPO_ROOT
+
+APP = str(REPO_ROOT / "app.py")
+TIMEOUT_S = 180  # one script run on a shared 2-core machine; a cap, never a measurement
+
+
+def open_app(
+    page: str = "main", *, query: dict[str, str] | None = None, timeout: float = TIMEOUT_S, **state
+) -> AppTest:
+    """app.py run once with `query` as its link's parameters and `state` in session state, then
+    switched to pages/<page>.py.
+
+    "main" stays on the first run. (A further `at.run()` of the main page runs pages/main.py
+    without the router under AppTest; tests/test_app_main.py's `run_app` avoids that.)
+    """
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    for name, value in (query or {}).items():
+        at.query_params[name] = value
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    return at if page == "main" else at.switch_page(f"pages/{page}.py").run()
+
+
+def chart_specs(at: AppTest) -> list[dict]:
+    """Every plotly chart the last run drew, as the JSON spec the browser receives."""
+    return [json.loads(element.proto.spec) for element in at.get("plotly_chart")]
+
+
+def chart_specs_by_key(at: AppTest) -> dict[str, dict]:
+    """The same, by each chart's widget key (the end of its element id)."""
+    return {e.proto.id.rsplit("-", 1)[-1]: json.loads(e.proto.spec) for e in at.get("plotly_chart")}
