@@ -15,8 +15,9 @@ Interactions, each interleaved sample by sample with bench/baseline_app.py under
   page's `Date.now()`, because the panels it redraws are ~1,400–6,200 px below the buttons and
   only one of the two fits in the viewport; the panels are scrolled into view). Baseline: its
   √d_k toggle (a Streamlit rerun redrawing one plotly heatmap).
-- through the server: the sidebar √d_k toggle (CDP click) and heads h (arrow key on the select
-  slider, h ↔ h/2). Baseline: its toggle, and its heads select slider.
+- through the server: the sidebar positions toggle (CDP click; √d_k and causal are the
+  view's own on the main page) and heads h (arrow key on the select slider, h ↔ h/2).
+  Baseline: its toggle, and its heads select slider.
 - τ drag: the mouse presses the τ slider's thumb and moves to the track's far end in 90 steps
   over 1.5 s (CDP mouse events, ~60 per s), DRAGS times in turn each way; the intervals between
   consecutive frames whose maps changed, from the press to the release, pooled; p95 reported,
@@ -190,9 +191,9 @@ def main_interactions(case: Case) -> dict[str, Interaction]:
         "view_causal": Interaction("view_causal", top, click_on('[data-testid="explorer-causal"]')),
         "focus": Interaction("focus", top, click_other(tokens, (0, 1), "data-i")),
         "head": Interaction("head", scroll_to("canvas[data-panel]", 160), head_in_page),
-        "side_scale": Interaction(
-            "side_scale", sidebar(toggle("scale")), click_on(toggle("scale"))
-        ),
+        # √d_k and causal belong to the view on the main page; the sidebar's positions switch
+        # is the on/off setting that still goes to the server (new X, new scores).
+        "side_pos": Interaction("side_pos", sidebar(toggle("pos")), click_on(toggle("pos"))),
         "side_heads": Interaction(
             "side_heads", sidebar(".st-key-heads", focus_heads), heads_key(case.heads)
         ),
@@ -205,7 +206,7 @@ KINDS = (
     ("causal switch in the view", "view_causal", "toggle", VIEW_TARGETS, True),
     ("focus token (click a token)", "focus", "toggle", VIEW_TARGETS, False),
     ("head of the panels (head button)", "head", "toggle", VIEW_TARGETS, False),
-    ("sidebar √d_k (server)", "side_scale", "toggle", SERVER_TARGETS, True),
+    ("sidebar positions (server)", "side_pos", "toggle", SERVER_TARGETS, True),
     ("sidebar heads h (server)", "side_heads", "heads", SERVER_TARGETS, True),
 )
 
@@ -377,7 +378,7 @@ def open_subject(browser, name: str, url: str, drawn: str, case: Case | None = N
 def warm_up(browser, url: str) -> None:
     """One throwaway session: loads jieba in the server and absorbs first-session effects."""
     sub = open_subject(browser, "warm-up", url + "/" + CASES[0].query_string(), DRAWN["main"])
-    measure(sub, main_interactions(CASES[0])["side_scale"])
+    measure(sub, main_interactions(CASES[0])["side_pos"])
     sub.page.close()
 
 

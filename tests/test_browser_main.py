@@ -19,8 +19,13 @@ FIRST_MAP_BOX = f"""JSON.stringify((r => [r.x, r.y, r.width, r.height].map(Math.
   {SHADOW}.querySelector('{MAP}').getBoundingClientRect()))"""
 
 
+SUBSCRIPTS = str.maketrans("", "", "₀₁₂₃₄₅₆₇₈₉")
+
+
 def tokens(page) -> list[str]:
-    return page.locator('[data-testid="explorer-tokens"] .word').all_text_contents()
+    """The token chips' texts, without the subscripts that tell repeated tokens apart (了₁)."""
+    chips = page.locator('[data-testid="explorer-tokens"] .word').all_text_contents()
+    return [chip.translate(SUBSCRIPTS) for chip in chips]
 
 
 def shot(page, name: str, maps: bool = False) -> None:
@@ -38,23 +43,30 @@ def first_map_centred(page) -> dict:
     return {"x": x, "y": y, "width": width, "height": height}
 
 
-def test_chinese_tokens_sidebar_scaling_reaches_the_view_and_address_bar(page, streamlit_server):
+def test_chinese_tokens_the_views_scaling_reaches_the_address_bar_and_survives(
+    page, streamlit_server
+):
+    """On the main page the view's switch is the √d_k setting (the sidebar shows no second one):
+    the maps change, the link follows, and a rerun for another setting keeps it off."""
     waits.open_view(page, f"{streamlit_server}/?w=random", 1280, 720)
     assert {"小明", "他", "桌子"} <= set(tokens(page))
+    assert page.locator("[data-testid='stSidebar'] .st-key-scale").count() == 0
     shot(page, "main_desktop_1280x720.png")
     before = waits.map_pixels(page)
-    page.locator(".st-key-scale label").first.click()
+    page.locator('[data-testid="explorer-scale"]').click()
     page.wait_for_url("**scale=0**", timeout=LOAD_MS)
-    page.wait_for_function(
-        f"() => !{SHADOW}.querySelector('[data-testid=\"explorer-scale\"]').checked",
-        timeout=LOAD_MS,
-    )
-    what = "the first head map after the sidebar's √d_k switch"
+    # The click scrolled the switch into view; maps off screen are drawn when they scroll in.
+    page.locator(MAP).first.evaluate("c => c.scrollIntoView({block: 'center'})")
+    what = "the first head map after the view's √d_k switch"
     waits.wait_changed(page, waits.map_pixels_js(), before, what)
     assert "d=64" in page.url and "h=4" in page.url  # the other controls kept their values
     page.locator(".st-key-classroom label").first.click()
     page.wait_for_url("**class=1**", timeout=LOAD_MS)
-    assert page.locator(".st-key-scale input").is_checked() is False
+    assert "scale=0" in page.url
+    page.wait_for_function(
+        f"() => !{SHADOW}.querySelector('[data-testid=\"explorer-scale\"]').checked",
+        timeout=LOAD_MS,
+    )
     assert not page.locator("[data-testid='stException']").count()
 
 

@@ -232,20 +232,22 @@ def wait_sessions(served: Served, page, wanted, what: str, timeout: float = 60) 
     return counts
 
 
+# The positions switch: a sidebar widget on the main page (√d_k and causal belong to the view
+# there), whose change reruns the page over the websocket and lands in the address bar.
 SETTLED = """() => {
-  const box = document.querySelector('.st-key-causal input');
-  const link = new URLSearchParams(location.search).get('causal');
+  const box = document.querySelector('.st-key-pos input');
+  const link = new URLSearchParams(location.search).get('pos');
   return box && !document.querySelector('[data-testid=stStatusWidget]')
     && link === (box.checked ? '1' : '0');
 }"""
 
 
-def click_causal(page) -> str:
-    """Flip the causal switch; wait until the server's run answered (switch and address bar
-    agree again); return the address bar's new value."""
-    page.locator(".st-key-causal label").first.click()
+def click_positions(page) -> str:
+    """Flip the sidebar's positions switch; wait until the server's run answered (switch and
+    address bar agree again); return the address bar's new value."""
+    page.locator(".st-key-pos label").first.click()
     page.wait_for_function(SETTLED, timeout=LOAD_MS)
-    return re.search(r"causal=(\d)", page.url).group(1)
+    return re.search(r"pos=(\d)", page.url).group(1)
 
 
 # ---- tests ----------------------------------------------------------------------------------
@@ -336,8 +338,8 @@ def test_a_widget_change_reruns_over_the_websocket_through_nginx(served, page):
     sockets = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
     open_marked(page, served.url, "mk803")
-    assert click_causal(page) == "1"
-    assert click_causal(page) == "0"
+    assert click_positions(page) == "1"
+    assert click_positions(page) == "0"
     assert "mk803" in page.locator(TOKENS).inner_text()
     assert sockets and all(u.startswith(f"ws://127.0.0.1:{served.port}/") for u in sockets)
     assert page.locator("[data-testid='stException']").count() == 0
@@ -356,9 +358,9 @@ def test_an_open_page_reconnects_when_its_app_process_dies(served, browser):
         os.kill(holder, signal.SIGKILL)  # a crash, not a polite stop
         served.apps.pop(holder)
         wait_sessions(served, page, lambda n: n.get(other) == 1, "no reconnection")
-        first = click_causal(page)  # the first run there rebuilds the page from its link
+        first = click_positions(page)  # the first run there rebuilds the page from its link
         assert "mk804" in page.locator(TOKENS).inner_text()
-        assert click_causal(page) != first  # and the page answers changes again
+        assert click_positions(page) != first  # and the page answers changes again
         assert page.locator("[data-testid='stException']").count() == 0
         served.wait_for_output("exited with code")  # serve.py said so and kept serving
     finally:
