@@ -20,6 +20,7 @@ FAVICON = ROOT / "assets" / "favicon.png"
 # when it follows the sidebar); the first is the default page.
 PAGES = (
     ("main", "main", "nav.main", ":material/grid_view:", None),
+    ("lesson", "lesson", "lesson.nav", ":material/co_present:", None),
     ("steps", "steps", "nav.steps", ":material/stairs:", None),
     ("scaling", "scaling", "nav.scaling", ":material/straighten:", None),
     ("heads", "heads", "nav.heads", ":material/view_module:", None),
@@ -109,6 +110,9 @@ def main() -> None:
     # it mid-session re-lays the sidebar out under the user's hand, so the switch only
     # enlarges type; the « button collapses the sidebar.
     sidebar = ss.setdefault("_sidebar_state", "collapsed" if classroom else "auto")
+    nav = st.navigation(page_entries(lang))
+    if getattr(nav, "url_path", "") == "lesson":  # the projected lesson: nothing beside it
+        sidebar = "collapsed"  # decided before the page config: a second call comes too late
     st.set_page_config(
         page_title=t("app.title", lang),
         page_icon=str(FAVICON),  # served by the app (a ":material/…:" icon comes from Google)
@@ -116,7 +120,6 @@ def main() -> None:
         initial_sidebar_state=sidebar,
     )
     frame_style(classroom)
-    nav = st.navigation(page_entries(lang))
     # Before the page runs: widget values and callbacks have already landed in the session,
     # and an update sent after the page's elements reaches the address bar one run late.
     controls.sync_query(controls.current_settings())

@@ -33,8 +33,9 @@ QUERY_KEYS = (
     "class",
 )
 # Page-level query parameters (not Settings fields), kept in links instead of reported unknown:
-# the main page's inspected head (1-based) and the view's temperature τ (pages/main.py).
-PAGE_QUERY_KEYS: tuple[str, ...] = ("head", "tau")
+# the main page's inspected head (1-based) and the view's temperature τ (pages/main.py), the
+# lesson's scene (pages/lesson.py).
+PAGE_QUERY_KEYS: tuple[str, ...] = ("head", "tau", "at")
 
 
 @dataclass(frozen=True)

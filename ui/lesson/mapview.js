@@ -1,0 +1,167 @@
+/* The lesson's thin adapter over the attention view (§5, §6, §9): the shape of the view's
+   coming `createView(host, opts) → {update, destroy}` (which heads, font scale), drawn until then
+   with the view's own leaves: attentionWeights (softmax.js, tested against the core), the ramps
+   (colour.js), mapGeometry and FONT_STACK (layout.js), summaryText (a11y.js). At the merge its
+   body becomes a call to createView with these options; the scenes keep calling this. */
+
+/** Maps of some heads of one sentence in `host`. opts: {heads: [k…], numbers: bool}. */
+function createLessonView(host, opts) {
+  const doc = host.ownerDocument;
+  const grid = doc.createElement("div");
+  grid.className = "maps";
+  host.append(grid);
+  const scratch = doc.createElement("canvas");
+  const figs = opts.heads.map((k) => {
+    const fig = doc.createElement("figure");
+    fig.className = "map";
+    const cap = doc.createElement("figcaption");
+    const canvas = doc.createElement("canvas");
+    canvas.setAttribute("role", "img");
+    canvas.dataset.head = String(k);
+    canvas.dataset.testid = "lesson-map";
+    fig.append(cap, canvas);
+    grid.append(fig);
+    return { k, fig, cap, canvas, weights: null };
+  });
+  let last = null;
+
+  function weightsOf(state, f, slot) {
+    const { n } = state;
+    if (state.weights) return state.weights[slot];
+    f.weights = f.weights && f.weights.length === n * n ? f.weights : new Float64Array(n * n);
+    const div = state.tau ?? 1;
+    return attentionWeights(state.scores, f.k * n * n, n, div, !!state.causal, f.weights);
+  }
+
+  /** Columns of the grid that give the biggest cells in the box. */
+  function columns(state, captionH) {
+    const m = figs.length;
+    let best = [1, -1];
+    for (let cols = 1; cols <= m; cols++) {
+      const rows = Math.ceil(m / cols);
+      const w = (state.box.w - (cols - 1) * 16) / cols;
+      const h = state.box.h / rows - captionH - 8;
+      const g = mapGeometry(scratch.getContext("2d"), state.labels, w, h, state.fonts);
+      if (g.cell > best[1] + 0.5) best = [cols, g.cell];
+    }
+    return best[0];
+  }
+
+  function update(state) {
+    last = state;
+    figs.forEach((f, slot) => {
+      f.cap.textContent = state.captions[slot] || "";
+    });
+    const cols = columns(state, state.fonts.label * 1.4);
+    grid.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
+    const capH = Math.max(...figs.map((f) => f.cap.offsetHeight || 0), 0); // as laid out now
+    const rows = Math.ceil(figs.length / cols);
+    const w = Math.floor((state.box.w - (cols - 1) * 16) / cols);
+    const h = Math.floor((state.box.h - (rows - 1) * 8) / rows - capH - 6);
+    const g = mapGeometry(scratch.getContext("2d"), state.labels, w, h, state.fonts);
+    figs.forEach((f, slot) => drawOne(state, f, g, weightsOf(state, f, slot), slot));
+    return g;
+  }
+
+  function drawOne(state, f, g, w, slot) {
+    const { n, luts } = state;
+    const pen = penStart(f.canvas, g.width, g.height);
+    const masked = (i, j) => state.causal && j > i;
+    penCells(pen, scratch, g.left, g.top, g.side, g.side, n, n, (i, j) =>
+      masked(i, j) ? null : rampRgb(luts.weight, w[i * n + j], 0, 1),
+    );
+    penGrid(pen, g.left, g.top, g.cell, g.cell, n, n);
+    if (state.causal) penHatch(pen, g.left, g.top, g.cell, n);
+    mapLabels(pen, g, state);
+    if (opts.numbers) mapNumbers(pen, g, state, w, masked);
+    if (state.focus !== null && state.focus !== undefined && state.focus < n) {
+      penOutline(pen, g.left, g.top + state.focus * g.cell, g.side, g.cell, 3);
+    }
+    if (state.overlay) state.overlay(pen, g, f.k, w);
+    penDone(pen);
+    const title = state.captions[slot] || "";
+    f.canvas.setAttribute("aria-label", summaryText(state.summaryText, title, state.texts, w, n));
+  }
+
+  return {
+    update,
+    redraw: () => last && update(last),
+    canvases: () => figs.map((f) => f.canvas),
+    destroy: () => grid.remove(),
+  };
+}
+
+/** Row labels at the left, key labels below (upright Chinese when cells are narrow), the
+    axis titles; every step-th label when the cells are smaller than the type. g may be moved
+    in the canvas: g.x0 is where its box starts (left and top are already moved). */
+function mapLabels(pen, g, state) {
+  const px = g.px;
+  const o = { px, colour: INK };
+  for (let i = 0; i < g.n; i += g.step) {
+    penText(pen, state.labels[i], g.left - 6, g.top + (i + 0.5) * g.cell, { ...o, align: "right" });
+  }
+  const y0 = g.top + g.side + 6;
+  for (let j = 0; j < g.n; j += g.step) {
+    const x = g.left + (j + 0.5) * g.cell;
+    const s = state.labels[j];
+    if (g.rotate && isUpright(s)) penUpright(pen, s, x, y0, o);
+    else if (g.rotate) rotatedLabel(pen, s, x, y0, px);
+    else penText(pen, s, x, y0, { ...o, align: "center", base: "top" });
+  }
+  const axes = state.axes;
+  penText(pen, axes.key, g.left + g.side / 2, g.height - 2, {
+    px, align: "center", base: "bottom", colour: MUTED,
+  });
+  rotatedTitle(pen, axes.query, (g.x0 || 0) + px * 0.6 + 2, g.top + g.side / 2, px);
+}
+
+/** A label turned −90°, reading upwards from (x, y) downwards. */
+function rotatedLabel(pen, s, x, y, px) {
+  const { ctx } = pen;
+  ctx.save();
+  ctx.font = penFont(px);
+  const w = ctx.measureText(s).width;
+  ctx.translate(x, y);
+  ctx.rotate(-Math.PI / 2);
+  ctx.fillStyle = INK;
+  ctx.textAlign = "right";
+  ctx.textBaseline = "middle";
+  ctx.fillText(s, 0, 0);
+  ctx.restore();
+  pen.fonts.add(px);
+  pen.boxes.push([x - px * 0.6, y, px * 1.2, w]);
+}
+
+/** An axis title turned −90°, centred on (x, y). */
+function rotatedTitle(pen, s, x, y, px) {
+  const { ctx } = pen;
+  ctx.save();
+  ctx.font = penFont(px);
+  const w = ctx.measureText(s).width;
+  ctx.translate(x, y);
+  ctx.rotate(-Math.PI / 2);
+  ctx.fillStyle = MUTED;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  ctx.fillText(s, 0, 0);
+  ctx.restore();
+  pen.fonts.add(px);
+  pen.boxes.push([x - px * 0.6, y - w / 2, px * 1.2, w]);
+}
+
+/** Percentages in the cells, only where they fit at 16 px or more. */
+function mapNumbers(pen, g, state, w, masked) {
+  const px = Math.min(state.fonts.cell, Math.floor(g.cell * 0.42));
+  if (px < 16) return;
+  pen.ctx.font = penFont(px);
+  if (pen.ctx.measureText("100").width > g.cell - 4) return;
+  const { n, luts } = state;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      if (masked(i, j)) continue;
+      const k = rampIndex(w[i * n + j], 0, 1);
+      penText(pen, String(Math.round(w[i * n + j] * 100)), g.left + (j + 0.5) * g.cell,
+        g.top + (i + 0.5) * g.cell, { px, align: "center", colour: luts.weightInk[k], cell: true });
+    }
+  }
+}
