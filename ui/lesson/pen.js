@@ -71,6 +71,7 @@ function penText(pen, s, x, y, o) {
 function penTry(pen, s, x, y, o) {
   const box = penMeasure(pen, s, x, y, o);
   if (box[0] < -0.5 || box[0] + box[2] > pen.w + 0.5) return false;
+  if (o.max && box[2] > o.max) return false; // wider than its place (a card): left out
   if (pen.boxes.some((b) => boxesMeet(b, box))) return false;
   penText(pen, s, x, y, o);
   return true;

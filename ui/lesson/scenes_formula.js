@@ -258,7 +258,9 @@ function mapState(S, part, extra) {
 /** Ask Python once for a measurement the scene needs (it arrives with the next rerun). */
 function askBlock(D, name) {
   D.asked ||= {};
-  if (D.header.blocks[name] || D.asked[name]) return;
+  if (D.header.blocks[name]) return;
+  D.els.scene.dataset.waiting = name; // for tests: the figure says "measuring" until it comes
+  if (D.asked[name]) return;
   D.asked[name] = true;
   D.api?.setTriggerValue("block", name);
 }

@@ -143,7 +143,7 @@ function s8Paint(S, canvas, step, pos, readout) {
   penDone(pen);
   const diff = pos ? o.diff1 : o.diff0;
   const line = step === 0 ? "" : tx(D, pos ? "lesson.s8.why_pos" : "lesson.s8.why", { v: diff.toExponential(1) });
-  readout.textContent = line;
+  readout.textContent = step === 1 && !pos ? "" : line; // at the reveal the verdict says it
   const cells = (texts, w) => texts.map((q, i) => texts.map((k, j) => `${q}→${k} ${pctText(w[i * n + j])}`).join(" ")).join(tx(D, "explorer.sep"));
   canvas.setAttribute("aria-label", [`${o.a.join("")}: ${cells(o.a, A)}`, step ? `${o.b.join("")}: ${cells(o.b, B)}` : "", line].filter(Boolean).join(". "));
 }

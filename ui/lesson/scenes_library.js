@@ -134,16 +134,17 @@ function s2Card(pen, box, tok, o) {
   ctx.stroke();
   ctx.restore();
   let line = y + 6;
-  penTry(pen, tok.t, x + w / 2, line, { px: Math.round(px * 1.15), align: "center", base: "top", weight: 700 });
+  const max = w - 8;
+  penTry(pen, tok.t, x + w / 2, line, { px: Math.round(px * 1.15), align: "center", base: "top", weight: 700, max });
   line += px * 1.45;
   if (o.en) {
-    penTry(pen, tok.gloss || "·", x + w / 2, line, { px, align: "center", base: "top", colour: MUTED });
+    penTry(pen, tok.gloss || "·", x + w / 2, line, { px, align: "center", base: "top", colour: MUTED, max });
     line += px * 1.3;
   }
-  penTry(pen, o.match, x + w / 2, line, { px, align: "center", base: "top", colour: MUTED });
+  penTry(pen, o.match, x + w / 2, line, { px, align: "center", base: "top", colour: MUTED, max });
   if (o.share === null) return;
   line += px * 1.3;
-  penTry(pen, pctText(o.share * o.grow), x + w / 2, line, { px, align: "center", base: "top", weight: 700 });
+  penTry(pen, pctText(o.share * o.grow), x + w / 2, line, { px, align: "center", base: "top", weight: 700, max });
   ctx.fillStyle = "#dfe3ea";
   ctx.fillRect(x + 6, y + h - 11, w - 12, 6);
   ctx.fillStyle = o.best ? WARM : ACCENT;

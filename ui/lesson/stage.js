@@ -16,10 +16,14 @@ function sendState(D, extra = {}) {
 function animate(D, ms, fn) {
   cancelAnimationFrame(D.anim);
   const t0 = performance.now();
+  D.els.root.dataset.anim = "1"; // for tests and benches: wait until the pixels rest
+  D.frames = 0;
   const tick = (now) => {
     const f = Math.min(1, (now - t0) / ms);
     fn(f < 0.5 ? 2 * f * f : 1 - (-2 * f + 2) ** 2 / 2);
+    D.frames += 1;
     D.anim = f < 1 ? requestAnimationFrame(tick) : 0;
+    if (!D.anim) delete D.els.root.dataset.anim;
   };
   D.anim = requestAnimationFrame(tick);
 }
@@ -27,6 +31,7 @@ function animate(D, ms, fn) {
 function stopAnimation(D) {
   cancelAnimationFrame(D.anim);
   D.anim = 0;
+  delete D.els.root.dataset.anim;
 }
 
 function stepNames(D) {
@@ -80,6 +85,7 @@ function renderScene(D, step) {
   const { els } = D;
   const doc = els.root.ownerDocument;
   els.scene.dataset.scene = String(k);
+  delete els.scene.dataset.waiting;
   els.scene.classList.toggle("stack", scene.layout === "stack");
   const room = roomOf(D);
   els.root.style.setProperty("--side", `${Math.round(Math.max(250, room.w * (scene.side || SIDE_FRACTION)))}px`);
@@ -176,18 +182,19 @@ function updateNav(D, names) {
     D.at === D.header.scenes && i === names.length - 1;
 }
 
-/** Draw the scene's step (animated from `from` when it is a neighbour) and its words. */
+/** Draw the scene's step (animated from `from` when it is a neighbour) and its words; the words
+    first, so the figure is measured in the room they leave. */
 function drawScene(D, step, from) {
   if (!D.inst) return;
   const scene = SCENES[D.at];
-  D.ctx.box = figureBox(D);
   D.els.scene.dataset.step = String(step);
-  D.inst.draw(step, from);
   const names = scene.steps(D.ctx);
   updateNav(D, names);
   renderQuiz(D, scene, step);
-  const take = D.els.scene.querySelector(".takeaway");
-  take.textContent = scene.take(D.ctx, step);
+  D.els.scene.querySelector(".takeaway").textContent = scene.take(D.ctx, step);
+  D.ctx.box = figureBox(D);
+  D.inst.draw(step, from);
+  if (scene.quiz) renderQuiz(D, scene, step); // the scene's draw may have changed its answer
 }
 
 // ---- predict, then reveal ---------------------------------------------------------------------
@@ -209,6 +216,7 @@ function renderQuiz(D, scene, step) {
   q.append(tag(doc, "strong", "", {}, tx(D, "lesson.quiz.guess")), " ", quiz.question(D.ctx));
   const group = tag(doc, "div", "choices", { role: "group", "aria-labelledby": "lesson-question" });
   choices.forEach((c, i) => {
+    if (!open && !c.right && i !== chosen && choices.some((x) => x.right)) return; // answered: keep it short
     const b = tag(doc, "button", "choice", { type: "button", "data-choice": String(i),
       "data-testid": "lesson-choice" }, c.label);
     b.disabled = !open;
