@@ -5,9 +5,10 @@
 
 const NEXT_KEYS = new Set(["ArrowRight", "ArrowDown", "PageDown", "n", "N"]);
 const PREV_KEYS = new Set(["ArrowLeft", "ArrowUp", "PageUp", "Backspace", "p", "P"]);
-const OWN_KEYS = /^(input|textarea|select)$/i; // elements that use the keys themselves
+const OWN_KEYS = /^(textarea|select)$/i; // elements that use the keys themselves
+const PRESSED_BY_SPACE = new Set(["checkbox", "radio", "button", "submit", "reset"]);
 const OWN_ROLES = new Set(["slider", "textbox", "combobox", "spinbutton", "listbox", "menu",
-  "radiogroup", "radio", "tab", "option", "menuitem"]);
+  "option", "menuitem"]);
 
 /** The element with the focus, inside shadow roots too. */
 function deepActive(doc) {
@@ -16,17 +17,32 @@ function deepActive(doc) {
   return a;
 }
 
-/** True when the focused element wants the key for itself (typing, a slider, a menu). */
+/** True when the focused element wants the keys for itself: a text box, a select, a slider
+    (a switch or a button only wants Space and Enter, see pressable). */
 function typing(el) {
   if (!el) return false;
   if (OWN_KEYS.test(el.tagName) || el.isContentEditable) return true;
+  if (/^input$/i.test(el.tagName) && !PRESSED_BY_SPACE.has(el.type)) return true;
   const role = el.getAttribute?.("role");
   return !!role && OWN_ROLES.has(role);
 }
 
-/** Space and Enter press a focused button or link; the other keys still turn the page. */
+/** Space and Enter press a focused button, link or switch; the other keys still turn the page. */
 function pressable(el) {
-  return !!el && /^(button|a|summary)$/i.test(el.tagName);
+  if (!el) return false;
+  return /^(button|a|summary)$/i.test(el.tagName) || (/^input$/i.test(el.tagName) && PRESSED_BY_SPACE.has(el.type));
+}
+
+/** A control clicked with the mouse gives the keyboard back to the deck (a presenter clicks a
+    word, then presses → for the next step); a control reached with Tab keeps it. */
+function releaseAfterPointer(D) {
+  D.els.root.addEventListener("pointerup", (ev) => {
+    const el = ev.target.closest?.("button, input[type=checkbox], input[type=range]");
+    if (!el || el.closest(".editor")) return;
+    setTimeout(() => {
+      if (deepActive(D.host.ownerDocument) === el) el.blur();
+    }, 0);
+  });
 }
 
 function bindKeys(D) {
@@ -47,6 +63,7 @@ function bindKeys(D) {
     if (handle(D, ev, el)) ev.preventDefault();
   };
   doc.addEventListener("keydown", onKey);
+  releaseAfterPointer(D);
   D.unbindKeys = () => doc.removeEventListener("keydown", onKey);
 }
 

@@ -43,8 +43,9 @@ NOTE_MARK = re.compile(r"<!--\s*lesson\.notes\.(\d+)\s*-->")
 PAGE_CSS = """<style>
 [data-testid="stMainBlockContainer"] { padding: 0 8px !important; max-width: none !important; }
 [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0 !important; }
-[data-testid="stHeader"] { background: transparent !important; pointer-events: none; }
-[data-testid="stHeader"] button, [data-testid="stHeader"] a { pointer-events: auto; }
+[data-testid="stHeader"] { background: transparent !important; }
+[data-testid="stHeader"], [data-testid="stHeader"] * { pointer-events: none !important; }
+[data-testid="stHeader"] :is(button, a, [role="button"]) { pointer-events: auto !important; }
 /* A rerun (a scene change, a measurement) never dims the deck: it already shows the new state. */
 [data-testid="stMainBlockContainer"] [data-stale="true"] { opacity: 1 !important; }
 </style>"""

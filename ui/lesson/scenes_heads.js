@@ -5,9 +5,8 @@
 // ---- §6 -----------------------------------------------------------------------------------------
 
 function s6Choice(S, when, label) {
-  const b = tag(S.doc, "button", "", { type: "button", role: "radio", "data-key": `s6-${when}`,
-    "data-testid": `s6-${when}`, "aria-checked": String(S.D.state.s6 === when) }, label);
-  b.tabIndex = S.D.state.s6 === when ? 0 : -1;
+  const b = tag(S.doc, "button", "", { type: "button", "data-key": `s6-${when}`,
+    "data-testid": `s6-${when}`, "aria-pressed": String(S.D.state.s6 === when) }, label);
   b.addEventListener("click", () => {
     S.D.state.s6 = when;
     drawScene(S.D, S.D.step, S.D.step);
@@ -33,7 +32,7 @@ SCENES[6] = {
       draw() {
         const D = S.D;
         const before = D.state.s6 === "before" && arr(D, `${part.prefix}scores0`);
-        const group = tag(S.doc, "div", "chips", { role: "radiogroup", "aria-label": tx(D, "lesson.s6.when") });
+        const group = tag(S.doc, "div", "chips", { role: "group", "aria-label": tx(D, "lesson.s6.when") });
         group.append(
           s6Choice(S, "before", tx(D, "lesson.s6.before", { step: part.step0 })),
           s6Choice(S, "after", tx(D, "lesson.s6.after", { step: part.step })),

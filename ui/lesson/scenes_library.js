@@ -17,11 +17,10 @@ function s2Head(S, part, i) {
 
 function headPicker(S, part, head, onPick) {
   const doc = S.doc;
-  const group = tag(doc, "div", "chips", { role: "radiogroup", "aria-label": tx(S.D, "lesson.head", { i: "" }).trim() });
+  const group = tag(doc, "div", "chips", { role: "group", "aria-label": tx(S.D, "lesson.head", { i: "" }).trim() });
   for (let k = 0; k < part.h; k++) {
-    const b = tag(doc, "button", "", { type: "button", role: "radio", "data-key": `head-${k}`,
-      "aria-checked": String(k === head) }, tx(S.D, "lesson.head", { i: k + 1 }));
-    b.tabIndex = k === head ? 0 : -1;
+    const b = tag(doc, "button", "", { type: "button", "data-key": `head-${k}`,
+      "aria-pressed": String(k === head) }, tx(S.D, "lesson.head", { i: k + 1 }));
     b.addEventListener("click", () => onPick(k));
     group.append(b);
   }

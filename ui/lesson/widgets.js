@@ -8,7 +8,8 @@ function chipText(D, tok) {
   return g ? `${tok.t} · ${g}` : tok.t;
 }
 
-/** Pick a token: chips (a radio group with arrow keys) or, for a long sentence, a select. */
+/** Pick a token: chips (toggle buttons: the arrow keys stay the deck's) or, for a long
+    sentence, a select. */
 function wTokens(S, legend, part, chosen, onPick, key) {
   const D = S.D;
   const doc = S.doc;
@@ -24,24 +25,14 @@ function wTokens(S, legend, part, chosen, onPick, key) {
     label.append(tag(doc, "span", "", {}, legend), sel);
     return label;
   }
-  const group = tag(doc, "div", "chips", { role: "radiogroup", "aria-label": legend });
+  const group = tag(doc, "div", "chips", { role: "group", "aria-label": legend });
   group.append(tag(doc, "p", "", { "aria-hidden": "true" }, legend));
-  const buttons = part.tokens.map((tok, i) => {
-    const b = tag(doc, "button", "", { type: "button", role: "radio", "data-i": String(i),
-      "data-key": `${key}-${i}`, "aria-checked": String(i === chosen) }, chipText(D, tok));
-    b.tabIndex = i === chosen ? 0 : -1;
+  part.tokens.forEach((tok, i) => {
+    const b = tag(doc, "button", "", { type: "button", "data-i": String(i), "data-key": `${key}-${i}`,
+      "aria-pressed": String(i === chosen) }, chipText(D, tok));
     b.setAttribute("aria-label", [tok.t, tok.gloss].filter(Boolean).join(" · "));
     b.addEventListener("click", () => onPick(i));
     group.append(b);
-    return b;
-  });
-  group.addEventListener("keydown", (ev) => {
-    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key];
-    if (!step) return;
-    ev.preventDefault();
-    const i = (chosen + step + part.n) % part.n;
-    onPick(i);
-    buttons[i]?.focus();
   });
   return group;
 }
