@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
+from urllib.parse import urlparse
 
 import streamlit as st
 
@@ -66,6 +67,14 @@ def page_entries(lang: str) -> list:
     return entries
 
 
+def opens_lesson() -> bool:
+    """True when the browser asks for /lesson. Read before st.navigation, so the first and only
+    page config already starts the sidebar collapsed (a second call after the navigation lost
+    the race about one load in two; navigating first sent the page's Google-hosted icon)."""
+    path = urlparse(st.context.url or "").path.rstrip("/")
+    return path.endswith("/lesson")
+
+
 def page_weights(page) -> str | None:
     """The weights a page always uses whatever the sidebar says (None: it follows the sidebar)."""
     path = getattr(page, "url_path", "") or "main"
@@ -110,9 +119,8 @@ def main() -> None:
     # it mid-session re-lays the sidebar out under the user's hand, so the switch only
     # enlarges type; the « button collapses the sidebar.
     sidebar = ss.setdefault("_sidebar_state", "collapsed" if classroom else "auto")
-    nav = st.navigation(page_entries(lang))
-    if getattr(nav, "url_path", "") == "lesson":  # the projected lesson: nothing beside it
-        sidebar = "collapsed"  # decided before the page config: a second call comes too late
+    if opens_lesson():  # the projected lesson: nothing beside it
+        sidebar = "collapsed"
     st.set_page_config(
         page_title=t("app.title", lang),
         page_icon=str(FAVICON),  # served by the app (a ":material/…:" icon comes from Google)
@@ -120,6 +128,7 @@ def main() -> None:
         initial_sidebar_state=sidebar,
     )
     frame_style(classroom)
+    nav = st.navigation(page_entries(lang))
     # Before the page runs: widget values and callbacks have already landed in the session,
     # and an update sent after the page's elements reaches the address bar one run late.
     controls.sync_query(controls.current_settings())

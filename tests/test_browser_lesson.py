@@ -256,7 +256,10 @@ def test_keys_step_and_turn_the_scene_and_the_link_follows(page, streamlit_serve
 
 
 def test_notes_are_hidden_until_s_and_the_title_takes_the_focus(page, streamlit_server):
+    """Nothing beside the scene (the sidebar starts collapsed); S shows the teacher's notes; a
+    scene change is announced and puts the focus on its title."""
     open_lesson(page, streamlit_server, "?at=3")
+    assert page.locator('[data-testid="stSidebar"]').get_attribute("data-collapsed") == "true"
     notes = page.locator('[data-testid="lesson-notes"]')
     assert notes.is_hidden()
     press(page, "s")

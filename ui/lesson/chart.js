@@ -11,8 +11,7 @@ function chartScale(axis, lo, hi) {
 /** Draw the chart in box {x, y, w, h}; returns {sx, sy} to place marks on it. */
 function drawChart(pen, box, spec, px) {
   let top = box.y + chartLegend(pen, box, spec.series, px);
-  penText(pen, spec.y.title, box.x, top, { px, base: "top", colour: MUTED });
-  top += px * 1.5;
+  top += penWrap(pen, spec.y.title, box.x, top, box.w, { px, colour: MUTED }) + px * 0.3;
   pen.ctx.font = penFont(px);
   const tickW = Math.max(...spec.y.ticks.map(([, s]) => pen.ctx.measureText(s).width)) + 10;
   const left = box.x + tickW;

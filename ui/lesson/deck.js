@@ -176,7 +176,7 @@ function buildHelp(D) {
   const keys = ["next", "prev", "ends", "jump", "notes", "full", "black", "help", "remote"];
   const list = tag(doc, "ul");
   for (const k of keys) list.append(tag(doc, "li", "", {}, tx(D, `lesson.k.${k}`)));
-  const title = tag(doc, "h2", "", { id: "lesson-help-title" }, tx(D, "lesson.keys"));
+  const title = tag(doc, "h3", "", { id: "lesson-help-title" }, tx(D, "lesson.keys"));
   const close = tag(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
   close.addEventListener("click", () => toggleHelp(D, false));
   els.help.setAttribute("aria-labelledby", "lesson-help-title");
@@ -198,7 +198,7 @@ function fillNotes(D) {
   const { els } = D;
   if (els.notesBox.hidden) return;
   const doc = els.root.ownerDocument;
-  const title = tag(doc, "h2", "", {}, tx(D, "lesson.notes_title"));
+  const title = tag(doc, "h3", "", {}, tx(D, "lesson.notes_title"));
   const body = [title];
   let list = null;
   for (const [kind, text] of D.header.notes[String(D.at)] || []) {
@@ -329,7 +329,8 @@ function figureBox(D) {
   const fig = D.els.scene.querySelector(".figure");
   const room = roomOf(D);
   const w = Math.floor(fig.clientWidth);
-  if (room.phone) return { w, h: Math.round(Math.min(560, Math.max(300, w * 1.05))) };
+  const tall = (SCENES[D.at] && SCENES[D.at].phone) || 1.05; // a scene's height on a phone, × width
+  if (room.phone) return { w, h: Math.round(Math.max(300, w * tall)) };
   return { w, h: Math.floor(fig.clientHeight) };
 }
 

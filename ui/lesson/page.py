@@ -46,6 +46,10 @@ PAGE_CSS = """<style>
 [data-testid="stHeader"] { background: transparent !important; }
 [data-testid="stHeader"], [data-testid="stHeader"] * { pointer-events: none !important; }
 [data-testid="stHeader"] :is(button, a, [role="button"]) { pointer-events: auto !important; }
+.st-key-lesson_h1 {
+  position: absolute !important; width: 1px; height: 1px; overflow: hidden;
+  clip-path: inset(50%); white-space: nowrap;
+}
 /* A rerun (a scene change, a measurement) never dims the deck: it already shows the new state. */
 [data-testid="stMainBlockContainer"] [data-stale="true"] { opacity: 1 !important; }
 </style>"""

@@ -17,6 +17,7 @@ function doublings(ns, ys) {
 }
 
 SCENES[7] = {
+  phone: 1.4,
   title: (D) => tx(D, "lesson.s7.title"),
   steps: (S) => stepTexts(S, ["lesson.s7.step0", "lesson.s7.step1", "lesson.s7.step2"]),
   take: (S) => {
@@ -161,6 +162,7 @@ function powerOfTen(v) {
 // ---- §10 ----------------------------------------------------------------------------------------
 
 SCENES[10] = {
+  phone: 1.9,
   title: (D) => tx(D, "lesson.s10.title"),
   steps: (S) => stepTexts(S, ["lesson.s10.step0", "lesson.s10.step1"]),
   take: (S) => tx(S.D, "lesson.s10.take"),

@@ -4,6 +4,7 @@
 // ---- §4 -----------------------------------------------------------------------------------------
 
 SCENES[4] = {
+  phone: 1.2,
   title: (D) => tx(D, "lesson.s4.title"),
   steps: (S) => {
     const root = Math.sqrt(S.part.d_k).toFixed(2);
@@ -268,6 +269,7 @@ function askBlock(D, name) {
 const S5_CHOICES = [["sharp", "lesson.s5.c_sharp"], ["flat", "lesson.s5.c_flat"], ["same", "lesson.s5.c_same"]];
 
 SCENES[5] = {
+  phone: 1.15,
   title: (D) => tx(D, "lesson.s5.title"),
   steps: (S) => stepTexts(S, ["lesson.s5.step0", "lesson.s5.step1", "lesson.s5.step2", "lesson.s5.step3"]),
   take: (S) => tx(S.D, "lesson.s5.take"),

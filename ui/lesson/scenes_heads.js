@@ -15,6 +15,7 @@ function s6Choice(S, when, label) {
 }
 
 SCENES[6] = {
+  phone: 4.2,
   side: 0.22,
   title: (D) => tx(D, "lesson.s6.title"),
   steps: (S) => stepTexts(S, ["lesson.s6.step0"]),
@@ -72,6 +73,7 @@ function s8Pos(S, step) {
 }
 
 SCENES[8] = {
+  phone: 2.4,
   title: (D) => tx(D, "lesson.s8.title"),
   steps: (S) => stepTexts(S, ["lesson.s8.step0", "lesson.s8.step1", "lesson.s8.step2"]),
   take: (S) => tx(S.D, "lesson.s8.take"),

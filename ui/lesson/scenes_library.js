@@ -28,6 +28,7 @@ function headPicker(S, part, head, onPick) {
 }
 
 SCENES[2] = {
+  phone: 1.7,
   title: (D) => tx(D, "lesson.s2.title"),
   steps: (S) => stepTexts(S, ["lesson.s2.step0", "lesson.s2.step1", "lesson.s2.step2"]),
   take: (S) => tx(S.D, "lesson.s2.take"),

@@ -89,7 +89,7 @@ function renderScene(D, step) {
   els.scene.classList.toggle("stack", scene.layout === "stack");
   const room = roomOf(D);
   els.root.style.setProperty("--side", `${Math.round(Math.max(250, room.w * (scene.side || SIDE_FRACTION)))}px`);
-  const title = tag(doc, "h1", "title", { tabindex: "-1", "data-testid": "lesson-title" });
+  const title = tag(doc, "h2", "title", { tabindex: "-1", "data-testid": "lesson-title" });
   const figure = tag(doc, "div", "figure", { "data-testid": "lesson-figure" });
   const side = tag(doc, "div", "side", { "data-testid": "lesson-side" });
   const controls = tag(doc, "div", "controls");

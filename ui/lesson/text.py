@@ -8,6 +8,10 @@ from __future__ import annotations
 
 FRAME = {
     "lesson.nav": {"zh": "课堂：十幕讲完注意力", "en": "The lesson: attention in ten scenes"},
+    "lesson.open": {
+        "zh": "▶ 上课：十幕讲完注意力（投影用，按 → 翻页）",
+        "en": "▶ Teach it: the lesson in ten scenes (for a projector, → turns the page)",
+    },
     "lesson.strip": {"zh": "十幕", "en": "Scenes"},
     "lesson.scene": {"zh": "§{k} · {title}", "en": "§{k} · {title}"},
     "lesson.step": {"zh": "第 {i}/{n} 步", "en": "Step {i} of {n}"},
