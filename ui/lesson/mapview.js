@@ -47,8 +47,14 @@ function createLessonView(host, opts) {
     return best[0];
   }
 
-  function update(state) {
-    last = state;
+  /** Layout (columns, caption room, geometry) and the label layer, redone only when the
+      captions, the box, the labels or the fonts change: a τ sweep repaints cells alone. */
+  let layoutKey = "";
+  let frame = null;
+
+  function layoutFor(state) {
+    const key = JSON.stringify([state.captions, state.box, state.labels, state.fonts, state.axes]);
+    if (key === layoutKey) return frame;
     figs.forEach((f, slot) => {
       f.cap.textContent = state.captions[slot] || "";
     });
@@ -59,12 +65,24 @@ function createLessonView(host, opts) {
     const w = Math.floor((state.box.w - (cols - 1) * 16) / cols);
     const h = Math.floor((state.box.h - (rows - 1) * 8) / rows - capH - 6);
     const g = mapGeometry(scratch.getContext("2d"), state.labels, w, h, state.fonts);
-    figs.forEach((f, slot) => drawOne(state, f, g, weightsOf(state, f, slot), slot));
-    return g;
+    const layer = doc.createElement("canvas");
+    const pen = penStart(layer, g.width, g.height);
+    mapLabels(pen, g, state);
+    frame = { g, layer, fonts: [...pen.fonts], boxes: pen.boxes };
+    layoutKey = key;
+    return frame;
   }
 
-  function drawOne(state, f, g, w, slot) {
+  function update(state) {
+    last = state;
+    const f0 = layoutFor(state);
+    figs.forEach((f, slot) => drawOne(state, f, f0, weightsOf(state, f, slot), slot));
+    return f0.g;
+  }
+
+  function drawOne(state, f, f0, w, slot) {
     const { n, luts } = state;
+    const g = f0.g;
     const pen = penStart(f.canvas, g.width, g.height);
     const masked = (i, j) => state.causal && j > i;
     penCells(pen, scratch, g.left, g.top, g.side, g.side, n, n, (i, j) =>
@@ -72,13 +90,16 @@ function createLessonView(host, opts) {
     );
     penGrid(pen, g.left, g.top, g.cell, g.cell, n, n);
     if (state.causal) penHatch(pen, g.left, g.top, g.cell, n);
-    mapLabels(pen, g, state);
+    pen.ctx.drawImage(f0.layer, 0, 0, g.width, g.height);
+    f0.fonts.forEach((px) => pen.fonts.add(px));
+    pen.boxes.push(...f0.boxes);
     if (opts.numbers) mapNumbers(pen, g, state, w, masked);
     if (state.focus !== null && state.focus !== undefined && state.focus < n) {
       penOutline(pen, g.left, g.top + state.focus * g.cell, g.side, g.cell, 3);
     }
     if (state.overlay) state.overlay(pen, g, f.k, w);
     penDone(pen);
+    if (state.quick) return; // mid-animation: the words follow when it rests
     const title = state.captions[slot] || "";
     f.canvas.setAttribute("aria-label", summaryText(state.summaryText, title, state.texts, w, n));
   }

@@ -101,11 +101,7 @@ function s4Paint(S, canvas, shown, readout) {
   penText(pen, lines[to], 0, titleH + 4, { px: base, base: "top", mono: true, colour: MUTED });
   const top = titleH + base * 1.6 + 8;
   const labels = labelsOf(part);
-  const ctx2 = S.doc.createElement("canvas").getContext("2d");
-  const box = { w: W, h: H - top };
-  const gFull = mapGeometry(ctx2, labels, box.w, box.h, fonts);
-  const room = (W - gFull.left - 2 * 24) * (n / (n + 2 * part.d_k)) + gFull.left;
-  const gSmall = mapGeometry(ctx2, labels, room, box.h - base * 1.4, fonts);
+  const { gFull, gSmall, scratch } = s4Geometry(S, labels, W, H - top, fonts);
   const into3 = to === 3 ? (shown.from === 3 ? 1 : shown.p) : shown.from === 3 ? 1 - shown.p : 0;
   const g0 = into3 > 0 ? gSmall : gFull;
   const dy = top + (into3 > 0 ? base * 1.4 : 0);
@@ -113,7 +109,6 @@ function s4Paint(S, canvas, shown, readout) {
   const a = layers[Math.min(shown.from, 2)];
   const b = layers[Math.min(to, 2)];
   const p = shown.p;
-  const scratch = S.doc.createElement("canvas");
   penCells(pen, scratch, g.left, g.top, g.side, g.side, n, n, (r, c) => {
     const ca = a.colour(r, c);
     const cb = b.colour(r, c);
@@ -144,6 +139,21 @@ function s4Numbers(pen, g, layer, n, fonts) {
       penText(pen, s, g.left + (j + 0.5) * g.cell, g.top + (i + 0.5) * g.cell, { px, align: "center", colour: ink, cell: true });
     }
   }
+}
+
+/** The map's geometry alone (steps ①–③) and beside V and O (step ④), kept while the room and
+    the labels stay: a morph repaints cells, not the layout. */
+function s4Geometry(S, labels, w, h, fonts) {
+  const key = JSON.stringify([labels, w, h, fonts]);
+  if (S.s4 && S.s4.key === key) return S.s4;
+  const part = S.part;
+  const n = part.n;
+  const ctx = S.doc.createElement("canvas").getContext("2d");
+  const gFull = mapGeometry(ctx, labels, w, h, fonts);
+  const room = (w - gFull.left - 2 * 24) * (n / (n + 2 * part.d_k)) + gFull.left;
+  const gSmall = mapGeometry(ctx, labels, room, h - fonts.label * 1.4, fonts);
+  S.s4 = { key, gFull, gSmall, scratch: S.doc.createElement("canvas") };
+  return S.s4;
 }
 
 /** Step ④: A · V = O beside the weights, rows aligned (fading in as it arrives). */
@@ -310,17 +320,23 @@ function s5Mount(S) {
     if (step === 0) return s5Chart(S, S.figure.querySelector("canvas"), readout);
     const root = Math.sqrt(part.d_k);
     const cap = (tau) => `${tx(D, "lesson.s5.map", { head: head + 1 })} · τ = ${tau.toFixed(2)}`;
+    const still = D.els.root.dataset.anim === undefined; // at rest (or the animation's last frame)
     if (step === 2) {
       const on = weightsOf(D, part, head, root, D.state.causal);
       const off = weightsOf(D, part, head, 1, D.state.causal);
       const name = tx(D, "lesson.head", { i: head + 1 });
       const caps = [`${name} · ${tx(D, "lesson.scale_on")}`, `${name} · ${tx(D, "lesson.scale_off")}`];
       view.update(mapState(S, part, { weights: [on, off], captions: caps }));
-    } else {
-      const tau = step === 1 ? root : s5Tau(D, part);
-      view.update(mapState(S, part, { tau, captions: [cap(tau)] }));
+    } else if (step === 1) {
+      view.update(mapState(S, part, { tau: root, captions: [cap(root)] }));
+    } else {  // τ moves: the caption names the formula, the readout the value
+      const captions = [tx(D, "lesson.s5.map", { head: head + 1 })];
+      view.update(mapState(S, part, { tau: s5Tau(D, part), captions, quick: !still }));
     }
-    s5Stats(S, readout, step, i, head);
+    if (still || performance.now() - (S.s5said || 0) > 120) { // words at 8 Hz mid-sweep
+      S.s5said = performance.now();
+      s5Stats(S, readout, step, i, head);
+    }
   };
   return {
     draw(step) {

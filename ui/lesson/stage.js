@@ -16,14 +16,26 @@ function sendState(D, extra = {}) {
 function animate(D, ms, fn) {
   cancelAnimationFrame(D.anim);
   const t0 = performance.now();
-  D.els.root.dataset.anim = "1"; // for tests and benches: wait until the pixels rest
-  D.frames = 0;
+  const root = D.els.root;
+  root.dataset.anim = "1"; // for tests and benches: wait until the pixels rest
+  root.dataset.animStart = String(Date.now()); // the wall clock, as the bench's inputs
+  performance.mark("lesson-anim-start"); // and in a trace (bench/lesson_latency.py)
+  let frames = 0;
+  let busy = 0;
   const tick = (now) => {
     const f = Math.min(1, (now - t0) / ms);
+    if (f >= 1) delete root.dataset.anim; // the last frame draws as at rest (words, summaries)
+    const a = performance.now();
     fn(f < 0.5 ? 2 * f * f : 1 - (-2 * f + 2) ** 2 / 2);
-    D.frames += 1;
+    busy += performance.now() - a;
+    frames += 1;
     D.anim = f < 1 ? requestAnimationFrame(tick) : 0;
-    if (!D.anim) delete D.els.root.dataset.anim;
+    if (!D.anim) {
+      Object.assign(root.dataset, { animEnd: String(Date.now()), frames: String(frames),
+        drawMs: (busy / frames).toFixed(2) }); // frames drawn and the mean cost of one
+      performance.mark("lesson-anim-end");
+      delete root.dataset.anim;
+    }
   };
   D.anim = requestAnimationFrame(tick);
 }
