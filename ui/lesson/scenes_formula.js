@@ -355,7 +355,7 @@ function s5Stats(S, readout, step, i, head) {
   const r = rowSpread(weightsOf(D, part, head, tau, D.state.causal), part.n, i);
   const stats = tx(D, "lesson.s5.stats", { q, m: pctText(r.top), h: r.entropy.toFixed(2) });
   const value = tx(D, "lesson.s5.tau_value", { v: tau.toFixed(2), s: Math.sqrt(part.d_k).toFixed(2) });
-  readout.textContent = step === 2 ? "" : `${value} ${stats}`;
+  readout.textContent = step === 2 ? "" : `${value}\n${stats}`;
 }
 
 /** τ on a log scale from 1 to 4·√d_k (√d_k lands in the middle), as the main page's slider. */

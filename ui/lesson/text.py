@@ -171,8 +171,8 @@ WORDS = {  # §1 – §3
     "lesson.s3.pick": {"zh": "看哪个词", "en": "Which word"},
     "lesson.s3.x": {"zh": "“{q}”的 x：{d} 个数", "en": "x of “{q}”: {d} numbers"},
     "lesson.s3.row": {
-        "zh": "“{q}”的 {name}：{d} 个数，最大的在第 {j} 维",
-        "en": "{name} of “{q}”: {d} numbers, the largest in column {j}",
+        "zh": "“{q}”的 {name}：{d} 个数，绝对值最大的在第 {j} 维",
+        "en": "{name} of “{q}”: {d} numbers, the largest in size in column {j}",
     },
     "lesson.s3.alt": {
         "zh": "{name} 是 {n} × {d} 的矩阵，每个词一行；“{q}”那一行框了出来。",
@@ -212,9 +212,10 @@ FORMULA = {  # §4 – §5
     "lesson.s5.step2": {"zh": "揭晓：关掉 √d_k", "en": "Reveal: √d_k off"},
     "lesson.s5.step3": {"zh": "拖动温度 τ", "en": "Sweep the temperature τ"},
     "lesson.s5.take": {
-        "zh": "d_k 越大，q·k 波动越大；不除 √d_k，softmax 就饱和：一个词拿走几乎全部，梯度趋近 0。",
-        "en": "var(q·k) grows with d_k; without ÷√d_k softmax saturates: one word takes nearly "
-        "all and the gradients vanish.",
+        "zh": "d_k 越大，q·k 的波动越大；不除 √d_k，softmax 就饱和："
+        "份额挤到少数几个词上，梯度跟着变小。",
+        "en": "var(q·k) grows with d_k; without ÷√d_k softmax saturates: the shares pile onto "
+        "a few words and the gradients shrink.",
     },
     "lesson.s5.var": {
         "zh": "q·k 的方差（实测，每个 d_k {m} 对随机向量）",
