@@ -266,10 +266,17 @@ def test_notes_are_hidden_until_s_and_the_title_takes_the_focus(page, streamlit_
     assert notes.is_visible() and "W_Q" in notes.inner_text()
     press(page, "s")
     assert notes.is_hidden()
-    press(page, "PageDown")
-    press(page, "PageDown")
-    press(page, "PageDown")
-    press(page, "PageDown")  # out of §3's four steps into §4
+    press(page, "?")  # the key list, a dialog; Esc closes it
+    assert page.get_by_role("dialog").is_visible()
+    assert t("lesson.k.remote", "zh") in page.get_by_role("dialog").inner_text()
+    press(page, "Escape")
+    assert page.locator('[data-testid="lesson-help"]').is_hidden()
+    press(page, "b")  # a black screen; the next key only brings the scene back
+    assert page.locator('[data-testid="lesson-black"]').is_visible()
+    press(page, "ArrowRight")
+    assert page.locator('[data-testid="lesson-black"]').is_hidden() and where(page) == (3, 0)
+    for _ in range(4):  # out of §3's four steps into §4
+        press(page, "PageDown")
     assert where(page) == (4, 0)
     focused = page.evaluate(f"() => {ROOT}.activeElement?.dataset.testid")
     assert focused == "lesson-title"
@@ -293,10 +300,9 @@ def test_a_share_link_opens_its_scene_with_its_settings_and_they_carry(page, str
     settle(page)
     press(page, "ArrowRight")  # ② ÷1: scaling off, as the link says
     assert "÷1" in page.locator('[data-testid="lesson-step-name"]').inner_text()
-    press(page, "ArrowRight")
-    assert "mask" in page.locator('[data-testid="lesson-canvas"]').evaluate(
-        "c => c.getAttribute('aria-label')"
-    ) or where(page) == (4, 2)
+    press(page, "ArrowRight")  # ③ softmax, with the mask the link now holds
+    alt = page.locator('[data-testid="lesson-canvas"]').get_attribute("aria-label")
+    assert "np.where(mask" in alt
 
 
 @pytest.mark.parametrize(

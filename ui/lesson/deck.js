@@ -137,23 +137,36 @@ function setLabel(button, text, name) {
   button.title = name;
 }
 
+/** The sentence box, built once: a rerun renames its buttons (a new language) but never takes
+    what is being typed out from under the hand. */
 function buildEditor(D) {
   const { els } = D;
   const doc = els.root.ownerDocument;
-  const label = tag(doc, "label", "", { for: "lesson-sentence" }, tx(D, "lesson.sentence"));
-  const input = tag(doc, "input", "", {
-    id: "lesson-sentence", type: "text", maxlength: "2000", "data-testid": "lesson-sentence",
-  });
-  input.value = D.header.settings.sentence;
-  const apply = tag(doc, "button", "primary", { type: "submit" }, tx(D, "lesson.apply"));
-  const example = tag(doc, "button", "", { type: "button" }, tx(D, "lesson.example"));
-  example.addEventListener("click", () => {
-    input.value = D.header.example;
-    input.focus();
-  });
-  const close = tag(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
-  close.addEventListener("click", () => toggleEditor(D, false));
-  els.editor.replaceChildren(label, input, apply, example, close);
+  if (!els.editor.childElementCount) {
+    const label = tag(doc, "label", "", { for: "lesson-sentence" });
+    const input = tag(doc, "input", "", {
+      id: "lesson-sentence", type: "text", maxlength: "2000", "data-testid": "lesson-sentence",
+    });
+    const apply = tag(doc, "button", "primary", { type: "submit" });
+    const example = tag(doc, "button", "", { type: "button" });
+    example.addEventListener("click", () => {
+      input.value = D.header.example;
+      input.focus();
+    });
+    const close = tag(doc, "button", "", { type: "button" });
+    close.addEventListener("click", () => toggleEditor(D, false));
+    els.editor.append(label, input, apply, example, close);
+    Object.assign(els, { sentenceLabel: label, sentence: input, apply, exampleButton: example, closeEditor: close });
+  }
+  els.sentenceLabel.textContent = tx(D, "lesson.sentence");
+  els.apply.textContent = tx(D, "lesson.apply");
+  els.exampleButton.textContent = tx(D, "lesson.example");
+  els.closeEditor.textContent = tx(D, "lesson.close");
+  const shown = D.header.settings.sentence;
+  if (els.sentence.dataset.shown !== shown && deepActive(doc) !== els.sentence) {
+    els.sentence.value = shown; // the session's sentence, unless someone is typing
+    els.sentence.dataset.shown = shown;
+  }
 }
 
 function toggleEditor(D, show = D.els.editor.hidden) {

@@ -50,7 +50,9 @@ PAGE_CSS = """<style>
   position: absolute !important; width: 1px; height: 1px; overflow: hidden;
   clip-path: inset(50%); white-space: nowrap;
 }
-/* A rerun (a scene change, a measurement) never dims the deck: it already shows the new state. */
+/* A rerun (a scene change, a measurement) never dims the deck nor flashes "Running…" over its
+   tools: the deck already shows the new state; the figure says when it waits for a measurement. */
+[data-testid="stStatusWidget"] { display: none !important; }
 [data-testid="stMainBlockContainer"] [data-stale="true"] { opacity: 1 !important; }
 </style>"""
 

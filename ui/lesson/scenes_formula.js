@@ -96,7 +96,7 @@ function s4Paint(S, canvas, shown, readout) {
   const layers = s4Layers(S, part, head);
   const names = SCENES[4].steps(S);
   const to = shown.to;
-  const lines = D.header.numpy[String(D.state.causal ? "True" : "False")] || D.header.numpy.False;
+  const lines = D.header.numpy[D.state.causal ? "True" : "False"];
   const titleH = penWrap(pen, names[to], 0, 0, W, { px: Math.round(base * 1.15), weight: 700 });
   penText(pen, lines[to], 0, titleH + 4, { px: base, base: "top", mono: true, colour: MUTED });
   const top = titleH + base * 1.6 + 8;
@@ -210,7 +210,9 @@ function s4Words(S, canvas, readout, step, head, layers, i) {
   }
   readout.textContent = text;
   const rows = step <= 2 ? `${head1}: ${order.map((j) => `${part.tokens[j].t} ${fmtOf[step](j)}`).join(tx(D, "explorer.sep"))}` : "";
-  canvas.setAttribute("aria-label", tx(D, "lesson.s4.alt", { head: head + 1, name: names[step], n, m: step === 3 ? part.d_k : n, rows }));
+  const lines = D.header.numpy[D.state.causal ? "True" : "False"];
+  const name = `${names[step]} (${lines[step]})`; // the numpy line too: what a reader would run
+  canvas.setAttribute("aria-label", tx(D, "lesson.s4.alt", { head: head + 1, name, n, m: step === 3 ? part.d_k : n, rows }));
 }
 
 // ---- §5 -----------------------------------------------------------------------------------------
