@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from attention_core import softmax
+from attention_core.analysis import row_entropy
 from attention_core.model import load_demo_model
 from ui.text import t
 
@@ -445,3 +447,25 @@ def test_the_browsers_weighted_mix_equals_the_cores_output(page, streamlit_serve
         press(page, "ArrowRight")
     got = json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))
     np.testing.assert_allclose(np.reshape(got, run[2].shape), run[2], rtol=1e-4, atol=1e-5)
+
+
+def test_s5s_question_is_judged_on_the_rows_measured_change(page, streamlit_server):
+    """§5: the focus row with and without ÷√d_k (softmax.js, then arith.js's entropy and top
+    share), in the head where that row changes most; the verdict's numbers are the core's."""
+    scores = load_demo_model().run(SENTENCE).attention.heads.scores  # (h, n, n)
+    i, d_k = 9, load_demo_model().config.d_model // scores.shape[0]
+    on = softmax(scores[:, i] / np.sqrt(d_k))  # (h, n)
+    off = softmax(scores[:, i])  # (h, n)
+    h_on, h_off = row_entropy(on, base=2), row_entropy(off, base=2)  # (h,)
+    head = int(np.argmax(np.abs(h_on - h_off)))
+    open_lesson(page, streamlit_server, "?at=5")
+    press(page, "ArrowRight")
+    page.locator('[data-testid="lesson-choice"]').first.click()
+    settle(page)
+    kind, text = verdict(page)
+    assert f"{h_on[head]:.2f} → {h_off[head]:.2f}" in text
+    assert f"{on[head].max() * 100:.0f}% → {off[head].max() * 100:.0f}%" in text
+    sharper = h_off[head] < h_on[head] - 0.15
+    assert kind == ("right" if sharper else "wrong")  # the first choice says "sharper"
+    caption = page.locator('[data-testid="lesson-figure"] figcaption').first.inner_text()
+    assert t("lesson.head", "zh", i=head + 1) in caption

@@ -25,8 +25,14 @@ function drawChart(pen, box, spec, px) {
     penLine(pen, left, sy(v), right, sy(v), "#e2e5ea", 1);
     penTry(pen, s, left - 6, sy(v), { px, align: "right", colour: MUTED });
   }
-  for (const [v, s] of spec.x.ticks) penTry(pen, s, sx(v), bottom + 4, { px, align: "center", base: "top", colour: MUTED });
-  penTry(pen, spec.x.title, (left + right) / 2, box.y + box.h, { px, align: "center", base: "bottom", colour: MUTED });
+  for (const [v, s] of spec.x.ticks)
+    penTry(pen, s, sx(v), bottom + 4, { px, align: "center", base: "top", colour: MUTED });
+  penTry(pen, spec.x.title, (left + right) / 2, box.y + box.h, {
+    px,
+    align: "center",
+    base: "bottom",
+    colour: MUTED,
+  });
   for (const s of spec.series) chartSeries(pen, s, sx, sy);
   return { sx, sy, left, right, top, bottom };
 }
@@ -82,7 +88,8 @@ function decadeTicks(lo, hi) {
   const out = [];
   for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
     const v = 10 ** e;
-    if (v >= lo * 0.999 && v <= hi * 1.001) out.push([v, v >= 1 ? v.toLocaleString("en") : String(v)]);
+    if (v >= lo * 0.999 && v <= hi * 1.001)
+      out.push([v, v >= 1 ? v.toLocaleString("en") : String(v)]);
   }
   return out;
 }

@@ -6,8 +6,9 @@
 const SCENES = {}; // scene number → {steps, title, take, mount, part, quiz, layout}
 const PHONE_W = 640; // narrower: one column, figure first, the page scrolls
 const SIDE_FRACTION = 0.29;
-const FULL_ICON = '<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" '
-  + 'stroke-width="2.5"><path d="M3 9V3h6M15 3h6v6M21 15v6h-6M9 21H3v-6"/></svg>';
+const FULL_ICON =
+  '<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" ' +
+  'stroke-width="2.5"><path d="M3 9V3h6M15 3h6v6M21 15v6h-6M9 21H3v-6"/></svg>';
 
 function tag(doc, name, cls, attrs, text) {
   const e = doc.createElement(name);
@@ -44,8 +45,24 @@ function deckSkeleton(host) {
   const live = tag(doc, "div", "sr-only", { "aria-live": "polite", "data-testid": "lesson-live" });
   root.append(top, notices, editor, scene, notesBox, help, black, live);
   host.append(root);
-  return { root, top, strip, tools, edit, notes, keys, full, notices, editor, scene, notesBox,
-    help, black, live, stripButtons: [] };
+  return {
+    root,
+    top,
+    strip,
+    tools,
+    edit,
+    notes,
+    keys,
+    full,
+    notices,
+    editor,
+    scene,
+    notesBox,
+    help,
+    black,
+    live,
+    stripButtons: [],
+  };
 }
 
 function newDeck(host) {
@@ -59,7 +76,15 @@ function newDeck(host) {
     inst: null,
     ctx: null,
     // shared settings (scale, causal, focus: in the link) and scene-local choices
-    state: { scale: true, causal: false, focus: "", tau: null, s2head: null, s6: "after", s8pos: false },
+    state: {
+      scale: true,
+      causal: false,
+      focus: "",
+      tau: null,
+      s2head: null,
+      s6: "after",
+      s8pos: false,
+    },
     example: {}, // scene → true while it runs on the example sentence
     quiz: {}, // scene → chosen choice index, or null
     seq: 0,
@@ -145,7 +170,10 @@ function buildEditor(D) {
   if (!els.editor.childElementCount) {
     const label = tag(doc, "label", "", { for: "lesson-sentence" });
     const input = tag(doc, "input", "", {
-      id: "lesson-sentence", type: "text", maxlength: "2000", "data-testid": "lesson-sentence",
+      id: "lesson-sentence",
+      type: "text",
+      maxlength: "2000",
+      "data-testid": "lesson-sentence",
     });
     const apply = tag(doc, "button", "primary", { type: "submit" });
     const example = tag(doc, "button", "", { type: "button" });
@@ -156,7 +184,13 @@ function buildEditor(D) {
     const close = tag(doc, "button", "", { type: "button" });
     close.addEventListener("click", () => toggleEditor(D, false));
     els.editor.append(label, input, apply, example, close);
-    Object.assign(els, { sentenceLabel: label, sentence: input, apply, exampleButton: example, closeEditor: close });
+    Object.assign(els, {
+      sentenceLabel: label,
+      sentence: input,
+      apply,
+      exampleButton: example,
+      closeEditor: close,
+    });
   }
   els.sentenceLabel.textContent = tx(D, "lesson.sentence");
   els.apply.textContent = tx(D, "lesson.apply");
@@ -235,7 +269,13 @@ function showNotices(D) {
     ...D.notices.map((text) => {
       const p = tag(doc, "p", "notice");
       p.append(tag(doc, "span", "", {}, text));
-      const x = tag(doc, "button", "", { type: "button", "aria-label": tx(D, "lesson.close") }, "✕");
+      const x = tag(
+        doc,
+        "button",
+        "",
+        { type: "button", "aria-label": tx(D, "lesson.close") },
+        "✕",
+      );
       x.addEventListener("click", () => {
         D.notices = D.notices.filter((n) => n !== text);
         showNotices(D);
@@ -287,7 +327,14 @@ function weightsOf(D, part, head, tau, causal, name = "scores") {
   let w = D.cache.get(key);
   if (!w) {
     const n = part.n;
-    w = attentionWeights(arr(D, part.prefix + name), head * n * n, n, tau, causal, new Float64Array(n * n));
+    w = attentionWeights(
+      arr(D, part.prefix + name),
+      head * n * n,
+      n,
+      tau,
+      causal,
+      new Float64Array(n * n),
+    );
     if (D.cache.size > 64) D.cache.clear();
     D.cache.set(key, w);
   }

@@ -31,6 +31,7 @@ JS_FILES = (
     "scenes_words.js",
     "scenes_library.js",
     "scenes_formula.js",
+    "scenes_scaling.js",
     "scenes_heads.js",
     "scenes_cost.js",
     "run.js",

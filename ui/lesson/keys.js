@@ -7,8 +7,16 @@ const NEXT_KEYS = new Set(["ArrowRight", "ArrowDown", "PageDown", "n", "N"]);
 const PREV_KEYS = new Set(["ArrowLeft", "ArrowUp", "PageUp", "Backspace", "p", "P"]);
 const OWN_KEYS = /^(textarea|select)$/i; // elements that use the keys themselves
 const PRESSED_BY_SPACE = new Set(["checkbox", "radio", "button", "submit", "reset"]);
-const OWN_ROLES = new Set(["slider", "textbox", "combobox", "spinbutton", "listbox", "menu",
-  "option", "menuitem"]);
+const OWN_ROLES = new Set([
+  "slider",
+  "textbox",
+  "combobox",
+  "spinbutton",
+  "listbox",
+  "menu",
+  "option",
+  "menuitem",
+]);
 
 /** The element with the focus, inside shadow roots too. */
 function deepActive(doc) {
@@ -30,7 +38,10 @@ function typing(el) {
 /** Space and Enter press a focused button, link or switch; the other keys still turn the page. */
 function pressable(el) {
   if (!el) return false;
-  return /^(button|a|summary)$/i.test(el.tagName) || (/^input$/i.test(el.tagName) && PRESSED_BY_SPACE.has(el.type));
+  return (
+    /^(button|a|summary)$/i.test(el.tagName) ||
+    (/^input$/i.test(el.tagName) && PRESSED_BY_SPACE.has(el.type))
+  );
 }
 
 /** A control clicked with the mouse gives the keyboard back to the deck (a presenter clicks a

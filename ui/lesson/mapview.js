@@ -131,7 +131,10 @@ function mapLabels(pen, g, state) {
   }
   const axes = state.axes;
   penText(pen, axes.key, g.left + g.side / 2, g.height - 2, {
-    px, align: "center", base: "bottom", colour: MUTED,
+    px,
+    align: "center",
+    base: "bottom",
+    colour: MUTED,
   });
   rotatedTitle(pen, axes.query, (g.x0 || 0) + px * 0.6 + 2, g.top + g.side / 2, px);
 }
@@ -181,8 +184,13 @@ function mapNumbers(pen, g, state, w, masked) {
     for (let j = 0; j < n; j++) {
       if (masked(i, j)) continue;
       const k = rampIndex(w[i * n + j], 0, 1);
-      penText(pen, String(Math.round(w[i * n + j] * 100)), g.left + (j + 0.5) * g.cell,
-        g.top + (i + 0.5) * g.cell, { px, align: "center", colour: luts.weightInk[k], cell: true });
+      penText(
+        pen,
+        String(Math.round(w[i * n + j] * 100)),
+        g.left + (j + 0.5) * g.cell,
+        g.top + (i + 0.5) * g.cell,
+        { px, align: "center", colour: luts.weightInk[k], cell: true },
+      );
     }
   }
 }

@@ -34,8 +34,12 @@ function penFont(px, weight = 400, mono = false) {
 }
 
 function boxesMeet(a, b, pad = 1) {
-  return a[0] < b[0] + b[2] + pad && b[0] < a[0] + a[2] + pad
-    && a[1] < b[1] + b[3] + pad && b[1] < a[1] + a[3] + pad;
+  return (
+    a[0] < b[0] + b[2] + pad &&
+    b[0] < a[0] + a[2] + pad &&
+    a[1] < b[1] + b[3] + pad &&
+    b[1] < a[1] + a[3] + pad
+  );
 }
 
 /** The box [x, y, w, h] text would take, without drawing it. */

@@ -6,13 +6,18 @@
 
 function medianOf(xs) {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+  return s.length
+    ? s.length % 2
+      ? s[(s.length - 1) / 2]
+      : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+    : NaN;
 }
 
 /** y(2n) / y(n) for each doubling of the measured lengths. */
 function doublings(ns, ys) {
   const out = [];
-  for (let k = 0; k + 1 < ns.length; k++) if (ns[k + 1] === 2 * ns[k] && ys[k] > 0) out.push(ys[k + 1] / ys[k]);
+  for (let k = 0; k + 1 < ns.length; k++)
+    if (ns[k + 1] === 2 * ns[k] && ys[k] > 0) out.push(ys[k + 1] / ys[k]);
   return out;
 }
 
@@ -24,7 +29,8 @@ SCENES[7] = {
     const b = S.D.header.blocks.cost;
     if (!b) return tx(S.D, "lesson.s7.take_wait");
     return tx(S.D, "lesson.s7.take", {
-      t: medianOf(doublings(b.n, b.ms)).toFixed(1), m: medianOf(doublings(b.n, b.mib)).toFixed(1),
+      t: medianOf(doublings(b.n, b.ms)).toFixed(1),
+      m: medianOf(doublings(b.n, b.mib)).toFixed(1),
     });
   },
   mount: (S) => {
@@ -39,10 +45,17 @@ SCENES[7] = {
         const nodes = [readout];
         if (step === 1 && b) {
           pick = Math.min(pick, b.n.length - 1);
-          const sl = wSlider(S, tx(D, "lesson.s7.n"), b.n.length - 1, pick, (k) => {
-            pick = k;
-            s7Paint(S, canvas, step, pick, readout);
-          }, "s7-n");
+          const sl = wSlider(
+            S,
+            tx(D, "lesson.s7.n"),
+            b.n.length - 1,
+            pick,
+            (k) => {
+              pick = k;
+              s7Paint(S, canvas, step, pick, readout);
+            },
+            "s7-n",
+          );
           sl.input.setAttribute("aria-valuetext", `n = ${b.n[pick]}`);
           nodes.unshift(sl.box);
         }
@@ -68,13 +81,18 @@ function s7Paint(S, canvas, step, pick, readout) {
   else alt = s7Kv(S, pen, b, W, H, base);
   penDone(pen);
   canvas.setAttribute("aria-label", alt);
-  readout.textContent = step === 0 ? s7Yours(D) : !b ? "" : step === 1 ? s7Point(D, b, pick) : s7KvSay(D, b);
+  readout.textContent =
+    step === 0 ? s7Yours(D) : !b ? "" : step === 1 ? s7Point(D, b, pick) : s7KvSay(D, b);
 }
 
 function s7Yours(D) {
   const c = D.header.cells;
-  return tx(D, "lesson.s7.yours", { n: c.word_n, cells: c.word_cells.toLocaleString("en"),
-    nc: c.char_n, cc: c.char_cells.toLocaleString("en") });
+  return tx(D, "lesson.s7.yours", {
+    n: c.word_n,
+    cells: c.word_cells.toLocaleString("en"),
+    nc: c.char_n,
+    cc: c.char_cells.toLocaleString("en"),
+  });
 }
 
 /** n × n cells beside 2n × 2n: twice the side, four times the cells. */
@@ -84,14 +102,30 @@ function s7Grids(S, pen, W, H, base) {
   const small = Math.min((W - base * 4) / 3, (H - base * 4.5) / 2);
   const room = small * 2;
   const scratch = S.doc.createElement("canvas");
-  const squares = [[n, small, 0], [2 * n, room, small + base * 4]];
+  const squares = [
+    [n, small, 0],
+    [2 * n, room, small + base * 4],
+  ];
   for (const [m, side, x] of squares) {
-    penCells(pen, scratch, x, base * 0.5, side, side, m, m, (i, j) => ((i + j) % 2 ? [198, 214, 240] : [226, 234, 248]));
+    penCells(pen, scratch, x, base * 0.5, side, side, m, m, (i, j) =>
+      (i + j) % 2 ? [198, 214, 240] : [226, 234, 248],
+    );
     penGrid(pen, x, base * 0.5, side / m, side / m, m, m);
-    penWrap(pen, tx(D, "lesson.s7.cells", { n: m, cells: (m * m).toLocaleString("en") }), x, side + base,
-      Math.max(side, base * 8), { px: base, weight: 600 });
+    penWrap(
+      pen,
+      tx(D, "lesson.s7.cells", { n: m, cells: (m * m).toLocaleString("en") }),
+      x,
+      side + base,
+      Math.max(side, base * 8),
+      { px: base, weight: 600 },
+    );
   }
-  penText(pen, "×4", small + base * 2, base * 0.5 + small / 2, { px: Math.round(base * 1.4), align: "center", colour: WARM, weight: 700 });
+  penText(pen, "×4", small + base * 2, base * 0.5 + small / 2, {
+    px: Math.round(base * 1.4),
+    align: "center",
+    colour: WARM,
+    weight: 700,
+  });
   return `${tx(D, "lesson.s7.cells", { n, cells: n * n })}; ${tx(D, "lesson.s7.cells", { n: 2 * n, cells: 4 * n * n })}`;
 }
 
@@ -100,18 +134,41 @@ function s7Measured(S, pen, b, W, H, base, pick) {
   const phone = roomOf(D).phone;
   const cw = phone ? W : (W - base) / 2;
   const ch = phone ? (H - base) / 2 : H - base * 1.6;
-  penText(pen, tx(D, "lesson.s7.measured", { d: b.d }), 0, 0, { px: base, base: "top", weight: 600 });
-  const xs = { min: b.n[0] / 1.4, max: b.n.at(-1) * 1.4, log: true, title: "n", ticks: b.n.map((n) => [n, String(n)]) };
-  const charts = [["ms", "lesson.s7.ms", b.slope_t, ACCENT], ["mib", "lesson.s7.mib", b.slope_m, WARM]];
+  penText(pen, tx(D, "lesson.s7.measured", { d: b.d }), 0, 0, {
+    px: base,
+    base: "top",
+    weight: 600,
+  });
+  const xs = {
+    min: b.n[0] / 1.4,
+    max: b.n.at(-1) * 1.4,
+    log: true,
+    title: "n",
+    ticks: b.n.map((n) => [n, String(n)]),
+  };
+  const charts = [
+    ["ms", "lesson.s7.ms", b.slope_t, ACCENT],
+    ["mib", "lesson.s7.mib", b.slope_m, WARM],
+  ];
   charts.forEach(([key, title, slope, colour], k) => {
     const ys = b[key];
     const lo = Math.min(...ys) / 2;
     const hi = Math.max(...ys) * 2;
-    const box = phone ? { x: 0, y: base * 1.5 + k * (ch + base * 0.5), w: W, h: ch } : { x: k * (cw + base), y: base * 1.5, w: cw, h: ch };
+    const box = phone
+      ? { x: 0, y: base * 1.5 + k * (ch + base * 0.5), w: W, h: ch }
+      : { x: k * (cw + base), y: base * 1.5, w: cw, h: ch };
     const spec = {
       x: xs,
       y: { min: lo, max: hi, log: true, title: tx(D, title), ticks: decadeTicks(lo, hi) },
-      series: [{ xs: b.n, ys, colour, marks: true, label: tx(D, "lesson.s7.slope", { s: slope.toFixed(2) }) }],
+      series: [
+        {
+          xs: b.n,
+          ys,
+          colour,
+          marks: true,
+          label: tx(D, "lesson.s7.slope", { s: slope.toFixed(2) }),
+        },
+      ],
     };
     const sc = drawChart(pen, box, spec, base);
     pen.ctx.beginPath();
@@ -135,10 +192,28 @@ function s7Kv(S, pen, b, W, H, base) {
   const hi = Math.max(...b.kv_without) * 2;
   const title = tx(D, "lesson.s7.kv", { d: b.d });
   const spec = {
-    x: { min: b.kv_t[0] / 1.4, max: b.kv_t.at(-1) * 1.4, log: true, title: "t", ticks: b.kv_t.map((t) => [t, String(t)]) },
-    y: { min: lo, max: hi, log: true, title, ticks: decadeTicks(lo, hi).filter((_, k) => k % 2 === 0) },
+    x: {
+      min: b.kv_t[0] / 1.4,
+      max: b.kv_t.at(-1) * 1.4,
+      log: true,
+      title: "t",
+      ticks: b.kv_t.map((t) => [t, String(t)]),
+    },
+    y: {
+      min: lo,
+      max: hi,
+      log: true,
+      title,
+      ticks: decadeTicks(lo, hi).filter((_, k) => k % 2 === 0),
+    },
     series: [
-      { xs: b.kv_t, ys: b.kv_without, colour: WARM, marks: true, label: tx(D, "lesson.s7.kv_without") },
+      {
+        xs: b.kv_t,
+        ys: b.kv_without,
+        colour: WARM,
+        marks: true,
+        label: tx(D, "lesson.s7.kv_without"),
+      },
       { xs: b.kv_t, ys: b.kv_with, colour: ACCENT, marks: true, label: tx(D, "lesson.s7.kv_with") },
     ],
   };
@@ -179,7 +254,10 @@ SCENES[10] = {
     };
     return {
       draw(step, from) {
-        const nodes = step === 0 ? [wButton(S, tx(S.D, "lesson.s10.play"), race, "s10-play", "primary"), readout] : [readout];
+        const nodes =
+          step === 0
+            ? [wButton(S, tx(S.D, "lesson.s10.play"), race, "s10-play", "primary"), readout]
+            : [readout];
         fillSide(S, nodes);
         if (step === 0 && from !== 0) race();
         else s10Paint(S, canvas, step, step === 0 ? t : 1, readout);
@@ -193,7 +271,8 @@ function s10Paint(S, canvas, step, t, readout) {
   const { w: W, h: H } = S.box;
   const base = fontsOf(D).label;
   const pen = penStart(canvas, W, H);
-  const alt = step === 0 ? s10Race(S, pen, W, H, base, t, readout) : s10Curve(S, pen, W, H, base, readout);
+  const alt =
+    step === 0 ? s10Race(S, pen, W, H, base, t, readout) : s10Curve(S, pen, W, H, base, readout);
   penDone(pen);
   canvas.setAttribute("aria-label", alt);
 }
@@ -217,13 +296,23 @@ function s10Race(S, pen, W, H, base, t, readout) {
   const head = s2Head(S, part, focusIn(D, part));
   const w = headWeights(S, part, head);
   const labels = labelsOf(part);
-  const g0 = mapGeometry(S.doc.createElement("canvas").getContext("2d"), labels, half, (phone ? H : H) - mapTop, fontsOf(D));
+  const g0 = mapGeometry(
+    S.doc.createElement("canvas").getContext("2d"),
+    labels,
+    half,
+    (phone ? H : H) - mapTop,
+    fontsOf(D),
+  );
   const g = { ...g0, left: g0.left + x0, top: g0.top + mapTop, height: g0.height + mapTop, x0 };
   const scratch = S.doc.createElement("canvas");
   penCells(pen, scratch, g.left, g.top, g.side, g.side, n, n, (i, j) =>
-    t > 0 ? rampRgb(D.luts.weight, w[i * n + j], 0, 1) : [236, 236, 236]);
+    t > 0 ? rampRgb(D.luts.weight, w[i * n + j], 0, 1) : [236, 236, 236],
+  );
   penGrid(pen, g.left, g.top, g.cell, g.cell, n, n);
-  mapLabels(pen, g, { labels, axes: { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") } });
+  mapLabels(pen, g, {
+    labels,
+    axes: { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") },
+  });
   readout.textContent = `${rnn}\n${att}`;
   return `${rnn}. ${att}.`;
 }
@@ -248,8 +337,26 @@ function s10Chain(S, pen, box, done, base) {
     if (j + 1 < n) {
       const [x1, y1] = at(j + 1);
       const dx = Math.sign(x1 - x);
-      if (y1 === y) penArrow(pen, x + dx * (r + 2), y, x1 - dx * (r + 2), y1, j + 1 < done ? ACCENT : "#8d93a0", 2);
-      else if (y1 + r + base * 1.3 <= box.y + box.h) penArrow(pen, x + r + 4, y + r * 0.4, x1 + r + 4, y1 - r * 0.4, j + 1 < done ? ACCENT : "#8d93a0", 2);
+      if (y1 === y)
+        penArrow(
+          pen,
+          x + dx * (r + 2),
+          y,
+          x1 - dx * (r + 2),
+          y1,
+          j + 1 < done ? ACCENT : "#8d93a0",
+          2,
+        );
+      else if (y1 + r + base * 1.3 <= box.y + box.h)
+        penArrow(
+          pen,
+          x + r + 4,
+          y + r * 0.4,
+          x1 + r + 4,
+          y1 - r * 0.4,
+          j + 1 < done ? ACCENT : "#8d93a0",
+          2,
+        );
     }
     ctx.beginPath();
     ctx.arc(x, y, r, 0, 2 * Math.PI);
@@ -274,8 +381,21 @@ function s10Curve(S, pen, W, H, base, readout) {
   const head = part.quiz.head;
   const last = c.steps.at(-1);
   const spec = {
-    x: { min: 0, max: last, title: tx(D, "lesson.s10.steps"), ticks: [0, 0.25, 0.5, 0.75, 1].map((f) => [Math.round(f * last), String(Math.round(f * last))]) },
-    y: { min: 0, max: 1.05, title: tx(D, "lesson.s10.curve", { head: head + 1 }), ticks: [0, 0.25, 0.5, 0.75, 1].map((v) => [v, pctText(v)]) },
+    x: {
+      min: 0,
+      max: last,
+      title: tx(D, "lesson.s10.steps"),
+      ticks: [0, 0.25, 0.5, 0.75, 1].map((f) => [
+        Math.round(f * last),
+        String(Math.round(f * last)),
+      ]),
+    },
+    y: {
+      min: 0,
+      max: 1.05,
+      title: tx(D, "lesson.s10.curve", { head: head + 1 }),
+      ticks: [0, 0.25, 0.5, 0.75, 1].map((v) => [v, pctText(v)]),
+    },
     series: [{ xs: c.steps, ys: c.hits, colour: ACCENT, marks: c.steps.length <= 60 }],
   };
   const sc = drawChart(pen, { x: 0, y: 0, w: W, h: H }, spec, base);

@@ -17,10 +17,18 @@ function s2Head(S, part, i) {
 
 function headPicker(S, part, head, onPick) {
   const doc = S.doc;
-  const group = tag(doc, "div", "chips", { role: "group", "aria-label": tx(S.D, "lesson.head", { i: "" }).trim() });
+  const group = tag(doc, "div", "chips", {
+    role: "group",
+    "aria-label": tx(S.D, "lesson.head", { i: "" }).trim(),
+  });
   for (let k = 0; k < part.h; k++) {
-    const b = tag(doc, "button", "", { type: "button", "data-key": `head-${k}`,
-      "aria-pressed": String(k === head) }, tx(S.D, "lesson.head", { i: k + 1 }));
+    const b = tag(
+      doc,
+      "button",
+      "",
+      { type: "button", "data-key": `head-${k}`, "aria-pressed": String(k === head) },
+      tx(S.D, "lesson.head", { i: k + 1 }),
+    );
     b.addEventListener("click", () => onPick(k));
     group.append(b);
   }
@@ -43,18 +51,36 @@ SCENES[2] = {
         const part = S.part;
         const i = focusIn(S.D, part);
         const head = s2Head(S, part, i);
-        const pick = wTokens(S, tx(S.D, "lesson.s2.pick"), part, i, (j) => {
-          changeShared(S.D, { focus: part.tokens[j].t });
-        }, "s2-query");
-        const heads = part.h > 1 ? headPicker(S, part, head, (k) => {
-          S.D.state.s2head = k;
-          drawScene(S.D, S.D.step, S.D.step);
-        }) : null;
+        const pick = wTokens(
+          S,
+          tx(S.D, "lesson.s2.pick"),
+          part,
+          i,
+          (j) => {
+            changeShared(S.D, { focus: part.tokens[j].t });
+          },
+          "s2-query",
+        );
+        const heads =
+          part.h > 1
+            ? headPicker(S, part, head, (k) => {
+                S.D.state.s2head = k;
+                drawScene(S.D, S.D.step, S.D.step);
+              })
+            : null;
         fillSide(S, [pick, heads, readout]);
         grow = step >= 1 ? 1 : 0;
         mix = step >= 2 ? 1 : 0;
-        if (step === 1 && from === 0) animate(S.D, 600, (p) => { grow = p; paint(step); });
-        else if (step === 2 && from === 1) animate(S.D, 600, (p) => { mix = p; paint(step); });
+        if (step === 1 && from === 0)
+          animate(S.D, 600, (p) => {
+            grow = p;
+            paint(step);
+          });
+        else if (step === 2 && from === 1)
+          animate(S.D, 600, (p) => {
+            mix = p;
+            paint(step);
+          });
         else paint(step);
       },
     };
@@ -64,7 +90,9 @@ SCENES[2] = {
 /** Which cards fit: every key in sentence order, or the heaviest ones and a "+ m" card. */
 function s2Cards(w, n, room) {
   if (n <= room) return { cards: Array.from({ length: n }, (_, j) => j), more: 0 };
-  const keep = rankRow(w, n, 0).slice(0, room - 1).sort((a, b) => a - b);
+  const keep = rankRow(w, n, 0)
+    .slice(0, room - 1)
+    .sort((a, b) => a - b);
   return { cards: keep, more: n - keep.length };
 }
 
@@ -84,8 +112,11 @@ function s2Paint(S, canvas, step, grow, mix, readout) {
   const raw = arr(D, `${part.prefix}scores`).subarray((head * n + i) * n, (head * n + i + 1) * n);
   const mixH = base * 1.7 * 4 + base * 1.6;
   const cardH = base * (en ? 6.6 : 5.3);
-  penText(pen, tx(D, "lesson.s2.match", { f: D.state.scale ? "q·k / √d_k" : "q·k" }), 0, 0,
-    { px: base, base: "top", colour: MUTED });
+  penText(pen, tx(D, "lesson.s2.match", { f: D.state.scale ? "q·k / √d_k" : "q·k" }), 0, 0, {
+    px: base,
+    base: "top",
+    colour: MUTED,
+  });
   const top0 = base * 1.5;
   const cols = Math.max(2, Math.min(n, Math.floor(W / (base * 4.6)), 8));
   const rows = Math.max(1, Math.floor((H - mixH - base * 1.5) / (cardH + 8)));
@@ -98,26 +129,44 @@ function s2Paint(S, canvas, step, grow, mix, readout) {
     const y = top0 + Math.floor(c / cols) * (cardH + 8);
     const masked = D.state.causal && j > i;
     s2Card(pen, { x, y, w: cw, h: cardH }, part.tokens[j], {
-      base, en, masked, me: j === i, best: j === best && step >= 1,
+      base,
+      en,
+      masked,
+      me: j === i,
+      best: j === best && step >= 1,
       match: masked ? "−∞" : (raw[j] / div).toFixed(2),
-      share: step >= 1 && !masked ? w[j] : null, grow,
+      share: step >= 1 && !masked ? w[j] : null,
+      grow,
     });
   });
   if (more) {
     const c = slots - 1;
-    penText(pen, `+ ${more}`, (c % cols) * (cw + 8) + cw / 2, top0 + Math.floor(c / cols) * (cardH + 8) + cardH / 2,
-      { px: base, align: "center", colour: MUTED });
+    penText(
+      pen,
+      `+ ${more}`,
+      (c % cols) * (cw + 8) + cw / 2,
+      top0 + Math.floor(c / cols) * (cardH + 8) + cardH / 2,
+      { px: base, align: "center", colour: MUTED },
+    );
   }
   const used = top0 + Math.ceil(slots / cols) * (cardH + 8);
   const out = s2Output(S, part, head, all);
-  canvas.dataset.values = JSON.stringify(Array.from(out.subarray(i * part.d_k, (i + 1) * part.d_k)));
+  canvas.dataset.values = JSON.stringify(
+    Array.from(out.subarray(i * part.d_k, (i + 1) * part.d_k)),
+  );
   if (step >= 2) s2Mix(S, pen, { y: used + 8, w: W, base, alpha: mix }, w, head, i, out);
   penDone(pen);
-  const links = rankRow(w, n, 0).slice(0, 4).map((j) => `${part.tokens[j].t} ${pctText(w[j])}`);
-  canvas.setAttribute("aria-label", tx(D, "lesson.s2.alt", { q: part.tokens[i].t, links: links.join(tx(D, "explorer.sep")) }));
+  const links = rankRow(w, n, 0)
+    .slice(0, 4)
+    .map((j) => `${part.tokens[j].t} ${pctText(w[j])}`);
+  canvas.setAttribute(
+    "aria-label",
+    tx(D, "lesson.s2.alt", { q: part.tokens[i].t, links: links.join(tx(D, "explorer.sep")) }),
+  );
   const top = rankRow(w, n, 0).slice(0, 3);
   const share = top.reduce((a, j) => a + w[j], 0);
-  readout.textContent = step >= 1 ? tx(D, "lesson.s2.top", { m: top.length, share: pctText(share) }) : "";
+  readout.textContent =
+    step >= 1 ? tx(D, "lesson.s2.top", { m: top.length, share: pctText(share) }) : "";
 }
 
 function s2Card(pen, box, tok, o) {
@@ -135,16 +184,34 @@ function s2Card(pen, box, tok, o) {
   ctx.restore();
   let line = y + 6;
   const max = w - 8;
-  penTry(pen, tok.t, x + w / 2, line, { px: Math.round(px * 1.15), align: "center", base: "top", weight: 700, max });
+  penTry(pen, tok.t, x + w / 2, line, {
+    px: Math.round(px * 1.15),
+    align: "center",
+    base: "top",
+    weight: 700,
+    max,
+  });
   line += px * 1.45;
   if (o.en) {
-    penTry(pen, tok.gloss || "·", x + w / 2, line, { px, align: "center", base: "top", colour: MUTED, max });
+    penTry(pen, tok.gloss || "·", x + w / 2, line, {
+      px,
+      align: "center",
+      base: "top",
+      colour: MUTED,
+      max,
+    });
     line += px * 1.3;
   }
   penTry(pen, o.match, x + w / 2, line, { px, align: "center", base: "top", colour: MUTED, max });
   if (o.share === null) return;
   line += px * 1.3;
-  penTry(pen, pctText(o.share * o.grow), x + w / 2, line, { px, align: "center", base: "top", weight: 700, max });
+  penTry(pen, pctText(o.share * o.grow), x + w / 2, line, {
+    px,
+    align: "center",
+    base: "top",
+    weight: 700,
+    max,
+  });
   ctx.fillStyle = "#dfe3ea";
   ctx.fillRect(x + 6, y + h - 11, w - 12, 6);
   ctx.fillStyle = o.best ? WARM : ACCENT;
@@ -164,7 +231,9 @@ function s2Mix(S, pen, at, w, head, i, out) {
   const part = S.part;
   const d = part.d_k;
   const v = arr(D, `${part.prefix}v`);
-  const top = rankRow(w, part.n, 0).slice(0, 3).filter((j, r) => r === 0 || w[j] >= 0.01);
+  const top = rankRow(w, part.n, 0)
+    .slice(0, 3)
+    .filter((j, r) => r === 0 || w[j] >= 0.01);
   const rows = top.map((j) => ({
     label: `${pctText(w[j])} × v(${part.tokens[j].t})`,
     values: Array.from({ length: d }, (_, c) => w[j] * v[(head * part.n + j) * d + c]),
@@ -173,16 +242,25 @@ function s2Mix(S, pen, at, w, head, i, out) {
   let limit = 1e-9;
   for (const r of rows) for (const x of r.values) limit = Math.max(limit, Math.abs(x));
   const px = at.base;
-  penText(pen, tx(D, "lesson.s2.mix", { d, head: head + 1 }), 0, at.y, { px, base: "top", weight: 600 });
+  penText(pen, tx(D, "lesson.s2.mix", { d, head: head + 1 }), 0, at.y, {
+    px,
+    base: "top",
+    weight: 600,
+  });
   pen.ctx.font = penFont(px);
   const labelW = Math.max(...rows.map((r) => pen.ctx.measureText(r.label).width)) + 12;
   const scratch = S.doc.createElement("canvas");
   pen.ctx.globalAlpha = at.alpha;
   rows.forEach((r, k) => {
     const y = at.y + px * 1.5 + k * px * 1.7;
-    penText(pen, r.label, labelW - 8, y + px * 0.6, { px, align: "right", weight: r.out ? 700 : 400 });
+    penText(pen, r.label, labelW - 8, y + px * 0.6, {
+      px,
+      align: "right",
+      weight: r.out ? 700 : 400,
+    });
     penCells(pen, scratch, labelW, y, at.w - labelW, px * 1.2, 1, d, (_, c) =>
-      rampRgb(D.luts.signed, r.values[c], -limit, limit));
+      rampRgb(D.luts.signed, r.values[c], -limit, limit),
+    );
     if (r.out) penOutline(pen, labelW, y, at.w - labelW, px * 1.2, 2);
   });
   pen.ctx.globalAlpha = 1;
@@ -194,7 +272,8 @@ const S3_NAMES = ["Q", "K", "V"];
 
 SCENES[3] = {
   title: (D) => tx(D, "lesson.s3.title"),
-  steps: (S) => stepTexts(S, ["lesson.s3.step0", "lesson.s3.step1", "lesson.s3.step2", "lesson.s3.step3"]),
+  steps: (S) =>
+    stepTexts(S, ["lesson.s3.step0", "lesson.s3.step1", "lesson.s3.step2", "lesson.s3.step3"]),
   take: (S) => tx(S.D, "lesson.s3.take"),
   mount: (S) => {
     const canvas = sceneCanvas(S);
@@ -205,11 +284,25 @@ SCENES[3] = {
       draw(step, from) {
         const part = S.part;
         const i = focusIn(S.D, part);
-        fillSide(S, [wTokens(S, tx(S.D, "lesson.s3.pick"), part, i, (j) => {
-          changeShared(S.D, { focus: part.tokens[j].t });
-        }, "s3-token"), readout]);
+        fillSide(S, [
+          wTokens(
+            S,
+            tx(S.D, "lesson.s3.pick"),
+            part,
+            i,
+            (j) => {
+              changeShared(S.D, { focus: part.tokens[j].t });
+            },
+            "s3-token",
+          ),
+          readout,
+        ]);
         fade = 1;
-        if (from !== null && step === from + 1) animate(S.D, 500, (p) => { fade = p; paint(step); });
+        if (from !== null && step === from + 1)
+          animate(S.D, 500, (p) => {
+            fade = p;
+            paint(step);
+          });
         else paint(step);
       },
     };
@@ -227,7 +320,8 @@ function s3Vectors(S, part, i) {
     const per = arr(D, `${part.prefix}${m}`); // (h, n, d_k): the row of token i, heads side by side
     const out = new Float64Array(d);
     for (let k = 0; k < part.h; k++) {
-      for (let c = 0; c < part.d_k; c++) out[k * part.d_k + c] = per[(k * part.n + i) * part.d_k + c];
+      for (let c = 0; c < part.d_k; c++)
+        out[k * part.d_k + c] = per[(k * part.n + i) * part.d_k + c];
     }
     return { name, w: arr(D, `${part.prefix}w_${m}`), row: out };
   });
@@ -249,7 +343,9 @@ function s3Paint(S, canvas, step, fade, readout) {
   const lim = (a) => Math.max(1e-9, ...Array.from(a, Math.abs));
   penText(pen, tx(D, "lesson.s3.x", { q: tok, d }), 0, 0, { px: base, base: "top", weight: 700 });
   if (x) {
-    penCells(pen, scratch, 0, base * 1.4, W, stripH, 1, d, (_, c) => rampRgb(D.luts.signed, x[c], -lim(x), lim(x)));
+    penCells(pen, scratch, 0, base * 1.4, W, stripH, 1, d, (_, c) =>
+      rampRgb(D.luts.signed, x[c], -lim(x), lim(x)),
+    );
   }
   const colW = (W - 2 * 16) / 3;
   const top = base * 1.4 + stripH + base * 1.6;
@@ -260,20 +356,38 @@ function s3Paint(S, canvas, step, fade, readout) {
     const x0 = k * (colW + 16);
     const cx = x0 + colW / 2;
     penArrow(pen, cx, base * 1.4 + stripH + 4, cx, top - 4, MUTED, 2);
-    penText(pen, `W_${f.name}  ${d} × ${d}`, cx, top, { px: base, align: "center", base: "top", colour: MUTED });
+    penText(pen, `W_${f.name}  ${d} × ${d}`, cx, top, {
+      px: base,
+      align: "center",
+      base: "top",
+      colour: MUTED,
+    });
     const wy = top + base * 1.3;
-    if (f.w) penCells(pen, scratch, cx - side / 2, wy, side, side, d, d, (r, c) => rampRgb(D.luts.signed, f.w[r * d + c], -lim(f.w), lim(f.w)));
+    if (f.w)
+      penCells(pen, scratch, cx - side / 2, wy, side, side, d, d, (r, c) =>
+        rampRgb(D.luts.signed, f.w[r * d + c], -lim(f.w), lim(f.w)),
+      );
     const ry = wy + side + base * 0.4;
-    penText(pen, `${f.name.toLowerCase()} = x·W_${f.name}`, cx, ry, { px: base, align: "center", base: "top", weight: 700 });
-    penCells(pen, scratch, x0, ry + base * 1.4, colW, stripH, 1, d, (_, c) => rampRgb(D.luts.signed, f.row[c], -lim(f.row), lim(f.row)));
+    penText(pen, `${f.name.toLowerCase()} = x·W_${f.name}`, cx, ry, {
+      px: base,
+      align: "center",
+      base: "top",
+      weight: 700,
+    });
+    penCells(pen, scratch, x0, ry + base * 1.4, colW, stripH, 1, d, (_, c) =>
+      rampRgb(D.luts.signed, f.row[c], -lim(f.row), lim(f.row)),
+    );
     s3HeadTicks(pen, x0, ry + base * 1.4, colW, stripH, part);
     pen.ctx.globalAlpha = 1;
   });
   penDone(pen);
   const shown = step === 0 ? [] : faces.slice(0, step);
-  const lines = shown.map((f) => tx(D, "lesson.s3.row", { q: tok, name: f.name.toLowerCase(), d, j: argmaxAbs(f.row) }));
+  const lines = shown.map((f) =>
+    tx(D, "lesson.s3.row", { q: tok, name: f.name.toLowerCase(), d, j: argmaxAbs(f.row) }),
+  );
   readout.textContent = lines.join("\n");
-  const alt = step === 0 ? tx(D, "lesson.s3.alt", { name: "X", n: part.n, d, q: tok }) : lines.join(" ");
+  const alt =
+    step === 0 ? tx(D, "lesson.s3.alt", { name: "X", n: part.n, d, q: tok }) : lines.join(" ");
   canvas.setAttribute("aria-label", alt);
 }
 

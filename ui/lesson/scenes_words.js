@@ -54,9 +54,16 @@ SCENES[1] = {
         chain = step >= 2 ? 1 : 0;
         fillSide(S, [step >= 1 ? readout : null]);
         readout.textContent = step >= 1 ? s1Readout(S) : "";
-        if (step === 1 && from === 0) animate(S.D, 700, (p) => { bars = p; paint(step); });
+        if (step === 1 && from === 0)
+          animate(S.D, 700, (p) => {
+            bars = p;
+            paint(step);
+          });
         else if (step === 2 && from === 1) {
-          animate(S.D, 250 + 220 * s1Hops(quiz), (p) => { chain = p; paint(step); });
+          animate(S.D, 250 + 220 * s1Hops(quiz), (p) => {
+            chain = p;
+            paint(step);
+          });
         } else paint(step);
       },
     };
@@ -74,8 +81,12 @@ function s1Row(S) {
 function s1Readout(S) {
   const part = S.tpart;
   const { head, w } = s1Row(S);
-  const ranked = rankRow(w, part.n, 0).slice(0, 3).filter((j, r) => r === 0 || w[j] >= 0.01);
-  const links = ranked.map((j) => `${part.tokens[j].t} ${pctText(w[j])}`).join(tx(S.D, "explorer.sep"));
+  const ranked = rankRow(w, part.n, 0)
+    .slice(0, 3)
+    .filter((j, r) => r === 0 || w[j] >= 0.01);
+  const links = ranked
+    .map((j) => `${part.tokens[j].t} ${pctText(w[j])}`)
+    .join(tx(S.D, "explorer.sep"));
   const job = part.jobs[head] ? part.jobs[head].label : "";
   return `${tx(S.D, "lesson.head", { i: head + 1 })} · ${job}: ${links}`;
 }
@@ -105,11 +116,18 @@ function s1Paint(S, canvas, step, bars, chain) {
   s1Labels(S, pen, x, labelsY, important, base);
   if (step === 0) {
     s1Arcs(pen, x, labelsY - 6, quiz, colW);
-    penText(pen, "?", x(q), labelsY - 10, { px: base * 2.4, align: "center", base: "bottom", colour: WARM, weight: 700 });
+    penText(pen, "?", x(q), labelsY - 10, {
+      px: base * 2.4,
+      align: "center",
+      base: "bottom",
+      colour: WARM,
+      weight: 700,
+    });
   } else {
     s1Bars(pen, w, x, colW, labelsY - 8, barMax * bars, quiz, base);
   }
-  if (step >= 2) s1Chain(S, pen, x, colW, labelsY + base * (D.header.lang === "en" ? 2.8 : 1.6), chain, base);
+  if (step >= 2)
+    s1Chain(S, pen, x, colW, labelsY + base * (D.header.lang === "en" ? 2.8 : 1.6), chain, base);
   penDone(pen);
   canvas.setAttribute("aria-label", s1Alt(S, step, w));
 }
@@ -125,7 +143,12 @@ function s1Arcs(pen, x, y, quiz, colW) {
     const span = Math.abs(c.i - quiz.query) * colW;
     ctx.beginPath();
     ctx.moveTo(x(quiz.query), y);
-    ctx.quadraticCurveTo((x(quiz.query) + x(c.i)) / 2, y - Math.min(y * 0.9, span * 0.6), x(c.i), y);
+    ctx.quadraticCurveTo(
+      (x(quiz.query) + x(c.i)) / 2,
+      y - Math.min(y * 0.9, span * 0.6),
+      x(c.i),
+      y,
+    );
     ctx.stroke();
   }
   ctx.restore();
@@ -140,7 +163,13 @@ function s1Labels(S, pen, x, y, important, base) {
     if (seen.has(j)) continue;
     seen.add(j);
     const mine = j === part.quiz.query;
-    const o = { px: base, align: "center", base: "top", colour: mine ? WARM : INK, weight: mine ? 700 : 400 };
+    const o = {
+      px: base,
+      align: "center",
+      base: "top",
+      colour: mine ? WARM : INK,
+      weight: mine ? 700 : 400,
+    };
     if (!penTry(pen, part.tokens[j].t, x(j), y, o)) continue;
     if (en && part.tokens[j].gloss) {
       penTry(pen, part.tokens[j].gloss, x(j), y + base * 1.3, { ...o, colour: MUTED, weight: 400 });
@@ -161,7 +190,11 @@ function s1Bars(pen, w, x, colW, bottom, maxH, quiz, base) {
   const order = rankRow(w, w.length, 0);
   for (const j of order) {
     if (w[j] < 0.02) break;
-    penTry(pen, pctText(w[j]), x(j), bottom - w[j] * maxH - 4, { px: base, align: "center", base: "bottom" });
+    penTry(pen, pctText(w[j]), x(j), bottom - w[j] * maxH - 4, {
+      px: base,
+      align: "center",
+      base: "bottom",
+    });
   }
 }
 
@@ -178,7 +211,16 @@ function s1Chain(S, pen, x, colW, y0, p, base) {
   const b = Math.max(quiz.top ?? quiz.query, quiz.query);
   const lit = a + Math.floor(p * (b - a + 1) - 1e-9);
   for (let j = 0; j < n; j++) {
-    if (j + 1 < n && colW > 2 * r + 8) penArrow(pen, x(j) + r + 2, y, x(j + 1) - r - 2, y, j >= a && j < lit ? ACCENT : "#8d93a0", 2);
+    if (j + 1 < n && colW > 2 * r + 8)
+      penArrow(
+        pen,
+        x(j) + r + 2,
+        y,
+        x(j + 1) - r - 2,
+        y,
+        j >= a && j < lit ? ACCENT : "#8d93a0",
+        2,
+      );
     ctx.beginPath();
     ctx.arc(x(j), y, r, 0, 2 * Math.PI);
     ctx.fillStyle = j >= a && j <= lit ? ACCENT : "#fff";
@@ -205,8 +247,11 @@ function s1Chain(S, pen, x, colW, y0, p, base) {
 function s1Alt(S, step, w) {
   const part = S.tpart;
   const q = part.tokens[part.quiz.query].t;
-  if (step === 0) return `${tx(S.D, "lesson.s1.question", { q })} ${part.tokens.map((t) => t.t).join(" ")}`;
-  const links = rankRow(w, part.n, 0).slice(0, 3).map((j) => `${part.tokens[j].t} ${pctText(w[j])}`);
+  if (step === 0)
+    return `${tx(S.D, "lesson.s1.question", { q })} ${part.tokens.map((t) => t.t).join(" ")}`;
+  const links = rankRow(w, part.n, 0)
+    .slice(0, 3)
+    .map((j) => `${part.tokens[j].t} ${pctText(w[j])}`);
   let alt = tx(S.D, "lesson.s1.alt", { q, links: links.join(tx(S.D, "explorer.sep")) });
   if (step >= 2 && part.quiz.top !== null) {
     alt += ` ${tx(S.D, "lesson.s1.hops", { k: part.tokens[part.quiz.top].t, q, hops: s1Hops(part.quiz) })}`;

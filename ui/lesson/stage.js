@@ -8,7 +8,12 @@ function sendState(D, extra = {}) {
   D.pending = D.seq;
   const s = D.state;
   D.api?.setStateValue("deck", {
-    at: D.at, focus: s.focus, scale: s.scale, causal: s.causal, seq: D.seq, ...extra,
+    at: D.at,
+    focus: s.focus,
+    scale: s.scale,
+    causal: s.causal,
+    seq: D.seq,
+    ...extra,
   });
 }
 
@@ -31,8 +36,11 @@ function animate(D, ms, fn) {
     frames += 1;
     D.anim = f < 1 ? requestAnimationFrame(tick) : 0;
     if (!D.anim) {
-      Object.assign(root.dataset, { animEnd: String(Date.now()), frames: String(frames),
-        drawMs: (busy / frames).toFixed(2) }); // frames drawn and the mean cost of one
+      Object.assign(root.dataset, {
+        animEnd: String(Date.now()),
+        frames: String(frames),
+        drawMs: (busy / frames).toFixed(2),
+      }); // frames drawn and the mean cost of one
       performance.mark("lesson-anim-end");
       delete root.dataset.anim;
     }
@@ -70,7 +78,10 @@ function goScene(D, k, step) {
   renderScene(D, step);
   showNotices(D);
   D.els.scene.querySelector(".title").focus({ preventScroll: true });
-  announce(D.els.live, tx(D, "lesson.live", { k: at, n: D.header.scenes, title: sceneTitle(D, at) }));
+  announce(
+    D.els.live,
+    tx(D, "lesson.live", { k: at, n: D.header.scenes, title: sceneTitle(D, at) }),
+  );
   sendState(D);
 }
 
@@ -100,7 +111,10 @@ function renderScene(D, step) {
   delete els.scene.dataset.waiting;
   els.scene.classList.toggle("stack", scene.layout === "stack");
   const room = roomOf(D);
-  els.root.style.setProperty("--side", `${Math.round(Math.max(250, room.w * (scene.side || SIDE_FRACTION)))}px`);
+  els.root.style.setProperty(
+    "--side",
+    `${Math.round(Math.max(250, room.w * (scene.side || SIDE_FRACTION)))}px`,
+  );
   const title = tag(doc, "h2", "title", { tabindex: "-1", "data-testid": "lesson-title" });
   const figure = tag(doc, "div", "figure", { "data-testid": "lesson-figure" });
   const side = tag(doc, "div", "side", { "data-testid": "lesson-side" });
@@ -120,7 +134,17 @@ function renderScene(D, step) {
   const need = needOf(D, k);
   if (need && !D.example[k]) return needPanel(D, need, title, figure, take);
   const set = setFor(D, k);
-  D.ctx = { D, k, set, part: set.lab, tpart: set.trained, figure, side: controls, quizBox: quiz, doc };
+  D.ctx = {
+    D,
+    k,
+    set,
+    part: set.lab,
+    tpart: set.trained,
+    figure,
+    side: controls,
+    quizBox: quiz,
+    doc,
+  };
   if (D.example[k]) exampleNote(D, side);
   title.textContent = scene.title(D, set);
   D.ctx.box = figureBox(D);
@@ -138,8 +162,13 @@ function needPanel(D, need, title, figure, take) {
   const box = tag(doc, "div", "need", { role: "status", "data-testid": "lesson-need" });
   box.append(tag(doc, "p", "", {}, tx(D, need)));
   if (D.header.sets.example && need !== "lesson.need.trained") {
-    const b = tag(doc, "button", "primary", { type: "button", "data-testid": "lesson-use-example" },
-      tx(D, "lesson.show_example"));
+    const b = tag(
+      doc,
+      "button",
+      "primary",
+      { type: "button", "data-testid": "lesson-use-example" },
+      tx(D, "lesson.show_example"),
+    );
     b.addEventListener("click", () => {
       D.example[D.at] = true;
       renderScene(D, 0);
@@ -157,8 +186,13 @@ function needPanel(D, need, title, figure, take) {
 
 function exampleNote(D, side) {
   const doc = D.els.root.ownerDocument;
-  const p = tag(doc, "p", "example-note", { "data-testid": "lesson-example-note" },
-    tx(D, "lesson.on_example", { s: D.header.example }));
+  const p = tag(
+    doc,
+    "p",
+    "example-note",
+    { "data-testid": "lesson-example-note" },
+    tx(D, "lesson.on_example", { s: D.header.example }),
+  );
   const back = tag(doc, "button", "", { type: "button" }, tx(D, "lesson.back_mine"));
   back.addEventListener("click", () => {
     D.example[D.at] = false;
@@ -229,8 +263,13 @@ function renderQuiz(D, scene, step) {
   const group = tag(doc, "div", "choices", { role: "group", "aria-labelledby": "lesson-question" });
   choices.forEach((c, i) => {
     if (!open && !c.right && i !== chosen && choices.some((x) => x.right)) return; // answered: keep it short
-    const b = tag(doc, "button", "choice", { type: "button", "data-choice": String(i),
-      "data-testid": "lesson-choice" }, c.label);
+    const b = tag(
+      doc,
+      "button",
+      "choice",
+      { type: "button", "data-choice": String(i), "data-testid": "lesson-choice" },
+      c.label,
+    );
     b.disabled = !open;
     if (!open && c.right) b.classList.add("right");
     if (!open && i === chosen && !c.right) b.classList.add("wrong");
@@ -240,8 +279,13 @@ function renderQuiz(D, scene, step) {
   });
   const parts = [q, group];
   if (open) {
-    const reveal = tag(doc, "button", "reveal", { type: "button", "data-testid": "lesson-reveal" },
-      tx(D, "lesson.quiz.reveal"));
+    const reveal = tag(
+      doc,
+      "button",
+      "reveal",
+      { type: "button", "data-testid": "lesson-reveal" },
+      tx(D, "lesson.quiz.reveal"),
+    );
     reveal.addEventListener("click", () => next(D));
     parts.push(reveal);
   } else parts.push(verdict(D, choices, chosen));

@@ -28,8 +28,18 @@ function wTokens(S, legend, part, chosen, onPick, key) {
   const group = tag(doc, "div", "chips", { role: "group", "aria-label": legend });
   group.append(tag(doc, "p", "", { "aria-hidden": "true" }, legend));
   part.tokens.forEach((tok, i) => {
-    const b = tag(doc, "button", "", { type: "button", "data-i": String(i), "data-key": `${key}-${i}`,
-      "aria-pressed": String(i === chosen) }, chipText(D, tok));
+    const b = tag(
+      doc,
+      "button",
+      "",
+      {
+        type: "button",
+        "data-i": String(i),
+        "data-key": `${key}-${i}`,
+        "aria-pressed": String(i === chosen),
+      },
+      chipText(D, tok),
+    );
     b.setAttribute("aria-label", [tok.t, tok.gloss].filter(Boolean).join(" · "));
     b.addEventListener("click", () => onPick(i));
     group.append(b);
@@ -40,8 +50,12 @@ function wTokens(S, legend, part, chosen, onPick, key) {
 /** A switch (a checkbox with role switch) and its label. */
 function wSwitch(S, label, checked, onChange, key) {
   const box = tag(S.doc, "label", "switch");
-  const input = tag(S.doc, "input", "", { type: "checkbox", role: "switch", "data-key": key,
-    "data-testid": key });
+  const input = tag(S.doc, "input", "", {
+    type: "checkbox",
+    role: "switch",
+    "data-key": key,
+    "data-testid": key,
+  });
   input.checked = checked;
   input.addEventListener("change", () => onChange(input.checked));
   box.append(input, tag(S.doc, "span", "", {}, label));
@@ -52,8 +66,14 @@ function wSwitch(S, label, checked, onChange, key) {
 function wSlider(S, label, steps, value, onInput, key) {
   const box = tag(S.doc, "label", "range");
   const name = tag(S.doc, "span", "", {}, label);
-  const input = tag(S.doc, "input", "", { type: "range", min: "0", max: String(steps), step: "1",
-    "data-key": key, "data-testid": key });
+  const input = tag(S.doc, "input", "", {
+    type: "range",
+    min: "0",
+    max: String(steps),
+    step: "1",
+    "data-key": key,
+    "data-testid": key,
+  });
   input.value = String(value);
   const out = tag(S.doc, "output", "readout");
   input.addEventListener("input", () => onInput(Number(input.value), out));
@@ -62,7 +82,13 @@ function wSlider(S, label, steps, value, onInput, key) {
 }
 
 function wButton(S, label, onClick, key, cls = "") {
-  const b = tag(S.doc, "button", cls, { type: "button", "data-key": key, "data-testid": key }, label);
+  const b = tag(
+    S.doc,
+    "button",
+    cls,
+    { type: "button", "data-key": key, "data-testid": key },
+    label,
+  );
   b.addEventListener("click", onClick);
   return b;
 }
@@ -95,4 +121,39 @@ function fillSide(S, nodes) {
   const key = active && S.side.contains(active) ? active.dataset.key : null;
   S.side.replaceChildren(...nodes.filter(Boolean));
   if (key) S.side.querySelector(`[data-key="${key}"]`)?.focus();
+}
+
+/** What the map adapter draws for a part: its scores, labels, the mask, the focus row, fonts. */
+function mapState(S, part, extra) {
+  const D = S.D;
+  return {
+    scores: arr(D, `${part.prefix}scores`),
+    n: part.n,
+    h: part.h,
+    labels: labelsOf(part),
+    texts: part.tokens.map((t) => t.t),
+    causal: D.state.causal,
+    focus: focusIn(D, part),
+    luts: D.luts,
+    fonts: fontsOf(D),
+    box: S.box,
+    axes: { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") },
+    summaryText: {
+      summary: tx(D, "explorer.summary"),
+      summary_row: tx(D, "explorer.summary_row"),
+      sep: tx(D, "explorer.sep"),
+    },
+    captions: [],
+    ...extra,
+  };
+}
+
+/** Ask Python once for a measurement the scene needs (it arrives with the next rerun). */
+function askBlock(D, name) {
+  D.asked ||= {};
+  if (D.header.blocks[name]) return;
+  D.els.scene.dataset.waiting = name; // for tests: the figure says "measuring" until it comes
+  if (D.asked[name]) return;
+  D.asked[name] = true;
+  D.api?.setTriggerValue("block", name);
 }
