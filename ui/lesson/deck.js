@@ -341,8 +341,13 @@ function weightsOf(D, part, head, tau, causal, name = "scores") {
   return w;
 }
 
+/** Token labels for maps: whole words for a short sentence; for a long one (every few rows
+    labelled, upright labels as deep as they are long) cut short, the text alternative whole. */
 function labelsOf(part) {
-  return part.tokens.map((t) => (t.t.length > 6 ? `${t.t.slice(0, 5)}…` : t.t));
+  const most = part.n > 32 ? 2 : part.n > 16 ? 4 : 6;
+  return part.tokens.map((t) =>
+    [...t.t].length > most ? `${[...t.t].slice(0, most - 1).join("")}…` : t.t,
+  );
 }
 
 // ---- layout -----------------------------------------------------------------------------------

@@ -34,17 +34,21 @@ function createLessonView(host, opts) {
   }
 
   /** Columns of the grid that give the biggest cells in the box. */
+  /** Columns of the grid: of the layouts whose maps fit the box, the one with the biggest
+      cells (a long sentence's cells bottom out at 2 px; then the one that overflows least). */
   function columns(state, captionH) {
     const m = figs.length;
-    let best = [1, -1];
+    let best = null;
     for (let cols = 1; cols <= m; cols++) {
       const rows = Math.ceil(m / cols);
       const w = (state.box.w - (cols - 1) * 16) / cols;
       const h = state.box.h / rows - captionH - 8;
-      const g = mapGeometry(scratch.getContext("2d"), state.labels, w, h, state.fonts);
-      if (g.cell > best[1] + 0.5) best = [cols, g.cell];
+      const g = roomyGeometry(scratch.getContext("2d"), state.labels, w, h, state.fonts);
+      const over = Math.max(0, g.height - h) + Math.max(0, g.width - w);
+      const score = [over <= 0 ? 1 : 0, g.cell, -over];
+      if (!best || beats(score, best.score)) best = { cols, score };
     }
-    return best[0];
+    return best.cols;
   }
 
   /** Layout (columns, caption room, geometry) and the label layer, redone only when the
@@ -64,7 +68,7 @@ function createLessonView(host, opts) {
     const rows = Math.ceil(figs.length / cols);
     const w = Math.floor((state.box.w - (cols - 1) * 16) / cols);
     const h = Math.floor((state.box.h - (rows - 1) * 8) / rows - capH - 6);
-    const g = mapGeometry(scratch.getContext("2d"), state.labels, w, h, state.fonts);
+    const g = roomyGeometry(scratch.getContext("2d"), state.labels, w, h, state.fonts);
     const layer = doc.createElement("canvas");
     const pen = penStart(layer, g.width, g.height);
     mapLabels(pen, g, state);
@@ -112,15 +116,30 @@ function createLessonView(host, opts) {
   };
 }
 
+/** mapGeometry (layout.js) in a box, with room for labels larger than their cells: a 20 px
+    label centred on a 5 px row reaches above the map's top and past its last column. */
+function roomyGeometry(ctx, labels, w, h, fonts) {
+  const g0 = mapGeometry(ctx, labels, w, h, fonts);
+  const over = Math.max(0, Math.ceil(g0.px * 0.6 - g0.cell / 2)); // half a label past its cell
+  const top = Math.max(0, over - g0.top + 1);
+  const right = Math.max(0, over - 6 + 1);
+  if (!top && !right) return g0;
+  const g = mapGeometry(ctx, labels, w - right, h - top, fonts);
+  return { ...g, top: g.top + top, height: g.height + top, width: g.width + right };
+}
+
+/** Lexicographic order of two score lists: true when a comes first. */
+function beats(a, b) {
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return a[k] > b[k];
+  return false;
+}
+
 /** Row labels at the left, key labels below (upright Chinese when cells are narrow), the
     axis titles; every step-th label when the cells are smaller than the type. g may be moved
     in the canvas: g.x0 is where its box starts (left and top are already moved). */
 function mapLabels(pen, g, state) {
   const px = g.px;
   const o = { px, colour: INK };
-  for (let i = 0; i < g.n; i += g.step) {
-    penText(pen, state.labels[i], g.left - 6, g.top + (i + 0.5) * g.cell, { ...o, align: "right" });
-  }
   const y0 = g.top + g.side + 6;
   for (let j = 0; j < g.n; j += g.step) {
     const x = g.left + (j + 0.5) * g.cell;
@@ -128,6 +147,10 @@ function mapLabels(pen, g, state) {
     if (g.rotate && isUpright(s)) penUpright(pen, s, x, y0, o);
     else if (g.rotate) rotatedLabel(pen, s, x, y0, px);
     else penText(pen, s, x, y0, { ...o, align: "center", base: "top" });
+  }
+  // Rows after the keys: on tiny cells the last row's label would reach the first key's.
+  for (let i = 0; i < g.n; i += g.step) {
+    penTry(pen, state.labels[i], g.left - 6, g.top + (i + 0.5) * g.cell, { ...o, align: "right" });
   }
   const axes = state.axes;
   penText(pen, axes.key, g.left + g.side / 2, g.height - 2, {

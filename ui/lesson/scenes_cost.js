@@ -296,7 +296,7 @@ function s10Race(S, pen, W, H, base, t, readout) {
   const head = s2Head(S, part, focusIn(D, part));
   const w = headWeights(S, part, head);
   const labels = labelsOf(part);
-  const g0 = mapGeometry(
+  const g0 = roomyGeometry(
     S.doc.createElement("canvas").getContext("2d"),
     labels,
     half,
@@ -317,7 +317,8 @@ function s10Race(S, pen, W, H, base, t, readout) {
   return `${rnn}. ${att}.`;
 }
 
-/** The chain as a snake: one node per word, an arrow to the next, the word under its node. */
+/** The chain as a snake: one node per word, an arrow to the next, the word under its node (at
+    a row's end, tucked in on the side away from the bend); "+ k" for the words that do not fit. */
 function s10Chain(S, pen, box, done, base) {
   const part = S.part;
   const n = part.n;
@@ -325,39 +326,19 @@ function s10Chain(S, pen, box, done, base) {
   const perRow = Math.max(2, Math.floor(box.w / step));
   const r = Math.min(base * 0.75, step * 0.3);
   const rowH = r * 2 + base * 2;
+  const rowOf = (j) => Math.floor(j / perRow);
   const at = (j) => {
-    const row = Math.floor(j / perRow);
-    const col = row % 2 ? perRow - 1 - (j % perRow) : j % perRow;
-    return [box.x + col * step + step / 2, box.y + row * rowH + r];
+    const col = rowOf(j) % 2 ? perRow - 1 - (j % perRow) : j % perRow;
+    return [box.x + col * step + step / 2, box.y + rowOf(j) * rowH + r];
   };
+  const fits = (j) => at(j)[1] + r + base * 1.3 <= box.y + box.h;
+  let shown = 0;
+  while (shown < n && fits(shown)) shown += 1;
+  const colour = (j) => (j + 1 < done ? ACCENT : "#8d93a0");
+  for (let j = 0; j + 1 < shown; j++) s10Link(pen, at(j), at(j + 1), r, colour(j));
   const { ctx } = pen;
-  for (let j = 0; j < n; j++) {
+  for (let j = 0; j < shown; j++) {
     const [x, y] = at(j);
-    if (y + r + base * 1.3 > box.y + box.h) break;
-    if (j + 1 < n) {
-      const [x1, y1] = at(j + 1);
-      const dx = Math.sign(x1 - x);
-      if (y1 === y)
-        penArrow(
-          pen,
-          x + dx * (r + 2),
-          y,
-          x1 - dx * (r + 2),
-          y1,
-          j + 1 < done ? ACCENT : "#8d93a0",
-          2,
-        );
-      else if (y1 + r + base * 1.3 <= box.y + box.h)
-        penArrow(
-          pen,
-          x + r + 4,
-          y + r * 0.4,
-          x1 + r + 4,
-          y1 - r * 0.4,
-          j + 1 < done ? ACCENT : "#8d93a0",
-          2,
-        );
-    }
     ctx.beginPath();
     ctx.arc(x, y, r, 0, 2 * Math.PI);
     ctx.fillStyle = j < done - 1 ? ACCENT : j === done - 1 ? WARM : "#fff";
@@ -365,8 +346,33 @@ function s10Chain(S, pen, box, done, base) {
     ctx.lineWidth = 2;
     ctx.strokeStyle = MUTED;
     ctx.stroke();
-    penTry(pen, part.tokens[j].t, x, y + r + 3, { px: base, align: "center", base: "top" });
+    const bend = j + 1 < shown && rowOf(j + 1) !== rowOf(j) ? (rowOf(j) % 2 ? -1 : 1) : 0;
+    const align = bend > 0 ? "right" : bend < 0 ? "left" : "center";
+    const lx = x + bend * r;
+    penTry(pen, part.tokens[j].t, lx, y + r + 3, { px: base, align, base: "top" });
   }
+  if (shown < n) {
+    const [x, y] = at(shown - 1);
+    const side = rowOf(shown - 1) % 2 ? -1 : 1;
+    penTry(pen, `+ ${n - shown}`, x + side * (r + 8), y, {
+      px: base,
+      align: side > 0 ? "left" : "right",
+    });
+  }
+}
+
+/** The arrow from one node to the next: across a row, or a bracket down at the row's end. */
+function s10Link(pen, [x, y], [x1, y1], r, colour) {
+  if (y1 === y) {
+    const dx = Math.sign(x1 - x);
+    penArrow(pen, x + dx * (r + 2), y, x1 - dx * (r + 2), y1, colour, 2);
+    return;
+  }
+  const out = x > pen.w / 3 ? 1 : -1; // the bend is on the row's outer side
+  const bx = x + out * (r + 12);
+  penLine(pen, x + out * r, y, bx, y, colour, 2);
+  penLine(pen, bx, y, bx, y1, colour, 2);
+  penArrow(pen, bx, y1, x1 + out * (r + 1), y1, colour, 2);
 }
 
 function s10Curve(S, pen, W, H, base, readout) {

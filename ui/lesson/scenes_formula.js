@@ -185,9 +185,9 @@ function s4Geometry(S, labels, w, h, fonts) {
   const part = S.part;
   const n = part.n;
   const ctx = S.doc.createElement("canvas").getContext("2d");
-  const gFull = mapGeometry(ctx, labels, w, h, fonts);
+  const gFull = roomyGeometry(ctx, labels, w, h, fonts);
   const room = (w - gFull.left - 2 * 24) * (n / (n + 2 * part.d_k)) + gFull.left;
-  const gSmall = mapGeometry(ctx, labels, room, h - fonts.label * 1.4, fonts);
+  const gSmall = roomyGeometry(ctx, labels, room, h - fonts.label * 1.4, fonts);
   S.s4 = { key, gFull, gSmall, scratch: S.doc.createElement("canvas") };
   return S.s4;
 }
@@ -224,12 +224,10 @@ function s4Mix(S, pen, g, head, w, alpha, base) {
     base: "bottom",
     weight: 700,
   });
-  penText(pen, tx(D, "lesson.s4.out", { n, d }), xO + (d * c) / 2, top - 4, {
-    px: base,
-    align: "center",
-    base: "bottom",
-    weight: 700,
-  });
+  const oTitle = { px: base, align: "left", base: "bottom", weight: 700 };
+  if (!penTry(pen, tx(D, "lesson.s4.out", { n, d }), xO, top - 4, oTitle)) {
+    penText(pen, "O", xO, top - 4, oTitle); // a narrow O (many tokens, small d_k): its letter
+  }
   penCells(pen, scratch, xV, top, d * c, n * c, n, d, (r, k) =>
     rampRgb(D.luts.signed, v[(head * n + r) * d + k], -lv, lv),
   );
