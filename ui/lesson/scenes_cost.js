@@ -411,6 +411,6 @@ function s10Curve(S, pen, W, H, base, readout) {
     say = tx(D, "lesson.s10.onset", { step: c.onset });
     penTry(pen, say, sc.sx(c.onset) + 10, sc.sy(0.4), { px: base, colour: WARM, weight: 700 });
   }
-  readout.textContent = `${tx(D, "lesson.s10.curve", { head: head + 1 })}: ${pctText(c.hits[0])} → ${pctText(c.hits.at(-1))}. ${say}`;
+  readout.textContent = `${tx(D, "lesson.s10.curve", { head: head + 1 })}: ${pctText(c.hits[0])} → ${pctText(c.hits.at(-1))}${say ? ` · ${say}` : ""}`;
   return readout.textContent;
 }
