@@ -134,50 +134,44 @@ function s7Measured(S, pen, b, W, H, base, pick) {
   const phone = roomOf(D).phone;
   const cw = phone ? W : (W - base) / 2;
   const ch = phone ? (H - base) / 2 : H - base * 1.6;
-  penText(pen, tx(D, "lesson.s7.measured", { d: b.d }), 0, 0, {
-    px: base,
-    base: "top",
-    weight: 600,
-  });
-  const xs = {
-    min: b.n[0] / 1.4,
-    max: b.n.at(-1) * 1.4,
-    log: true,
-    title: "n",
-    ticks: b.n.map((n) => [n, String(n)]),
-  };
+  const title = tx(D, "lesson.s7.measured", { d: b.d });
+  penText(pen, title, 0, 0, { px: base, base: "top", weight: 600 });
   const charts = [
     ["ms", "lesson.s7.ms", b.slope_t, ACCENT],
     ["mib", "lesson.s7.mib", b.slope_m, WARM],
   ];
-  charts.forEach(([key, title, slope, colour], k) => {
-    const ys = b[key];
-    const lo = Math.min(...ys) / 2;
-    const hi = Math.max(...ys) * 2;
+  charts.forEach(([key, name, slope, colour], k) => {
     const box = phone
       ? { x: 0, y: base * 1.5 + k * (ch + base * 0.5), w: W, h: ch }
       : { x: k * (cw + base), y: base * 1.5, w: cw, h: ch };
-    const spec = {
-      x: xs,
-      y: { min: lo, max: hi, log: true, title: tx(D, title), ticks: decadeTicks(lo, hi) },
-      series: [
-        {
-          xs: b.n,
-          ys,
-          colour,
-          marks: true,
-          label: tx(D, "lesson.s7.slope", { s: slope.toFixed(2) }),
-        },
-      ],
-    };
-    const sc = drawChart(pen, box, spec, base);
-    pen.ctx.beginPath();
-    pen.ctx.arc(sc.sx(b.n[pick]), sc.sy(ys[pick]), 11, 0, 2 * Math.PI);
-    pen.ctx.lineWidth = 3;
-    pen.ctx.strokeStyle = INK;
-    pen.ctx.stroke();
+    s7Chart(S, pen, box, { ys: b[key], n: b.n, name, slope, colour, pick }, base);
   });
-  return `${tx(D, "lesson.s7.measured", { d: b.d })}: ${b.n.map((n, k) => `n ${n}: ${b.ms[k].toFixed(2)} ms, ${b.mib[k].toFixed(2)} MiB`).join(tx(D, "explorer.sep"))}`;
+  const rows = b.n.map((n, k) => `n ${n}: ${b.ms[k].toFixed(2)} ms, ${b.mib[k].toFixed(2)} MiB`);
+  return `${title}: ${rows.join(tx(D, "explorer.sep"))}`;
+}
+
+/** One log-log chart of a measurement against n, its fitted slope named, n = pick ringed. */
+function s7Chart(S, pen, box, m, base) {
+  const lo = Math.min(...m.ys) / 2;
+  const hi = Math.max(...m.ys) * 2;
+  const label = tx(S.D, "lesson.s7.slope", { s: m.slope.toFixed(2) });
+  const spec = {
+    x: {
+      min: m.n[0] / 1.4,
+      max: m.n.at(-1) * 1.4,
+      log: true,
+      title: "n",
+      ticks: m.n.map((n) => [n, String(n)]),
+    },
+    y: { min: lo, max: hi, log: true, title: tx(S.D, m.name), ticks: decadeTicks(lo, hi) },
+    series: [{ xs: m.n, ys: m.ys, colour: m.colour, marks: true, label }],
+  };
+  const sc = drawChart(pen, box, spec, base);
+  pen.ctx.beginPath();
+  pen.ctx.arc(sc.sx(m.n[m.pick]), sc.sy(m.ys[m.pick]), 11, 0, 2 * Math.PI);
+  pen.ctx.lineWidth = 3;
+  pen.ctx.strokeStyle = INK;
+  pen.ctx.stroke();
 }
 
 function s7Point(D, b, k) {

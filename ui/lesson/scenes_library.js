@@ -101,72 +101,68 @@ function s2Paint(S, canvas, step, grow, mix, readout) {
   const part = S.part;
   const { w: W, h: H } = S.box;
   const base = fontsOf(D).label;
-  const en = D.header.lang === "en";
   const pen = penStart(canvas, W, H);
   const n = part.n;
   const i = focusIn(D, part);
   const head = s2Head(S, part, i);
   const all = headWeights(S, part, head);
   const w = all.subarray(i * n, (i + 1) * n);
-  const div = divisorOf(D, part);
-  const raw = arr(D, `${part.prefix}scores`).subarray((head * n + i) * n, (head * n + i + 1) * n);
-  const mixH = base * 1.7 * 4 + base * 1.6;
-  const cardH = base * (en ? 6.6 : 5.3);
-  penText(pen, tx(D, "lesson.s2.match", { f: D.state.scale ? "q·k / √d_k" : "q·k" }), 0, 0, {
-    px: base,
-    base: "top",
-    colour: MUTED,
-  });
-  const top0 = base * 1.5;
-  const cols = Math.max(2, Math.min(n, Math.floor(W / (base * 4.6)), 8));
-  const rows = Math.max(1, Math.floor((H - mixH - base * 1.5) / (cardH + 8)));
-  const { cards, more } = s2Cards(w, n, cols * rows);
-  const slots = cards.length + (more ? 1 : 0);
-  const cw = (W - (cols - 1) * 8) / cols;
-  const best = rankRow(w, n, 0)[0];
-  cards.forEach((j, c) => {
-    const x = (c % cols) * (cw + 8);
-    const y = top0 + Math.floor(c / cols) * (cardH + 8);
-    const masked = D.state.causal && j > i;
-    s2Card(pen, { x, y, w: cw, h: cardH }, part.tokens[j], {
-      base,
-      en,
-      masked,
-      me: j === i,
-      best: j === best && step >= 1,
-      match: masked ? "−∞" : (raw[j] / div).toFixed(2),
-      share: step >= 1 && !masked ? w[j] : null,
-      grow,
-    });
-  });
-  if (more) {
-    const c = slots - 1;
-    penText(
-      pen,
-      `+ ${more}`,
-      (c % cols) * (cw + 8) + cw / 2,
-      top0 + Math.floor(c / cols) * (cardH + 8) + cardH / 2,
-      { px: base, align: "center", colour: MUTED },
-    );
-  }
-  const used = top0 + Math.ceil(slots / cols) * (cardH + 8);
+  const what = tx(D, "lesson.s2.match", { f: D.state.scale ? "q·k / √d_k" : "q·k" });
+  penText(pen, what, 0, 0, { px: base, base: "top", colour: MUTED });
+  const used = s2Deck(S, pen, { step, grow, head, i, w, top: base * 1.5 });
   const out = s2Output(S, part, head, all);
-  canvas.dataset.values = JSON.stringify(
-    Array.from(out.subarray(i * part.d_k, (i + 1) * part.d_k)),
-  );
+  const mine = Array.from(out.subarray(i * part.d_k, (i + 1) * part.d_k));
+  canvas.dataset.values = JSON.stringify(mine); // the row's mix, for the test against the core
   if (step >= 2) s2Mix(S, pen, { y: used + 8, w: W, base, alpha: mix }, w, head, i, out);
   penDone(pen);
-  const links = rankRow(w, n, 0)
-    .slice(0, 4)
-    .map((j) => `${part.tokens[j].t} ${pctText(w[j])}`);
+  const ranked = rankRow(w, n, 0);
+  const links = ranked.slice(0, 4).map((j) => `${part.tokens[j].t} ${pctText(w[j])}`);
+  const sep = tx(D, "explorer.sep");
   canvas.setAttribute(
     "aria-label",
-    tx(D, "lesson.s2.alt", { q: part.tokens[i].t, links: links.join(tx(D, "explorer.sep")) }),
+    tx(D, "lesson.s2.alt", { q: part.tokens[i].t, links: links.join(sep) }),
   );
-  const top = rankRow(w, n, 0).slice(0, 3);
-  const share = top.reduce((a, j) => a + w[j], 0);
-  readout.textContent =
-    step >= 1 ? tx(D, "lesson.s2.top", { m: top.length, share: pctText(share) }) : "";
+  const share = ranked.slice(0, 3).reduce((a, j) => a + w[j], 0);
+  const said = tx(D, "lesson.s2.top", { m: Math.min(3, n), share: pctText(share) });
+  readout.textContent = step >= 1 ? said : "";
+}
+
+/** The cards, as many as the room holds (the mix keeps its place below); returns their bottom. */
+function s2Deck(S, pen, o) {
+  const D = S.D;
+  const part = S.part;
+  const { n, prefix } = part;
+  const base = fontsOf(D).label;
+  const en = D.header.lang === "en";
+  const cardH = base * (en ? 6.6 : 5.3);
+  const cols = Math.max(2, Math.min(n, Math.floor(pen.w / (base * 4.6)), 8));
+  const room = pen.h - (base * 1.7 * 4 + base * 1.6) - o.top;
+  const rows = Math.max(1, Math.floor(room / (cardH + 8)));
+  const { cards, more } = s2Cards(o.w, n, cols * rows);
+  const cw = (pen.w - (cols - 1) * 8) / cols;
+  const at = (c) => [(c % cols) * (cw + 8), o.top + Math.floor(c / cols) * (cardH + 8)];
+  const row = (o.head * n + o.i) * n;
+  const raw = arr(D, `${prefix}scores`).subarray(row, row + n);
+  const div = divisorOf(D, part);
+  const best = rankRow(o.w, n, 0)[0];
+  cards.forEach((j, c) => {
+    const [x, y] = at(c);
+    const masked = D.state.causal && j > o.i;
+    s2Card(pen, { x, y, w: cw, h: cardH }, part.tokens[j], {
+      base, en, masked, me: j === o.i, best: j === best && o.step >= 1, grow: o.grow,
+      match: masked ? "−∞" : (raw[j] / div).toFixed(2),
+      share: o.step >= 1 && !masked ? o.w[j] : null,
+    }); // prettier-ignore
+  });
+  if (more) {
+    const [x, y] = at(cards.length);
+    penText(pen, `+ ${more}`, x + cw / 2, y + cardH / 2, {
+      px: base,
+      align: "center",
+      colour: MUTED,
+    });
+  }
+  return o.top + Math.ceil((cards.length + (more ? 1 : 0)) / cols) * (cardH + 8);
 }
 
 function s2Card(pen, box, tok, o) {

@@ -61,50 +61,16 @@ SCENES[5] = {
 
 function s5Mount(S) {
   const D = S.D;
-  let view = null;
-  let kind = "";
   const readout = wReadout(S, "lesson-readout");
-  const figureFor = (step, head) => {
-    const want = step === 0 ? "chart" : `maps${step === 2 ? 2 : 1}-${head}`;
-    if (want === kind) return;
-    kind = want;
-    view?.destroy();
-    view = null;
-    S.figure.replaceChildren();
-    if (step === 0) sceneCanvas(S);
-    else
-      view = createLessonView(S.figure, {
-        heads: step === 2 ? [head, head] : [head],
-        numbers: true,
-      });
-  };
+  const fig = { view: null, kind: "" };
   const paint = (step) => {
-    const part = S.part;
     const { i, head } = s5Judge(S);
-    figureFor(step, head);
+    s5Figure(S, fig, step, head);
     if (step === 0) return s5Chart(S, S.figure.querySelector("canvas"), readout);
-    const root = Math.sqrt(part.d_k);
-    const cap = (tau) => `${tx(D, "lesson.s5.map", { head: head + 1 })} · τ = ${tau.toFixed(2)}`;
     const still = D.els.root.dataset.anim === undefined; // at rest (or the animation's last frame)
-    if (step === 2) {
-      const on = weightsOf(D, part, head, root, D.state.causal);
-      const off = weightsOf(D, part, head, 1, D.state.causal);
-      const name = tx(D, "lesson.head", { i: head + 1 });
-      const caps = [
-        `${name} · ${tx(D, "lesson.scale_on")}`,
-        `${name} · ${tx(D, "lesson.scale_off")}`,
-      ];
-      view.update(mapState(S, part, { weights: [on, off], captions: caps }));
-    } else if (step === 1) {
-      view.update(mapState(S, part, { tau: root, captions: [cap(root)] }));
-    } else {
-      // τ moves: the caption names the formula, the readout the value
-      const captions = [tx(D, "lesson.s5.map", { head: head + 1 })];
-      view.update(mapState(S, part, { tau: s5Tau(D, part), captions, quick: !still }));
-    }
+    s5Maps(S, fig.view, step, head, still);
     if (still || performance.now() - (S.s5said || 0) > 120) {
-      // words at 8 Hz mid-sweep
-      S.s5said = performance.now();
+      S.s5said = performance.now(); // mid-sweep the words follow at 8 Hz
       s5Stats(S, readout, step, i, head);
     }
   };
@@ -113,8 +79,45 @@ function s5Mount(S) {
       fillSide(S, step === 3 ? s5Controls(S, () => paint(3), readout) : [readout]);
       paint(step);
     },
-    destroy: () => view?.destroy(),
+    destroy: () => fig.view?.destroy(),
   };
+}
+
+/** The figure of a step: the variance chart (①), one map (②, ④) or two side by side (③). */
+function s5Figure(S, fig, step, head) {
+  const want = step === 0 ? "chart" : `maps${step === 2 ? 2 : 1}-${head}`;
+  if (want === fig.kind) return;
+  fig.kind = want;
+  fig.view?.destroy();
+  fig.view = null;
+  S.figure.replaceChildren();
+  if (step === 0) sceneCanvas(S);
+  else {
+    const heads = step === 2 ? [head, head] : [head];
+    fig.view = createLessonView(S.figure, { heads, numbers: true });
+  }
+}
+
+/** The maps: with √d_k (the question), with and without (the answer), at τ (the sweep). */
+function s5Maps(S, view, step, head, still) {
+  const D = S.D;
+  const part = S.part;
+  const root = Math.sqrt(part.d_k);
+  const formula = tx(D, "lesson.s5.map", { head: head + 1 });
+  if (step === 2) {
+    const on = weightsOf(D, part, head, root, D.state.causal);
+    const off = weightsOf(D, part, head, 1, D.state.causal);
+    const name = tx(D, "lesson.head", { i: head + 1 });
+    const captions = ["lesson.scale_on", "lesson.scale_off"].map((k) => `${name} · ${tx(D, k)}`);
+    view.update(mapState(S, part, { weights: [on, off], captions }));
+  } else if (step === 1) {
+    view.update(
+      mapState(S, part, { tau: root, captions: [`${formula} · τ = ${root.toFixed(2)}`] }),
+    );
+  } else {
+    // τ moves: the caption names the formula, the readout the value
+    view.update(mapState(S, part, { tau: s5Tau(D, part), captions: [formula], quick: !still }));
+  }
 }
 
 function s5Stats(S, readout, step, i, head) {
@@ -143,58 +146,49 @@ function s5Slider(part) {
 function s5Controls(S, repaint, readout) {
   const D = S.D;
   const part = S.part;
-  const scale = wSwitch(
-    S,
-    tx(D, "lesson.s5.switch"),
-    D.state.scale && D.state.tau === null,
-    (on) => {
-      D.state.tau = null;
-      changeShared(D, { scale: on });
-    },
-    "s5-scale",
-  );
   const map = s5Slider(part);
-  const slider = wSlider(
-    S,
-    tx(D, "lesson.s5.tau"),
-    1000,
-    map.toPos(s5Tau(D, part)),
-    (pos) => {
-      D.state.tau = map.toTau(pos);
-      slider.input.setAttribute("aria-valuetext", `τ = ${D.state.tau.toFixed(2)}`);
-      repaint();
-    },
-    "s5-tau",
-  );
-  const sweep = wButton(
-    S,
-    tx(D, "lesson.s5.sweep"),
-    () => {
-      const home = map.toPos(Math.sqrt(part.d_k));
-      const legs = [
-        [map.toPos(s5Tau(D, part)), 0, 0.25],
-        [0, 1000, 0.5],
-        [1000, home, 0.25],
-      ];
-      animate(D, 3200, (p) => {
-        let t = p;
-        let pos = home;
-        for (const [a, b, share] of legs) {
-          if (t <= share) {
-            pos = a + (b - a) * (t / share);
-            break;
-          }
-          t -= share;
-        }
-        D.state.tau = p >= 1 ? null : map.toTau(pos);
-        slider.input.value = String(Math.round(pos));
-        repaint();
-      });
-    },
-    "s5-sweep",
-    "primary",
-  );
+  const onScale = (checked) => {
+    D.state.tau = null;
+    changeShared(D, { scale: checked });
+  };
+  const onTau = (pos) => {
+    D.state.tau = map.toTau(pos);
+    slider.input.setAttribute("aria-valuetext", `τ = ${D.state.tau.toFixed(2)}`);
+    repaint();
+  };
+  const on = D.state.scale && D.state.tau === null;
+  const scale = wSwitch(S, tx(D, "lesson.s5.switch"), on, onScale, "s5-scale");
+  const at = map.toPos(s5Tau(D, part));
+  const slider = wSlider(S, tx(D, "lesson.s5.tau"), 1000, at, onTau, "s5-tau");
+  const go = () => s5Sweep(S, map, slider, repaint);
+  const sweep = wButton(S, tx(D, "lesson.s5.sweep"), go, "s5-sweep", "primary");
   return [scale, slider.box, sweep, readout];
+}
+
+/** ▶ Sweep τ: down to 1 (sharp), up to 4·√d_k (flat), back to √d_k, in 3.2 s; then τ follows
+    the √d_k switch again. */
+function s5Sweep(S, map, slider, repaint) {
+  const D = S.D;
+  const home = map.toPos(Math.sqrt(S.part.d_k));
+  const legs = [
+    [map.toPos(s5Tau(D, S.part)), 0, 0.25],
+    [0, 1000, 0.5],
+    [1000, home, 0.25],
+  ];
+  animate(D, 3200, (p) => {
+    let t = p;
+    let pos = home;
+    for (const [a, b, share] of legs) {
+      if (t <= share) {
+        pos = a + (b - a) * (t / share);
+        break;
+      }
+      t -= share;
+    }
+    D.state.tau = p >= 1 ? null : map.toTau(pos);
+    slider.input.value = String(Math.round(pos));
+    repaint();
+  });
 }
 
 function s5Chart(S, canvas, readout) {

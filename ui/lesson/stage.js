@@ -96,7 +96,8 @@ function setStep(D, i) {
   announce(D.els.live, tx(D, "lesson.live_step", { i: i + 1, n: names.length, name: names[i] }));
 }
 
-/** Build scene D.at from scratch (new scene, new sentence or language) at `step`. */
+/** Build scene D.at from scratch (new scene, new sentence or language) at `step`; the control
+    that had the keyboard (data-key) gets it back. */
 function renderScene(D, step) {
   const active = deepActive(D.els.root.ownerDocument);
   const keep = active && D.els.scene.contains(active) ? active.dataset.key : null;
@@ -105,48 +106,15 @@ function renderScene(D, step) {
   D.inst = null;
   const k = D.at;
   const scene = SCENES[k];
-  const { els } = D;
-  const doc = els.root.ownerDocument;
-  els.scene.dataset.scene = String(k);
-  delete els.scene.dataset.waiting;
-  els.scene.classList.toggle("stack", scene.layout === "stack");
-  const room = roomOf(D);
-  els.root.style.setProperty(
-    "--side",
-    `${Math.round(Math.max(250, room.w * (scene.side || SIDE_FRACTION)))}px`,
-  );
-  const title = tag(doc, "h2", "title", { tabindex: "-1", "data-testid": "lesson-title" });
-  const figure = tag(doc, "div", "figure", { "data-testid": "lesson-figure" });
-  const side = tag(doc, "div", "side", { "data-testid": "lesson-side" });
-  const controls = tag(doc, "div", "controls");
-  const quiz = tag(doc, "div", "quiz", { "data-testid": "lesson-quiz" });
-  const nav = stepNav(D);
-  const body = tag(doc, "div", "body");
-  const take = tag(doc, "p", "takeaway", { "data-testid": "lesson-take" });
-  side.append(controls, quiz, nav);
-  body.append(figure, side);
-  els.scene.replaceChildren(title, body, take);
-  els.stripButtons.forEach((b, i) => {
-    if (i + 1 === k) b.setAttribute("aria-current", "step");
-    else b.removeAttribute("aria-current");
-  });
+  const parts = sceneFrame(D, scene);
   fillNotes(D);
   const need = needOf(D, k);
-  if (need && !D.example[k]) return needPanel(D, need, title, figure, take);
+  if (need && !D.example[k]) return needPanel(D, need, parts);
   const set = setFor(D, k);
-  D.ctx = {
-    D,
-    k,
-    set,
-    part: set.lab,
-    tpart: set.trained,
-    figure,
-    side: controls,
-    quizBox: quiz,
-    doc,
-  };
-  if (D.example[k]) exampleNote(D, side);
-  title.textContent = scene.title(D, set);
+  D.ctx = { D, k, set, part: set.lab, tpart: set.trained, doc: parts.doc };
+  Object.assign(D.ctx, { figure: parts.figure, side: parts.controls, quizBox: parts.quiz });
+  if (D.example[k]) exampleNote(D, parts.side);
+  parts.title.textContent = scene.title(D, set);
   D.ctx.box = figureBox(D);
   D.inst = scene.mount(D.ctx);
   const names = scene.steps(D.ctx);
@@ -155,8 +123,35 @@ function renderScene(D, step) {
   if (keep) D.els.scene.querySelector(`[data-key="${keep}"]`)?.focus();
 }
 
+/** The scene's empty frame: title, figure beside the side panel (controls, quiz, steps), the
+    takeaway; the strip marks the scene. */
+function sceneFrame(D, scene) {
+  const { els } = D;
+  const doc = els.root.ownerDocument;
+  els.scene.dataset.scene = String(D.at);
+  delete els.scene.dataset.waiting;
+  els.scene.classList.toggle("stack", scene.layout === "stack");
+  const wide = Math.max(250, roomOf(D).w * (scene.side || SIDE_FRACTION));
+  els.root.style.setProperty("--side", `${Math.round(wide)}px`);
+  const title = tag(doc, "h2", "title", { tabindex: "-1", "data-testid": "lesson-title" });
+  const figure = tag(doc, "div", "figure", { "data-testid": "lesson-figure" });
+  const side = tag(doc, "div", "side", { "data-testid": "lesson-side" });
+  const controls = tag(doc, "div", "controls");
+  const quiz = tag(doc, "div", "quiz", { "data-testid": "lesson-quiz" });
+  const body = tag(doc, "div", "body");
+  const take = tag(doc, "p", "takeaway", { "data-testid": "lesson-take" });
+  side.append(controls, quiz, stepNav(D));
+  body.append(figure, side);
+  els.scene.replaceChildren(title, body, take);
+  els.stripButtons.forEach((b, i) => {
+    if (i + 1 === D.at) b.setAttribute("aria-current", "step");
+    else b.removeAttribute("aria-current");
+  });
+  return { doc, title, figure, side, controls, quiz, take };
+}
+
 /** A scene this sentence cannot show: say why; offer the example (what was typed stays). */
-function needPanel(D, need, title, figure, take) {
+function needPanel(D, need, { title, figure, take }) {
   const doc = D.els.root.ownerDocument;
   title.textContent = sceneTitle(D, D.at);
   const box = tag(doc, "div", "need", { role: "status", "data-testid": "lesson-need" });
