@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
+from urllib.parse import urlparse
 
 import streamlit as st
 
@@ -20,6 +21,7 @@ FAVICON = ROOT / "assets" / "favicon.png"
 # when it follows the sidebar); the first is the default page.
 PAGES = (
     ("main", "main", "nav.main", ":material/grid_view:", None),
+    ("lesson", "lesson", "lesson.nav", ":material/co_present:", None),
     ("steps", "steps", "nav.steps", ":material/stairs:", None),
     ("scaling", "scaling", "nav.scaling", ":material/straighten:", None),
     ("heads", "heads", "nav.heads", ":material/view_module:", None),
@@ -63,6 +65,14 @@ def page_entries(lang: str) -> list:
                 )
             )
     return entries
+
+
+def opens_lesson() -> bool:
+    """True when the browser asks for /lesson. Read before st.navigation, so the first and only
+    page config already starts the sidebar collapsed (a second call after the navigation lost
+    the race about one load in two; navigating first sent the page's Google-hosted icon)."""
+    path = urlparse(st.context.url or "").path.rstrip("/")
+    return path.endswith("/lesson")
 
 
 def page_weights(page) -> str | None:
@@ -109,6 +119,8 @@ def main() -> None:
     # it mid-session re-lays the sidebar out under the user's hand, so the switch only
     # enlarges type; the « button collapses the sidebar.
     sidebar = ss.setdefault("_sidebar_state", "collapsed" if classroom else "auto")
+    if opens_lesson():  # the projected lesson: nothing beside it
+        sidebar = "collapsed"
     st.set_page_config(
         page_title=t("app.title", lang),
         page_icon=str(FAVICON),  # served by the app (a ":material/…:" icon comes from Google)

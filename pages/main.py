@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from functools import partial
+from pathlib import Path
 
 import streamlit as st
 
@@ -289,6 +290,8 @@ def export_section(lab: state.Lab, s: controls.Settings, view: explorer.ViewStat
 def main() -> None:
     s = controls.current_settings()
     st.title(t("main.title", s.lang))
+    lesson = str(Path(__file__).with_name("lesson.py"))  # the projected lesson, /lesson
+    st.page_link(lesson, label=t("lesson.open", s.lang))
     if not s.classroom:  # the projector needs the room for the maps
         st.caption(t("main.intro", s.lang))
     controls.show_notices(controls.link_notices(s), s.lang)

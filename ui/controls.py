@@ -36,8 +36,9 @@ QUERY_KEYS = (
 )
 # Page-level query parameters (not Settings fields), kept in links instead of reported unknown:
 # the main page's inspected head (1-based), the view's temperature τ and which occurrence of the
-# focus token it looks from (nth=2: the second 了) (pages/main.py).
-PAGE_QUERY_KEYS: tuple[str, ...] = ("head", "tau", "nth")
+# focus token it looks from (nth=2: the second 了) (pages/main.py); the lesson's scene
+# (pages/lesson.py).
+PAGE_QUERY_KEYS: tuple[str, ...] = ("head", "tau", "nth", "at")
 # Settings a page may own on its screen (its own control is the setting; the sidebar then shows
 # no second one): pages call `own_settings(...)` before the sidebar is drawn.
 OWNABLE = ("scale", "causal")

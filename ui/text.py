@@ -1506,3 +1506,8 @@ _section(
     },
 )
 # ---- end section: learned attention page -------------------------------------------------------
+
+# ---- section: the lesson (ui/lesson/text.py) — owner: lesson helper ---------------------------
+from ui.lesson.text import TABLE as LESSON_TABLE  # noqa: E402
+
+_section("lesson", LESSON_TABLE)

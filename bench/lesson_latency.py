@@ -1,0 +1,321 @@
+"""Chromium latency of the lesson by pixels, as same-run ratios to the baseline's checkbox.
+
+Method: bench/ui_latency.py's, with its pieces imported (Subject, Interaction, open_subject, the
+baseline's √d_k toggle, latency_median, the screencast ceiling) and bench/screencast.py's frames:
+latency = input → the last frame in which the maps' region (the deck's canvases, inside its
+shadow root) changed, once the page is still. A step inside a scene answers in the browser with
+no rerun, so its sample does not wait for a server message; a scene change reruns (the link's
+at=) and does. Viewport 1280 × 800; two cases, the example (13 tokens, the trained model) and 64
+tokens × 8 heads (random weights), each sample interleaved with the baseline's.
+
+- steps (≤ 0.3× the checkbox): §8's reveal (→, the hidden map appears), §8's answer clicked
+  (judged, explained, revealed), §4's step ① → ② (→ starts a 650 ms morph: the first change is
+  the answer; the last is reported too).
+- scene changes (≤ 1.3×): → from §8's last step to §9, ← from §9 back to §8.
+- animations at 64 tokens (frame gap p95 ≤ 33 ms): §4's morph ② → ③ and §5's τ sweep (3.2 s):
+  the intervals between consecutive changing screencast frames from the animation's first to
+  its last frame (the deck stamps both on the wall clock), and the deck's own draws per second
+  and mean main-thread ms per draw. The screencast's PNG encoding takes the same 2 cores from
+  the page (its ceiling row is the method's floor), so each animation also runs traced without
+  it, as ui_latency's τ drag: the intervals between the frames Chromium presented with the
+  page's drawing (cc's PipelineReporter) between the deck's performance marks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/x.py`
+
+from bench import screencast as sc
+from bench.common import (
+    BASELINE_APP,
+    CASES,
+    MAIN_APP,
+    Row,
+    chromium,
+    chromium_ok,
+    main_app_ready,
+    median_of,
+    print_table,
+    ratio_row,
+    running,
+)
+from bench.ui_latency import (
+    DRAWN,
+    TRACE_CATEGORIES,
+    Interaction,
+    Subject,
+    baseline_interactions,
+    ceiling,
+    latency_median,
+    open_subject,
+)
+
+STEP_TARGET, SCENE_TARGET, FPS_TARGET_MS = 0.3, 1.3, 33.0
+DECK = "document.querySelector('[data-testid=\"stBidiComponentIsolated\"]')?.shadowRoot"
+STILL = f"""() => {{
+  const d = {DECK}?.querySelector('[data-testid="lesson"]');
+  const s = d?.querySelector('[data-testid="lesson-scene"]');
+  return !!s && d.dataset.ready === '1' && !d.dataset.anim && !s.dataset.waiting;
+}}"""
+WHERE = f"""() => {{
+  const s = {DECK}.querySelector('[data-testid="lesson-scene"]');
+  return [Number(s.dataset.scene), Number(s.dataset.step)];
+}}"""
+ANIM = f"""() => {{
+  const d = {DECK}.querySelector('[data-testid="lesson"]').dataset;
+  return [Number(d.animStart), Number(d.animEnd), Number(d.frames), Number(d.drawMs)];
+}}"""
+READY = '[data-testid="lesson"][data-ready="1"]'
+
+
+@dataclass
+class Kind:
+    """One row of the table: a lesson interaction, the baseline's, the target ratio."""
+
+    label: str
+    inter: str  # key of lesson_interactions()
+    target: float
+    server: bool  # the lesson's input reruns the script (wait for its message)
+    first: bool = False  # the ratio is taken on the first change (the start of an animation)
+
+
+KINDS = (
+    Kind("step: §8 reveal (→)", "reveal", STEP_TARGET, False),
+    Kind("step: §8 answer clicked (judged, revealed)", "answer", STEP_TARGET, False),
+    Kind("step: §4 ① → ② morph (→), first change", "morph", STEP_TARGET, False, first=True),
+    Kind("scene change: §8 → §9 (→)", "next", SCENE_TARGET, True),
+    Kind("scene change: §9 → §8 (←)", "back", SCENE_TARGET, True),
+)
+
+
+def still(page) -> None:
+    """Until the deck rests (no animation, no awaited measurement) and Streamlit is idle."""
+    page.wait_for_function(STILL, timeout=120_000, polling=50)
+    while page.evaluate(sc.BUSY_JS):
+        page.wait_for_timeout(50)
+    page.wait_for_function(STILL, timeout=120_000, polling=50)
+
+
+def go(scene: int, step: int = 0):
+    """prepare(): the deck on `scene` at `step` (digits and →, as a presenter would)."""
+
+    def prepare(page) -> None:
+        if tuple(page.evaluate(WHERE)) == (scene, step):
+            return
+        page.keyboard.press(str(scene % 10))
+        still(page)
+        for _ in range(step):
+            page.keyboard.press("ArrowRight")
+            still(page)
+
+    return prepare
+
+
+def press(name: str):
+    return lambda page, cdp: sc.key(cdp, name)
+
+
+def click_first_choice(page, cdp) -> float:
+    return sc.click(cdp, *sc.centre(page, '[data-testid="lesson-choice"]'))
+
+
+def lesson_interactions() -> dict[str, Interaction]:
+    return {
+        "reveal": Interaction("reveal", go(8, 0), press("ArrowRight")),
+        "answer": Interaction("answer", go(8, 0), click_first_choice),
+        "morph": Interaction("morph", go(4, 0), press("ArrowRight")),
+        "next": Interaction("next", go(8, 2), press("ArrowRight")),
+        "back": Interaction("back", go(9, 0), press("ArrowLeft")),
+    }
+
+
+def measure(sub: Subject, inter: Interaction, server: bool) -> sc.Sample:
+    """ui_latency.measure, but a step the browser answers alone sends no server message."""
+    page, cast = sub.page, sub.cast
+    page.bring_to_front()
+    inter.prepare(page)
+    rects = sc.region(page)
+    cast.start()
+    try:
+        cast.mark()
+        t = inter.act(page, cast.cdp)
+        cast.settle(t, need_message=server)
+        if not server:
+            still(page)
+    except TimeoutError as exc:
+        print(f"lesson_latency: WARNING {sub.name} / {inter.name}: {exc}; sample left out")
+        return sc.Sample(math.nan, math.nan)
+    finally:
+        cast.stop()
+    return sc.sample_of(cast.frames, rects, t)
+
+
+def block(base: Subject, subjects: list[Subject], kind: Kind, clicks: int) -> None:
+    """One warm-up each, then `clicks` rounds, the baseline's checkbox and each case in turn."""
+    theirs = baseline_interactions()["toggle"]
+    mine = lesson_interactions()[kind.inter]
+    key = f"{kind.inter}:toggle"
+    pairs = [(base, theirs, True, key)] + [(s, mine, kind.server, kind.inter) for s in subjects]
+    for sub, inter, server, _ in pairs:
+        measure(sub, inter, server)
+    for _ in range(clicks):
+        for sub, inter, server, name in pairs:
+            sub.samples.setdefault(name, []).append(measure(sub, inter, server))
+
+
+def animation(sub: Subject, prepare, act) -> tuple[list[float], float, float]:
+    """Intervals (ms) between changing frames from the animation's first to its last frame,
+    its draws per second, and the mean ms of one draw on the page's main thread."""
+    page, cast = sub.page, sub.cast
+    page.bring_to_front()
+    prepare(page)
+    rects = sc.region(page)
+    cast.start()
+    try:
+        cast.mark()
+        t = act(page, cast.cdp)
+        still(page)
+        cast.settle(t, need_message=False)
+    finally:
+        cast.stop()
+    start, end, frames, draw_ms = page.evaluate(ANIM)
+    changed = sc.sample_of(cast.frames, rects, t, exact=True).changed
+    stamps = [s for s in changed if start / 1000 - 0.02 <= s <= end / 1000 + 0.02]
+    return sc.gaps_ms(stamps), frames / max((end - start) / 1000, 1e-3), draw_ms
+
+
+def presented_between_marks(trace: bytes) -> list[float]:
+    """Intervals (ms) between the frames Chromium presented with the page's drawing
+    (PipelineReporter STATE_PRESENTED_ALL, as ui_latency.presented_intervals), from the deck's
+    performance mark lesson-anim-start to lesson-anim-end."""
+    events = json.loads(trace)["traceEvents"]
+    marks = {e["name"]: e["ts"] for e in events if e["name"].startswith("lesson-anim-")}
+    lo, hi = marks.get("lesson-anim-start"), marks.get("lesson-anim-end")
+    if lo is None or hi is None:
+        return []
+    hosts: dict[int, list[int]] = {}
+    for e in events:
+        if e["name"] != "PipelineReporter" or e.get("ph") != "b":
+            continue
+        frame = e.get("args", {}).get("frame_reporter", {})
+        if frame.get("state") == "STATE_PRESENTED_ALL" and lo <= e["ts"] <= hi:
+            hosts.setdefault(frame.get("layer_tree_host_id", 0), []).append(e["ts"])
+    stamps = sorted(max(hosts.values(), key=len)) if hosts else []
+    return [(b - a) / 1000 for a, b in itertools.pairwise(stamps)]
+
+
+def traced(browser, sub: Subject, prepare, act) -> list[float]:
+    """The same animation without the screencast, traced: presented-frame intervals (ms)."""
+    page = sub.page
+    page.bring_to_front()
+    prepare(page)
+    browser.start_tracing(page=page, categories=[*TRACE_CATEGORIES, "blink.user_timing"])
+    try:
+        act(page, sub.cast.cdp)
+        sc.flush(page)
+        still(page)
+    finally:
+        trace = browser.stop_tracing()
+    return presented_between_marks(trace)
+
+
+def sweep_act(page, cdp) -> float:
+    return sc.click(cdp, *sc.centre(page, '[data-testid="s5-sweep"]'))
+
+
+def animation_rows(browser, sub: Subject, runs: int) -> list[Row]:
+    """§4's morph ② → ③ and §5's τ sweep, `runs` times each, by screencast and traced."""
+    rows = []
+    cases = (
+        ("§4 morph ② → ③ (→)", go(4, 1), press("ArrowRight")),
+        ("§5 τ sweep (3.2 s)", go(5, 3), sweep_act),
+    )
+    for label, prepare, act in cases:
+        gaps, rates, draws = [], [], []
+        for _ in range(runs):
+            g, rate, draw_ms = animation(sub, prepare, act)
+            gaps += g
+            rates.append(rate)
+            draws.append(draw_ms)
+        p95 = sc.percentile(gaps, 95)
+        case = (
+            f"{sub.name}: {label}, screencast p95 of {len(gaps)} intervals (p50 "
+            f"{sc.percentile(gaps, 50):.0f} ms; the deck drew {median_of(rates):.0f}/s, "
+            f"{median_of(draws):.1f} ms a draw)"
+        )
+        rows.append(Row("frame interval", case, p95, "ms", None, f"≤{FPS_TARGET_MS:g} ms",
+                        p95 <= FPS_TARGET_MS))  # fmt: skip
+        presented = []
+        for _ in range(runs):
+            presented += traced(browser, sub, prepare, act)
+        p95 = sc.percentile(presented, 95)
+        case = (
+            f"{sub.name}: {label}, presented frames (trace, no screencast), p95 of "
+            f"{len(presented)} intervals (p50 {sc.percentile(presented, 50):.0f} ms)"
+        )
+        rows.append(Row("frame interval", case, p95, "ms", None, f"≤{FPS_TARGET_MS:g} ms",
+                        p95 <= FPS_TARGET_MS))  # fmt: skip
+    return rows
+
+
+def lesson_url(base: str, case) -> str:
+    from urllib.parse import urlencode
+
+    query = {"at": "1"} if case is CASES[0] else {"at": "1", **case.query()}
+    return f"{base}/lesson?{urlencode(query)}"
+
+
+def rows_from(base: Subject, subjects: list[Subject]) -> list[Row]:
+    rows = []
+    for kind in KINDS:
+        ref = latency_median(base.samples[f"{kind.inter}:toggle"])
+        for sub in subjects:
+            got = sub.samples[kind.inter]
+            last, first = latency_median(got), latency_median(got, first=True)
+            value = first if kind.first else last
+            case = f"{sub.name}: {kind.label} (first change {first:.0f} ms, last {last:.0f} ms)"
+            rows.append(ratio_row("latency", case, value, ref, "ms", kind.target))
+    return rows
+
+
+def run(clicks: int = 5, runs: int = 3) -> list[Row]:
+    if not (chromium_ok() and main_app_ready()):
+        print("lesson_latency: skipped (needs /usr/bin/chromium, playwright and app.py)")
+        return []
+    with chromium() as browser, running(BASELINE_APP) as base_url, running(MAIN_APP) as url:
+        base = open_subject(browser, "baseline", base_url, DRAWN["baseline"])
+        subjects = []
+        for case in CASES:
+            sub = open_subject(browser, case.name, lesson_url(url, case), READY, case)
+            still(sub.page)
+            subjects.append(sub)
+        for kind in KINDS:
+            block(base, subjects, kind, clicks)
+        rows = rows_from(base, subjects)
+        rows += animation_rows(browser, subjects[-1], runs)
+        intervals, drawn = ceiling(browser)
+    label = f"screencast ceiling, p95 (canvas redrawn every frame, {drawn:.0f} draws/s)"
+    return [*rows, Row("frame interval", label, sc.percentile(intervals, 95), "ms")]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clicks", type=int, default=5, help="samples per interaction")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each animation")
+    args = parser.parse_args()
+    started = time.time()
+    print_table(run(args.clicks, args.runs), "The lesson in Chromium: latency by pixels (median)")
+    print(f"\n({time.time() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,483 @@
+"""The lesson (/lesson) in Chromium: every scene and step fits a projector's screen and a big one,
+readable from the back (no text under 20 px, no labels on top of each other, nothing cut), the
+keys and the link, predict-then-reveal, bad links, a sentence a scene cannot use, the phone,
+axe, and the browser's arithmetic against the core. Helpers stay in this file."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import numpy as np
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from attention_core import softmax
+from attention_core.analysis import row_entropy
+from attention_core.model import load_demo_model
+from ui.text import t
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parent.parent
+ARTIFACTS = REPO / "test-artifacts" / "lesson"
+DOCS = REPO / "docs" / "lesson"  # LESSON_DOCS=1 writes the screenshots there
+LOAD_MS = 120_000
+SCENES = 10
+SENTENCE = "小明把书放在了桌子上，然后他走了。"
+LONG = (  # 64 jieba tokens, as bench/common.py's long case
+    "小明把书放在了桌子上，然后他走了。小红拿起那本书，看了看封面，又把它放回了桌子上。"
+    "老师走进教室，看见书在桌子上，就问这是谁的书。小明回来以后，发现书不见了，他很着急，到处寻找。"
+)
+ROOT = "document.querySelector('[data-testid=\"stBidiComponentIsolated\"]').shadowRoot"
+DECK = f"{ROOT}.querySelector('[data-testid=\"lesson\"]')"
+SCENE = f"{ROOT}.querySelector('[data-testid=\"lesson-scene\"]')"
+
+# Everything a person at the back of the room must be able to read, checked from outside: the
+# text nodes' computed sizes and boxes, the fonts and label boxes the canvases publish
+# (data-fonts, data-cell-fonts, data-labels), boxes that scroll or cut their content.
+ROOM_CHECK = """() => {
+  const host = document.querySelector('[data-testid="stBidiComponentIsolated"]');
+  const root = host.shadowRoot.querySelector('[data-testid="lesson"]');
+  const out = [];
+  const vw = innerWidth, vh = innerHeight;
+  const shown = (el) => {
+    if (el.closest('.sr-only, [hidden]')) return false;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden' || cs.display === 'none') return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1;
+  };
+  const block = (el) => {  // text in one paragraph is one flow: its pieces may touch
+    while (el && getComputedStyle(el).display === 'inline') el = el.parentElement;
+    return el;
+  };
+  const boxes = [];
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const node = walk.currentNode;
+    if (!node.textContent.trim() || !shown(node.parentElement)) continue;
+    const el = node.parentElement;
+    const px = parseFloat(getComputedStyle(el).fontSize);
+    if (px < 19.99) out.push(`text ${px}px: ${node.textContent.trim().slice(0, 30)}`);
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      if (r.width < 0.5 || r.height < 0.5) continue;
+      boxes.push([[r.left, r.top, r.width, r.height], block(el), node.textContent.slice(0, 24)]);
+    }
+  }
+  for (const c of root.querySelectorAll('canvas')) {
+    if (!shown(c)) continue;
+    const b = c.getBoundingClientRect();
+    const nums = (s) => (s || '').split(',').filter(Boolean).map(Number);
+    for (const f of nums(c.dataset.fonts)) if (f < 20) out.push(`canvas font ${f}px`);
+    for (const f of nums(c.dataset.cellFonts)) if (f < 16) out.push(`cell numbers ${f}px`);
+    for (const [x, y, w, h] of JSON.parse(c.dataset.labels || '[]')) {
+      const inside = x >= -1 && y >= -1 && x + w <= b.width + 1 && y + h <= b.height + 1;
+      if (!inside) out.push(`canvas label cut at ${[x, y, w, h]}`);
+      boxes.push([[b.left + x, b.top + y, w, h], c, `canvas ${Math.round(x)},${Math.round(y)}`]);
+    }
+  }
+  for (const [[x, y, w, h], , s] of boxes) {
+    if (x < -1 || y < -1 || x + w > vw + 1 || y + h > vh + 1) out.push(`off screen: ${s}`);
+  }
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, ea, sa] = boxes[i], [b, eb, sb] = boxes[j];
+      if (ea === eb && ea.tagName !== 'CANVAS') continue;
+      const ix = Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0]);
+      const iy = Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]);
+      if (ix > 2 && iy > 2) out.push(`overlap: ${sa} / ${sb}`);
+    }
+  }
+  for (const el of root.querySelectorAll('.side, .figure, .scene, .body, .topbar, .deck')) {
+    if (!shown(el)) continue;
+    if (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1) {
+      const name = el.className.split(' ')[0];
+      const size = `${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`;
+      out.push(`cut: .${name} ${size}`);
+    }
+  }
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (main.scrollHeight > main.clientHeight + 1) out.push(`main scrolls: ${main.scrollHeight}`);
+  if (document.documentElement.scrollWidth > vw + 1) out.push('page scrolls sideways');
+  return out;
+}"""
+
+STILL = f"""() => {{
+  const d = {DECK};
+  const s = {SCENE};
+  return !!d && d.dataset.ready === '1' && !d.dataset.anim && !!s && !s.dataset.waiting;
+}}"""
+
+
+# ---- helpers ------------------------------------------------------------------------------------
+
+
+def open_lesson(page, base: str, query: str = "", size=(1024, 768)) -> None:
+    """Load /lesson with a query and wait until the deck has drawn its scene and rests."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(f"{base}/lesson{query}")
+    page.wait_for_selector('[data-testid="lesson"][data-ready="1"]', timeout=LOAD_MS)
+    settle(page)
+
+
+def settle(page) -> None:
+    """Until no animation runs and no measurement is awaited, and Streamlit is idle."""
+    page.wait_for_function(STILL, timeout=LOAD_MS, polling=100)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')?.innerText",
+        timeout=LOAD_MS,
+        polling=100,
+    )
+    page.evaluate("() => document.fonts.ready.then(() => new Promise(requestAnimationFrame))")
+    page.wait_for_function(STILL, timeout=LOAD_MS, polling=100)
+
+
+def where(page) -> tuple[int, int]:
+    """(scene, step) on screen."""
+    got = page.evaluate(f"() => [{SCENE}.dataset.scene, {SCENE}.dataset.step]")
+    return int(got[0]), int(got[1])
+
+
+def link_at(page) -> str | None:
+    return (parse_qs(urlparse(page.url).query).get("at") or [None])[0]
+
+
+def wait_link(page, at: int) -> None:
+    page.wait_for_function(
+        f"() => new URLSearchParams(location.search).get('at') === '{at}'", timeout=LOAD_MS
+    )
+
+
+def press(page, key: str) -> None:
+    page.keyboard.press(key)
+    settle(page)
+
+
+def shot(page, name: str) -> Path:
+    """A screenshot in test-artifacts/lesson (every step of the room tests lands there)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path))
+    return path
+
+
+def keep_for_docs(shots: dict[int, Path], suffix: str) -> None:
+    """With LESSON_DOCS=1, each scene's last step into docs/lesson/ (the README shows them)."""
+    if os.environ.get("LESSON_DOCS") != "1":
+        return
+    DOCS.mkdir(parents=True, exist_ok=True)
+    for scene, path in shots.items():
+        (DOCS / f"s{scene:02d}{suffix}.png").write_bytes(path.read_bytes())
+
+
+def walk_every_step(page, check) -> list[str]:
+    """From §1 step 1 to §10's last step with →, calling check(scene, step) at each."""
+    problems: list[str] = []
+    seen = set()
+    for _ in range(60):
+        here = where(page)
+        if here in seen:
+            break
+        seen.add(here)
+        problems += [f"§{here[0]}.{here[1] + 1}: {p}" for p in check(*here)]
+        press(page, "ArrowRight")
+    assert {s for s, _ in seen} == set(range(1, SCENES + 1)), seen
+    return problems
+
+
+# ---- the room ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("size", "query"),
+    [
+        ((1024, 768), "lang=zh"),
+        ((1920, 1080), "lang=zh"),
+        ((1024, 768), "lang=en"),
+        ((1024, 768), f"lang=zh&w=random&d=64&h=8&s={LONG}"),
+    ],
+    ids=["1024x768", "1920x1080", "1024x768-en", "1024x768-64-tokens"],
+)
+def test_every_step_of_every_scene_fits_and_reads_from_the_back(
+    page, streamlit_server, size, query
+):
+    """No scroll, no text under 20 px (cell numbers 16 px), no labels overlapping, nothing cut."""
+    open_lesson(page, streamlit_server, f"?at=1&{query}", size)
+    lang = query[5:7]
+    name = f"{size[0]}x{size[1]}_{lang}" + ("_64" if "w=random" in query else "")
+    last: dict[int, Path] = {}
+
+    def check(scene: int, step: int) -> list[str]:
+        last[scene] = shot(page, f"{name}_s{scene:02d}_{step + 1}.png")
+        return page.evaluate(ROOM_CHECK)
+
+    problems = walk_every_step(page, check)
+    if size == (1024, 768) and "w=random" not in query:
+        keep_for_docs(last, "" if lang == "zh" else f"_{lang}")
+    assert not problems, "\n".join(problems)
+
+
+# ---- keys, the link, share links, bad links -----------------------------------------------------
+
+
+def test_keys_step_and_turn_the_scene_and_the_link_follows(page, streamlit_server):
+    """reveal.js keys: → Space PageDown forward through steps into the next scene, ← PageUp
+    Backspace back, Home / End, digits, the strip; Backspace on §1 and → on §10's last step do
+    nothing; keys typed into the sentence box turn no page."""
+    open_lesson(page, streamlit_server, "?at=1")
+    for key in ("Backspace", "ArrowLeft", "PageUp"):
+        press(page, key)
+        assert where(page) == (1, 0)
+    assert urlparse(page.url).path.endswith("/lesson")
+    for key in ("ArrowRight", " ", "PageDown"):  # §1 has three steps: the third key leaves it
+        press(page, key)
+    assert where(page) == (2, 0)
+    wait_link(page, 2)
+    press(page, "Backspace")
+    assert where(page) == (1, 2)  # back into §1 at its last step, as reveal.js does
+    wait_link(page, 1)
+    press(page, "End")
+    wait_link(page, 10)
+    last = page.evaluate(f"() => {SCENE}.querySelector('.steplabel').textContent")
+    for _ in range(3):
+        press(page, "ArrowRight")
+    assert where(page)[0] == 10 and link_at(page) == "10"
+    assert page.evaluate(f"() => {SCENE}.querySelector('.steplabel').textContent") != ""
+    press(page, "Home")
+    assert where(page) == (1, 0)
+    press(page, "7")
+    assert where(page) == (7, 0)
+    page.locator('[data-testid="lesson-strip"] button[data-at="4"]').click()
+    settle(page)
+    assert where(page) == (4, 0)
+    wait_link(page, 4)
+    assert page.locator('[data-testid="lesson-strip"] [aria-current="step"]').inner_text() == "§4"
+    page.locator('[data-testid="lesson-edit"]').click()
+    box = page.locator('[data-testid="lesson-sentence"]')
+    box.focus()
+    for key in ("ArrowRight", " ", "Backspace", "PageDown", "End", "s"):
+        box.press(key)
+    assert where(page) == (4, 0)
+    assert page.locator('[data-testid="lesson-notes"]').is_hidden()
+    box.press("Escape")
+    assert page.locator('[data-testid="lesson-editor"]').is_hidden()
+    assert last  # §10 has a step label to stay on
+
+
+def test_notes_are_hidden_until_s_and_the_title_takes_the_focus(page, streamlit_server):
+    """Nothing beside the scene (the sidebar starts collapsed); S shows the teacher's notes; a
+    scene change is announced and puts the focus on its title."""
+    open_lesson(page, streamlit_server, "?at=3")
+    assert page.locator('[data-testid="stSidebar"]').get_attribute("data-collapsed") == "true"
+    notes = page.locator('[data-testid="lesson-notes"]')
+    assert notes.is_hidden()
+    press(page, "s")
+    assert notes.is_visible() and "W_Q" in notes.inner_text()
+    press(page, "s")
+    assert notes.is_hidden()
+    press(page, "?")  # the key list, a dialog; Esc closes it
+    assert page.get_by_role("dialog").is_visible()
+    assert t("lesson.k.remote", "zh") in page.get_by_role("dialog").inner_text()
+    press(page, "Escape")
+    assert page.locator('[data-testid="lesson-help"]').is_hidden()
+    press(page, "b")  # a black screen; the next key only brings the scene back
+    assert page.locator('[data-testid="lesson-black"]').is_visible()
+    press(page, "ArrowRight")
+    assert page.locator('[data-testid="lesson-black"]').is_hidden() and where(page) == (3, 0)
+    for _ in range(4):  # out of §3's four steps into §4
+        press(page, "PageDown")
+    assert where(page) == (4, 0)
+    focused = page.evaluate(f"() => {ROOT}.activeElement?.dataset.testid")
+    assert focused == "lesson-title"
+    live = page.locator('[data-testid="lesson-live"]').text_content()
+    assert t("lesson.s4.title", "zh") in live
+
+
+def test_a_share_link_opens_its_scene_with_its_settings_and_they_carry(page, streamlit_server):
+    sentence = "那天小红在公园里看见了小刚，她很高兴。"
+    open_lesson(page, streamlit_server, f"?at=5&lang=en&scale=0&s={sentence}")
+    assert where(page) == (5, 0)
+    assert page.locator('[data-testid="lesson-title"]').inner_text() == t("lesson.s5.title", "en")
+    query = parse_qs(urlparse(page.url).query)
+    assert query["at"] == ["5"] and query["scale"] == ["0"] and query["lang"] == ["en"]
+    assert query["s"] == [sentence]
+    page.locator('[data-testid="lesson-strip"] button[data-at="9"]').click()
+    settle(page)
+    page.locator('[data-testid="s9-causal"]').check()
+    page.wait_for_url("**causal=1**", timeout=LOAD_MS)
+    page.locator('[data-testid="lesson-strip"] button[data-at="4"]').click()
+    settle(page)
+    press(page, "ArrowRight")  # ② ÷1: scaling off, as the link says
+    assert "÷1" in page.locator('[data-testid="lesson-step-name"]').inner_text()
+    press(page, "ArrowRight")  # ③ softmax, with the mask the link now holds
+    alt = page.locator('[data-testid="lesson-canvas"]').get_attribute("aria-label")
+    assert "np.where(mask" in alt
+
+
+@pytest.mark.parametrize(
+    ("raw", "scene", "lang"), [("0", 1, "zh"), ("99", 10, "en"), ("x", 1, "zh"), ("3.5", 4, "en")]
+)
+def test_a_bad_scene_number_opens_the_nearest_scene_with_a_notice(
+    page, streamlit_server, raw, scene, lang
+):
+    open_lesson(page, streamlit_server, f"?at={raw}&lang={lang}")
+    assert where(page) == (scene, 0)
+    wait_link(page, scene)
+    notice = page.locator('[data-testid="lesson-notices"]').inner_text()
+    assert t("lesson.at_bad", lang, value=raw, n=SCENES, used=scene) in notice
+    assert not page.locator('[data-testid="stException"]').count()
+
+
+# ---- predict, then reveal; a sentence a scene cannot use --------------------------------------
+
+
+def verdict(page) -> tuple[str, str]:
+    box = page.locator('[data-testid="lesson-verdict"]')
+    return box.get_attribute("data-verdict"), box.inner_text()
+
+
+def test_predict_then_reveal_judges_a_wrong_and_a_right_answer_and_says_why(page, streamlit_server):
+    """§8 without positions: "different numbers" is wrong, "same numbers, swapped" right; each
+    verdict names the measured difference. The choices are real buttons with their names."""
+    open_lesson(page, streamlit_server, "?at=8")
+    wrong = page.get_by_role("button", name=t("lesson.s8.c_diff", "zh"))
+    right = page.get_by_role("button", name=t("lesson.s8.c_perm", "zh"))
+    wrong.click()
+    settle(page)
+    kind, text = verdict(page)
+    assert kind == "wrong" and t("lesson.quiz.wrong", "zh") in text and "e-1" in text
+    assert where(page) == (8, 1)  # the answer is revealed with the verdict
+    press(page, "ArrowLeft")  # back to the question: asked again
+    right.click()
+    settle(page)
+    kind, text = verdict(page)
+    assert kind == "right" and t("lesson.quiz.right", "zh") in text
+    assert page.locator('[data-testid="lesson-live"]').text_content().strip() != ""
+
+
+def test_the_teacher_reveals_the_answer_with_a_key(page, streamlit_server):
+    """On the projector nobody clicks: → reveals the answer the model gives, and why."""
+    open_lesson(page, streamlit_server, "?at=1&lang=en")
+    assert page.locator('[data-testid="lesson-choice"]').count() == 3
+    press(page, "ArrowRight")
+    kind, text = verdict(page)
+    assert kind == "revealed" and "小明" in text and "100%" in text
+
+
+def test_a_sentence_a_scene_cannot_use_says_so_and_offers_the_example(page, streamlit_server):
+    """No pronoun: §1 says so and offers the example; the typed sentence stays in the box, the
+    link and every other scene. One token: §2 says it needs two."""
+    typed = "我们明天去公园。"
+    open_lesson(page, streamlit_server, "?at=1")
+    page.locator('[data-testid="lesson-edit"]').click()
+    page.locator('[data-testid="lesson-sentence"]').fill(typed)
+    page.locator('[data-testid="lesson-sentence"]').press("Enter")
+    page.wait_for_selector('[data-testid="lesson-need"]', timeout=LOAD_MS)
+    settle(page)
+    assert (
+        t("lesson.need.pronoun", "zh") in page.locator('[data-testid="lesson-need"]').inner_text()
+    )
+    page.locator('[data-testid="lesson-use-example"]').click()
+    settle(page)
+    assert page.locator('[data-testid="lesson-example-note"]').is_visible()
+    assert page.locator('[data-testid="lesson-choice"]').count() == 3  # the example's question
+    assert parse_qs(urlparse(page.url).query)["s"] == [typed]
+    press(page, "2")
+    chips = page.locator('[data-testid="lesson-side"] button[data-i]').all_inner_texts()
+    assert "公园" in chips  # §2 runs on what was typed
+    page.locator('[data-testid="lesson-edit"]').click()
+    assert page.locator('[data-testid="lesson-sentence"]').input_value() == typed
+    page.locator('[data-testid="lesson-sentence"]').fill("好")
+    page.locator('[data-testid="lesson-sentence"]').press("Enter")
+    page.wait_for_selector('[data-testid="lesson-need"]', timeout=LOAD_MS)
+    assert t("lesson.need.two", "zh") in page.locator('[data-testid="lesson-need"]').inner_text()
+
+
+# ---- the phone, accessibility, the arithmetic --------------------------------------------------
+
+
+def test_on_a_phone_each_scene_is_one_column_figure_first_and_never_sideways(
+    page, streamlit_server
+):
+    open_lesson(page, streamlit_server, "?at=1", (390, 844))
+    for scene in range(1, SCENES + 1):
+        if scene > 1:
+            page.locator(f'[data-testid="lesson-strip"] button[data-at="{scene}"]').click()
+            settle(page)
+        shot(page, f"phone_s{scene:02d}.png")
+        got = page.evaluate(f"""() => {{
+          const s = {SCENE};
+          const fig = s.querySelector('.figure').getBoundingClientRect();
+          const side = s.querySelector('.side').getBoundingClientRect();
+          return {{wide: document.documentElement.scrollWidth, main: document.querySelector(
+            '[data-testid="stMain"]').scrollWidth, figTop: fig.top, sideTop: side.top,
+            figLeft: fig.left, sideLeft: side.left, figW: fig.width}};
+        }}""")
+        assert got["wide"] <= 390 and got["main"] <= 390, (scene, got)
+        assert got["figTop"] < got["sideTop"] and abs(got["figLeft"] - got["sideLeft"]) < 2, got
+        assert got["figW"] > 300, (scene, got)
+
+
+def test_axe_finds_nothing_serious_on_any_scene(page, streamlit_server):
+    open_lesson(page, streamlit_server, "?at=1")
+    problems = []
+    for scene in range(1, SCENES + 1):
+        if scene > 1:
+            press(page, str(scene % 10))
+        for violation in Axe().run(page).response["violations"]:
+            if violation["impact"] in ("serious", "critical"):
+                for node in violation["nodes"]:
+                    problems.append(f"§{scene} {violation['id']}: {node['html'][:140]}")
+    assert not problems, "\n".join(problems)
+
+
+def chosen_head(page) -> int:
+    """The head the side panel's head buttons say is shown."""
+    label = page.locator('[data-testid="lesson-side"] [data-key^="head-"][aria-pressed="true"]')
+    return int(label.get_attribute("data-key").split("-")[1])
+
+
+def test_the_browsers_weighted_mix_equals_the_cores_output(page, streamlit_server):
+    """§2's mix Σ w_j v_j and §4's A·V (arith.js on the core's raw scores and V) against the
+    core's heads.output for the trained model on the example sentence."""
+    run = load_demo_model().run(SENTENCE).attention.heads.output  # (h, n, d_k)
+    i = run.shape[1] - 4  # 他
+    open_lesson(page, streamlit_server, "?at=2")
+    press(page, "ArrowRight")
+    press(page, "ArrowRight")
+    head = chosen_head(page)
+    got = json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))
+    np.testing.assert_allclose(got, run[head, i], rtol=1e-4, atol=1e-5)
+    page.locator('[data-testid="lesson-side"] [data-key="head-2"]').click()
+    press(page, "4")
+    for _ in range(3):
+        press(page, "ArrowRight")
+    got = json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))
+    np.testing.assert_allclose(np.reshape(got, run[2].shape), run[2], rtol=1e-4, atol=1e-5)
+
+
+def test_s5s_question_is_judged_on_the_rows_measured_change(page, streamlit_server):
+    """§5: the focus row with and without ÷√d_k (softmax.js, then arith.js's entropy and top
+    share), in the head where that row changes most; the verdict's numbers are the core's."""
+    scores = load_demo_model().run(SENTENCE).attention.heads.scores  # (h, n, n)
+    i, d_k = 9, load_demo_model().config.d_model // scores.shape[0]
+    on = softmax(scores[:, i] / np.sqrt(d_k))  # (h, n)
+    off = softmax(scores[:, i])  # (h, n)
+    h_on, h_off = row_entropy(on, base=2), row_entropy(off, base=2)  # (h,)
+    head = int(np.argmax(np.abs(h_on - h_off)))
+    open_lesson(page, streamlit_server, "?at=5")
+    press(page, "ArrowRight")
+    page.locator('[data-testid="lesson-choice"]').first.click()
+    settle(page)
+    kind, text = verdict(page)
+    assert f"{h_on[head]:.2f} → {h_off[head]:.2f}" in text
+    assert f"{on[head].max() * 100:.0f}% → {off[head].max() * 100:.0f}%" in text
+    sharper = h_off[head] < h_on[head] - 0.15
+    assert kind == ("right" if sharper else "wrong")  # the first choice says "sharper"
+    caption = page.locator('[data-testid="lesson-figure"] figcaption').first.inner_text()
+    assert t("lesson.head", "zh", i=head + 1) in caption

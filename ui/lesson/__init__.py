@@ -1,0 +1,1 @@
+"""The lesson (/lesson): the article's §1–§10 as projected scenes; see deck.py, data.py, text.py."""

@@ -1,0 +1,244 @@
+"""The lesson's numbers: for a sentence and the settings in force, what every scene draws (no st.*).
+
+A "part" is one Lab as the browser reads it: JSON facts (tokens, sizes, jobs, the quiz) and
+float32 arrays under a name prefix. The browser redoes only ÷τ, the mask, the softmax and
+weights·V on the raw scores (softmax.js, tested against the core in Chromium).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from attention_core import tokenize
+from attention_core.analysis import attention_cost, generation_cost, qk_variance, rnn_states
+from attention_core.model import (
+    PRONOUNS,
+    RELATIONS,
+    describe_heads,
+    job_onsets,
+    load_demo_history,
+    load_demo_model,
+    read_pronoun,
+)
+from ui import teach
+from ui.figures_teach import job_text
+from ui.gloss import gloss, tag_name
+from ui.state import Lab, focus_index
+
+SCENES = 10  # §1 … §10, the link's at=1 … 10
+NEEDS_TWO = (2, 3, 4, 5, 6, 9, 10)  # scenes whose figure needs at least two tokens
+TRAINED_SCENES = (1, 6)  # scenes that always show the trained model
+PAIR = ("我打你", "你打我")  # §8, as in the article
+COST_NS = (128, 256, 512, 1024, 2048)  # §7: lengths whose plain attention is measured
+KV_TS = (16, 32, 64, 128, 256, 512, 1024)  # §7: generated lengths whose FLOPs are counted
+VAR_DKS = (4, 8, 16, 32, 64, 128, 256, 512)  # §5: d_k of the Monte-Carlo variance
+VAR_SAMPLES = 4000  # §5: q·k pairs per d_k
+
+Say = Callable[..., str]  # t(key, **fmt) in the UI language
+
+
+def tokens_of(lab: Lab, lang: str) -> list[dict]:
+    """Each token as the deck shows it: text, POS tag and its name, English gloss."""
+    return [
+        {
+            "t": tok.text,
+            "tag": tok.tag,
+            "tag_name": tag_name(tok.tag, lang),
+            "gloss": gloss(tok.text),
+        }
+        for tok in lab.tokens
+    ]
+
+
+def lab_part(lab: Lab, prefix: str, focus: str, lang: str) -> tuple[dict, dict[str, np.ndarray]]:
+    """Facts and arrays of one Lab: raw scores per head, Q/K/V, X and W_Q/W_K/W_V."""
+    res = lab.result
+    info = {
+        "prefix": prefix,
+        "n": len(lab.tokens),
+        "h": lab.heads,
+        "d_k": lab.d_k,
+        "d_model": lab.d_model,
+        "source": lab.source,
+        "tokens": tokens_of(lab, lang),
+        "focus": focus_index(lab.texts, focus),
+    }
+    arrays = {
+        f"{prefix}scores": res.heads.scores,  # (h, n, n) raw q·kᵀ
+        f"{prefix}q": res.q,  # (h, n, d_k)
+        f"{prefix}k": res.k,  # (h, n, d_k)
+        f"{prefix}v": res.v,  # (h, n, d_k)
+    }
+    if lab.x is not None:
+        arrays[f"{prefix}x"] = lab.x  # (n, d_model)
+        arrays[f"{prefix}rnn"] = rnn_states(lab.x)  # (n, d_model) a plain RNN's running state
+    if lab.params is not None:
+        for name in ("w_q", "w_k", "w_v"):
+            arrays[f"{prefix}{name}"] = getattr(lab.params, name)  # (d_model, d_model)
+    return info, arrays
+
+
+def head_jobs(step: int | None, say: Say) -> list[dict]:
+    """Per head of the trained model at a measured step: its job as measured, in words."""
+    return [
+        {"relation": h.relation, "label": job_text(h, say), "clear": h.relation != "diffuse"}
+        for h in describe_heads(step)
+    ]
+
+
+def pronoun_quiz(lab: Lab, say: Say) -> dict | None:
+    """§1's question "他 looks at which word?", judged by the measured pronoun head's reading of
+    this sentence (read_pronoun: its row, decided or not); None without 他/她."""
+    texts = lab.texts
+    reading = read_pronoun(texts, lab.result.heads.weights, describe_heads())
+    if reading is None:
+        return None
+    i, head = reading.query, reading.head
+    row = lab.result.heads.weights[head.head if head else 0, i]  # (n,)
+    choices = quiz_choices(lab, i, reading.keys[0] if reading.keys else None)
+    pct = lambda j: f"{row[j] * 100:.0f}%"  # noqa: E731
+    if head is None:
+        verdict = say("lesson.s1.no_head")
+    elif not reading.decided:
+        a, b = reading.keys
+        verdict = say("lesson.s1.undecided", a=texts[a], wa=pct(a), b=texts[b], wb=pct(b))
+    else:
+        verdict = ""
+    out = []
+    for j in choices:
+        right = bool(head and reading.decided and j == reading.keys[0])
+        if verdict:
+            why = verdict
+        elif right:
+            why = say("lesson.s1.right", q=texts[i], k=texts[j], w=pct(j), head=head.head + 1)
+        else:
+            top = reading.keys[0]
+            why = say("lesson.s1.wrong", q=texts[i], c=texts[j], wc=pct(j), k=texts[top],
+                      w=pct(top), head=head.head + 1)  # fmt: skip
+        out.append({"i": j, "right": right, "why": why})
+    return {
+        "query": i,
+        "head": head.head if head else None,
+        "decided": bool(reading.decided),
+        "top": reading.keys[0] if reading.keys else None,
+        "choices": out,
+        "judged": bool(head and reading.decided),
+    }
+
+
+def quiz_choices(lab: Lab, i: int, top: int | None, count: int = 3) -> list[int]:
+    """The model's top key and the other nouns and names before the pronoun, in sentence order."""
+    nouns = [
+        j
+        for j, tok in enumerate(lab.tokens)
+        if j != i and tok.text not in PRONOUNS and tok.tag[:1] in ("n", "r") and j != top
+    ]
+    picked = ([top] if top is not None and top != i else []) + nouns[: count - 1]
+    if len(picked) < count:  # a short sentence: any other word will do
+        rest = [j for j in range(len(lab.tokens)) if j != i and j not in picked]
+        picked += rest[: count - len(picked)]
+    return sorted(picked)
+
+
+def training_curve(head: int | None) -> dict | None:
+    """§10: the pronoun head's hit rate on held-out sentences at every measured training step."""
+    if head is None:
+        return None
+    history = load_demo_history()
+    r = RELATIONS.index("pronoun_antecedent")
+    return {
+        "steps": [int(s) for s in history.eval_steps],
+        "hits": [float(v) for v in history.relations[:, head, r, 0]],  # (E,)
+        "onset": job_onsets()[head],
+    }
+
+
+def trained_part(
+    lab: Lab, prefix: str, focus: str, sentence: str, say: Say, lang: str
+) -> tuple[dict, dict[str, np.ndarray]]:
+    """lab_part of the trained model, plus its heads' measured jobs before and after training,
+    the step-0 scores (§6's switch), §1's quiz and §10's learning curve."""
+    info, arrays = lab_part(lab, prefix, focus, lang)
+    first = int(load_demo_history().steps[0])
+    start = load_demo_model(step=first).run(sentence).attention.heads.scores  # (h, n, n)
+    if start.shape == arrays[f"{prefix}scores"].shape:
+        arrays[f"{prefix}scores0"] = start
+    quiz = pronoun_quiz(lab, say)
+    info.update(
+        jobs=head_jobs(None, say),
+        jobs0=head_jobs(first, say),
+        step=load_demo_model().step,
+        step0=first,
+        quiz=quiz,
+        curve=training_curve(quiz["head"] if quiz else None),
+    )
+    return info, arrays
+
+
+def scene_needs(lab_info: dict | None, trained_info: dict | None) -> dict[int, str]:
+    """Per scene, the text key saying why this sentence cannot show it ("" = it can)."""
+    out = {k: "" for k in range(1, SCENES + 1)}
+    for k in range(1, SCENES + 1):
+        info = trained_info if k in TRAINED_SCENES else lab_info
+        if info is None:
+            out[k] = "" if k in (7, 8) else "lesson.need.empty"
+        elif k in NEEDS_TWO and info["n"] < 2:
+            out[k] = "lesson.need.two"
+    if trained_info is not None and trained_info.get("quiz") is None:
+        out[1] = "lesson.need.pronoun"
+    return out
+
+
+def order_part(d_model: int, heads: int, seed: int) -> tuple[dict, dict[str, np.ndarray]]:
+    """§8: 我打你 and 你打我 through the same random head, without and with positions."""
+    a, b = (tokenize(s).texts for s in PAIR)
+    perm = teach.match_perm(a, b)
+    info: dict = {"a": a, "b": b, "perm": perm, "d_model": d_model, "h": heads, "seed": seed}
+    arrays = {}
+    for pos in (False, True):
+        demo = teach.permutation_demo(a, perm, d_model, heads, pos=pos, seed=seed)
+        arrays[f"o.a{int(pos)}"] = demo["a"].heads.weights[0]  # (n, n) head 1
+        arrays[f"o.b{int(pos)}"] = demo["b"].heads.weights[0]  # (n, n)
+        info[f"diff{int(pos)}"] = demo["weights_diff"]  # max |A₂ − P·A₁·Pᵀ| over every head
+        info[f"moved{int(pos)}"] = float(np.max(demo["output_diff"]))
+    return info, arrays
+
+
+def variance_block(seed: int) -> dict:
+    """§5: var(q·k) of random unit-variance q, k against d_k, before and after ÷√d_k."""
+    est = [qk_variance(d, VAR_SAMPLES, seed) for d in VAR_DKS]
+    return {
+        "d_k": list(VAR_DKS),
+        "raw": [e.raw_variance for e in est],
+        "scaled": [e.scaled_variance for e in est],
+        "samples": VAR_SAMPLES,
+    }
+
+
+def cost_block(ns: Sequence[int] = COST_NS) -> dict:
+    """§7: plain attention's measured time and peak memory at each n, slopes; KV-cache FLOPs."""
+    secs, peak = [], []
+    for n in ns:
+        run = teach.attention_fns(n)["plain"]
+        peak.append(float(teach.peak_bytes(run)))
+        secs.append(teach.best_time(run, 3))
+    kv = [generation_cost(t, teach.COST_D, 1) for t in KV_TS]
+    return {
+        "n": list(ns),
+        "ms": [s * 1e3 for s in secs],
+        "mib": [b / 2**20 for b in peak],
+        "slope_t": teach.fit_slope(ns, secs, teach.FIT_FROM),
+        "slope_m": teach.fit_slope(ns, peak, teach.FIT_FROM),
+        "d": teach.COST_D,
+        "kv_t": list(KV_TS),
+        "kv_with": [float(c.flops_with_cache) for c in kv],
+        "kv_without": [float(c.flops_without_cache) for c in kv],
+    }
+
+
+def heads_cost(n: int, d_model: int, heads: int) -> dict:
+    """§6: counted FLOPs of one layer with h heads and with one head of the same width."""
+    many, one = attention_cost(n, d_model, heads), attention_cost(n, d_model, 1)
+    return {"many": int(many.total), "one": int(one.total), "h": heads, "d_model": d_model}

@@ -1,0 +1,282 @@
+/* §4: the four steps morphing into one another on the sentence's real numbers
+   (Q·Kᵀ → ÷√d_k → softmax → ·V), one head, the focus row's numbers beside. */
+
+// ---- §4 -----------------------------------------------------------------------------------------
+
+SCENES[4] = {
+  phone: 1.2,
+  title: (D) => tx(D, "lesson.s4.title"),
+  steps: (S) => {
+    const root = Math.sqrt(S.part.d_k).toFixed(2);
+    const second = S.D.state.scale
+      ? tx(S.D, "lesson.s4.step1", { s: root })
+      : tx(S.D, "lesson.s4.step1_off");
+    return [
+      tx(S.D, "lesson.s4.step0"),
+      second,
+      tx(S.D, "lesson.s4.step2"),
+      tx(S.D, "lesson.s4.step3"),
+    ];
+  },
+  take: (S) => tx(S.D, S.D.state.scale ? "lesson.s4.take" : "lesson.s4.take_off"),
+  mount: (S) => {
+    const canvas = sceneCanvas(S);
+    const readout = wReadout(S, "lesson-readout");
+    let shown = { from: 0, to: 0, p: 1 };
+    const paint = () => s4Paint(S, canvas, shown, readout);
+    const morph = (from, to, ms = 650) => {
+      shown = { from, to, p: 0 };
+      animate(S.D, ms, (p) => {
+        shown.p = p;
+        paint();
+      });
+    };
+    const play = () => {
+      let k = 0;
+      shown = { from: 0, to: 0, p: 1 };
+      const stepOn = () => {
+        if (k >= 3) return;
+        k += 1;
+        S.D.step = k;
+        S.D.els.scene.dataset.step = String(k);
+        shown = { from: k - 1, to: k, p: 0 };
+        animate(S.D, 900, (p) => {
+          shown.p = p;
+          paint();
+          if (p >= 1) setTimeout(stepOn, 350);
+        });
+      };
+      stepOn();
+    };
+    return {
+      draw(step, from) {
+        const part = S.part;
+        const i = focusIn(S.D, part);
+        const head = s2Head(S, part, i);
+        fillSide(S, [
+          wButton(S, tx(S.D, "lesson.s4.play"), play, "s4-play", "primary"),
+          part.h > 1
+            ? headPicker(S, part, head, (k) => {
+                S.D.state.s2head = k;
+                drawScene(S.D, S.D.step, S.D.step);
+              })
+            : null,
+          readout,
+        ]);
+        if (from !== null && Math.abs(step - from) === 1) morph(from, step);
+        else {
+          shown = { from: step, to: step, p: 1 };
+          paint();
+        }
+      },
+    };
+  },
+};
+
+/** The matrices of each step for the head: colour of cell (i, j), its number, and the ramp. */
+function s4Layers(S, part, head) {
+  const D = S.D;
+  const n = part.n;
+  const raw = arr(D, `${part.prefix}scores`).subarray(head * n * n, (head + 1) * n * n);
+  let limit = 1e-9;
+  for (const v of raw) limit = Math.max(limit, Math.abs(v));
+  const div = divisorOf(D, part);
+  const w = headWeights(S, part, head);
+  const masked = (i, j) => D.state.causal && j > i;
+  const signed = (f) => (i, j) => rampRgb(D.luts.signed, f(i, j), -limit, limit);
+  return [
+    {
+      colour: signed((i, j) => raw[i * n + j]),
+      value: (i, j) => raw[i * n + j].toFixed(1),
+      raw,
+      limit,
+    },
+    {
+      colour: signed((i, j) => raw[i * n + j] / div),
+      value: (i, j) => (raw[i * n + j] / div).toFixed(1),
+    },
+    {
+      colour: (i, j) =>
+        masked(i, j) ? [236, 236, 236] : rampRgb(D.luts.weight, w[i * n + j], 0, 1),
+      value: (i, j) => (masked(i, j) ? "" : String(Math.round(w[i * n + j] * 100))),
+    },
+    {
+      colour: (i, j) =>
+        masked(i, j) ? [236, 236, 236] : rampRgb(D.luts.weight, w[i * n + j], 0, 1),
+    },
+  ].map((layer) => ({ ...layer, w }));
+}
+
+function s4Paint(S, canvas, shown, readout) {
+  const D = S.D;
+  const part = S.part;
+  const { w: W, h: H } = S.box;
+  const fonts = fontsOf(D);
+  const base = fonts.label;
+  const pen = penStart(canvas, W, H);
+  const n = part.n;
+  const i = focusIn(D, part);
+  const head = s2Head(S, part, i);
+  const layers = s4Layers(S, part, head);
+  const names = SCENES[4].steps(S);
+  const to = shown.to;
+  const lines = D.header.numpy[D.state.causal ? "True" : "False"];
+  const titleH = penWrap(pen, names[to], 0, 0, W, { px: Math.round(base * 1.15), weight: 700 });
+  penText(pen, lines[to], 0, titleH + 4, { px: base, base: "top", mono: true, colour: MUTED });
+  const top = titleH + base * 1.6 + 8;
+  const labels = labelsOf(part);
+  const { gFull, gSmall, scratch } = s4Geometry(S, labels, W, H - top, fonts);
+  const into3 = to === 3 ? (shown.from === 3 ? 1 : shown.p) : shown.from === 3 ? 1 - shown.p : 0;
+  const g0 = into3 > 0 ? gSmall : gFull;
+  const dy = top + (into3 > 0 ? base * 1.4 : 0);
+  const g = { ...g0, top: g0.top + dy, height: g0.height + dy }; // the map's place in the figure
+  const a = layers[Math.min(shown.from, 2)];
+  const b = layers[Math.min(to, 2)];
+  const p = shown.p;
+  penCells(pen, scratch, g.left, g.top, g.side, g.side, n, n, (r, c) => {
+    const ca = a.colour(r, c);
+    const cb = b.colour(r, c);
+    return [0, 1, 2].map((k) => ca[k] + (cb[k] - ca[k]) * p);
+  });
+  penGrid(pen, g.left, g.top, g.cell, g.cell, n, n);
+  if (D.state.causal && Math.min(shown.from, to) >= 2) penHatch(pen, g.left, g.top, g.cell, n);
+  mapLabels(pen, g, {
+    labels,
+    axes: { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") },
+  });
+  penOutline(pen, g.left, g.top + i * g.cell, g.side, g.cell, 3);
+  if (p >= 1 && to <= 2) s4Numbers(pen, g, layers[to], n, fonts);
+  if (into3 > 0) s4Mix(S, pen, g, head, layers[2].w, into3, base);
+  penDone(pen);
+  s4Words(S, canvas, readout, to, head, layers, i);
+}
+
+function s4Numbers(pen, g, layer, n, fonts) {
+  if (!layer.value) return;
+  const px = Math.min(fonts.cell, Math.floor(g.cell * 0.4));
+  if (px < 16) return;
+  pen.ctx.font = penFont(px);
+  if (pen.ctx.measureText("-10.0").width > g.cell - 4) return;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const s = layer.value(i, j);
+      if (!s) continue;
+      const [r, gg, b] = layer.colour(i, j);
+      const ink =
+        contrastRatio(relativeLuminance(r, gg, b), 0) >=
+        contrastRatio(relativeLuminance(r, gg, b), 1)
+          ? "#000"
+          : "#fff";
+      penText(pen, s, g.left + (j + 0.5) * g.cell, g.top + (i + 0.5) * g.cell, {
+        px,
+        align: "center",
+        colour: ink,
+        cell: true,
+      });
+    }
+  }
+}
+
+/** The map's geometry alone (steps ①–③) and beside V and O (step ④), kept while the room and
+    the labels stay: a morph repaints cells, not the layout. */
+function s4Geometry(S, labels, w, h, fonts) {
+  const key = JSON.stringify([labels, w, h, fonts]);
+  if (S.s4 && S.s4.key === key) return S.s4;
+  const part = S.part;
+  const n = part.n;
+  const ctx = S.doc.createElement("canvas").getContext("2d");
+  const gFull = roomyGeometry(ctx, labels, w, h, fonts);
+  const room = (w - gFull.left - 2 * 24) * (n / (n + 2 * part.d_k)) + gFull.left;
+  const gSmall = roomyGeometry(ctx, labels, room, h - fonts.label * 1.4, fonts);
+  S.s4 = { key, gFull, gSmall, scratch: S.doc.createElement("canvas") };
+  return S.s4;
+}
+
+/** Step ④: A · V = O beside the weights, rows aligned (fading in as it arrives). */
+function s4Mix(S, pen, g, head, w, alpha, base) {
+  const D = S.D;
+  const part = S.part;
+  const n = part.n;
+  const d = part.d_k;
+  const v = arr(D, `${part.prefix}v`);
+  const out = mixRows(w, v, head * n * d, n, d, new Float64Array(n * d));
+  const c = g.cell;
+  const xV = g.left + g.side + 24;
+  const xO = xV + d * c + 24;
+  let lv = 1e-9;
+  let lo = 1e-9;
+  for (let k = 0; k < n * d; k++) {
+    lv = Math.max(lv, Math.abs(v[head * n * d + k]));
+    lo = Math.max(lo, Math.abs(out[k]));
+  }
+  const scratch = S.doc.createElement("canvas");
+  const top = g.top;
+  pen.ctx.globalAlpha = alpha;
+  penText(pen, "A", g.left + g.side / 2, top - 4, {
+    px: base,
+    align: "center",
+    base: "bottom",
+    weight: 700,
+  });
+  penText(pen, "V", xV + (d * c) / 2, top - 4, {
+    px: base,
+    align: "center",
+    base: "bottom",
+    weight: 700,
+  });
+  const oTitle = { px: base, align: "left", base: "bottom", weight: 700 };
+  if (!penTry(pen, tx(D, "lesson.s4.out", { n, d }), xO, top - 4, oTitle)) {
+    penText(pen, "O", xO, top - 4, oTitle); // a narrow O (many tokens, small d_k): its letter
+  }
+  penCells(pen, scratch, xV, top, d * c, n * c, n, d, (r, k) =>
+    rampRgb(D.luts.signed, v[(head * n + r) * d + k], -lv, lv),
+  );
+  const mid = top + (n * c) / 2;
+  penText(pen, "·", xV - 12, mid, { px: Math.round(base * 1.4), align: "center", weight: 700 });
+  penText(pen, "=", xO - 12, mid, { px: Math.round(base * 1.2), align: "center", weight: 700 });
+  penCells(pen, scratch, xO, top, d * c, n * c, n, d, (r, k) =>
+    rampRgb(D.luts.signed, out[r * d + k], -lo, lo),
+  );
+  pen.ctx.globalAlpha = 1;
+  S.figure.querySelector("canvas").dataset.values = JSON.stringify(Array.from(out));
+}
+
+function s4Words(S, canvas, readout, step, head, layers, i) {
+  const D = S.D;
+  const part = S.part;
+  const n = part.n;
+  const names = SCENES[4].steps(S);
+  const w = layers[0].w;
+  const order = rankRow(w, n, i)
+    .slice(0, 4)
+    .filter((j, r) => r === 0 || step < 2 || w[i * n + j] >= 0.01);
+  const row = i * n;
+  const raw = layers[0].raw;
+  const div = divisorOf(D, part);
+  const fmtOf = [
+    (j) => raw[row + j].toFixed(2),
+    (j) => (raw[row + j] / div).toFixed(2),
+    (j) => pctText(w[row + j]),
+  ];
+  const head1 = tx(D, "lesson.s4.row", { q: part.tokens[i].t });
+  let text;
+  if (step <= 2)
+    text = `${head1}: ${order.map((j) => `${part.tokens[j].t} ${fmtOf[step](j)}`).join(" · ")}`;
+  else text = tx(D, "lesson.s4.out", { n, d: part.d_k });
+  if (step === 2) {
+    let sum = 0;
+    for (let j = 0; j < n; j++) sum += w[row + j];
+    text += ` (${tx(D, "lesson.s4.sum", { v: sum.toFixed(3) })})`;
+  }
+  readout.textContent = text;
+  const rows =
+    step <= 2
+      ? `${head1}: ${order.map((j) => `${part.tokens[j].t} ${fmtOf[step](j)}`).join(tx(D, "explorer.sep"))}`
+      : "";
+  const lines = D.header.numpy[D.state.causal ? "True" : "False"];
+  const name = `${names[step]} (${lines[step]})`; // the numpy line too: what a reader would run
+  canvas.setAttribute(
+    "aria-label",
+    tx(D, "lesson.s4.alt", { head: head + 1, name, n, m: step === 3 ? part.d_k : n, rows }),
+  );
+}

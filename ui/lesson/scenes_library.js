@@ -1,0 +1,402 @@
+/* §2 the library: one query against every key's card, softmax into shares, the values mixed;
+   §3 one word's three faces: its x times W_Q, W_K, W_V gives q, k, v. */
+
+/** The head a query is shown in: the one chosen, else the head whose row is most decided. */
+function s2Head(S, part, i) {
+  const chosen = S.D.state.s2head;
+  if (chosen !== undefined && chosen !== null && chosen < part.h) return chosen;
+  let best = 0;
+  let top = -1;
+  for (let k = 0; k < part.h; k++) {
+    const w = headWeights(S, part, k);
+    const { top: t } = rowSpread(w, part.n, i);
+    if (t > top + 1e-9) [best, top] = [k, t];
+  }
+  return best;
+}
+
+function headPicker(S, part, head, onPick) {
+  const doc = S.doc;
+  const group = tag(doc, "div", "chips", {
+    role: "group",
+    "aria-label": tx(S.D, "lesson.head", { i: "" }).trim(),
+  });
+  for (let k = 0; k < part.h; k++) {
+    const b = tag(
+      doc,
+      "button",
+      "",
+      { type: "button", "data-key": `head-${k}`, "aria-pressed": String(k === head) },
+      tx(S.D, "lesson.head", { i: k + 1 }),
+    );
+    b.addEventListener("click", () => onPick(k));
+    group.append(b);
+  }
+  return group;
+}
+
+SCENES[2] = {
+  phone: 1.7,
+  title: (D) => tx(D, "lesson.s2.title"),
+  steps: (S) => stepTexts(S, ["lesson.s2.step0", "lesson.s2.step1", "lesson.s2.step2"]),
+  take: (S) => tx(S.D, "lesson.s2.take"),
+  mount: (S) => {
+    const canvas = sceneCanvas(S);
+    const readout = wReadout(S, "lesson-readout");
+    let grow = 1;
+    let mix = 1;
+    const paint = (step) => s2Paint(S, canvas, step, grow, mix, readout);
+    return {
+      draw(step, from) {
+        const part = S.part;
+        const i = focusIn(S.D, part);
+        const head = s2Head(S, part, i);
+        const pick = wTokens(
+          S,
+          tx(S.D, "lesson.s2.pick"),
+          part,
+          i,
+          (j) => {
+            changeShared(S.D, { focus: part.tokens[j].t });
+          },
+          "s2-query",
+        );
+        const heads =
+          part.h > 1
+            ? headPicker(S, part, head, (k) => {
+                S.D.state.s2head = k;
+                drawScene(S.D, S.D.step, S.D.step);
+              })
+            : null;
+        fillSide(S, [pick, heads, readout]);
+        grow = step >= 1 ? 1 : 0;
+        mix = step >= 2 ? 1 : 0;
+        if (step === 1 && from === 0)
+          animate(S.D, 600, (p) => {
+            grow = p;
+            paint(step);
+          });
+        else if (step === 2 && from === 1)
+          animate(S.D, 600, (p) => {
+            mix = p;
+            paint(step);
+          });
+        else paint(step);
+      },
+    };
+  },
+};
+
+/** Which cards fit: every key in sentence order, or the heaviest ones and a "+ m" card. */
+function s2Cards(w, n, room) {
+  if (n <= room) return { cards: Array.from({ length: n }, (_, j) => j), more: 0 };
+  const keep = rankRow(w, n, 0)
+    .slice(0, room - 1)
+    .sort((a, b) => a - b);
+  return { cards: keep, more: n - keep.length };
+}
+
+function s2Paint(S, canvas, step, grow, mix, readout) {
+  const D = S.D;
+  const part = S.part;
+  const { w: W, h: H } = S.box;
+  const base = fontsOf(D).label;
+  const pen = penStart(canvas, W, H);
+  const n = part.n;
+  const i = focusIn(D, part);
+  const head = s2Head(S, part, i);
+  const all = headWeights(S, part, head);
+  const w = all.subarray(i * n, (i + 1) * n);
+  const what = tx(D, "lesson.s2.match", { f: D.state.scale ? "q·k / √d_k" : "q·k" });
+  penText(pen, what, 0, 0, { px: base, base: "top", colour: MUTED });
+  const used = s2Deck(S, pen, { step, grow, head, i, w, top: base * 1.5 });
+  const out = s2Output(S, part, head, all);
+  const mine = Array.from(out.subarray(i * part.d_k, (i + 1) * part.d_k));
+  canvas.dataset.values = JSON.stringify(mine); // the row's mix, for the test against the core
+  if (step >= 2) s2Mix(S, pen, { y: used + 8, w: W, base, alpha: mix }, w, head, i, out);
+  penDone(pen);
+  const ranked = rankRow(w, n, 0);
+  const links = ranked.slice(0, 4).map((j) => `${part.tokens[j].t} ${pctText(w[j])}`);
+  const sep = tx(D, "explorer.sep");
+  canvas.setAttribute(
+    "aria-label",
+    tx(D, "lesson.s2.alt", { q: part.tokens[i].t, links: links.join(sep) }),
+  );
+  const share = ranked.slice(0, 3).reduce((a, j) => a + w[j], 0);
+  const said = tx(D, "lesson.s2.top", { m: Math.min(3, n), share: pctText(share) });
+  readout.textContent = step >= 1 ? said : "";
+}
+
+/** The cards, as many as the room holds (the mix keeps its place below); returns their bottom. */
+function s2Deck(S, pen, o) {
+  const D = S.D;
+  const part = S.part;
+  const { n, prefix } = part;
+  const base = fontsOf(D).label;
+  const en = D.header.lang === "en";
+  const cardH = base * (en ? 6.6 : 5.3);
+  const cols = Math.max(2, Math.min(n, Math.floor(pen.w / (base * 4.6)), 8));
+  const room = pen.h - (base * 1.7 * 4 + base * 1.6) - o.top;
+  const rows = Math.max(1, Math.floor(room / (cardH + 8)));
+  const { cards, more } = s2Cards(o.w, n, cols * rows);
+  const cw = (pen.w - (cols - 1) * 8) / cols;
+  const at = (c) => [(c % cols) * (cw + 8), o.top + Math.floor(c / cols) * (cardH + 8)];
+  const row = (o.head * n + o.i) * n;
+  const raw = arr(D, `${prefix}scores`).subarray(row, row + n);
+  const div = divisorOf(D, part);
+  const best = rankRow(o.w, n, 0)[0];
+  cards.forEach((j, c) => {
+    const [x, y] = at(c);
+    const masked = D.state.causal && j > o.i;
+    s2Card(pen, { x, y, w: cw, h: cardH }, part.tokens[j], {
+      base, en, masked, me: j === o.i, best: j === best && o.step >= 1, grow: o.grow,
+      match: masked ? "−∞" : (raw[j] / div).toFixed(2),
+      share: o.step >= 1 && !masked ? o.w[j] : null,
+    }); // prettier-ignore
+  });
+  if (more) {
+    const [x, y] = at(cards.length);
+    penText(pen, `+ ${more}`, x + cw / 2, y + cardH / 2, {
+      px: base,
+      align: "center",
+      colour: MUTED,
+    });
+  }
+  return o.top + Math.ceil((cards.length + (more ? 1 : 0)) / cols) * (cardH + 8);
+}
+
+function s2Card(pen, box, tok, o) {
+  const { ctx } = pen;
+  const { x, y, w, h } = box;
+  const px = o.base;
+  ctx.save();
+  ctx.fillStyle = o.masked ? "#eceef2" : o.me ? "#fff3ef" : "#fff";
+  ctx.strokeStyle = o.best || o.me ? WARM : "#aab0bb";
+  ctx.lineWidth = o.best ? 4 : 2;
+  ctx.beginPath();
+  ctx.roundRect(x + 1, y + 1, w - 2, h - 2, 8);
+  ctx.fill();
+  ctx.stroke();
+  ctx.restore();
+  let line = y + 6;
+  const max = w - 8;
+  penTry(pen, tok.t, x + w / 2, line, {
+    px: Math.round(px * 1.15),
+    align: "center",
+    base: "top",
+    weight: 700,
+    max,
+  });
+  line += px * 1.45;
+  if (o.en) {
+    penTry(pen, tok.gloss || "·", x + w / 2, line, {
+      px,
+      align: "center",
+      base: "top",
+      colour: MUTED,
+      max,
+    });
+    line += px * 1.3;
+  }
+  penTry(pen, o.match, x + w / 2, line, { px, align: "center", base: "top", colour: MUTED, max });
+  if (o.share === null) return;
+  line += px * 1.3;
+  penTry(pen, pctText(o.share * o.grow), x + w / 2, line, {
+    px,
+    align: "center",
+    base: "top",
+    weight: 700,
+    max,
+  });
+  ctx.fillStyle = "#dfe3ea";
+  ctx.fillRect(x + 6, y + h - 11, w - 12, 6);
+  ctx.fillStyle = o.best ? WARM : ACCENT;
+  ctx.fillRect(x + 6, y + h - 11, (w - 12) * o.share * o.grow, 6);
+}
+
+/** Every row's mix Σ_j w_ij v_j for the head (arith.js; the test holds it to the core). */
+function s2Output(S, part, head, w) {
+  const v = arr(S.D, `${part.prefix}v`);
+  const d = part.d_k;
+  return mixRows(w, v, head * part.n * d, part.n, d, new Float64Array(part.n * d));
+}
+
+/** The mix written out: the three heaviest shares × their values, and the output. */
+function s2Mix(S, pen, at, w, head, i, out) {
+  const D = S.D;
+  const part = S.part;
+  const d = part.d_k;
+  const v = arr(D, `${part.prefix}v`);
+  const top = rankRow(w, part.n, 0)
+    .slice(0, 3)
+    .filter((j, r) => r === 0 || w[j] >= 0.01);
+  const rows = top.map((j) => ({
+    label: `${pctText(w[j])} × v(${part.tokens[j].t})`,
+    values: Array.from({ length: d }, (_, c) => w[j] * v[(head * part.n + j) * d + c]),
+  }));
+  rows.push({ label: "= Σ", values: Array.from(out.subarray(i * d, (i + 1) * d)), out: true });
+  let limit = 1e-9;
+  for (const r of rows) for (const x of r.values) limit = Math.max(limit, Math.abs(x));
+  const px = at.base;
+  penText(pen, tx(D, "lesson.s2.mix", { d, head: head + 1 }), 0, at.y, {
+    px,
+    base: "top",
+    weight: 600,
+  });
+  pen.ctx.font = penFont(px);
+  const labelW = Math.max(...rows.map((r) => pen.ctx.measureText(r.label).width)) + 12;
+  const scratch = S.doc.createElement("canvas");
+  pen.ctx.globalAlpha = at.alpha;
+  rows.forEach((r, k) => {
+    const y = at.y + px * 1.5 + k * px * 1.7;
+    penText(pen, r.label, labelW - 8, y + px * 0.6, {
+      px,
+      align: "right",
+      weight: r.out ? 700 : 400,
+    });
+    penCells(pen, scratch, labelW, y, at.w - labelW, px * 1.2, 1, d, (_, c) =>
+      rampRgb(D.luts.signed, r.values[c], -limit, limit),
+    );
+    if (r.out) penOutline(pen, labelW, y, at.w - labelW, px * 1.2, 2);
+  });
+  pen.ctx.globalAlpha = 1;
+}
+
+// ---- §3 -----------------------------------------------------------------------------------------
+
+const S3_NAMES = ["Q", "K", "V"];
+
+SCENES[3] = {
+  title: (D) => tx(D, "lesson.s3.title"),
+  steps: (S) =>
+    stepTexts(S, ["lesson.s3.step0", "lesson.s3.step1", "lesson.s3.step2", "lesson.s3.step3"]),
+  take: (S) => tx(S.D, "lesson.s3.take"),
+  mount: (S) => {
+    const canvas = sceneCanvas(S);
+    const readout = wReadout(S, "lesson-readout");
+    let fade = 1;
+    const paint = (step) => s3Paint(S, canvas, step, fade, readout);
+    return {
+      draw(step, from) {
+        const part = S.part;
+        const i = focusIn(S.D, part);
+        fillSide(S, [
+          wTokens(
+            S,
+            tx(S.D, "lesson.s3.pick"),
+            part,
+            i,
+            (j) => {
+              changeShared(S.D, { focus: part.tokens[j].t });
+            },
+            "s3-token",
+          ),
+          readout,
+        ]);
+        fade = 1;
+        if (from !== null && step === from + 1)
+          animate(S.D, 500, (p) => {
+            fade = p;
+            paint(step);
+          });
+        else paint(step);
+      },
+    };
+  },
+};
+
+/** x · W = row of Q, K or V (d_model numbers), from the arrays the core computed. */
+function s3Vectors(S, part, i) {
+  const D = S.D;
+  const d = part.d_model;
+  const x = arr(D, `${part.prefix}x`);
+  const row = x ? x.subarray(i * d, (i + 1) * d) : null;
+  const faces = S3_NAMES.map((name) => {
+    const m = name.toLowerCase();
+    const per = arr(D, `${part.prefix}${m}`); // (h, n, d_k): the row of token i, heads side by side
+    const out = new Float64Array(d);
+    for (let k = 0; k < part.h; k++) {
+      for (let c = 0; c < part.d_k; c++)
+        out[k * part.d_k + c] = per[(k * part.n + i) * part.d_k + c];
+    }
+    return { name, w: arr(D, `${part.prefix}w_${m}`), row: out };
+  });
+  return { x: row, faces };
+}
+
+function s3Paint(S, canvas, step, fade, readout) {
+  const D = S.D;
+  const part = S.part;
+  const { w: W, h: H } = S.box;
+  const base = fontsOf(D).label;
+  const pen = penStart(canvas, W, H);
+  const i = focusIn(D, part);
+  const tok = part.tokens[i].t;
+  const d = part.d_model;
+  const { x, faces } = s3Vectors(S, part, i);
+  const scratch = S.doc.createElement("canvas");
+  const stripH = Math.round(base * 1.3);
+  const lim = (a) => Math.max(1e-9, ...Array.from(a, Math.abs));
+  penText(pen, tx(D, "lesson.s3.x", { q: tok, d }), 0, 0, { px: base, base: "top", weight: 700 });
+  if (x) {
+    penCells(pen, scratch, 0, base * 1.4, W, stripH, 1, d, (_, c) =>
+      rampRgb(D.luts.signed, x[c], -lim(x), lim(x)),
+    );
+  }
+  const colW = (W - 2 * 16) / 3;
+  const top = base * 1.4 + stripH + base * 1.6;
+  const side = Math.max(40, Math.min(colW, H - top - base * 4.4 - stripH));
+  faces.forEach((f, k) => {
+    if (step < k + 1) return;
+    pen.ctx.globalAlpha = step === k + 1 ? fade : 1;
+    const x0 = k * (colW + 16);
+    const cx = x0 + colW / 2;
+    penArrow(pen, cx, base * 1.4 + stripH + 4, cx, top - 4, MUTED, 2);
+    penText(pen, `W_${f.name}  ${d} × ${d}`, cx, top, {
+      px: base,
+      align: "center",
+      base: "top",
+      colour: MUTED,
+    });
+    const wy = top + base * 1.3;
+    if (f.w)
+      penCells(pen, scratch, cx - side / 2, wy, side, side, d, d, (r, c) =>
+        rampRgb(D.luts.signed, f.w[r * d + c], -lim(f.w), lim(f.w)),
+      );
+    const ry = wy + side + base * 0.4;
+    penText(pen, `${f.name.toLowerCase()} = x·W_${f.name}`, cx, ry, {
+      px: base,
+      align: "center",
+      base: "top",
+      weight: 700,
+    });
+    penCells(pen, scratch, x0, ry + base * 1.4, colW, stripH, 1, d, (_, c) =>
+      rampRgb(D.luts.signed, f.row[c], -lim(f.row), lim(f.row)),
+    );
+    s3HeadTicks(pen, x0, ry + base * 1.4, colW, stripH, part);
+    pen.ctx.globalAlpha = 1;
+  });
+  penDone(pen);
+  const shown = step === 0 ? [] : faces.slice(0, step);
+  const lines = shown.map((f) =>
+    tx(D, "lesson.s3.row", { q: tok, name: f.name.toLowerCase(), d, j: argmaxAbs(f.row) }),
+  );
+  readout.textContent = lines.join("\n");
+  const alt =
+    step === 0 ? tx(D, "lesson.s3.alt", { name: "X", n: part.n, d, q: tok }) : lines.join(" ");
+  canvas.setAttribute("aria-label", alt);
+}
+
+/** Where one head's d_k columns end and the next head's begin. */
+function s3HeadTicks(pen, x, y, w, h, part) {
+  for (let k = 1; k < part.h; k++) {
+    const xx = x + (w * k * part.d_k) / part.d_model;
+    penLine(pen, xx, y - 4, xx, y + h + 4, INK, 2);
+  }
+}
+
+function argmaxAbs(a) {
+  let best = 0;
+  for (let j = 1; j < a.length; j++) if (Math.abs(a[j]) > Math.abs(a[best])) best = j;
+  return best;
+}

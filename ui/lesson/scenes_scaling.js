@@ -1,0 +1,252 @@
+/* §5 why √d_k: var(q·k) measured against d_k, predict-then-reveal on the focus row (with and
+   without ÷√d_k, side by side), then the τ sweep on the map (the map adapter). */
+
+// ---- §5 -----------------------------------------------------------------------------------------
+
+function s5Tau(D, part) {
+  return D.state.tau ?? divisorOf(D, part);
+}
+
+/** The focus row with √d_k and without in one head, and what happened to it (sharper, flatter,
+    the same). The head: the one chosen in §2/§4, else where scaling changes this row most. */
+function s5Judge(S) {
+  const D = S.D;
+  const part = S.part;
+  const n = part.n;
+  const i = focusIn(D, part);
+  const spread = (k, tau) => rowSpread(weightsOf(D, part, k, tau, D.state.causal), n, i);
+  const change = (k) => Math.abs(spread(k, Math.sqrt(part.d_k)).entropy - spread(k, 1).entropy);
+  let head = D.state.s2head;
+  if (head === null || head === undefined || head >= part.h) {
+    head = 0;
+    for (let k = 1; k < part.h; k++) if (change(k) > change(head) + 1e-9) head = k;
+  }
+  const on = spread(head, Math.sqrt(part.d_k));
+  const off = spread(head, 1);
+  let verdict = "same";
+  if (off.entropy < on.entropy - 0.15) verdict = "sharp";
+  else if (off.entropy > on.entropy + 0.15) verdict = "flat";
+  return { i, head, on, off, verdict };
+}
+
+const S5_CHOICES = [
+  ["sharp", "lesson.s5.c_sharp"],
+  ["flat", "lesson.s5.c_flat"],
+  ["same", "lesson.s5.c_same"],
+];
+
+SCENES[5] = {
+  phone: 1.15,
+  title: (D) => tx(D, "lesson.s5.title"),
+  steps: (S) =>
+    stepTexts(S, ["lesson.s5.step0", "lesson.s5.step1", "lesson.s5.step2", "lesson.s5.step3"]),
+  take: (S) => tx(S.D, "lesson.s5.take"),
+  quiz: {
+    step: 1,
+    question: (S) => tx(S.D, "lesson.s5.question", { q: S.part.tokens[focusIn(S.D, S.part)].t }),
+    choices: (S) => {
+      const j = s5Judge(S);
+      const why = tx(S.D, "lesson.s5.why", {
+        q: S.part.tokens[j.i].t,
+        m1: pctText(j.on.top),
+        m0: pctText(j.off.top),
+        h1: j.on.entropy.toFixed(2),
+        h0: j.off.entropy.toFixed(2),
+      });
+      return S5_CHOICES.map(([v, key]) => ({ label: tx(S.D, key), right: v === j.verdict, why }));
+    },
+  },
+  mount: (S) => s5Mount(S),
+};
+
+function s5Mount(S) {
+  const D = S.D;
+  const readout = wReadout(S, "lesson-readout");
+  const fig = { view: null, kind: "" };
+  const paint = (step) => {
+    const { i, head } = s5Judge(S);
+    s5Figure(S, fig, step, head);
+    if (step === 0) return s5Chart(S, S.figure.querySelector("canvas"), readout);
+    const still = D.els.root.dataset.anim === undefined; // at rest (or the animation's last frame)
+    s5Maps(S, fig.view, step, head, still);
+    if (still || performance.now() - (S.s5said || 0) > 120) {
+      S.s5said = performance.now(); // mid-sweep the words follow at 8 Hz
+      s5Stats(S, readout, step, i, head);
+    }
+  };
+  return {
+    draw(step) {
+      fillSide(S, step === 3 ? s5Controls(S, () => paint(3), readout) : [readout]);
+      paint(step);
+    },
+    destroy: () => fig.view?.destroy(),
+  };
+}
+
+/** The figure of a step: the variance chart (①), one map (②, ④) or two side by side (③). */
+function s5Figure(S, fig, step, head) {
+  const want = step === 0 ? "chart" : `maps${step === 2 ? 2 : 1}-${head}`;
+  if (want === fig.kind) return;
+  fig.kind = want;
+  fig.view?.destroy();
+  fig.view = null;
+  S.figure.replaceChildren();
+  if (step === 0) sceneCanvas(S);
+  else {
+    const heads = step === 2 ? [head, head] : [head];
+    fig.view = createLessonView(S.figure, { heads, numbers: true });
+  }
+}
+
+/** The maps: with √d_k (the question), with and without (the answer), at τ (the sweep). */
+function s5Maps(S, view, step, head, still) {
+  const D = S.D;
+  const part = S.part;
+  const root = Math.sqrt(part.d_k);
+  const formula = tx(D, "lesson.s5.map", { head: head + 1 });
+  if (step === 2) {
+    const on = weightsOf(D, part, head, root, D.state.causal);
+    const off = weightsOf(D, part, head, 1, D.state.causal);
+    const name = tx(D, "lesson.head", { i: head + 1 });
+    const captions = ["lesson.scale_on", "lesson.scale_off"].map((k) => `${name} · ${tx(D, k)}`);
+    view.update(mapState(S, part, { weights: [on, off], captions }));
+  } else if (step === 1) {
+    view.update(
+      mapState(S, part, { tau: root, captions: [`${formula} · τ = ${root.toFixed(2)}`] }),
+    );
+  } else {
+    // τ moves: the caption names the formula, the readout the value
+    view.update(mapState(S, part, { tau: s5Tau(D, part), captions: [formula], quick: !still }));
+  }
+}
+
+function s5Stats(S, readout, step, i, head) {
+  const D = S.D;
+  const part = S.part;
+  const q = part.tokens[i].t;
+  const tau = step === 1 ? Math.sqrt(part.d_k) : step === 2 ? 1 : s5Tau(D, part);
+  const r = rowSpread(weightsOf(D, part, head, tau, D.state.causal), part.n, i);
+  const stats = tx(D, "lesson.s5.stats", { q, m: pctText(r.top), h: r.entropy.toFixed(2) });
+  const value = tx(D, "lesson.s5.tau_value", {
+    v: tau.toFixed(2),
+    s: Math.sqrt(part.d_k).toFixed(2),
+  });
+  readout.textContent = step === 2 ? "" : `${value}\n${stats}`;
+}
+
+/** τ on a log scale from 1 to 4·√d_k (√d_k lands in the middle), as the main page's slider. */
+function s5Slider(part) {
+  const top = Math.log(4 * Math.sqrt(part.d_k));
+  return {
+    toTau: (p) => Math.exp((p / 1000) * top),
+    toPos: (tau) => Math.round((1000 * Math.log(tau)) / top),
+  };
+}
+
+function s5Controls(S, repaint, readout) {
+  const D = S.D;
+  const part = S.part;
+  const map = s5Slider(part);
+  const onScale = (checked) => {
+    D.state.tau = null;
+    changeShared(D, { scale: checked });
+  };
+  const onTau = (pos) => {
+    D.state.tau = map.toTau(pos);
+    slider.input.setAttribute("aria-valuetext", `τ = ${D.state.tau.toFixed(2)}`);
+    repaint();
+  };
+  const on = D.state.scale && D.state.tau === null;
+  const scale = wSwitch(S, tx(D, "lesson.s5.switch"), on, onScale, "s5-scale");
+  const at = map.toPos(s5Tau(D, part));
+  const slider = wSlider(S, tx(D, "lesson.s5.tau"), 1000, at, onTau, "s5-tau");
+  const go = () => s5Sweep(S, map, slider, repaint);
+  const sweep = wButton(S, tx(D, "lesson.s5.sweep"), go, "s5-sweep", "primary");
+  return [scale, slider.box, sweep, readout];
+}
+
+/** ▶ Sweep τ: down to 1 (sharp), up to 4·√d_k (flat), back to √d_k, in 3.2 s; then τ follows
+    the √d_k switch again. */
+function s5Sweep(S, map, slider, repaint) {
+  const D = S.D;
+  const home = map.toPos(Math.sqrt(S.part.d_k));
+  const legs = [
+    [map.toPos(s5Tau(D, S.part)), 0, 0.25],
+    [0, 1000, 0.5],
+    [1000, home, 0.25],
+  ];
+  animate(D, 3200, (p) => {
+    let t = p;
+    let pos = home;
+    for (const [a, b, share] of legs) {
+      if (t <= share) {
+        pos = a + (b - a) * (t / share);
+        break;
+      }
+      t -= share;
+    }
+    D.state.tau = p >= 1 ? null : map.toTau(pos);
+    slider.input.value = String(Math.round(pos));
+    repaint();
+  });
+}
+
+function s5Chart(S, canvas, readout) {
+  const D = S.D;
+  const block = D.header.blocks.variance;
+  const { w: W, h: H } = S.box;
+  const base = fontsOf(D).label;
+  const pen = penStart(canvas, W, H);
+  if (!block) {
+    askBlock(D, "variance");
+    penText(pen, tx(D, "lesson.measuring"), W / 2, H / 2, { px: base, align: "center" });
+    penDone(pen);
+    canvas.setAttribute("aria-label", tx(D, "lesson.measuring"));
+    readout.textContent = "";
+    return;
+  }
+  const lo = Math.min(...block.scaled) * 0.5;
+  const hi = Math.max(...block.raw) * 1.6;
+  const spec = {
+    x: {
+      min: block.d_k[0] / 1.3,
+      max: block.d_k.at(-1) * 1.3,
+      log: true,
+      title: "d_k",
+      ticks: block.d_k.map((d) => [d, String(d)]),
+    },
+    y: {
+      min: lo,
+      max: hi,
+      log: true,
+      title: tx(D, "lesson.s5.var", { m: block.samples }),
+      ticks: decadeTicks(lo, hi),
+    },
+    series: [
+      {
+        xs: block.d_k,
+        ys: block.d_k,
+        colour: "#8d93a0",
+        dash: [8, 6],
+        label: tx(D, "lesson.s5.line"),
+      },
+      { xs: block.d_k, ys: block.raw, colour: ACCENT, marks: true, label: tx(D, "lesson.s5.raw") },
+      {
+        xs: block.d_k,
+        ys: block.scaled,
+        colour: WARM,
+        marks: true,
+        label: tx(D, "lesson.s5.scaled"),
+      },
+    ],
+  };
+  drawChart(pen, { x: 0, y: 0, w: W, h: H }, spec, base);
+  penDone(pen);
+  const k = block.d_k.indexOf(64) >= 0 ? block.d_k.indexOf(64) : block.d_k.length - 1;
+  const line = `d_k = ${block.d_k[k]}: ${tx(D, "lesson.s5.raw")} ${block.raw[k].toFixed(1)}, ${tx(D, "lesson.s5.scaled")} ${block.scaled[k].toFixed(2)}`;
+  readout.textContent = line;
+  canvas.setAttribute(
+    "aria-label",
+    `${spec.y.title}. ${block.d_k.map((d, j) => `d_k ${d}: ${block.raw[j].toFixed(1)} / ${block.scaled[j].toFixed(2)}`).join(tx(D, "explorer.sep"))}`,
+  );
+}

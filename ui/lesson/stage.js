@@ -1,0 +1,315 @@
+/* The scene on screen: entering it, its steps (fragments, answered in the browser with no
+   rerun), predict-then-reveal, the example for a sentence it cannot use, animations, and the
+   state sent back to Python (the scene and the settings the link holds). */
+
+/** Tell Python the deck's state: it reruns, writes the link and the session follows. */
+function sendState(D, extra = {}) {
+  D.seq += 1;
+  D.pending = D.seq;
+  const s = D.state;
+  D.api?.setStateValue("deck", {
+    at: D.at,
+    focus: s.focus,
+    scale: s.scale,
+    causal: s.causal,
+    seq: D.seq,
+    ...extra,
+  });
+}
+
+/** Run fn(p) on every animation frame for `ms`, p from 0 to 1 (eased); one at a time. */
+function animate(D, ms, fn) {
+  cancelAnimationFrame(D.anim);
+  const t0 = performance.now();
+  const root = D.els.root;
+  root.dataset.anim = "1"; // for tests and benches: wait until the pixels rest
+  root.dataset.animStart = String(Date.now()); // the wall clock, as the bench's inputs
+  performance.mark("lesson-anim-start"); // and in a trace (bench/lesson_latency.py)
+  let frames = 0;
+  let busy = 0;
+  const tick = (now) => {
+    const f = Math.min(1, (now - t0) / ms);
+    if (f >= 1) delete root.dataset.anim; // the last frame draws as at rest (words, summaries)
+    const a = performance.now();
+    fn(f < 0.5 ? 2 * f * f : 1 - (-2 * f + 2) ** 2 / 2);
+    busy += performance.now() - a;
+    frames += 1;
+    D.anim = f < 1 ? requestAnimationFrame(tick) : 0;
+    if (!D.anim) {
+      Object.assign(root.dataset, {
+        animEnd: String(Date.now()),
+        frames: String(frames),
+        drawMs: (busy / frames).toFixed(2),
+      }); // frames drawn and the mean cost of one
+      performance.mark("lesson-anim-end");
+      delete root.dataset.anim;
+    }
+  };
+  D.anim = requestAnimationFrame(tick);
+}
+
+function stopAnimation(D) {
+  cancelAnimationFrame(D.anim);
+  D.anim = 0;
+  delete D.els.root.dataset.anim;
+}
+
+function stepNames(D) {
+  return D.inst && D.ctx ? SCENES[D.at].steps(D.ctx) : [""];
+}
+
+function next(D) {
+  const n = stepNames(D).length;
+  if (D.step < n - 1) setStep(D, D.step + 1);
+  else if (D.at < D.header.scenes) goScene(D, D.at + 1, 0);
+}
+
+function prev(D) {
+  if (D.step > 0) setStep(D, D.step - 1);
+  else if (D.at > 1) goScene(D, D.at - 1, "last");
+}
+
+function goScene(D, k, step) {
+  const at = Math.min(Math.max(1, k | 0), D.header.scenes);
+  if (at === D.at && step === D.step && D.inst) return;
+  if (at !== D.at) D.notices = D.notices.filter((n) => !D.header.notices.includes(n));
+  D.at = at;
+  D.quiz[at] = null;
+  renderScene(D, step);
+  showNotices(D);
+  D.els.scene.querySelector(".title").focus({ preventScroll: true });
+  announce(
+    D.els.live,
+    tx(D, "lesson.live", { k: at, n: D.header.scenes, title: sceneTitle(D, at) }),
+  );
+  sendState(D);
+}
+
+function setStep(D, i) {
+  const quiz = D.inst && SCENES[D.at].quiz;
+  if (quiz && i === quiz.step) D.quiz[D.at] = null; // back to the question: ask it again
+  const from = D.step;
+  D.step = i;
+  stopAnimation(D);
+  drawScene(D, i, from);
+  const names = stepNames(D);
+  announce(D.els.live, tx(D, "lesson.live_step", { i: i + 1, n: names.length, name: names[i] }));
+}
+
+/** Build scene D.at from scratch (new scene, new sentence or language) at `step`; the control
+    that had the keyboard (data-key) gets it back. */
+function renderScene(D, step) {
+  const active = deepActive(D.els.root.ownerDocument);
+  const keep = active && D.els.scene.contains(active) ? active.dataset.key : null;
+  stopAnimation(D);
+  D.inst?.destroy?.();
+  D.inst = null;
+  const k = D.at;
+  const scene = SCENES[k];
+  const parts = sceneFrame(D, scene);
+  fillNotes(D);
+  const need = needOf(D, k);
+  if (need && !D.example[k]) return needPanel(D, need, parts);
+  const set = setFor(D, k);
+  D.ctx = { D, k, set, part: set.lab, tpart: set.trained, doc: parts.doc };
+  Object.assign(D.ctx, { figure: parts.figure, side: parts.controls, quizBox: parts.quiz });
+  if (D.example[k]) exampleNote(D, parts.side);
+  parts.title.textContent = scene.title(D, set);
+  D.ctx.box = figureBox(D);
+  D.inst = scene.mount(D.ctx);
+  const names = scene.steps(D.ctx);
+  D.step = step === "last" ? names.length - 1 : Math.min(step, names.length - 1);
+  drawScene(D, D.step, null);
+  if (keep) D.els.scene.querySelector(`[data-key="${keep}"]`)?.focus();
+}
+
+/** The scene's empty frame: title, figure beside the side panel (controls, quiz, steps), the
+    takeaway; the strip marks the scene. */
+function sceneFrame(D, scene) {
+  const { els } = D;
+  const doc = els.root.ownerDocument;
+  els.scene.dataset.scene = String(D.at);
+  delete els.scene.dataset.waiting;
+  els.scene.classList.toggle("stack", scene.layout === "stack");
+  const wide = Math.max(250, roomOf(D).w * (scene.side || SIDE_FRACTION));
+  els.root.style.setProperty("--side", `${Math.round(wide)}px`);
+  const title = tag(doc, "h2", "title", { tabindex: "-1", "data-testid": "lesson-title" });
+  const figure = tag(doc, "div", "figure", { "data-testid": "lesson-figure" });
+  const side = tag(doc, "div", "side", { "data-testid": "lesson-side" });
+  const controls = tag(doc, "div", "controls");
+  const quiz = tag(doc, "div", "quiz", { "data-testid": "lesson-quiz" });
+  const body = tag(doc, "div", "body");
+  const take = tag(doc, "p", "takeaway", { "data-testid": "lesson-take" });
+  side.append(controls, quiz, stepNav(D));
+  body.append(figure, side);
+  els.scene.replaceChildren(title, body, take);
+  els.stripButtons.forEach((b, i) => {
+    if (i + 1 === D.at) b.setAttribute("aria-current", "step");
+    else b.removeAttribute("aria-current");
+  });
+  return { doc, title, figure, side, controls, quiz, take };
+}
+
+/** A scene this sentence cannot show: say why; offer the example (what was typed stays). */
+function needPanel(D, need, { title, figure, take }) {
+  const doc = D.els.root.ownerDocument;
+  title.textContent = sceneTitle(D, D.at);
+  const box = tag(doc, "div", "need", { role: "status", "data-testid": "lesson-need" });
+  box.append(tag(doc, "p", "", {}, tx(D, need)));
+  if (D.header.sets.example && need !== "lesson.need.trained") {
+    const b = tag(
+      doc,
+      "button",
+      "primary",
+      { type: "button", "data-testid": "lesson-use-example" },
+      tx(D, "lesson.show_example"),
+    );
+    b.addEventListener("click", () => {
+      D.example[D.at] = true;
+      renderScene(D, 0);
+      D.els.scene.querySelector(".title").focus({ preventScroll: true });
+    });
+    box.append(b);
+  }
+  figure.append(box);
+  take.textContent = "";
+  D.ctx = null;
+  D.step = 0;
+  D.els.scene.dataset.step = "0";
+  updateNav(D, [""]);
+}
+
+function exampleNote(D, side) {
+  const doc = D.els.root.ownerDocument;
+  const p = tag(
+    doc,
+    "p",
+    "example-note",
+    { "data-testid": "lesson-example-note" },
+    tx(D, "lesson.on_example", { s: D.header.example }),
+  );
+  const back = tag(doc, "button", "", { type: "button" }, tx(D, "lesson.back_mine"));
+  back.addEventListener("click", () => {
+    D.example[D.at] = false;
+    renderScene(D, 0);
+  });
+  p.append(" ", back);
+  side.prepend(p);
+}
+
+function stepNav(D) {
+  const doc = D.els.root.ownerDocument;
+  const nav = tag(doc, "div", "stepnav");
+  const back = tag(doc, "button", "", { type: "button", "data-testid": "lesson-prev" }, "◀");
+  const name = tag(doc, "span", "stepname", { "data-testid": "lesson-step-name" });
+  const label = tag(doc, "span", "steplabel", { "data-testid": "lesson-step" });
+  const fwd = tag(doc, "button", "", { type: "button", "data-testid": "lesson-next" }, "▶");
+  back.setAttribute("aria-label", tx(D, "lesson.prev"));
+  fwd.setAttribute("aria-label", tx(D, "lesson.next"));
+  back.addEventListener("click", () => prev(D));
+  fwd.addEventListener("click", () => next(D));
+  nav.append(name, back, label, fwd);
+  return nav;
+}
+
+function updateNav(D, names) {
+  const label = D.els.scene.querySelector(".steplabel");
+  if (!label) return;
+  const i = D.step;
+  label.textContent = names[0] ? tx(D, "lesson.step", { i: i + 1, n: names.length }) : "";
+  D.els.scene.querySelector(".stepname").textContent = names[i] || "";
+  D.els.scene.querySelector('[data-testid="lesson-prev"]').disabled = D.at === 1 && i === 0;
+  D.els.scene.querySelector('[data-testid="lesson-next"]').disabled =
+    D.at === D.header.scenes && i === names.length - 1;
+}
+
+/** Draw the scene's step (animated from `from` when it is a neighbour) and its words; the words
+    first, so the figure is measured in the room they leave. */
+function drawScene(D, step, from) {
+  if (!D.inst) return;
+  const scene = SCENES[D.at];
+  D.els.scene.dataset.step = String(step);
+  const names = scene.steps(D.ctx);
+  updateNav(D, names);
+  renderQuiz(D, scene, step);
+  D.els.scene.querySelector(".takeaway").textContent = scene.take(D.ctx, step);
+  D.ctx.box = figureBox(D);
+  D.inst.draw(step, from);
+  if (scene.quiz) renderQuiz(D, scene, step); // the scene's draw may have changed its answer
+}
+
+// ---- predict, then reveal ---------------------------------------------------------------------
+
+function renderQuiz(D, scene, step) {
+  const box = D.ctx.quizBox;
+  const quiz = scene.quiz;
+  if (!quiz || step < quiz.step || step > quiz.step + 1) {
+    box.replaceChildren();
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const doc = D.els.root.ownerDocument;
+  const choices = quiz.choices(D.ctx);
+  const chosen = D.quiz[D.at];
+  const open = step === quiz.step && (chosen === null || chosen === undefined);
+  const q = tag(doc, "p", "question", { id: "lesson-question" });
+  q.append(tag(doc, "strong", "", {}, tx(D, "lesson.quiz.guess")), " ", quiz.question(D.ctx));
+  const group = tag(doc, "div", "choices", { role: "group", "aria-labelledby": "lesson-question" });
+  choices.forEach((c, i) => {
+    if (!open && !c.right && i !== chosen && choices.some((x) => x.right)) return; // answered: keep it short
+    const b = tag(
+      doc,
+      "button",
+      "choice",
+      { type: "button", "data-choice": String(i), "data-testid": "lesson-choice" },
+      c.label,
+    );
+    b.disabled = !open;
+    if (!open && c.right) b.classList.add("right");
+    if (!open && i === chosen && !c.right) b.classList.add("wrong");
+    b.setAttribute("aria-pressed", String(i === chosen));
+    b.addEventListener("click", () => choose(D, i));
+    group.append(b);
+  });
+  const parts = [q, group];
+  if (open) {
+    const reveal = tag(
+      doc,
+      "button",
+      "reveal",
+      { type: "button", "data-testid": "lesson-reveal" },
+      tx(D, "lesson.quiz.reveal"),
+    );
+    reveal.addEventListener("click", () => next(D));
+    parts.push(reveal);
+  } else parts.push(verdict(D, choices, chosen));
+  box.replaceChildren(...parts);
+}
+
+/** The judgement and its reason: of the answer chosen, or the answer itself when revealed. */
+function verdict(D, choices, chosen) {
+  const doc = D.els.root.ownerDocument;
+  const p = tag(doc, "p", "verdict", { role: "status", "data-testid": "lesson-verdict" });
+  const right = choices.find((c) => c.right);
+  const picked = chosen === null || chosen === undefined ? null : choices[chosen];
+  let head;
+  let why;
+  if (!right) [head, why] = [tx(D, "lesson.quiz.open"), (picked || choices[0]).why];
+  else if (!picked) [head, why] = [tx(D, "lesson.quiz.answer", { a: right.label }), right.why];
+  else if (picked.right) [head, why] = [tx(D, "lesson.quiz.right"), picked.why];
+  else [head, why] = [tx(D, "lesson.quiz.wrong"), picked.why];
+  p.dataset.verdict = !right ? "open" : !picked ? "revealed" : picked.right ? "right" : "wrong";
+  p.append(tag(doc, "strong", "", {}, head), " ", why);
+  return p;
+}
+
+/** A student's answer: judged at once, explained, and the answer revealed. */
+function choose(D, i) {
+  D.quiz[D.at] = i;
+  const quiz = SCENES[D.at].quiz;
+  if (D.step === quiz.step) setStep(D, quiz.step + 1);
+  else renderQuiz(D, SCENES[D.at], D.step);
+  const said = D.ctx.quizBox.querySelector(".verdict");
+  if (said) announce(D.els.live, said.textContent);
+}

@@ -1,0 +1,159 @@
+/* The controls a scene puts next to its figure: token chips, a switch, a slider, a button and a
+   readout line. Each is a real form control with a name and a data-key, so a rebuild after a
+   rerun puts the keyboard back where it was. */
+
+/** A token's chip text: the word, and its English gloss when the lesson is in English. */
+function chipText(D, tok) {
+  const g = D.header.lang === "en" && tok.gloss && tok.gloss.length <= 14 ? tok.gloss : "";
+  return g ? `${tok.t} · ${g}` : tok.t;
+}
+
+/** Pick a token: chips (toggle buttons: the arrow keys stay the deck's) or, for a long
+    sentence, a select. */
+function wTokens(S, legend, part, chosen, onPick, key) {
+  const D = S.D;
+  const doc = S.doc;
+  if (part.n > 16) {
+    const label = tag(doc, "label", "pick");
+    const sel = tag(doc, "select", "", { "data-key": key });
+    part.tokens.forEach((tok, i) => {
+      const o = tag(doc, "option", "", { value: String(i) }, `${i + 1}. ${chipText(D, tok)}`);
+      o.selected = i === chosen;
+      sel.append(o);
+    });
+    sel.addEventListener("change", () => onPick(Number(sel.value)));
+    label.append(tag(doc, "span", "", {}, legend), sel);
+    return label;
+  }
+  const group = tag(doc, "div", "chips", { role: "group", "aria-label": legend });
+  group.append(tag(doc, "p", "", { "aria-hidden": "true" }, legend));
+  part.tokens.forEach((tok, i) => {
+    const b = tag(
+      doc,
+      "button",
+      "",
+      {
+        type: "button",
+        "data-i": String(i),
+        "data-key": `${key}-${i}`,
+        "aria-pressed": String(i === chosen),
+      },
+      chipText(D, tok),
+    );
+    b.setAttribute("aria-label", [tok.t, tok.gloss].filter(Boolean).join(" · "));
+    b.addEventListener("click", () => onPick(i));
+    group.append(b);
+  });
+  return group;
+}
+
+/** A switch (a checkbox with role switch) and its label. */
+function wSwitch(S, label, checked, onChange, key) {
+  const box = tag(S.doc, "label", "switch");
+  const input = tag(S.doc, "input", "", {
+    type: "checkbox",
+    role: "switch",
+    "data-key": key,
+    "data-testid": key,
+  });
+  input.checked = checked;
+  input.addEventListener("change", () => onChange(input.checked));
+  box.append(input, tag(S.doc, "span", "", {}, label));
+  return box;
+}
+
+/** A range slider over 0 … steps with its label and a value line. */
+function wSlider(S, label, steps, value, onInput, key) {
+  const box = tag(S.doc, "label", "range");
+  const name = tag(S.doc, "span", "", {}, label);
+  const input = tag(S.doc, "input", "", {
+    type: "range",
+    min: "0",
+    max: String(steps),
+    step: "1",
+    "data-key": key,
+    "data-testid": key,
+  });
+  input.value = String(value);
+  const out = tag(S.doc, "output", "readout");
+  input.addEventListener("input", () => onInput(Number(input.value), out));
+  box.append(name, input, out);
+  return { box, input, out };
+}
+
+function wButton(S, label, onClick, key, cls = "") {
+  const b = tag(
+    S.doc,
+    "button",
+    cls,
+    { type: "button", "data-key": key, "data-testid": key },
+    label,
+  );
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function wReadout(S, key) {
+  return tag(S.doc, "p", "readout", { "data-testid": key });
+}
+
+/** Change a shared setting from a scene: redraw now, tell Python (the link follows). */
+function changeShared(D, patch) {
+  Object.assign(D.state, patch);
+  D.look = lookOfDeck(D);
+  if (D.inst) drawScene(D, D.step, D.step);
+  sendState(D);
+}
+
+/** A token's text for a sentence in a label: “小明” (with its gloss in English). */
+function quoteTok(D, tok) {
+  const g = D.header.lang === "en" && tok.gloss ? ` (${tok.gloss})` : "";
+  return `${tok.t}${g}`;
+}
+
+function pctText(w, digits = 0) {
+  return `${(w * 100).toFixed(digits)}%`;
+}
+
+/** Replace the scene's controls, keeping the keyboard on the control it was on (data-key). */
+function fillSide(S, nodes) {
+  const active = deepActive(S.doc);
+  const key = active && S.side.contains(active) ? active.dataset.key : null;
+  S.side.replaceChildren(...nodes.filter(Boolean));
+  if (key) S.side.querySelector(`[data-key="${key}"]`)?.focus();
+}
+
+/** What the map adapter draws for a part: its scores, labels, the mask, the focus row, fonts. */
+function mapState(S, part, extra) {
+  const D = S.D;
+  return {
+    scores: arr(D, `${part.prefix}scores`),
+    n: part.n,
+    h: part.h,
+    labels: labelsOf(part),
+    texts: part.tokens.map((t) => t.t),
+    causal: D.state.causal,
+    focus: focusIn(D, part),
+    luts: D.luts,
+    fonts: fontsOf(D),
+    box: S.box,
+    axes: { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") },
+    summaryText: {
+      summary: tx(D, "explorer.summary"),
+      summary_row: tx(D, "explorer.summary_row"),
+      sep: tx(D, "explorer.sep"),
+    },
+    captions: [],
+    ...extra,
+  };
+}
+
+/** Ask Python once for a measurement the scene needs (it arrives with the next rerun). */
+function askBlock(D, name) {
+  D.asked ||= {};
+  if (D.header.blocks[name]) return;
+  D.els.scene.dataset.waiting = name; // for tests: the figure says "measuring" until it comes
+  if (D.asked[name]) return;
+  D.asked[name] = true;
+  D.api?.setTriggerValue("block", name);
+}
