@@ -8,7 +8,7 @@ from functools import partial
 
 import streamlit as st
 
-from ui import charts, controls, explorer, state, teach
+from ui import charts, controls, explorer, state
 from ui import figures as fig
 from ui import figures_teach as ft
 from ui.gloss import gloss, tag_name
@@ -236,7 +236,7 @@ def export_section(lab: state.Lab, s: controls.Settings, view: explorer.ViewStat
             on_click="ignore",
             icon=":material/download:",
         )
-        used = asdict(teach.in_force(lab, s))  # what the numbers were computed with
+        used = lab.record.as_dict()  # what the numbers were computed with
         settings = {**asdict(s), "head": view.head + 1, "tau": view.tau, "in_force": used}
         st.download_button(
             t("main.settings_json", s.lang),
