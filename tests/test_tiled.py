@@ -8,11 +8,18 @@ import numpy as np
 import pytest
 
 from attention_core import causal_mask, scaled_dot_product_attention, tiled_attention
+from tests.reference import causal_allowed, loop_attention
 
 
 def _plain(q, k, v, scale, causal):
+    """The readable version (itself checked against the loop in test_attention), for large n."""
     mask = np.tril(np.ones((q.shape[-2], k.shape[-2]), dtype=bool)) if causal else None
     return scaled_dot_product_attention(q, k, v, scale=scale, mask=mask).output
+
+
+def _loop(q, k, v, scale, causal):
+    """The loop reference on 2-d q, k, v, with its own causal rule (j ≤ i)."""
+    return loop_attention(q, k, v, scale, causal_allowed(len(q), len(k)) if causal else None)[2]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -40,7 +47,9 @@ def test_tiled_with_batch_dims_and_unequal_lengths(block, causal):
     )
     out = tiled_attention(q, k, v, block=block, causal=causal)
     assert out.shape == (2, 3, 7, 5)
-    np.testing.assert_allclose(out, _plain(q, k, v, True, causal), rtol=1e-10, atol=1e-12)
+    for b, h in np.ndindex(2, 3):
+        want = _loop(q[b, h], k[h], v[h], True, causal)
+        np.testing.assert_allclose(out[b, h], want, rtol=1e-10, atol=1e-12)
 
 
 def test_large_scores_are_rescaled_without_overflow():
@@ -48,7 +57,7 @@ def test_large_scores_are_rescaled_without_overflow():
     k = np.array([[-30.0, 0.0], [0.0, 1.0], [30.0, 0.0], [31.0, 0.0]])
     v = np.eye(4)
     out = tiled_attention(q, k, v, block=1, scale=False)  # max rises across blocks
-    np.testing.assert_allclose(out, _plain(q, k, v, False, False), rtol=1e-12)
+    np.testing.assert_allclose(out, _loop(q, k, v, False, False), rtol=1e-12)
     assert np.isfinite(out).all()
 
 
@@ -80,3 +89,13 @@ def test_non_finite_inputs_are_a_clear_error():
     q = np.ones((3, 2))
     with pytest.raises(ValueError, match="NaN or infinite"):
         tiled_attention(q, q, np.full((3, 2), np.nan))
+
+
+@pytest.mark.parametrize("block", [1, 2, 5])
+def test_small_causal_tiles_against_the_loop(block):
+    """Every block boundary against the loop: rows whose keys end inside or at a block."""
+    rng = np.random.default_rng(20 + block)
+    q, k, v = (rng.standard_normal((6, 3)) for _ in range(3))
+    for causal in (False, True):
+        out = tiled_attention(q, k, v, block=block, causal=causal)
+        np.testing.assert_allclose(out, _loop(q, k, v, True, causal), rtol=1e-12, atol=1e-14)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from attention_core import MAX_CHARS, MAX_TOKENS, EmptyInputError, Token, tokenize
+from attention_core.tokenize import is_punctuation
 
 EXAMPLE = "小明把书放在了桌子上，然后他走了。"
 
@@ -152,3 +153,34 @@ def test_dictionary_snapshot_is_named_after_the_user_dictionary(tmp_path):
     two.write_text("小红 5 nr\n小刚 5 nr\n", encoding="utf-8")
     names = {tk._snapshot_path(str(tmp_path), str(p)) for p in (one, two)}
     assert len(names) == 2 and tk._snapshot_path(str(tmp_path), None) not in names
+
+
+@pytest.mark.parametrize(
+    ("text", "punct"),
+    [("，", True), ("。", True), ("...", True), ("+", True), ("—", True), ("\u3000", True),
+     ("他", False), ("a", False), ("1", False), ("🍎", False), ("，他", False), ("©", False)],
+)  # fmt: skip
+def test_is_punctuation_by_unicode_category(text, punct):
+    """Punctuation, maths/currency/modifier symbols, spaces, controls; an emoji or © (So, "other
+    symbol") says something, so it is not punctuation."""
+    assert is_punctuation(text) is punct
+
+
+def test_tokens_and_offsets_of_a_sentence_counted_by_hand():
+    tokens = tokenize("我打你，你打我。")
+    assert [(t.text, t.start, t.end) for t in tokens] == [
+        ("我", 0, 1), ("打", 1, 2), ("你", 2, 3), ("，", 3, 4),
+        ("你", 4, 5), ("打", 5, 6), ("我", 6, 7), ("。", 7, 8),
+    ]  # fmt: skip
+    assert tokens.notice() is None and tokens.mode == "word"
+
+
+def test_the_cut_notice_names_both_cuts():
+    tokens = tokenize("我" * (MAX_CHARS + 1), mode="char")
+    assert tokens.notice() == (
+        f"input cut to the first {MAX_CHARS} characters (1 dropped); "
+        f"kept the first {MAX_TOKENS} tokens ({MAX_CHARS - MAX_TOKENS} dropped)"
+    )
+    assert tokenize("我" * MAX_TOKENS, mode="char").notice() is None
+    cut = tokenize("我" * (MAX_TOKENS + 3), mode="char")
+    assert cut.tokens_cut == 3 and cut.chars_cut == 0 and cut.truncated
