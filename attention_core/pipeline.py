@@ -152,7 +152,8 @@ class Lab:
 
 def focus_index(texts: list[str], text: str | None = None, at: int | None = None) -> int:
     """The token a view looks from: `text` at position `at` (tells two 了 apart), else the first
-    `text`, else the first 他/她, else the last token that is not punctuation, else the last."""
+    `text`, else the first 他, else the first 她, else the last token that is not punctuation,
+    else the last token."""
     if text and _is_int(at) and 0 <= at < len(texts) and texts[at] == text:
         return int(at)
     for wanted in (text, *PRONOUNS):
