@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attention_core import (
+    AttentionParams,
     build_inputs,
     causal_mask,
     init_params,
@@ -309,3 +310,61 @@ def test_multi_head_attention_computes_its_heads_with_the_given_attend():
     p = init_params(8, 2, seed=0)
     multi_head_attention(np.ones((3, 8)), p, scale=False, mask=None, attend=attend)
     assert seen == [((2, 3, 4), False, None)]
+
+
+# ---- the shapes and sizes the layer accepts, and what it says when they are wrong
+
+
+def test_params_name_the_bad_matrix_and_the_expected_shape():
+    w = np.zeros((4, 4))
+    with pytest.raises(
+        ValueError, match=r"^w_q must be a \(d_model, d_model\) matrix, got shape \(4,\)$"
+    ):
+        AttentionParams(np.zeros(4), w, w, w, 1)
+    with pytest.raises(ValueError, match=r"^w_q has shape \(3, 4\); expected \(4, 4\)$"):
+        AttentionParams(np.zeros((3, 4)), w, w, w, 1)
+    with pytest.raises(ValueError, match=r"^w_o has shape \(4, 3\); expected \(4, 4\)$"):
+        AttentionParams(w, w, w, np.zeros((4, 3)), 1)
+    p = AttentionParams(w, w, w, w, 2)
+    assert (p.d_model, p.d_k) == (4, 2)
+
+
+def test_one_head_and_width_one_are_allowed_and_the_error_lists_the_divisors():
+    assert init_params(8, 1).num_heads == 1 and init_params(1, 1).w_q.shape == (1, 1)
+    with pytest.raises(ValueError, match=r"^d_model=10 is not divisible by num_heads=3; "
+                       r"choose h among \[1, 2, 5, 10\]$"):  # fmt: skip
+        init_params(10, 3)
+    with pytest.raises(ValueError, match=r"^num_heads must be a positive integer, got 0$"):
+        init_params(8, 0)
+    with pytest.raises(ValueError, match=r"^num_heads must be a positive integer, got True$"):
+        init_params(8, True)
+    for d_model in (0, -8, 8.0, "8"):
+        with pytest.raises(ValueError, match=r"^d_model must be a positive integer"):
+            init_params(d_model, 1)
+
+
+def test_init_params_is_seeded_and_scaled_by_one_over_root_d_model():
+    a, b = init_params(64, 4, seed=5), init_params(64, 4, seed=5)
+    np.testing.assert_array_equal(a.w_v, b.w_v)
+    assert not np.array_equal(a.w_q, init_params(64, 4, seed=6).w_q)
+    ws = np.stack([a.w_q, a.w_k, a.w_v, a.w_o])  # four different draws of N(0, 1/d_model)
+    assert len({w.tobytes() for w in ws}) == 4
+    assert abs(ws.var() * 64 - 1) < 0.05 and abs(ws.mean()) < 0.01
+    assert init_params(8, 2, dtype=np.float32).w_o.dtype == np.float32
+
+
+def test_errors_name_the_argument_that_was_wrong():
+    with pytest.raises(TypeError, match=r"^scores must hold real numbers, got dtype <U1$"):
+        reweight(np.array([["a"]]), 1.0)
+    with pytest.raises(TypeError, match=r"^k must hold real numbers"):
+        scaled_dot_product_attention(np.ones((1, 1)), np.array([[1j]]), np.ones((1, 1)))
+    with pytest.raises(ValueError, match=r"^q has shape \(3,\); expected \(\.\.\., positions"):
+        scaled_dot_product_attention(np.ones(3), np.ones((4, 3)), np.ones((4, 3)))
+    with pytest.raises(ValueError, match=r"^q has d_k=3 but k has d_k=4$"):
+        scaled_dot_product_attention(np.ones((2, 3)), np.ones((2, 4)), np.ones((2, 4)))
+    with pytest.raises(ValueError, match=r"^k has 4 positions but v has 5$"):
+        scaled_dot_product_attention(np.ones((2, 3)), np.ones((4, 3)), np.ones((5, 3)))
+    with pytest.raises(ValueError, match=r"^attention needs at least one query"):
+        scaled_dot_product_attention(np.ones((0, 3)), np.ones((4, 3)), np.ones((4, 3)))
+    with pytest.raises(ValueError, match=r"^causal_mask needs a non-negative integer n, got 2.0$"):
+        causal_mask(2.0)

@@ -100,6 +100,7 @@ def test_pieces_end_after_punctuation_and_offsets_stay_exact():
     assert [t.text for t in tokens[:13]] == [t.text for t in tokens[13:26]]
 
 
+@pytest.mark.slow  # builds jieba's dictionary from dict.txt
 def test_shared_tag_table_gives_jiebas_own_tags_and_leaves_the_default_alone():
     """pos_tokenizer copies the tag table `import jieba.posseg` already read (−0.2 s per
     process); the result must equal a POSTokenizer that reads dict.txt itself."""
@@ -120,6 +121,7 @@ def test_shared_tag_table_gives_jiebas_own_tags_and_leaves_the_default_alone():
     assert "小红" not in jieba.posseg.dt.word_tag_tab  # our user dictionary stays ours
 
 
+@pytest.mark.slow  # builds jieba's dictionary from dict.txt
 def test_dictionary_snapshot_restores_exactly_what_jieba_builds(tmp_path):
     """The JSON snapshot (faster server starts) holds the same prefix dictionary, total and
     user tags as jieba's own initialize() + load_userdict(), and a broken file is ignored."""

@@ -1,6 +1,7 @@
 """Mutation testing (mutmut) of the core, the share-link parser and the export helpers.
 
-One target at a time in a scratch copy, each mutant against that target's fast tests.
+One target at a time in a scratch copy, each mutant against that target's fast tests (those
+marked slow are left out: each mutant runs them again).
 Run: make mutate [MUTATE="attention pipeline"] [JOBS=1]  (or .venv/bin/python tools/mutate.py …)
 Prints a Markdown table of scores and the surviving mutants per target (TESTING.md quotes them);
 nothing is asserted. Work happens in tmp/mutate/<target>/; results stay there (`mutmut show`).
@@ -81,7 +82,8 @@ def prepare(name: str, target: Target) -> Path:
         "source_paths =\n    attention_core\n    ui\n"
         f"only_mutate =\n    {target.path}\n"
         f"pytest_add_cli_args_test_selection =\n    {tests}\n"
-        "pytest_add_cli_args =\n    -p\n    no:cacheprovider\n"
+        "pytest_add_cli_args =\n    -p\n    no:cacheprovider\n    -m\n    not slow\n"
+        "timeout_multiplier = 3\ntimeout_constant = 10\n"
         "also_copy =\n    assets\n    app.py\n    pages\n    deploy\n",
         encoding="utf-8",
     )
