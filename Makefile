@@ -123,11 +123,12 @@ load: $(DEV_STAMP) sysdeps
 	PYTHONPATH=. $(PY) bench/load.py $(if $(filter proxy,$(TARGET)),--proxy --workers $(WORKERS))
 
 # Opt-in mutation testing (mutmut, TESTING.md): one target at a time in tmp/mutate/, each mutant
-# against that target's fast tests; JOBS mutants at once (the machine's cores are shared).
+# against that target's fast tests; JOBS mutants at once (the machine's cores are shared);
+# AGAIN=1 reruns only the last run's survivors after tests were added.
 MUTATE ?=
 JOBS   ?= 1
 mutate: $(DEV_STAMP)
-	$(PY) tools/mutate.py --jobs $(JOBS) $(MUTATE)
+	$(PY) tools/mutate.py --jobs $(JOBS) $(if $(AGAIN),--again) $(MUTATE)
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .hypothesis test-artifacts test-results

@@ -368,3 +368,17 @@ def test_errors_name_the_argument_that_was_wrong():
         scaled_dot_product_attention(np.ones((0, 3)), np.ones((4, 3)), np.ones((4, 3)))
     with pytest.raises(ValueError, match=r"^causal_mask needs a non-negative integer n, got 2.0$"):
         causal_mask(2.0)
+
+
+def test_multi_head_result_keeps_each_heads_q_k_v_and_the_default_seed_is_0():
+    p = init_params(8, 2)
+    np.testing.assert_array_equal(p.w_q, init_params(8, 2, seed=0).w_q)
+    x = np.random.default_rng(10).standard_normal((3, 8))
+    res = multi_head_attention(x, p)
+    for name, w in (("q", p.w_q), ("k", p.w_k), ("v", p.w_v)):
+        full = x @ w  # (n, d_model)
+        heads = getattr(res, name)  # (h, n, d_k): head i is columns 4i … 4i+3
+        np.testing.assert_allclose(heads[1], full[:, 4:], rtol=1e-12, err_msg=name)
+    np.testing.assert_allclose(res.concat @ p.w_o, res.output, rtol=1e-12)
+    with pytest.raises(TypeError, match=r"^x must hold real numbers"):
+        multi_head_attention(np.array([["a"] * 8]), p)

@@ -2,7 +2,8 @@
 
 One target at a time in a scratch copy, each mutant against that target's fast tests (those
 marked slow are left out: each mutant runs them again).
-Run: make mutate [MUTATE="attention pipeline"] [JOBS=1]  (or .venv/bin/python tools/mutate.py …)
+Run: make mutate [MUTATE="attention pipeline"] [JOBS=1]  (or .venv/bin/python tools/mutate.py …;
+--again reruns only the survivors of the last run after tests were added)
 Prints a Markdown table of scores and the surviving mutants per target (TESTING.md quotes them);
 nothing is asserted. Work happens in tmp/mutate/<target>/; results stay there (`mutmut show`).
 """
@@ -112,12 +113,24 @@ def counts(work: Path, target: Target) -> tuple[dict[str, int], list[str]]:
     return tally, survivors
 
 
-def run(name: str, jobs: int) -> dict:
-    target = TARGETS[name]
-    work = prepare(name, target)
-    print(f"== {name}: mutating {target.path} against {' '.join(target.tests)}", flush=True)
-    subprocess.run([str(MUTMUT), "run", "--max-children", str(jobs)], cwd=work, check=False,
-                   stdout=subprocess.DEVNULL)  # fmt: skip
+def recheck(work: Path, target: Target) -> list[str]:
+    """The current tests copied over the scratch copy's; the survivors' names, run again."""
+    for where in (work / "tests", work / "mutants" / "tests"):
+        shutil.rmtree(where, ignore_errors=True)
+        shutil.copytree(ROOT / "tests", where, ignore=shutil.ignore_patterns("__pycache__"))
+    return counts(work, target)[1]
+
+
+def run(name: str, jobs: int, again: bool = False) -> dict:
+    """Mutate one target (again: only rerun its survivors against the current tests)."""
+    target, work = TARGETS[name], WORK / name
+    names = recheck(work, target) if again and work.exists() else []
+    if not names:
+        work = prepare(name, target)
+    print(f"== {name}: mutating {target.path} against {' '.join(target.tests)}"
+          f"{f' (again: {len(names)} survivors)' if names else ''}", flush=True)  # fmt: skip
+    subprocess.run([str(MUTMUT), "run", "--max-children", str(jobs), *names], cwd=work,
+                   check=False, stdout=subprocess.DEVNULL)  # fmt: skip
     tally, survivors = counts(work, target)
     killed = tally.get("killed", 0) + tally.get("timeout", 0)
     scored = killed + tally.get("survived", 0)
@@ -130,11 +143,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("targets", nargs="*", help=f"any of {', '.join(TARGETS)} (default all)")
     parser.add_argument("--jobs", type=int, default=1, help="mutants run at once (2 cores shared)")
+    parser.add_argument("--again", action="store_true",
+                        help="rerun the last run's survivors with the current tests")  # fmt: skip
     args = parser.parse_args(argv)
     unknown = [name for name in args.targets if name not in TARGETS]
     if unknown:
         parser.error(f"unknown targets {unknown}; choose from {list(TARGETS)}")
-    rows = [run(name, args.jobs) for name in args.targets or TARGETS]
+    rows = [run(name, args.jobs, args.again) for name in args.targets or TARGETS]
     print("\n| target | file | killed | survived | no tests | score |")
     print("|---|---|---:|---:|---:|---:|")
     for r in rows:
