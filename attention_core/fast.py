@@ -49,7 +49,6 @@ def _fill(scores, scaled, weights, mask, factor, chunk: int, threaded_from: int,
     Large inputs are shared between threads (numpy's loops release the GIL): the element-wise
     softmax would otherwise run on one core while the matrix products use all of them. Threads
     take small groups of chunks as they free up, so one descheduled thread does not stall all.
-    Returns the number of threads used.
     """
 
     def run(chunks: list[tuple]) -> None:
@@ -62,11 +61,9 @@ def _fill(scores, scaled, weights, mask, factor, chunk: int, threaded_from: int,
     chunks = _chunks(scores.shape, chunk)
     workers = min(workers, len(chunks)) if scores.size >= threaded_from else 1
     if workers == 1:
-        run(chunks)
-        return 1
+        return run(chunks)
     with ThreadPoolExecutor(max_workers=workers) as pool:
         list(pool.map(run, [chunks[i : i + GROUP] for i in range(0, len(chunks), GROUP)]))
-    return workers
 
 
 def chunked_attention(

@@ -54,6 +54,8 @@ def test_threaded_path_equals_the_loop_reference_row_for_row(pools, dtype, causa
     for b in range(2):
         scores, w, out = loop_attention(q[b], k[b], v[b], scale, allowed)
         np.testing.assert_allclose(res.scores[b], scores, **TOL[dtype])
+        np.testing.assert_allclose(res.scaled[b], scores / (np.sqrt(5) if scale else 1),
+                                   **TOL[dtype])  # fmt: skip
         np.testing.assert_allclose(res.weights[b], w, **TOL[dtype])
         np.testing.assert_allclose(res.output[b], out, **TOL[dtype])
     assert all(getattr(res, f).dtype == dtype for f in ("scores", "scaled", "weights", "output"))
@@ -122,3 +124,34 @@ def test_the_same_clear_errors_as_the_readable_version(args, error, match):
         chunked_attention(np.ones((2, 3)), np.ones((4, 3)), np.ones((4, 3)), mask=np.ones((2, 4)))
     with pytest.raises(ValueError, match="NaN"):
         chunked_attention(np.full((2, 3), np.nan), np.ones((4, 3)), np.ones((4, 3)))
+
+
+@pytest.mark.parametrize(
+    ("shape", "chunk"), [((10, 4), 8), ((2, 3, 7, 5), 10), ((1, 4), 1), ((5, 1), 3)]
+)
+def test_the_chunks_cover_every_row_exactly_once(shape, chunk):
+    """Whole rows of about `chunk` elements; every (batch…, row) in exactly one chunk."""
+    seen = np.zeros(shape[:-1], dtype=int)
+    for index in fast._chunks(shape, chunk):
+        seen[index] += 1
+        rows = index[-1]
+        assert rows.stop - rows.start == max(1, chunk // shape[-1])
+    assert (seen == 1).all()
+
+
+def test_the_size_threshold_is_inclusive(pools):
+    rng = np.random.default_rng(16)
+    q, k, v = qkv(rng, (), 12, 12, 4, np.float64)  # 144 elements in 12 one-row chunks
+    chunked_attention(q, k, v, chunk=12, threaded_from=145, workers=2)
+    assert pools == []  # below the threshold: one thread, however many chunks
+    res = chunked_attention(q, k, v, chunk=12, threaded_from=144, workers=2)
+    assert pools == [2]
+    np.testing.assert_allclose(res.weights, loop_attention(q, k, v)[1], **TOL[np.float64])
+
+
+@pytest.mark.parametrize("name", ["q", "k", "v"])
+def test_errors_name_the_input(name):
+    args = {"q": np.ones((2, 3)), "k": np.ones((4, 3)), "v": np.ones((4, 3))}
+    args[name] = np.array([["a"] * 3] * len(args[name]))
+    with pytest.raises(TypeError, match=rf"^{name} must hold real numbers"):
+        chunked_attention(**args)
