@@ -16,7 +16,15 @@ from attention_core.attention import (
 from attention_core.embed import build_inputs
 from attention_core.model import DEMO_PATH, PRONOUNS, TrainedModel, load_demo_history
 from attention_core.model import load_demo_model as _load_demo_model
-from attention_core.tokenize import MAX_CHARS, MAX_TOKENS, MODES, Token, is_punctuation, tokenize
+from attention_core.tokenize import (
+    MAX_CHARS,
+    MAX_TOKENS,
+    MODES,
+    Token,
+    Tokenized,
+    is_punctuation,
+    tokenize,
+)
 
 DEFAULT_SENTENCE = "小明把书放在了桌子上，然后他走了。"
 MAX_D_MODEL = 4096  # four (d_model, d_model) float64 weights: 512 MiB at this width
@@ -187,11 +195,11 @@ def trained_model(step: int | None = None) -> TrainedModel:
 # ---- the pipeline ------------------------------------------------------------------------------
 
 
-def _notices(tokens) -> list[Notice]:
+def _notices(tokens: Tokenized) -> list[Notice]:
     notes = []
-    if getattr(tokens, "chars_cut", 0):
+    if tokens.chars_cut:
         notes.append(Notice(CHARS_CUT, {"kept": MAX_CHARS, "cut": tokens.chars_cut}))
-    if getattr(tokens, "tokens_cut", 0):
+    if tokens.tokens_cut:
         notes.append(Notice(TOKENS_CUT, {"kept": MAX_TOKENS, "cut": tokens.tokens_cut}))
     if all(is_punctuation(tok.text) for tok in tokens):
         notes.append(Notice(ONLY_PUNCT))

@@ -21,7 +21,7 @@ MODEL = load_demo_model()
 @pytest.mark.parametrize(
     ("fields", "error", "match"),
     [
-        ({"sentence": 3}, TypeError, "sentence must be a str"),
+        ({"sentence": 3}, TypeError, "^sentence must be a str, got int$"),
         ({"mode": "sentence"}, ValueError, "mode"),
         ({"weights": "magic"}, ValueError, "weights"),
         ({"scale": 1}, TypeError, "scale must be True or False"),
@@ -195,3 +195,34 @@ def test_lab_focus_uses_the_same_rule():
     lab = compute(LabSettings("我打你。", d_model=8, heads=1))
     assert isinstance(lab, Lab) and lab.focus() == 2 and lab.focus("我") == 0
     assert lab.record.as_dict()["d_k"] == 8
+
+
+def test_the_trained_model_follows_scaling_with_and_without_the_mask():
+    for scale in (True, False):
+        lab = compute(LabSettings(EXAMPLE, weights="trained", scale=scale))
+        want = MODEL.run(EXAMPLE, scale=scale).attention.heads.weights
+        np.testing.assert_array_equal(lab.result.heads.weights, want)
+    masked = compute(LabSettings(EXAMPLE, weights="trained", causal=True, scale=True))
+    unmasked = MODEL.run(EXAMPLE, scale=True).attention.heads.scaled  # ÷√d_k, mask or not
+    np.testing.assert_allclose(masked.result.heads.scaled, unmasked, rtol=1e-12)
+
+
+def test_trained_weights_say_what_was_cut_too():
+    lab = compute(LabSettings("他走了。" * 600, weights="trained"))
+    assert [n.code for n in lab.notices] == ["chars_cut", "tokens_cut"]
+
+
+def test_a_nameless_load_error_is_named_by_its_type(monkeypatch):
+    def broken(step=None):
+        raise OSError
+
+    monkeypatch.setattr(pipeline, "_load_demo_model", broken)
+    lab = compute(LabSettings(EXAMPLE, weights="trained"))
+    assert lab.notices[0].values == {"error": "OSError"}
+
+
+def test_focus_positions_at_the_ends():
+    assert focus_index(["了"], "了", 1) == 0  # one past the end: not a position
+    assert focus_index(["了", "x", "了"], "了", 2) == 2
+    lab = compute(LabSettings(EXAMPLE))
+    assert lab.focus("了", 11) == 11 and lab.focus("了") == 4
