@@ -26,6 +26,8 @@ from ui.state import all_npz, weights_at, weights_csv
         ("他", "他"),
         ("a=b", "a=b"),  # only a leading character starts a formula
         ("'", "'"),
+        ("X1", "X1"),
+        ("1+1", "1+1"),
     ],
 )
 def test_csv_defuses_cells_a_spreadsheet_would_run(token, cell):
@@ -86,3 +88,10 @@ def test_weights_at_without_a_temperature_is_the_cores(lab):
     assert weights_at(lab, None, False) is lab.result.heads.weights
     np.testing.assert_allclose(weights_at(lab, 2.0, False)[1, 0], loop_softmax(
         lab.result.heads.scores[1, 0] / 2.0), rtol=1e-12)  # fmt: skip
+
+
+def test_npz_with_a_temperature_and_no_mask_by_default(lab):
+    with np.load(io.BytesIO(all_npz(lab, 2.0))) as z:
+        shown = z["weights_tau"]
+    want = loop_softmax(lab.result.heads.scores[0, 0] / 2.0)  # query 0 sees every key
+    np.testing.assert_allclose(shown[0, 0], want, rtol=1e-12)

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from ui.controls import DEFAULTS, QUERY_KEYS, Settings, parse_query, to_query
+from ui.controls import (
+    DEFAULTS,
+    QUERY_KEYS,
+    Settings,
+    head_options,
+    nearest_heads,
+    parse_query,
+    to_query,
+)
 
 W = "warning"
 
@@ -210,3 +218,19 @@ def test_to_query_writes_every_key_and_parses_back():
 def test_to_query_cuts_the_sentence_for_the_address_bar():
     q = to_query(Settings(sentence="他" * 2500))
     assert q["s"] == "他" * 2000
+
+
+@pytest.mark.parametrize(
+    ("d_model", "heads"),
+    [(8, [1, 2, 4, 8]), (16, [1, 2, 4, 8, 16]), (24, [1, 2, 3, 4, 6, 8, 12]),
+     (136, [1, 2, 4, 8]), (256, [1, 2, 4, 8, 16])],
+)  # fmt: skip
+def test_head_options_are_the_divisors_up_to_max_heads(d_model, heads):
+    assert head_options(d_model) == heads
+
+
+@pytest.mark.parametrize(
+    ("d_model", "wanted", "used"), [(24, 5, 4), (24, 7, 6), (24, 11, 12), (8, 16, 8), (256, 3, 2)]
+)
+def test_nearest_heads_takes_the_closest_divisor_and_the_smaller_on_a_tie(d_model, wanted, used):
+    assert nearest_heads(d_model, wanted) == used

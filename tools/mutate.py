@@ -102,9 +102,8 @@ def counts(work: Path, target: Target) -> tuple[dict[str, int], list[str]]:
         if not m:
             continue
         mutant, status = m.groups()
-        func = mutant.split("__mutmut_")[0].rsplit(".", 1)[-1].removeprefix("x")
-        func = func.split("ǁ")[-1].removeprefix("x")  # methods: Class·method
-        func = func.lstrip("_") if target.functions is None else func
+        base = mutant.split("__mutmut_")[0].rsplit(".", 1)[-1]  # x_func or xǁClassǁmethod
+        func = base.split("ǁ")[-1] if "ǁ" in base else base.removeprefix("x_")
         if target.functions is not None and func not in target.functions:
             continue
         tally[status] = tally.get(status, 0) + 1
