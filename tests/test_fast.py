@@ -127,7 +127,8 @@ def test_the_same_clear_errors_as_the_readable_version(args, error, match):
 
 
 @pytest.mark.parametrize(
-    ("shape", "chunk"), [((10, 4), 8), ((2, 3, 7, 5), 10), ((1, 4), 1), ((5, 1), 3)]
+    ("shape", "chunk"),
+    [((10, 4), 8), ((2, 3, 7, 5), 10), ((2, 5, 3, 4), 8), ((1, 4), 1), ((5, 1), 3)],
 )
 def test_the_chunks_cover_every_row_exactly_once(shape, chunk):
     """Whole rows of about `chunk` elements; every (batch…, row) in exactly one chunk."""
@@ -155,3 +156,19 @@ def test_errors_name_the_input(name):
     args[name] = np.array([["a"] * 3] * len(args[name]))
     with pytest.raises(TypeError, match=rf"^{name} must hold real numbers"):
         chunked_attention(**args)
+
+
+def test_the_threaded_path_softmaxes_each_chunk_once(monkeypatch, pools):
+    """Groups of GROUP chunks, one after another: no chunk skipped, none done twice."""
+    done: list[tuple] = []
+    real = fast._softmax_rows_into
+
+    def counted(src, dst, mask):
+        done.append(src.shape)  # list.append is atomic under the GIL
+        real(src, dst, mask)
+
+    monkeypatch.setattr(fast, "_softmax_rows_into", counted)
+    rng = np.random.default_rng(17)
+    q, k, v = qkv(rng, (3,), 20, 6, 4, np.float64)
+    chunked_attention(q, k, v, chunk=12, threaded_from=0, workers=2)  # 3 × 10 chunks of 2 rows
+    assert pools == [2] and done == [(2, 6)] * 30

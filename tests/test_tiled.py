@@ -152,3 +152,15 @@ def test_errors_name_the_input(name):
     bad = dict(args, **{name: np.array([["a", "b"]] * 3)})
     with pytest.raises(TypeError, match=rf"^{name} must hold real numbers"):
         tiled_attention(**bad)
+
+
+def test_k_and_v_with_different_batch_axes():
+    rng = np.random.default_rng(33)
+    q, k, v = (
+        rng.standard_normal((7, 4)),
+        rng.standard_normal((3, 10, 4)),
+        rng.standard_normal((2, 3, 10, 5)),
+    )
+    out = tiled_attention(q, k, v, block=4)
+    assert out.shape == (2, 3, 7, 5)
+    np.testing.assert_allclose(out[1, 2], _loop(q, k[2], v[1, 2], True, False), rtol=1e-10)
