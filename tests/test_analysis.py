@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
-from attention_core import init_params
+from attention_core import analysis, init_params
 from attention_core.analysis import (
     attention_cost,
     dk_sweep,
@@ -112,15 +114,17 @@ def test_kv_cache_generation_gives_the_same_states_as_recomputing_the_prefix():
     assert with_cache.shape == (12, 16) and with_cache.dtype == np.float32
 
 
-def test_generated_states_are_the_newest_rows_of_causal_attention():
+@pytest.mark.parametrize("seed", [0, 3])
+def test_generated_states_are_the_newest_rows_of_causal_attention(seed):
     """Step s's output is the last row of causal attention over the first s stand-in states."""
     t, d = 5, 4
-    rng = np.random.default_rng(0)  # generate_states' own draws: x, then W (seed 0)
+    rng = np.random.default_rng(seed)  # generate_states' own draws: x, then W (same seed)
     x = rng.standard_normal((t, d), dtype=np.float32).astype(float)
-    p = init_params(d, 1, 0, dtype=np.float32)
+    p = init_params(d, 1, seed, dtype=np.float32)
     q, k, v = x @ p.w_q, x @ p.w_k, x @ p.w_v
     _, _, out = loop_attention(q, k, v, True, causal_allowed(t))  # (t, d) row s: keys 0 … s
-    np.testing.assert_allclose(generate_states(t, d, cache=True), out @ p.w_o, rtol=1e-4, atol=1e-5)
+    got = generate_states(t, d, cache=True, seed=seed)
+    np.testing.assert_allclose(got, out @ p.w_o, rtol=1e-4, atol=1e-5)
     with pytest.raises(ValueError, match="recompute"):
         generate_states(t, d, cache=False, recompute="all")
 
@@ -134,3 +138,108 @@ def test_row_entropy_in_bits_for_the_main_page():
     n = 8
     assert row_entropy(np.full((n, n), 1 / n), base=2) == pytest.approx(np.full(n, 3.0))
     assert row_entropy(np.eye(n), base=2) == pytest.approx(np.zeros(n))
+
+
+# ---- mutation-testing round: exact messages, smallest sizes, batches, defaults, the sweep by loop
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: qk_samples(0), "d_k must be an integer ≥ 1, got 0"),
+        (lambda: qk_samples(2, samples=1), "samples must be an integer ≥ 2, got 1"),
+        (lambda: qk_variance(2.0), "d_k must be an integer ≥ 1, got 2.0"),
+        (lambda: qk_variance(True), "d_k must be an integer ≥ 1, got True"),
+        (lambda: dk_sweep((4,), n_keys=0), "n_keys must be an integer ≥ 1, got 0"),
+        (lambda: dk_sweep((4,), trials=1), "trials must be an integer ≥ 2, got 1"),
+        (lambda: dk_sweep((0,)), "d_k must be an integer ≥ 1, got 0"),
+        (lambda: attention_cost(0, 4, 2), "n must be an integer ≥ 1, got 0"),
+        (lambda: attention_cost(4, 0, 2), "d_model must be an integer ≥ 1, got 0"),
+        (lambda: attention_cost(4, 4, 0), "num_heads must be an integer ≥ 1, got 0"),
+        (lambda: attention_cost(4, 6, 4), "d_model=6 is not divisible by num_heads=4"),
+        (lambda: generate_states(0, 4, cache=True), "t must be an integer ≥ 1, got 0"),
+        (lambda: generate_states(2, 0, cache=True), "d must be an integer ≥ 1, got 0"),
+    ],
+)
+def test_bad_arguments_name_themselves(call, message):
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        call()
+
+
+def test_the_smallest_sizes_work():
+    assert qk_samples(1, samples=2).shape == (2,)
+    assert dk_sweep((1,), n_keys=1, trials=2).max_entropy == 0.0
+    assert attention_cost(1, 1, 1).total > 0 and generation_cost(1, 1, 1).n == 1
+    assert generate_states(1, 1, cache=True).shape == (1, 1)
+
+
+def test_row_statistics_work_on_batches_and_integer_rows():
+    p = np.full((2, 3, 4), 0.25)  # (batch, rows, keys)
+    np.testing.assert_allclose(row_entropy(p), np.full((2, 3), np.log(4)))
+    np.testing.assert_allclose(max_weight(p), np.full((2, 3), 0.25))
+    np.testing.assert_array_equal(row_entropy(np.array([[1, 0], [0, 1]])), [0.0, 0.0])
+    rows = np.array([[0.7, 0.2, 0.1], [1 / 3, 1 / 3, 1 / 3]])
+    norms = jacobian_norms(rows)
+    for i, row in enumerate(rows):
+        j = np.diag(row) - np.outer(row, row)
+        assert norms.frobenius[i] == pytest.approx(np.linalg.norm(j))
+        assert norms.spectral[i] == pytest.approx(np.linalg.norm(j, 2))
+    np.testing.assert_allclose(softmax_jacobian([[0.5, 0.5]]), [[[0.25, -0.25], [-0.25, 0.25]]])
+
+
+def test_defaults_are_the_documented_ones():
+    np.testing.assert_array_equal(qk_samples(4), qk_samples(4, samples=20_000, seed=0))
+    est = qk_variance(4)
+    assert (est.d_k, est.samples) == (4, 20_000) and est == qk_variance(4, 20_000, 0)
+    s = dk_sweep((4,))
+    assert (s.n_keys, s.d_k.tolist()) == (16, [4]) and s.variance_raw == dk_sweep((4,)).variance_raw
+    assert dk_sweep().d_k.tolist() == [4, 8, 16, 32, 64, 128, 256, 512, 1024]
+    assert dk_sweep((4,), trials=512, seed=0).entropy_raw == s.entropy_raw
+    c = attention_cost(10, 8, 2)
+    assert (c.n, c.d_model, c.num_heads) == (10, 8, 2)
+    assert c.score_bytes() == 2 * 100 * 4 and c.as_dict()["total"] == c.total
+    g = generation_cost(5, 4, 2)
+    assert (g.n, g.d_model, g.num_heads) == (5, 4, 2)
+    assert all(isinstance(x, int) for x in (g.flops_with_cache, g.flops_without_cache))
+    assert isinstance(s.as_dict()["d_k"], list) and s.as_dict()["n_keys"] == 16
+
+
+def test_the_sweep_against_a_row_by_row_loop():
+    """dk_sweep's statistics recomputed from the same seeded draws, one softmax row at a time."""
+    d_ks, m, trials = (2, 16), 5, 40
+    s = dk_sweep(d_ks, n_keys=m, trials=trials, seed=4)
+    rng = np.random.default_rng(4)
+    for i, d in enumerate(d_ks):
+        q, k = rng.standard_normal((trials, 1, d)), rng.standard_normal((trials, m, d))
+        for tau, kind in ((1.0, "raw"), (np.sqrt(d), "scaled")):
+            fro, grad = [], []
+            for t in range(trials):
+                p = np.array(loop_softmax([q[t, 0] @ k[t, j] / tau for j in range(m)]))
+                jac = np.diag(p) - np.outer(p, p)
+                fro.append(np.linalg.norm(jac))
+                grad.append(np.linalg.norm(jac @ k[t]) / tau)
+            got = {
+                f: getattr(s, f"{f}_{kind}")[i]
+                for f in ("jacobian", "jacobian_median", "jacobian_small", "grad_q_median")
+            }
+            assert got["jacobian"] == pytest.approx(np.mean(fro), rel=1e-9)
+            assert got["jacobian_median"] == pytest.approx(np.median(fro), rel=1e-9)
+            assert got["jacobian_small"] == np.mean(np.array(fro) < 0.01)
+            assert got["grad_q_median"] == pytest.approx(np.median(grad), rel=1e-9)
+    assert s.n_keys == m and s.max_entropy == pytest.approx(np.log(m))
+
+
+def test_generation_ways_recompute_what_they_say(monkeypatch):
+    """ "layer" reruns multi-head attention on the prefix at every step; "kv" and the cache only
+    attend from the new token. The seed reaches the weights."""
+    calls = []
+    real = analysis.multi_head_attention
+    monkeypatch.setattr(analysis, "multi_head_attention",
+                        lambda *a, **kw: calls.append(1) or real(*a, **kw))  # fmt: skip
+    generate_states(5, 4, cache=False, recompute="layer")
+    assert len(calls) == 5
+    generate_states(5, 4, cache=False, recompute="kv")
+    generate_states(5, 4, cache=True)
+    assert len(calls) == 5
+    assert not np.allclose(generate_states(3, 4, cache=True, seed=3),
+                           generate_states(3, 4, cache=True, seed=0))  # fmt: skip
