@@ -186,3 +186,70 @@ def test_the_cut_notice_names_both_cuts():
     assert tokenize("我" * MAX_TOKENS, mode="char").notice() is None
     cut = tokenize("我" * (MAX_TOKENS + 3), mode="char")
     assert cut.tokens_cut == 3 and cut.chars_cut == 0 and cut.truncated
+
+
+# ---- mutation-testing round: pieces, breaks, unknown characters, counts, messages
+
+TK = sys.modules["attention_core.tokenize"]
+
+
+def test_pieces_end_after_the_last_break_before_chunk_characters():
+    text = "我" * 50 + "，" + "我" * 50 + "。" + "我" * 10  # 112 characters
+    assert list(TK._chunks(text)) == [(0, text[:51]), (51, text[51:])]
+    plain = "我" * 150  # no break: cut at CHUNK
+    assert [(o, len(p)) for o, p in TK._chunks(plain)] == [(0, 64), (64, 64), (128, 22)]
+    exact = "我" * 30 + "，" + "我" * 33  # exactly CHUNK long: one piece, no search
+    assert list(TK._chunks(exact)) == [(0, exact)]
+    first = "，" + "我" * 70  # a break at the piece's first character does not count
+    assert [(o, len(p)) for o, p in TK._chunks(first)] == [(0, 64), (64, 7)]
+    spaced = "我" * 40 + " " + "我" * 40
+    assert [(o, len(p)) for o, p in TK._chunks(spaced)] == [(0, 41), (41, 40)]
+    near = "我" * 61 + "，" + "我" * 10  # the break nearest the end wins
+    assert [(o, len(p)) for o, p in TK._chunks(near)] == [(0, 62), (62, 10)]
+    two = "我" * 20 + "，" + "我" * 20 + "，" + "我" * 30
+    assert [(o, len(p)) for o, p in TK._chunks(two)] == [(0, 42), (42, 30)]
+
+
+@pytest.mark.parametrize(
+    ("c", "brk"), [("，", True), ("。", True), (" ", True), ("\u3000", True), ("\n", True),
+                   ("我", False), ("a", False), ("1", False), ("+", False)],
+)  # fmt: skip
+def test_breaks_are_spaces_and_punctuation(c, brk):
+    assert TK._is_break(c) is brk
+
+
+def test_plain_cut_when_more_than_the_limit_of_han_characters_are_unknown():
+    from jieba.posseg import char_state_tab_P
+
+    unknown = [chr(c) for c in range(0x4E00, 0xA000) if chr(c) not in char_state_tab_P]
+    limit = TK.UNKNOWN_HAN_LIMIT
+    assert not TK._needs_plain_cut("".join(unknown[:limit]) + "我们")
+    assert TK._needs_plain_cut("".join(unknown[: limit + 1]))
+    assert TK._needs_plain_cut("\u9fff" * (limit + 1))  # the range's last character counts
+    assert not TK._needs_plain_cut("a" * 20 + "🍎" * 5)  # only Han characters count
+
+
+def test_words_jieba_finds_only_with_its_hmm_are_kept():
+    """Names missing from the dictionary come from jieba's HMM (off only for unknown text)."""
+    assert "王晓燕" in tokenize("王晓燕去了学校").texts
+    assert "阿丽娅" in tokenize("他们叫我阿丽娅").texts
+
+
+def test_characters_cut_are_counted_one_by_one():
+    tokens = tokenize("小明" * 100, mode="char")
+    assert len(tokens) == MAX_TOKENS and tokens.tokens_cut == 200 - MAX_TOKENS
+    assert tokens.mode == "char"
+
+
+def test_an_empty_tokenized_list_says_nothing_was_cut():
+    empty = TK.Tokenized()
+    assert (empty.chars_cut, empty.tokens_cut, empty.mode, list(empty)) == (0, 0, "word", [])
+    assert not empty.truncated and empty.notice() is None
+
+
+def test_messages_say_what_was_wrong():
+    with pytest.raises(TypeError, match=r"^text must be a str, got int$"):
+        tokenize(3)
+    with pytest.raises(EmptyInputError, match=r"^the text is empty: type a sentence with at "
+                       r"least one visible character$"):  # fmt: skip
+        tokenize(" ")

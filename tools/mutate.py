@@ -31,6 +31,7 @@ class Target:
     path: str  # file mutated
     tests: tuple[str, ...]  # test files run against each mutant (fast ones only)
     functions: tuple[str, ...] | None = None  # only these functions' mutants are scored
+    slow: bool = False  # also run the tests marked slow (the tokenizer's dictionary snapshot)
 
 
 CORE_TESTS = ("tests/test_attention.py", "tests/test_fast.py")
@@ -40,7 +41,7 @@ TARGETS = {
     "tiled": Target("attention_core/tiled.py", ("tests/test_tiled.py",)),
     "embed": Target("attention_core/embed.py", ("tests/test_embed.py",)),
     "analysis": Target("attention_core/analysis.py", ("tests/test_analysis.py",)),
-    "tokenize": Target("attention_core/tokenize.py", ("tests/test_tokenize.py",)),
+    "tokenize": Target("attention_core/tokenize.py", ("tests/test_tokenize.py",), slow=True),
     "pipeline": Target("attention_core/pipeline.py", ("tests/test_pipeline.py",)),
     "links": Target(
         "ui/controls.py",
@@ -78,12 +79,14 @@ def prepare(name: str, target: Target) -> Path:
         else:
             shutil.copy2(src, work / item)
     tests = "\n    ".join(target.tests)
+    not_slow = "    -m\n    not slow\n"  # pytest arguments, one per line
     (work / "setup.cfg").write_text(
         "[mutmut]\n"
         "source_paths =\n    attention_core\n    ui\n"
         f"only_mutate =\n    {target.path}\n"
         f"pytest_add_cli_args_test_selection =\n    {tests}\n"
-        "pytest_add_cli_args =\n    -p\n    no:cacheprovider\n    -m\n    not slow\n"
+        "pytest_add_cli_args =\n    -p\n    no:cacheprovider\n"
+        f"{'' if target.slow else not_slow}"
         "timeout_multiplier = 3\ntimeout_constant = 10\n"
         "also_copy =\n    assets\n    app.py\n    pages\n    deploy\n",
         encoding="utf-8",
