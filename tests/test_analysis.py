@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -243,3 +244,30 @@ def test_generation_ways_recompute_what_they_say(monkeypatch):
     assert len(calls) == 5
     assert not np.allclose(generate_states(3, 4, cache=True, seed=3),
                            generate_states(3, 4, cache=True, seed=0))  # fmt: skip
+
+
+def test_rnn_states_against_a_loop_over_one_unit_at_a_time():
+    """h_t[u] = tanh(Σ_i x_t[i]·W_x[i, u] + Σ_i h_{t−1}[i]·W_h[i, u]), W ~ N(0, 1/d) seeded."""
+    x = np.random.default_rng(5).standard_normal((4, 3))
+    rng = np.random.default_rng(2)  # rnn_states' own draws: W_x, then W_h
+    w_x, w_h = rng.standard_normal((3, 3)) / np.sqrt(3), rng.standard_normal((3, 3)) / np.sqrt(3)
+    h, want = [0.0] * 3, []
+    for t in range(4):
+        h = [math.tanh(sum(x[t][i] * w_x[i][u] + h[i] * w_h[i][u] for i in range(3)))
+             for u in range(3)]  # fmt: skip
+        want.append(h)
+    np.testing.assert_allclose(analysis.rnn_states(x, seed=2), want, rtol=1e-12)
+    assert not np.allclose(analysis.rnn_states(x), analysis.rnn_states(x, seed=2))
+    np.testing.assert_allclose(analysis.rnn_states(x.tolist(), seed=2), want, rtol=1e-12)
+
+
+def test_as_dicts_hold_every_field_and_the_derived_ones():
+    g = generation_cost(4, 4, 2)
+    assert g.as_dict() == {"n": 4, "d_model": 4, "num_heads": 2,
+                           "flops_with_cache": g.flops_with_cache,
+                           "flops_without_cache": g.flops_without_cache,
+                           "cache_bytes": 128, "flops_recompute_kv": g.flops_recompute_kv,
+                           "speedup": g.speedup, "speedup_kv": g.speedup_kv}  # fmt: skip
+    est = qk_variance(2, samples=10, seed=1)
+    assert est.as_dict() == {"d_k": 2, "samples": 10, "raw_variance": est.raw_variance,
+                             "scaled_variance": est.scaled_variance}  # fmt: skip

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -108,7 +109,7 @@ def test_shared_tag_table_gives_jiebas_own_tags_and_leaves_the_default_alone():
     import jieba.posseg
 
     tk = sys.modules["attention_core.tokenize"]
-    ours = tk.pos_tokenizer()
+    ours = tk._build_pos_tokenizer.__wrapped__(str(tk.USER_DICT))  # built here, not cached
     base = jieba.Tokenizer()
     base.tmp_dir = ours.tokenizer.tmp_dir
     base.load_userdict(str(tk.USER_DICT))
@@ -236,9 +237,44 @@ def test_words_jieba_finds_only_with_its_hmm_are_kept():
 
 
 def test_characters_cut_are_counted_one_by_one():
-    tokens = tokenize("小明" * 100, mode="char")
-    assert len(tokens) == MAX_TOKENS and tokens.tokens_cut == 200 - MAX_TOKENS
+    """400 characters, 200 words: segmenting stops after enough words, the rest is counted as
+    characters in char mode (as words it would be half as many)."""
+    tokens = tokenize("小明" * 200, mode="char")
+    assert len(tokens) == MAX_TOKENS and tokens.tokens_cut == 400 - MAX_TOKENS
     assert tokens.mode == "char"
+
+
+def test_the_user_dictionary_is_used():
+    """那本 is one word only through assets/userdict.txt (jieba alone cuts 那 / 本)."""
+    assert tokenize("那本书很好。").texts[0] == "那本"
+
+
+def test_a_break_at_or_after_the_chunk_end_is_not_used():
+    at_end = "我" * 64 + "，" + "我" * 10  # the break would make a 65-character piece
+    assert [(o, len(p)) for o, p in TK._chunks(at_end)] == [(0, 64), (64, 11)]
+    last = "我" * 30 + "，" + "我" * 32 + "，" + "我" * 10  # a break as the piece's last character
+    assert [(o, len(p)) for o, p in TK._chunks(last)] == [(0, 64), (64, 10)]
+
+
+def test_a_snapshot_that_cannot_be_written_is_logged_and_leaves_no_file(tmp_path, caplog):
+    class Base:
+        FREQ, total, user_word_tag_tab = {"我": 1}, 1, {}
+
+    missing = tmp_path / "no" / "such" / "dir" / "prefix.json"
+    with caplog.at_level("WARNING", logger="attention_core.tokenize"):
+        TK._save(Base(), str(missing), [])
+    assert caplog.messages == [f"could not write the jieba snapshot {missing}"]
+    taken = tmp_path / "taken"
+    (taken / "prefix.json").mkdir(parents=True)  # os.replace fails after the temp file is written
+    TK._save(Base(), str(taken / "prefix.json"), [])
+    assert [p.name for p in taken.iterdir()] == ["prefix.json"]  # the temp file was removed
+    readonly = tmp_path / "ok"
+    readonly.mkdir()
+    TK._save(Base(), str(readonly / "prefix.json"), ["我们"])
+    data = json.loads((readonly / "prefix.json").read_text(encoding="utf-8"))
+    assert data == {"format": 1, "freq": {"我": 1}, "total": 1, "user_tags": {},
+                    "force_split": ["我们"]}  # fmt: skip
+    assert [p.name for p in readonly.iterdir()] == ["prefix.json"]  # no temp file left
 
 
 def test_an_empty_tokenized_list_says_nothing_was_cut():
