@@ -259,6 +259,9 @@ def test_rnn_states_against_a_loop_over_one_unit_at_a_time():
     np.testing.assert_allclose(analysis.rnn_states(x, seed=2), want, rtol=1e-12)
     assert not np.allclose(analysis.rnn_states(x), analysis.rnn_states(x, seed=2))
     np.testing.assert_allclose(analysis.rnn_states(x.tolist(), seed=2), want, rtol=1e-12)
+    np.testing.assert_array_equal(analysis.rnn_states(x), analysis.rnn_states(x, seed=0))
+    np.testing.assert_array_equal(generate_states(3, 4, cache=True),
+                                  generate_states(3, 4, cache=True, seed=0))  # fmt: skip
 
 
 def test_as_dicts_hold_every_field_and_the_derived_ones():

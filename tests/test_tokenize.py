@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 from pathlib import Path
 
@@ -264,6 +266,7 @@ def test_a_snapshot_that_cannot_be_written_is_logged_and_leaves_no_file(tmp_path
     with caplog.at_level("WARNING", logger="attention_core.tokenize"):
         TK._save(Base(), str(missing), [])
     assert caplog.messages == [f"could not write the jieba snapshot {missing}"]
+    assert caplog.records[0].name == "attention_core.tokenize"
     taken = tmp_path / "taken"
     (taken / "prefix.json").mkdir(parents=True)  # os.replace fails after the temp file is written
     TK._save(Base(), str(taken / "prefix.json"), [])
@@ -289,3 +292,35 @@ def test_messages_say_what_was_wrong():
     with pytest.raises(EmptyInputError, match=r"^the text is empty: type a sentence with at "
                        r"least one visible character$"):  # fmt: skip
         tokenize(" ")
+
+
+def test_the_snapshot_is_named_after_the_format_jieba_and_dict_txt(tmp_path, monkeypatch):
+    name = TK._snapshot_path(str(tmp_path), None)
+    assert os.path.dirname(name) == str(tmp_path)
+    assert re.fullmatch(r"prefix-[0-9a-f]{16}\.json", os.path.basename(name))
+    monkeypatch.setattr(TK, "SNAPSHOT_FORMAT", TK.SNAPSHOT_FORMAT + 1)
+    assert TK._snapshot_path(str(tmp_path), None) != name  # a new format: a new file
+    stats = []
+    real = os.stat
+    monkeypatch.setattr(os, "stat", lambda p, *a, **kw: stats.append(p) or real(p, *a, **kw))
+    TK._snapshot_path(str(tmp_path), None)
+    assert [os.path.basename(p) for p in stats] == ["dict.txt"]
+
+
+def test_a_snapshot_of_another_format_or_shape_is_not_restored(tmp_path):
+    import jieba
+
+    path = tmp_path / "s.json"
+    good = {"format": TK.SNAPSHOT_FORMAT, "freq": {"龘龘": 1}, "total": 1, "user_tags": {},
+            "force_split": ["龘龘"]}  # fmt: skip
+    for bad in ({**good, "format": TK.SNAPSHOT_FORMAT + 1}, {**good, "freq": [["龘龘", 1]]}):
+        path.write_text(json.dumps(bad), encoding="utf-8")
+        base = jieba.Tokenizer()
+        assert not TK._restore(base, str(path)) and not base.initialized
+    path.write_text(json.dumps(good), encoding="utf-8")
+    base = jieba.Tokenizer()
+    assert TK._restore(base, str(path)) and base.initialized is True
+    assert base.FREQ == {"龘龘": 1} and base.total == 1
+    from jieba import finalseg
+
+    assert "龘龘" in finalseg.Force_Split_Words

@@ -253,7 +253,7 @@ def view_weights(header: dict, scores: np.ndarray) -> np.ndarray:
                      for head in scores.astype(np.float64)])  # fmt: skip
 
 
-@pytest.mark.parametrize("sentence", [DEFAULT_SENTENCE, "我打你，你打我。", "今天很好！"])
+@pytest.mark.parametrize("sentence", [DEFAULT_SENTENCE, "今天很好！"])  # with and without 他
 @pytest.mark.parametrize("state", STATES, ids=state_id)
 def test_app_and_cli_agree_on_weights_and_default_focus(state, sentence, capsys):
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)  # the main page: the app's default
