@@ -37,7 +37,7 @@ TEST_WORKERS ?= 2
 PYTEST       := $(VENV)/bin/pytest
 PARALLEL     := -n $(TEST_WORKERS) --dist loadfile
 
-.PHONY: help run serve check test lint format bench load sysdeps venv venv-dev clean distclean
+.PHONY: help run serve check test lint format bench load mutate sysdeps venv venv-dev clean distclean
 
 help:
 	@echo "make run      start the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 serves the LAN)"
@@ -46,6 +46,7 @@ help:
 	@echo "make test     ruff + the whole pytest suite, real-browser tests included (CI runs it)"
 	@echo "make bench    the benchmark table (latency, reruns, cold start, payload, core)"
 	@echo "make load     opt-in load test: 40 sessions for 60 s on loopback (TARGET=proxy: via nginx)"
+	@echo "make mutate   opt-in mutation testing of the core, links and export (MUTATE=\"attention …\")"
 	@echo "make lint     ruff check + ruff format --check"
 	@echo "make format   ruff check --fix + ruff format"
 	@echo "make clean    remove caches and test artifacts (distclean also removes .venv)"
@@ -142,6 +143,14 @@ bench: $(DEV_STAMP) sysdeps
 # TARGET=proxy runs them through nginx in front of WORKERS app processes (deploy/serve.py).
 load: $(DEV_STAMP) sysdeps
 	PYTHONPATH=. $(PY) bench/load.py $(if $(filter proxy,$(TARGET)),--proxy --workers $(WORKERS))
+
+# Opt-in mutation testing (mutmut, TESTING.md): one target at a time in tmp/mutate/, each mutant
+# against that target's fast tests; JOBS mutants at once (the machine's cores are shared);
+# AGAIN=1 reruns only the last run's survivors after tests were added.
+MUTATE ?=
+JOBS   ?= 1
+mutate: $(DEV_STAMP)
+	$(PY) tools/mutate.py --jobs $(JOBS) $(if $(AGAIN),--again) $(MUTATE)
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .hypothesis test-artifacts test-results

@@ -7,10 +7,12 @@ from attention_core.attention import (
     causal_mask,
     init_params,
     multi_head_attention,
+    reweight,
     scaled_dot_product_attention,
     softmax,
 )
 from attention_core.embed import build_inputs, embed_tokens, sinusoidal_positions, token_vector
+from attention_core.pipeline import Lab, LabSettings, Record, compute, focus_index
 from attention_core.tiled import tiled_attention
 from attention_core.tokenize import (
     MAX_CHARS,
@@ -27,14 +29,20 @@ __all__ = [
     "AttentionParams",
     "AttentionResult",
     "EmptyInputError",
+    "Lab",
+    "LabSettings",
     "MultiHeadResult",
+    "Record",
     "Token",
     "Tokenized",
     "build_inputs",
     "causal_mask",
+    "compute",
     "embed_tokens",
+    "focus_index",
     "init_params",
     "multi_head_attention",
+    "reweight",
     "scaled_dot_product_attention",
     "sinusoidal_positions",
     "softmax",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import unicodedata
@@ -11,25 +10,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core.attention import causal_mask, init_params, multi_head_attention
-from attention_core.embed import build_inputs
-from attention_core.tokenize import tokenize
+from attention_core.pipeline import (
+    DEFAULT_SENTENCE,
+    MAX_D_MODEL,
+    Lab,
+    LabSettings,
+    compute,
+    focus_index,
+)
 
-EXAMPLE = "小明把书放在了桌子上，然后他走了。"
+EXAMPLE = DEFAULT_SENTENCE
 DEFAULT_HEADS, DEFAULT_D_MODEL = 4, 64
-DEFAULT_FOCUS = "他"
-MAX_D_MODEL = 4096  # four (d_model, d_model) float64 weights: 512 MiB at this width
+TRAINED_FIXES = ("heads", "d_model", "seed", "char", "positions")  # the trained model's own
 
 
 @dataclass(frozen=True)
 class Run:
-    """Everything one invocation computed: tokens, settings and the attention result."""
+    """One invocation: the pipeline's Lab and the focus token whose weights are shown."""
 
-    tokens: list  # Tokenized: Token(text, tag, start, end) with chars_cut / tokens_cut
-    settings: dict
-    attention: object  # MultiHeadResult
+    lab: Lab  # tokens, X, W, every step of attention and the record of what was used
     focus: int  # index of the focus token
-    x: np.ndarray  # (n, d_model) the input X the attention read
 
 
 def _int_at_least(least: int, what: str):
@@ -58,94 +58,60 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("text", nargs="?", default=EXAMPLE, help=f"the sentence (default {EXAMPLE})")
     p.add_argument("--heads", type=_positive_int, help=f"heads h (default {DEFAULT_HEADS})")
-    p.add_argument("--d-model", type=_positive_int, help=f"width (default {DEFAULT_D_MODEL})")
+    p.add_argument("--d-model", type=_positive_int,
+                   help=f"width (default {DEFAULT_D_MODEL}, at most {MAX_D_MODEL})")  # fmt: skip
     p.add_argument("--no-scale", action="store_true", help="leave out the 1/√d_k scaling")
-    p.add_argument("--causal", action="store_true", help="each token sees only earlier ones")
+    p.add_argument("--causal", action="store_true",
+                   help="each token sees only earlier ones (trained: a what-if)")  # fmt: skip
     p.add_argument("--positions", action="store_true", help="add sinusoidal positions to X")
     p.add_argument("--char", action="store_true", help="one token per character, not jieba words")
     p.add_argument("--seed", type=_seed,
                    help="seed of the random W_Q, W_K, W_V, W_O (default 0); token vectors "
                    "depend only on the token, as in the app")  # fmt: skip
-    p.add_argument("--focus", help=f"token whose weights to show (default {DEFAULT_FOCUS})")
+    p.add_argument(
+        "--focus", help="token whose weights to show (default 他/她, else the last word)"
+    )
     p.add_argument("--weights", choices=("random", "trained"), default="random",
-                   help="random projections, or the trained demo model")  # fmt: skip
+                   help="random projections, or the trained demo model (its own d_model, "
+                   "heads, words and positions)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the whole result as JSON")
     return p
 
 
-def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Reject combinations argparse cannot see (exit status 2, one-line reason)."""
-    if args.weights == "trained":
-        given = [n for n in ("heads", "d_model", "seed") if getattr(args, n) is not None]
-        given += [n for n in ("char", "causal", "positions") if getattr(args, n)]
-        explicit = [f"--{n.replace('_', '-')}" for n in given]
-        if explicit:
-            parser.error(f"--weights trained fixes its own settings; drop {', '.join(explicit)}")
-        if not _has_trained_model():
-            parser.error("--weights trained needs attention_core.model.load_demo_model (missing)")
-        return
-    args.seed = 0 if args.seed is None else args.seed
-    args.heads = args.heads or DEFAULT_HEADS
-    args.d_model = args.d_model or DEFAULT_D_MODEL
-    if args.d_model > MAX_D_MODEL:
-        parser.error(f"--d-model {args.d_model} is too large; use at most {MAX_D_MODEL}")
-    if args.d_model % args.heads:
-        parser.error(f"--d-model {args.d_model} is not divisible by --heads {args.heads}")
-
-
-def _has_trained_model() -> bool:
+def settings_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> LabSettings:
+    """The pipeline's settings from the arguments; a bad combination exits 2 with the reason."""
     try:
-        return hasattr(importlib.import_module("attention_core.model"), "load_demo_model")
-    except ImportError:
-        return False
+        return LabSettings(
+            sentence=args.text,
+            mode="char" if args.char else "word",
+            d_model=DEFAULT_D_MODEL if args.d_model is None else args.d_model,
+            heads=DEFAULT_HEADS if args.heads is None else args.heads,
+            scale=not args.no_scale,
+            causal=args.causal,
+            pos=args.positions,
+            seed=0 if args.seed is None else args.seed,
+            weights=args.weights,
+        )
+    except (ValueError, TypeError) as err:
+        parser.error(str(err))
 
 
-def _is_punct(token) -> bool:
-    return token.tag == "x" and all(unicodedata.category(c)[0] in "PSZ" for c in token.text)
+def ignored_flags(args: argparse.Namespace) -> list[str]:
+    """Flags given with --weights trained that the trained model overrides (the app greys them)."""
+    if args.weights != "trained":
+        return []
+    given = [n for n in TRAINED_FIXES if getattr(args, n) not in (None, False)]
+    return [f"--{n.replace('_', '-')}" for n in given]
 
 
-def _find_focus(tokens: list, focus: str | None) -> int:
-    """Index of the first token equal to `focus`; default 他, else the last word token."""
-    texts = [t.text for t in tokens]
-    if focus is None:
-        if DEFAULT_FOCUS in texts:
-            return texts.index(DEFAULT_FOCUS)
-        words = [i for i, t in enumerate(tokens) if not _is_punct(t)]
-        return words[-1] if words else len(tokens) - 1
-    if focus not in texts:
-        raise ValueError(f"focus token {focus!r} is not in the sentence; tokens: {' '.join(texts)}")
-    return texts.index(focus)
-
-
-def _run_random(args: argparse.Namespace) -> tuple[list, np.ndarray, object, dict]:
-    """The app's random lab: token vectors fixed per token, the seed draws W_Q … W_O only."""
-    tokens = tokenize(args.text, mode="char" if args.char else "word")
-    x = build_inputs(tokens, args.d_model, positions=args.positions)  # (n, d_model)
-    params = init_params(args.d_model, args.heads, seed=args.seed)
-    mask = causal_mask(len(tokens)) if args.causal else None
-    used = {"causal": args.causal, "positions": args.positions,
-            "mode": "char" if args.char else "word", "seed": args.seed}  # fmt: skip
-    return tokens, x, multi_head_attention(x, params, scale=not args.no_scale, mask=mask), used
-
-
-def _run_trained(args: argparse.Namespace) -> tuple[list, np.ndarray, object, dict]:
-    """The demo model: jieba words, its own positions inside X, no mask, no seed."""
-    from attention_core.model import load_demo_model
-
-    model = load_demo_model()
-    run = model.run(args.text, scale=not args.no_scale)
-    used = {"causal": False, "positions": True, "mode": "word", "seed": None, "step": model.step}
-    return run.tokens, run.x, run.attention, used
-
-
-def compute(args: argparse.Namespace) -> Run:
-    """Tokenize, embed and attend as the arguments say; library errors propagate."""
-    run = _run_trained if args.weights == "trained" else _run_random
-    tokens, x, att, used = run(args)
-    h, d_model = att.q.shape[-3], att.output.shape[-1]
-    settings = {"heads": h, "d_model": d_model, "d_k": d_model // h, "scale": not args.no_scale,
-                **used, "weights": args.weights}  # fmt: skip
-    return Run(tokens, settings, att, _find_focus(tokens, args.focus), x)
+def compute_run(settings: LabSettings, focus: str | None = None) -> Run:
+    """The pipeline's Lab and the focus token; a focus missing from the sentence is an error."""
+    lab = compute(settings)
+    if focus is not None and focus not in lab.texts:
+        raise ValueError(
+            f"focus token {focus!r} is not in the sentence; tokens: {' '.join(lab.texts)}"
+        )
+    return Run(lab, focus_index(lab.texts, focus))
 
 
 def display_width(text: str) -> int:
@@ -163,14 +129,14 @@ def _pad(text: str, width: int, *, right: bool = False) -> str:
 
 def format_table(run: Run) -> str:
     """One row per key token: its weight from the focus token in each head; * marks each max."""
-    w = run.attention.heads.weights[..., run.focus, :]  # (h, n)
+    w = run.lab.result.heads.weights[..., run.focus, :]  # (h, n)
     h = w.shape[0]
-    texts = [t.text for t in run.tokens]
-    tw = max(display_width("token"), *map(display_width, texts))
+    tokens = run.lab.tokens
+    tw = max(display_width("token"), *(display_width(t.text) for t in tokens))
     head = [f"head {i + 1}" for i in range(h)]
     lines = [f"{'#':>3}  {_pad('token', tw)}  {'tag':<4}  " + "  ".join(f"{c:>8}" for c in head)]
     best = np.argmax(w, axis=-1)  # (h,)
-    for j, tok in enumerate(run.tokens):
+    for j, tok in enumerate(tokens):
         cells = [f"{w[i, j]:.4f}" + ("*" if best[i] == j else " ") for i in range(h)]
         row = f"{j:>3}  {_pad(tok.text, tw)}  {tok.tag:<4}  " + "  ".join(f"{c:>8}" for c in cells)
         lines.append(row.rstrip())
@@ -178,21 +144,20 @@ def format_table(run: Run) -> str:
 
 
 def format_text(run: Run) -> str:
-    s = run.settings
-    tokens = " ".join(f"{t.text}/{t.tag}" for t in run.tokens)
-    scaling = "scaled by 1/√d_k" if s["scale"] else "not scaled"
-    lines = [f"tokens ({len(run.tokens)}, {s['mode']} mode): {tokens}"]
-    notice = _notice(run.tokens)
-    if notice:
-        lines.append(f"note: {notice}")
-    if s["weights"] == "trained":
-        source = f"weights=trained (step {s['step']}; its own positions, no seed)"
+    r, tokens = run.lab.record, run.lab.tokens
+    listed = " ".join(f"{t.text}/{t.tag}" for t in tokens)
+    scaling = "scaled by 1/√d_k" if r.scale else "not scaled"
+    causal = " causal (a what-if: trained without a mask)" if r.causal_what_if else " causal"
+    lines = [f"tokens ({len(tokens)}, {r.mode} mode): {listed}"]
+    lines += [f"note: {n.text()}" for n in run.lab.notices]
+    if r.source == "trained":
+        source = f"weights=trained (step {r.step}; its own positions, no seed)"
     else:
-        source = f"weights=random seed={s['seed']}{' +positions' if s['positions'] else ''}"
+        source = f"weights=random seed={r.seed}{' +positions' if r.pos else ''}"
     lines += [
-        f"settings: d_model={s['d_model']} heads={s['heads']} d_k={s['d_k']} {scaling}"
-        f"{' causal' if s['causal'] else ''} {source}",
-        f"focus: {run.tokens[run.focus].text} (#{run.focus}) — its attention weights per head",
+        f"settings: d_model={r.d_model} heads={r.heads} d_k={r.d_k} {scaling}"
+        f"{causal if r.causal else ''} {source}",
+        f"focus: {tokens[run.focus].text} (#{run.focus}) — its attention weights per head",
         format_table(run),
     ]
     return "\n".join(lines)
@@ -202,23 +167,21 @@ def _arr(a: np.ndarray) -> list:
     return np.round(np.asarray(a, dtype=float), 6).tolist()
 
 
-def _notice(tokens) -> str | None:
-    """What tokenize cut to respect its limits, or None."""
-    return tokens.notice() if hasattr(tokens, "notice") else None
-
-
 def to_json(run: Run) -> dict:
-    """The whole result: tokens, settings, focus, per-head scores, scaled scores and weights."""
-    att = run.attention
+    """The whole result: tokens, notices, the record, focus, X and every step per head."""
+    lab = run.lab
+    att = lab.result
+    notes = [{"code": n.code, **n.values, "text": n.text()} for n in lab.notices]
     return {
         "tokens": [
-            {"text": t.text, "tag": t.tag, "start": t.start, "end": t.end} for t in run.tokens
+            {"text": t.text, "tag": t.tag, "start": t.start, "end": t.end} for t in lab.tokens
         ],
-        "notice": _notice(run.tokens),
-        "settings": run.settings,
-        "focus": {"index": run.focus, "text": run.tokens[run.focus].text},
+        "notices": notes,
+        "notice": "; ".join(n["text"] for n in notes) or None,
+        "settings": lab.record.as_dict(),  # what the numbers were computed with
+        "focus": {"index": run.focus, "text": lab.tokens[run.focus].text},
         "focus_weights": _arr(att.heads.weights[..., run.focus, :]),  # (h, n)
-        "x": _arr(run.x),  # (n, d_model) the input X
+        "x": _arr(lab.x),  # (n, d_model) the input X
         "scores": _arr(att.heads.scores),  # (h, n, n) raw q·kᵀ
         "scaled": _arr(att.heads.scaled),  # (h, n, n) after 1/√d_k (= scores if not scaled)
         "weights": _arr(att.heads.weights),  # (h, n, n)
@@ -240,12 +203,14 @@ def main(argv: list[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
-    _check_args(parser, args)
     try:
-        run = compute(args)
+        run = compute_run(settings_of(parser, args), args.focus)
     except (ValueError, TypeError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    if ignored_flags(args) and run.lab.source == "trained":
+        print(f"note: --weights trained has its own d_model, heads, words and positions; "
+              f"ignored {', '.join(ignored_flags(args))}", file=sys.stderr)  # fmt: skip
     text = json.dumps(to_json(run), ensure_ascii=False) if args.json else format_text(run)
     if args.json and not _can_print(text):
         text = json.dumps(to_json(run))  # \uXXXX escapes: still valid JSON on an ASCII console

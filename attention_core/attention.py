@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,12 +76,6 @@ def _check_heads(d_model: int, num_heads: int) -> None:
         )
 
 
-_CHUNK = 1 << 16  # elements per softmax chunk (256 KiB of float32): stays in L2 cache
-_THREADED = 1 << 22  # score arrays at least this large are softmaxed by several threads
-_GROUP = 8  # chunks a thread takes at a time
-_WORKERS = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1))
-
-
 def _as_float(a: np.ndarray, name: str) -> np.ndarray:
     """Array view of `a`; integer/bool input becomes float64, float dtypes are kept as they are."""
     a = np.asarray(a)
@@ -101,67 +95,33 @@ def _stable_peak(peak: np.ndarray) -> np.ndarray:
     return peak
 
 
-def _normalise_(e: np.ndarray, axis: int) -> np.ndarray:
-    """In place: e /= e.sum(axis); a row summing to 0 (fully masked) stays all zeros."""
-    total = np.sum(e, axis=axis, keepdims=True)
-    np.maximum(total, 1, out=total)  # a row with any unmasked entry sums to ≥ exp(0) = 1
-    np.reciprocal(total, out=total)
-    return np.multiply(e, total, out=e)
-
-
 def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     """Numerically stable softmax; -inf gets weight 0 and an all -inf row gives zeros, not NaN.
 
     exp(x - max) / Σ exp(x - max) along `axis`; float dtypes are kept (float32 stays float32).
     """
     x = _as_float(x, "x")
-    peak = _stable_peak(np.max(x, axis=axis, keepdims=True))
-    e = np.subtract(x, peak)  # same shape and dtype as x
-    np.exp(e, out=e)
-    return _normalise_(e, axis)
+    peak = _stable_peak(np.max(x, axis=axis, keepdims=True))  # (..., 1, ...) 0 if all -inf
+    with np.errstate(over="ignore"):  # x − peak below the float range is −inf: weight 0
+        e = x - peak  # same shape and dtype as x; 0 at each row's max
+    np.exp(e, out=e)  # in place: no second array of x's size
+    e /= np.maximum(np.sum(e, axis=axis, keepdims=True), 1)  # Σ ≥ 1 unless fully masked (0)
+    return e
 
 
-def _softmax_rows_into(src: np.ndarray, dst: np.ndarray, mask: np.ndarray | None) -> None:
-    """dst = softmax(src where mask else -inf) over the last axis, for 2-d (rows, m) arrays."""
-    if mask is None:
-        peak = _stable_peak(np.max(src, axis=-1, keepdims=True))
-        np.subtract(src, peak, out=dst)
-    else:
-        dst.fill(-np.inf)
-        np.copyto(dst, src, where=mask)
-        np.subtract(dst, _stable_peak(np.max(dst, axis=-1, keepdims=True)), out=dst)
-    np.exp(dst, out=dst)
-    _normalise_(dst, -1)
+def reweight(scores: np.ndarray, tau: float, mask: np.ndarray | None = None) -> np.ndarray:
+    """softmax(scores / τ) over the last axis, entries where `mask` is False at −∞ (weight 0).
 
-
-def _chunks(shape: tuple[int, ...]) -> list[tuple]:
-    """Index tuples covering (..., n, m) in blocks of whole rows of about _CHUNK elements."""
-    n, m = shape[-2:]
-    rows = max(1, _CHUNK // max(m, 1))
-    return [(*i, slice(r, r + rows)) for i in np.ndindex(shape[:-2]) for r in range(0, n, rows)]
-
-
-def _attend_rows(scores, scaled, weights, mask, factor) -> None:
-    """Fill `scaled` (scores·factor) and `weights` chunk by chunk, so each chunk stays in cache.
-
-    Large inputs are shared between threads (numpy's loops release the GIL): the element-wise
-    softmax would otherwise run on one core while the matrix products use all of them. Threads
-    take small groups of chunks as they free up, so one descheduled thread does not stall all.
+    τ = √d_k gives the attention weights; the view's temperature slider and the scaling page
+    choose other τ. mask bool broadcastable to scores' shape, True = may attend.
     """
-
-    def run(chunks: list[tuple]) -> None:
-        for sl in chunks:
-            src = scores[sl]  # (rows, m)
-            if factor is not None:
-                src = np.multiply(src, factor, out=scaled[sl])
-            _softmax_rows_into(src, weights[sl], None if mask is None else mask[sl])
-
-    chunks = _chunks(scores.shape)
-    workers = min(_WORKERS, len(chunks)) if scores.size >= _THREADED else 1
-    if workers == 1:
-        return run(chunks)
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        list(pool.map(run, [chunks[i : i + _GROUP] for i in range(0, len(chunks), _GROUP)]))
+    if not np.isfinite(tau) or tau <= 0:
+        raise ValueError(f"the temperature τ must be a positive number, got {tau!r}")
+    scores = _as_float(scores, "scores")
+    z = scores / float(tau)  # (..., n, m)
+    if mask is not None:
+        z = np.where(_check_mask(mask, z.shape), z, -np.inf)  # (..., n, m)
+    return softmax(z, axis=-1)
 
 
 def causal_mask(n: int) -> np.ndarray:
@@ -218,21 +178,23 @@ def scaled_dot_product_attention(
     scale: bool = True,
     mask: np.ndarray | None = None,
 ) -> AttentionResult:
-    """softmax(Q·Kᵀ/√d_k)·V.
+    """softmax(Q·Kᵀ/√d_k)·V, every step kept.
 
     q (..., n, d_k), k (..., m, d_k), v (..., m, d_v); mask bool broadcastable to (..., n, m),
     True = may attend. Returns scores, scaled scores, weights and output, in the inputs' float
     dtype (float32 stays float32). Fully masked rows get all-zero weights and a zero output.
+    The readable version: attention_core/fast.py holds a chunked, threaded one, tested equal.
     """
     q, k, v = _as_float(q, "q"), _as_float(k, "k"), _as_float(v, "v")
     _check_qkv(q, k, v)
-    scores = q @ np.swapaxes(k, -1, -2)  # (..., n, m)
-    mask = None if mask is None else _check_mask(mask, scores.shape)
-    factor = scores.dtype.type(1 / np.sqrt(q.shape[-1])) if scale else None
-    scaled = np.empty_like(scores) if scale else scores  # (..., n, m)
-    weights = np.empty_like(scores)  # (..., n, m)
-    _attend_rows(scores, scaled, weights, mask, factor)
-    output = weights @ v  # (..., n, d_v)
+    d_k = q.shape[-1]
+    scores = q @ np.swapaxes(k, -1, -2)  # (..., n, m) every query · every key
+    scaled = scores / math.sqrt(d_k) if scale else scores  # (..., n, m)
+    masked = scaled  # (..., n, m) what the softmax reads: j may not be attended → −∞
+    if mask is not None:
+        masked = np.where(_check_mask(mask, scores.shape), scaled, -np.inf)
+    weights = softmax(masked, axis=-1)  # (..., n, m) every row sums to 1 (or 0: fully masked)
+    output = weights @ v  # (..., n, d_v) each query's mix of the values
     return AttentionResult(scores=scores, scaled=scaled, weights=weights, output=output)
 
 
@@ -264,13 +226,19 @@ def merge_heads(x: np.ndarray) -> np.ndarray:
 
 
 def multi_head_attention(
-    x: np.ndarray, params: AttentionParams, *, scale: bool = True, mask: np.ndarray | None = None
+    x: np.ndarray,
+    params: AttentionParams,
+    *,
+    scale: bool = True,
+    mask: np.ndarray | None = None,
+    attend: Callable[..., AttentionResult] = scaled_dot_product_attention,
 ) -> MultiHeadResult:
     """Self-attention with h heads: Q = X·W_Q (likewise K, V), split, attend, concat, ·W_O.
 
     x (..., n, d_model); mask bool broadcastable to (..., h, n, n), True = may attend (a
     per-example mask for x (b, n, d_model) is (b, 1, n, n)). Computed in x's float dtype: the
-    weights are cast to it, so float32 x stays float32 throughout.
+    weights are cast to it, so float32 x stays float32 throughout. `attend` computes the heads:
+    the readable scaled_dot_product_attention, or fast.chunked_attention for long inputs.
     """
     x = _as_float(x, "x")
     if x.ndim < 2 or x.shape[-1] != params.d_model:
@@ -279,7 +247,7 @@ def multi_head_attention(
     q = split_heads(x @ params.w_q.astype(dt, copy=False), h)  # (..., h, n, d_k)
     k = split_heads(x @ params.w_k.astype(dt, copy=False), h)  # (..., h, n, d_k)
     v = split_heads(x @ params.w_v.astype(dt, copy=False), h)  # (..., h, n, d_k)
-    heads = scaled_dot_product_attention(q, k, v, scale=scale, mask=mask)
+    heads = attend(q, k, v, scale=scale, mask=mask)  # arrays (..., h, n, n)
     concat = merge_heads(heads.output)  # (..., n, d_model)
     output = concat @ params.w_o.astype(dt, copy=False)  # (..., n, d_model)
     return MultiHeadResult(q=q, k=k, v=v, heads=heads, concat=concat, output=output)

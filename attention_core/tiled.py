@@ -45,6 +45,8 @@ def _query_block(q_blk, k, v, start: int, block: int, causal: bool) -> np.ndarra
     stop = min(m, start + bq) if causal else m  # keys j ≤ i only, when causal
     for j in range(0, stop, block):
         s = q_blk @ np.swapaxes(k[..., j : j + block, :], -1, -2)  # (..., bq, bk)
+        if s.shape[:-2] != lead:  # batch axes on v alone: every batch shares these scores
+            s = np.broadcast_to(s, (*lead, *s.shape[-2:])).copy()  # (*lead, bq, bk)
         if causal and j + s.shape[-1] - 1 > start:
             rows = np.arange(start, start + bq)[:, None]  # (bq, 1)
             cols = np.arange(j, j + s.shape[-1])[None, :]  # (1, bk)

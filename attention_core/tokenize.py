@@ -179,6 +179,13 @@ def _shared_tags_class():
     return SharedTagsPOSTokenizer
 
 
+def is_punctuation(text: str) -> bool:
+    """Only punctuation, symbols, spaces or controls (jieba tags "x" cover emoji, Arabic and
+    rare Han too); an emoji is a symbol that says something, so it is not punctuation."""
+    return all(unicodedata.category(c)[0] in "PSZC" and unicodedata.category(c) != "So"
+               for c in text)  # fmt: skip
+
+
 def _visible(word: str) -> bool:
     return any(unicodedata.category(c) not in _INVISIBLE for c in word)
 

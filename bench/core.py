@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from attention_core import init_params, multi_head_attention, scaled_dot_product_attention
 from attention_core.attention import merge_heads, split_heads
+from attention_core.fast import chunked_attention
 from attention_core.tiled import tiled_attention
 
 D_MODEL, HEADS, MIB = 512, 8, 2**20
@@ -64,13 +65,14 @@ def best_times(fns: dict, repeats: int) -> dict:
 
 def time_table(sizes: list[int], repeats: int) -> None:
     p = init_params(D_MODEL, HEADS, seed=0, dtype=np.float32)
-    title = f"multi_head_attention, d_model {D_MODEL}, {HEADS} heads, float32"
+    title = f"multi_head_attention (chunked), d_model {D_MODEL}, {HEADS} heads, float32"
     print(f"\n### {title} (best of {repeats} interleaved rounds)\n")
     print("| n | numpy MHA (ms) | GEMM floor (ms) | MHA / floor | torch SDPA (ms) | MHA / torch |")
     print("|---:|---:|---:|---:|---:|---:|")
     for n in sizes:
         x = np.random.default_rng(n).standard_normal((n, D_MODEL)).astype(np.float32)
-        fns = {"mha": lambda x=x: multi_head_attention(x, p), "gemm": lambda x=x: gemm_floor(x, p)}
+        fast = lambda x=x: multi_head_attention(x, p, attend=chunked_attention)  # noqa: E731
+        fns = {"mha": fast, "gemm": lambda x=x: gemm_floor(x, p)}
         if torch is not None:
             xt, wt = (
                 torch.from_numpy(x),
@@ -137,9 +139,9 @@ def use_cpu_time() -> None:
     if os.environ.get("OPENBLAS_NUM_THREADS") != "1":
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
         os.execve(sys.executable, [sys.executable, *sys.argv], env)
-    import attention_core.attention as core
+    import attention_core.fast as fast
 
-    core._WORKERS = 1  # the softmax's own threads (bench only)
+    fast.WORKERS = 1  # the chunked softmax's own threads (bench only)
     if torch is not None:
         torch.set_num_threads(1)
     CLOCK = time.process_time

@@ -76,14 +76,17 @@ def show_sweep(res: dict, s: Settings, t) -> None:
             res["n"], series, slopes, title=t(title), y_title=t(f"{title}_y"), font_size=fs
         )
         charts.chart(fig, key=f"cost_{unit}", lang=s.lang, where=col)
-    ratio_t = teach.doubling_ratios(res["n"], res["plain_s"])
-    ratio_m = teach.doubling_ratios(res["n"], res["plain_bytes"])
-    if ratio_m:
+    fitted = teach.fit_points(res["n"], teach.FIT_FROM)  # the doublings the slopes use
+    big = {k: [v for v, keep in zip(res[k], fitted, strict=True) if keep] for k in res}
+    ratio_t = teach.doubling_ratios(big["n"], big["plain_s"])
+    ratio_m = teach.doubling_ratios(big["n"], big["plain_bytes"])
+    if ratio_m and ratio_t:
         st.success(
             t(
                 "cost.double",
                 mem=float(np.median(ratio_m)),
                 time=float(np.median(ratio_t)),
+                n=min(big["n"]),
                 last_n=res["n"][-1],
                 mem_last=ratio_m[-1],
             )
@@ -106,6 +109,7 @@ def sweep_part(s: Settings, t) -> None:
         return
     if hi > 2048:
         st.caption(t("cost.big", n=hi, mib=teach.plain_bytes(hi) / 2**20))
+    st.caption(t("cost.timed"))
     if st.button(t("cost.run"), key="cost_run", type="primary"):
         st.session_state["cost_results"] = run_sweep(ns, t)
     res = st.session_state.get("cost_results")
@@ -141,8 +145,8 @@ def kv_part(s: Settings, t) -> None:
     if res is None:
         return
     names = {"nocache": t("cost.nocache"), "kvonly": t("cost.kvonly"), "cache": t("cost.cache")}
-    series = {names[m]: np.asarray(res[f"{m}_s"]) * 1e3 for m in names}
-    slopes = {names[m]: teach.fit_slope(res["t"], res[f"{m}_s"]) for m in names}
+    series = {names[m]: np.asarray(res[f"{m}_s"]) * 1e3 for m in names}  # fastest of repeats
+    slopes = {names[m]: teach.fit_slope(res["t"], res[f"{m}_s"], teach.KV_FIT_FROM) for m in names}
     fig = ft.loglog_fit(
         res["t"],
         series,
@@ -166,6 +170,19 @@ def kv_part(s: Settings, t) -> None:
             diff=max(res["max_diff"]),
         )
     )
+    kv_noise(res, t)
+
+
+def kv_noise(res: dict, t) -> None:
+    """How the times were taken, how noisy they are, and their fitted growth beside the FLOPs'."""
+    ways = ("nocache", "kvonly", "cache")
+    fit = {m: teach.fit_slope(res["t"], res[f"{m}_s"], teach.KV_FIT_FROM) for m in ways}
+    flops = {m: teach.fit_slope(res["t"], res[f"{m}_flops"], teach.KV_FIT_FROM) for m in ways}
+    noise = max(max(res[f"{m}_noise"]) for m in ways)
+    t0 = min(np.asarray(res["t"])[teach.fit_points(res["t"], teach.KV_FIT_FROM)])
+    st.caption(t("cost.kv_noise", r=teach.KV_REPEATS, noise=noise, t0=t0,
+                 a=fit["nocache"], b=fit["kvonly"], c=fit["cache"],
+                 fa=flops["nocache"], fb=flops["kvonly"], fc=flops["cache"]))  # fmt: skip
 
 
 def main() -> None:

@@ -6,12 +6,12 @@ import numpy as np
 import streamlit as st
 
 from attention_core.analysis import rnn_states
+from attention_core.pipeline import Record
 from ui import charts, teach
 from ui import figures_teach as ft
 from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
 from ui.state import Lab, focus_index
-from ui.teach import InForce
 from ui.text import md_escape
 from ui.text import t as text
 
@@ -20,7 +20,7 @@ ensure_router()  # a fresh server's first visit may skip app.py: rerun through i
 CARDS_PER_ROW = 6
 
 
-def pickers(run: Lab, f: InForce, s: Settings, t) -> tuple[int, int]:
+def pickers(run: Lab, f: Record, s: Settings, t) -> tuple[int, int]:
     c1, c2 = st.columns(2)
     start = focus_index(run.texts, s.focus)  # the main page's focus token (default 他)
     i = teach.token_picker(c1, t("library.query"), run, "library_query", start)
@@ -40,7 +40,7 @@ def card_tag(card: dict) -> str:
     return "masked" if card["masked"] else "best" if card["best"] else ""
 
 
-def key_cards(run: Lab, head: int, i: int, f: InForce, t) -> None:
+def key_cards(run: Lab, head: int, i: int, f: Record, t) -> None:
     """One card per key: the similarity the softmax used (÷√d_k or raw), masked keys as such."""
     q = md_escape(run.texts[i])
     st.header(t("library.cards_title", q=q))
@@ -143,7 +143,8 @@ def main() -> None:
     t = partial(text, lang=s.lang)
     st.title(t("library.title"))
     st.markdown(t("library.intro"))
-    run, f = teach.followed_lab(s, t)
+    run = teach.followed_lab(s, t)
+    f = run.record  # what the numbers were computed with
     i, head = pickers(run, f, s, t)
     key_cards(run, head, i, f, t)
     st.header(t("library.softmax"))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import charts, controls, explorer, state, teach
+from ui import charts, controls, explorer, state
 from ui import figures as fig
 from ui.gloss import gloss, tag_name
 from ui.routing import ensure_router
@@ -274,7 +274,7 @@ def export_section(lab: state.Lab, s: controls.Settings, view: explorer.ViewStat
             on_click="ignore",
             icon=":material/download:",
         )
-        used = asdict(teach.in_force(lab, s))  # what the numbers were computed with
+        used = lab.record.as_dict()  # what the numbers were computed with
         settings = {**asdict(s), "head": view.head + 1, "tau": view.tau, "in_force": used}
         st.download_button(
             t("main.settings_json", s.lang),

@@ -5,6 +5,7 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
+from attention_core import causal_mask, reweight
 from attention_core.analysis import DEFAULT_D_KS, dk_sweep, qk_samples, qk_variance
 from ui import charts, teach
 from ui import figures_teach as ft
@@ -126,7 +127,8 @@ def gradient_part(s: Settings, t, sat: dict) -> None:
 def temperature_part(s: Settings, t) -> None:
     """(d) softmax(Q·Kᵀ/τ) for the sentence (the sidebar's weights and mask), τ = √d_k marked."""
     st.header(t("scaling.d"))
-    run, f = teach.followed_lab(s, t, scale=False)
+    run = teach.followed_lab(s, t, scale=False)
+    f = run.record  # what the numbers were computed with
     st.caption(t("scaling.tau_note"))
     scores, root = run.result.heads.scores[0], float(np.sqrt(f.d_k))
     taus = [float(x) for x in np.geomspace(0.1, 20 * root, 40)]
@@ -137,7 +139,7 @@ def temperature_part(s: Settings, t) -> None:
     fs, tok = teach.font_size(s), list(run.texts)
     model = t(f"teach.src.{f.source}", seed=f.seed, step=f.step)
     fig = ft.matrix_heatmap(
-        teach.tempered(scores, tau, f.causal),  # (n, n)
+        reweight(scores, tau, causal_mask(len(tok)) if f.causal else None),  # (n, n)
         tok,
         tok,
         title=t("scaling.tau_map", tau=tau, model=model),

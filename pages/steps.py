@@ -6,12 +6,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from attention_core.pipeline import Record
 from ui import charts, teach
 from ui import figures_teach as ft
 from ui.controls import Settings, current_settings
 from ui.routing import ensure_router
 from ui.state import Lab, focus_index
-from ui.teach import InForce
 from ui.text import md_escape
 from ui.text import t as text
 
@@ -20,7 +20,7 @@ ensure_router()  # a fresh server's first visit may skip app.py: rerun through i
 LAST = 6  # steps ① … ⑦
 
 
-def skeleton(f: InForce) -> list[tuple[int, str]]:
+def skeleton(f: Record) -> list[tuple[int, str]]:
     """The numpy of the page as (step, line), true for the settings in force."""
     x = {
         "trained": "X = model.inputs(tokens)                # (n, d_model) tags, words, positions",
@@ -49,7 +49,7 @@ def skeleton(f: InForce) -> list[tuple[int, str]]:
     ]
 
 
-def formula(step: int, f: InForce) -> str:
+def formula(step: int, f: Record) -> str:
     """The LaTeX of one step, as computed under the settings in force."""
     if step == 3:
         return r"S' = \frac{QK^\top}{\sqrt{d_k}}" if f.scale else r"S' = S"
@@ -66,11 +66,11 @@ def formula(step: int, f: InForce) -> str:
     )[step]
 
 
-def step_name(step: int, f: InForce, t) -> str:
+def step_name(step: int, f: Record, t) -> str:
     return t("steps.name3_off") if step == 3 and not f.scale else t(f"steps.name{step}")
 
 
-def caption_key(step: int, f: InForce) -> str:
+def caption_key(step: int, f: Record) -> str:
     """The text key that says what this step did under the settings in force."""
     if step == 0:
         return {"trained": "steps.say0_trained", True: "steps.say0_pos", False: "steps.say0"}[
@@ -87,7 +87,7 @@ def _move(delta: int) -> None:
     st.session_state["steps_step"] = min(LAST, max(0, st.session_state["steps_step"] + delta))
 
 
-def step_nav(f: InForce, t) -> int:
+def step_nav(f: Record, t) -> int:
     """Previous / next buttons and a step picker; returns the current step."""
     st.session_state.setdefault("steps_step", 0)
     left, mid, right = st.columns([1, 4, 1])
@@ -105,7 +105,7 @@ def step_nav(f: InForce, t) -> int:
     return st.session_state["steps_step"]
 
 
-def step_figures(run: Lab, step: int, head: int, f: InForce, s: Settings, t) -> list:
+def step_figures(run: Lab, step: int, head: int, f: Record, s: Settings, t) -> list:
     """The heatmap(s) of one step for one head."""
     fs, tok, nums = teach.font_size(s), list(run.texts), s.numbers
     hd, mha = run.result.heads, run.result
@@ -129,7 +129,7 @@ def step_figures(run: Lab, step: int, head: int, f: InForce, s: Settings, t) -> 
     return [hm(mha.output, tok, dims(mha.output), title=t("steps.name6"))]
 
 
-def show_step(run: Lab, step: int, head: int, f: InForce, s: Settings, t) -> None:
+def show_step(run: Lab, step: int, head: int, f: Record, s: Settings, t) -> None:
     st.latex(formula(step, f))
     st.caption(t(caption_key(step, f), d_k=f.d_k, n=len(run.texts)))
     figs = step_figures(run, step, head, f, s, t)
@@ -152,7 +152,7 @@ def pick_cell(run: Lab, s: Settings, t) -> tuple[int, int, int]:
     return i, j, j2
 
 
-def drill_down(run: Lab, head: int, i: int, j: int, f: InForce, t) -> None:
+def drill_down(run: Lab, head: int, i: int, j: int, f: Record, t) -> None:
     """One cell (i, j) taken apart into the actual numbers."""
     b = teach.cell_breakdown(run, head, i, j)
     table = pd.DataFrame({"q_i": b["q"], "k_j": b["k"], "q_i × k_j": b["prod"]})
@@ -171,7 +171,7 @@ def drill_down(run: Lab, head: int, i: int, j: int, f: InForce, t) -> None:
     st.caption(t("steps.check", row_sum=float(run.result.heads.weights[head, i].sum())))
 
 
-def compare(run: Lab, head: int, i: int, keys: tuple[int, int], f: InForce, s: Settings, t):
+def compare(run: Lab, head: int, i: int, keys: tuple[int, int], f: Record, s: Settings, t):
     """q_i against two keys, dimension by dimension: the sums that decide the weights."""
     st.subheader(t("steps.compare"))
     parts = teach.compare_keys(run, head, i, keys)
@@ -195,7 +195,7 @@ def compare(run: Lab, head: int, i: int, keys: tuple[int, int], f: InForce, s: S
         st.markdown(t(key, step0=0, a0=before[0], b0=before[1], d0=d0, d1=d1, **fmt))
 
 
-def head_picker(run: Lab, f: InForce, s: Settings, t) -> int:
+def head_picker(run: Lab, f: Record, s: Settings, t) -> int:
     """The head to show; with trained weights it starts on the head where the focus token looks
     hardest at the first compared key (measured here, never a fixed number)."""
     if st.session_state.get("_steps_head_source") != f.source:
@@ -213,7 +213,7 @@ def head_picker(run: Lab, f: InForce, s: Settings, t) -> int:
     )
 
 
-def why_attention_won(run: Lab, f: InForce, t) -> None:
+def why_attention_won(run: Lab, f: Record, t) -> None:
     """The article's closing: differentiable everywhere, and every row at once."""
     st.header(t("steps.why"))
     st.markdown(t("steps.why1"))
@@ -225,7 +225,8 @@ def main() -> None:
     t = partial(text, lang=s.lang)
     st.title(t("steps.title"))
     st.markdown(t("steps.intro"))
-    run, f = teach.followed_lab(s, t)
+    run = teach.followed_lab(s, t)
+    f = run.record  # what the numbers were computed with
     head = head_picker(run, f, s, t)
     st.header(t("steps.walk"))
     step = step_nav(f, t)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -18,28 +16,10 @@ from attention_core import (
     scaled_dot_product_attention,
     softmax,
 )
-from attention_core.attention import merge_heads, split_heads
+from attention_core.attention import merge_heads, reweight, split_heads
+from tests.reference import causal_allowed, loop_attention, loop_multi_head, loop_softmax
 
 TOL = {np.float32: dict(rtol=2e-4, atol=2e-5), np.float64: dict(rtol=1e-10, atol=1e-12)}
-
-
-def loop_attention(q, k, v, scale=True, mask=None):
-    """Reference for 2-d q (n, d), k (m, d), v (m, d_v): one query row at a time, pure Python."""
-    n, m = len(q), len(k)
-    out, weights = [], []
-    for i in range(n):
-        logits = []
-        for j in range(m):
-            s = sum(float(q[i][t]) * float(k[j][t]) for t in range(len(q[i])))
-            s = s / math.sqrt(len(q[i])) if scale else s
-            logits.append(s if mask is None or mask[i][j] else -math.inf)
-        peak = max(logits)
-        ex = [0.0 if x == -math.inf else math.exp(x - peak) for x in logits]
-        total = sum(ex)
-        row = [e / total if total else 0.0 for e in ex]
-        weights.append(row)
-        out.append([sum(row[j] * float(v[j][c]) for j in range(m)) for c in range(len(v[0]))])
-    return np.array(weights), np.array(out)
 
 
 def rand(rng, shape, dtype=np.float64):
@@ -62,11 +42,12 @@ def test_matches_loop_reference_with_batch_dims(dtype, use_mask, scale):
         assert getattr(res, field).dtype == dtype, field
     for b in range(2):
         for h in range(3):
-            m = None if mask is None else mask[h]
-            w, o = loop_attention(q[b, h], k[b, h], v[b, h], scale, m)
+            m = None if mask is None else mask[h].tolist()
+            scores, w, o = loop_attention(q[b, h], k[b, h], v[b, h], scale, m)
+            np.testing.assert_allclose(res.scores[b, h], scores, **TOL[dtype])
+            np.testing.assert_allclose(res.scaled[b, h], scores / (2 if scale else 1), **TOL[dtype])
             np.testing.assert_allclose(res.weights[b, h], w, **TOL[dtype])
             np.testing.assert_allclose(res.output[b, h], o, **TOL[dtype])
-    np.testing.assert_allclose(res.scores, q @ np.swapaxes(k, -1, -2), **TOL[dtype])
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -79,15 +60,16 @@ def test_matches_torch_sdpa(dtype, mask_kind):
         rand(rng, (2, 4, 7, 8), dtype),
         rand(rng, (2, 4, 7, 5), dtype),
     )
-    mask = {None: None, "causal": causal_mask(7), "random": rng.random((2, 1, 7, 7)) < 0.8}[
-        mask_kind
-    ]
-    if mask is not None:
-        mask = mask | np.eye(7, dtype=bool)  # torch gives NaN for fully masked rows
+    random = rng.random((2, 1, 7, 7)) < 0.8
+    random |= np.eye(7, dtype=bool)  # torch gives NaN for fully masked rows
+    mask = {None: None, "causal": causal_mask(7), "random": random}[mask_kind]
     res = scaled_dot_product_attention(q, k, v, mask=mask)
     tq, tk, tv = (torch.from_numpy(a) for a in (q, k, v))
-    tm = None if mask is None else torch.from_numpy(np.ascontiguousarray(mask))
-    expected = torch.nn.functional.scaled_dot_product_attention(tq, tk, tv, attn_mask=tm).numpy()
+    tm = {None: None, "random": torch.from_numpy(random)}.get(mask_kind)
+    causal = mask_kind == "causal"  # torch builds its own lower-triangular mask
+    expected = torch.nn.functional.scaled_dot_product_attention(
+        tq, tk, tv, attn_mask=tm, is_causal=causal
+    ).numpy()
     np.testing.assert_allclose(res.output, expected, **TOL[dtype])
 
 
@@ -152,28 +134,26 @@ def test_broadcast_masks_and_batch_dims():
     assert np.all(res.weights[..., np.triu_indices(4, 1)[0], np.triu_indices(4, 1)[1]] == 0)
 
 
-def mha_reference(x, p: AttentionParams, mask=None):
-    """Multi-head attention head by head with the loop reference, as in the text."""
-    d_k, outs = p.d_k, []
-    q, k, v = x @ p.w_q, x @ p.w_k, x @ p.w_v
-    for i in range(p.num_heads):
-        cols = slice(i * d_k, (i + 1) * d_k)
-        outs.append(loop_attention(q[:, cols], k[:, cols], v[:, cols], True, mask)[1])
-    return np.concatenate(outs, axis=-1) @ p.w_o
-
-
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_multi_head_matches_per_head_reference(dtype):
+@pytest.mark.parametrize("causal", [False, True])
+def test_multi_head_matches_per_head_reference(dtype, causal):
     rng = np.random.default_rng(6)
     p = init_params(12, 3, seed=1, dtype=dtype)
     x = rand(rng, (2, 5, 12), dtype)
-    res = multi_head_attention(x, p, mask=causal_mask(5))
+    res = multi_head_attention(x, p, mask=causal_mask(5) if causal else None)
     assert res.q.shape == (2, 3, 5, 4) and res.heads.weights.shape == (2, 3, 5, 5)
     assert res.concat.shape == (2, 5, 12) and res.output.dtype == dtype
+    allowed = causal_allowed(5) if causal else None  # the reference's own mask
     for b in range(2):
-        np.testing.assert_allclose(
-            res.output[b], mha_reference(x[b], p, causal_mask(5)), **TOL[dtype]
-        )
+        w, out = loop_multi_head(x[b], p.w_q, p.w_k, p.w_v, p.w_o, 3, allowed=allowed)
+        np.testing.assert_allclose(res.heads.weights[b], w, **TOL[dtype])
+        np.testing.assert_allclose(res.output[b], out, **TOL[dtype])
+    np.testing.assert_array_equal(merge_heads(split_heads(x, 3)), x)
+
+
+def test_split_heads_gives_head_i_columns_i_dk_to_i_plus_1_dk():
+    x = np.arange(2 * 6).reshape(2, 6)  # (n=2, d_model=6), h = 3, d_k = 2
+    np.testing.assert_array_equal(split_heads(x, 3)[1], [[2, 3], [8, 9]])
     np.testing.assert_array_equal(merge_heads(split_heads(x, 3)), x)
 
 
@@ -182,18 +162,6 @@ def test_float32_input_stays_float32_with_float64_params():
     res = multi_head_attention(x, init_params(8, 2, seed=0))
     for a in (res.q, res.heads.scores, res.heads.scaled, res.heads.weights, res.concat, res.output):
         assert a.dtype == np.float32
-
-
-def test_large_input_takes_the_threaded_chunked_path():
-    rng = np.random.default_rng(7)
-    q, k, v = (
-        rand(rng, (2, 1100, 8), np.float32),
-        rand(rng, (2, 1100, 8), np.float32),
-        rand(rng, (2, 1100, 4), np.float32),
-    )
-    res = scaled_dot_product_attention(q, k, v, mask=causal_mask(1100))
-    expected = softmax(np.where(causal_mask(1100), res.scores / np.sqrt(8), -np.inf))
-    np.testing.assert_allclose(res.weights, expected, rtol=1e-5, atol=1e-7)
 
 
 def _permutation_case(positions: bool):
@@ -276,3 +244,141 @@ def test_positions_break_permutation_equivariance():
 def test_bad_inputs_get_clear_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+# ---- the mask, softmax and the temperature against the loop reference
+
+
+@pytest.mark.parametrize("n", [0, 1, 4, 7])
+def test_causal_mask_lets_query_i_see_keys_up_to_i(n):
+    mask = causal_mask(n)
+    assert mask.dtype == bool and mask.shape == (n, n)
+    assert mask.tolist() == causal_allowed(n)
+
+
+def test_softmax_matches_the_loop_on_any_axis_and_keeps_float32():
+    rng = np.random.default_rng(8)
+    x = rand(rng, (3, 4, 5), np.float32)
+    for axis in (0, 1, -1):
+        got = softmax(x, axis=axis)
+        assert got.dtype == np.float32
+        moved = np.moveaxis(x, axis, -1)
+        want = np.array([loop_softmax(row) for row in moved.reshape(-1, moved.shape[-1])])
+        np.testing.assert_allclose(np.moveaxis(got, axis, -1).reshape(want.shape), want, rtol=1e-5)
+    assert softmax(np.array([1, 2, 3])).dtype == np.float64  # integers become float64
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_masked_row_with_extreme_scores(dtype):
+    """The largest scores are masked: the row's weight goes to the allowed keys, even when they
+    are all hugely negative, and never to a masked one; no overflow, no NaN."""
+    big = np.finfo(dtype).max / 4
+    x = np.array([[big, -big, -big / 2, big], [-1e4, 1e4, -1e4, 1e4]], dtype=dtype)
+    allowed = np.array([[False, True, True, False], [True, False, True, False]])
+    with np.errstate(over="raise", invalid="raise", divide="raise"):  # no overflow escapes
+        w = reweight(x, 1.0, allowed)
+    assert w.dtype == dtype and np.isfinite(w).all()
+    np.testing.assert_array_equal(w, [[0, 0, 1, 0], [0.5, 0, 0.5, 0]])
+
+
+@pytest.mark.parametrize("tau", [0.25, 1.0, 3.0])
+def test_reweight_is_the_softmax_of_scores_over_tau_with_the_mask(tau):
+    rng = np.random.default_rng(9)
+    scores = rand(rng, (2, 4, 4))  # (h, n, n)
+    got = reweight(scores, tau, causal_mask(4))
+    for h in range(2):
+        for i in range(4):
+            want = loop_softmax(scores[h, i] / tau, causal_allowed(4)[i])
+            np.testing.assert_allclose(got[h, i], want, rtol=1e-12)
+    np.testing.assert_allclose(reweight(scores, tau)[0, 1], loop_softmax(scores[0, 1] / tau))
+    assert reweight(scores.astype(np.float32), tau).dtype == np.float32
+
+
+@pytest.mark.parametrize("tau", [0, -1.0, float("nan"), float("inf")])
+def test_reweight_refuses_a_temperature_that_is_not_positive(tau):
+    with pytest.raises(ValueError, match="positive"):
+        reweight(np.zeros((2, 2)), tau)
+
+
+def test_multi_head_attention_computes_its_heads_with_the_given_attend():
+    seen = []
+
+    def attend(q, k, v, *, scale, mask):
+        seen.append((q.shape, scale, mask))
+        return scaled_dot_product_attention(q, k, v, scale=scale, mask=mask)
+
+    p = init_params(8, 2, seed=0)
+    multi_head_attention(np.ones((3, 8)), p, scale=False, mask=None, attend=attend)
+    assert seen == [((2, 3, 4), False, None)]
+
+
+# ---- the shapes and sizes the layer accepts, and what it says when they are wrong
+
+
+def test_params_name_the_bad_matrix_and_the_expected_shape():
+    w = np.zeros((4, 4))
+    with pytest.raises(
+        ValueError, match=r"^w_q must be a \(d_model, d_model\) matrix, got shape \(4,\)$"
+    ):
+        AttentionParams(np.zeros(4), w, w, w, 1)
+    with pytest.raises(ValueError, match=r"^w_q has shape \(3, 4\); expected \(4, 4\)$"):
+        AttentionParams(np.zeros((3, 4)), w, w, w, 1)
+    with pytest.raises(ValueError, match=r"^w_o has shape \(4, 3\); expected \(4, 4\)$"):
+        AttentionParams(w, w, w, np.zeros((4, 3)), 1)
+    p = AttentionParams(w, w, w, w, 2)
+    assert (p.d_model, p.d_k) == (4, 2)
+
+
+def test_one_head_and_width_one_are_allowed_and_the_error_lists_the_divisors():
+    assert init_params(8, 1).num_heads == 1 and init_params(1, 1).w_q.shape == (1, 1)
+    with pytest.raises(ValueError, match=r"^d_model=10 is not divisible by num_heads=3; "
+                       r"choose h among \[1, 2, 5, 10\]$"):  # fmt: skip
+        init_params(10, 3)
+    with pytest.raises(ValueError, match=r"^num_heads must be a positive integer, got 0$"):
+        init_params(8, 0)
+    with pytest.raises(ValueError, match=r"^num_heads must be a positive integer, got True$"):
+        init_params(8, True)
+    for d_model in (0, -8, 8.0, "8"):
+        with pytest.raises(ValueError, match=r"^d_model must be a positive integer"):
+            init_params(d_model, 1)
+
+
+def test_init_params_is_seeded_and_scaled_by_one_over_root_d_model():
+    a, b = init_params(64, 4, seed=5), init_params(64, 4, seed=5)
+    np.testing.assert_array_equal(a.w_v, b.w_v)
+    assert not np.array_equal(a.w_q, init_params(64, 4, seed=6).w_q)
+    ws = np.stack([a.w_q, a.w_k, a.w_v, a.w_o])  # four different draws of N(0, 1/d_model)
+    assert len({w.tobytes() for w in ws}) == 4
+    assert abs(ws.var() * 64 - 1) < 0.05 and abs(ws.mean()) < 0.01
+    assert init_params(8, 2, dtype=np.float32).w_o.dtype == np.float32
+
+
+def test_errors_name_the_argument_that_was_wrong():
+    with pytest.raises(TypeError, match=r"^scores must hold real numbers, got dtype <U1$"):
+        reweight(np.array([["a"]]), 1.0)
+    with pytest.raises(TypeError, match=r"^k must hold real numbers"):
+        scaled_dot_product_attention(np.ones((1, 1)), np.array([[1j]]), np.ones((1, 1)))
+    with pytest.raises(ValueError, match=r"^q has shape \(3,\); expected \(\.\.\., positions"):
+        scaled_dot_product_attention(np.ones(3), np.ones((4, 3)), np.ones((4, 3)))
+    with pytest.raises(ValueError, match=r"^q has d_k=3 but k has d_k=4$"):
+        scaled_dot_product_attention(np.ones((2, 3)), np.ones((2, 4)), np.ones((2, 4)))
+    with pytest.raises(ValueError, match=r"^k has 4 positions but v has 5$"):
+        scaled_dot_product_attention(np.ones((2, 3)), np.ones((4, 3)), np.ones((5, 3)))
+    with pytest.raises(ValueError, match=r"^attention needs at least one query"):
+        scaled_dot_product_attention(np.ones((0, 3)), np.ones((4, 3)), np.ones((4, 3)))
+    with pytest.raises(ValueError, match=r"^causal_mask needs a non-negative integer n, got 2.0$"):
+        causal_mask(2.0)
+
+
+def test_multi_head_result_keeps_each_heads_q_k_v_and_the_default_seed_is_0():
+    p = init_params(8, 2)
+    np.testing.assert_array_equal(p.w_q, init_params(8, 2, seed=0).w_q)
+    x = np.random.default_rng(10).standard_normal((3, 8))
+    res = multi_head_attention(x, p)
+    for name, w in (("q", p.w_q), ("k", p.w_k), ("v", p.w_v)):
+        full = x @ w  # (n, d_model)
+        heads = getattr(res, name)  # (h, n, d_k): head i is columns 4i … 4i+3
+        np.testing.assert_allclose(heads[1], full[:, 4:], rtol=1e-12, err_msg=name)
+    np.testing.assert_allclose(res.concat @ p.w_o, res.output, rtol=1e-12)
+    with pytest.raises(TypeError, match=r"^x must hold real numbers"):
+        multi_head_attention(np.array([["a"] * 8]), p)

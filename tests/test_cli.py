@@ -70,13 +70,24 @@ def test_bad_text_exits_1_with_the_library_message(args, needle):
     assert needle in r.stderr and "Traceback" not in r.stderr and r.stderr.count("\n") == 1
 
 
-def test_trained_weights_run_or_exit_2_when_the_model_is_missing():
-    model = pytest.importorskip("attention_core.model")
-    r = cli(EXAMPLE, "--weights", "trained", "--json")
-    if not hasattr(model, "load_demo_model"):
-        assert r.returncode == 2 and "load_demo_model" in r.stderr
-        return
-    assert r.returncode in (0, 1) and "Traceback" not in r.stderr  # 1: weights file not built
-    if r.returncode == 0:
-        assert json.loads(r.stdout)["settings"]["weights"] == "trained"
-    assert cli(EXAMPLE, "--weights", "trained", "--char").returncode == 2
+def test_trained_weights_take_the_causal_what_if_and_name_the_flags_they_ignore():
+    r = cli(EXAMPLE, "--weights", "trained", "--causal", "--json")
+    assert r.returncode == 0 and not r.stderr
+    data = json.loads(r.stdout)
+    assert data["settings"]["source"] == "trained" and data["settings"]["causal_what_if"] is True
+    w = data["weights"]  # (h, n, n): the model's scores, future keys masked
+    assert all(w[h][i][j] == 0 for h in range(len(w)) for i in range(13) for j in range(i + 1, 13))
+    r = cli(EXAMPLE, "--weights", "trained", "--char", "--heads", "2", "--json")
+    assert r.returncode == 0 and "ignored --heads, --char" in r.stderr
+    data = json.loads(r.stdout)
+    assert data["settings"]["mode"] == "word" and len(data["tokens"]) == 13  # its own words
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [(["--d-model", "4104", "--heads", "8"], "4096"), (["--d-model", "20", "--heads", "3"], "20")],
+)
+def test_the_d_model_guard_refuses_before_allocating(args, needle):
+    """4104 is divisible by 8 but over the limit: four 4104² float64 weights would be 514 MiB."""
+    r = cli(EXAMPLE, *args)
+    assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr

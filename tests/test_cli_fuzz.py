@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import unicodedata
 
 import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from attention_core import EmptyInputError, tokenize
+from attention_core import MAX_CHARS, MAX_TOKENS
 from attention_core.__main__ import main
 from tests.browser_support import REPO_ROOT
 from tests.test_fuzz_app import sentences
@@ -42,12 +44,31 @@ def assert_clean(result: subprocess.CompletedProcess, codes: tuple[int, ...] = (
     return err
 
 
-def refused_or_cut(text: str, mode: str) -> tuple[bool, bool]:
-    """(refused, cut) for a sentence, with the core tokenizer as the oracle."""
-    try:
-        return False, tokenize(text, mode).truncated
-    except EmptyInputError:
-        return True, False
+INVISIBLE = {"Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn", "Cs"}  # categories with nothing to see
+
+
+def refused(text: str) -> bool:
+    """Written from the rule, not the tokenizer: nothing visible means nothing to tokenize."""
+    return not any(unicodedata.category(c) not in INVISIBLE for c in text)
+
+
+def cut_expected(text: str, mode: str, n_tokens: int) -> bool | None:
+    """Must the CLI say it cut the input? True past MAX_CHARS characters; False when fewer
+    visible characters than MAX_TOKENS remain (never more words than characters); in char mode
+    exactly when more than MAX_TOKENS are visible; None (either) for word mode in between,
+    except that a cut leaves exactly MAX_TOKENS tokens."""
+    if len(text) > MAX_CHARS:
+        return True
+    visible = sum(unicodedata.category(c) not in INVISIBLE for c in text)
+    if visible <= MAX_TOKENS:
+        return False
+    if mode == "char":
+        return True
+    return None if n_tokens == MAX_TOKENS else False
+
+
+def said_cut(notices: list[dict]) -> bool:
+    return any(n["code"] in ("chars_cut", "tokens_cut") for n in notices)
 
 
 CURATED = [
@@ -71,12 +92,13 @@ CURATED = [
 
 @pytest.mark.parametrize("text", CURATED, ids=range(len(CURATED)))
 def test_curated_sentences_through_the_real_command(text: str):
-    result = cli("--", text)
+    result = cli("--json", "--", text)
     assert_clean(result)
-    refused, cut = refused_or_cut(text, "word")
-    assert result.returncode == (1 if refused else 0)
-    if cut:
-        assert "note: " in result.stdout.decode(), "cut input must be noticed"
+    assert result.returncode == (1 if refused(text) else 0)
+    if result.returncode == 0:
+        data = json.loads(result.stdout)
+        want = cut_expected(text, "word", len(data["tokens"]))
+        assert want is None or said_cut(data["notices"]) == want, "cut input must be noticed"
 
 
 @pytest.mark.parametrize(
@@ -139,14 +161,16 @@ def run_main(argv: list[str], capsys) -> tuple[int, str, str]:
 def test_main_in_process_on_generated_sentences(capsys, text: str, char: bool, as_json: bool):
     argv = [*SMALL, *(["--char"] if char else []), *(["--json"] if as_json else []), "--", text]
     code, out, err = run_main(argv, capsys)
-    refused, cut = refused_or_cut(text, "char" if char else "word")
     assert "Traceback" not in err
-    if refused:
+    if refused(text):
         assert code == 1 and err.startswith("error: ") and err.count("\n") == 1, (code, err)
         return
     assert code == 0, (code, err)
     if as_json:
-        notice = json.loads(out)["notice"]
-        assert bool(notice) == cut, notice
+        data = json.loads(out)
+        cut, n_tokens = said_cut(data["notices"]), len(data["tokens"])
     else:
-        assert ("note: " in out) == cut
+        cut = "dropped)" in out  # the cut notes end "(N dropped)"
+        n_tokens = int(re.match(r"tokens \((\d+),", out).group(1))
+    want = cut_expected(text, "char" if char else "word", n_tokens)
+    assert want is None or cut == want, (cut, want)

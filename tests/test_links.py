@@ -46,16 +46,16 @@ def shown(at: AppTest) -> list[str]:
     return [w.value for w in at.warning] + [i.value for i in at.info]
 
 
-def _short(value: str, limit: int = 40) -> str:
-    return value if len(value) <= limit else value[: limit - 1] + "…"
-
-
-def bad(name: str, raw: str, used: object) -> str:
-    return t("notice.param_bad", LANG, name=name, value=md_escape(_short(raw)), used=used)
+def bad(name: str, raw: str, used: object, shown: str | None = None) -> str:
+    """The notice for an invalid value; `shown` is how a value over 40 characters is quoted."""
+    assert len(raw) <= 40 or shown is not None, "say how the long value is quoted"
+    value = md_escape(raw if shown is None else shown)
+    return t("notice.param_bad", LANG, name=name, value=value, used=used)
 
 
 def clamped(name: str, raw: str, used: object) -> str:
-    return t("notice.param_clamped", LANG, name=name, value=md_escape(_short(raw)), used=used)
+    assert len(raw) <= 40
+    return t("notice.param_clamped", LANG, name=name, value=md_escape(raw), used=used)
 
 
 def assert_healthy(at: AppTest, wanted: list[str]) -> None:
@@ -106,7 +106,8 @@ def test_every_parameter_huge():
     at = open_link(params)
     wanted = [clamped("d", HUGE, 256), clamped("h", HUGE, 16), clamped("seed", HUGE, 999_999)]
     wanted += [bad(n, HUGE, d) for n, d in FLAGS.items()]
-    wanted += [bad("w", "w" * 5000, "trained"), bad("mode", HUGE, "word"), bad("lang", HUGE, "zh")]
+    wanted += [bad("w", "w" * 5000, "trained", shown="w" * 39 + "…")]
+    wanted += [bad("mode", HUGE, "word"), bad("lang", HUGE, "zh")]
     wanted.append(t("notice.chars_cut", LANG, kept=2000, cut=8001))
     assert_healthy(at, wanted)
     assert len(at.query_params["s"]) <= 2000, "the address bar must not carry 10,000 characters"
@@ -158,6 +159,14 @@ def test_one_parameter_out_of_range(name: str, raw: str, used: object, kind: str
     at = open_link({name: raw})
     wanted = [] if kind is None else [(clamped if kind == "clamped" else bad)(name, raw, used)]
     assert_healthy(at, wanted)
+
+
+def test_a_d_model_in_range_but_off_the_sliders_steps_says_so():
+    """d=20 is in 8 … 256 but the slider moves in 8s: "out of range" would be false."""
+    at = open_link({"d": "20"})
+    assert_healthy(at, ["链接参数 d=20 在范围内，但 d_model 只取 8 的倍数，已调整为 16。"])
+    assert clamped("d", "20", 16) not in shown(at)
+    assert at.query_params["d"] == "16"
 
 
 def test_heads_that_do_not_divide_d_model_are_adjusted():

@@ -131,6 +131,17 @@ def test_cost_page_kv_cache_panel():
     assert max(res["max_diff"]) < 1e-3  # cached and uncached generation agree
     assert all(a > b for a, b in zip(res["nocache_flops"], res["cache_flops"], strict=True))
     assert len(charts(at)) == 1
+    ways = ("nocache", "kvonly", "cache")
+    assert all(f <= m for w in ways for f, m in zip(res[f"{w}_s"], res[f"{w}_median_s"],
+                                                     strict=True))  # fmt: skip
+    fit = {w: teach.fit_slope(res["t"], res[f"{w}_s"], teach.KV_FIT_FROM) for w in ways}
+    flops = {w: teach.fit_slope(res["t"], res[f"{w}_flops"], teach.KV_FIT_FROM) for w in ways}
+    noise = max(max(res[f"{w}_noise"]) for w in ways)
+    said = t("cost.kv_noise", r=teach.KV_REPEATS, noise=noise, t0=64, a=fit["nocache"],
+             b=fit["kvonly"], c=fit["cache"], fa=flops["nocache"], fb=flops["kvonly"],
+             fc=flops["cache"])  # fmt: skip
+    assert said in [c.value for c in at.caption]
+    assert t("cost.timed") in [c.value for c in at.caption]  # which attention is timed
 
 
 def test_scaling_page_variance_at_256_matches_d_k():

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
 from attention_core import MAX_CHARS, MAX_TOKENS, EmptyInputError, Token, tokenize
+from attention_core.tokenize import is_punctuation
 
 EXAMPLE = "小明把书放在了桌子上，然后他走了。"
 
@@ -99,7 +103,7 @@ def test_pieces_end_after_punctuation_and_offsets_stay_exact():
     assert [t.text for t in tokens[:13]] == [t.text for t in tokens[13:26]]
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # builds jieba's dictionary from dict.txt
 def test_shared_tag_table_gives_jiebas_own_tags_and_leaves_the_default_alone():
     """pos_tokenizer copies the tag table `import jieba.posseg` already read (−0.2 s per
     process); the result must equal a POSTokenizer that reads dict.txt itself."""
@@ -107,7 +111,7 @@ def test_shared_tag_table_gives_jiebas_own_tags_and_leaves_the_default_alone():
     import jieba.posseg
 
     tk = sys.modules["attention_core.tokenize"]
-    ours = tk.pos_tokenizer()
+    ours = tk._build_pos_tokenizer.__wrapped__(str(tk.USER_DICT))  # built here, not cached
     base = jieba.Tokenizer()
     base.tmp_dir = ours.tokenizer.tmp_dir
     base.load_userdict(str(tk.USER_DICT))
@@ -120,7 +124,7 @@ def test_shared_tag_table_gives_jiebas_own_tags_and_leaves_the_default_alone():
     assert "小红" not in jieba.posseg.dt.word_tag_tab  # our user dictionary stays ours
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # builds jieba's dictionary from dict.txt
 def test_dictionary_snapshot_restores_exactly_what_jieba_builds(tmp_path):
     """The JSON snapshot (faster server starts) holds the same prefix dictionary, total and
     user tags as jieba's own initialize() + load_userdict(), and a broken file is ignored."""
@@ -154,3 +158,169 @@ def test_dictionary_snapshot_is_named_after_the_user_dictionary(tmp_path):
     two.write_text("小红 5 nr\n小刚 5 nr\n", encoding="utf-8")
     names = {tk._snapshot_path(str(tmp_path), str(p)) for p in (one, two)}
     assert len(names) == 2 and tk._snapshot_path(str(tmp_path), None) not in names
+
+
+@pytest.mark.parametrize(
+    ("text", "punct"),
+    [("，", True), ("。", True), ("...", True), ("+", True), ("—", True), ("\u3000", True),
+     ("他", False), ("a", False), ("1", False), ("🍎", False), ("，他", False), ("©", False)],
+)  # fmt: skip
+def test_is_punctuation_by_unicode_category(text, punct):
+    """Punctuation, maths/currency/modifier symbols, spaces, controls; an emoji or © (So, "other
+    symbol") says something, so it is not punctuation."""
+    assert is_punctuation(text) is punct
+
+
+def test_tokens_and_offsets_of_a_sentence_counted_by_hand():
+    tokens = tokenize("我打你，你打我。")
+    assert [(t.text, t.start, t.end) for t in tokens] == [
+        ("我", 0, 1), ("打", 1, 2), ("你", 2, 3), ("，", 3, 4),
+        ("你", 4, 5), ("打", 5, 6), ("我", 6, 7), ("。", 7, 8),
+    ]  # fmt: skip
+    assert tokens.notice() is None and tokens.mode == "word"
+
+
+def test_the_cut_notice_names_both_cuts():
+    tokens = tokenize("我" * (MAX_CHARS + 1), mode="char")
+    assert tokens.notice() == (
+        f"input cut to the first {MAX_CHARS} characters (1 dropped); "
+        f"kept the first {MAX_TOKENS} tokens ({MAX_CHARS - MAX_TOKENS} dropped)"
+    )
+    assert tokenize("我" * MAX_TOKENS, mode="char").notice() is None
+    cut = tokenize("我" * (MAX_TOKENS + 3), mode="char")
+    assert cut.tokens_cut == 3 and cut.chars_cut == 0 and cut.truncated
+
+
+# ---- mutation-testing round: pieces, breaks, unknown characters, counts, messages
+
+TK = sys.modules["attention_core.tokenize"]
+
+
+def test_pieces_end_after_the_last_break_before_chunk_characters():
+    text = "我" * 50 + "，" + "我" * 50 + "。" + "我" * 10  # 112 characters
+    assert list(TK._chunks(text)) == [(0, text[:51]), (51, text[51:])]
+    plain = "我" * 150  # no break: cut at CHUNK
+    assert [(o, len(p)) for o, p in TK._chunks(plain)] == [(0, 64), (64, 64), (128, 22)]
+    exact = "我" * 30 + "，" + "我" * 33  # exactly CHUNK long: one piece, no search
+    assert list(TK._chunks(exact)) == [(0, exact)]
+    first = "，" + "我" * 70  # a break at the piece's first character does not count
+    assert [(o, len(p)) for o, p in TK._chunks(first)] == [(0, 64), (64, 7)]
+    spaced = "我" * 40 + " " + "我" * 40
+    assert [(o, len(p)) for o, p in TK._chunks(spaced)] == [(0, 41), (41, 40)]
+    near = "我" * 61 + "，" + "我" * 10  # the break nearest the end wins
+    assert [(o, len(p)) for o, p in TK._chunks(near)] == [(0, 62), (62, 10)]
+    two = "我" * 20 + "，" + "我" * 20 + "，" + "我" * 30
+    assert [(o, len(p)) for o, p in TK._chunks(two)] == [(0, 42), (42, 30)]
+
+
+@pytest.mark.parametrize(
+    ("c", "brk"), [("，", True), ("。", True), (" ", True), ("\u3000", True), ("\n", True),
+                   ("我", False), ("a", False), ("1", False), ("+", False)],
+)  # fmt: skip
+def test_breaks_are_spaces_and_punctuation(c, brk):
+    assert TK._is_break(c) is brk
+
+
+def test_plain_cut_when_more_than_the_limit_of_han_characters_are_unknown():
+    from jieba.posseg import char_state_tab_P
+
+    unknown = [chr(c) for c in range(0x4E00, 0xA000) if chr(c) not in char_state_tab_P]
+    limit = TK.UNKNOWN_HAN_LIMIT
+    assert not TK._needs_plain_cut("".join(unknown[:limit]) + "我们")
+    assert TK._needs_plain_cut("".join(unknown[: limit + 1]))
+    assert TK._needs_plain_cut("\u9fff" * (limit + 1))  # the range's last character counts
+    assert not TK._needs_plain_cut("a" * 20 + "🍎" * 5)  # only Han characters count
+
+
+def test_words_jieba_finds_only_with_its_hmm_are_kept():
+    """Names missing from the dictionary come from jieba's HMM (off only for unknown text)."""
+    assert "王晓燕" in tokenize("王晓燕去了学校").texts
+    assert "阿丽娅" in tokenize("他们叫我阿丽娅").texts
+
+
+def test_characters_cut_are_counted_one_by_one():
+    """400 characters, 200 words: segmenting stops after enough words, the rest is counted as
+    characters in char mode (as words it would be half as many)."""
+    tokens = tokenize("小明" * 200, mode="char")
+    assert len(tokens) == MAX_TOKENS and tokens.tokens_cut == 400 - MAX_TOKENS
+    assert tokens.mode == "char"
+
+
+def test_the_user_dictionary_is_used():
+    """那本 is one word only through assets/userdict.txt (jieba alone cuts 那 / 本)."""
+    assert tokenize("那本书很好。").texts[0] == "那本"
+
+
+def test_a_break_at_or_after_the_chunk_end_is_not_used():
+    at_end = "我" * 64 + "，" + "我" * 10  # the break would make a 65-character piece
+    assert [(o, len(p)) for o, p in TK._chunks(at_end)] == [(0, 64), (64, 11)]
+    last = "我" * 30 + "，" + "我" * 32 + "，" + "我" * 10  # a break as the piece's last character
+    assert [(o, len(p)) for o, p in TK._chunks(last)] == [(0, 64), (64, 10)]
+
+
+def test_a_snapshot_that_cannot_be_written_is_logged_and_leaves_no_file(tmp_path, caplog):
+    class Base:
+        FREQ, total, user_word_tag_tab = {"我": 1}, 1, {}
+
+    missing = tmp_path / "no" / "such" / "dir" / "prefix.json"
+    with caplog.at_level("WARNING", logger="attention_core.tokenize"):
+        TK._save(Base(), str(missing), [])
+    assert caplog.messages == [f"could not write the jieba snapshot {missing}"]
+    assert caplog.records[0].name == "attention_core.tokenize"
+    taken = tmp_path / "taken"
+    (taken / "prefix.json").mkdir(parents=True)  # os.replace fails after the temp file is written
+    TK._save(Base(), str(taken / "prefix.json"), [])
+    assert [p.name for p in taken.iterdir()] == ["prefix.json"]  # the temp file was removed
+    readonly = tmp_path / "ok"
+    readonly.mkdir()
+    TK._save(Base(), str(readonly / "prefix.json"), ["我们"])
+    data = json.loads((readonly / "prefix.json").read_text(encoding="utf-8"))
+    assert data == {"format": 1, "freq": {"我": 1}, "total": 1, "user_tags": {},
+                    "force_split": ["我们"]}  # fmt: skip
+    assert [p.name for p in readonly.iterdir()] == ["prefix.json"]  # no temp file left
+
+
+def test_an_empty_tokenized_list_says_nothing_was_cut():
+    empty = TK.Tokenized()
+    assert (empty.chars_cut, empty.tokens_cut, empty.mode, list(empty)) == (0, 0, "word", [])
+    assert not empty.truncated and empty.notice() is None
+
+
+def test_messages_say_what_was_wrong():
+    with pytest.raises(TypeError, match=r"^text must be a str, got int$"):
+        tokenize(3)
+    with pytest.raises(EmptyInputError, match=r"^the text is empty: type a sentence with at "
+                       r"least one visible character$"):  # fmt: skip
+        tokenize(" ")
+
+
+def test_the_snapshot_is_named_after_the_format_jieba_and_dict_txt(tmp_path, monkeypatch):
+    name = TK._snapshot_path(str(tmp_path), None)
+    assert os.path.dirname(name) == str(tmp_path)
+    assert re.fullmatch(r"prefix-[0-9a-f]{16}\.json", os.path.basename(name))
+    monkeypatch.setattr(TK, "SNAPSHOT_FORMAT", TK.SNAPSHOT_FORMAT + 1)
+    assert TK._snapshot_path(str(tmp_path), None) != name  # a new format: a new file
+    stats = []
+    real = os.stat
+    monkeypatch.setattr(os, "stat", lambda p, *a, **kw: stats.append(p) or real(p, *a, **kw))
+    TK._snapshot_path(str(tmp_path), None)
+    assert [os.path.basename(p) for p in stats] == ["dict.txt"]
+
+
+def test_a_snapshot_of_another_format_or_shape_is_not_restored(tmp_path):
+    import jieba
+
+    path = tmp_path / "s.json"
+    good = {"format": TK.SNAPSHOT_FORMAT, "freq": {"龘龘": 1}, "total": 1, "user_tags": {},
+            "force_split": ["龘龘"]}  # fmt: skip
+    for bad in ({**good, "format": TK.SNAPSHOT_FORMAT + 1}, {**good, "freq": [["龘龘", 1]]}):
+        path.write_text(json.dumps(bad), encoding="utf-8")
+        base = jieba.Tokenizer()
+        assert not TK._restore(base, str(path)) and not base.initialized
+    path.write_text(json.dumps(good), encoding="utf-8")
+    base = jieba.Tokenizer()
+    assert TK._restore(base, str(path)) and base.initialized is True
+    assert base.FREQ == {"龘龘": 1} and base.total == 1
+    from jieba import finalseg
+
+    assert "龘龘" in finalseg.Force_Split_Words

@@ -229,11 +229,13 @@ def test_steps_order_and_tau_weight_maps_use_the_apps_ramp_and_axis_titles():
 def test_cli_trained_run_reports_its_own_positions_and_no_seed(capsys):
     assert cli_main([DEFAULT_SENTENCE, "--weights", "trained", "--json"]) == 0
     settings = json.loads(capsys.readouterr().out)["settings"]
-    assert settings["positions"] is True and settings["seed"] is None
+    assert settings["source"] == "trained"
+    assert settings["pos"] is True and settings["seed"] is None
     assert settings["causal"] is False and settings["step"] == load_demo_model().step
-    with pytest.raises(SystemExit) as stop:
-        cli_main([DEFAULT_SENTENCE, "--weights", "trained", "--seed", "3"])
-    assert stop.value.code == 2
+    assert cli_main([DEFAULT_SENTENCE, "--weights", "trained", "--seed", "3", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["settings"]["seed"] is None  # the app greys the seed out: ignored
+    assert "ignored --seed" in err
 
 
 # ---- 13. wording

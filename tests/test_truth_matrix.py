@@ -9,8 +9,10 @@ four value pairs (checked below), every page runs in every one of them, so every
 every setting is seen on every page. On the pages whose claims depend on state, each claim
 is checked against the settings actually in force (the trained model fixes its own).
 
-The consistency test: the same settings give the same numbers in the page's Lab
-(ui/state.compute_lab), the CLI's --json and the NPZ export (ui/state.all_npz).
+The consistency tests: the same settings give the same numbers in the page's Lab
+(ui/state.compute_lab), the CLI's --json and the NPZ export (ui/state.all_npz); and in every
+state above the main page's view and the CLI show the same weights from the same default
+focus token (attention_core.pipeline, one rule).
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from attention_core import tokenize
 from attention_core.__main__ import main as cli_main
 from attention_core.model import load_demo_model
 from tests.app_support import chart_specs, open_app
+from tests.reference import causal_allowed, loop_softmax
 from tests.test_pages_teach import decode
+from ui import explorer
 from ui.controls import DEFAULT_SENTENCE
 from ui.state import all_npz, compute_lab
 from ui.text import md_escape, t
@@ -79,12 +83,14 @@ def lab_line(f: dict, *, scale: bool = True) -> str:
     """The page's "this page uses" line, written out from the settings in force (without the
     scaling where a section divides by its own τ)."""
     lang = f["lang"]
-    pos = "teach.pos_trained" if f["weights"] == "trained" else f"teach.pos_{f['pos']}"
+    trained = f["weights"] == "trained"
+    pos = "teach.pos_trained" if trained else f"teach.pos_{f['pos']}"
+    causal = "teach.causal_what_if" if trained else "teach.causal_on"  # trained without a mask
     parts = [
         f["source"],
         f"d_model = {f['d']} · h = {f['h']} · d_k = {f['d'] // f['h']}",
         *([t("teach.scale_on" if f["scale"] else "teach.scale_off", lang)] if scale else []),
-        t("teach.causal_on" if f["causal"] else "teach.causal_off", lang),
+        t(causal if f["causal"] else "teach.causal_off", lang),
         t(pos, lang),
         t(f"teach.mode_{f['mode']}", lang),
     ]
@@ -215,7 +221,42 @@ def test_page_cli_and_npz_give_the_same_numbers(weights, capsys):
     shown = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]["z"]
     np.testing.assert_allclose(decode(shown), cli["weights"][head], atol=2e-4)
     used = cli["settings"]
+    assert used == json.loads(str(npz["record"])) == lab.record.as_dict()
     if weights == "trained":
-        assert (used["positions"], used["seed"], used["causal"]) == (True, None, False)
+        assert (used["pos"], used["seed"], used["causal"]) == (True, None, False)
     else:
-        assert (used["positions"], used["seed"], used["causal"]) == (True, 5, True)
+        assert (used["pos"], used["seed"], used["causal"]) == (True, 5, True)
+
+
+# ---- the app and the command line: the same weights and the same default focus in every state
+
+
+def cli_args(state: dict) -> list[str]:
+    """The command-line flags for a sidebar state (the trained model ignores char/positions)."""
+    flags = {"--no-scale": not state["scale"], "--causal": state["causal"],
+             "--positions": state["pos"], "--char": state["mode"] == "char"}  # fmt: skip
+    return ["--weights", state["weights"], *(name for name, on in flags.items() if on)]
+
+
+def view_weights(header: dict, scores: np.ndarray) -> np.ndarray:
+    """(h, n, n) weights of the view's raw scores, by the loop: ÷√d_k, causal rule, softmax."""
+    st_ = header["state"]
+    div = np.sqrt(header["d_k"]) if st_["scale"] else 1.0
+    allowed = causal_allowed(header["n"]) if st_["causal"] else [None] * header["n"]
+    return np.array([[loop_softmax(row / div, allowed[i]) for i, row in enumerate(head)]
+                     for head in scores.astype(np.float64)])  # fmt: skip
+
+
+@pytest.mark.parametrize("sentence", [DEFAULT_SENTENCE, "今天很好！"])  # with and without 他
+@pytest.mark.parametrize("state", STATES, ids=state_id)
+def test_app_and_cli_agree_on_weights_and_default_focus(state, sentence, capsys):
+    at = open_app("main", **state, sentence=sentence)  # one run: the view's first payload
+    assert not at.exception, [e.value for e in at.exception]
+    (view,) = [e for e in at.get("bidi_component") if e.proto.component_name == explorer.VIEW_NAME]
+    header, scores = explorer.decode(view.proto.bytes)
+    assert cli_main([sentence, "--json", *cli_args(state)]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert [tok["t"] for tok in header["tokens"]] == [tok["text"] for tok in cli["tokens"]]
+    assert header["state"]["focus"] == cli["focus"]["index"]  # one default-focus rule
+    assert header["source"] == cli["settings"]["source"] == state["weights"]
+    np.testing.assert_allclose(view_weights(header, scores), cli["weights"], atol=2e-6)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.state import Notice, trained_available
+from ui.state import Notice, trained_available, trained_config
 from ui.text import LANGS, md_escape, t
 
 EXAMPLES_FILE = Path(__file__).resolve().parent.parent / "assets" / "examples.json"
@@ -142,10 +142,13 @@ def _parse_int(name: str, raw: str, lo: int, hi: int, default: int) -> tuple[int
 
 
 def _parse_d_model(raw: str) -> tuple[int, Notice | None]:
+    """d_model clamped to its range, then to the nearest multiple of D_MODEL_STEP (the slider's
+    values); each change noticed with its own reason."""
     value, note = _parse_int("d", raw, D_MODEL_MIN, D_MODEL_MAX, DEFAULTS.d_model)
     stepped = max(D_MODEL_MIN, D_MODEL_STEP * round(value / D_MODEL_STEP))
     if note is None and stepped != value:
-        note = _clamped("d", raw, stepped)
+        fmt = {"name": "d", "value": _short(raw), "step": D_MODEL_STEP, "used": stepped}
+        note = ("warning", "notice.param_stepped", fmt)
     return stepped, note
 
 
@@ -344,10 +347,8 @@ def _model_controls(lang: str, fixed_weights: str | None = None) -> None:
     st.select_slider(
         t("side.heads", lang), options=head_options(ss["d_model"]), key="heads", disabled=fixed
     )
-    if fixed:  # the greyed sliders keep the random-weights values; say what is really used
-        from attention_core.model import load_demo_model  # cached per process
-
-        config = load_demo_model().config
+    config = trained_config() if fixed else None
+    if config is not None:  # the greyed sliders keep the random-weights values; say what is used
         st.caption(t("side.trained_fixed", lang, d=config.d_model, h=config.num_heads))
     owned = st.session_state.pop(OWNED, ())
     if "scale" not in owned:

@@ -1,115 +1,42 @@
-"""Settings → tokens, X and multi-head attention, cached per settings so every page reuses it."""
+"""A thin cache over attention_core.pipeline: settings → the Lab every page draws, its notices."""
 
 from __future__ import annotations
 
 import csv
-import importlib.util
 import io
-import unicodedata
-from dataclasses import dataclass
-from pathlib import Path
+import json
 
 import numpy as np
 import streamlit as st
 
-from attention_core import (
-    AttentionParams,
-    EmptyInputError,
-    MultiHeadResult,
-    Token,
-    build_inputs,
-    causal_mask,
-    init_params,
-    multi_head_attention,
-    softmax,
-    tokenize,
-)
-from attention_core.tokenize import MAX_CHARS, MAX_TOKENS
-
-DEMO_WEIGHTS = Path(__file__).resolve().parent.parent / "assets" / "demo_model.npz"
+from attention_core import EmptyInputError, causal_mask, pipeline, reweight
+from attention_core.pipeline import Lab, LabSettings
 
 Notice = tuple[str, str, dict]  # (level "warning" | "info", text key, format values)
-
-
-@dataclass(frozen=True)
-class Lab:
-    """Everything one page draws: tokens, X and the attention result with every intermediate."""
-
-    tokens: tuple[Token, ...]  # n tokens as tokenize() returns them
-    x: np.ndarray | None  # (n, d_model) input vectors (the trained model's own X too)
-    result: MultiHeadResult  # q, k, v (h, n, d_k); heads.weights (h, n, n); output (n, d_model)
-    d_model: int
-    heads: int
-    source: str  # "random" or "trained": what was actually used
-    notices: tuple[Notice, ...] = ()
-    params: AttentionParams | None = None  # W_Q, W_K, W_V, W_O that made `result`
-
-    @property
-    def texts(self) -> list[str]:
-        return [tok.text for tok in self.tokens]
-
-    @property
-    def d_k(self) -> int:
-        return self.d_model // self.heads
+NOTICE_KEYS = {  # pipeline notice code → (level, text key)
+    pipeline.CHARS_CUT: ("warning", "notice.chars_cut"),
+    pipeline.TOKENS_CUT: ("warning", "notice.tokens_cut"),
+    pipeline.ONLY_PUNCT: ("info", "notice.only_punct"),
+    pipeline.TRAINED_UNAVAILABLE: ("warning", "side.weights_unavailable"),
+}
 
 
 def trained_available() -> bool:
-    """True once the model helper's module and its weights file both exist."""
+    """True once the demo model's weights file exists (pipeline.trained_available)."""
+    return pipeline.trained_available()
+
+
+def trained_config():
+    """The demo model's ModelConfig (d_model, num_heads …), or None when it cannot be read."""
     try:
-        found = importlib.util.find_spec("attention_core.model") is not None
-    except (ImportError, ValueError):
-        found = False
-    return found and DEMO_WEIGHTS.exists()
+        return pipeline.trained_model().config
+    except Exception:  # a missing or half-written file: the sidebar says so elsewhere
+        return None
 
 
-def _is_punctuation(text: str) -> bool:
-    """Punctuation and symbols only (jieba's tag "x" also covers emoji, Arabic, rare Han)."""
-    return all(unicodedata.category(c)[0] in "PSZC" for c in text) and not any(
-        unicodedata.category(c) == "So"
-        for c in text  # emoji are symbols, but say something
-    )
-
-
-def _cut_notices(tokens) -> list[Notice]:
-    notes: list[Notice] = []
-    if getattr(tokens, "chars_cut", 0):
-        notes.append(("warning", "notice.chars_cut", {"kept": MAX_CHARS, "cut": tokens.chars_cut}))
-    if getattr(tokens, "tokens_cut", 0):
-        notes.append(
-            ("warning", "notice.tokens_cut", {"kept": MAX_TOKENS, "cut": tokens.tokens_cut})
-        )
-    if all(_is_punctuation(tok.text) for tok in tokens):
-        notes.append(("info", "notice.only_punct", {}))
-    return notes
-
-
-def _random_lab(sentence, mode, d_model, heads, scale, causal, pos, seed) -> Lab:
-    """Random projections on deterministic token vectors."""
-    tokens = tokenize(sentence, mode)
-    x = build_inputs(tokens, d_model, positions=pos)  # (n, d_model)
-    mask = causal_mask(len(tokens)) if causal else None  # (n, n) True = may attend
-    params = init_params(d_model, heads, seed)
-    result = multi_head_attention(x, params, scale=scale, mask=mask)
-    notices = tuple(_cut_notices(tokens))
-    return Lab(tuple(tokens), x, result, d_model, heads, "random", notices, params)
-
-
-def _trained_lab(sentence, scale, causal) -> Lab:
-    """The trained demo model; it fixes its own tokens, d_model and h. The causal mask is the
-    same what-if as for random weights: the model's scores, future keys masked."""
-    from attention_core.model import load_demo_model
-
-    model = load_demo_model()
-    run = model.run(sentence, scale=scale)
-    res = run.attention
-    if causal:
-        mask = causal_mask(len(run.tokens))  # (n, n) True = may attend
-        res = multi_head_attention(run.x, model.params, scale=scale, mask=mask)
-    h, _, d_k = res.q.shape[-3:]
-    notes = _cut_notices(run.tokens)  # d_model and h are said where the weights are named
-    return Lab(  # X is the model's own input: tag + word + last-character vectors + positions
-        tuple(run.tokens), run.x, res, h * d_k, h, "trained", tuple(notes), model.params
-    )
+def notices_of(lab: Lab) -> list[Notice]:
+    """The pipeline's notice codes as (level, text key, values) for controls.show_notices."""
+    return [(*NOTICE_KEYS[n.code], dict(n.values)) for n in lab.notices]
 
 
 @st.cache_data(max_entries=24, ttl=3600, show_spinner=False)
@@ -124,17 +51,10 @@ def compute_lab(
     seed: int,
     weights: str,
 ) -> Lab:
-    """Cached by every argument; raises EmptyInputError when there is nothing to tokenize."""
-    if weights == "trained" and trained_available():
-        try:
-            return _trained_lab(sentence, scale, causal)
-        except EmptyInputError:
-            raise
-        except Exception:  # a half-written model must not take the page down
-            lab = _random_lab(sentence, mode, d_model, heads, scale, causal, pos, seed)
-            note = ("warning", "side.weights_unavailable", {})
-            return Lab(**{**lab.__dict__, "notices": (note, *lab.notices)})
-    return _random_lab(sentence, mode, d_model, heads, scale, causal, pos, seed)
+    """pipeline.compute, cached by every argument; raises EmptyInputError when there is nothing
+    to tokenize. lab.record says what was used (the trained model fixes its own size)."""
+    settings = LabSettings(sentence, mode, d_model, heads, scale, causal, pos, seed, weights)
+    return pipeline.compute(settings)
 
 
 def lab_for(settings) -> tuple[Lab | None, list[Notice]]:
@@ -145,7 +65,7 @@ def lab_for(settings) -> tuple[Lab | None, list[Notice]]:
         return None, [("warning", "notice.empty", {})]
     except ValueError as err:
         return None, [("warning", "notice.error", {"error": str(err)})]
-    return lab, list(lab.notices)
+    return lab, notices_of(lab)
 
 
 def frozen(figures: list) -> list:
@@ -168,25 +88,17 @@ def lab_key(s) -> tuple:
 
 
 def focus_index(texts: list[str], focus: str, pos: int | None = None) -> int:
-    """Index of the focus token: position `pos` when it holds that text (the second 了), else
-    the text's first occurrence, else 他/她, else the first token."""
-    if focus and isinstance(pos, int) and 0 <= pos < len(texts) and texts[pos] == focus:
-        return pos
-    for wanted in (focus, "他", "她"):
-        if wanted and wanted in texts:
-            return texts.index(wanted)
-    return 0
+    """Index of the focus token: the core's one rule (pipeline.focus_index)."""
+    return pipeline.focus_index(texts, focus, pos)
 
 
 def weights_at(lab: Lab, tau: float | None, causal: bool) -> np.ndarray:
     """(h, n, n) weights as the view shows them: the core's, or softmax(scores/τ) for a τ chosen
-    on the view's slider (the core's softmax and causal mask on the core's raw scores)."""
+    on the view's slider (attention_core.reweight on the core's raw scores)."""
     if tau is None:
         return lab.result.heads.weights
-    scores = lab.result.heads.scores / tau  # (h, n, n)
-    if causal:
-        scores = np.where(causal_mask(scores.shape[-1]), scores, -np.inf)
-    return softmax(scores, axis=-1)
+    scores = lab.result.heads.scores  # (h, n, n)
+    return reweight(scores, tau, causal_mask(scores.shape[-1]) if causal else None)
 
 
 # ---- export: files built only when a download button is clicked ------------------------------
@@ -204,7 +116,8 @@ def weights_csv(weights: np.ndarray, texts: list[str]) -> str:
 
 
 def all_npz(lab: Lab, tau: float | None = None, causal: bool = False) -> bytes:
-    """Every matrix of the current view in one compressed .npz (with the τ weights if set)."""
+    """Every matrix of the current view in one compressed .npz (with the τ weights if set) and
+    the record of what they were computed with, as JSON."""
     res, buf = lab.result, io.BytesIO()
     arrays = {
         "q": res.q,
@@ -216,9 +129,9 @@ def all_npz(lab: Lab, tau: float | None = None, causal: bool = False) -> bytes:
         "concat": res.concat,
         "output": res.output,
         "tokens": np.array(lab.texts),
+        "x": lab.x,
+        "record": np.array(json.dumps(lab.record.as_dict())),  # what the numbers were made with
     }
-    if lab.x is not None:
-        arrays["x"] = lab.x
     if tau is not None:
         arrays["tau"] = np.array(tau)
         arrays["weights_tau"] = weights_at(lab, tau, causal)

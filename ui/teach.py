@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from functools import partial
 
 import numpy as np
 import streamlit as st
@@ -16,11 +17,13 @@ from attention_core import (
     causal_mask,
     init_params,
     multi_head_attention,
+    pipeline,
+    reweight,
     scaled_dot_product_attention,
-    softmax,
     tokenize,
 )
 from attention_core.analysis import generate_states, generation_cost, max_weight, row_entropy
+from attention_core.pipeline import LabSettings, Record
 from attention_core.tiled import tiled_attention
 from ui import controls, state
 from ui.controls import Settings
@@ -46,19 +49,13 @@ def label_tokens(texts: Sequence[str]) -> list[str]:
 # ---------------------------------------------------------------- why 1/√d_k
 
 
-def tempered(scores: np.ndarray, tau: float, causal: bool = False) -> np.ndarray:
-    """softmax(scores/τ) over the last axis, future keys at −∞ (weight 0) when `causal`."""
-    z = scores / tau  # (n, n)
-    if causal:
-        z = np.where(causal_mask(z.shape[-1]), z, -np.inf)  # (n, n) True = may attend
-    return softmax(z, axis=-1)
-
-
 def temperature_row_stats(scores: np.ndarray, taus: Sequence[float], causal: bool = False) -> dict:
-    """Mean entropy (nats) and max weight of the rows of tempered(scores, τ) for each τ."""
+    """Mean entropy (nats) and max weight of the rows of softmax(scores/τ) for each τ, future
+    keys masked when `causal` (attention_core.reweight)."""
+    mask = causal_mask(scores.shape[-1]) if causal else None  # (n, n) True = may attend
     ent, top = [], []
     for tau in taus:
-        w = tempered(scores, tau, causal)  # (n, n)
+        w = reweight(scores, tau, mask)  # (n, n)
         ent.append(float(row_entropy(w).mean()))
         top.append(float(max_weight(w).mean()))
     return {"tau": list(taus), "entropy": ent, "max": top}
@@ -149,22 +146,39 @@ GENERATION = {  # name → generate_states arguments: rerun the layer, recompute
 }
 
 
-def measure_generation(t: int, d: int = COST_D) -> dict[str, float]:
-    """Seconds and counted FLOPs to generate t tokens the three GENERATION ways."""
+KV_REPEATS = 5  # timed runs per t and way; the page reports the fastest and how far the median is
+KV_FIT_FROM = 64  # fit the generation slopes on t ≥ this: below, each step's fixed cost rules
+
+
+def interleaved_times(fns: dict[str, Callable[[], object]], repeats: int) -> dict[str, list]:
+    """Wall-clock seconds of each call, `repeats` rounds taking turns (so they share the noise)."""
+    times: dict[str, list] = {name: [] for name in fns}
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t0)
+    return times
+
+
+def measure_generation(t: int, d: int = COST_D, repeats: int = KV_REPEATS) -> dict[str, float]:
+    """Counted FLOPs and measured seconds to generate t tokens the three GENERATION ways: the
+    fastest of `repeats` interleaved runs (`{way}_s`), their median (`{way}_median_s`), and how
+    far the median lies above the fastest (`{way}_noise`, 0.1 = 10 %)."""
     cost = generation_cost(t, d, 1)
     out = {
         "nocache_flops": float(cost.flops_without_cache),
         "kvonly_flops": float(cost.flops_recompute_kv),
         "cache_flops": float(cost.flops_with_cache),
+        "cache_bytes": float(cost.cache_bytes),
     }
-    results = {}
-    for name, how in GENERATION.items():
-        generate_states(4, d, **how)  # warm-up: first calls pay for imports and thread start
-        t0 = time.perf_counter()
-        results[name] = generate_states(t, d, **how)
-        out[f"{name}_s"] = time.perf_counter() - t0
-    out["max_diff"] = float(max(np.abs(r - results["cache"]).max() for r in results.values()))
-    out["cache_bytes"] = float(cost.cache_bytes)
+    fns = {name: partial(generate_states, t, d, **how) for name, how in GENERATION.items()}
+    states = {name: fn() for name, fn in fns.items()}  # warm-up, and the outputs compared
+    out["max_diff"] = float(max(np.abs(r - states["cache"]).max() for r in states.values()))
+    for name, times in interleaved_times(fns, repeats).items():
+        fastest, median = min(times), float(np.median(times))
+        out[f"{name}_s"], out[f"{name}_median_s"] = fastest, median
+        out[f"{name}_noise"] = median / fastest - 1
     return out
 
 
@@ -254,60 +268,28 @@ def sentence_lab_or_stop(s: Settings, *, follow_sidebar: bool = False) -> state.
     return lab
 
 
-@dataclass(frozen=True)
-class InForce:
-    """The settings a Lab was really computed with (the trained model fixes most of them)."""
-
-    source: str  # "random" or "trained"
-    scale: bool  # Q·Kᵀ divided by √d_k
-    causal: bool  # future keys masked
-    pos: bool  # sinusoidal positions inside X
-    mode: str  # "word" or "char"
-    seed: int | None  # seed of W_Q … W_O (None: trained weights)
-    d_model: int
-    heads: int
-    step: int | None  # training step of the trained weights (None: random)
-
-    @property
-    def d_k(self) -> int:
-        return self.d_model // self.heads
-
-
-def in_force(lab: state.Lab, s: Settings) -> InForce:
-    """What `lab` was computed with: the sidebar's values for random weights; for the trained
-    model jieba words, its own positions and no seed, the mask as a what-if on its scores
-    (state.compute_lab)."""
-    if lab.source == "trained":
-        from attention_core.model import load_demo_model  # cached per process
-
-        step = load_demo_model().step
-        return InForce(
-            "trained", s.scale, s.causal, True, "word", None, lab.d_model, lab.heads, step
-        )
-    return InForce("random", s.scale, s.causal, s.pos, s.mode, s.seed, lab.d_model, lab.heads, None)
-
-
-def lab_line(f: InForce, t, *, scale: bool = True) -> str:
-    """One line naming the weights and every setting in force, for a caption (`scale=False`
-    leaves the scaling out, where a section divides by its own τ instead)."""
+def _record_line(r: Record, t, *, scale: bool) -> str:
+    """The weights and every setting a Lab was computed with, as one caption line."""
+    causal = "teach.causal_what_if" if r.causal_what_if else "teach.causal_on"
     parts = [
-        t(f"teach.src.{f.source}", seed=f.seed, step=f.step),
-        f"d_model = {f.d_model} · h = {f.heads} · d_k = {f.d_k}",
-        *([t("teach.scale_on" if f.scale else "teach.scale_off")] if scale else []),
-        t("teach.causal_on" if f.causal else "teach.causal_off"),
-        t(f"teach.pos_{f.source}" if f.source == "trained" else f"teach.pos_{f.pos}"),
-        t(f"teach.mode_{f.mode}"),
-    ]
+        t("teach.src.trained", step=r.step) if r.source == "trained" else
+        t("teach.src.random", seed=r.seed),
+        f"d_model = {r.d_model} · h = {r.heads} · d_k = {r.d_k}",
+        *([t("teach.scale_on" if r.scale else "teach.scale_off")] if scale else []),
+        t(causal if r.causal else "teach.causal_off"),
+        t("teach.pos_trained" if r.source == "trained" else
+          "teach.pos_True" if r.pos else "teach.pos_False"),
+        t("teach.mode_char" if r.mode == "char" else "teach.mode_word"),
+    ]  # fmt: skip
     return " · ".join(parts)
 
 
-def followed_lab(s: Settings, t, *, scale: bool = True) -> tuple[state.Lab, InForce]:
-    """The sidebar's Lab (random or trained), what it was computed with, and a caption that
-    says so (`scale=False`: a section dividing by its own τ); st.stop() when there is none."""
+def followed_lab(s: Settings, t, *, scale: bool = True) -> state.Lab:
+    """The sidebar's Lab (random or trained) under a caption naming what lab.record says it was
+    computed with (`scale=False`: a section dividing by its own τ); st.stop() when there is none."""
     run = sentence_lab_or_stop(s, follow_sidebar=True)
-    f = in_force(run, s)
-    st.caption(t("teach.in_force", line=lab_line(f, t, scale=scale)))
-    return run, f
+    st.caption(t("teach.in_force", line=_record_line(run.record, t, scale=scale)))
+    return run
 
 
 def weight_map_labels(t) -> dict:
@@ -418,11 +400,9 @@ def compare_keys(lab: state.Lab, head: int, i: int, keys: Sequence[int]) -> list
 
 
 def untrained_sums(text: str, head: int, i: int, keys: Sequence[int]) -> list[float] | None:
-    """q_i·k_j of the same head at the trained model's first checkpoint (step 0), or None."""
-    from attention_core.model import load_demo_history, load_demo_model
-
-    steps = load_demo_history().steps
-    if not len(steps) or int(steps[0]) == load_demo_model().step:
+    """q_i·k_j of the same head at the trained model's first checkpoint, or None."""
+    steps = pipeline.trained_steps()
+    if len(steps) < 2:
         return None
-    att = load_demo_model(step=int(steps[0])).run(text).attention
+    att = pipeline.compute(LabSettings(text, weights="trained", step=steps[0])).result
     return [float(att.q[head, i] @ att.k[head, j]) for j in keys]

@@ -109,6 +109,12 @@ _section(
             "zh": "链接参数 {name}={value} 超出范围，已调整为 {used}。",
             "en": "Link parameter {name}={value} is out of range; using {used}.",
         },
+        "notice.param_stepped": {
+            "zh": "链接参数 {name}={value} 在范围内，但 d_model 只取 {step} 的倍数，"
+            "已调整为 {used}。",
+            "en": "Link parameter {name}={value} is in range, but d_model comes in multiples of "
+            "{step}; using {used}.",
+        },
         "notice.param_unknown": {
             "zh": "忽略了未知的链接参数：{names}。",
             "en": "Ignored unknown link parameters: {names}.",
@@ -813,12 +819,22 @@ _section(
         "cost.mem": {"zh": "峰值内存（对数坐标）", "en": "Peak memory (log-log)"},
         "cost.mem_y": {"zh": "MiB", "en": "MiB"},
         "cost.double": {
-            "zh": "从数据读出：n 翻倍，普通注意力的内存 ×{mem:.1f}、时间 ×{time:.1f}（中位数）；"
-            "最后一次翻倍到 n = {last_n} 时内存 ×{mem_last:.2f}。",
+            "zh": "从数据读出：n 翻倍，普通注意力的内存 ×{mem:.1f}、时间 ×{time:.1f}（n ≥ {n} "
+            "的各次翻倍的中位数，和拟合斜率用的是同一些点）；最后一次翻倍到 n = {last_n} 时内存 "
+            "×{mem_last:.2f}。",
             "en": "Read off the data: doubling n multiplies plain attention's memory by {mem:.1f}"
-            " and its "
-            "time by {time:.1f} (medians); the last doubling, to n = {last_n}, took "
-            "memory ×{mem_last:.2f}.",
+            " and its time by {time:.1f} (medians of the doublings from n ≥ {n}, the points the "
+            "slopes are fitted on); the last doubling, to n = {last_n}, took memory "
+            "×{mem_last:.2f}.",
+        },
+        "cost.timed": {
+            "zh": "计时的是 attention_core/attention.py 里可读的 scaled_dot_product_attention（和"
+            "公式一样一步一个数组，单线程的 softmax）和 attention_core/tiled.py 的分块版本；"
+            "attention_core/fast.py 里分块、多线程的加速版本不在这里计时。",
+            "en": "Timed: the readable scaled_dot_product_attention of attention_core/attention.py "
+            "(one array per step of the formula, a single-threaded softmax) and the tiled version "
+            "of attention_core/tiled.py; the chunked, threaded speed-up in attention_core/fast.py "
+            "is not what is timed here.",
         },
         "cost.col.n": {"zh": "n", "en": "n"},
         "cost.col.plain_s": {"zh": "普通 秒", "en": "plain s"},
@@ -874,15 +890,27 @@ _section(
         "cost.kv_time": {"zh": "生成 t 个词的总时间", "en": "Total time to generate t tokens"},
         "cost.kv_say": {
             "zh": "t = {t_len} 时，浮点运算：① 整层重算是 ③ 缓存的 {ratio:.1f} 倍，② 只重算 "
-            "K、V 是 {ratio_kv:.1f} 倍。实测用时：① 是 ③ 的 {speed:.1f} 倍，② 是 "
+            "K、V 是 {ratio_kv:.1f} 倍。实测用时（各取最快的一次）：① 是 ③ 的 {speed:.1f} 倍，② 是 "
             "{speed_kv:.1f} 倍（d = {d} 很小，每一步的固定开销也算在用时里，浮点运算次数不含它）"
             "。缓存本身只占 {kib:,.0f} KiB；三种方式的输出最大相差 {diff:.1e}（只是浮点误差）。",
             "en": "At t = {t_len}, in FLOPs: ① rerunning the layer does {ratio:.1f}× the work "
-            "of ③ the cache, ② recomputing K and V {ratio_kv:.1f}×. Measured time: ① takes "
+            "of ③ the cache, ② recomputing K and V {ratio_kv:.1f}×. Measured time (the fastest "
+            "run of each): ① takes "
             "{speed:.1f}× as long as ③, ② {speed_kv:.1f}× (d = {d} is small, so each step's "
             "fixed overhead is in the time but not in the FLOP count). The cache itself holds "
             "{kib:,.0f} KiB; the three ways' outputs differ by at most {diff:.1e} (float "
             "round-off).",
+        },
+        "cost.kv_noise": {
+            "zh": "每个 t 三种做法轮流各跑 {r} 次，图和倍数用最快的一次；中位数比最快的一次最多慢 "
+            "{noise:.0%}（机器是共用的，计时有噪声）。在 t ≥ {t0} 的点上拟合：用时 ① ∝ t^{a:.2f}、"
+            "② ∝ t^{b:.2f}、③ ∝ t^{c:.2f}；同样拟合浮点运算数：t^{fa:.2f}、t^{fb:.2f}、t^{fc:.2f}"
+            "。",
+            "en": "For each t the three ways take turns, {r} runs each; the chart and the ratios "
+            "use the fastest run, and the median was at most {noise:.0%} slower (a shared "
+            "machine: timings are noisy). Fitted on t ≥ {t0}: time ① ∝ t^{a:.2f}, ② ∝ "
+            "t^{b:.2f}, ③ ∝ t^{c:.2f}; the FLOP counts fitted the same way: t^{fa:.2f}, "
+            "t^{fb:.2f}, t^{fc:.2f}.",
         },
         "cost.try": {
             "zh": "试一试：把范围拉到 8192 再测一次。普通注意力的内存斜率是不是还接近 2？分块注意"
@@ -1021,6 +1049,10 @@ _section(
         "teach.causal_on": {
             "zh": "因果掩码",
             "en": "causal mask",
+        },
+        "teach.causal_what_if": {
+            "zh": "因果掩码（假设：模型训练时没有用掩码）",
+            "en": "causal mask (a what-if: the model was trained without one)",
         },
         "teach.causal_off": {
             "zh": "无掩码",

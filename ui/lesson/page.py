@@ -14,9 +14,8 @@ import numpy as np
 import streamlit as st
 
 from attention_core.model import DECIDED_GAP, DECIDED_MIN
-from ui import controls, state, teach
+from ui import controls, palette, state, teach
 from ui.controls import DEFAULT_SENTENCE, Settings
-from ui.explorer import colour_stops
 from ui.lesson import data, deck, skeleton
 from ui.text import SECTIONS, t
 
@@ -280,7 +279,7 @@ def build(s: Settings, at: int) -> tuple[dict, dict[str, np.ndarray]]:
         "heads_cost": data.heads_cost(*heads_of(user)),
         "example": DEFAULT_SENTENCE,
         "decided": {"min": DECIDED_MIN, "gap": DECIDED_GAP},
-        "colours": colour_stops(),
+        "colours": palette.for_view(classroom=True),  # the one palette, projector type
     }
     return header, {**arrays, **oarr}
 

@@ -52,9 +52,10 @@ function applyHeaderDeck(D, header, arrays) {
   D.arrays = known;
   PEN_STACK = header.lang === "en" ? LATIN_STACK : FONT_STACK;
   if (!D.luts) {
-    const weight = makeRamp(header.colours.weight);
-    const signed = makeRamp(header.colours.signed);
-    D.luts = { weight, signed, weightInk: inkTable(weight), signedInk: inkTable(signed) };
+    const rule = header.colours.on_colour;
+    const weight = paintRamp(header.colours.weight, rule);
+    const signed = paintRamp(header.colours.signed, rule);
+    D.luts = { weight: weight.lut, signed: signed.lut, weightInk: weight.ink, signedInk: signed.ink };
   }
   if (first || header.ack >= D.pending) {
     const s = header.settings;

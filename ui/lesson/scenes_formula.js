@@ -162,11 +162,7 @@ function s4Numbers(pen, g, layer, n, fonts) {
       const s = layer.value(i, j);
       if (!s) continue;
       const [r, gg, b] = layer.colour(i, j);
-      const ink =
-        contrastRatio(relativeLuminance(r, gg, b), 0) >=
-        contrastRatio(relativeLuminance(r, gg, b), 1)
-          ? "#000"
-          : "#fff";
+      const ink = inkOn(r, gg, b, D.header.colours.on_colour);
       penText(pen, s, g.left + (j + 0.5) * g.cell, g.top + (i + 0.5) * g.cell, {
         px,
         align: "center",
