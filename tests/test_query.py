@@ -209,10 +209,16 @@ def test_to_query_writes_every_key_and_parses_back():
     assert q == {"s": "我打你", "d": "32", "h": "8", "scale": "0", "causal": "1", "pos": "1",
                  "seed": "12", "w": "random", "focus": "你", "mode": "char", "lang": "en",
                  "class": "1"}  # fmt: skip
-    assert tuple(q) == QUERY_KEYS
+    assert tuple(q) == tuple(k for k in QUERY_KEYS if k not in ("shared", "nums"))  # defaults
     found, notes = parse(**q)
     assert notes == [] and Settings(**{**found, "shared_scale": True}) == s
     assert to_query(DEFAULTS)["scale"] == "1" and to_query(DEFAULTS)["class"] == "0"
+    # The display switches join the link when they differ from the defaults, and parse back.
+    shown = Settings(shared_scale=False, numbers=not DEFAULTS.numbers)
+    q = to_query(shown)
+    assert (q["shared"], q["nums"]) == ("0", str(int(shown.numbers))) and tuple(q) == QUERY_KEYS
+    found, notes = parse(**q)
+    assert notes == [] and Settings(**found) == shown
 
 
 def test_to_query_cuts_the_sentence_for_the_address_bar():

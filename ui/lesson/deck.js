@@ -401,5 +401,11 @@ function figureBox(D) {
 
 function fontsOf(D) {
   const base = roomOf(D).base;
-  return { label: base, min: base, title: Math.round(base * 1.2), cell: base };
+  return { label: base, min: base, title: Math.round(base * 1.2), cell: base, stack: PEN_STACK };
+}
+
+/** Say `message` in a live region (emptied first, so the same words are said again). */
+function announce(live, message) {
+  if (live.textContent === message) live.textContent = "";
+  live.textContent = message;
 }

@@ -1,7 +1,7 @@
 /* The lesson's thin adapter over the attention view (§5, §6, §9): the shape of the view's
    coming `createView(host, opts) → {update, destroy}` (which heads, font scale), drawn until then
    with the view's own leaves: attentionWeights (softmax.js, tested against the core), the ramps
-   (colour.js), mapGeometry and FONT_STACK (layout.js), summaryText (a11y.js). At the merge its
+   (colour.js), mapGeometry (layout.js), summaryText (a11y.js). At the merge its
    body becomes a call to createView with these options; the scenes keep calling this. */
 
 /** Maps of some heads of one sentence in `host`. opts: {heads: [k…], numbers: bool}. */

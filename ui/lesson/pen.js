@@ -3,9 +3,15 @@
    outside that nothing is under the room's minimum and no two labels overlap; `penTry` places a
    label only where it overlaps none already placed. Pure functions of their arguments. */
 
-// Chinese first for Chinese; for English, Latin glyphs first so “ ” and ' are not full width.
-const LATIN_STACK = '"Segoe UI", Roboto, "Helvetica Neue", Arial, "DejaVu Sans", ' + FONT_STACK;
-let PEN_STACK = FONT_STACK; // set by the deck for the UI language
+// The CJK stack comes from the one palette (ui/palette.py, header.colours.font_stack); for
+// English, Latin glyphs go first so “ ” and ' are not full width. Set by penStacks().
+const LATIN_FIRST = '"Segoe UI", Roboto, "Helvetica Neue", Arial, "DejaVu Sans", ';
+let PEN_STACK = "sans-serif";
+
+/** The font stack for the UI language, from the palette's CJK stack. */
+function penStacks(cjk, lang) {
+  PEN_STACK = lang === "en" ? LATIN_FIRST + cjk : cjk;
+}
 const MONO_STACK = '"Noto Sans Mono CJK SC", "DejaVu Sans Mono", Menlo, Consolas, monospace';
 const INK = "#111";
 const MUTED = "#3d4350"; // 10.3 : 1 on white

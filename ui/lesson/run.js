@@ -50,7 +50,7 @@ function applyHeaderDeck(D, header, arrays) {
   const langChanged = D.header && D.header.lang !== header.lang;
   D.header = header;
   D.arrays = known;
-  PEN_STACK = header.lang === "en" ? LATIN_STACK : FONT_STACK;
+  penStacks(header.colours.font_stack, header.lang);
   if (!D.luts) {
     const rule = header.colours.on_colour;
     const weight = paintRamp(header.colours.weight, rule);
