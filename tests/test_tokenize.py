@@ -348,3 +348,8 @@ def test_the_default_dictionarys_tags_are_shared_not_read_again(monkeypatch, tmp
     read = cls(own)
     assert len(reads) == 1 and read.tokenizer is own
     assert read.word_tag_tab == {"小明": "nr", "书": "n"}
+
+
+def test_a_text_visible_only_past_the_character_limit_has_nothing_to_tokenize():
+    with pytest.raises(EmptyInputError, match=r"^the text has no visible characters to tokenize$"):
+        tokenize(" " * MAX_CHARS + "他")
