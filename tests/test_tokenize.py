@@ -311,16 +311,45 @@ def test_a_snapshot_of_another_format_or_shape_is_not_restored(tmp_path):
     import jieba
 
     path = tmp_path / "s.json"
-    good = {"format": TK.SNAPSHOT_FORMAT, "freq": {"龘龘": 1}, "total": 1, "user_tags": {},
-            "force_split": ["龘龘"]}  # fmt: skip
-    for bad in ({**good, "format": TK.SNAPSHOT_FORMAT + 1}, {**good, "freq": [["龘龘", 1]]}):
+    word = "龘" + chr(0x4E00 + os.getpid() % 20000)  # new to this process's jieba
+    good = {"format": TK.SNAPSHOT_FORMAT, "freq": {word: 1}, "total": 1, "user_tags": {},
+            "force_split": [word]}  # fmt: skip
+    for bad in ({**good, "format": TK.SNAPSHOT_FORMAT + 1}, {**good, "freq": [[word, 1]]}):
         path.write_text(json.dumps(bad), encoding="utf-8")
         base = jieba.Tokenizer()
         assert not TK._restore(base, str(path)) and not base.initialized
     path.write_text(json.dumps(good), encoding="utf-8")
     base = jieba.Tokenizer()
     assert TK._restore(base, str(path)) and base.initialized is True
-    assert base.FREQ == {"龘龘": 1} and base.total == 1
+    assert {word: 1} == base.FREQ and base.total == 1
     from jieba import finalseg
 
-    assert "龘龘" in finalseg.Force_Split_Words
+    assert word in finalseg.Force_Split_Words
+
+
+def test_the_default_dictionarys_tags_are_shared_not_read_again(monkeypatch, tmp_path):
+    """Shared when the tokenizer uses jieba's own dict.txt; any other dictionary is read."""
+    import jieba
+    import jieba.posseg
+
+    reads = []
+    real = jieba.posseg.POSTokenizer.load_word_tag
+    monkeypatch.setattr(jieba.posseg.POSTokenizer, "load_word_tag",
+                        lambda self, f: reads.append(f) or real(self, f))  # fmt: skip
+    cls = TK._shared_tags_class()
+    base = jieba.Tokenizer()
+    shared = cls(base)
+    assert reads == [] and shared.tokenizer is base
+    assert shared.word_tag_tab == jieba.posseg.dt.word_tag_tab
+    assert shared.word_tag_tab is not jieba.posseg.dt.word_tag_tab
+    other = tmp_path / "dict.txt"
+    other.write_text("小明 5 nr\n书 5 n\n", encoding="utf-8")
+    own = jieba.Tokenizer(str(other))
+    read = cls(own)
+    assert len(reads) == 1 and read.tokenizer is own
+    assert read.word_tag_tab == {"小明": "nr", "书": "n"}
+
+
+def test_a_text_visible_only_past_the_character_limit_has_nothing_to_tokenize():
+    with pytest.raises(EmptyInputError, match=r"^the text has no visible characters to tokenize$"):
+        tokenize(" " * MAX_CHARS + "他")
