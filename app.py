@@ -11,7 +11,7 @@ import streamlit as st
 
 from ui import controls
 from ui.routing import ensure_router
-from ui.text import TEXT, t
+from ui.text import SECTIONS, t
 
 ROOT = Path(__file__).resolve().parent
 STYLE = ROOT / "assets" / "style.css"
@@ -31,8 +31,9 @@ PAGES = (
     ("learned", "learned", "nav.learned", ":material/school:", "trained"),
 )
 HTML_LANG = {"zh": "zh-CN", "en": "en"}
-# Streamlit's and plotly's English names and hints that assets/frame.js puts in the UI language.
-CHROME_KEYS = tuple(key for key in TEXT if key.startswith("chrome.") and key != "chrome.help_for")
+# Streamlit's and plotly's English names and hints that assets/frame.js puts in the UI language:
+# the whole of ui/text/chrome.toml (derived, not a hand copy), keyed there by their exact English.
+CHROME_KEYS = SECTIONS["chrome"]
 # Static CSS only (no user text): larger type and stronger contrast for projection.
 CLASSROOM_CSS = """
 <style>
@@ -90,13 +91,12 @@ def frame_style(classroom: bool) -> None:
 def frame_script(lang: str) -> None:
     """assets/frame.js with its settings: page language, Streamlit's and plotly's names.
 
-    Static code and strings from ui/text.py only, never user text. Its element is hidden by
+    Static code and strings from ui/text only, never user text. Its element is hidden by
     style.css, so it takes no room on the page.
     """
     if not SCRIPT.exists():
         return
-    table = {t(key, "en"): t(key, lang) for key in CHROME_KEYS}
-    table["Help for {label}"] = t("chrome.help_for", lang)
+    table = {t(key, "en"): t(key, lang) for key in CHROME_KEYS}  # "Help for {label}" a pattern
     data = {
         "lang": HTML_LANG.get(lang, lang),
         "scrolls": t("frame.scrolls", lang),

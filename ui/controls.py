@@ -249,6 +249,9 @@ def display_query(settings: Settings) -> dict[str, str]:
 # ---- Streamlit side: session defaults, sidebar, sentence box ---------------------------------
 
 LANG_NAMES = {"zh": "中文", "en": "English"}
+# Each radio option → the key of its label.
+WEIGHTS_KEYS = {"random": "side.weights.random", "trained": "side.weights.trained"}
+MODE_KEYS = {"word": "main.mode.word", "char": "main.mode.char"}
 
 
 def init_state() -> None:
@@ -315,15 +318,15 @@ def _weights_control(lang: str, fixed: str | None) -> str:
             index=["trained", "random"].index(fixed),
             key=f"weights_fixed_{fixed}",  # one widget per source: never a stale choice
             disabled=True,
-            format_func=lambda w: t(f"side.weights.{w}", lang),
+            format_func=lambda w: t(WEIGHTS_KEYS[w], lang),
         )
-        st.caption(t("side.weights_fixed", lang, name=t(f"side.weights.{fixed}", lang)))
+        st.caption(t("side.weights_fixed", lang, name=t(WEIGHTS_KEYS[fixed], lang)))
         return fixed
     st.radio(
         t("side.weights", lang),
         options,
         key="weights",
-        format_func=lambda w: t(f"side.weights.{w}", lang),
+        format_func=lambda w: t(WEIGHTS_KEYS[w], lang),
     )
     if not trained_ok:
         st.caption(t("side.weights_unavailable", lang))
@@ -440,7 +443,7 @@ def sentence_box(lang: str) -> None:
         key="mode",
         horizontal=True,  # one row on a phone, where the columns stack
         persist_state="session",
-        format_func=lambda m: t(f"main.mode.{m}", lang),
+        format_func=lambda m: t(MODE_KEYS[m], lang),
     )
 
 

@@ -6,9 +6,26 @@ import json
 from functools import cache
 from pathlib import Path
 
-from ui.text import TEXT, t
+from ui.text import t
 
 GLOSS_FILE = Path(__file__).resolve().parent.parent / "assets" / "gloss.json"
+# jieba's POS tags → the key of their names (ui/text/gloss.toml); any other tag is pos.unknown.
+# fmt: off
+POS_KEYS = {
+    "a": "pos.a", "ad": "pos.ad", "ag": "pos.ag", "an": "pos.an", "b": "pos.b",
+    "c": "pos.c", "d": "pos.d", "df": "pos.df", "dg": "pos.dg", "e": "pos.e",
+    "eng": "pos.eng", "f": "pos.f", "g": "pos.g", "h": "pos.h", "i": "pos.i",
+    "j": "pos.j", "k": "pos.k", "l": "pos.l", "m": "pos.m", "mg": "pos.mg",
+    "mq": "pos.mq", "n": "pos.n", "ng": "pos.ng", "nr": "pos.nr",
+    "nrfg": "pos.nrfg", "nrt": "pos.nrt", "ns": "pos.ns", "nt": "pos.nt",
+    "nz": "pos.nz", "o": "pos.o", "p": "pos.p", "q": "pos.q", "r": "pos.r",
+    "rg": "pos.rg", "rr": "pos.rr", "rz": "pos.rz", "s": "pos.s", "t": "pos.t",
+    "tg": "pos.tg", "u": "pos.u", "ud": "pos.ud", "ug": "pos.ug", "uj": "pos.uj",
+    "ul": "pos.ul", "uv": "pos.uv", "uz": "pos.uz", "v": "pos.v", "vd": "pos.vd",
+    "vg": "pos.vg", "vi": "pos.vi", "vn": "pos.vn", "vq": "pos.vq", "x": "pos.x",
+    "y": "pos.y", "z": "pos.z", "zg": "pos.zg",
+}
+# fmt: on
 
 
 @cache
@@ -47,7 +64,5 @@ def tag_name(tag: str, lang: str = "zh") -> str:
 
     A tag the table does not know reads as "other (tag)".
     """
-    key = f"pos.{tag}"
-    if key in TEXT and tag not in ("legend", "unknown"):
-        return t(key, lang)
-    return t("pos.unknown", lang, tag=tag)
+    key = POS_KEYS.get(tag)
+    return t(key, lang) if key else t("pos.unknown", lang, tag=tag)

@@ -56,8 +56,9 @@ ACK = "explorer_ack"  # sequence number of the last view state applied
 TAU = "explorer_tau"  # τ chosen on the view's slider (None = follow the √d_k switch)
 HEAD = "chosen_head"  # head of the before/after panels
 FOCUS_POS = "focus_pos"  # position of the focus token (tells the two 了 apart)
-# Every string of the view: the explorer section of ui/text.py (derived, not a hand copy).
-TEXT_KEYS = tuple(key.removeprefix("explorer.") for key in SECTIONS["explorer"])
+# Every string of the view: the keys of ui/text/explorer.toml (derived, not a hand copy). The
+# browser reads each without its "explorer." prefix: T.live is explorer.live.
+TEXT_KEYS = SECTIONS["explorer"]
 
 
 @dataclass(frozen=True)
@@ -112,9 +113,9 @@ SHARED_KEYS = {"head": "main.head", "query_axis": "main.query_axis", "key_axis":
 
 
 def strings(lang: str) -> dict[str, str]:
-    """Every string the view shows, from ui/text.py (keys explorer.*, and the axis and head
+    """Every string the view shows, from ui/text (its explorer table, and the axis and head
     names every weight map of the app shares)."""
-    own = {name: t(f"explorer.{name}", lang) for name in TEXT_KEYS}
+    own = {key.removeprefix("explorer."): t(key, lang) for key in TEXT_KEYS}
     return own | {name: t(key, lang) for name, key in SHARED_KEYS.items()}
 
 

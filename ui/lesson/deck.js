@@ -220,9 +220,19 @@ function applySentence(D, text) {
 function buildHelp(D) {
   const { els } = D;
   const doc = els.root.ownerDocument;
-  const keys = ["next", "prev", "ends", "jump", "notes", "full", "black", "help", "remote"];
+  const keys = [
+    "lesson.k.next",
+    "lesson.k.prev",
+    "lesson.k.ends",
+    "lesson.k.jump",
+    "lesson.k.notes",
+    "lesson.k.full",
+    "lesson.k.black",
+    "lesson.k.help",
+    "lesson.k.remote",
+  ];
   const list = tag(doc, "ul");
-  for (const k of keys) list.append(tag(doc, "li", "", {}, tx(D, `lesson.k.${k}`)));
+  for (const k of keys) list.append(tag(doc, "li", "", {}, tx(D, k)));
   const title = tag(doc, "h3", "", { id: "lesson-help-title" }, tx(D, "lesson.keys"));
   const close = tag(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
   close.addEventListener("click", () => toggleHelp(D, false));

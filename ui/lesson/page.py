@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import inspect
 import math
-import re
 from dataclasses import replace
 from functools import cache, partial
-from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -19,7 +17,6 @@ from ui.controls import DEFAULT_SENTENCE, Settings
 from ui.lesson import data, deck, skeleton
 from ui.text import SECTIONS, t
 
-HERE = Path(__file__).resolve().parent
 AT = "lesson_at"  # the scene on screen, 1 … data.SCENES
 WRITTEN = "_lesson_at_written"  # the at= this session last wrote into the address bar
 NOTICES = "_lesson_notices"  # notices about the link, shown until the scene changes
@@ -36,7 +33,20 @@ SHARED_KEYS = (
     "explorer.colour_weight",
     "explorer.colour_score",
 )
-NOTE_MARK = re.compile(r"<!--\s*lesson\.notes\.(\d+)\s*-->")
+# The teacher's notes, scene by scene (ui/text/lesson_notes.<lang>.md): "- " lines are questions
+# for the class or things to do, the rest is what to say.
+NOTE_KEYS = (
+    "lesson.notes.1",
+    "lesson.notes.2",
+    "lesson.notes.3",
+    "lesson.notes.4",
+    "lesson.notes.5",
+    "lesson.notes.6",
+    "lesson.notes.7",
+    "lesson.notes.8",
+    "lesson.notes.9",
+    "lesson.notes.10",
+)
 # Static CSS of the lesson page (no user text): the deck takes the whole screen under
 # Streamlit's transparent header, whose » (sidebar) and ⋮ (menu) buttons stay clickable.
 PAGE_CSS = """<style>
@@ -193,14 +203,11 @@ def cost_block() -> dict:
 
 @cache
 def notes(lang: str) -> dict[str, list[list[str]]]:
-    """Teacher's notes per scene from notes.<lang>.md: [["p" | "li", text], …]."""
-    path = HERE / f"notes.{lang}.md"
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    """Teacher's notes per scene number ("1" … "10"): [["p" | "li", text], …]."""
     out: dict[str, list[list[str]]] = {}
-    parts = NOTE_MARK.split(text)
-    for number, body in zip(parts[1::2], parts[2::2], strict=True):
-        lines = [line.strip() for line in body.splitlines() if line.strip()]
-        out[number] = [["li", ln[2:]] if ln.startswith("- ") else ["p", ln] for ln in lines]
+    for number, key in enumerate(NOTE_KEYS, start=1):
+        lines = [line.strip() for line in t(key, lang).splitlines() if line.strip()]
+        out[str(number)] = [["li", ln[2:]] if ln.startswith("- ") else ["p", ln] for ln in lines]
     return out
 
 
