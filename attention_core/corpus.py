@@ -139,8 +139,10 @@ def vocabulary() -> dict:
 
 
 def userdict_text() -> str:
-    """assets/userdict.txt: the corpus words, and words jieba must not join (frequency 0)."""
-    lines = [f"{w} 1000 {tag}" for w, tag in vocabulary().items()]
+    """assets/userdict.txt: the corpus words, the app's example names, and words jieba must not
+    join (frequency 0)."""
+    names = {w: "nr" for w in words.APP_NAMES}
+    lines = [f"{w} 1000 {tag}" for w, tag in {**vocabulary(), **names}.items()]
     return "\n".join([*lines, *(f"{w} 0" for w in words.SPLIT_APART)]) + "\n"
 
 

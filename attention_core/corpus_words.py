@@ -145,6 +145,9 @@ VERBS = {
 # Said, not asked about: times before the subject, and words jieba must keep apart.
 TIMES = {"train": ("那天", "今天", "周末", "后来", "晚上"), "heldout": ("上午", "中午", "下周")}
 SPLIT_APART = ("个旧", "本书", "那本书")  # jieba joins 一个旧 (a city), 一本书, 那本书 (a name)
+# Names of the app's own example sentences (not the corpus's): without them jieba cuts
+# 小明说 as 小 / 明说 and joins 和小红.
+APP_NAMES = ("小明", "小红", "小刚", "小强", "小丽", "小芳", "王丽")
 
 
 # ---- words drawn from the lexicon: many classes, so that no class gives the answer away ----------

@@ -129,7 +129,7 @@ def _thing(s: _State, doer: str | None) -> str:
     s.things.append(o)
     measure = s.pick(["", "{M:" + o + "}", "{D:" + o + "}"])
     kind = s.pick(["plain", "adj", "colour", "owner", "pronoun", "clause", "short", "doubled"])
-    others = [p for p in s.people if p != doer]
+    others = [p for p in _one(s) if p != doer]  # never 队员们 again, without 们
     if kind == "adj":
         adjective = "{A>" + o + "}" if s.chance(0.7) else "{g>" + o + "}"
         return measure + adjective + "的{" + o + "}"
@@ -201,8 +201,9 @@ def _clause(s: _State, split: str, first: bool) -> str:
         thing = _thing(s, None)
         who, doer = _subject(s, first=False)
         return thing + "被" + who + "{vt:" + doer + "}了"
-    if frame == "bei_p" and len(s.people) < 2:  # someone named (a pronoun) or new, then a doer
-        patient = "{" + PRONOUN_OF[s.pick(s.people)] + "}" if s.people else None
+    free = 2 - len(s.people)
+    if frame == "bei_p" and free >= (1 if _one(s) else 2):  # someone named or new, then a doer
+        patient = "{" + PRONOUN_OF[s.pick(_one(s))] + "}" if _one(s) else None
         patient = patient or "{" + _new_person(s) + "}"
         agent = _new_person(s)
         return patient + "被{" + agent + "}{vp:" + agent + "}了"

@@ -55,7 +55,7 @@ def test_no_content_word_of_a_heldout_sentence_occurs_in_training(built):
 def test_almost_every_sentence_segments_as_labelled(split, built):
     """jieba keeps every labelled word one token in all but a few sentences (those are
     dropped); the links it keeps ask their question by the POS rule the app reads with."""
-    assert len(built[split]) >= 0.97 * 600
+    assert len(built[split]) >= 0.95 * 600
     for e in built[split]:
         for rel, pairs in e.links.items():
             assert all(rel in questions_of(e.tokens, i) for i, _ in pairs), e.text
@@ -84,7 +84,8 @@ def test_labels_point_at_the_right_tokens(split, built):
         for i, j in e.links["modifier_noun"]:  # the noun after the modifier (and its 的)
             assert j > i and e.tokens[j].tag.startswith("n"), e.text
         for i, j in e.links["verb_subject"]:
-            assert j < i and texts[j] in people | animals | {"他", "她", "它"}, e.text
+            doers = people | animals | {"他", "她", "它", *corpus_words.SPEAKERS}
+            assert j < i and texts[j] in doers, e.text
         for rel in corpus.LINKS:
             seen[rel] += len(e.links[rel])
     assert min(seen.values()) > 300, seen
@@ -101,12 +102,14 @@ GENDER = {
 
 def test_gender_or_position_decides_in_two_person_sentences(built):
     """A person named before a pronoun that is not its antecedent has the other gender,
-    unless it owns the antecedent (林明的母亲…，她); a person named after may share it."""
+    unless it owns the antecedent (林明的母亲…，她) or is many (队员们); a person named after
+    may share it."""
     same_after = 0
     for e in built["train"]:
         texts = [t.text for t in e.tokens]
         owns = set(e.links["modifier_noun"])  # (possessor, possessed) among others
-        people = [k for k, t in enumerate(texts) if t in GENDER]
+        one = [k + 1 == len(texts) or texts[k + 1] != "们" for k in range(len(texts))]  # not 队员们
+        people = [k for k, t in enumerate(texts) if t in GENDER and one[k]]
         for i, j in e.links["pronoun_antecedent"]:
             if texts[i] == "它":
                 continue
