@@ -2,8 +2,9 @@
 
 Every head is measured at every evaluation step on two sets: the generated held-out split
 (unseen names, words and sentence shapes) and the human-written evaluation set
-(assets/eval_set.txt). A head's job is read from the human-written set; the held-out split's
-score stands beside it. The numbers are stored with the weights, never recomputed here.
+(assets/eval_set.txt). A head's job is read from the held-out split (so nothing in the app is
+chosen by the evaluation set); its score on the human-written set stands beside it. The
+numbers are stored with the weights, never recomputed here.
 """
 
 from __future__ import annotations
@@ -49,15 +50,16 @@ class DemoHistory:
 class HeadSummary:
     """What one head does, as numbers and keys the UI can translate.
 
-    `relation` is the job read from the human-written set; hits/total count that set's rows
-    whose largest weight lands on the relation's target ("他/她 resolved in 54 of 60"), and
-    heldout_hits/heldout_total the same on the generated held-out split. A head without a job
-    ("diffuse") reports them for `closest`, and `profile` says where its weight goes instead.
+    `relation` is the job read from the generated held-out split; hits/total count the
+    human-written set's rows whose largest weight lands on that relation's target ("他/她
+    resolved in 54 of 60"), heldout_hits/heldout_total the same on the held-out split. A head
+    without a job ("diffuse") reports them for `closest`, and `profile` says where its weight
+    goes instead (measured on the human-written set).
     """
 
     head: int  # 0-based head index
     relation: str  # one of RELATIONS, or DIFFUSE when none reaches JOB_THRESHOLD
-    accuracy: float  # hits / total on the human-written set
+    accuracy: float  # hits / total: the human-written set
     weight: float  # mean weight the row gives that target on the human-written set
     closest: str  # the relation with the highest hit rate, even when the head is DIFFUSE
     hits: int = 0  # human-written set: rows whose argmax is the target …
@@ -144,11 +146,13 @@ def _job(rows: np.ndarray) -> tuple[str, int]:
 
 
 def summarise(history: DemoHistory, k: int) -> list[HeadSummary]:
-    """Per head at evaluation index k: its job, its scores on both sets, where its weight goes."""
+    """Per head at evaluation index k: its job (held-out split), its scores on both sets, and
+    where its weight goes."""
     out = []
     lift = history.profiles[k] - history.profile_chance  # (h, P)
-    for head, rows in enumerate(history.human[k]):
-        relation, r = _job(rows)
+    for head, held in enumerate(history.relations[k]):
+        relation, r = _job(held)
+        rows = history.human[k, head]
         total, held_total = int(history.human_counts[r]), int(history.heldout_counts[r])
         p = int(np.argmax(lift[head]))
         out.append(
@@ -164,14 +168,14 @@ def summarise(history: DemoHistory, k: int) -> list[HeadSummary]:
 
 def describe_heads(step: int | None = None, path: Path = DEMO_PATH) -> list[HeadSummary]:
     """Per head, the job it does at a measured step (None = final), from the measurements
-    stored with the weights: DIFFUSE below JOB_THRESHOLD on the human-written set."""
+    stored with the weights: DIFFUSE below JOB_THRESHOLD on the held-out split."""
     history = load_demo_history(path)
     return summarise(history, history.at(step))
 
 
 def job_onsets(path: Path = DEMO_PATH) -> list[int | None]:
-    """Per head, the first measured step from which its final job's hit rate (human-written
-    set) stays at or above JOB_THRESHOLD to the end (None for a head without a job)."""
+    """Per head, the first measured step from which its final job's hit rate (held-out split)
+    stays at or above JOB_THRESHOLD to the end (None for a head without a job)."""
     history = load_demo_history(path)
     out = []
     for head, final in enumerate(summarise(history, len(history.eval_steps) - 1)):
@@ -179,7 +183,7 @@ def job_onsets(path: Path = DEMO_PATH) -> list[int | None]:
             out.append(None)
             continue
         r = RELATIONS.index(final.relation)
-        below = np.nonzero(history.human[:, head, r, 0] < JOB_THRESHOLD)[0]  # (k,)
+        below = np.nonzero(history.relations[:, head, r, 0] < JOB_THRESHOLD)[0]  # (k,)
         first = int(below[-1]) + 1 if len(below) else 0
         out.append(int(history.eval_steps[first]))
     return out

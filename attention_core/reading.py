@@ -89,9 +89,10 @@ def unknown_words(tokens, vocab: Vocab) -> tuple[int, ...]:
 
 
 def best_head(heads: list[HeadSummary], relation: str) -> HeadSummary | None:
-    """The head whose measured job is `relation` with the highest accuracy, or None."""
+    """The head whose measured job is `relation` and that does it best on the held-out split
+    (the evaluation set chooses nothing here), or None."""
     doers = [h for h in heads if h.relation == relation]
-    return max(doers, key=lambda h: h.accuracy) if doers else None
+    return max(doers, key=lambda h: (h.heldout_accuracy, h.accuracy)) if doers else None
 
 
 def top_two(row: np.ndarray) -> tuple[tuple[int, ...], tuple[float, ...], bool]:

@@ -1,6 +1,9 @@
 """The reading API: which question a token asks, which head answers it, and the status that
 says whether the pick may be presented as the answer."""
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -10,6 +13,7 @@ from attention_core.features import Vocab
 from attention_core.relations import questions_of
 from attention_core.tokenize import Token, tokenize
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "assets" / "examples.json"
 VOCAB = Vocab(("-", "A"), ("-", *"小红刚他她看见走的书"))
 HEADS = [
     HeadSummary(0, "pronoun_antecedent", 0.95, 0.9, "pronoun_antecedent", 57, 60),
@@ -137,6 +141,8 @@ def test_read_pronoun_keeps_its_old_shape_and_gains_the_status():
         ("老师走进教室，他开始讲课。", "他", "老师"),
         ("奶奶坐在院子里，她在晒太阳。", "她", "奶奶"),
         ("小明买了一辆旧的自行车，他很喜欢。", "旧", "自行车"),
+        ("小明说他明天要去看小刚。", "他", "小明"),  # 他 looks back
+        ("老师走进教室，他开始讲课。", "开始", "他"),
     ],
 )
 def test_the_shipped_model_reads_teacher_sentences(sentence, focus, answer):
@@ -150,13 +156,37 @@ def test_the_shipped_model_reads_teacher_sentences(sentence, focus, answer):
     assert r.status == rd.ANSWER and texts[r.answer] == answer
 
 
-def test_a_pronoun_head_that_looks_ahead_gives_no_answer():
-    """小明说他明天要去看小刚: the pronoun head settles on 小刚, after 他; 他 refers back, so the
-    reading says the head looks ahead instead of naming 小刚."""
+# Whom the pronoun of each pill means (assets/examples.json): the reading must agree, or, for
+# the pill labelled "where the model goes wrong", must not present its pick as the answer.
+PILL_ANSWERS = {
+    "小明把书放在了桌子上，然后他走了。": ("他", "小明"),
+    "小红告诉小明，她明天不能来上课了。": ("她", "小红"),
+    "小明很高兴，小刚看见了他。": ("他", "小明"),  # 小刚 sees him: 他 is not 小刚
+    "老师把作业还给了小王，因为他上周生病了。": ("他", "小王"),
+}
+
+
+PILLS = [e for e in json.loads(EXAMPLES.read_text(encoding="utf-8")) if e["text"] in PILL_ANSWERS]
+
+
+@pytest.mark.parametrize("pill", PILLS, ids=lambda e: e["text"][:8])
+def test_the_example_pills_are_right_or_say_where_the_model_goes_wrong(pill):
+    focus, right = PILL_ANSWERS[pill["text"]]
     m = load_demo_model()
-    run = m.run("小明说他明天要去看小刚。")
+    run = m.run(pill["text"])
     texts = run.tokens.texts
     r = rd.read_token(
-        run.tokens, texts.index("他"), run.attention.heads.weights, describe_heads(), m.vocab
+        run.tokens, texts.index(focus), run.attention.heads.weights, describe_heads(), m.vocab
     )
-    assert texts[r.keys[0]] == "小刚" and r.decided and r.status == rd.LOOKS_AHEAD
+    if pill.get("wrong"):
+        assert texts[r.keys[0]] != right and r.status != rd.ANSWER and r.answer is None
+    else:
+        assert r.status == rd.ANSWER and texts[r.answer] == right
+    assert set(pill) <= {"text", "zh", "en", "wrong"}
+
+
+def test_exactly_one_pill_is_labelled_wrong():
+    pills = json.loads(EXAMPLES.read_text(encoding="utf-8"))
+    assert [p["text"] for p in pills if p.get("wrong")] == [
+        "老师把作业还给了小王，因为他上周生病了。"
+    ]
