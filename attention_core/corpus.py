@@ -1,5 +1,5 @@
 """Templated Chinese sentences with three relations labelled: pronoun → antecedent,
-modifier → head noun (X的Y), verb → subject."""
+modifier → noun, verb → subject; training and held-out splits share no content word or shape."""
 
 from __future__ import annotations
 
@@ -8,82 +8,29 @@ from dataclasses import dataclass
 
 import numpy as np
 
-SPLITS = ("train", "heldout")
-# The relations a sentence labels, each as (asking token → answering token).
-LINKS = ("pronoun_antecedent", "modifier_noun", "verb_subject")
-MALE_CHARS = ("明", "强", "伟", "军", "刚", "杰", "涛", "磊")
-FEMALE_CHARS = ("红", "丽", "芳", "婷", "娟", "静", "敏", "燕")
+from . import corpus_words as words
+from .corpus_words import SPLITS
+from .grammar import compose
+from .relations import LINKS, questions_of
+
+__all__ = ["LINKS", "SPLITS", "Example", "Sentence", "build", "generate", "label"]
 PRONOUN = {"m": "他", "f": "她"}
-DISTRACTORS = ("这里", "那里", "那天")  # tagged r like 他/她, but nobody's name
 
-# Held-out names, objects, places, modifiers and templates never appear in training.
-SURNAMES = {
-    "train": ("小", "王", "李", "张", "刘", "陈", "杨"),
-    "heldout": ("赵", "黄", "周", "吴"),
-}
-# object → its measure word (一本书, 那本书)
-OBJECTS = {
-    "train": {
-        "书": "本", "钥匙": "把", "苹果": "个", "杯子": "个", "雨伞": "把", "手机": "部",
-        "衣服": "件", "电脑": "台", "面包": "个", "钱包": "个", "狗": "只", "汽车": "辆",
-    },
-    "heldout": {
-        "帽子": "顶", "足球": "个", "照片": "张", "鲜花": "束", "自行车": "辆", "眼镜": "副",
-        "兔子": "只", "毛衣": "件",
-    },
-}  # fmt: skip
-PLACES = {
-    "train": ("桌子", "公园", "学校", "商店", "厨房", "图书馆", "教室"),
-    "heldout": ("医院", "车站", "操场", "办公室", "超市"),
-}
-# Adjectives jieba tags "a", and colours (tagged "n", all ending in 色).
-ADJECTIVES = {
-    "train": ("新", "旧", "大", "小", "漂亮", "聪明", "干净", "便宜"),
-    "heldout": ("长", "厚", "轻", "有趣", "简单"),
-}
-COLOURS = {"train": ("红色", "白色", "黑色", "灰色"), "heldout": ("蓝色", "黄色", "绿色")}
-SPLIT_APART = ("个旧", "本书", "那本书")  # jieba joins 一个旧 (a city), 一本书, 那本书 (a name)
-TIMES = ("那天", "昨天", "今天", "周末", "后来", "晚上")
-
-# Slots: {P1} {P2} persons; {R1} {R2} their pronouns; {O} {O2} objects, {M:O} 一 + O's measure
-# word, {D:O} 那 + O's measure word (a demonstrative, tagged r); {L} place; {T} time;
-# {A>O} an adjective and {C>O} a colour modifying O; {P1>O}, {R1>O} a possessor of O;
-# {v:VERB:SUBJ} a verb whose subject is SUBJ, {v:VERB:SUBJ>O} one that also modifies O
-# (a relative clause, 小明买的书). Persons both named before a pronoun differ in gender
-# (gender decides); a person named after it may share it (position decides: 他 looks back).
-TEMPLATES = {
-    "train": (
-        "{P1}把{O}放在了{L}上，然后{R1}{v:走:R1}了。",
-        "{T}，{P1}在{L}{v:看见:P1}了{P2}，{R2}很高兴。",
-        "{P1}{v:买:P1}了{M:O}{A>O}的{O}，{R1}很{v:喜欢:R1}。",
-        "{P1}{v:看见:P1}{P2}{v:拿:P2}着{M:O}{C>O}的{O}。",
-        "{P1>O}的{O}丢了，{P2}{v:帮:P2}{R1}找到了。",
-        "{P1}{v:告诉:P1}{P2}，{R2>O}的{O}在{L}。",
-        "{P1}{v:买:P1>O}的{O}很好看，{P2}{v:说:P2}{R1}花了很多钱。",
-        "这里有{M:O}{A>O}的{O}，{P1}{v:说:P1}{R1}很{v:喜欢:R1}这里。",
-        "那天{P1}没有来，因为{R1}{v:感冒:R1}了。",
-        "{P1}{v:说:P1}{R1}明天要去{v:看:R1}{P2}。",
-        "{T}{P2}在{L}{v:找:P2}{P1}，因为{R1}拿走了{R2>O}的{O}。",
-        "{P1}很{v:喜欢:P1}{D:O}{O}，{R1}每天都{v:带:R1}着。",
-        "{L}里，{O}被{P1}{v:拿走:P1}了，{P2}{v:说:P2}{R1}是故意的。",
-        "{P2}{v:喜欢:P2}{P1}{v:做:P1>O}的{O}，{R2}说{R1}做得很好。",
-        "{P1}把{C>O}的{O}{v:送给:P1}了{P2}，{R2}非常高兴。",
-        "{P1}{v:觉得:P1}{R1}应该{v:帮助:R1}{P2}。",
-        "{P1}{v:看见:P1}了{P2}{v:买:P2>O}的{O}，{R1}也很{v:想要:R1}。",
-        "{P1}{v:告诉:P1}{P2}，{R1}明天不能{v:来:R1}了。",
-        "那是{P2}{v:带:P2>O}的{O}，{P1}{v:说:P1}{R2}总是很小心。",
-    ),
-    "heldout": (
-        "{T}，{P1}在{L}{v:遇到:P1}了{P2}，{R1}{v:请:R1}{R2}吃饭。",
-        "{P1}拿着{M:O}{A>O}的{O}走进了{L}，然后{R1}{v:坐:R1}了下来。",
-        "{P2}{v:劝:P2}{P1}别买{D:O}{C>O}的{O}，{R1}没有听。",
-        "{L}旁边，{P1}{v:借:P1}了{P2>O}的{O}，{R2}有点生气。",
-        "{P2}{v:收到:P2}了{P1}{v:寄:P1>O}的{O}，{R2}{v:感谢:R2}了{R1}。",
-        "{P1}在{L}{v:找到:P1}了{R1>O}的{O}，{R1}{v:笑:R1}了。",
-        "{P1}{v:希望:P1}{R1}明天能{v:见到:R1}{P2}。",
-    ),
-}
+# Slots of a pattern (written by grammar.compose): {P1} {P2} people, {N1} an animal, {R1} {R2}
+# the pronouns of P1 and P2, {RN} 它 of N1, {RO} 它 of the thing O; {O} {O2} things, {M:O}
+# 一 + O's measure word, {D:O} 那 + O's measure word (a demonstrative, tagged r); {L} a place,
+# {T} a time; {A>O} an adjective, {C>O} a colour, {a>O} a one-character adjective and {z>O} a
+# doubled one (短短的, 湿漉漉) and {g>O} a degree adjective (很轻) modifying O; {S} 我, 你, 我们 or
+# 你们 (never meant by 他 or 她); {P1}们 many people of one role; {P1>O}, {R1>O}, {P1>P2} a
+# possessor; {vt:P1} a verb of frame vt whose subject is P1, {vt:P1>O} one that also modifies O
+# (林明买的帽子). A person named before a pronoun of another
+# must differ in gender from its antecedent (gender decides), unless it possesses the
+# antecedent (林明的母亲…，她 means the mother); a person named after a pronoun may share it
+# (position decides: 他 looks back).
 _SLOT = re.compile(r"\{([^}]+)\}")
+_PEOPLE = ("P1", "P2")
+_REFERS = {"R1": "P1", "R2": "P2", "RN": "N1", "RO": "O"}  # pronoun slot → antecedent slot
+_ANY_ACTION = ("vi", "vt", "vp")  # frames half filled from the lexicon's pool of verbs
 
 
 @dataclass(frozen=True)
@@ -93,7 +40,7 @@ class Sentence:
     text: str
     spans: dict  # slot key -> (start, end) character offsets of that word
     links: dict  # relation in LINKS -> tuple of (asking slot key, answering slot key)
-    template: int  # index into TEMPLATES[split]
+    template: str  # the pattern it was filled from (grammar.compose)
 
 
 @dataclass(frozen=True)
@@ -103,7 +50,7 @@ class Example:
     text: str
     tokens: list
     links: dict  # relation in LINKS -> tuple of (i asking, j answering) token indices
-    template: int
+    template: str
 
     @property
     def pronouns(self) -> tuple:
@@ -114,38 +61,92 @@ class Example:
         return self.links["verb_subject"]
 
 
+def _check_split(split: str) -> None:
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+
+
 def names(split: str) -> dict:
-    """All person names of a split, by gender: {"m": (...), "f": (...)}."""
+    """All given names of a split, by gender: {"m": (...), "f": (...)}."""
     _check_split(split)
-    out = {}
-    for g, chars in (("m", MALE_CHARS), ("f", FEMALE_CHARS)):
-        out[g] = tuple(s + c for s in SURNAMES[split] for c in chars)
-    return out
+    chars = {"m": words.MALE_CHARS, "f": words.FEMALE_CHARS}
+    return {g: tuple(s + c for s in words.SURNAMES[split] for c in cs) for g, cs in chars.items()}
+
+
+def nicknames(split: str) -> tuple:
+    """小林, 老林 …: a surname after 小 or 老 (no gender)."""
+    _check_split(split)
+    return tuple(p + s for s in words.SURNAMES[split] for p in words.NICK_PREFIXES)
+
+
+def people(split: str) -> dict:
+    """Every person word of a split by kind: kind -> {"m"|"f"|"x": (words …)}."""
+    _check_split(split)
+    return {
+        "name": names(split),
+        "kin": dict(words.KIN[split]),
+        "nick": {"x": nicknames(split)},
+        "job": {"x": words.JOBS[split]},
+        "role": {"x": words.lexicon_pools()["roles"][split]},
+    }
+
+
+def verbs(split: str) -> dict:
+    """frame -> the split's verbs as written ("挂|在": the verb 挂, written 挂在)."""
+    _check_split(split)
+    return {frame: pools[split] for frame, pools in words.VERBS.items()}
+
+
+def heldout_words() -> dict:
+    """Exactly what the held-out split holds out, by kind: no word here occurs in training."""
+    verb_words = {v.split("|")[0] for pool in verbs("heldout").values() for v in pool}
+    return {
+        "names": tuple(w for g in names("heldout").values() for w in g) + nicknames("heldout"),
+        "people": tuple(w for g in words.KIN["heldout"].values() for w in g)
+        + words.JOBS["heldout"],
+        "animals": tuple(words.ANIMALS["heldout"]),
+        "objects": tuple(words.OBJECTS["heldout"]),
+        "places": words.PLACES["heldout"],
+        "modifiers": words.ADJECTIVES["heldout"]
+        + words.COLOURS["heldout"]
+        + words.SHORT_ADJECTIVES["heldout"]
+        + tuple(w.split("|")[0] for w in words.DOUBLED["heldout"])
+        + words.DEGREE["heldout"],
+        "verbs": tuple(sorted(verb_words)),
+        **{f"lexicon {k}": v["heldout"] for k, v in words.lexicon_pools().items()},
+    }
 
 
 def vocabulary() -> dict:
     """Every corpus word that must segment as one word, with its POS tag (for the userdict)."""
-    words = {}
+    out = {}
     for split in SPLITS:
         for group in names(split).values():
-            words.update(dict.fromkeys(group, "nr"))
-        words.update(dict.fromkeys(OBJECTS[split], "n"))
-        words.update(dict.fromkeys(PLACES[split], "n"))
-        for measure in OBJECTS[split].values():
-            words["一" + measure] = "m"
-            words["那" + measure] = "r"  # a demonstrative: a pronoun-like distractor
-    return words
+            out.update(dict.fromkeys(group, "nr"))
+        out.update(dict.fromkeys(nicknames(split), "n"))
+        for group in words.KIN[split].values():
+            out.update(dict.fromkeys(group, "n"))
+        out.update(dict.fromkeys(words.JOBS[split], "n"))
+        for table in (words.ANIMALS[split], words.OBJECTS[split]):
+            out.update(dict.fromkeys(table, "n"))
+            for measure in table.values():
+                out["一" + measure] = "m"
+                out["那" + measure] = "r"  # a demonstrative: a pronoun-like distractor
+        out.update(dict.fromkeys(words.PLACES[split], "n"))
+        for pool in verbs(split).values():
+            out.update({v: "v" for v in pool if "|" not in v and len(v) > 1})
+    return out
 
 
 def userdict_text() -> str:
-    """assets/userdict.txt: the corpus words, and words jieba must not join (frequency 0)."""
-    lines = [f"{w} 1000 {tag}" for w, tag in vocabulary().items()]
-    return "\n".join([*lines, *(f"{w} 0" for w in SPLIT_APART)]) + "\n"
+    """assets/userdict.txt: the corpus words, the app's example names, and words jieba must not
+    join (frequency 0)."""
+    names = {w: "nr" for w in words.APP_NAMES}
+    lines = [f"{w} 1000 {tag}" for w, tag in {**vocabulary(), **names}.items()]
+    return "\n".join([*lines, *(f"{w} 0" for w in words.SPLIT_APART)]) + "\n"
 
 
-def _check_split(split: str) -> None:
-    if split not in SPLITS:
-        raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+# ---- filling templates ---------------------------------------------------------------------------
 
 
 def generate(split: str, n: int, seed: int = 0) -> list[Sentence]:
@@ -154,8 +155,7 @@ def generate(split: str, n: int, seed: int = 0) -> list[Sentence]:
     if n < 0:
         raise ValueError(f"n must be >= 0, got {n}")
     rng = np.random.default_rng(seed)
-    templates = TEMPLATES[split]
-    return [_fill(split, int(rng.integers(len(templates))), rng) for _ in range(n)]
+    return [_fill(split, compose(split, rng), rng) for _ in range(n)]
 
 
 def _pick(rng: np.random.Generator, items) -> str:
@@ -163,65 +163,120 @@ def _pick(rng: np.random.Generator, items) -> str:
     return items[int(rng.integers(len(items)))]
 
 
-def _genders(template: str, rng: np.random.Generator) -> tuple[str, str]:
-    """P1's and P2's gender: different when both are named before one of their pronouns."""
-    first = "m" if rng.random() < 0.5 else "f"
-    second = "m" if rng.random() < 0.5 else "f"
-    at = {m.group(1).split(">")[0]: m.start() for m in _SLOT.finditer(template)}
-    for r, other in (("R1", "P2"), ("R2", "P1")):
-        if r in at and other in at and at[other] < at[r]:
-            second = "f" if first == "m" else "m"
-    return first, second
+def _differ(pattern: str) -> set:
+    """(antecedent, other) person pairs that must differ in gender: the other is named before
+    a pronoun of the antecedent and does not possess it."""
+    specs = [(m.group(1), m.start()) for m in _SLOT.finditer(pattern)]
+    first, owns = {}, set()
+    for spec, at in specs:
+        name, _, head = spec.partition(">")
+        first.setdefault(name, at)
+        owns |= {(name, head)} if head in _PEOPLE else set()
+    pairs = set()
+    for spec, at in specs:
+        ante = _REFERS.get(spec.partition(">")[0])
+        if ante in _PEOPLE:
+            many = {p for p in _PEOPLE if "{" + p + "}们" in pattern}  # 他 is never 队员们
+            others = [p for p in _PEOPLE if p != ante and p not in many and first.get(p, at) < at]
+            pairs |= {(ante, p) for p in others if (p, ante) not in owns}
+    return pairs
 
 
-def _words(split: str, template: str, rng: np.random.Generator) -> dict:
-    g1, g2 = _genders(template, rng)
-    pool, objects = names(split), OBJECTS[split]
-    p1, o1 = _pick(rng, pool[g1]), _pick(rng, objects)
-    return {
-        "P1": p1,
-        "P2": _pick(rng, [p for p in pool[g2] if p != p1]),
-        "R1": PRONOUN[g1],
-        "R2": PRONOUN[g2],
-        "O": o1,
-        "O2": _pick(rng, [o for o in objects if o != o1]),
-        "M:O": "一" + objects[o1],
-        "D:O": "那" + objects[o1],
-        "A": _pick(rng, ADJECTIVES[split]),
-        "C": _pick(rng, COLOURS[split]),
-        "L": _pick(rng, PLACES[split]),
-        "T": _pick(rng, TIMES),
+def _cast(split: str, pattern: str, rng: np.random.Generator) -> dict:
+    """Each person slot of a pattern → (word, gender "m"/"f"/"x"), gender constraints kept."""
+    pairs = _differ(pattern)
+    tied = {p for pair in pairs for p in pair}
+    pool, cast = people(split), {}
+    for slot in (p for p in _PEOPLE if "{" + p in pattern):
+        partner = [cast[q][1] for a, b in pairs for q in (a, b) if slot in (a, b) and q in cast]
+        owned = ">" + slot + "}" in pattern  # 林明的母亲: a possessed person is kin or a job
+        kinds = ("kin",) if owned else ("name", "kin")
+        if slot in tied:
+            kind = _pick(rng, kinds)
+            gender = ("f" if partner[0] == "m" else "m") if partner else _pick(rng, "mf")
+        else:
+            free = ("name", "name", "kin", "kin", "job", "role", "nick")
+            if "{" + slot + "}们" in pattern:  # 队员们: many people of one role
+                free = ("job", "role")
+            kind = _pick(rng, ("kin", "job") if owned else free)
+            gender = "x" if kind in ("job", "role", "nick") else _pick(rng, "mf")
+        taken = {w for w, _ in cast.values()}
+        cast[slot] = (_pick(rng, [w for w in pool[kind][gender] if w not in taken]), gender)
+    return cast
+
+
+def _things(split: str, rng: np.random.Generator) -> list[tuple[str, str]]:
+    """Two different things with their measure words: half from the hand-written objects
+    (帽子, 顶), half from the lexicon's pool of nouns of every class (with 个)."""
+    out = []
+    while len(out) < 2:
+        if rng.random() < 0.5:
+            thing = _pick(rng, words.OBJECTS[split])
+            found = (thing, words.OBJECTS[split][thing])
+        else:
+            found = (_pick(rng, words.lexicon_pools()["things"][split]), "个")
+        if not out or found[0] != out[0][0]:
+            out.append(found)
+    return out
+
+
+def _words(split: str, pattern: str, rng: np.random.Generator) -> dict:
+    """Every non-verb slot's word for one sentence."""
+    cast = _cast(split, pattern, rng)
+    out = {slot: word for slot, (word, _) in cast.items()}
+    for slot, (_, gender) in cast.items():
+        out["R" + slot[1]] = PRONOUN[gender] if gender in PRONOUN else _pick(rng, "他她")
+    (obj, m1), (obj2, m2) = _things(split, rng)
+    animal = _pick(rng, words.ANIMALS[split])
+    measure = {"O": m1, "O2": m2, "N1": words.ANIMALS[split][animal]}
+    out |= {"O": obj, "O2": obj2, "N1": animal, "RN": "它", "RO": "它"}
+    out |= {f"M:{k}": "一" + m for k, m in measure.items()}
+    out |= {f"D:{k}": "那" + m for k, m in measure.items()}
+    out |= {
+        "A": _pick(rng, words.ADJECTIVES[split]),
+        "C": _pick(rng, words.COLOURS[split]),
+        "a": _pick(rng, words.SHORT_ADJECTIVES[split]),
+        "z": _pick(rng, words.DOUBLED[split]),
+        "g": _pick(rng, words.DEGREE[split]),
+        "S": _pick(rng, words.SPEAKERS),
+        "L": _pick(rng, words.PLACES[split]),
+        "T": _pick(rng, words.TIMES[split]),
     }
+    return out
 
 
-def _slot(spec: str, words: dict) -> tuple[str, str, list]:
-    """A slot's name, word and links [(relation, answering slot name)] from its spec."""
+def _slot(split: str, spec: str, chosen: dict, rng) -> tuple[str, str, int, list]:
+    """A slot's name, written text, labelled length and links [(relation, answering slot)]."""
     spec, _, head = spec.partition(">")
     links = [("modifier_noun", head)] if head else []
-    if spec.startswith("v:"):
-        _, verb, subject = spec.split(":")
-        return "v", verb, [("verb_subject", subject), *links]
-    if spec in ("R1", "R2"):
-        links.append(("pronoun_antecedent", "P" + spec[1]))
-    return spec, words[spec], links
+    frame, _, subject = spec.partition(":")
+    if frame in words.VERBS:
+        pool = verbs(split)[frame]
+        if frame in _ANY_ACTION and rng.random() < 0.5:
+            pool = words.lexicon_pools()["actions"][split]
+        verb, _, particle = _pick(rng, pool).partition("|")
+        return "v", verb + particle, len(verb), [("verb_subject", subject), *links]
+    if spec in _REFERS:
+        links.append(("pronoun_antecedent", _REFERS[spec]))
+    word, _, particle = chosen[spec].partition("|")  # "湿漉漉|的": 湿漉漉 is the labelled word
+    return spec, word + particle, len(word), links
 
 
-def _fill(split: str, template: int, rng: np.random.Generator) -> Sentence:
-    """Fill one template with words of its split; record spans and links.
+def _fill(split: str, pattern: str, rng: np.random.Generator) -> Sentence:
+    """Fill one pattern with words of its split; record spans and links.
 
     A modifier's noun is the next slot of that name; a subject or antecedent the last before.
     """
-    pattern = TEMPLATES[split][template]
-    words = _words(split, pattern, rng)
+    chosen = _words(split, pattern, rng)
     text, spans, slots, asks, pos = "", {}, [], [], 0
     for m in _SLOT.finditer(pattern):
         text += pattern[pos : m.start()]
-        name, word, links = _slot(m.group(1), words)
+        name, written, length, links = _slot(split, m.group(1), chosen, rng)
         key = f"{name}@{len(slots)}"
         slots.append((name, key))
-        spans[key] = (len(text), len(text) + len(word))
+        spans[key] = (len(text), len(text) + length)
         asks += [(rel, len(slots) - 1, target) for rel, target in links]
-        text += word
+        text += written
         pos = m.end()
     text += pattern[pos:]
     found = {rel: [] for rel in LINKS}
@@ -229,20 +284,28 @@ def _fill(split: str, template: int, rng: np.random.Generator) -> Sentence:
         after = rel == "modifier_noun"
         picks = [k for i, (n, k) in enumerate(slots) if n == target and (i > at) == after]
         found[rel].append((slots[at][1], picks[0] if after else picks[-1]))
-    return Sentence(text, spans, {r: tuple(v) for r, v in found.items()}, template)
+    return Sentence(text, spans, {r: tuple(v) for r, v in found.items()}, pattern)
 
 
 def label(sentence: Sentence, tokens: list) -> Example | None:
-    """Map a sentence's labelled spans onto token indices; None if jieba split a labelled word."""
+    """Map a sentence's labelled spans onto token indices; None if jieba split a labelled word.
+
+    A link whose asking token does not ask that question by its POS tag (relations.questions_of:
+    a verb jieba tags n, say) is left out, so the corpus asks what the app's reading asks.
+    """
     index = {(tok.start, tok.end): i for i, tok in enumerate(tokens)}
     try:
         links = {
-            rel: tuple((index[sentence.spans[a]], index[sentence.spans[b]]) for a, b in pairs)
+            rel: [(index[sentence.spans[a]], index[sentence.spans[b]]) for a, b in pairs]
             for rel, pairs in sentence.links.items()
         }
     except KeyError:
         return None
-    return Example(sentence.text, tokens, links, sentence.template)
+    kept = {
+        rel: tuple((i, j) for i, j in v if rel in questions_of(tokens, i))
+        for rel, v in links.items()
+    }
+    return Example(sentence.text, tokens, kept, sentence.template)
 
 
 def build(split: str, n: int, seed: int = 0) -> list[Example]:
@@ -255,3 +318,25 @@ def build(split: str, n: int, seed: int = 0) -> list[Example]:
         if example is not None:
             out.append(example)
     return out
+
+
+def main(argv: list | None = None) -> None:
+    """Command line: rewrite assets/userdict.txt and assets/corpus_pools.txt from the code."""
+    import argparse
+
+    from .tokenize import USER_DICT
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--pools", action="store_true", help="rewrite assets/corpus_pools.txt")
+    parser.add_argument("--userdict", action="store_true", help="rewrite assets/userdict.txt")
+    args = parser.parse_args(argv)
+    if args.pools:
+        words.POOLS_PATH.write_text(words.pools_text(), encoding="utf-8")
+        print(f"wrote {words.POOLS_PATH}")
+    if args.userdict:
+        USER_DICT.write_text(userdict_text(), encoding="utf-8")
+        print(f"wrote {USER_DICT}")
+
+
+if __name__ == "__main__":
+    main()

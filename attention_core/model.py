@@ -1,9 +1,9 @@
-"""The tiny trainable demo model: POS tags + hashed words/characters + positions → attention."""
+"""The tiny trainable demo model: POS tags, Cilin meaning classes, characters and positions →
+one multi-head attention layer; its numpy backprop, checkpoints and measured head jobs."""
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,95 +17,31 @@ from .attention import (
     softmax,
     split_heads,
 )
-from .corpus import LINKS
-from .embed import sinusoidal_positions, token_vector
+from .features import (
+    TAGS,  # noqa: F401  (model.TAGS, as before the features moved)
+    ModelConfig,
+    Vocab,
+    entries,
+    fixed_features,
+    neighbour_ids,
+    tag_ids,
+    word_vectors,
+)
+from .relations import LINKS
 from .tokenize import Tokenized, tokenize
 
 DEMO_PATH = Path(__file__).resolve().parent.parent / "assets" / "demo_model.npz"
-# jieba POS tags that get their own learned embedding; any other tag shares "unk".
-TAGS = (
-    "unk", "n", "nr", "nrfg", "nrt", "ns", "nt", "nz", "ng", "r", "v", "vn", "vg", "a", "ad",
-    "ag", "b", "d", "p", "c", "u", "uj", "ul", "uz", "ug", "uv", "f", "t", "tg", "m", "mq", "q",
-    "x", "z", "zg", "s", "y", "e", "o", "i", "l", "j", "eng", "df", "g", "h", "k",
-)  # fmt: skip
-_TAG_INDEX = {tag: i for i, tag in enumerate(TAGS)}
-CHAR_SEED = 1  # token_vector seed of the per-character features (word features use seed 0)
 # The relations the model is asked about (one read-out each), then two it is never asked about
-# but a head may still follow; every one is measured per head on the held-out split.
+# but a head may still follow; every one is measured per head.
 RELATIONS = (*LINKS, "self", "previous")
-
-
-@dataclass(frozen=True)
-class ModelConfig:
-    """Sizes and feature scales of the demo model.
-
-    A token's fixed features sit side by side in X: the hashed word in columns [0, d_word),
-    its last character in the next d_char, the sinusoidal position in the next d_pos; the
-    learned POS-tag embedding spans all d_model columns.
-    """
-
-    d_model: int = 48  # width of every token vector
-    num_heads: int = 4  # attention heads; d_k = d_model / num_heads
-    d_word: int = 16  # columns of the hashed word vector (also the read-out's targets)
-    d_char: int = 16  # columns of the hashed last character (gender cue of a name)
-    d_pos: int = 16  # columns of the sinusoidal position
-    word_scale: float = 1.0  # norm of the word block
-    char_scale: float = 1.0  # norm of the character block
-    pos_scale: float = 1.0  # norm of the position block
-
-    def __post_init__(self) -> None:
-        if self.d_model < 2 or self.num_heads < 1 or self.d_model % self.num_heads:
-            raise ValueError(
-                f"d_model={self.d_model} must be ≥ 2 and divisible by num_heads={self.num_heads}"
-            )
-        blocks = (self.d_word, self.d_char, self.d_pos)
-        if min(blocks) < 1 or sum(blocks) > self.d_model:
-            raise ValueError(
-                f"d_word + d_char + d_pos = {sum(blocks)} must be ≤ d_model "
-                f"= {self.d_model}, each ≥ 1"
-            )
-        for name in ("word_scale", "char_scale", "pos_scale"):
-            if not np.isfinite(getattr(self, name)) or getattr(self, name) < 0:
-                raise ValueError(f"{name} must be a finite number ≥ 0, got {getattr(self, name)}")
-
-
-def tag_ids(tokens: list) -> np.ndarray:
-    """Index of each token's POS tag in TAGS (unknown tags → 0, "unk"), shape (n,)."""
-    return np.array([_TAG_INDEX.get(t.tag, 0) for t in tokens], dtype=np.int64)
-
-
-def _placed(block: np.ndarray, start: int, d_model: int) -> np.ndarray:
-    """(n, b) → (n, d_model) with the block in columns [start, start + b), zeros elsewhere."""
-    out = np.zeros((len(block), d_model))
-    out[:, start : start + block.shape[1]] = block
-    return out
-
-
-def word_vectors(tokens: list, config: ModelConfig) -> np.ndarray:
-    """Unit-norm hashed word vectors in the word columns (n, d_model): the read-out's targets."""
-    w = np.stack([token_vector(t.text, config.d_word) for t in tokens])  # (n, d_word)
-    return _placed(w / np.sqrt(config.d_word), 0, config.d_model)
-
-
-def position_features(n: int, config: ModelConfig) -> np.ndarray:
-    """Sinusoidal positions 0 … n-1 in the position columns, rows of norm pos_scale, (n, d)."""
-    pe = sinusoidal_positions(n, config.d_pos) / np.sqrt(config.d_pos / 2)  # rows of norm ≈ 1
-    return config.pos_scale * _placed(pe, config.d_word + config.d_char, config.d_model)
-
-
-def fixed_features(tokens: list, config: ModelConfig) -> np.ndarray:
-    """Everything in X that is not learned: word, last character, position blocks, (n, d).
-
-    A Chinese given name's last character often tells its gender (明, 强 / 丽, 芳), so the
-    hashed last character lets the model tell 他 from 她 even for names it never saw.
-    """
-    chars = np.stack([token_vector(t.text[-1], config.d_char, CHAR_SEED) for t in tokens])
-    chars = _placed(chars / np.sqrt(config.d_char), config.d_word, config.d_model)  # (n, d)
-    return (
-        config.word_scale * word_vectors(tokens, config)
-        + config.char_scale * chars
-        + position_features(len(tokens), config)
-    )
+# What a head's weight lands on, measured per head on the human-written set (rows of every
+# token): the share on the token itself, the one before, the one after, the first token, and
+# on the punctuation, people, nouns and verbs of the sentence.
+PROFILES = ("self", "previous", "next", "first", "punctuation", "people", "nouns", "verbs")
+PARAM_NAMES = (
+    "tags", "before", "after", "classes", "class_proj", "chars", "char_proj",
+    "w_q", "w_k", "w_v", "w_o", "gates", "readout",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -119,23 +55,42 @@ class ModelRun:
 
 @dataclass(frozen=True)
 class TrainedModel:
-    """Learned tag embeddings and attention weights at one training step."""
+    """Learned embeddings, attention weights and read-outs at one training step."""
 
     config: ModelConfig
-    tag_embeddings: np.ndarray  # (len(TAGS), d_model)
-    params: AttentionParams
+    vocab: Vocab  # the class codes and characters with a learned row
+    weights: dict  # PARAM_NAMES -> array (read-only)
     step: int
-    readout: np.ndarray | None = None  # (len(LINKS), d, d): each question type's read-out
+
+    @property
+    def params(self) -> AttentionParams:
+        w = self.weights
+        return AttentionParams(w["w_q"], w["w_k"], w["w_v"], w["w_o"], self.config.num_heads)
+
+    @property
+    def tag_embeddings(self) -> np.ndarray:
+        return self.weights["tags"]  # (len(TAGS), d_model)
+
+    @property
+    def readout(self) -> np.ndarray:
+        return self.weights["readout"]  # (len(LINKS), d, d): each question type's read-out
 
     def theta(self) -> dict:
         """The parameters as the training code names them (PARAM_NAMES)."""
-        p = self.params
-        w = {"tags": self.tag_embeddings, "w_q": p.w_q, "w_k": p.w_k, "w_v": p.w_v, "w_o": p.w_o}
-        return {**w, "readout": self.readout}
+        return dict(self.weights)
 
     def inputs(self, tokens: list) -> np.ndarray:
-        """X (n, d_model) = tag embedding + fixed features."""
-        return self.tag_embeddings[tag_ids(tokens)] + fixed_features(tokens, self.config)
+        """X (n, d_model) = tag + class + character embeddings + word and position blocks."""
+        learned = self.weights["tags"][tag_ids(tokens)]
+        if self.config.context:
+            before, after = neighbour_ids(tokens)  # (n,) each
+            learned = learned + self.weights["before"][before] + self.weights["after"][after]
+        for kind, proj in (("classes", "class_proj"), ("chars", "char_proj")):
+            if getattr(self.config, kind):
+                ids, w = entries(tokens, self.vocab, kind)  # (n, K)
+                e = np.einsum("nk,nke->ne", w, self.weights[kind][ids])  # (n, d_embed)
+                learned = learned + e @ self.weights[proj]  # (n, d_model)
+        return learned + fixed_features(tokens, self.config)
 
     def run(self, text: str, *, scale: bool = True) -> ModelRun:
         """Tokenise `text` (jieba words) and run the trained attention layer on it."""
@@ -146,30 +101,93 @@ class TrainedModel:
 
 # ---- training math: the same forward as the core, batched with padding, and its backprop ----
 
-PARAM_NAMES = ("tags", "w_q", "w_k", "w_v", "w_o", "readout")
-
 
 @dataclass(frozen=True)
 class Batch:
     """Padded sentences and their read-out questions (asking token → answering token)."""
 
     tags: np.ndarray  # (B, N) tag indices
+    before: np.ndarray  # (B, N) index in NEIGHBOURS of the token before
+    after: np.ndarray  # (B, N) … and of the token after
+    ctx: np.ndarray  # (B, N) 1.0 where the neighbours' embeddings count (config.context)
+    cls_ids: np.ndarray  # (B, N, Kc) rows of the class table
+    cls_w: np.ndarray  # (B, N, Kc) their weights (0 on padding)
+    chr_ids: np.ndarray  # (B, N, Kh) rows of the character table
+    chr_w: np.ndarray  # (B, N, Kh) their weights
     fixed: np.ndarray  # (B, N, d) fixed features
     words: np.ndarray  # (B, N, d) read-out target vectors
+    masks: np.ndarray  # (B, N, 4) punctuation, people, nouns, verbs (for PROFILES)
     valid: np.ndarray  # (B, N) bool, False on padding
     qb: np.ndarray  # (Q,) sentence of each question
     qi: np.ndarray  # (Q,) token asking (pronoun, modifier or verb)
     qt: np.ndarray  # (Q,) token that answers (antecedent, head noun or subject)
     qr: np.ndarray  # (Q,) which question: index into LINKS, picks the read-out
 
+    def replace(self, **changes) -> Batch:
+        return dataclasses.replace(self, **changes)
 
-def forward(theta: dict, batch: Batch, num_heads: int, *, scale: bool = True) -> dict:
+
+def _entries(ids: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The non-zero entries of padded (B, N, K) rows and weights: flat token index (b·N + n),
+    table row and weight, each (E,), in token order."""
+    b, n, k = np.nonzero(w)
+    return b * w.shape[1] + n, ids[b, n, k], w[b, n, k]
+
+
+def _sum_into(index: np.ndarray, vals: np.ndarray, size: int) -> np.ndarray:
+    """out[i] = Σ vals[e] over entries e with index[e] = i: (E,) and (E, d) → (size, d), summed
+    in entry order (one bincount over i·d + column)."""
+    d = vals.shape[1]
+    flat = (index[:, None] * d + np.arange(d)).ravel()  # (E·d,)
+    return np.bincount(flat, weights=vals.ravel(), minlength=size * d).reshape(size, d)
+
+
+def _lookup(table: np.ndarray, ids: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Σ_k w[..., k] · table[ids[..., k]]: (B, N, K) rows and weights → (B, N, d)."""
+    tok, rows, wt = _entries(ids, w)
+    n_batch, n_max, _ = w.shape
+    vals = wt[:, None] * table[rows]  # (E, d)
+    return _sum_into(tok, vals, n_batch * n_max).reshape(n_batch, n_max, -1)
+
+
+def _scatter(table: np.ndarray, ids: np.ndarray, w: np.ndarray, dx: np.ndarray) -> np.ndarray:
+    """The gradient of a table used by _lookup: each row gets Σ w · dx of the tokens using it."""
+    tok, rows, wt = _entries(ids, w)
+    vals = wt[:, None] * dx.reshape(-1, dx.shape[-1])[tok]  # (E, d)
+    return _sum_into(rows, vals, len(table))
+
+
+def gates(theta: dict) -> np.ndarray:
+    """(L, h): how much question type r reads from head h, softmax over heads (rows sum to 1)."""
+    z = theta["gates"] - theta["gates"].max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def forward(
+    theta: dict, batch: Batch, num_heads: int, *, scale: bool = True, focus: float = 0.0
+) -> dict:
     """Loss and every intermediate; the attention equals multi_head_attention per sentence.
 
-    Each question type r reads the asking token's output y_i through its own matrix R_r and
-    scores every token j of the sentence by (y_i·R_r)·word_j: softmax, cross-entropy.
+    Question type r reads the asking token's heads through a learned gate g_r (a softmax over
+    the heads: concat_i with head h's block scaled by h·g_rh, then W_O), then its own matrix
+    R_r, and scores every token j of the sentence by (…·R_r)·word_j: softmax, cross-entropy.
+    With even gates this is the token's output y_i = concat_i·W_O, exactly.
+
+    `focus` adds that much of ½·Σ_h (Σ_r g_rh)² − Σ_rh g_rh²: two question types reading the
+    same head pay, a question type spreading over heads pays. Which head each question comes
+    to read, and what that head looks at, is learned; the answers are never in this term.
     """
-    x = theta["tags"][batch.tags] + batch.fixed  # (B, N, d)
+    cls_e = _lookup(theta["classes"], batch.cls_ids, batch.cls_w)  # (B, N, d_embed)
+    chr_e = _lookup(theta["chars"], batch.chr_ids, batch.chr_w)  # (B, N, d_embed)
+    around = theta["before"][batch.before] + theta["after"][batch.after]  # (B, N, d)
+    x = (
+        theta["tags"][batch.tags]
+        + batch.ctx[..., None] * around
+        + cls_e @ theta["class_proj"]
+        + chr_e @ theta["char_proj"]
+        + batch.fixed
+    )  # (B, N, d)
     q = split_heads(x @ theta["w_q"], num_heads)  # (B, h, N, d_k)
     k = split_heads(x @ theta["w_k"], num_heads)  # (B, h, N, d_k)
     v = split_heads(x @ theta["w_v"], num_heads)  # (B, h, N, d_k)
@@ -177,34 +195,49 @@ def forward(theta: dict, batch: Batch, num_heads: int, *, scale: bool = True) ->
     keys = batch.valid[:, None, None, :]  # (B, 1, 1, N)
     a = softmax(np.where(keys, c * (q @ np.swapaxes(k, -1, -2)), -np.inf))  # (B, h, N, N)
     concat = merge_heads(a @ v)  # (B, N, d)
-    y = concat @ theta["w_o"]  # (B, N, d)
-    asked = y[batch.qb, batch.qi]  # (Q, d)
-    read = np.einsum("qd,qde->qe", asked, theta["readout"][batch.qr])  # (Q, d)
+    g = gates(theta)  # (L, h)
+    cols = num_heads * np.repeat(g, q.shape[-1], axis=1)  # (L, d) each head's block scaled
+    gated = concat[batch.qb, batch.qi] * cols[batch.qr]  # (Q, d)
+    asked = gated @ theta["w_o"]  # (Q, d)
+    read = np.zeros_like(asked)  # (Q, d): asked · R_r, one matmul per question type
+    for r, table in enumerate(theta["readout"]):
+        read[batch.qr == r] = asked[batch.qr == r] @ table
     cand = batch.words[batch.qb]  # (Q, N, d)
-    logits = np.einsum("qd,qnd->qn", read, cand)  # (Q, N)
+    logits = (cand @ read[:, :, None])[..., 0]  # (Q, N)
     p = softmax(np.where(batch.valid[batch.qb], logits, -np.inf))  # (Q, N)
     picked = p[np.arange(len(p)), batch.qt]
     loss = -np.mean(np.log(np.maximum(picked, 1e-300)))
-    out = dict(x=x, q=q, k=k, v=v, c=c, a=a, concat=concat, y=y, asked=asked, read=read)
-    return {**out, "cand": cand, "p": p, "loss": loss}
+    spread = 0.5 * np.sum(g.sum(0) ** 2) - np.sum(g**2)
+    out = dict(x=x, q=q, k=k, v=v, c=c, a=a, concat=concat, y=concat @ theta["w_o"])
+    out |= dict(cls_e=cls_e, chr_e=chr_e, g=g, cols=cols, gated=gated, asked=asked, read=read)
+    return {**out, "focus": focus, "cand": cand, "p": p, "ce": loss, "loss": loss + focus * spread}
 
 
 def backward(theta: dict, batch: Batch, fw: dict) -> dict:
-    """Gradients of the mean cross-entropy with respect to every parameter in theta."""
+    """Gradients of the loss with respect to every parameter in theta."""
     nq = len(batch.qb)
     dlogits = fw["p"].copy()  # (Q, N)
     dlogits[np.arange(nq), batch.qt] -= 1.0
     dlogits /= nq
-    dread = np.einsum("qn,qnd->qd", dlogits, fw["cand"])  # (Q, d)
-    which = _one_hot(batch.qr, len(theta["readout"]))  # (Q, L)
-    g = {"readout": np.einsum("ql,qd,qe->lde", which, fw["asked"], dread)}  # (L, d, d)
-    dasked = np.einsum("qde,qe->qd", theta["readout"][batch.qr], dread)  # (Q, d)
-    n_batch, n_max, d = fw["y"].shape
-    rows = _one_hot(batch.qb * n_max + batch.qi, n_batch * n_max)  # (Q, B·N)
-    dy = (rows.T @ dasked).reshape(n_batch, n_max, d)  # (B, N, d) sums questions per token
-    g["w_o"] = np.einsum("bnd,bne->de", fw["concat"], dy)  # (d, d)
+    dread = (dlogits[:, None, :] @ fw["cand"])[:, 0]  # (Q, d)
+    grads = {"readout": np.zeros_like(theta["readout"])}  # (L, d, d)
+    dasked = np.zeros_like(dread)  # (Q, d)
+    for r, table in enumerate(theta["readout"]):
+        mine = batch.qr == r
+        grads["readout"][r] = fw["asked"][mine].T @ dread[mine]
+        dasked[mine] = dread[mine] @ table.T
+    grads["w_o"] = fw["gated"].T @ dasked  # (d, d)
+    dgated = dasked @ theta["w_o"].T  # (Q, d)
+    n_batch, n_max, d = fw["concat"].shape
     h = fw["q"].shape[1]
-    do = split_heads(dy @ theta["w_o"].T, h)  # (B, h, N, d_k)
+    asking = batch.qb * n_max + batch.qi  # (Q,) flat index of each asking token
+    dcols = _sum_into(batch.qr, dgated * fw["concat"][batch.qb, batch.qi], len(fw["g"]))
+    dg = h * dcols.reshape(len(fw["g"]), h, -1).sum(-1)  # (L, h)
+    g = fw["g"]
+    dg += fw["focus"] * (g.sum(0) - 2 * g)  # d/dg of ½Σ_h (Σ_r g)² − Σ g²
+    grads["gates"] = g * (dg - np.sum(g * dg, axis=1, keepdims=True))  # softmax Jacobian
+    dcat = _sum_into(asking, dgated * fw["cols"][batch.qr], n_batch * n_max)  # (B·N, d)
+    do = split_heads(dcat.reshape(n_batch, n_max, d), h)  # (B, h, N, d_k)
     a = fw["a"]
     da = do @ np.swapaxes(fw["v"], -1, -2)  # (B, h, N, N)
     dv = np.swapaxes(a, -1, -2) @ do  # (B, h, N, d_k)
@@ -214,10 +247,29 @@ def backward(theta: dict, batch: Batch, fw: dict) -> dict:
     dx = np.zeros_like(fw["x"])  # (B, N, d)
     for name, d_part in (("w_q", dq), ("w_k", dk), ("w_v", dv)):
         d_full = merge_heads(d_part)  # (B, N, d)
-        g[name] = np.einsum("bnd,bne->de", fw["x"], d_full)  # (d, d)
+        grads[name] = _flat(fw["x"]).T @ _flat(d_full)  # (d, d)
         dx += d_full @ theta[name].T
-    g["tags"] = _one_hot(batch.tags[batch.valid], len(theta["tags"])).T @ dx[batch.valid]
-    return g
+    return grads | _input_grads(theta, batch, fw, dx)
+
+
+def _input_grads(theta: dict, batch: Batch, fw: dict, dx: np.ndarray) -> dict:
+    """Gradients of the embedding tables and projections from dL/dX (B, N, d)."""
+    grads = {"tags": _one_hot(batch.tags[batch.valid], len(theta["tags"])).T @ dx[batch.valid]}
+    dctx = (batch.ctx[..., None] * dx)[batch.valid]  # (T, d)
+    for side in ("before", "after"):
+        grads[side] = _one_hot(getattr(batch, side)[batch.valid], len(theta[side])).T @ dctx
+    for table, proj, ids, w, e in (
+        ("classes", "class_proj", batch.cls_ids, batch.cls_w, fw["cls_e"]),
+        ("chars", "char_proj", batch.chr_ids, batch.chr_w, fw["chr_e"]),
+    ):
+        grads[proj] = _flat(e).T @ _flat(dx)  # (d_embed, d)
+        grads[table] = _scatter(theta[table], ids, w, dx @ theta[proj].T)  # (rows, d_embed)
+    return grads
+
+
+def _flat(a: np.ndarray) -> np.ndarray:
+    """(B, N, d) → (B·N, d): sums over sentences and tokens become one matmul."""
+    return a.reshape(-1, a.shape[-1])
 
 
 def _one_hot(index: np.ndarray, size: int) -> np.ndarray:
@@ -227,177 +279,73 @@ def _one_hot(index: np.ndarray, size: int) -> np.ndarray:
     return out
 
 
-def make_batch(examples: list, config: ModelConfig) -> Batch:
+def token_masks(tokens: list) -> np.ndarray:
+    """(n, 4) bool: punctuation, people (names, 他/她, Cilin's 人), nouns, verbs."""
+    from .lexicon import is_person
+
+    return np.array(
+        [
+            (t.tag == "x", t.tag.startswith("nr") or is_person(t.text), t.tag.startswith("n"),
+             t.tag.startswith("v"))
+            for t in tokens
+        ],
+        dtype=bool,
+    ).reshape(len(tokens), 4)  # fmt: skip
+
+
+def _padded(parts: list, n_max: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-sentence (n, K) rows and weights → (B, N, K_max) arrays padded with weight 0."""
+    k = max(ids.shape[1] for ids, _ in parts)
+    ids = np.zeros((len(parts), n_max, k), dtype=np.int64)
+    w = np.zeros((len(parts), n_max, k))
+    for b, (i, x) in enumerate(parts):
+        ids[b, : len(i), : i.shape[1]], w[b, : len(x), : x.shape[1]] = i, x
+    return ids, w
+
+
+def make_batch(examples: list, config: ModelConfig, vocab: Vocab) -> Batch:
     """Pad examples (corpus.Example) to one length and list their questions, one per link."""
-    n_max, d = max(len(e.tokens) for e in examples), config.d_model
-    tags = np.zeros((len(examples), n_max), dtype=np.int64)
-    fixed = np.zeros((len(examples), n_max, d))
-    words = np.zeros((len(examples), n_max, d))
-    valid = np.zeros((len(examples), n_max), dtype=bool)
-    questions = []
+    n_max, d, size = max(len(e.tokens) for e in examples), config.d_model, len(examples)
+    tags, valid = np.zeros((size, n_max), dtype=np.int64), np.zeros((size, n_max), dtype=bool)
+    before, after = np.zeros_like(tags), np.zeros_like(tags)
+    fixed, words = np.zeros((size, n_max, d)), np.zeros((size, n_max, d))
+    masks, questions = np.zeros((size, n_max, 4), dtype=bool), []
     for b, e in enumerate(examples):
         n = len(e.tokens)
-        tags[b, :n] = tag_ids(e.tokens)
-        fixed[b, :n] = fixed_features(e.tokens, config)
-        words[b, :n] = word_vectors(e.tokens, config)
-        valid[b, :n] = True
+        tags[b, :n], valid[b, :n] = tag_ids(e.tokens), True
+        before[b, :n], after[b, :n] = neighbour_ids(e.tokens)
+        fixed[b, :n], words[b, :n] = (
+            fixed_features(e.tokens, config),
+            word_vectors(e.tokens, config),
+        )
+        masks[b, :n] = token_masks(e.tokens)
         for r, rel in enumerate(LINKS):
             questions += [(b, i, j, r) for i, j in e.links[rel]]
+    cls = _padded([entries(e.tokens, vocab, "classes") for e in examples], n_max)
+    chars = _padded([entries(e.tokens, vocab, "chars") for e in examples], n_max)
+    cls = cls if config.classes else (cls[0], np.zeros_like(cls[1]))
+    chars = chars if config.chars else (chars[0], np.zeros_like(chars[1]))
     qb, qi, qt, qr = np.array(questions, dtype=np.int64).reshape(-1, 4).T
-    return Batch(tags, fixed, words, valid, qb, qi, qt, qr)
+    ctx = valid * float(config.context)  # (B, N)
+    return Batch(tags, before, after, ctx, *cls, *chars, fixed, words, masks, valid, qb, qi, qt, qr)
 
 
-# ---- the shipped demo model: checkpoints, loss curve and held-out figures ----
+# ---- names that live in demo.py (the shipped weights) and reading.py (reading a sentence) ------
+
+_MOVED = {
+    "demo": ("DIFFUSE", "JOB_THRESHOLD", "DemoHistory", "HeadSummary", "describe_heads",
+             "job_onsets", "load_demo_history", "load_demo_model"),
+    "reading": ("DECIDED_GAP", "DECIDED_MIN", "PRONOUNS", "STATUSES", "PronounReading",
+                "TokenReading", "read_pronoun", "read_token"),
+}  # fmt: skip
 
 
-@dataclass(frozen=True)
-class DemoHistory:
-    """What training recorded: kept checkpoints, loss curve, held-out figures per eval step."""
+def __getattr__(name: str):
+    """Pages, the CLI and DESIGN.md's contract import these from attention_core.model; they
+    live in demo.py and reading.py, which import this module (so they load on first use)."""
+    import importlib
 
-    steps: np.ndarray  # (K,) training steps with saved weights, 0 first
-    eval_steps: np.ndarray  # (E,) steps measured on the held-out split (steps among them)
-    losses: np.ndarray  # (S,) training loss at every Adam update
-    heldout: dict  # name -> (E,) or (E, L) array: loss, readout_acc, any_head_acc, chances
-    relations: np.ndarray  # (E, h, len(RELATIONS), 2) per head: argmax hit rate, mean weight
-    config: ModelConfig
-
-    def at(self, step: int | None) -> int:
-        """Index into eval_steps of a measured step (None = the last)."""
-        return _step_index(self.eval_steps, step, "measured")
-
-
-@dataclass(frozen=True)
-class HeadSummary:
-    """What one head does on the held-out split, as numbers and a key the UI can translate."""
-
-    head: int  # 0-based head index
-    relation: str  # one of RELATIONS, or "diffuse" when none reaches JOB_THRESHOLD
-    accuracy: float  # how often the row's largest weight lands on the relation's target
-    weight: float  # mean weight the row gives that target
-    closest: str  # the relation with the highest hit rate, even when the head is "diffuse"
-
-
-JOB_THRESHOLD = 0.5  # a head has a job when its largest weight hits the target in ≥ half the rows
-DIFFUSE = "diffuse"  # the relation name of a head without a clear job
-
-
-def _readonly(a: np.ndarray) -> np.ndarray:
-    a = np.array(a)
-    a.flags.writeable = False
-    return a
-
-
-@functools.lru_cache(maxsize=2)
-def _load(path: str) -> dict:
-    """Every array of a demo .npz, read-only; cached (immutable data)."""
-    if not Path(path).exists():
-        raise FileNotFoundError(f"{path} is missing: run `python -m attention_core.train`")
-    with np.load(path) as z:
-        return {k: _readonly(z[k]) for k in z.files}
-
-
-def load_demo_history(path: Path = DEMO_PATH) -> DemoHistory:
-    """Checkpoint steps, loss curve and held-out figures of the shipped demo model."""
-    z = _load(str(path))
-    if tuple(z["relations"].tolist()) != RELATIONS:
-        raise ValueError(f"{path} measures {z['relations'].tolist()}, this code {RELATIONS}")
-    cfg = dict(zip(z["config_keys"].tolist(), z["config_values"].tolist(), strict=True))
-    ints = {f.name for f in dataclasses.fields(ModelConfig) if f.type == "int"}
-    config = ModelConfig(**{k: int(v) if k in ints else v for k, v in cfg.items()})
-    heldout = {k.removeprefix("eval_"): z[k] for k in z if k.startswith("eval_")}
-    relations = heldout.pop("relations")
-    return DemoHistory(z["steps"], z["eval_steps"], z["losses"], heldout, relations, config)
-
-
-def _step_index(steps: np.ndarray, step: int | None, what: str) -> int:
-    if step is None:
-        return len(steps) - 1
-    hits = np.nonzero(steps == step)[0]
-    if not len(hits):
-        raise ValueError(f"no {what} step {step}; the {what} steps are {steps.tolist()}")
-    return int(hits[0])
-
-
-def load_demo_model(step: int | None = None, path: Path = DEMO_PATH) -> TrainedModel:
-    """The trained demo model at a saved step (None = final); weights cached and read-only."""
-    history = load_demo_history(path)
-    return _model_at(_step_index(history.steps, step, "saved"), str(path))
-
-
-@functools.lru_cache(maxsize=32)
-def _model_at(i: int, path: str) -> TrainedModel:
-    z, history = _load(path), load_demo_history(Path(path))
-    w = {k: _readonly(z[f"theta_{k}"][i].astype(np.float64)) for k in PARAM_NAMES}
-    params = AttentionParams(w["w_q"], w["w_k"], w["w_v"], w["w_o"], history.config.num_heads)
-    return TrainedModel(history.config, w["tags"], params, int(history.steps[i]), w["readout"])
-
-
-def summarise_heads(table: np.ndarray) -> list[HeadSummary]:
-    """Per head, from a (h, R, 2) measurement: the relation it follows most often, or diffuse."""
-    out = []
-    for head, rows in enumerate(table):
-        best = int(np.argmax(rows[:, 0]))
-        relation = RELATIONS[best] if rows[best, 0] >= JOB_THRESHOLD else DIFFUSE
-        acc, weight = float(rows[best, 0]), float(rows[best, 1])
-        out.append(HeadSummary(head, relation, acc, weight, RELATIONS[best]))
-    return out
-
-
-def describe_heads(step: int | None = None, path: Path = DEMO_PATH) -> list[HeadSummary]:
-    """Per head, the relation it follows on the held-out split at a measured step (None =
-    final), from the measurement stored with the weights; "diffuse" below JOB_THRESHOLD."""
-    history = load_demo_history(path)
-    return summarise_heads(history.relations[history.at(step)])
-
-
-def job_onsets(path: Path = DEMO_PATH) -> list[int | None]:
-    """Per head, the first measured step from which its final job's hit rate stays at or above
-    JOB_THRESHOLD to the end: the moment it found its job (None for a head without one)."""
-    history = load_demo_history(path)
-    out = []
-    for head, final in enumerate(summarise_heads(history.relations[-1])):
-        if final.relation == DIFFUSE:
-            out.append(None)
-            continue
-        r = RELATIONS.index(final.relation)
-        below = np.nonzero(history.relations[:, head, r, 0] < JOB_THRESHOLD)[0]  # (k,)
-        first = int(below[-1]) + 1 if len(below) else 0
-        out.append(int(history.eval_steps[first]))
-    return out
-
-
-# ---- reading a sentence through the measured pronoun head ------------------------------------
-
-PRONOUNS = ("他", "她")
-DECIDED_MIN = 0.5  # the pronoun head decides when its top weight is at least this …
-DECIDED_GAP = 0.2  # … and this much above the runner-up; otherwise it is undecided
-
-
-@dataclass(frozen=True)
-class PronounReading:
-    """Whom the first 他/她 of a sentence means, according to the measured pronoun head."""
-
-    query: int  # token index of the pronoun
-    head: HeadSummary | None  # the best head whose job is pronoun → antecedent; None: no such head
-    keys: tuple[int, ...]  # token indices of the two largest weights in that head's row
-    weights: tuple[float, ...]  # those two weights
-    decided: bool  # top weight ≥ DECIDED_MIN and ≥ DECIDED_GAP above the runner-up
-
-
-def read_pronoun(
-    texts: list[str], weights: np.ndarray, heads: list[HeadSummary]
-) -> PronounReading | None:
-    """The pronoun head's row of the first 他/她 (weights: (h, n, n)); None without a pronoun."""
-    rows = [i for i, w in enumerate(texts) if w in PRONOUNS]
-    if not rows:
-        return None
-    i = rows[0]
-    doers = [s for s in heads if s.relation == "pronoun_antecedent"]
-    if not doers:
-        return PronounReading(i, None, (), (), False)
-    best = max(doers, key=lambda s: s.accuracy)
-    row = weights[best.head, i]  # (n,)
-    top = [int(j) for j in np.argsort(row, kind="stable")[::-1][:2]]
-    w = tuple(float(row[j]) for j in top)
-    gap = w[0] - (w[1] if len(w) > 1 else 0.0)
-    return PronounReading(i, best, tuple(top), w, w[0] >= DECIDED_MIN and gap >= DECIDED_GAP)
+    for module, names in _MOVED.items():
+        if name in names:
+            return getattr(importlib.import_module(f"attention_core.{module}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

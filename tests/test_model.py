@@ -10,62 +10,123 @@ import numpy as np
 import pytest
 
 from attention_core import corpus, model, train
-from attention_core.attention import AttentionParams, multi_head_attention
+from attention_core.attention import multi_head_attention
+from attention_core.demo import describe_heads, job_onsets, load_demo_history, load_demo_model
+from attention_core.features import ModelConfig, build_vocab
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = "小明把书放在了桌子上，然后他走了。"
-SMALL = model.ModelConfig(d_model=12, num_heads=2, d_word=4, d_char=4, d_pos=4)
+SMALL = ModelConfig(d_model=12, num_heads=2, d_word=4, d_pos=4, d_embed=3)
+HELDOUT_FLOOR = 0.95  # the best head's argmax on the generated held-out split
 
 
 @pytest.fixture(scope="module")
 def small():
     """A tiny config, a few labelled sentences as one padded batch, random parameters."""
     examples = corpus.build("train", 6, seed=0)
-    theta = train.init_theta(SMALL, seed=5)
-    return SMALL, examples, model.make_batch(examples, SMALL), theta
+    vocab = build_vocab(t.text for e in examples for t in e.tokens)
+    theta = train.init_theta(SMALL, vocab, seed=5)
+    return vocab, examples, model.make_batch(examples, SMALL, vocab), theta
 
 
-def finite_difference_check(theta: dict, batch, scale: bool, per_param: int = 12) -> None:
-    grads = model.backward(theta, batch, model.forward(theta, batch, 2, scale=scale))
+def finite_difference_check(
+    theta: dict, batch, scale: bool, per_param: int = 10, focus: float = 0.0
+) -> None:
+    def loss(t):
+        return model.forward(t, batch, 2, scale=scale, focus=focus)
+
+    grads = model.backward(theta, batch, loss(theta))
     rng = np.random.default_rng(0)
     for name in model.PARAM_NAMES:
         for _ in range(per_param):
             idx = tuple(rng.integers(s) for s in theta[name].shape)
             old = theta[name][idx]
             theta[name][idx] = old + 1e-6
-            up = model.forward(theta, batch, 2, scale=scale)["loss"]
+            up = loss(theta)["loss"]
             theta[name][idx] = old - 1e-6
-            down = model.forward(theta, batch, 2, scale=scale)["loss"]
+            down = loss(theta)["loss"]
             theta[name][idx] = old
             assert grads[name][idx] == pytest.approx((up - down) / 2e-6, rel=1e-5, abs=1e-9), name
 
 
-@pytest.mark.parametrize("scale", [True, False])
-def test_backprop_matches_finite_differences(small, scale):
-    """Every part: tag embeddings, W_Q, W_K, W_V, W_O and each question type's read-out."""
+@pytest.mark.parametrize(("scale", "focus"), [(True, 0.0), (False, 0.0), (True, 0.5)])
+def test_backprop_matches_finite_differences(small, scale, focus):
+    """Every part: tag, neighbour, class and character tables and projections, W_Q, W_K,
+    W_V, W_O, the gates and each read-out; with and without the gates' term."""
     _, _, batch, theta = small
     assert set(np.unique(batch.qr)) == set(range(len(corpus.LINKS)))  # every read-out is used
-    finite_difference_check({k: v.copy() for k, v in theta.items()}, batch, scale)
+    theta = {k: v.copy() for k, v in theta.items()}
+    theta["gates"] = np.random.default_rng(2).standard_normal(theta["gates"].shape)  # uneven
+    finite_difference_check(theta, batch, scale, focus=focus)
 
 
-def test_backprop_on_a_training_batch_with_fresh_words_and_shifted_positions(small):
-    config, _, batch, theta = small
-    tc = train.TrainConfig(model=config, max_shift=8)
+def test_backprop_on_a_training_batch_with_fresh_words_dropped_features_and_shifts(small):
+    _, _, batch, theta = small
+    tc = train.TrainConfig(model=SMALL, max_shift=8, drop_classes=0.5, drop_chars=0.5)
     rng = np.random.default_rng(3)
     batch = train.shift_positions(train.fresh_words(batch, tc, rng), tc, rng)
-    finite_difference_check({k: v.copy() for k, v in theta.items()}, batch, True, per_param=6)
+    batch = train.drop_features(batch, tc, rng)
+    finite_difference_check({k: v.copy() for k, v in theta.items()}, batch, True, per_param=5)
 
 
 def test_training_forward_equals_the_core_on_each_sentence(small):
-    config, examples, batch, theta = small
-    params = AttentionParams(theta["w_q"], theta["w_k"], theta["w_v"], theta["w_o"], 2)
-    m = model.TrainedModel(config, theta["tags"], params, step=0, readout=theta["readout"])
+    vocab, examples, batch, theta = small
+    m = model.TrainedModel(SMALL, vocab, theta, step=0)
     fw = model.forward(theta, batch, 2)
     for b, e in enumerate(examples):
         n = len(e.tokens)
-        core = multi_head_attention(m.inputs(e.tokens), params)
+        core = multi_head_attention(m.inputs(e.tokens), m.params)
+        np.testing.assert_allclose(fw["x"][b, :n], m.inputs(e.tokens), atol=1e-12)
         np.testing.assert_allclose(fw["a"][b, :, :n, :n], core.heads.weights, atol=1e-12)
         np.testing.assert_allclose(fw["y"][b, :n], core.output, atol=1e-12)
+
+
+@pytest.mark.parametrize("switch", ["classes", "chars", "context"])
+def test_an_ablated_feature_leaves_x_untouched(small, switch):
+    """classes=False (chars, context) trains and runs without that feature: X no longer
+    depends on its table, whatever the table holds."""
+    vocab, examples, _, theta = small
+    off = ModelConfig(**{**SMALL.__dict__, switch: False})
+    batch = model.make_batch(examples, off, vocab)
+    table = {"classes": "classes", "chars": "chars", "context": "before"}[switch]
+    other = {**theta, table: theta[table] + 1.0}
+    for t in (theta, other):
+        x = model.forward(t, batch, 2)["x"]
+        np.testing.assert_array_equal(x, model.forward(theta, batch, 2)["x"])
+        m = model.TrainedModel(off, vocab, t, step=0)
+        np.testing.assert_allclose(m.inputs(examples[0].tokens), x[0, : len(examples[0].tokens)])
+
+
+def test_head_measurements_equal_a_plain_loop(small):
+    """evaluate(): per head, argmax hit rate and mean target weight per relation, and the
+    PROFILES shares, against loops over sentences, tokens and heads."""
+    _, examples, batch, theta = small
+    ev = train.evaluate(theta, batch, 2)
+    a = model.forward(theta, batch, 2)["a"]
+    for h in range(2):
+        for r, rel in enumerate(corpus.LINKS):
+            pairs = [(b, i, j) for b, e in enumerate(examples) for i, j in e.links[rel]]
+            hits = [np.argmax(a[b, h, i, : len(examples[b].tokens)]) == j for b, i, j in pairs]
+            assert ev["relations"][h, r, 0] == pytest.approx(np.mean(hits))
+            assert ev["relations"][h, r, 1] == pytest.approx(
+                np.mean([a[b, h, i, j] for b, i, j in pairs])
+            )
+        shares = {name: [] for name in model.PROFILES}
+        for b, e in enumerate(examples):
+            n = len(e.tokens)
+            masks = model.token_masks(e.tokens)
+            for i in range(n):
+                row = a[b, h, i, :n]
+                shares["self"].append(row[i])
+                if i > 0:
+                    shares["previous"].append(row[i - 1])
+                    shares["first"].append(row[0])
+                if i < n - 1:
+                    shares["next"].append(row[i + 1])
+                for k, name in enumerate(("punctuation", "people", "nouns", "verbs")):
+                    shares[name].append(row[masks[:, k]].sum())
+        for p, name in enumerate(model.PROFILES):
+            assert ev["profiles"][h, p] == pytest.approx(np.mean(shares[name])), name
 
 
 def test_a_few_adam_steps_lower_the_loss(small):
@@ -88,8 +149,9 @@ def test_training_twice_gives_identical_weights_and_measurements():
         for k in model.PARAM_NAMES:
             np.testing.assert_array_equal(a[k], b[k])
     np.testing.assert_array_equal(runs[0]["losses"], runs[1]["losses"])
-    for a, b in zip(runs[0]["evals"], runs[1]["evals"], strict=True):
-        np.testing.assert_array_equal(a["relations"], b["relations"])
+    for key in ("evals", "human"):
+        for a, b in zip(runs[0][key], runs[1][key], strict=True):
+            np.testing.assert_array_equal(a["relations"], b["relations"])
     assert len(runs[0]["evals"]) == len(TINY_RUN.eval_steps) == 3
 
 
@@ -97,29 +159,31 @@ def test_saved_run_loads_back_as_it_was_measured(tmp_path):
     result = train.train(TINY_RUN, log=lambda _: None)
     path = tmp_path / "tiny.npz"
     train.save(path, TINY_RUN, result)
-    history = model.load_demo_history(path)
+    history = load_demo_history(path)
     assert history.steps.tolist() == [0, 2, 4] and history.config == SMALL
     np.testing.assert_array_equal(history.relations[-1], result["evals"][-1]["relations"])
-    m = model.load_demo_model(4, path)
+    np.testing.assert_array_equal(history.human[-1], result["human"][-1]["relations"])
+    m = load_demo_model(4, path)
+    assert m.vocab == result["vocab"]
     for k, v in m.theta().items():
         np.testing.assert_array_equal(v, result["checkpoints"][-1][k])
 
 
-def test_fresh_words_keep_only_pronouns_and_name_characters():
-    config = train.TrainConfig(model=SMALL, max_shift=6)
-    batch = model.make_batch(corpus.build("train", 8), SMALL)
-    fresh = train.fresh_words(batch, config, np.random.default_rng(0))
+def test_fresh_words_keep_only_the_pronouns_and_dropped_features_read_as_unknown(small):
+    _, _, batch, _ = small
+    config = train.TrainConfig(model=SMALL, max_shift=6, drop_classes=0.5, drop_chars=0.5)
+    rng = np.random.default_rng(0)
+    fresh = train.fresh_words(batch, config, rng)
     pronoun = batch.tags == model.TAGS.index("r")
     np.testing.assert_array_equal(fresh.words[pronoun], batch.words[pronoun])
     other = ~pronoun & batch.valid
     assert not np.allclose(fresh.words[other], batch.words[other])
-    chars = slice(SMALL.d_word, SMALL.d_word + SMALL.d_char)
-    name = batch.tags == model.TAGS.index("nr")
-    np.testing.assert_array_equal(fresh.fixed[name][:, chars], batch.fixed[name][:, chars])
-    verb = batch.tags == model.TAGS.index("v")
-    assert not np.allclose(fresh.fixed[verb][:, chars], batch.fixed[verb][:, chars])
+    dropped = train.drop_features(batch, config, rng)
+    gone = (dropped.cls_ids[..., 0] == 0) & (dropped.cls_w[..., 0] == 1.0) & batch.valid
+    assert 0.3 < gone.sum() / batch.valid.sum() < 0.8  # about half, plus words Cilin lacks
+    assert np.all(dropped.cls_w[gone][:, 1:] == 0)
     moved = train.shift_positions(batch, config, np.random.default_rng(1))
-    pos = slice(SMALL.d_word + SMALL.d_char, SMALL.d_word + SMALL.d_char + SMALL.d_pos)
+    pos = slice(SMALL.d_word, SMALL.d_word + SMALL.d_pos)
     np.testing.assert_array_equal(moved.fixed[..., : pos.start], batch.fixed[..., : pos.start])
     assert not np.allclose(moved.fixed[..., pos], batch.fixed[..., pos])
 
@@ -132,64 +196,73 @@ def test_learning_rate_falls_from_lr_to_lr_end():
 
 def test_configs_are_validated():
     with pytest.raises(ValueError, match="divisible"):
-        model.ModelConfig(d_model=30, num_heads=4)
+        ModelConfig(d_model=30, num_heads=4)
     with pytest.raises(ValueError, match="d_word"):
-        model.ModelConfig(d_model=16, num_heads=4, d_word=8, d_char=8, d_pos=8)
+        ModelConfig(d_model=16, num_heads=4, d_word=12, d_pos=8)
+    with pytest.raises(ValueError, match="d_embed"):
+        ModelConfig(d_embed=0)
     with pytest.raises(ValueError, match="checkpoints"):
         train.TrainConfig(checkpoints=(5, 10))
     with pytest.raises(ValueError, match="lr_end"):
         train.TrainConfig(lr_end=0.5)
+    with pytest.raises(ValueError, match="drop"):
+        train.TrainConfig(drop_chars=1.0)
 
 
 # ---- the shipped weights ------------------------------------------------------------------------
 
 
-def best_heads(table: np.ndarray) -> dict:
-    """Per trained relation: (best head, its hit rate, its mean weight) from a (h, R, 2) table."""
-    out = {}
-    for rel in corpus.LINKS:
-        r = model.RELATIONS.index(rel)
-        head = int(np.argmax(table[:, r, 0]))
-        out[rel] = (head, float(table[head, r, 0]), float(table[head, r, 1]))
-    return out
+def _held_best() -> dict:
+    """relation -> (best head, its argmax hit rate) on the generated held-out split."""
+    return dict(zip(corpus.LINKS, train.best_heads(load_demo_history().relations[-1]), strict=True))
 
 
-def assert_acceptance(table: np.ndarray) -> None:
-    best = best_heads(table)
-    for rel, (_, acc, weight) in best.items():
-        assert acc >= 0.9 and weight >= 0.5, (rel, acc, weight)
-    assert len({head for head, _, _ in best.values()}) == len(corpus.LINKS), best
-
-
-def test_shipped_measurement_meets_the_acceptance_figures():
-    h = model.load_demo_history()
+def test_shipped_history_and_size():
+    h = load_demo_history()
     assert h.steps[0] == 0 and len(h.losses) == h.steps[-1] == h.eval_steps[-1]
     assert set(h.steps) <= set(h.eval_steps)
-    assert_acceptance(h.relations[-1])
-    assert model.DEMO_PATH.stat().st_size < 600_000
+    assert len({head for head, _ in _held_best().values()}) == len(corpus.LINKS), _held_best()
+    assert model.DEMO_PATH.stat().st_size <= 2_000_000
+
+
+@pytest.mark.parametrize(
+    "relation",
+    [
+        pytest.param(
+            "pronoun_antecedent",
+            marks=pytest.mark.xfail(strict=True, reason="94.3% held out (MODEL.md: the numbers)"),
+        ),
+        "modifier_noun",
+        "verb_subject",
+    ],
+)
+def test_shipped_heads_meet_the_floor_on_the_heldout_split(relation):
+    """The best head of each relation hits ≥ 95% on the generated held-out split (the human-
+    written set's figures: tests/test_eval_set.py); strict xfail where it falls short."""
+    assert _held_best()[relation][1] >= HELDOUT_FLOOR
 
 
 @pytest.mark.slow
 def test_recomputed_measurement_equals_the_stored_one_at_every_checkpoint():
-    h = model.load_demo_history()
-    tc = train.TrainConfig()
-    held = model.make_batch(corpus.build("heldout", tc.n_heldout, tc.seed + 1), h.config)
+    h = load_demo_history()
+    config = train.TrainConfig(model=h.config)
+    _, _, held, human = train.datasets(config)
     for step in h.steps:
-        m = model.load_demo_model(int(step))
-        ev = train.evaluate(m.theta(), held, h.config.num_heads)
+        m = load_demo_model(int(step))
         k = h.at(int(step))
-        np.testing.assert_allclose(ev["relations"], h.relations[k], atol=1e-12)
-        np.testing.assert_allclose(ev["readout_acc"], h.heldout["readout_acc"][k], atol=1e-12)
-    assert_acceptance(ev["relations"])
+        for batch, stored in ((held, h.relations[k]), (human, h.human[k])):
+            ev = train.evaluate(m.theta(), batch, h.config.num_heads)
+            np.testing.assert_allclose(ev["relations"], stored, atol=1e-12)
+        np.testing.assert_allclose(ev["profiles"], h.profiles[k], atol=1e-12)
 
 
 @pytest.mark.slow
 def test_the_shipped_file_is_what_the_training_command_writes(tmp_path):
     """`python -m attention_core.train` again, one BLAS thread (the matrices are small, more
     threads only spin): the stored weights equal the shipped ones bit for bit; the measured
-    floats (losses, held-out figures) agree within float64 noise, since OpenBLAS picks its
-    kernels by CPU (an AMD EPYC sums in another order than an Intel Xeon: eval_loss differed
-    by 1.1e-16, which the float16 weights round away)."""
+    floats (losses, figures) agree within float64 noise, since OpenBLAS picks its kernels by
+    CPU (an AMD EPYC sums in another order than an Intel Xeon: eval_loss differed by 1.1e-16,
+    which the float16 weights round away)."""
     out = tmp_path / "again.npz"
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
     cmd = [sys.executable, "-m", "attention_core.train", "--out", str(out)]
@@ -205,95 +278,70 @@ def test_the_shipped_file_is_what_the_training_command_writes(tmp_path):
 
 
 def test_heads_are_described_from_the_measurement():
-    final = model.describe_heads()
-    jobs = {s.relation for s in final}
-    assert set(corpus.LINKS) <= jobs
+    history = load_demo_history()
+    final = describe_heads()
+    assert set(corpus.LINKS) <= {s.relation for s in final}
     for s in final:
-        row = model.load_demo_history().relations[-1, s.head]
-        assert s.accuracy == row[:, 0].max()
-        assert (s.relation == model.DIFFUSE) == (s.accuracy < model.JOB_THRESHOLD)
-    assert all(s.relation == model.DIFFUSE for s in model.describe_heads(0))
-    onsets = model.job_onsets()
-    steps = model.load_demo_history().eval_steps
-    for s, at in zip(final, onsets, strict=True):
+        rows, held = history.human[-1, s.head], history.relations[-1, s.head]
+        r = model.RELATIONS.index(s.closest)
+        assert s.accuracy == rows[r, 0] and s.weight == rows[r, 1]
+        assert (s.relation == model.DIFFUSE) == (held[r, 0] < model.JOB_THRESHOLD)
+        assert s.total == history.human_counts[r] and s.hits == round(s.accuracy * s.total)
+        assert s.heldout_total == history.heldout_counts[r]
+        assert s.heldout_hits == round(history.relations[-1, s.head, r, 0] * s.heldout_total)
+        p = model.PROFILES.index(s.profile)
+        assert s.profile_share == history.profiles[-1, s.head, p]
+        assert s.profile_chance == history.profile_chance[p]
+    assert all(s.relation == model.DIFFUSE for s in describe_heads(0))
+    steps = history.eval_steps
+    for s, at in zip(final, job_onsets(), strict=True):
         assert (at is None) == (s.relation == model.DIFFUSE)
         assert at is None or 0 < at <= steps[-1]
     with pytest.raises(ValueError, match="measured"):
-        model.describe_heads(7)
+        describe_heads(7)
+
+
+def test_every_trained_head_has_a_measured_job():
+    """'训练过的头各有各的活' holds: each head of the final model follows a relation in at
+    least half the rows of the human-written set (a question, itself or the previous word)."""
+    assert all(s.relation != model.DIFFUSE for s in describe_heads())
 
 
 def test_shipped_model_resolves_the_example_pronoun_in_its_pronoun_head():
-    run = model.load_demo_model().run(EXAMPLE)
+    run = load_demo_model().run(EXAMPLE)
     texts = run.tokens.texts
     he, xiaoming = texts.index("他"), texts.index("小明")
-    reading = model.read_pronoun(texts, run.attention.heads.weights, model.describe_heads())
+    reading = model.read_pronoun(run.tokens, run.attention.heads.weights, describe_heads())
     assert reading.head is not None and reading.head.relation == "pronoun_antecedent"
     assert reading.decided and reading.keys[0] == xiaoming and reading.query == he
-    assert run.attention.heads.weights[reading.head.head, he, xiaoming] > 0.8
-    start = model.load_demo_model(0).run(EXAMPLE)
+    assert reading.status == "answer"
+    start = load_demo_model(0).run(EXAMPLE)
     assert start.attention.heads.weights[:, he, xiaoming].max() < 0.3  # near uniform at step 0
-    assert (
-        model.read_pronoun(texts, start.attention.heads.weights, model.describe_heads(0)).head
-        is None
-    )
-
-
-@pytest.mark.parametrize(
-    ("sentence", "answer"),
-    [
-        ("那天，小红在公园里看见了小刚，他很高兴。", "小刚"),  # gender decides
-        ("小明说他明天要去看小刚。", "小明"),  # position decides: 他 looks back
-    ],
-)
-def test_shipped_pronoun_head_on_two_person_sentences(sentence, answer):
-    run = model.load_demo_model().run(sentence)
-    texts = run.tokens.texts
-    reading = model.read_pronoun(texts, run.attention.heads.weights, model.describe_heads())
-    assert reading.decided and texts[reading.keys[0]] == answer
-
-
-def test_shipped_pronoun_head_is_undecided_when_either_boy_could_be_he():
-    run = model.load_demo_model().run("小明和小刚去了公园，他很高兴。")
-    texts = run.tokens.texts
-    reading = model.read_pronoun(texts, run.attention.heads.weights, model.describe_heads())
-    assert not reading.decided and {texts[j] for j in reading.keys} == {"小明", "小刚"}
-
-
-def test_shipped_modifier_and_subject_heads_on_the_examples():
-    heads = {s.relation: s.head for s in model.describe_heads() if s.relation != model.DIFFUSE}
-    run = model.load_demo_model().run("小明买了一辆旧的自行车，他很喜欢。")
-    texts, w = run.tokens.texts, run.attention.heads.weights
-    row = w[heads["modifier_noun"], texts.index("旧")]
-    assert texts[int(np.argmax(row))] == "自行车" and row.max() > 0.5
-    row = w[heads["verb_subject"], texts.index("买")]
-    assert texts[int(np.argmax(row))] == "小明"
-
-
-def test_read_pronoun_says_undecided_when_the_weight_splits():
-    heads = [model.HeadSummary(0, "pronoun_antecedent", 0.95, 0.9, "pronoun_antecedent")]
-    texts = ["小红", "看见", "小刚", "他"]
-    w = np.zeros((1, 4, 4))
-    w[0, 3] = [0.47, 0.02, 0.49, 0.02]
-    reading = model.read_pronoun(texts, w, heads)
-    assert not reading.decided and reading.keys == (2, 0)
-    w[0, 3] = [0.2, 0.02, 0.76, 0.02]
-    assert model.read_pronoun(texts, w, heads).decided
-    assert model.read_pronoun(["小红", "走"], w[:, :2, :2], heads) is None
-    diffuse = [model.HeadSummary(0, model.DIFFUSE, 0.2, 0.1, "self")]
-    assert model.read_pronoun(texts, w, diffuse).head is None
+    early = model.read_pronoun(texts, start.attention.heads.weights, describe_heads(0))
+    assert early.head is None and early.status == "no_head"
 
 
 def test_loaded_weights_are_cached_and_read_only():
-    m = model.load_demo_model()
-    assert model.load_demo_model(int(model.load_demo_history().steps[-1])) is m
+    m = load_demo_model()
+    assert load_demo_model(int(load_demo_history().steps[-1])) is m
     with pytest.raises(ValueError):
         m.params.w_q[0, 0] = 1.0
     with pytest.raises(ValueError, match="saved steps"):
-        model.load_demo_model(7)
+        load_demo_model(7)
 
 
 def test_unseen_words_and_unknown_tags_work():
-    run = model.load_demo_model().run("Zorg 和 赵燕 在 火星 上 吃了 🍎", scale=False)
-    n, h = len(run.tokens), model.load_demo_history().config.num_heads
+    run = load_demo_model().run("Zorg 和 赵燕 在 火星 上 吃了 🍎", scale=False)
+    n, h = len(run.tokens), load_demo_history().config.num_heads
     assert run.attention.heads.weights.shape == (h, n, n)
     np.testing.assert_allclose(run.attention.heads.weights.sum(-1), 1.0)
+
+
+def test_the_old_names_still_import_from_model():
+    """pages/ and the CLI import these from attention_core.model (DESIGN.md's contract)."""
+    for name in ("load_demo_model", "load_demo_history", "describe_heads", "job_onsets",
+                 "read_pronoun", "read_token", "PRONOUNS", "DIFFUSE", "JOB_THRESHOLD",
+                 "DECIDED_MIN", "DECIDED_GAP", "HeadSummary", "DemoHistory"):  # fmt: skip
+        assert getattr(model, name) is not None
+    with pytest.raises(AttributeError):
+        model.no_such_name  # noqa: B018

@@ -1,0 +1,111 @@
+"""The human-written evaluation set (assets/eval_set.txt): parse, align with jieba, check.
+
+Each line is a sentence and its labels, "老师走进教室，他开始讲课。 | P 他>老师 | V 开始>他";
+a label names words, not positions (了#2 = the second 了), so it survives a change of
+segmentation or it fails loudly: load() reports every label whose words are not tokens, and
+every query that does not ask its question by the rule the app reads tokens with.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .relations import LINKS, questions_of
+
+EVAL_PATH = Path(__file__).resolve().parent.parent / "assets" / "eval_set.txt"
+CODES = {"P": "pronoun_antecedent", "M": "modifier_noun", "V": "verb_subject"}
+_LABEL = re.compile(r"^([PMV]) (\S+?)>(\S+)$")
+
+
+class EvalSetError(ValueError):
+    """The evaluation file has labels that do not align with jieba's tokens (all listed)."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One labelled question: the asking token, the answering token, both as token indices."""
+
+    relation: str  # one of LINKS
+    query: int
+    target: int
+
+
+@dataclass(frozen=True)
+class EvalSentence:
+    """A sentence of the set, tokenised, with its labels."""
+
+    line: int  # line number in the file (1-based)
+    text: str
+    tokens: list
+    items: tuple[Item, ...]
+
+    @property
+    def links(self) -> dict:
+        """relation -> ((query, target), …), the shape of corpus.Example.links."""
+        return {r: tuple((i.query, i.target) for i in self.items if i.relation == r) for r in LINKS}
+
+
+def parse(path: Path = EVAL_PATH) -> list[tuple[int, str, list[tuple[str, str, str]]]]:
+    """(line number, sentence, [(code, query word, target word), …]) for every sentence line."""
+    out = []
+    for number, raw in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        text, *labels = (part.strip() for part in line.split(" | "))
+        found = [_LABEL.match(label) for label in labels]
+        if not labels or not all(found):
+            raise EvalSetError(f"line {number}: cannot read the labels of {line!r}")
+        out.append((number, text, [m.groups() for m in found]))
+    return out
+
+
+def _find(texts: list[str], word: str) -> int | None:
+    """Index of a word among the token texts; "了#2" is the second 了; None if it is not one."""
+    name, _, nth = word.partition("#")
+    hits = [i for i, t in enumerate(texts) if t == name]
+    k = int(nth) if nth else 1
+    return hits[k - 1] if 0 < k <= len(hits) else None
+
+
+def _align(number: int, text: str, labels: list, tokens: list) -> tuple[list, list[str]]:
+    """The labels as Items, and a message for every one that does not align."""
+    texts, items, problems = [t.text for t in tokens], [], []
+    shown = " ".join(f"{t.text}/{t.tag}" for t in tokens)
+    for code, query, target in labels:
+        i, j = _find(texts, query), _find(texts, target)
+        relation = CODES[code]
+        if i is None or j is None:
+            missing = query if i is None else target
+            problems.append(f"line {number}: {missing!r} is not a token of {shown}")
+        elif relation not in questions_of(tokens, i):
+            problems.append(f"line {number}: {query!r} does not ask {relation} in {shown}")
+        elif i == j:
+            problems.append(f"line {number}: {query!r} cannot answer itself")
+        else:
+            items.append(Item(relation, i, j))
+    return items, problems
+
+
+def check(path: Path = EVAL_PATH) -> tuple[list[EvalSentence], list[str]]:
+    """Every sentence with its aligned labels, and a message per label that does not align."""
+    from .tokenize import tokenize
+
+    sentences, problems = [], []
+    for number, text, labels in parse(path):
+        tokens = tokenize(text, mode="word")
+        items, bad = _align(number, text, labels, tokens)
+        sentences.append(EvalSentence(number, text, tokens, tuple(items)))
+        problems += bad
+    return sentences, problems
+
+
+def load(path: Path = EVAL_PATH) -> list[EvalSentence]:
+    """The evaluation set, every label aligned with jieba's tokens; EvalSetError lists the
+    labels that do not align (a word jieba splits or joins, a query that asks nothing)."""
+    sentences, problems = check(path)
+    if problems:
+        raise EvalSetError(f"{len(problems)} labels do not align:\n" + "\n".join(problems))
+    return sentences

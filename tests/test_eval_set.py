@@ -1,0 +1,170 @@
+"""The human-written evaluation set: it loads, its labels align with jieba, it is kept apart
+from the corpus, and the shipped model meets the issue's floors on it."""
+
+import pytest
+
+from attention_core import corpus, corpus_words, evalset, train
+from attention_core.demo import describe_heads, load_demo_history, load_demo_model
+from attention_core.reading import ANSWER, read_token
+from attention_core.relations import LINKS
+
+HUMAN_FLOOR = {"pronoun_antecedent": 0.90, "verb_subject": 0.85, "modifier_noun": 0.95}
+ISSUE_SENTENCES = (
+    "老师走进教室，他开始讲课。",
+    "奶奶坐在院子里，她在晒太阳。",
+    "老师把作业还给了小王，因为他上周生病了。",
+)
+
+
+@pytest.fixture(scope="module")
+def sentences() -> list:
+    return evalset.load()
+
+
+def test_every_label_aligns_with_jiebas_tokens(sentences):
+    """load() raises on any label whose words are not tokens or whose query asks no such
+    question; check() lists none."""
+    assert evalset.check()[1] == []
+    assert len(sentences) == len(evalset.parse())
+    assert all(s.items for s in sentences)
+
+
+def test_at_least_sixty_sentences_per_relation(sentences):
+    for rel in LINKS:
+        assert sum(any(i.relation == rel for i in s.items) for s in sentences) >= 60, rel
+
+
+def test_the_issues_sentences_are_in_the_set(sentences):
+    texts = {s.text for s in sentences}
+    assert set(ISSUE_SENTENCES) <= texts
+
+
+def test_a_label_that_jieba_splits_is_reported(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text(
+        "# a header\n小明把书放在了桌子上。 | V 放在了>小明\n他走了。 | M 他>走\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(evalset.EvalSetError) as err:
+        evalset.load(path)
+    assert "'放在了' is not a token" in str(err.value)
+    assert "'他' does not ask modifier_noun" in str(err.value)
+    path.write_text("小明走了。 | V 走<小明\n", encoding="utf-8")
+    with pytest.raises(evalset.EvalSetError, match="cannot read the labels"):
+        evalset.parse(path)
+
+
+def test_occurrence_numbers_pick_the_nth_token(tmp_path):
+    path = tmp_path / "two.txt"
+    path.write_text("小明笑了，小红也笑了。 | V 笑#2>小红 | V 笑>小明\n", encoding="utf-8")
+    (s,) = evalset.load(path)
+    texts = [t.text for t in s.tokens]
+    (second, first) = s.items
+    assert texts[second.target] == "小红" and second.query > first.query
+
+
+def _labelled_words(sentences) -> set:
+    """The labelled words of the set that are not pronouns (tag r: 他, 我, 这里, 谁 …)."""
+    out = set()
+    for s in sentences:
+        for item in s.items:
+            for k in (item.query, item.target):
+                if s.tokens[k].tag != "r":
+                    out.add(s.tokens[k].text)
+    return out
+
+
+def test_no_labelled_word_of_the_set_occurs_in_the_training_corpus(sentences):
+    """Kept out of the corpus: no labelled noun, name, verb or adjective of the set is a token of
+    the training sentences, nor a word of any list the corpus draws from."""
+    words = _labelled_words(sentences)
+    config = train.TrainConfig()
+    seen = {t.text for e in corpus.build("train", config.n_train, config.seed) for t in e.tokens}
+    assert not words & seen, sorted(words & seen)
+    lists = corpus_words._hand_words() | set(corpus.vocabulary())
+    for pools in corpus_words.lexicon_pools().values():
+        lists |= set(pools["train"]) | set(pools["heldout"])
+    assert not words & lists, sorted(words & lists)
+
+
+# ---- the shipped model on the set ---------------------------------------------------------------
+
+# What the shipped model measures on the set (MODEL.md's table): a regression floor.
+SHIPPED_FLOOR = {"pronoun_antecedent": 0.84, "verb_subject": 0.86, "modifier_noun": 0.96}
+NOT_YET = "the shipped model falls short of the issue's floor here (MODEL.md: the numbers, why)"
+
+
+def _best() -> dict:
+    """relation -> (best head, its argmax hit rate) on the human-written set, final step."""
+    return dict(zip(LINKS, train.best_heads(load_demo_history().human[-1]), strict=True))
+
+
+def test_each_relation_is_done_by_a_different_head():
+    assert len({head for head, _ in _best().values()}) == len(LINKS), _best()
+
+
+@pytest.mark.parametrize("relation", LINKS)
+def test_the_shipped_model_keeps_its_measured_numbers(relation):
+    assert _best()[relation][1] >= SHIPPED_FLOOR[relation]
+
+
+@pytest.mark.parametrize(
+    "relation",
+    [
+        pytest.param("pronoun_antecedent", marks=pytest.mark.xfail(strict=True, reason=NOT_YET)),
+        "verb_subject",
+        "modifier_noun",
+    ],
+)
+def test_the_issues_floor_on_the_human_set(relation):
+    """Argmax of the best head's row: pronoun ≥ 90%, verb ≥ 85%, modifier ≥ 95%. Strict
+    xfail where the shipped model is below: the day it gets there, this test says so."""
+    assert _best()[relation][1] >= HUMAN_FLOOR[relation]
+
+
+def test_the_stored_human_figures_are_the_sets_own(sentences):
+    """describe_heads()' counts are this file's: as many rows as labels per relation."""
+    counts = {rel: sum(i.relation == rel for s in sentences for i in s.items) for rel in LINKS}
+    for head in describe_heads():
+        if head.relation in LINKS:
+            assert head.total == counts[head.relation]
+
+
+def _readings(sentences, relation: str):
+    """(sentence, item, reading) for every label of a relation, read with the shipped model."""
+    m, heads = load_demo_model(), describe_heads()
+    for s in sentences:
+        weights = None
+        for item in (i for i in s.items if i.relation == relation):
+            if weights is None:
+                weights = m.run(s.text).attention.heads.weights
+            reading = read_token(s.tokens, item.query, weights, heads, m.vocab, relation=relation)
+            yield s, item, reading
+
+
+@pytest.mark.parametrize("relation", LINKS)
+def test_what_is_presented_as_an_answer_is_right_nine_times_in_ten(sentences, relation):
+    """Of the readings whose status is "answer" (the head decided, every word known), at
+    least 90% name the labelled target; most misses are held back as undecided."""
+    answered = right = misses = held_back = 0
+    for _, item, reading in _readings(sentences, relation):
+        hit = reading.keys[0] == item.target
+        answered += reading.status == ANSWER
+        right += hit and reading.status == ANSWER
+        misses += not hit
+        held_back += not hit and reading.status != ANSWER
+    assert right >= 0.9 * answered, (right, answered)
+    assert held_back >= 0.5 * misses, (held_back, misses)
+
+
+def test_a_pronoun_miss_from_the_issue_is_not_presented_as_the_answer():
+    """老师把作业还给了小王，因为他上周生病了: the head leans to 老师, not 小王, and the reading
+    says it is undecided rather than presenting 老师 as whom 他 means."""
+    m = load_demo_model()
+    run = m.run(ISSUE_SENTENCES[2])
+    texts = run.tokens.texts
+    reading = read_token(
+        run.tokens, texts.index("他"), run.attention.heads.weights, describe_heads(), m.vocab
+    )
+    assert texts[reading.keys[0]] != "小王" and reading.status != ANSWER
+    assert reading.answer is None

@@ -1,0 +1,192 @@
+"""The reading API: which question a token asks, which head answers it, and the status that
+says whether the pick may be presented as the answer."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attention_core import reading as rd
+from attention_core.demo import HeadSummary, describe_heads, load_demo_model
+from attention_core.features import Vocab
+from attention_core.relations import questions_of
+from attention_core.tokenize import Token, tokenize
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "assets" / "examples.json"
+VOCAB = Vocab(("-", "A"), ("-", *"小红刚他她看见走的书"))
+HEADS = [
+    HeadSummary(0, "pronoun_antecedent", 0.95, 0.9, "pronoun_antecedent", 57, 60),
+    HeadSummary(1, "verb_subject", 0.9, 0.8, "verb_subject"),
+]
+
+
+def toks(*pairs) -> list:
+    """Tokens from (text, tag) pairs, offsets made up."""
+    out, at = [], 0
+    for text, tag in pairs:
+        out.append(Token(text, tag, at, at + len(text)))
+        at += len(text)
+    return out
+
+
+SENTENCE = toks(("小红", "nr"), ("看见", "v"), ("小刚", "nr"), ("他", "r"))
+
+
+def weights_with(row: list, query: int = 3, head: int = 0, n: int = 4) -> np.ndarray:
+    w = np.full((2, n, n), 1 / n)
+    w[head, query] = row
+    return w
+
+
+def test_questions_follow_the_pos_tags():
+    tokens = tokenize("他的书很旧，小红看见了漂亮的花。")
+    asked = {t.text: questions_of(tokens, i) for i, t in enumerate(tokens)}
+    assert asked["他"] == ("pronoun_antecedent", "modifier_noun")  # 他的: two questions
+    assert asked["看见"] == ("verb_subject",) and asked["漂亮"] == ("modifier_noun",)
+    assert asked["书"] == () and asked["的"] == () and asked["。"] == ()
+
+
+def test_a_decided_pick_among_known_words_is_an_answer():
+    r = rd.read_token(SENTENCE, 3, weights_with([0.1, 0.02, 0.86, 0.02]), HEADS, VOCAB)
+    assert (r.status, r.question, r.head.head, r.keys, r.answer) == (
+        rd.ANSWER,
+        "pronoun_antecedent",
+        0,
+        (2, 0),
+        2,
+    )
+    assert r.weights == pytest.approx((0.86, 0.1)) and r.decided and r.unknown == ()
+
+
+def test_a_split_row_is_undecided_and_names_no_answer():
+    r = rd.read_token(SENTENCE, 3, weights_with([0.47, 0.02, 0.49, 0.02]), HEADS, VOCAB)
+    assert r.status == rd.UNDECIDED and not r.decided and r.answer is None
+    assert r.keys == (2, 0)  # the two the head hesitates between
+
+
+def test_a_word_outside_the_lexicon_withholds_the_answer():
+    tokens = toks(("小红", "nr"), ("看见", "v"), ("Zorg", "eng"), ("他", "r"))
+    r = rd.read_token(tokens, 3, weights_with([0.9, 0.02, 0.06, 0.02]), HEADS, VOCAB)
+    assert r.status == rd.UNKNOWN_WORDS and r.unknown == (2,) and r.decided
+
+
+def test_names_and_punctuation_count_as_known():
+    tokens = toks(("赵燕", "nr"), ("，", "x"), ("他", "r"))
+    assert rd.unknown_words(tokens, VOCAB) == ()
+    assert rd.unknown_words(toks(("赵燕", "n")), VOCAB) == (0,)  # 赵, 燕 unseen, no class
+
+
+def test_first_and_second_person_pronouns_have_their_own_status():
+    """我打你: 我 is a pronoun (r) like the POS chip says, but not the 他/她/它 the pronoun
+    head resolves; the reading says so rather than "not a pronoun"."""
+    tokens = tokenize("我打你。")
+    assert tokens[0].text == "我" and tokens[0].tag == "r"
+    w = np.full((2, len(tokens), len(tokens)), 1 / len(tokens))
+    r = rd.read_token(tokens, 0, w, HEADS, VOCAB)
+    assert r.status == rd.SPEAKER and r.question is None and r.head is None
+    assert rd.read_token(tokens, 1, w, HEADS, VOCAB).question == "verb_subject"
+
+
+def test_other_statuses():
+    w = weights_with([0.9, 0.02, 0.06, 0.02])
+    assert rd.read_token(SENTENCE, 2, w, HEADS, VOCAB).status == rd.NOT_ASKED  # 小刚, a noun
+    no_verb_head = [h for h in HEADS if h.relation != "verb_subject"]
+    assert rd.read_token(SENTENCE, 1, w, no_verb_head, VOCAB).status == rd.NO_HEAD
+    alone = toks(("他", "r"))
+    assert rd.read_token(alone, 0, np.ones((2, 1, 1)), HEADS, VOCAB).status == rd.ONE_TOKEN
+    first = toks(("他", "r"), ("走", "v"))
+    r = rd.read_token(first, 0, np.full((2, 2, 2), 0.5), HEADS, VOCAB)
+    assert r.status == rd.NO_CANDIDATE  # nothing before 他 could be the one it means
+    ahead = rd.read_token(
+        SENTENCE, 1, weights_with([0.02, 0.02, 0.94, 0.02], query=1, head=1), HEADS, VOCAB
+    )
+    assert ahead.status == rd.ANSWER  # a verb may find its doer anywhere: only 他 looks back
+    late = toks(("小红", "nr"), ("他", "r"), ("看见", "v"), ("小刚", "nr"))
+    r = rd.read_token(late, 1, weights_with([0.05, 0.02, 0.03, 0.9], query=1), HEADS, VOCAB)
+    assert r.status == rd.LOOKS_AHEAD and r.answer is None
+    with pytest.raises(ValueError, match="relation"):
+        rd.read_token(SENTENCE, 3, w, HEADS, VOCAB, relation="self")
+    assert set(rd.STATUSES) >= {rd.ANSWER, rd.UNDECIDED, rd.SPEAKER, rd.NO_CANDIDATE}
+
+
+def test_a_second_question_can_be_asked():
+    tokens = toks(("小红", "nr"), ("看见", "v"), ("他", "r"), ("的", "uj"), ("书", "n"))
+    heads = [*HEADS, HeadSummary(1, "modifier_noun", 0.9, 0.8, "modifier_noun")]
+    w = np.full((2, 5, 5), 0.2)
+    r = rd.read_token(tokens, 2, w, heads, VOCAB, relation="modifier_noun")
+    assert r.question == "modifier_noun" and r.questions == ("pronoun_antecedent", "modifier_noun")
+    assert rd.read_token(tokens, 2, w, heads, VOCAB).question == "pronoun_antecedent"
+
+
+def test_read_pronoun_keeps_its_old_shape_and_gains_the_status():
+    texts = ["小红", "看见", "小刚", "他"]
+    r = rd.read_pronoun(texts, weights_with([0.47, 0.02, 0.49, 0.02]), HEADS, VOCAB)
+    assert not r.decided and r.keys == (2, 0) and r.status == rd.UNDECIDED
+    r = rd.read_pronoun(texts, weights_with([0.1, 0.02, 0.86, 0.02]), HEADS, VOCAB)
+    assert r.decided and r.status == rd.ANSWER and r.query == 3
+    assert rd.read_pronoun(["小红", "走"], np.ones((2, 2, 2)) / 2, HEADS, VOCAB) is None
+    diffuse = [HeadSummary(0, "diffuse", 0.2, 0.1, "self")]
+    assert (
+        rd.read_pronoun(texts, weights_with([0.1, 0.02, 0.86, 0.02]), diffuse, VOCAB).head is None
+    )
+
+
+# ---- on the shipped model -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "focus", "answer"),
+    [
+        ("老师走进教室，他开始讲课。", "他", "老师"),
+        ("奶奶坐在院子里，她在晒太阳。", "她", "奶奶"),
+        ("小明买了一辆旧的自行车，他很喜欢。", "旧", "自行车"),
+        ("小明说他明天要去看小刚。", "他", "小明"),  # 他 looks back
+        ("老师走进教室，他开始讲课。", "开始", "他"),
+    ],
+)
+def test_the_shipped_model_reads_teacher_sentences(sentence, focus, answer):
+    m = load_demo_model()
+    run = m.run(sentence)
+    texts = run.tokens.texts
+    r = rd.read_token(
+        run.tokens, texts.index(focus), run.attention.heads.weights, describe_heads(), m.vocab
+    )
+    assert texts[r.keys[0]] == answer and r.head is not None
+    assert r.status == rd.ANSWER and texts[r.answer] == answer
+
+
+# Whom the pronoun of each pill means (assets/examples.json): the reading must agree, or, for
+# the pill labelled "where the model goes wrong", must not present its pick as the answer.
+PILL_ANSWERS = {
+    "小明把书放在了桌子上，然后他走了。": ("他", "小明"),
+    "小红告诉小明，她明天不能来上课了。": ("她", "小红"),
+    "小明很高兴，小刚看见了他。": ("他", "小明"),  # 小刚 sees him: 他 is not 小刚
+    "老师把作业还给了小王，因为他上周生病了。": ("他", "小王"),
+}
+
+
+PILLS = [e for e in json.loads(EXAMPLES.read_text(encoding="utf-8")) if e["text"] in PILL_ANSWERS]
+
+
+@pytest.mark.parametrize("pill", PILLS, ids=lambda e: e["text"][:8])
+def test_the_example_pills_are_right_or_say_where_the_model_goes_wrong(pill):
+    focus, right = PILL_ANSWERS[pill["text"]]
+    m = load_demo_model()
+    run = m.run(pill["text"])
+    texts = run.tokens.texts
+    r = rd.read_token(
+        run.tokens, texts.index(focus), run.attention.heads.weights, describe_heads(), m.vocab
+    )
+    if pill.get("wrong"):
+        assert texts[r.keys[0]] != right and r.status != rd.ANSWER and r.answer is None
+    else:
+        assert r.status == rd.ANSWER and texts[r.answer] == right
+    assert set(pill) <= {"text", "zh", "en", "wrong"}
+
+
+def test_exactly_one_pill_is_labelled_wrong():
+    pills = json.loads(EXAMPLES.read_text(encoding="utf-8"))
+    assert [p["text"] for p in pills if p.get("wrong")] == [
+        "老师把作业还给了小王，因为他上周生病了。"
+    ]
