@@ -4,6 +4,7 @@ one multi-head attention layer; its numpy backprop, checkpoints and measured hea
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,7 +63,7 @@ class TrainedModel:
     weights: dict  # PARAM_NAMES -> array (read-only)
     step: int
 
-    @property
+    @functools.cached_property  # one object per checkpoint: the weights never change
     def params(self) -> AttentionParams:
         w = self.weights
         return AttentionParams(w["w_q"], w["w_k"], w["w_v"], w["w_o"], self.config.num_heads)
