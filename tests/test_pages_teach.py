@@ -12,10 +12,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import build_inputs, init_params, multi_head_attention, tokenize
+from attention_core import experiments as ex
 from attention_core.analysis import attention_cost, qk_variance
 from attention_core.model import describe_heads, load_demo_history
 from tests.app_support import chart_specs, open_app
-from ui import figures_teach, teach
+from ui import figures
 from ui.controls import DEFAULTS
 from ui.state import compute_lab
 from ui.text import t
@@ -116,9 +117,9 @@ def test_cost_page_fits_plain_memory_slope_near_two():
     assert 1.8 <= slope <= 2.2
     res = at.session_state["cost_results"]
     assert res["n"] == [128, 256, 512, 1024]
-    fitted = teach.fit_slope(res["n"], res["plain_bytes"], teach.FIT_FROM)
+    fitted = ex.fit_slope(res["n"], res["plain_bytes"], ex.FIT_FROM)
     assert fitted == pytest.approx(slope, abs=0.006)
-    assert teach.fit_slope(res["n"], res["tiled_bytes"], teach.FIT_FROM) < 1.2  # no n² term
+    assert ex.fit_slope(res["n"], res["tiled_bytes"], ex.FIT_FROM) < 1.2  # no n² term
     assert len(charts(at)) == 2
 
 
@@ -134,10 +135,10 @@ def test_cost_page_kv_cache_panel():
     ways = ("nocache", "kvonly", "cache")
     assert all(f <= m for w in ways for f, m in zip(res[f"{w}_s"], res[f"{w}_median_s"],
                                                      strict=True))  # fmt: skip
-    fit = {w: teach.fit_slope(res["t"], res[f"{w}_s"], teach.KV_FIT_FROM) for w in ways}
-    flops = {w: teach.fit_slope(res["t"], res[f"{w}_flops"], teach.KV_FIT_FROM) for w in ways}
+    fit = {w: ex.fit_slope(res["t"], res[f"{w}_s"], ex.KV_FIT_FROM) for w in ways}
+    flops = {w: ex.fit_slope(res["t"], res[f"{w}_flops"], ex.KV_FIT_FROM) for w in ways}
     noise = max(max(res[f"{w}_noise"]) for w in ways)
-    said = t("cost.kv_noise", r=teach.KV_REPEATS, noise=noise, t0=64, a=fit["nocache"],
+    said = t("cost.kv_noise", r=ex.KV_REPEATS, noise=noise, t0=64, a=fit["nocache"],
              b=fit["kvonly"], c=fit["cache"], fa=flops["nocache"], fb=flops["kvonly"],
              fc=flops["cache"])  # fmt: skip
     assert said in [c.value for c in at.caption]
@@ -188,7 +189,7 @@ def test_heads_page_compares_random_and_trained_heads_by_measured_jobs(weights):
     last = int(load_demo_history().steps[-1])
     for when, step in (("random", 0), ("trained", last)):
         tag = t(f"heads.tag_{when}", step=last) + " · "
-        expect = [tag + figures_teach.head_job_label(job, t) for job in describe_heads(step)]
+        expect = [tag + figures.head_job_label(job, t) for job in describe_heads(step)]
         assert [x for x in titles if x.startswith(tag)] == expect
     assert all(job.relation == "diffuse" for job in describe_heads(0))
     assert len({job.relation for job in describe_heads(last)} - {"diffuse"}) >= 3
@@ -201,7 +202,7 @@ def test_heads_page_follows_the_sidebar_weights():
     cfg = load_demo_history().config
     assert t("heads.weights_trained", h=cfg.num_heads, d=cfg.d_model) in captions(at)
     titles = [c["layout"]["title"]["text"] for c in charts(at)]
-    grid = [figures_teach.head_job_label(job, t) for job in describe_heads()]
+    grid = [figures.head_job_label(job, t) for job in describe_heads()]
     assert sorted(x for x in titles if x in grid) == sorted(grid)  # measured jobs as titles
     at = open_page("heads", weights="random")
     assert "heads_h" in [r.key for r in at.radio]
@@ -248,13 +249,13 @@ def test_value_mixture_ends_at_the_core_output():
     lab = compute_lab(
         "小明把书放在了桌子上，然后他走了。", "word", 16, 2, True, False, False, 0, "random"
     )
-    mix = teach.value_mixture(lab, head=1, i=3)
+    mix = ex.value_mixture(lab, head=1, i=3)
     np.testing.assert_allclose(mix["partial"][-1], lab.result.heads.output[1, 3], atol=1e-12)
     assert mix["gap"][-1] < 1e-12
     assert np.all(np.diff(mix["weights"]) <= 0)
 
 
 def test_match_perm_pairs_repeated_tokens_in_order():
-    assert teach.match_perm(["我", "打", "你"], ["你", "打", "我"]) == [2, 1, 0]
-    assert teach.match_perm(["了", "a", "了"], ["了", "了", "a"]) == [0, 2, 1]
-    assert teach.match_perm(["我"], ["你"]) is None
+    assert ex.match_perm(["我", "打", "你"], ["你", "打", "我"]) == [2, 1, 0]
+    assert ex.match_perm(["了", "a", "了"], ["了", "了", "a"]) == [0, 2, 1]
+    assert ex.match_perm(["我"], ["你"]) is None
