@@ -93,7 +93,9 @@ def test_charts_label_each_chance_line(page):
     assert any(n.startswith(f"{HEADS} 个头里碰巧有一个看对") for n in names)
     assert t("learned.acc_any") in names and "比例" in t("learned.acc_any")
     assert any(n.startswith("读出正确率 · ") for n in names)  # a rate, said as one
-    jobs = [c for c in charts(page) if c["layout"]["title"]["text"] == t(f"learned.rel.{LINKS[0]}")]
+    assert LINKS[0] == "pronoun_antecedent"  # the first question's chart
+    first = t("learned.rel.pronoun_antecedent")
+    jobs = [c for c in charts(page) if c["layout"]["title"]["text"] == first]
     assert t("learned.head_chance") in [tr["name"] for tr in jobs[0]["data"]]
 
 

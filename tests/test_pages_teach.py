@@ -28,6 +28,14 @@ TRAINED_HEADS = load_demo_history().config.num_heads
 HEADS_MAPS = 2 * TRAINED_HEADS + DEFAULTS.heads  # open_page below uses the random weights
 # page → plotly charts drawn on first load with the default settings
 PAGES = {"steps": 2, "scaling": 7, "heads": 2 + HEADS_MAPS, "cost": 0, "order": 7, "library": 5}
+TITLES = {  # page → its title's text key
+    "steps": "steps.title",
+    "scaling": "scaling.title",
+    "heads": "heads.title",
+    "cost": "cost.title",
+    "order": "order.title",
+    "library": "library.title",
+}
 
 
 # The app through its router, switched to pages/<page>.py, with session values set; these
@@ -56,7 +64,7 @@ def test_page_renders_with_its_charts(name):
     at = open_page(name)
     assert not at.exception, [e.value for e in at.exception]
     assert len(charts(at)) == PAGES[name]
-    assert at.title[0].value == t(f"{name}.title")
+    assert at.title[0].value == t(TITLES[name])
 
 
 @pytest.mark.parametrize("name", [*PAGES, "learned"])
@@ -187,8 +195,8 @@ def test_heads_page_compares_random_and_trained_heads_by_measured_jobs(weights):
     assert not at.exception, [e.value for e in at.exception]
     titles = [c["layout"]["title"]["text"] for c in charts(at)]
     last = int(load_demo_history().steps[-1])
-    for when, step in (("random", 0), ("trained", last)):
-        tag = t(f"heads.tag_{when}", step=last) + " · "
+    for key, step in (("heads.tag_random", 0), ("heads.tag_trained", last)):
+        tag = t(key, step=last) + " · "
         expect = [tag + figures.head_job_label(job, t) for job in describe_heads(step)]
         assert [x for x in titles if x.startswith(tag)] == expect
     assert all(job.relation == "diffuse" for job in describe_heads(0))
@@ -211,9 +219,8 @@ def test_heads_page_follows_the_sidebar_weights():
 def test_heads_intro_says_what_the_cost_table_shows():
     at = open_page("heads", weights="random")
     table = at.dataframe[0].value
-    params, flops, cells, hs = (
-        table[t(f"heads.col.{c}")].tolist() for c in ("params", "flops", "cells", "h")
-    )
+    keys = ("heads.col.params", "heads.col.flops", "heads.col.cells", "heads.col.h")
+    params, flops, cells, hs = (table[t(key)].tolist() for key in keys)
     n = len(tokenize(DEFAULTS.sentence))
     assert len(set(params)) == 1 and params[0] == 4 * DEFAULTS.d_model**2  # unchanged
     assert cells == [h * n * n for h in hs]  # h-fold
