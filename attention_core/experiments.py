@@ -35,24 +35,24 @@ def walk(tokens, params: AttentionParams, *, model=None, positions=False, scale=
     The steps page lists this function's lines, those of switches that are off left out.
     model: the trained demo model (its own X); positions: add sinusoidal positions to X.
     """
-    n, d_model, h, d_k = len(tokens), params.d_model, params.num_heads, params.d_k
+    n, h, d_k = len(tokens), params.num_heads, params.d_k
     if model:  # noqa: SIM108 (one branch a line: the steps page lists them)
-        X = model.inputs(tokens)  # ① (n, d_model) learned: tags, words, positions
+        X = model.inputs(tokens)  # ① (n, d_model) learned features
     else:
-        X = embed_tokens(tokens, d_model)  # ① (n, d_model) one vector per token
+        X = embed_tokens(tokens, params.d_model)  # ① (n, d_model)
     if positions:
-        X = X + sinusoidal_positions(n, d_model)  # ① (n, d_model) + where each token stands
-    Q = split_heads(X @ params.w_q, h)  # ② (h, n, d_k): X·W_Q, its columns cut into h heads
+        X = X + sinusoidal_positions(n, params.d_model)  # ① + positions
+    Q = split_heads(X @ params.w_q, h)  # ② (h, n, d_k)
     K = split_heads(X @ params.w_k, h)  # ② (h, n, d_k)
     V = split_heads(X @ params.w_v, h)  # ② (h, n, d_k)
-    scores = Q @ K.swapaxes(-1, -2)  # ③ (h, n, n) every query · every key
+    scores = Q @ K.swapaxes(-1, -2)  # ③ (h, n, n)
     if scale:
         scores = scores / np.sqrt(d_k)  # ④ (h, n, n)
     if causal:
-        scores = np.where(causal_mask(n), scores, -np.inf)  # ⑤ j > i → −∞: weight 0
-    weights = softmax(scores, axis=-1)  # ⑤ (h, n, n) every row sums to 1
-    out = weights @ V  # ⑥ (h, n, d_k) each query's mix of the values
-    output = merge_heads(out) @ params.w_o  # ⑦ (n, d_model) heads joined, then W_O
+        scores = np.where(causal_mask(n), scores, -np.inf)  # ⑤ j > i: −∞
+    weights = softmax(scores, axis=-1)  # ⑤ (h, n, n), rows sum to 1
+    out = weights @ V  # ⑥ (h, n, d_k)
+    output = merge_heads(out) @ params.w_o  # ⑦ (n, d_model)
     return {"x": X, "q": Q, "k": K, "v": V, "weights": weights, "out": out, "output": output}
 
 

@@ -103,9 +103,8 @@ def show_sweep(res: dict, s: Settings, t) -> None:
     for col, (unit, scale, key, title, y) in zip(st.columns(2), CHARTS, strict=True):
         series = {names[m]: np.asarray(res[f"{m}_{unit}"]) * scale for m in names}
         slopes = {names[m]: slope[f"{m}_{unit}"] for m in names}
-        fig = figures.loglog_fit(
-            res["n"], series, slopes, title=t(title), y_title=t(y), classroom=s.classroom
-        )
+        fig = figures.loglog_fit(res["n"], series, slopes, title=t(title), y_title=t(y),
+                                 classroom=s.classroom, across=2)  # fmt: skip
         charts.chart(fig, key=key, lang=s.lang, where=col)
     doubling(res, t)
     memory_say(res, slope["tiled_bytes"], t)
@@ -148,6 +147,7 @@ def cells_part(s: Settings, t) -> None:
 
 
 def kv_part(s: Settings, t) -> None:
+    """Generate t tokens three ways: rerun the layer, recompute K and V, keep a KV cache."""
     st.header(t("cost.kv"))
     st.markdown(t("cost.kv_intro"))
     if st.button(t("cost.kv_run"), key="cost_kv_run"):
@@ -160,47 +160,29 @@ def kv_part(s: Settings, t) -> None:
     names = {"nocache": t("cost.nocache"), "kvonly": t("cost.kvonly"), "cache": t("cost.cache")}
     series = {names[m]: np.asarray(res[f"{m}_s"]) * 1e3 for m in names}  # fastest of repeats
     fit = {m: ex.fit_slope(res["t"], res[f"{m}_s"], ex.KV_FIT_FROM) for m in names}
-    fig = figures.loglog_fit(
-        res["t"],
-        series,
-        {names[m]: fit[m] for m in names},
-        title=t("cost.kv_time"),
-        x_title="t",
-        y_title=t("cost.time_y"),
-        classroom=s.classroom,
-    )
+    fig = figures.loglog_fit(res["t"], series, {names[m]: fit[m] for m in names},
+                             title=t("cost.kv_time"), x_title="t", y_title=t("cost.time_y"),
+                             classroom=s.classroom)  # fmt: skip
     charts.chart(fig, key="cost_kv_fig", lang=s.lang)
+    kv_say(res, fit, t)
+
+
+def kv_say(res: dict, fit: dict, t) -> None:
+    """What the cache saves at the longest t, how the times were taken, how noisy they are, and
+    their fitted growth beside the counted FLOPs'."""
     last = {k: v[-1] for k, v in res.items()}
-    st.caption(
-        t(
-            "cost.kv_say",
-            t_len=last["t"],
-            ratio=last["nocache_flops"] / last["cache_flops"],
-            speed=last["nocache_s"] / last["cache_s"],
-            diff=max(res["max_diff"]),
-            ratio_kv=last["kvonly_flops"] / last["cache_flops"],
-            d=ex.COST_D,
-            speed_kv=last["kvonly_s"] / last["cache_s"],
-            kib=last["cache_bytes"] / 1024,
-        )
-    )
-    flops = {m: ex.fit_slope(res["t"], res[f"{m}_flops"], ex.KV_FIT_FROM) for m in names}
-    noise = max(max(res[f"{m}_noise"]) for m in names)
+    ratio = {m: last[f"{m}_flops"] / last["cache_flops"] for m in fit}  # × the cache's FLOPs
+    speed = {m: last[f"{m}_s"] / last["cache_s"] for m in fit}  # × the cache's time
+    st.caption(t("cost.kv_say", t_len=last["t"], ratio=ratio["nocache"], speed=speed["nocache"],
+                 ratio_kv=ratio["kvonly"], speed_kv=speed["kvonly"], d=ex.COST_D,
+                 kib=last["cache_bytes"] / 1024, diff=max(res["max_diff"])))  # fmt: skip
+    grow = {m: ex.fit_slope(res["t"], res[f"{m}_flops"], ex.KV_FIT_FROM) for m in fit}
+    noise = max(max(res[f"{m}_noise"]) for m in fit)
     t0 = min(np.asarray(res["t"])[ex.fit_points(res["t"], ex.KV_FIT_FROM)])
-    st.caption(
-        t(
-            "cost.kv_noise",
-            r=ex.KV_REPEATS,
-            noise=noise,
-            t0=t0,
-            a=fit["nocache"],
-            b=fit["kvonly"],
-            c=fit["cache"],
-            fa=flops["nocache"],
-            fb=flops["kvonly"],
-            fc=flops["cache"],
-        )
-    )
+    a, b, c = fit.values()  # nocache, kvonly, cache
+    fa, fb, fc = grow.values()
+    st.caption(t("cost.kv_noise", r=ex.KV_REPEATS, noise=noise, t0=t0, a=a, b=b, c=c,
+                 fa=fa, fb=fb, fc=fc))  # fmt: skip
 
 
 s, t = widgets.open_page("cost.title", "cost.intro")

@@ -52,22 +52,14 @@ def compare_section(s: Settings, t) -> None:
     if not s.scale:
         st.caption(t("heads.noscale_note"))
     jobs = {"random": describe_heads(0), "trained": describe_heads(last)}
-    for head in range(cfg.num_heads):
-        for col, (when, w) in zip(
-            st.columns(2), (("random", before), ("trained", after)), strict=True
-        ):
+    for head in range(cfg.num_heads):  # side by side; one under the other on a projector
+        cols = [st.container(), st.container()] if s.classroom else st.columns(2)
+        for col, (when, w) in zip(cols, (("random", before), ("trained", after)), strict=True):
             title = t(TAGS[when], step=last) + " · " + figures.head_job_label(jobs[when][head], t)
-            fig = figures.attention_heatmap(
-                w[head],
-                texts,
-                title=title,
-                lang=s.lang,
-                numbers=s.numbers,
-                classroom=s.classroom,
-                showscale=when == "trained",
-                bar_room=True,
-                narrow=True,
-            )
+            fig = figures.attention_heatmap(w[head], texts, title=title, lang=s.lang,
+                                            numbers=s.numbers, classroom=s.classroom,
+                                            showscale=when == "trained", bar_room=True,
+                                            narrow=not s.classroom)  # fmt: skip
             charts.chart(fig, key=f"heads_cmp_{when}_{head}", lang=s.lang, where=col)
     for head in range(cfg.num_heads):
         before_label, after_label = (figures.job_text(jobs[w][head], t) for w in jobs)
@@ -130,9 +122,11 @@ def concat_and_wo(run: Lab, s: Settings, t) -> None:
         col_lines=bounds,
         lang=s.lang,
         classroom=s.classroom,
+        across=2,
     )
     charts.chart(fig, key="heads_concat", lang=s.lang, where=c1)
-    fig = figures.matrix_heatmap(p.w_o, dims, title="W_O", lang=s.lang, classroom=s.classroom)
+    fig = figures.matrix_heatmap(p.w_o, dims, title="W_O", lang=s.lang, classroom=s.classroom,
+                                 across=2)  # fmt: skip
     charts.chart(fig, key="heads_wo", lang=s.lang, where=c2)
 
 

@@ -50,7 +50,7 @@ def learned_runs(sentence: str, scale: bool) -> tuple[tuple[str, ...], np.ndarra
 
 
 @st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
-def maps_figure(sentence: str, scale: bool, active: int, lang: str, classroom: bool, cols: int):
+def maps_figure(sentence: str, scale: bool, active: int, lang: str, classroom: bool, phone: bool):
     """The animated maps of every head at every checkpoint, starting at frame `active`."""
     t = partial(text, lang=lang)
     texts, weights = learned_runs(sentence, scale)
@@ -75,8 +75,9 @@ def maps_figure(sentence: str, scale: bool, active: int, lang: str, classroom: b
         "key": t("main.key_axis"),
         "bar": t("learned.sqrt_ramp"),
     }
+    cols = 1 if phone or classroom else 2  # one map a row on a phone and on a projector
     fig = figures.training_maps_figure(
-        frames, texts, active=active, text=strings, cols=cols, classroom=classroom
+        frames, texts, active=active, text=strings, cols=cols, classroom=classroom, phone=phone
     )
     return frozen([fig])[0]
 
@@ -152,7 +153,7 @@ def maps_section(sentence: str, step: int, scale: bool, history: DemoHistory, s,
     st.markdown(
         reading_line(texts, read_pronoun(list(texts), weights[k], describe_heads(step)), step, t)
     )
-    fig = maps_figure(sentence, scale, k, s.lang, s.classroom, 1 if on_phone() else 2)
+    fig = maps_figure(sentence, scale, k, s.lang, s.classroom, on_phone())
     charts.chart(fig, key="learned_maps", lang=s.lang)
     st.caption(t("learned.maps_caption", k=len(history.steps)))
 
@@ -178,6 +179,7 @@ def jobs_section(step: int, history: DemoHistory, s: Settings, t) -> None:
             title=_rel(rel, t),
             t=t,
             classroom=s.classroom,
+            across=len(LINKS),
         )
         charts.chart(fig, key=f"learned_jobs_{rel}", lang=s.lang, where=cols[r])
 
@@ -194,12 +196,12 @@ def curves_section(step: int, history: DemoHistory, s: Settings, t) -> None:
         col.metric(_rel(rel, t), value)
     left, right = st.columns(2)
     loss = history.heldout["loss"]
-    fig = figures.loss_figure(history.losses, history.eval_steps, loss, step, t, s.classroom)
+    fig = figures.loss_figure(history.losses, history.eval_steps, loss, step, t, s.classroom, 2)
     charts.chart(fig, key="learned_loss", lang=s.lang, where=left)
     names = [_rel(r, t) for r in LINKS]
     heads = history.config.num_heads
     fig = figures.accuracy_figure(
-        history.eval_steps, history.heldout, step, names, heads, t, s.classroom
+        history.eval_steps, history.heldout, step, names, heads, t, s.classroom, across=2
     )
     charts.chart(fig, key="learned_acc", lang=s.lang, where=right)
     st.caption(t("learned.heldout_note"))

@@ -37,8 +37,8 @@ def key_cards(run: Lab, head: int, i: int, t) -> None:
                 )
 
 
-def weight_bars(run: Lab, head: int, i: int, s: Settings, t, *, title: str, key: str) -> None:
-    """The query's row of weights as bars, the heaviest highlighted."""
+def weight_bars(run: Lab, head: int, i: int, s: Settings, t, *, title: str, key: str, across=1):
+    """The query's row of weights as bars, the heaviest highlighted (`across` charts a row)."""
     w = run.result.heads.weights[head, i]  # (n,)
     fig = figures.bars(
         w,
@@ -48,6 +48,7 @@ def weight_bars(run: Lab, head: int, i: int, s: Settings, t, *, title: str, key:
         y_range=(0, 1.1),
         y_title=t("library.weight"),
         classroom=s.classroom,
+        across=across,
     )
     charts.chart(fig, key=key, lang=s.lang)
 
@@ -93,11 +94,12 @@ def rnn_contrast(run: Lab, head: int, i: int, s: Settings, t) -> None:
         y_title=t("library.state_axis"),
         lang=s.lang,
         classroom=s.classroom,
+        across=2,
     )
     charts.chart(fig, key="library_rnn", lang=s.lang, where=c1)
     with c2:
         title = t("library.rnn_row", q=run.texts[i])
-        weight_bars(run, head, i, s, t, title=title, key="library_rnn_row")
+        weight_bars(run, head, i, s, t, title=title, key="library_rnn_row", across=2)
     st.caption(t("library.rnn_note"))
 
 

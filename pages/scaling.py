@@ -24,6 +24,15 @@ JACOBIAN = (
     ("scaling.mean_scaled", "jacobian_scaled"),
 )
 
+JAC_SAY = {  # the Jacobian caption's numbers → the sweep's fields at the largest d_k
+    "med_raw": "jacobian_median_raw",
+    "small": "jacobian_small_raw",
+    "mean_raw": "jacobian_raw",
+    "med_scaled": "jacobian_median_scaled",
+    "gq_raw": "grad_q_median_raw",
+    "gq_scaled": "grad_q_median_scaled",
+}
+
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def dots(d_k: int, seed: int) -> np.ndarray:
@@ -66,16 +75,8 @@ def variance_part(s: Settings, t, var: dict) -> None:
     )
     charts.chart(fig, key="scaling_hist", lang=s.lang)
     series = {names[0]: var["raw"], names[1]: var["scaled"], "var = d_k": var["d_k"]}
-    lines(
-        s,
-        "scaling_var",
-        x=var["d_k"],
-        series=series,
-        title=t("scaling.var_title"),
-        y_title="var(q·k)",
-        log_y=True,
-        dashed=("var = d_k",),
-    )
+    lines(s, "scaling_var", x=var["d_k"], series=series, title=t("scaling.var_title"),
+          y_title="var(q·k)", log_y=True, dashed=("var = d_k",))  # fmt: skip
 
 
 def saturation_part(s: Settings, t, sat: dict) -> None:
@@ -84,15 +85,8 @@ def saturation_part(s: Settings, t, sat: dict) -> None:
     for col, (key, title, y_title, field) in zip(st.columns(2), SATURATION, strict=True):
         series = {t("scaling.raw_w"): sat[f"{field}_raw"]}
         series[t("scaling.scaled_w")] = sat[f"{field}_scaled"]
-        lines(
-            s,
-            key,
-            col,
-            x=sat["d_k"],
-            series=series,
-            title=t(title, n=sat["n_keys"]),
-            y_title=t(y_title),
-        )
+        lines(s, key, col, x=sat["d_k"], series=series, title=t(title, n=sat["n_keys"]),
+              y_title=t(y_title), across=2)  # fmt: skip
 
 
 def gradient_part(s: Settings, t, sat: dict) -> None:
@@ -100,30 +94,12 @@ def gradient_part(s: Settings, t, sat: dict) -> None:
     st.header(t("scaling.c"))
     series = {t(key): sat[field] for key, field in JACOBIAN}
     colours = {t(key): k % 2 for k, (key, _) in enumerate(JACOBIAN)}  # a mean beside its median
-    lines(
-        s,
-        "scaling_jac",
-        x=sat["d_k"],
-        series=series,
-        title=t("scaling.jac"),
-        y_title="‖∂softmax/∂z‖_F",
-        log_y=True,
-        colours=colours,
-        dashed=(t("scaling.mean_raw"), t("scaling.mean_scaled")),
-    )
+    lines(s, "scaling_jac", x=sat["d_k"], series=series, title=t("scaling.jac"),
+          y_title="‖∂softmax/∂z‖_F", log_y=True, colours=colours,
+          dashed=(t("scaling.mean_raw"), t("scaling.mean_scaled")))  # fmt: skip
     last = {k: v[-1] for k, v in sat.items() if isinstance(v, list)}
-    st.caption(
-        t(
-            "scaling.jac_say",
-            d_k=last["d_k"],
-            med_raw=last["jacobian_median_raw"],
-            small=last["jacobian_small_raw"],
-            mean_raw=last["jacobian_raw"],
-            med_scaled=last["jacobian_median_scaled"],
-            gq_raw=last["grad_q_median_raw"],
-            gq_scaled=last["grad_q_median_scaled"],
-        )
-    )
+    said = {name: last[field] for name, field in JAC_SAY.items()}
+    st.caption(t("scaling.jac_say", d_k=last["d_k"], **said))
 
 
 def tau_slider(root: float) -> float:

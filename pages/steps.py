@@ -148,7 +148,8 @@ def step_figures(run: Lab, step: int, head: int, s: Settings, t) -> list:
         return [hm(run.x, tok, title="X")]
     if step == 1:
         return [
-            hm(getattr(mha, n)[head], tok, title=f"{n.upper()} = X·W_{n.upper()}") for n in "qkv"
+            hm(getattr(mha, n)[head], tok, title=f"{n.upper()} = X·W_{n.upper()}", across=3)
+            for n in "qkv"
         ]
     if step in (2, 3):
         zmax = float(np.abs(hd.scores[head]).max())  # one colour scale for before and after

@@ -64,7 +64,11 @@ STILL_AXIS = {"fixedrange": True}
 GRID = "#e5e8ef"  # gridlines of the line and bar charts, light on white
 # Axis style of every chart (what the figures took from plotly's "plotly_white", written out).
 AXIS = {"gridcolor": GRID, "linecolor": GRID, "zerolinecolor": GRID, "ticks": "", **STILL_AXIS}
-PLOT_WIDTH = 420  # px a chart's plot area is assumed to have when thinning its ticks (a column)
+# px of the page's main column a chart is laid out for: a 1280-px laptop with the sidebar open,
+# a 1024-px projector with it closed. A chart that shares its row with others (`across`) gets
+# its share; ticks are thinned, titles wrapped and legends folded to fit it.
+PAGE_WIDTH = {False: 940, True: 800}
+WORDS = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+|\s+")
 
 
 def plotly_config(lang: str = "zh") -> dict:
@@ -106,6 +110,21 @@ def text_px(text: str, size: float) -> int:
     return int(ems * size)
 
 
+def wrap(text: str, size: int, room: int) -> list[str]:
+    """`text` in lines of at most `room` px at font size `size` (breaks between words and around
+    CJK characters; a word longer than a line keeps its own line)."""
+    lines, line = [], ""
+    for word in WORDS.findall(text):
+        if word in "）》」』，。、：；！？…":  # never at a line's start
+            line += word
+        elif line.strip() and text_px(line + word.rstrip(), size) > room:
+            lines.append(line.rstrip())
+            line = word.lstrip()
+        else:
+            line += word
+    return [*lines, line.rstrip()] if line.strip() else lines or [""]
+
+
 def esc(text: object) -> str:
     """User text made safe for plotly, which renders some HTML in titles, ticks and hovers."""
     return html.escape(str(text))
@@ -124,10 +143,18 @@ def token_labels(texts, max_chars: int = LABEL_CHARS) -> list[str]:
     return labels
 
 
-def stride(labels: list[str], size: int, room: int = PLOT_WIDTH, upright: bool = True) -> int:
-    """Every how many-th label fits side by side in `room` px (1: all of them)."""
+def plot_room(classroom: bool, across: int = 1) -> int:
+    """Pixels of plot a chart gets when `across` charts share the page's width (margins off)."""
+    return PAGE_WIDTH[bool(classroom)] // max(across, 1) - 110
+
+
+def stride(labels: list[str], classroom: bool, across: int = 1, upright: bool = True) -> int:
+    """Every how many-th label fits side by side under a chart (1: all of them); a turned label
+    needs a line's height, an upright one its width."""
+    size = fonts(classroom)["base"]
     per = max((text_px(lab, size) for lab in labels), default=size) if upright else size
-    return max(1, -(-len(labels) * (per + size // 2) // max(room, 1)))
+    need = len(labels) * (per + size // 2) / max(plot_room(classroom, across), 1)
+    return next(k for k in (1, 2, 4, 8, 16, 32, 64, 128, 256) if k >= need or k == 256)
 
 
 def head_colour(head: int) -> str:
@@ -168,15 +195,18 @@ def title_band(title: str, size: int) -> int:
     return int(1.5 * size * (title.count("<br>") + 1)) + 12 if title else 10
 
 
-def layout(title: str, height: int, classroom: bool, **extra) -> dict:
-    """Every figure's layout: escaped title at the top left, CJK-first fonts from the palette,
-    ink on a transparent background, light grids, nothing draggable; `extra` on top."""
+def layout(title: str, height: int, classroom: bool, across: int = 1, **extra) -> dict:
+    """Every figure's layout: escaped title at the top left (wrapped to the chart's share of the
+    page, `across` charts to a row), CJK-first fonts from the palette, ink on a transparent
+    background, light grids, nothing draggable; `extra` on top."""
     size, colour = fonts(classroom), ink(classroom)
     text = {"size": size["base"], "color": colour}
-    axis = {**AXIS, "tickfont": text, "title": {"font": text}, "automargin": True}
+    axis = axis_style(classroom)
+    lines = wrap(str(title), size["title"], PAGE_WIDTH[bool(classroom)] // max(across, 1) - 30)
+    title = "<br>".join(esc(line) for line in lines) if title else ""
     out = {
         "template": {"layout": {"colorway": list(HEAD_COLOURS[:8])}},
-        "title": {"text": esc(title), "font": {"size": size["title"]}, "x": 0, "xanchor": "left"},
+        "title": {"text": title, "font": {"size": size["title"]}, "x": 0, "xanchor": "left"},
         "font": {"family": FONT_STACK, **text},
         "height": height,
         "margin": {"l": 10, "r": 10, "t": title_band(title, size["title"]), "b": 10},
@@ -189,21 +219,47 @@ def layout(title: str, height: int, classroom: bool, **extra) -> dict:
         **STILL_LAYOUT,
     }
     for key, value in extra.items():  # axes merge into the defaults; anything else replaces
-        out[key] = {**out[key], **value} if key in ("xaxis", "yaxis") else value
+        out[key] = merge_axis(out[key], value) if key in ("xaxis", "yaxis") else value
     return out
 
 
-def legend_below(out: dict, names: list[str], classroom: bool) -> dict:
-    """Show the legend under the x axis, in as many rows as its entries need at PLOT_WIDTH."""
-    size = fonts(classroom)["base"]
-    width = sum(text_px(name, size) + 3 * size for name in names)
-    rows = max(1, -(-width // PLOT_WIDTH))
+def merge_axis(base: dict, extra: dict) -> dict:
+    """An axis dict with `extra` on top; its title keeps the base's font."""
+    title = {**base.get("title", {}), **extra.get("title", {})}
+    return {**base, **extra, "title": title}
+
+
+def axis_style(classroom: bool) -> dict:
+    """The style every axis of the kit's charts shares: light grid, ink labels, still."""
+    text = {"size": fonts(classroom)["base"], "color": ink(classroom)}
+    return {**AXIS, "tickfont": text, "title": {"font": text}, "automargin": True}
+
+
+def legend_below(out: dict, traces: list[dict], classroom: bool, across: int = 1) -> list:
+    """Show the legend under the x axis: entries wrapped to the chart's width (their names are
+    rewritten with <br>), rows packed left to right, the figure grown by the rows' height."""
+    size, room = fonts(classroom)["base"], plot_room(classroom, across) + 60
+    rows: list[list[int]] = [[]]  # per row, the line count of each entry
+    used = 0
+    for tr in traces:
+        if tr.get("showlegend", True) is False:
+            continue
+        lines = wrap(str(tr["name"]), size, room - 3 * size)
+        tr["name"] = "<br>".join(lines)
+        width = max(text_px(line, size) for line in lines) + 3 * size
+        if rows[-1] and used + width > room:
+            rows.append([])
+            used = 0
+        rows[-1].append(len(lines))
+        used += width
+    legend_px = sum(max(row, default=1) * (size + 8) + 6 for row in rows)
     axis_px = int(2.8 * size) + 16  # tick labels and the axis title
     out["showlegend"] = True
     out["legend"] = {"orientation": "h", "x": 0, "y": 0, "yref": "container", "yanchor": "bottom"}
-    out["margin"]["b"] = axis_px + rows * (size + 10) + 6
-    out["height"] += rows * (size + 10)
-    return out
+    out["legend"]["font"] = {"size": size, "color": ink(classroom)}
+    out["margin"]["b"] = axis_px + legend_px + 6
+    out["height"] += legend_px
+    return traces
 
 
 def figure(data: list, spec: dict, frames: list | None = None) -> go.Figure:
@@ -220,8 +276,10 @@ def vline_shape(x: float, dash: str = "dot", **line) -> dict:
     return {**shape, "line": {"dash": dash, **line}}
 
 
-def vline(x: float, text: str | None = None, *, log_x: bool = False, **line) -> dict:
-    """A dotted vertical line at data x as layout parts, labelled at its top if text is given.
+def vline(
+    x: float, text: str | None = None, *, log_x: bool = False, size: int = 12, **line
+) -> dict:
+    """A dotted vertical line at data x as layout parts, labelled at its foot if text is given.
 
     Plotly places shapes on a log axis by data value but annotations by log10 of it; add_vline
     did not, so on the log τ axis the "√d_k" label sat at 10^√d_k, off at the right edge.
@@ -229,23 +287,20 @@ def vline(x: float, text: str | None = None, *, log_x: bool = False, **line) -> 
     parts = {"shapes": [vline_shape(x, **line)]}
     if text is not None:
         at = float(np.log10(x)) if log_x else x
-        note = {"text": esc(text), "x": at, "xref": "x", "y": 1, "yref": "y domain"}
-        parts["annotations"] = [{**note, "showarrow": False, "xanchor": "left", "yanchor": "top"}]
+        note = {"text": esc(text), "x": at, "xref": "x", "y": 0, "yref": "y domain"}
+        note.update(font={"size": size}, showarrow=False, xanchor="left", yanchor="bottom")
+        parts["annotations"] = [note]
     return parts
 
 
 def log_ticks(values) -> dict:
-    """tickvals/ticktext of a log axis over `values`: 1, 2, 5 of each decade, every label full
-    size (plotly's own log ticks draw the 2s and 5s in small type)."""
-    lo, hi = float(np.min(values)), float(np.max(values))
-    ticks = [
-        m * 10.0**e
-        for e in range(int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi))) + 1)
-        for m in (1, 2, 5)
-        if lo <= m * 10.0**e <= hi
-    ]
-    if len(ticks) > 6:  # crowded: decades only
-        ticks = [v for v in ticks if np.isclose(np.log10(v) % 1, 0)] or ticks[::3]
+    """tickvals/ticktext of a log axis over `values`: every decade, and 2s and 5s where few
+    decades show, each label full size (plotly's own log ticks draw the 2s and 5s small)."""
+    lo, hi = np.log10(float(np.min(values))), np.log10(float(np.max(values)))
+    decades = range(int(np.floor(lo)), int(np.ceil(hi)) + 1)
+    ticks = [10.0**e for e in decades]  # the axis shows those inside its range
+    if len(ticks) <= 3:
+        ticks = sorted(m * v for v in ticks for m in (1, 2, 5) if lo <= np.log10(m * v) <= hi)
     return {"tickvals": ticks, "ticktext": [f"{v:g}" for v in ticks]}
 
 

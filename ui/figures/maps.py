@@ -14,6 +14,7 @@ from ui.figures.base import (
     fonts,
     ink,
     layout,
+    plot_room,
     text_px,
     title_band,
     token_labels,
@@ -110,11 +111,6 @@ def square_offset(spec) -> int:
     return int(m["t"] + m["b"] - m["l"] - m["r"])
 
 
-def room_of(classroom: bool) -> int:
-    """The plot width, px, a map's tick labels are thinned for (a column of the page)."""
-    return 700 if classroom else 560
-
-
 def map_height(n: int, classroom: bool = False) -> int:
     """Fallback pixel height of an (n, n) map; ui.charts.square_map sizes it from its column."""
     chrome, per, top = (170, 40, 720) if classroom else (90, 26, 560 if n <= 48 else 760)
@@ -122,8 +118,10 @@ def map_height(n: int, classroom: bool = False) -> int:
 
 
 def _every(count: int, label_px: float, room: float) -> int:
-    """Every how many-th of `count` labels to draw so that each has `label_px` in `room` px."""
-    return max(1, -(-int(count * label_px) // max(int(room), 1)))
+    """Every how many-th of `count` labels to draw so that each has `label_px` in `room` px:
+    1, 2, 4, 8 … (dimension 0, 8, 16 … rather than 0, 9, 18 …)."""
+    need = count * label_px / max(room, 1)
+    return next(k for k in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512) if k >= need or k == 512)
 
 
 def _map(trace: dict, rows: list[str], cols: list[str], spec: dict) -> go.Figure:
@@ -131,9 +129,9 @@ def _map(trace: dict, rows: list[str], cols: list[str], spec: dict) -> go.Figure
     fits drawn. spec: title, height, classroom, titles (x, y), square, upright, row_px and
     optionally bar_chars, bar_title, shapes."""
     size, colour = fonts(spec["classroom"])["base"], ink(spec["classroom"])
-    lay = layout(spec["title"], spec["height"], spec["classroom"])
+    lay = layout(spec["title"], spec["height"], spec["classroom"], spec.get("across", 1))
     x_title, y_title = spec["titles"]
-    upright, room = spec["upright"], room_of(spec["classroom"])
+    upright, room = spec["upright"], spec["room"]
     label_px = max(text_px(c, size) for c in cols) + size / 2 if upright else size + 4
     lay["xaxis"] = _axis(cols, size, colour, x_title, every=_every(len(cols), label_px, room))
     lay["xaxis"]["tickangle"] = 0 if upright else -90
@@ -194,18 +192,22 @@ def attention_heatmap(
         "xgap": 1 if n <= 32 else 0,
         "ygap": 1 if n <= 32 else 0,
     }
-    cell = cell_font(n, classroom) if numbers and n <= MAX_CELL_NUMBERS else 0
+    side = map_height(n, classroom) if height is None else height
+    room = min(plot_room(classroom, 2 if narrow else 1), side - 130)  # the square's side, about
+    cell = cell_font(n, classroom, width=room) if numbers and n <= MAX_CELL_NUMBERS else 0
     if cell:  # whole percents
         _with_numbers(trace, z, weights_to_pct(weights), cell)
     keep_bar = showscale if bar_room is None else bar_room
     spec = {
         "title": title,
-        "height": map_height(n, classroom) if height is None else height,
+        "height": side,
         "classroom": classroom,
         "titles": (t("main.key_axis", lang), t("main.query_axis", lang)),
         "square": True,
         "upright": n <= (4 if narrow else UPRIGHT_MAX),
-        "row_px": (room_of(classroom) - 40) / n,  # the square's side over n rows
+        "room": room,
+        "across": 2 if narrow else 1,
+        "row_px": room / n,
         "bar_chars": 4 if keep_bar else 0,  # "100%"
         "bar_title": bar_title,
     }
@@ -286,11 +288,13 @@ def matrix_heatmap(
     x_title: str | None = None,
     y_title: str = "",
     decimals: int = 4,
+    across: int = 1,
 ) -> go.Figure:
     """A 2-D array on the signed scale (blue < 0 < red) symmetric around 0, half-range `zmax`
     (default: its largest |value|). rows: names of the rows (tokens); cols: of the columns
     (default: dimensions 0 … d−1, titled so); col_lines: x positions of black vertical lines
-    (where one head's columns end and the next begin). Scores keep `decimals` on the wire."""
+    (where one head's columns end and the next begin). Scores keep `decimals` on the wire.
+    across: how many charts share the page's width in this row (labels and numbers fit it)."""
     values = np.asarray(values, dtype=float)
     n, d = values.shape
     cols = [str(j) for j in range(d)] if cols is None else list(cols)
@@ -312,7 +316,8 @@ def matrix_heatmap(
         "colorbar": colourbar(size["base"]),
         "hovertemplate": f"%{{y}} · {esc(x_title)} %{{x}}: %{{z:.3g}}<extra></extra>",
     }
-    cell = cell_font(d, classroom, digits=5) if numbers and d <= MAX_CELL_NUMBERS else 0
+    room = plot_room(classroom, across)
+    cell = cell_font(d, classroom, digits=5, width=room) if numbers and d <= MAX_CELL_NUMBERS else 0
     if cell:
         _with_numbers(trace, trace["z"], np.char.mod("%.2f", values), cell)
     row_px = max(6, min(2 * size["base"], 520 // max(n, 1)))  # rows fill up to 520 px
@@ -324,6 +329,8 @@ def matrix_heatmap(
         "titles": (x_title, y_title),
         "square": False,
         "upright": upright,
+        "room": room,
+        "across": across,
         "row_px": row_px,
         "bar_chars": 5,
         "shapes": [vline_shape(x, "solid", color=BLACK, width=2) for x in col_lines],

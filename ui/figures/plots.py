@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ui.figures.base import (
+    axis_style,
     esc,
     figure,
     fonts,
@@ -15,6 +16,7 @@ from ui.figures.base import (
     layout,
     legend_below,
     log_ticks,
+    merge_axis,
     stride,
     token_labels,
     vline_shape,
@@ -30,10 +32,15 @@ def _height(classroom: bool) -> int:
     return LINE_PX + int(1.5 * size["title"]) + int(2.8 * size["base"]) + 40
 
 
-def _axis(title: str, *, log: bool = False, values=None) -> dict:
-    """An axis titled `title`; a log axis gets full-size 1-2-5 ticks over `values`."""
+def _axis(title: str, *, log=False, values=None, classroom=False, across: int = 1) -> dict:
+    """An axis titled `title`; a log axis gets full-size ticks: at its few `values` themselves
+    (d_k = 4, 16, 64 …, as many as fit), else at decades."""
     axis = {"title": {"text": esc(title)}, "type": "log" if log else "linear"}
-    if log and values is not None:
+    if log and values is not None and len(values) <= 12:
+        labels = [f"{v:g}" for v in values]
+        every = stride(labels, classroom, across)
+        axis.update(tickvals=list(values)[::every], ticktext=labels[::every], tickangle=0)
+    elif log and values is not None:
         axis.update(log_ticks(values))
     return axis
 
@@ -76,39 +83,41 @@ def sweep_lines(
     right_title: str = "",
     right_range: tuple[float, float] | None = None,
     colours: Mapping[str, int] | None = None,
+    across: int = 1,
 ) -> go.Figure:
     """One line per series against x; names in `dashed` are drawn as reference lines.
 
     vline: (x, label) as a dotted, labelled line; mark: x of a solid orange line (a slider's
     current value). right: series measured in another unit, drawn against a second y axis on
     the right titled `right_title` (never one unlabelled axis for two units). colours: series
-    name → colour index, to pair a dashed line with its solid one."""
+    name → colour index, to pair a dashed line with its solid one. across: charts in the row."""
     ys = [v for y in series.values() for v in y]
     lay = layout(
         title,
         _height(classroom),
         classroom,
-        xaxis=_axis(x_title, log=log_x, values=x),
+        across,
+        xaxis=_axis(x_title, log=log_x, values=x, classroom=classroom, across=across),
         yaxis=_axis(y_title, log=log_y, values=ys if log_y else None),
     )
     traces = _lines(x, series, dashed, colours)
     if right:
         more = _lines(x, {**series, **right}, dashed, colours)[len(series) :]
         traces += [{**tr, "yaxis": "y2"} for tr in more]
+        right_axis = {"title": {"text": esc(right_title)}, "overlaying": "y", "type": "linear"}
         lay["yaxis2"] = {
-            **lay["yaxis"],
-            "title": {"text": esc(right_title)},
-            "overlaying": "y",
+            **merge_axis(axis_style(classroom), right_axis),
             "side": "right",
             "showgrid": False,
-            "type": "linear",
+            "tickmode": "auto",  # its own round ticks, not the left axis's grid positions
             **({"range": list(right_range)} if right_range else {}),
         }
     if vline is not None:
-        lay.update(vline_parts(vline[0], vline[1], log_x=log_x))
+        size = fonts(classroom)["base"]
+        lay.update(vline_parts(vline[0], vline[1], log_x=log_x, size=size))
     if mark is not None:
         lay["shapes"] = [*lay.get("shapes", []), vline_shape(mark, "solid", color=head_colour(1))]
-    legend_below(lay, [tr["name"] for tr in traces], classroom)
+    legend_below(lay, traces, classroom, across)
     return figure(traces, lay)
 
 
@@ -121,18 +130,17 @@ def loglog_fit(
     y_title: str,
     x_title: str = "n",
     classroom: bool = False,
+    across: int = 1,
 ) -> go.Figure:
     """Measured series against n on log-log axes, each legend entry carrying its fitted slope."""
     named = {f"{name}: ∝ {x_title}^{slopes[name]:.2f}": ys for name, ys in series.items()}
-    size = fonts(classroom)["base"]
     labels = [str(n) for n in ns]
-    every = stride(labels, size)
-    x_axis = {**_axis(x_title, log=True), "tickvals": list(ns)[::every]}
+    every = stride(labels, classroom, across)
+    x_axis = {**_axis(x_title, log=True), "tickvals": list(ns)[::every], "tickangle": 0}
     x_axis["ticktext"] = labels[::every]
     y_axis = {**_axis(y_title, log=True), "dtick": 1}  # a label a decade, all full size
-    lay = layout(title, _height(classroom), classroom, xaxis=x_axis, yaxis=y_axis)
-    legend_below(lay, list(named), classroom)
-    return figure(_lines(ns, named), lay)
+    lay = layout(title, _height(classroom), classroom, across, xaxis=x_axis, yaxis=y_axis)
+    return figure(legend_below(lay, _lines(ns, named), classroom, across), lay)
 
 
 def histogram_pair(
@@ -143,6 +151,7 @@ def histogram_pair(
     title: str,
     classroom: bool = False,
     bins: int = 80,
+    across: int = 1,
 ) -> go.Figure:
     """Two overlaid histograms (raw q·k and q·k/√d_k) on one x axis.
 
@@ -164,17 +173,19 @@ def histogram_pair(
                 "hovertemplate": "%{x:.2f}: %{y}<extra>" + esc(name) + "</extra>",
             }
         )
-    lay = layout(title, _height(classroom), classroom, barmode="overlay", bargap=0)
-    legend_below(lay, list(names), classroom)
+    lay = layout(title, _height(classroom), classroom, across, barmode="overlay", bargap=0)
+    legend_below(lay, traces, classroom, across)
     return figure(traces, lay)
 
 
-def _bar_axis(labels: list[str], classroom: bool, title: str = "") -> dict:
-    """An x axis of named bars on numeric positions (a repeated token keeps its own bar)."""
-    size = fonts(classroom)["base"]
-    every = stride(labels, size)
-    angle = 0 if every == 1 else -90
-    every = 1 if angle else every  # turned labels fit where upright ones did not
+def _bar_axis(labels: list[str], classroom: bool, title: str = "", across: int = 1) -> dict:
+    """An x axis of named bars on numeric positions (a repeated token keeps its own bar): labels
+    upright when they fit, numbers thinned upright, words turned (and thinned if need be)."""
+    every = stride(labels, classroom, across)
+    numbers = all(label.isdigit() for label in labels)  # dimensions: every k-th, upright
+    angle = 0 if every == 1 or numbers else -90
+    if angle:
+        every = stride(labels, classroom, across, upright=False)
     pos = list(range(len(labels)))
     axis = {"tickvals": pos[::every], "ticktext": labels[::every], "tickangle": angle}
     return {**axis, "title": {"text": esc(title)}}
@@ -190,6 +201,7 @@ def bars(
     y_range: tuple[float, float] | None = None,
     fmt: str = ".2f",
     classroom: bool = False,
+    across: int = 1,
 ) -> go.Figure:
     """Vertical bars on numeric positions (duplicate labels kept apart), one bar highlighted;
     `fmt` formats the value written above each bar (left out where it would be unreadable)."""
@@ -207,7 +219,8 @@ def bars(
         "hoverinfo": "text",
     }
     y_axis = {"title": {"text": esc(y_title)}, **({"range": list(y_range)} if y_range else {})}
-    lay = layout(title, _height(classroom), classroom, xaxis=_bar_axis(names, classroom),
+    lay = layout(title, _height(classroom), classroom, across,
+                 xaxis=_bar_axis(names, classroom, across=across),
                  yaxis=y_axis, uniformtext={"minsize": size["min"], "mode": "hide"})  # fmt: skip
     return figure([trace], lay)
 
@@ -220,6 +233,7 @@ def grouped_bars(
     x_title: str = "",
     y_title: str = "",
     classroom: bool = False,
+    across: int = 1,
 ) -> go.Figure:
     """Bars side by side per category, one colour per series (e.g. q_d·k_d for two keys)."""
     traces = [
@@ -233,8 +247,9 @@ def grouped_bars(
         }
         for i, (name, ys) in enumerate(series.items())
     ]
-    x_axis = _bar_axis(token_labels(categories), classroom, x_title)
+    x_axis = _bar_axis(token_labels(categories), classroom, x_title, across)
     y_axis = {"title": {"text": esc(y_title)}, "zeroline": True}
-    lay = layout(title, _height(classroom), classroom, xaxis=x_axis, yaxis=y_axis, barmode="group")
-    legend_below(lay, list(series), classroom)
+    lay = layout(title, _height(classroom), classroom, across, xaxis=x_axis, yaxis=y_axis,
+                 barmode="group")  # fmt: skip
+    legend_below(lay, traces, classroom, across)
     return figure(traces, lay)

@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ui.figures.base import (
+    colourbar_room,
     esc,
     figure,
     fonts,
@@ -15,9 +16,11 @@ from ui.figures.base import (
     ink,
     layout,
     legend_below,
+    plot_room,
     text_px,
     token_labels,
     vline,
+    wrap,
 )
 from ui.palette import INK, WEIGHT_SCALE
 
@@ -49,21 +52,23 @@ def head_job_label(summary, t) -> str:
 # ---- curves against the training step -------------------------------------------------------
 
 
-def _marked(traces: list, step: int, title: str, t, classroom: bool, y_axis=None) -> go.Figure:
-    """Line traces against the training step with the current step marked, legend below."""
+def _marked(traces: list, step: int, title: str, t, classroom: bool, y_axis=None, across=1):
+    """Line traces against the training step with the current step marked, legend below;
+    `across` charts share the row."""
     size = fonts(classroom)
     height = 300 + int(1.5 * size["title"]) + int(2.8 * size["base"])
-    x_axis = {"title": {"text": esc(t("learned.x_step")), "standoff": 4}}
-    lay = layout(title, height, classroom, xaxis=x_axis, yaxis=y_axis or {})
+    x_axis = {"title": {"text": esc(t("learned.x_step")), "standoff": 4}, "tickangle": 0}
+    x_axis["nticks"] = max(2, plot_room(classroom, across) // (4 * size["base"]))  # ~4 digits
+    lay = layout(title, height, classroom, across, xaxis=x_axis, yaxis=y_axis or {})
     lay.update(vline(step, color="#d62728"))
     note = {"x": step, "y": 1, "yref": "paper", "text": esc(t("learned.now")), "showarrow": False}
-    lay["annotations"] = [{**note, "yanchor": "bottom"}]
+    lay["annotations"] = [{**note, "yanchor": "bottom", "font": {"size": size["base"]}}]
     data = [{"type": "scatter", "mode": "lines", **tr, "name": esc(tr["name"])} for tr in traces]
-    legend_below(lay, [tr["name"] for tr in data if tr.get("showlegend", True)], classroom)
+    legend_below(lay, data, classroom, across)
     return figure(data, lay)
 
 
-def loss_figure(losses, eval_steps, heldout_loss, step, t, classroom: bool = False) -> go.Figure:
+def loss_figure(losses, eval_steps, heldout_loss, step, t, classroom=False, across=1) -> go.Figure:
     """Training loss per update, its moving average, held-out loss where measured, a marker."""
     x = np.arange(1, len(losses) + 1)
     window = max(1, len(losses) // 40)
@@ -81,11 +86,18 @@ def loss_figure(losses, eval_steps, heldout_loss, step, t, classroom: bool = Fal
         {"x": eval_steps, "y": heldout_loss, "name": t("learned.loss_heldout"),
          "line": {"color": head_colour(1)}},
     ]  # fmt: skip
-    return _marked(traces, step, t("learned.loss"), t, classroom)
+    return _marked(traces, step, t("learned.loss"), t, classroom, across=across)
 
 
 def accuracy_figure(
-    eval_steps, heldout: dict, step, rel_names: Sequence[str], heads: int, t, classroom=False
+    eval_steps,
+    heldout: dict,
+    step,
+    rel_names: Sequence[str],
+    heads: int,
+    t,
+    classroom=False,
+    across=1,
 ) -> go.Figure:
     """Each question's read-out accuracy, the rate at which some head's largest weight is on
     the right word, and the two chance levels (each labelled with what it is), a marker."""
@@ -112,7 +124,7 @@ def accuracy_figure(
          "line": {"color": black, "dash": "dash"}},
     ]  # fmt: skip
     y_axis = {"range": [0, 1.02], "tickformat": ".0%"}
-    return _marked(traces, step, t("learned.acc_title"), t, classroom, y_axis=y_axis)
+    return _marked(traces, step, t("learned.acc_title"), t, classroom, y_axis, across)
 
 
 def job_curves_figure(
@@ -125,6 +137,7 @@ def job_curves_figure(
     title: str,
     t,
     classroom: bool = False,
+    across: int = 1,
 ) -> go.Figure:
     """One relation: each head's held-out hit rate (accuracy (E, h)) against training step, the
     one-head chance level, a ★ where a head found this job (onsets[head], None if it did not)."""
@@ -160,7 +173,7 @@ def job_curves_figure(
         )
     y_axis = {"range": [0, 1.02], "tickformat": ".0%"}
     y_axis["title"] = {"text": esc(t("learned.head_acc_axis"))}
-    return _marked(traces, step, title, t, classroom, y_axis=y_axis)
+    return _marked(traces, step, title, t, classroom, y_axis, across)
 
 
 def _superscript(k: int) -> str:
@@ -194,12 +207,12 @@ def _pct(weights: np.ndarray) -> list:
     return np.rint(np.clip(weights, 0, 1) * 100).astype(int).tolist()
 
 
-def _frame_layout(frame: dict, domains: list, classroom: bool) -> dict:
-    """A frame's figure title and one title above each subplot."""
+def _frame_layout(frame: dict, domains: list, classroom: bool, width: int) -> dict:
+    """A frame's figure title and one title above each subplot, wrapped to `width` px."""
     font = {"size": fonts(classroom)["base"] + 1, "color": ink(classroom)}
     notes = [
         {
-            "text": esc(title),
+            "text": "<br>".join(esc(line) for line in wrap(title, font["size"], width)),
             "x": (dx[0] + dx[1]) / 2,
             "y": dy[1],
             "xref": "paper",
@@ -263,18 +276,21 @@ def _play_buttons(play: str, pause: str, above: int) -> dict:
     }
 
 
-def _colour_axis(title: str, cols: int, size: int) -> tuple[dict, int]:
-    """The maps' shared colour axis and the pixels its bar needs below the maps (a phone)."""
-    bar = {"title": {"text": esc(title)}, "ticksuffix": "%", "thickness": 12}
-    extra = 0
-    if cols == 1:  # a phone: the map is as wide as the screen allows, the colour bar goes below
+def _colour_axis(title: str, phone: bool, size: int) -> tuple[dict, int, int]:
+    """The maps' shared colour axis, the pixels its bar needs below the maps (a phone) and on
+    their right. title: a UI string whose lines are split by <br>."""
+    lines = title.split("<br>")
+    text = "<br>".join(esc(line) for line in lines)
+    bar = {"title": {"text": text}, "ticksuffix": "%", "thickness": 12, "tickfont": {"size": size}}
+    if phone:  # the map is as wide as the screen allows, the colour bar goes below
         bar.update(orientation="h", len=1, x=0, xanchor="left", y=0, yref="container")
-        bar.update(yanchor="bottom", title={"text": esc(title), "side": "top"})
-        extra = 4 * size + 30
+        bar.update(yanchor="bottom", title={"text": text, "side": "top"})
+        below, right = 4 * size + 30, 10
     else:
         bar.update(len=0.6, y=1, yanchor="top")
+        below, right = 0, colourbar_room(size, 4, max(lines, key=len))
     axis = {"colorscale": WEIGHT_SCALE, "cmin": 0, "cmax": 100, "colorbar": bar}
-    return axis, extra
+    return axis, below, right
 
 
 def _subplot_axes(k: int, h: int, cols: int, dom, labels: list[str], text: Mapping) -> dict:
@@ -284,7 +300,14 @@ def _subplot_axes(k: int, h: int, cols: int, dom, labels: list[str], text: Mappi
     ticks.update(tickmode="linear", tick0=0, dtick=1)
     x_title = {"text": esc(text["key"]) if k >= h - cols else "", "standoff": 8}
     return {
-        f"xaxis{suffix}": {**ticks, "domain": dom[0], "anchor": f"y{suffix}", "title": x_title},
+        f"xaxis{suffix}": {
+            **ticks,
+            "domain": dom[0],
+            "anchor": f"y{suffix}",
+            "title": x_title,
+            "constrain": "domain",
+            "constraintoward": "left",  # the square beside its labels, not centred in its cell
+        },
         f"yaxis{suffix}": {
             **ticks,
             "domain": dom[1],
@@ -292,6 +315,7 @@ def _subplot_axes(k: int, h: int, cols: int, dom, labels: list[str], text: Mappi
             "autorange": "reversed",
             "scaleanchor": f"x{suffix}",
             "constrain": "domain",
+            "constraintoward": "top",
             "title": {"text": esc(text["query"]) if k % cols == 0 else ""},
         },
     }
@@ -305,28 +329,32 @@ def training_maps_figure(
     text: Mapping[str, str],
     cols: int = 2,
     classroom: bool = False,
+    phone: bool = False,
 ) -> go.Figure:
     """Every head's weight map (one subplot each) with one animation frame per checkpoint.
 
     frames: per checkpoint {"name": step label, "title": figure title, "weights": (h, n, n),
     "head_titles": h subplot titles}; texts: the n tokens; active: frame shown first; text:
     "play", "pause", "prefix", "query", "key", "bar" (UI strings). The slider and the play
-    button switch frames in the browser, without a round trip to the server.
+    button switch frames in the browser, without a round trip to the server. cols: maps to a
+    row; phone: small maps, the colour bar under them.
     """
     h, n, _ = np.shape(frames[0]["weights"])
     labels, size = token_labels(texts), fonts(classroom)["base"]
     map_px = max(200, (30 if classroom else 24) * n)
-    if cols == 1:
+    if phone:
         map_px = min(map_px, 280)
     label_px = max((text_px(lab, size) for lab in labels), default=size)
     upright = n * (label_px + 6) <= map_px  # x labels fit side by side: keep them horizontal
     ticks_px = (size if upright else label_px) + 14
-    domains, plot_px = _grid_domains(h, cols, map_px, band_px=size + 18 + ticks_px)
+    titles = [wrap(x, size + 1, map_px) for f in frames for x in f["head_titles"]]
+    band_px = max(map(len, titles)) * (size + 8) + 20 + ticks_px  # subplot titles, tick labels
+    domains, plot_px = _grid_domains(h, cols, map_px, band_px=band_px)
     slider_px, controls_px = _controls_px(size)
-    colours, bar_px = _colour_axis(text["bar"], cols, size)
+    colours, bar_px, right = _colour_axis(text["bar"], phone, size)
     top = 2 * size + 20 + controls_px  # figure title, buttons, slider
     bottom = ticks_px + 2 * size + 10 + bar_px  # the bottom row's tick labels, key-axis title
-    margin = {"l": label_px + 2 * size + 16, "r": 10, "t": top, "b": bottom}
+    margin = {"l": label_px + 2 * size + 16, "r": right, "t": top, "b": bottom}
     lay = layout("", plot_px + top + bottom, classroom, margin=margin, coloraxis=colours)
     for k, dom in enumerate(domains):
         lay.update(_subplot_axes(k, h, cols, dom, labels, text))
@@ -338,7 +366,7 @@ def training_maps_figure(
          "xaxis": "x" if k == 0 else f"x{k + 1}", "yaxis": "y" if k == 0 else f"y{k + 1}"}
         for k in range(h)
     ]  # fmt: skip
-    lay.update(_frame_layout(frames[active], domains, classroom))
+    lay.update(_frame_layout(frames[active], domains, classroom, map_px))
     lay["sliders"] = [_slider(frames, active, text["prefix"])]
     lay["updatemenus"] = [_play_buttons(text["play"], text["pause"], slider_px)]
     spec_frames = [
@@ -346,7 +374,7 @@ def training_maps_figure(
             "name": str(f["name"]),
             "data": [{"type": "heatmap", "z": _pct(f["weights"][k])} for k in range(h)],
             "traces": list(range(h)),
-            "layout": _frame_layout(f, domains, classroom),
+            "layout": _frame_layout(f, domains, classroom, map_px),
         }
         for f in frames
     ]
