@@ -3,7 +3,6 @@
 import ast
 import inspect
 import textwrap
-from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -141,45 +140,25 @@ def step_nav(f: Record, t) -> int:
 
 
 def step_figures(run: Lab, step: int, head: int, s: Settings, t) -> list:
-    """The heatmap(s) of one step for one head."""
+    """The heatmap(s) of one step for one head: the weights, the scores before and after ÷√d_k
+    on one colour scale, or the step's matrices side by side."""
     tok, hd, mha = run.texts, run.result.heads, run.result
-    hm = partial(figures.matrix_heatmap, lang=s.lang, classroom=s.classroom, numbers=s.numbers)
-    if step == 0:
-        return [hm(run.x, tok, title="X")]
-    if step == 1:
-        return [
-            hm(getattr(mha, n)[head], tok, title=f"{n.upper()} = X·W_{n.upper()}", across=3)
-            for n in "qkv"
-        ]
-    if step in (2, 3):
-        zmax = float(np.abs(hd.scores[head]).max())  # one colour scale for before and after
-        m = hd.scores[head] if step == 2 else hd.scaled[head]
-        return [
-            hm(
-                m,
-                tok,
-                tok,
-                title=step_name(step, run.record, t),
-                zmax=zmax,
-                x_title=t("main.key_axis"),
-                y_title=t("main.query_axis"),
-            )
-        ]
+    common = {"lang": s.lang, "classroom": s.classroom, "numbers": s.numbers}
+    title = step_name(step, run.record, t)
     if step == 4:
-        title = step_name(4, run.record, t)
-        return [
-            figures.attention_heatmap(
-                hd.weights[head],
-                tok,
-                title=title,
-                lang=s.lang,
-                numbers=s.numbers,
-                classroom=s.classroom,
-            )
-        ]
-    if step == 5:
-        return [hm(hd.output[head], tok, title=t("steps.name5"))]
-    return [hm(mha.output, tok, title=t("steps.name6"))]
+        return [figures.attention_heatmap(hd.weights[head], tok, title=title, **common)]
+    if step in (2, 3):
+        m, zmax = (hd.scores, hd.scaled)[step - 2][head], float(np.abs(hd.scores[head]).max())
+        axes = {"x_title": t("main.key_axis"), "y_title": t("main.query_axis")}
+        return [figures.matrix_heatmap(m, tok, tok, title=title, zmax=zmax, **axes, **common)]
+    shown = {  # step → (title, matrix) of each figure
+        0: [("X", run.x)],
+        1: [(f"{n.upper()} = X·W_{n.upper()}", getattr(mha, n)[head]) for n in "qkv"],
+        5: [(t("steps.name5"), hd.output[head])],
+        6: [(t("steps.name6"), mha.output)],
+    }[step]
+    return [figures.matrix_heatmap(m, tok, title=name, across=len(shown), **common)
+            for name, m in shown]  # fmt: skip
 
 
 def show_step(run: Lab, step: int, head: int, s: Settings, t) -> None:

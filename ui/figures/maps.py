@@ -151,6 +151,25 @@ def _map(trace: dict, rows: list[str], cols: list[str], spec: dict) -> go.Figure
 # ---- attention weights: token × token ------------------------------------------------------------
 
 
+def _weights_trace(weights: np.ndarray, labels: list[str], zmax: float, size: int, bar: str):
+    """The heatmap trace of an (n, n) weight map: the core's weights to 4 decimals on the
+    square-root ramp from 0 to zmax, hover "他 → 小明: 61%", a colour bar titled `bar`."""
+    n = len(labels)
+    return {
+        "type": "heatmap",
+        "z": compact(np.clip(weights, 0.0, 1.0), 4),
+        "x": labels,
+        "y": labels,
+        "colorscale": WEIGHT_SCALE,
+        "zmin": 0,
+        "zmax": zmax,
+        "colorbar": {**colourbar(size, bar), "tickformat": ".0%"},
+        "hovertemplate": "%{y} → %{x}: %{z:.0%}<extra></extra>",
+        "xgap": 1 if n <= 32 else 0,
+        "ygap": 1 if n <= 32 else 0,
+    }
+
+
 def attention_heatmap(
     weights: np.ndarray,
     texts: list[str],
@@ -175,28 +194,14 @@ def attention_heatmap(
     n = weights.shape[-1]
     if weights.shape != (n, n) or len(texts) != n:
         raise ValueError(f"weights have shape {weights.shape}, while there are {len(texts)} tokens")
-    labels, size = token_labels(texts), fonts(classroom)["base"]
-    z = compact(np.clip(weights, 0.0, 1.0), 4)  # the core's weights, to 4 decimals
-    bar_title = t("fig.sqrt_ramp", lang)
-    trace = {
-        "type": "heatmap",
-        "z": z,
-        "x": labels,
-        "y": labels,
-        "colorscale": WEIGHT_SCALE,
-        "zmin": 0,
-        "zmax": zmax,
-        "showscale": showscale,
-        "colorbar": {**colourbar(size, bar_title), "tickformat": ".0%"},
-        "hovertemplate": "%{y} → %{x}: %{z:.0%}<extra></extra>",
-        "xgap": 1 if n <= 32 else 0,
-        "ygap": 1 if n <= 32 else 0,
-    }
+    labels, bar_title = token_labels(texts), t("fig.sqrt_ramp", lang)
+    trace = _weights_trace(weights, labels, zmax, fonts(classroom)["base"], bar_title)
+    trace["showscale"] = showscale
     side = map_height(n, classroom) if height is None else height
     room = min(plot_room(classroom, 2 if narrow else 1), side - 130)  # the square's side, about
     cell = cell_font(n, classroom, width=room) if numbers and n <= MAX_CELL_NUMBERS else 0
     if cell:  # whole percents
-        _with_numbers(trace, z, weights_to_pct(weights), cell)
+        _with_numbers(trace, trace["z"], weights_to_pct(weights), cell)
     keep_bar = showscale if bar_room is None else bar_room
     spec = {
         "title": title,
@@ -273,6 +278,20 @@ def score_limit(*arrays: np.ndarray) -> float:
     return float(max(peaks, default=1.0)) or 1.0
 
 
+def _signed_trace(z: np.ndarray, rows: list[str], cols: list[str], limit: float, size: int):
+    """The heatmap trace of a matrix on the signed scale from −limit to +limit."""
+    return {
+        "type": "heatmap",
+        "z": z,
+        "x": cols,
+        "y": rows,
+        "colorscale": SIGNED_SCALE,
+        "zmin": -limit,
+        "zmax": limit,
+        "colorbar": colourbar(size),
+    }
+
+
 def matrix_heatmap(
     values: np.ndarray,
     rows: list[str],
@@ -303,19 +322,9 @@ def matrix_heatmap(
     dim = t("main.dim_axis", lang)
     x_title = dim if x_title is None else x_title
     limit = float(zmax) if zmax else score_limit(values)
-    ylab, xlab = token_labels(rows), token_labels(cols)
-    size = fonts(classroom)
-    trace = {
-        "type": "heatmap",
-        "z": compact(values, decimals),
-        "x": xlab,
-        "y": ylab,
-        "colorscale": SIGNED_SCALE,
-        "zmin": -limit,
-        "zmax": limit,
-        "colorbar": colourbar(size["base"]),
-        "hovertemplate": f"%{{y}} · {esc(x_title)} %{{x}}: %{{z:.3g}}<extra></extra>",
-    }
+    ylab, xlab, size = token_labels(rows), token_labels(cols), fonts(classroom)
+    trace = _signed_trace(compact(values, decimals), ylab, xlab, limit, size["base"])
+    trace["hovertemplate"] = f"%{{y}} · {esc(x_title)} %{{x}}: %{{z:.3g}}<extra></extra>"
     room = plot_room(classroom, across)
     cell = cell_font(d, classroom, digits=5, width=room) if numbers and d <= MAX_CELL_NUMBERS else 0
     if cell:

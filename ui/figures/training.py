@@ -154,13 +154,21 @@ def job_curves_figure(
             "line": {"color": CHANCE, "dash": "dash"},
         }
     )
-    size = fonts(classroom)["base"]
+    traces += _stars(eval_steps, accuracy, onsets, t, fonts(classroom)["base"])
+    y_axis = {"range": [0, 1.02], "tickformat": ".0%"}
+    y_axis["title"] = {"text": esc(t("learned.head_acc_axis"))}
+    return _marked(traces, step, title, t, classroom, y_axis, across)
+
+
+def _stars(eval_steps, accuracy: np.ndarray, onsets, t, size: int) -> list:
+    """A ★ per head that found this job, at the step it did (onsets[head], None: it did not)."""
+    stars = []
     for head, at in enumerate(onsets):
         if at is None:
             continue
         k = int(np.nonzero(np.asarray(eval_steps) == at)[0][0])
         star = {"symbol": "star", "size": size + 2, "color": head_colour(head)}
-        traces.append(
+        stars.append(
             {
                 "x": [at],
                 "y": [accuracy[k, head]],
@@ -171,9 +179,7 @@ def job_curves_figure(
                 "hovertemplate": f"{esc(t('teach.head', h=head + 1))} · %{{x}}<extra></extra>",
             }
         )
-    y_axis = {"range": [0, 1.02], "tickformat": ".0%"}
-    y_axis["title"] = {"text": esc(t("learned.head_acc_axis"))}
-    return _marked(traces, step, title, t, classroom, y_axis, across)
+    return stars
 
 
 def _superscript(k: int) -> str:
@@ -359,13 +365,6 @@ def training_maps_figure(
     for k, dom in enumerate(domains):
         lay.update(_subplot_axes(k, h, cols, dom, labels, text))
         lay["xaxis" if k == 0 else f"xaxis{k + 1}"]["tickangle"] = 0 if upright else -90
-    hover = "%{y} → %{x}: %{z}%<extra></extra>"
-    traces = [
-        {"type": "heatmap", "z": _pct(frames[active]["weights"][k]), "x": labels, "y": labels,
-         "coloraxis": "coloraxis", "hovertemplate": hover, "xgap": 1, "ygap": 1,
-         "xaxis": "x" if k == 0 else f"x{k + 1}", "yaxis": "y" if k == 0 else f"y{k + 1}"}
-        for k in range(h)
-    ]  # fmt: skip
     lay.update(_frame_layout(frames[active], domains, classroom, map_px))
     lay["sliders"] = [_slider(frames, active, text["prefix"])]
     lay["updatemenus"] = [_play_buttons(text["play"], text["pause"], slider_px)]
@@ -378,4 +377,15 @@ def training_maps_figure(
         }
         for f in frames
     ]
-    return figure(traces, lay, spec_frames)
+    return figure(_map_traces(frames[active]["weights"], labels), lay, spec_frames)
+
+
+def _map_traces(weights: np.ndarray, labels: list[str]) -> list[dict]:
+    """One heatmap per head (weights (h, n, n)) on the shared colour axis, subplot k each."""
+    hover = "%{y} → %{x}: %{z}%<extra></extra>"
+    return [
+        {"type": "heatmap", "z": _pct(w), "x": labels, "y": labels, "coloraxis": "coloraxis",
+         "hovertemplate": hover, "xgap": 1, "ygap": 1,
+         "xaxis": "x" if k == 0 else f"x{k + 1}", "yaxis": "y" if k == 0 else f"y{k + 1}"}
+        for k, w in enumerate(weights)
+    ]  # fmt: skip
