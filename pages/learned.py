@@ -22,15 +22,12 @@ from attention_core.model import (
     load_demo_model,
     read_pronoun,
 )
-from ui import charts, figures, teach
-from ui import figures_teach as ft
-from ui.controls import Settings, current_settings
-from ui.routing import ensure_router
+from ui import charts, figures, widgets
+from ui.controls import Settings
+from ui.figures import RELATION_KEYS
 from ui.state import frozen
 from ui.text import md_escape
 from ui.text import t as text
-
-ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
 
 EXAMPLES = (
     "小明把书放在了桌子上，然后他走了。",
@@ -53,7 +50,7 @@ def learned_runs(sentence: str, scale: bool) -> tuple[tuple[str, ...], np.ndarra
 
 
 @st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
-def maps_figure(sentence: str, scale: bool, active: int, lang: str, classroom: bool, cols: int):
+def maps_figure(sentence: str, scale: bool, active: int, lang: str, classroom: bool, phone: bool):
     """The animated maps of every head at every checkpoint, starting at frame `active`."""
     t = partial(text, lang=lang)
     texts, weights = learned_runs(sentence, scale)
@@ -67,7 +64,7 @@ def maps_figure(sentence: str, scale: bool, active: int, lang: str, classroom: b
                 "name": step,
                 "title": frame_title(texts, reading, step, t),
                 "weights": w,
-                "head_titles": [ft.head_job_label(s, t) for s in heads],
+                "head_titles": [figures.head_job_label(s, t) for s in heads],
             }
         )
     strings = {
@@ -78,14 +75,9 @@ def maps_figure(sentence: str, scale: bool, active: int, lang: str, classroom: b
         "key": t("main.key_axis"),
         "bar": t("learned.sqrt_ramp"),
     }
-    fig = ft.training_maps_figure(
-        frames,
-        figures.token_labels(list(texts)),
-        active=active,
-        text=strings,
-        colorscale=figures.WEIGHT_SCALE,
-        cols=cols,
-        font_size=18 if classroom else 12,
+    cols = 1 if phone or classroom else 2  # one map a row on a phone and on a projector
+    fig = figures.training_maps_figure(
+        frames, texts, active=active, text=strings, cols=cols, classroom=classroom, phone=phone
     )
     return frozen([fig])[0]
 
@@ -94,7 +86,7 @@ def maps_figure(sentence: str, scale: bool, active: int, lang: str, classroom: b
 
 
 def _rel(name: str, t) -> str:
-    return t(f"learned.rel.{name}")
+    return t(RELATION_KEYS[name])
 
 
 def frame_title(texts, reading, step: int, t) -> str:
@@ -161,7 +153,7 @@ def maps_section(sentence: str, step: int, scale: bool, history: DemoHistory, s,
     st.markdown(
         reading_line(texts, read_pronoun(list(texts), weights[k], describe_heads(step)), step, t)
     )
-    fig = maps_figure(sentence, scale, k, s.lang, s.classroom, 1 if on_phone() else 2)
+    fig = maps_figure(sentence, scale, k, s.lang, s.classroom, on_phone())
     charts.chart(fig, key="learned_maps", lang=s.lang)
     st.caption(t("learned.maps_caption", k=len(history.steps)))
 
@@ -178,16 +170,16 @@ def jobs_section(step: int, history: DemoHistory, s: Settings, t) -> None:
     cols = st.columns(len(LINKS))
     for r, rel in enumerate(LINKS):
         mine = [at if f.relation == rel else None for f, at in zip(final, onsets, strict=True)]
-        fig = ft.job_curves_figure(
+        fig = figures.job_curves_figure(
             history.eval_steps,
             history.relations[:, :, r, 0],
             history.heldout["readout_chance"][:, r],
             mine,
             step,
             title=_rel(rel, t),
-            head_colours=figures.HEAD_COLOURS,
             t=t,
-            font_size=teach.font_size(s),
+            classroom=s.classroom,
+            across=len(LINKS),
         )
         charts.chart(fig, key=f"learned_jobs_{rel}", lang=s.lang, where=cols[r])
 
@@ -202,13 +194,14 @@ def curves_section(step: int, history: DemoHistory, s: Settings, t) -> None:
         acc = history.relations[i, :, r, 0]  # (h,)
         value = t("learned.metric_value", head=int(np.argmax(acc)) + 1, acc=float(acc.max()))
         col.metric(_rel(rel, t), value)
-    fs = teach.font_size(s)
     left, right = st.columns(2)
-    fig = ft.loss_figure(history.losses, history.eval_steps, history.heldout["loss"], step, t, fs)
+    loss = history.heldout["loss"]
+    fig = figures.loss_figure(history.losses, history.eval_steps, loss, step, t, s.classroom, 2)
     charts.chart(fig, key="learned_loss", lang=s.lang, where=left)
     names = [_rel(r, t) for r in LINKS]
-    fig = ft.accuracy_figure(
-        history.eval_steps, history.heldout, step, names, history.config.num_heads, t, fs
+    heads = history.config.num_heads
+    fig = figures.accuracy_figure(
+        history.eval_steps, history.heldout, step, names, heads, t, s.classroom, across=2
     )
     charts.chart(fig, key="learned_acc", lang=s.lang, where=right)
     st.caption(t("learned.heldout_note"))
@@ -234,32 +227,25 @@ def table_section(step: int, history: DemoHistory, t) -> None:
     st.caption(t("learned.table_note"))
 
 
-def main() -> None:
-    s = current_settings()
-    t = partial(text, lang=s.lang)
-    st.title(t("learned.title"))
-    try:
-        history = load_demo_history()
-    except (OSError, KeyError, ValueError) as err:
-        st.error(t("learned.missing", error=html.escape(str(err))))
-        st.stop()
-    cfg = history.config
-    st.markdown(t("learned.intro", h=cfg.num_heads, d=cfg.d_model))
-    st.info(t("learned.weights_note"))
-    steps = [int(x) for x in history.steps]
-    sentence, step, scale = controls(steps, s.sentence, t)
-    if not scale:
-        st.caption(t("learned.noscale_note", r=np.sqrt(cfg.d_model // cfg.num_heads)))
-    try:
-        learned_runs(sentence, scale)
-    except (EmptyInputError, TypeError) as err:
-        st.warning(t("learned.empty", error=md_escape(str(err))))
-        st.stop()
-    maps_section(sentence, step, scale, history, s, t)
-    jobs_section(step, history, s, t)
-    curves_section(step, history, s, t)
-    table_section(step, history, t)
-    st.info(t("learned.try"))
-
-
-main()
+s, t = widgets.open_page("learned.title")
+try:
+    history = load_demo_history()
+except (OSError, KeyError, ValueError) as err:
+    st.error(t("learned.missing", error=html.escape(str(err))))
+    st.stop()
+cfg = history.config
+st.markdown(t("learned.intro", h=cfg.num_heads, d=cfg.d_model))
+st.info(t("learned.weights_note"))
+sentence, step, scale = controls([int(x) for x in history.steps], s.sentence, t)
+if not scale:
+    st.caption(t("learned.noscale_note", r=np.sqrt(cfg.d_model // cfg.num_heads)))
+try:
+    learned_runs(sentence, scale)
+except (EmptyInputError, TypeError) as err:
+    st.warning(t("learned.empty", error=md_escape(str(err))))
+    st.stop()
+maps_section(sentence, step, scale, history, s, t)
+jobs_section(step, history, s, t)
+curves_section(step, history, s, t)
+table_section(step, history, t)
+st.info(t("learned.try"))

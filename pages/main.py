@@ -9,13 +9,19 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import charts, controls, explorer, state
+from ui import charts, controls, explorer, state, widgets
 from ui import figures as fig
+from ui.figures import RELATION_KEYS
 from ui.gloss import gloss, tag_name
-from ui.routing import ensure_router
 from ui.text import md_escape, t
 
-ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
+MATRIX_TITLES = {  # the matrices section's names → their titles' text keys
+    "x": "main.m.x",
+    "q": "main.m.q",
+    "k": "main.m.k",
+    "v": "main.m.v",
+    "out": "main.m.out",
+}
 
 
 def numpy_lines(lab: state.Lab, s: controls.Settings) -> dict[str, str]:
@@ -123,7 +129,7 @@ def head_jobs(lab: state.Lab, lang: str) -> list[dict]:
     return [
         {
             "label": job_label(head, say),  # "代词 → 所指的人（在没见过的句子上 100% 命中）"
-            "rel": say(f"learned.rel.{head.relation}"),
+            "rel": say(RELATION_KEYS[head.relation]),
             "clear": head.relation != "diffuse",
             "relation": head.relation,
         }
@@ -134,7 +140,7 @@ def head_jobs(lab: state.Lab, lang: str) -> list[dict]:
 def job_label(head, say) -> str:
     """A head's measured job, and what its percentage is: how often, on held-out sentences, the
     row's largest weight lands where the job says (not a weight)."""
-    rel = say(f"learned.rel.{head.relation}")
+    rel = say(RELATION_KEYS[head.relation])
     return (
         rel if head.relation == "diffuse" else say("explorer.job_hit", rel=rel, acc=head.accuracy)
     )
@@ -239,7 +245,7 @@ def matrices_section(lab: state.Lab, s: controls.Settings) -> None:
     with box:
         head = min(int(st.session_state.get("chosen_head") or 0), lab.heads - 1)
         for name, line, values in matrices(lab, s, head):
-            title = t(f"main.m.{name}", lang, i=head + 1)
+            title = t(MATRIX_TITLES[name], lang, i=head + 1)
             st.markdown(f"**{title}** · `{values.shape[0]} × {values.shape[1]}`")
             st.code(line, language="python")
             charts.chart(
@@ -288,8 +294,7 @@ def export_section(lab: state.Lab, s: controls.Settings, view: explorer.ViewStat
 
 
 def main() -> None:
-    s = controls.current_settings()
-    st.title(t("main.title", s.lang))
+    s, _ = widgets.open_page("main.title")
     lesson = str(Path(__file__).with_name("lesson.py"))  # the projected lesson, /lesson
     st.page_link(lesson, label=t("lesson.open", s.lang))
     if not s.classroom:  # the projector needs the room for the maps

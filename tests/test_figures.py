@@ -35,15 +35,16 @@ def test_token_labels_keep_duplicates_apart_and_escape_markup():
     assert labels[4] == "AT&amp;T"
 
 
-def test_attention_heatmap_sends_whole_percents_with_token_hover():
+def test_attention_heatmap_sends_the_weights_with_token_hover():
     w = weights(1, len(TEXTS))[0]
     data = wire(fig.attention_heatmap(w, TEXTS))["data"][0]
     z = fig.decode_array(data["z"])
-    assert z.shape == (13, 13) and z.dtype == np.uint8
-    np.testing.assert_array_equal(z, np.rint(w * 100))
-    assert data["x"] == fig.token_labels(TEXTS) == data["y"]
-    assert "%{y} → %{x}: %{z}%" in data["hovertemplate"]
-    assert (data["zmin"], data["zmax"]) == (0, 100)
+    assert z.shape == (13, 13) and z.dtype == np.float32
+    np.testing.assert_allclose(z, w, atol=5e-5 + 1e-7)
+    assert data["x"] == fig.token_labels(TEXTS) == data["y"]  # 了 twice: two columns
+    assert len(set(data["x"])) == 13
+    assert "%{y} → %{x}: %{z:.0%}" in data["hovertemplate"]
+    assert (data["zmin"], data["zmax"]) == (0, 1)
 
 
 def test_attention_heatmap_refuses_mismatched_tokens():
@@ -57,8 +58,8 @@ def test_head_heatmaps_one_per_head_with_shared_or_own_scale(shared):
     figs = fig.head_heatmaps(w, TEXTS[:6], shared_scale=shared)
     assert len(figs) == 4
     tops = [wire(f)["data"][0]["zmax"] for f in figs]
-    expected = [100] * 4 if shared else [round(100 * w[i].max()) for i in range(4)]
-    assert tops == expected
+    expected = [1.0] * 4 if shared else [float(w[i].max()) for i in range(4)]
+    assert tops == pytest.approx(expected)
 
 
 @pytest.mark.parametrize(
@@ -145,53 +146,42 @@ def test_tampered_links_are_clamped_or_ignored_with_a_notice(params, field, valu
 
 
 def test_training_curves_mark_the_current_step():
-    from ui import figures_teach as ft
-
     say = lambda key, **_: key  # noqa: E731 (the builders take the page's t)
-    loss = ft.loss_figure(np.linspace(2, 0.3, 100), [0, 50, 100], [2.1, 0.9, 0.5], 50, say)
+    loss = fig.loss_figure(np.linspace(2, 0.3, 100), [0, 50, 100], [2.1, 0.9, 0.5], 50, say)
     assert [s.x[-1] for s in loss.data] == [100, 100, 100]
     assert loss.layout.shapes[0].x0 == 50  # the dotted line at the chosen checkpoint
     keys = ("any_head_acc", "readout_acc", "readout_chance", "any_head_chance")
     heldout = {k: np.array([[0.3, 0.2], [0.9, 0.8], [0.96, 0.9]]) for k in keys}
-    acc = ft.accuracy_figure([0, 50, 100], heldout, 100, ["a", "b"], 4, say)
+    acc = fig.accuracy_figure([0, 50, 100], heldout, 100, ["a", "b"], 4, say)
     names = [tr.name for tr in acc.data]
     assert len(acc.data) == 5 and acc.layout.shapes[0].x0 == 100
     assert {"learned.chance_readout", "learned.chance_any", "learned.acc_any"} <= set(names)
 
 
 def test_job_curves_star_the_step_a_head_found_its_job():
-    from ui import figures_teach as ft
-
     say = lambda key, **_: key  # noqa: E731
     acc = np.array([[0.1, 0.1], [0.6, 0.2], [0.9, 0.3]])  # (steps, heads)
-    fig = ft.job_curves_figure(
+    figure = fig.job_curves_figure(
         [0, 50, 100],
         acc,
         np.full(3, 0.07),
         [50, None],
         100,
         title="t",
-        head_colours=["#000", "#111"],
         t=say,
     )
-    stars = [tr for tr in fig.data if tr.mode == "markers"]
+    stars = [tr for tr in figure.data if tr.mode == "markers"]
     assert len(stars) == 1 and stars[0].x == (50,) and stars[0].y == (0.6,)
 
 
 def test_training_maps_play_every_checkpoint_in_the_browser():
-    from ui import figures_teach as ft
-
     w = np.full((2, 3, 3), 1 / 3)
     frames = [
         {"name": s, "title": f"step {s}", "weights": w * (1 + k), "head_titles": ["a", "<b>"]}
         for k, s in enumerate((0, 10, 20))
     ]
     strings = dict.fromkeys(("play", "pause", "prefix", "query", "key", "bar"), "x")
-    spec = wire(
-        ft.training_maps_figure(
-            frames, ["他", "走", "了"], active=1, text=strings, colorscale=fig.WEIGHT_SCALE
-        )
-    )
+    spec = wire(fig.training_maps_figure(frames, ["他", "走", "了"], active=1, text=strings))
     assert [f["name"] for f in spec["frames"]] == ["0", "10", "20"]
     assert spec["layout"]["sliders"][0]["active"] == 1
     assert [s["args"][0] for s in spec["layout"]["sliders"][0]["steps"]] == [["0"], ["10"], ["20"]]
@@ -210,11 +200,9 @@ def test_chinese_labels_go_out_as_utf8_not_escapes():
 
 
 def test_teaching_histograms_are_binned_before_they_are_sent():
-    from ui import figures_teach as ft
-
     rng = np.random.default_rng(0)
     raw = rng.standard_normal(20_000) * 8
-    figure = wire(ft.histogram_pair(raw, raw / 8, names=["raw", "<b>scaled</b>"], title="h"))
+    figure = wire(fig.histogram_pair(raw, raw / 8, names=["raw", "<b>scaled</b>"], title="h"))
     for trace, values in zip(figure["data"], (raw, raw / 8), strict=True):
         counts, edges = np.histogram(values, bins=80)
         np.testing.assert_array_equal(fig.decode_array(trace["y"]), counts)
@@ -224,22 +212,18 @@ def test_teaching_histograms_are_binned_before_they_are_sent():
 
 
 def test_teaching_matrix_marks_head_boundaries_with_solid_lines():
-    from ui import figures_teach as ft
-
     layout = wire(
-        ft.matrix_heatmap(np.zeros((2, 8)), ["a", "b"], list("01234567"), col_lines=[3.5])
+        fig.matrix_heatmap(np.zeros((2, 8)), ["a", "b"], list("01234567"), col_lines=[3.5])
     )["layout"]
     assert [(s["x0"], s["line"]) for s in layout["shapes"]] == [
-        (3.5, {"color": "black", "dash": "solid", "width": 2})
+        (3.5, {"color": fig.BLACK, "dash": "solid", "width": 2})
     ]
 
 
 def test_vline_label_on_a_log_axis_sits_at_its_line():
     """Plotly puts annotations on a log axis at log10(x) but shapes at x."""
-    from ui import figures_teach as ft
-
     layout = wire(
-        ft.sweep_lines([0.1, 1, 10], {"a": [1, 2, 3]}, title="", x_title="τ", y_title="",
+        fig.sweep_lines([0.1, 1, 10], {"a": [1, 2, 3]}, title="", x_title="τ", y_title="",
                        vline=(4.0, "√d_k"), mark=2.0)
     )["layout"]  # fmt: skip
     assert layout["annotations"][0]["x"] == pytest.approx(np.log10(4.0))

@@ -12,8 +12,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core.corpus import LINKS
 from attention_core.model import describe_heads, load_demo_history, load_demo_model
 from tests.app_support import chart_specs, open_app
-from ui import figures_teach as ft
-from ui.figures import decode_array
+from ui.figures import decode_array, head_job_label
 from ui.text import t
 
 HISTORY = load_demo_history()
@@ -56,7 +55,7 @@ def test_page_renders_at_every_checkpoint(page, step):
     assert len(charts(page)) == 1 + len(LINKS) + 2  # maps, a chart per question, loss, rates
     tt = partial(t, lang="zh")
     titles = [a["text"] for a in spec["layout"]["annotations"]]
-    assert titles == [ft.head_job_label(s, tt) for s in describe_heads(step)]  # measured labels
+    assert titles == [head_job_label(s, tt) for s in describe_heads(step)]  # measured labels
 
 
 def test_frames_hold_the_model_weights_and_he_finds_xiaoming(page):
@@ -94,7 +93,9 @@ def test_charts_label_each_chance_line(page):
     assert any(n.startswith(f"{HEADS} 个头里碰巧有一个看对") for n in names)
     assert t("learned.acc_any") in names and "比例" in t("learned.acc_any")
     assert any(n.startswith("读出正确率 · ") for n in names)  # a rate, said as one
-    jobs = [c for c in charts(page) if c["layout"]["title"]["text"] == t(f"learned.rel.{LINKS[0]}")]
+    assert LINKS[0] == "pronoun_antecedent"  # the first question's chart
+    first = t("learned.rel.pronoun_antecedent")
+    jobs = [c for c in charts(page) if c["layout"]["title"]["text"] == first]
     assert t("learned.head_chance") in [tr["name"] for tr in jobs[0]["data"]]
 
 

@@ -12,10 +12,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import build_inputs, init_params, multi_head_attention, tokenize
+from attention_core import experiments as ex
 from attention_core.analysis import attention_cost, qk_variance
 from attention_core.model import describe_heads, load_demo_history
 from tests.app_support import chart_specs, open_app
-from ui import figures_teach, teach
+from ui import figures
 from ui.controls import DEFAULTS
 from ui.state import compute_lab
 from ui.text import t
@@ -27,6 +28,14 @@ TRAINED_HEADS = load_demo_history().config.num_heads
 HEADS_MAPS = 2 * TRAINED_HEADS + DEFAULTS.heads  # open_page below uses the random weights
 # page → plotly charts drawn on first load with the default settings
 PAGES = {"steps": 2, "scaling": 7, "heads": 2 + HEADS_MAPS, "cost": 0, "order": 7, "library": 5}
+TITLES = {  # page → its title's text key
+    "steps": "steps.title",
+    "scaling": "scaling.title",
+    "heads": "heads.title",
+    "cost": "cost.title",
+    "order": "order.title",
+    "library": "library.title",
+}
 
 
 # The app through its router, switched to pages/<page>.py, with session values set; these
@@ -55,7 +64,7 @@ def test_page_renders_with_its_charts(name):
     at = open_page(name)
     assert not at.exception, [e.value for e in at.exception]
     assert len(charts(at)) == PAGES[name]
-    assert at.title[0].value == t(f"{name}.title")
+    assert at.title[0].value == t(TITLES[name])
 
 
 @pytest.mark.parametrize("name", [*PAGES, "learned"])
@@ -116,9 +125,9 @@ def test_cost_page_fits_plain_memory_slope_near_two():
     assert 1.8 <= slope <= 2.2
     res = at.session_state["cost_results"]
     assert res["n"] == [128, 256, 512, 1024]
-    fitted = teach.fit_slope(res["n"], res["plain_bytes"], teach.FIT_FROM)
+    fitted = ex.fit_slope(res["n"], res["plain_bytes"], ex.FIT_FROM)
     assert fitted == pytest.approx(slope, abs=0.006)
-    assert teach.fit_slope(res["n"], res["tiled_bytes"], teach.FIT_FROM) < 1.2  # no n² term
+    assert ex.fit_slope(res["n"], res["tiled_bytes"], ex.FIT_FROM) < 1.2  # no n² term
     assert len(charts(at)) == 2
 
 
@@ -134,10 +143,10 @@ def test_cost_page_kv_cache_panel():
     ways = ("nocache", "kvonly", "cache")
     assert all(f <= m for w in ways for f, m in zip(res[f"{w}_s"], res[f"{w}_median_s"],
                                                      strict=True))  # fmt: skip
-    fit = {w: teach.fit_slope(res["t"], res[f"{w}_s"], teach.KV_FIT_FROM) for w in ways}
-    flops = {w: teach.fit_slope(res["t"], res[f"{w}_flops"], teach.KV_FIT_FROM) for w in ways}
+    fit = {w: ex.fit_slope(res["t"], res[f"{w}_s"], ex.KV_FIT_FROM) for w in ways}
+    flops = {w: ex.fit_slope(res["t"], res[f"{w}_flops"], ex.KV_FIT_FROM) for w in ways}
     noise = max(max(res[f"{w}_noise"]) for w in ways)
-    said = t("cost.kv_noise", r=teach.KV_REPEATS, noise=noise, t0=64, a=fit["nocache"],
+    said = t("cost.kv_noise", r=ex.KV_REPEATS, noise=noise, t0=64, a=fit["nocache"],
              b=fit["kvonly"], c=fit["cache"], fa=flops["nocache"], fb=flops["kvonly"],
              fc=flops["cache"])  # fmt: skip
     assert said in [c.value for c in at.caption]
@@ -186,9 +195,9 @@ def test_heads_page_compares_random_and_trained_heads_by_measured_jobs(weights):
     assert not at.exception, [e.value for e in at.exception]
     titles = [c["layout"]["title"]["text"] for c in charts(at)]
     last = int(load_demo_history().steps[-1])
-    for when, step in (("random", 0), ("trained", last)):
-        tag = t(f"heads.tag_{when}", step=last) + " · "
-        expect = [tag + figures_teach.head_job_label(job, t) for job in describe_heads(step)]
+    for key, step in (("heads.tag_random", 0), ("heads.tag_trained", last)):
+        tag = t(key, step=last) + " · "
+        expect = [tag + figures.head_job_label(job, t) for job in describe_heads(step)]
         assert [x for x in titles if x.startswith(tag)] == expect
     assert all(job.relation == "diffuse" for job in describe_heads(0))
     assert len({job.relation for job in describe_heads(last)} - {"diffuse"}) >= 3
@@ -201,7 +210,7 @@ def test_heads_page_follows_the_sidebar_weights():
     cfg = load_demo_history().config
     assert t("heads.weights_trained", h=cfg.num_heads, d=cfg.d_model) in captions(at)
     titles = [c["layout"]["title"]["text"] for c in charts(at)]
-    grid = [figures_teach.head_job_label(job, t) for job in describe_heads()]
+    grid = [figures.head_job_label(job, t) for job in describe_heads()]
     assert sorted(x for x in titles if x in grid) == sorted(grid)  # measured jobs as titles
     at = open_page("heads", weights="random")
     assert "heads_h" in [r.key for r in at.radio]
@@ -210,9 +219,8 @@ def test_heads_page_follows_the_sidebar_weights():
 def test_heads_intro_says_what_the_cost_table_shows():
     at = open_page("heads", weights="random")
     table = at.dataframe[0].value
-    params, flops, cells, hs = (
-        table[t(f"heads.col.{c}")].tolist() for c in ("params", "flops", "cells", "h")
-    )
+    keys = ("heads.col.params", "heads.col.flops", "heads.col.cells", "heads.col.h")
+    params, flops, cells, hs = (table[t(key)].tolist() for key in keys)
     n = len(tokenize(DEFAULTS.sentence))
     assert len(set(params)) == 1 and params[0] == 4 * DEFAULTS.d_model**2  # unchanged
     assert cells == [h * n * n for h in hs]  # h-fold
@@ -248,13 +256,13 @@ def test_value_mixture_ends_at_the_core_output():
     lab = compute_lab(
         "小明把书放在了桌子上，然后他走了。", "word", 16, 2, True, False, False, 0, "random"
     )
-    mix = teach.value_mixture(lab, head=1, i=3)
+    mix = ex.value_mixture(lab, head=1, i=3)
     np.testing.assert_allclose(mix["partial"][-1], lab.result.heads.output[1, 3], atol=1e-12)
     assert mix["gap"][-1] < 1e-12
     assert np.all(np.diff(mix["weights"]) <= 0)
 
 
 def test_match_perm_pairs_repeated_tokens_in_order():
-    assert teach.match_perm(["我", "打", "你"], ["你", "打", "我"]) == [2, 1, 0]
-    assert teach.match_perm(["了", "a", "了"], ["了", "了", "a"]) == [0, 2, 1]
-    assert teach.match_perm(["我"], ["你"]) is None
+    assert ex.match_perm(["我", "打", "你"], ["你", "打", "我"]) == [2, 1, 0]
+    assert ex.match_perm(["了", "a", "了"], ["了", "了", "a"]) == [0, 2, 1]
+    assert ex.match_perm(["我"], ["你"]) is None

@@ -23,70 +23,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("app.py", "pages/**/*.py", "ui/**/*.py", "ui/**/*.js", "assets/*.js")
 VIEW_JS = "ui/explorer/*.js"  # the view reads its table without the prefix: T.live, text.summary
 
-# ---- the allow-list: keys still reached only through an f-string family ----------------------
-# pages/*.py and ui/figures_teach.py are being rewritten on another branch with every key
-# written out literally, under these same names. Until that merges, these keys are used only
-# through the f-strings named beside them. The integrator empties this after the merge;
-# test_the_allow_list_is_not_stale names the entries a literal use has made unneeded.
-STILL_COMPUTED = {
-    "pages/cost.py": (  # :68 t(f"cost.slope.{key}"), :76 t(f"{title}_y"), :99 t(f"cost.col.{c}")
-        "cost.slope.plain_s",
-        "cost.slope.tiled_s",
-        "cost.slope.plain_bytes",
-        "cost.slope.tiled_bytes",
-        "cost.mem_y",
-        "cost.col.n",
-        "cost.col.plain_s",
-        "cost.col.tiled_s",
-        "cost.col.plain_bytes",
-        "cost.col.tiled_bytes",
-    ),
-    "pages/heads.py": (  # :74 t(f"heads.tag_{when}"), :158 t(f"heads.col.{c}")
-        "heads.tag_random",
-        "heads.tag_trained",
-        "heads.col.h",
-        "heads.col.d_k",
-        "heads.col.params",
-        "heads.col.flops",
-        "heads.col.cells",
-    ),
-    # pages/main.py:126, :137 say(f"learned.rel.{head.relation}"); pages/learned.py:97
-    # t(f"learned.rel.{name}"); ui/figures_teach.py:373 t(f"learned.rel.{summary.relation}")
-    "pages/learned.py": (
-        "learned.rel.pronoun_antecedent",
-        "learned.rel.modifier_noun",
-        "learned.rel.verb_subject",
-        "learned.rel.self",
-        "learned.rel.previous",
-        "learned.rel.diffuse",
-    ),
-    "pages/main.py": ("main.m.x", "main.m.q", "main.m.k", "main.m.v", "main.m.out"),  # :242
-    # :87, :89 t(f"scaling.{key}"), t(f"scaling.{key}_y"); :99, :108 t(f"scaling.{k}_{m}");
-    # :140 t(f"teach.src.{f.source}") (its keys are written out in ui/teach.py)
-    "pages/scaling.py": (
-        "scaling.max",
-        "scaling.max_y",
-        "scaling.entropy",
-        "scaling.entropy_y",
-        "scaling.med_raw",
-        "scaling.med_scaled",
-    ),
-    "pages/steps.py": (  # :70 t(f"steps.name{step}"), :83 f"steps.say{step}"
-        "steps.name0",
-        "steps.name1",
-        "steps.name2",
-        "steps.name3",
-        "steps.name4",
-        "steps.say1",
-        "steps.say2",
-        "steps.say3",
-        "steps.say4",
-        "steps.say5",
-        "steps.say6",
-    ),
-    "ui/figures_teach.py": (),  # :373, with pages/learned.py's keys
-}
-
 
 def fields(template: str) -> set[str]:
     """The names of a format string's {placeholders} ("{acc:.0%}" → "acc")."""
@@ -208,13 +144,11 @@ def test_every_key_is_used_somewhere():
     """A key counts as used where the app's source names it in quotes; the view's table where
     ui/explorer/*.js reads it by name; chrome.toml where Streamlit's own front end shows it."""
     literal, view = literal_strings(), view_names()
-    allowed = {key for keys in STILL_COMPUTED.values() for key in keys}
     unused = [
         f"{key} ({area})"
         for area, keys in SECTIONS.items()
         for key in keys
         if key not in literal
-        and key not in allowed
         and not (area == "explorer" and key.removeprefix("explorer.") in view)
         and area != "chrome"
     ]
@@ -240,24 +174,15 @@ COMPUTED = re.compile(  # f"steps.say{i}", `lesson.k.${k}`, "steps.say" + str(i)
 
 
 def test_keys_are_written_out_where_they_are_used():
-    """No key is built from pieces (a grep for a key finds every use), but in the allow-list's
-    files until the other branch lands."""
+    """No key is built from pieces: a grep for a key finds every use."""
     sites = []
     for path in source_files(*SOURCES):
         name = path.relative_to(ROOT).as_posix()
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if name not in STILL_COMPUTED and COMPUTED.search(line):
+            if COMPUTED.search(line):
                 sites.append(f"{name}:{number}: {line.strip()}")
     print("computed keys:", *sites, sep="\n  ")
     assert not sites
-
-
-def test_the_allow_list_is_not_stale():
-    literal = literal_strings()
-    listed = [key for keys in STILL_COMPUTED.values() for key in keys]
-    assert set(listed) <= set(TEXT), set(listed) - set(TEXT)
-    written = sorted(key for key in listed if key in literal)
-    assert not written, f"now written out: remove from STILL_COMPUTED: {written}"
 
 
 # ---- every notice, in both languages ----------------------------------------------------------

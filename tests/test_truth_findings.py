@@ -15,11 +15,11 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core import analysis  # attributes looked up in each test: one fails alone
 from attention_core.__main__ import main as cli_main
+from attention_core.experiments import fit_slope, measure_cost
 from attention_core.model import load_demo_model
 from tests.app_support import chart_specs
 from tests.test_pages_teach import decode
 from tests.test_pages_teach import open_page as teach_page
-from ui import teach
 from ui.controls import DEFAULT_SENTENCE
 from ui.figures import WEIGHT_SCALE
 from ui.state import compute_lab
@@ -107,7 +107,7 @@ def test_cost_page_says_which_points_were_fitted_and_that_tiled_memory_grows():
     said = captions(at)
     assert t("cost.fit_say_all", n=256, k=4) in said  # only two points have n ≥ 256
     slope = float(next(m.value for m in at.metric if m.label == t("cost.slope.tiled_bytes")))
-    assert slope == pytest.approx(teach.fit_slope(res["n"], res["tiled_bytes"]), abs=0.006)
+    assert slope == pytest.approx(fit_slope(res["n"], res["tiled_bytes"]), abs=0.006)
     assert slope > 0.3, "tiled memory grows with n (the n × d output)"
     tiled = [c for c in said if "O(n)" in c]
     assert len(tiled) == 1 and f"{slope:.2f}" in tiled[0]
@@ -130,7 +130,7 @@ def test_cost_page_quotes_the_memory_plain_attention_really_holds():
     big = [c for c in captions(at) if "MiB" in c]
     assert big, captions(at)
     quoted = float(re.search(r"([\d,]+) MiB", big[0]).group(1).replace(",", ""))
-    measured = teach.measure_cost(1024, timing=False)["plain_bytes"] * 16 / 2**20  # n² growth
+    measured = measure_cost(1024, timing=False)["plain_bytes"] * 16 / 2**20  # n² growth
     assert quoted == pytest.approx(measured, rel=0.15)
 
 

@@ -14,10 +14,10 @@ _KEY = re.compile(r"[^A-Za-z0-9_-]")
 def chart(figure, *, key: str, lang: str, alt: str | None = None, where=None) -> None:
     """A plotly chart as every page should show it: still under a finger, toolbar out of the
     Tab order, plotly's strings in the UI language, `alt` as its text alternative; `where` is
-    a column or container to draw in (default: the current one)."""
-    (where or st).plotly_chart(
-        figure, key=key, config=figures.plotly_config(lang), width="stretch", alt=alt or None
-    )
+    a column or container to draw in (default: the current one). theme=None: the figure kit's
+    own fonts and ink (Streamlit's chart theme would put its own sizes on legends and titles)."""
+    (where or st).plotly_chart(figure, key=key, config=figures.plotly_config(lang),
+                               width="stretch", alt=alt or None, theme=None)  # fmt: skip
 
 
 def square_map(figure, *, key: str, lang: str, alt: str | None = None) -> None:
@@ -40,4 +40,5 @@ def square_map(figure, *, key: str, lang: str, alt: str | None = None) -> None:
             width="stretch",
             height="stretch",
             alt=alt or None,
+            theme=None,
         )

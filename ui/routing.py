@@ -1,4 +1,10 @@
-"""Keep every run behind app.py's router, even on a fresh server's first visit to a sub-page."""
+"""Keep every run behind app.py's router, even on a fresh server's first visit to a sub-page.
+
+The one place that touches Streamlit's private PagesManager. Called by app.py and by the page
+opening every page starts with (ui/widgets.open_page; the lesson calls it itself), because a
+bare run of pages/x.py executes nothing else. tests/test_routing.py fails when Streamlit stops
+taking its legacy path, so the patch can go then.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +16,11 @@ import streamlit as st
 def ensure_router() -> None:
     """Rerun through app.py when Streamlit took its legacy pages/-folder path for this run.
 
-    On a new server, Streamlit (1.67) sees the pages/ folder and runs the first visit to
-    /learned (say) as a bare script: no sidebar, no settings, the folder's file names as
-    navigation. st.navigation turns that mode off, but only once app.py has run; until then
-    we turn it off ourselves and rerun, so the router draws the page as for every later visit.
+    On a new server, Streamlit (1.67) sees the pages/ folder next to app.py and runs the first
+    visit to /learned (say) as a bare script: no sidebar, no settings, the folder's file names
+    as navigation. st.navigation turns that mode off for the whole process, but only once
+    app.py has run; until then we turn it off ourselves and rerun, so the router draws the page
+    as for every later visit. No public setting turns the mode off (st.navigation alone does).
     """
     try:
         from streamlit.runtime.pages_manager import PagesManager

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from attention_core import experiments as ex
 from attention_core import tokenize
 from attention_core.analysis import attention_cost, generation_cost, qk_variance, rnn_states
 from attention_core.model import (
@@ -22,8 +23,7 @@ from attention_core.model import (
     load_demo_model,
     read_pronoun,
 )
-from ui import teach
-from ui.figures_teach import job_text
+from ui.figures import job_text
 from ui.gloss import gloss, tag_name
 from ui.state import Lab, focus_index
 
@@ -194,11 +194,11 @@ def scene_needs(lab_info: dict | None, trained_info: dict | None) -> dict[int, s
 def order_part(d_model: int, heads: int, seed: int) -> tuple[dict, dict[str, np.ndarray]]:
     """§8: 我打你 and 你打我 through the same random head, without and with positions."""
     a, b = (tokenize(s).texts for s in PAIR)
-    perm = teach.match_perm(a, b)
+    perm = ex.match_perm(a, b)
     info: dict = {"a": a, "b": b, "perm": perm, "d_model": d_model, "h": heads, "seed": seed}
     arrays = {}
     for pos in (False, True):
-        demo = teach.permutation_demo(a, perm, d_model, heads, pos=pos, seed=seed)
+        demo = ex.permutation_demo(a, perm, d_model, heads, pos=pos, seed=seed)
         arrays[f"o.a{int(pos)}"] = demo["a"].heads.weights[0]  # (n, n) head 1
         arrays[f"o.b{int(pos)}"] = demo["b"].heads.weights[0]  # (n, n)
         info[f"diff{int(pos)}"] = demo["weights_diff"]  # max |A₂ − P·A₁·Pᵀ| over every head
@@ -221,17 +221,17 @@ def cost_block(ns: Sequence[int] = COST_NS) -> dict:
     """§7: plain attention's measured time and peak memory at each n, slopes; KV-cache FLOPs."""
     secs, peak = [], []
     for n in ns:
-        run = teach.attention_fns(n)["plain"]
-        peak.append(float(teach.peak_bytes(run)))
-        secs.append(teach.best_time(run, 3))
-    kv = [generation_cost(t, teach.COST_D, 1) for t in KV_TS]
+        run = ex.attention_fns(n)["plain"]
+        peak.append(float(ex.peak_bytes(run)))
+        secs.append(ex.best_time(run, 3))
+    kv = [generation_cost(t, ex.COST_D, 1) for t in KV_TS]
     return {
         "n": list(ns),
         "ms": [s * 1e3 for s in secs],
         "mib": [b / 2**20 for b in peak],
-        "slope_t": teach.fit_slope(ns, secs, teach.FIT_FROM),
-        "slope_m": teach.fit_slope(ns, peak, teach.FIT_FROM),
-        "d": teach.COST_D,
+        "slope_t": ex.fit_slope(ns, secs, ex.FIT_FROM),
+        "slope_m": ex.fit_slope(ns, peak, ex.FIT_FROM),
+        "d": ex.COST_D,
         "kv_t": list(KV_TS),
         "kv_with": [float(c.flops_with_cache) for c in kv],
         "kv_without": [float(c.flops_without_cache) for c in kv],

@@ -11,8 +11,9 @@ from functools import cache, partial
 import numpy as np
 import streamlit as st
 
+from attention_core.experiments import cell_counts
 from attention_core.model import DECIDED_GAP, DECIDED_MIN
-from ui import controls, palette, state, teach
+from ui import controls, palette, state
 from ui.controls import DEFAULT_SENTENCE, Settings
 from ui.lesson import data, deck, skeleton
 from ui.text import SECTIONS, t
@@ -282,7 +283,7 @@ def build(s: Settings, at: int) -> tuple[dict, dict[str, np.ndarray]]:
         "blocks": blocks,
         "code": listing(),
         "numpy": {str(c): numpy_lines(s.scale, c) for c in (False, True)},
-        "cells": teach.cell_counts(s.sentence),
+        "cells": cell_counts(s.sentence),
         "heads_cost": data.heads_cost(*heads_of(user)),
         "example": DEFAULT_SENTENCE,
         "decided": {"min": DECIDED_MIN, "gap": DECIDED_GAP},

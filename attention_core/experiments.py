@@ -1,0 +1,342 @@
+"""The teaching pages' experiments on the core: the readable walk, cost, order, one cell apart."""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from functools import partial
+
+import numpy as np
+
+from attention_core.analysis import generate_states, generation_cost, max_weight, row_entropy
+from attention_core.attention import (
+    AttentionParams,
+    causal_mask,
+    init_params,
+    merge_heads,
+    multi_head_attention,
+    reweight,
+    scaled_dot_product_attention,
+    softmax,
+    split_heads,
+)
+from attention_core.embed import build_inputs, embed_tokens, sinusoidal_positions
+from attention_core.pipeline import Lab, LabSettings, compute, trained_steps
+from attention_core.tiled import tiled_attention
+from attention_core.tokenize import EmptyInputError, tokenize
+
+# ---- the whole computation as the article writes it: the steps page shows this source --------
+
+
+def walk(tokens, params: AttentionParams, *, model=None, positions=False, scale=True, causal=False):
+    """Tokens → output, one numpy line a step ①…⑦ (tested equal to the pipeline).
+
+    The steps page lists this function's lines, those of switches that are off left out.
+    model: the trained demo model (its own X); positions: add sinusoidal positions to X.
+    """
+    n, h, d_k = len(tokens), params.num_heads, params.d_k
+    if model:  # noqa: SIM108 (one branch a line: the steps page lists them)
+        X = model.inputs(tokens)  # ① (n, d_model) learned features
+    else:
+        X = embed_tokens(tokens, params.d_model)  # ① (n, d_model)
+    if positions:
+        X = X + sinusoidal_positions(n, params.d_model)  # ① + positions
+    Q = split_heads(X @ params.w_q, h)  # ② (h, n, d_k)
+    K = split_heads(X @ params.w_k, h)  # ② (h, n, d_k)
+    V = split_heads(X @ params.w_v, h)  # ② (h, n, d_k)
+    scores = Q @ K.swapaxes(-1, -2)  # ③ (h, n, n)
+    if scale:
+        scores = scores / np.sqrt(d_k)  # ④ (h, n, n)
+    if causal:
+        scores = np.where(causal_mask(n), scores, -np.inf)  # ⑤ j > i: −∞
+    weights = softmax(scores, axis=-1)  # ⑤ (h, n, n), rows sum to 1
+    out = weights @ V  # ⑥ (h, n, d_k)
+    output = merge_heads(out) @ params.w_o  # ⑦ (n, d_model)
+    return {"x": X, "q": Q, "k": K, "v": V, "weights": weights, "out": out, "output": output}
+
+
+# ---- the n² cost: time and memory of plain and tiled attention, generation with a KV cache ----
+
+QUICK_NS = (64, 128, 256, 512, 1024, 2048)  # default n range of the cost page
+FULL_NS = (*QUICK_NS, 4096, 8192)  # extended range (plain attention at 8192: 256 MiB a matrix)
+COST_D = 64  # head size used by the timing experiments
+FIT_FROM = 256  # fit cost slopes on n ≥ this when 3+ points qualify: below, fixed overheads rule
+PLAIN_COPIES = 3  # n×n arrays plain attention holds at once: scores, scaled scores, weights
+KV_REPEATS = 5  # timed runs per t and way; the page reports the fastest and how far the median is
+KV_FIT_FROM = 64  # fit the generation slopes on t ≥ this: below, each step's fixed cost rules
+GENERATION = {  # name → generate_states arguments: rerun the layer, recompute K/V, KV cache
+    "nocache": {"cache": False, "recompute": "layer"},
+    "kvonly": {"cache": False, "recompute": "kv"},
+    "cache": {"cache": True},
+}
+
+
+def fit_points(ns: Sequence[float], from_n: float = 0) -> np.ndarray:
+    """Which points fit_slope uses: those with n ≥ from_n when at least three qualify, else all."""
+    keep = np.asarray(ns, dtype=float) >= from_n
+    return keep if keep.sum() >= 3 else np.ones_like(keep)
+
+
+def fit_slope(ns: Sequence[float], ys: Sequence[float], from_n: float = 0) -> float:
+    """Slope of log y against log n (np.polyfit, degree 1) on the fit_points."""
+    keep = fit_points(ns, from_n)
+    ns, ys = np.asarray(ns, dtype=float)[keep], np.asarray(ys, dtype=float)[keep]
+    return float(np.polyfit(np.log(ns), np.log(ys), 1)[0])
+
+
+def plain_bytes(n: int) -> int:
+    """What plain float32 attention keeps at length n: PLAIN_COPIES arrays of n×n × 4 bytes."""
+    return PLAIN_COPIES * n * n * 4
+
+
+def doubling_ratios(ns: Sequence[int], ys: Sequence[float]) -> list[float]:
+    """y(2n)/y(n) for each consecutive pair whose n doubles."""
+    return [ys[i + 1] / ys[i] for i in range(len(ns) - 1) if ns[i + 1] == 2 * ns[i] and ys[i] > 0]
+
+
+def peak_bytes(fn: Callable[[], object]) -> int:
+    """Peak bytes allocated while running fn (numpy reports its buffers to tracemalloc)."""
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        base = tracemalloc.get_traced_memory()[0]
+        fn()
+        return tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+
+
+def best_time(fn: Callable[[], object], repeats: int) -> float:
+    """Fastest of `repeats` wall-clock runs after one warm-up run, in seconds."""
+    fn()
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def attention_fns(n: int, d: int = COST_D) -> dict[str, Callable[[], object]]:
+    """Plain and tiled attention on random float32 (n, d) q, k, v, as zero-argument calls."""
+    q, k, v = np.random.default_rng(0).standard_normal((3, n, d), dtype=np.float32)  # (n, d) each
+    return {
+        "plain": lambda: scaled_dot_product_attention(q, k, v),
+        "tiled": lambda: tiled_attention(q, k, v),
+    }
+
+
+def measure_cost(n: int, d: int = COST_D, *, timing: bool = True) -> dict[str, float]:
+    """Seconds (best of a few) and peak bytes of plain and tiled attention at length n."""
+    out = {}
+    repeats = 5 if n <= 512 else 3 if n <= 2048 else 1
+    for name, fn in attention_fns(n, d).items():
+        out[f"{name}_bytes"] = float(peak_bytes(fn))
+        if timing:
+            out[f"{name}_s"] = best_time(fn, repeats)
+    return out
+
+
+def interleaved_times(fns: dict[str, Callable[[], object]], repeats: int) -> dict[str, list]:
+    """Wall-clock seconds of each call, `repeats` rounds taking turns (so they share the noise)."""
+    times: dict[str, list] = {name: [] for name in fns}
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t0)
+    return times
+
+
+def measure_generation(t: int, d: int = COST_D, repeats: int = KV_REPEATS) -> dict[str, float]:
+    """Counted FLOPs and measured seconds to generate t tokens the three GENERATION ways: the
+    fastest of `repeats` interleaved runs (`{way}_s`), their median (`{way}_median_s`), and how
+    far the median lies above the fastest (`{way}_noise`, 0.1 = 10 %)."""
+    cost = generation_cost(t, d, 1)
+    out = {
+        "nocache_flops": float(cost.flops_without_cache),
+        "kvonly_flops": float(cost.flops_recompute_kv),
+        "cache_flops": float(cost.flops_with_cache),
+        "cache_bytes": float(cost.cache_bytes),
+    }
+    fns = {name: partial(generate_states, t, d, **how) for name, how in GENERATION.items()}
+    states = {name: fn() for name, fn in fns.items()}  # warm-up, and the outputs compared
+    out["max_diff"] = float(max(np.abs(r - states["cache"]).max() for r in states.values()))
+    for name, times in interleaved_times(fns, repeats).items():
+        fastest, median = min(times), float(np.median(times))
+        out[f"{name}_s"], out[f"{name}_median_s"] = fastest, median
+        out[f"{name}_noise"] = median / fastest - 1
+    return out
+
+
+def cell_counts(text: str) -> dict[str, int]:
+    """Tokens and n² attention cells for word and for character segmentation of `text`."""
+    out = {}
+    for mode in ("word", "char"):
+        try:
+            n = len(tokenize(text, mode=mode))
+        except EmptyInputError:
+            n = 0
+        out[f"{mode}_n"], out[f"{mode}_cells"] = n, n * n
+    return out
+
+
+# ---- order: attention alone cannot tell 我打你 from 你打我 -----------------------------------
+
+
+def match_perm(a: Sequence[str], b: Sequence[str]) -> list[int] | None:
+    """perm with b[i] == a[perm[i]] when b reorders a's tokens (repeats in order), else None."""
+    if sorted(a) != sorted(b):
+        return None
+    used: set[int] = set()
+    perm = []
+    for tok in b:
+        i = next(i for i, x in enumerate(a) if x == tok and i not in used)
+        used.add(i)
+        perm.append(i)
+    return perm
+
+
+def permutation_demo(
+    texts: Sequence[str], perm: Sequence[int], d_model: int, heads: int, *, pos: bool, seed: int = 0
+) -> dict:
+    """Attention for a sentence and its reordering; how far A₂ is from P·A₁·Pᵀ and how far
+    each token's output moved. perm[i] = index in the original of the i-th reordered token."""
+    perm = np.asarray(perm)
+    params = init_params(d_model, heads, seed)
+    reordered = [texts[i] for i in perm]
+    a = multi_head_attention(build_inputs(texts, d_model, positions=pos), params)
+    b = multi_head_attention(build_inputs(reordered, d_model, positions=pos), params)
+    p = np.eye(len(texts))[perm]  # (n, n) permutation matrix: (P·M)[i] = M[perm[i]]
+    a_perm = p @ a.heads.weights @ p.T  # (h, n, n)
+    out_moved = np.abs(b.output - a.output[perm]).max(-1)  # (n,) per reordered token
+    return {
+        "a": a,
+        "b": b,
+        "reordered": reordered,
+        "a_perm": a_perm,
+        "weights_diff": float(np.abs(b.heads.weights - a_perm).max()),
+        "output_diff": out_moved,
+    }
+
+
+# ---- why 1/√d_k: one sentence's rows under a temperature τ ----------------------------------
+
+
+def temperature_row_stats(scores: np.ndarray, taus: Sequence[float], causal: bool = False) -> dict:
+    """Mean entropy (nats) and max weight of the rows of softmax(scores/τ) for each τ, future
+    keys masked when `causal` (attention_core.reweight)."""
+    mask = causal_mask(scores.shape[-1]) if causal else None  # (n, n) True = may attend
+    ent, top = [], []
+    for tau in taus:
+        w = reweight(scores, tau, mask)  # (n, n)
+        ent.append(float(row_entropy(w).mean()))
+        top.append(float(max_weight(w).mean()))
+    return {"tau": list(taus), "entropy": ent, "max": top}
+
+
+# ---- one query, its keys and values: the library's cards and mixture, one cell taken apart ----
+
+
+def key_cards(lab: Lab, head: int, i: int) -> list[dict]:
+    """One card per key j for query i: the number the softmax used (scaled, or raw when scaling
+    is off: heads.scaled either way), masked keys flagged, the best unmasked key marked."""
+    row = lab.result.heads.scaled[head, i]  # (n,) what the softmax normalised
+    n = len(row)
+    masked = ~causal_mask(n)[i] if lab.record.causal else np.zeros(n, dtype=bool)  # (n,) j > i
+    best = int(np.argmax(np.where(masked, -np.inf, row)))
+    return [
+        {"text": lab.texts[j], "value": float(row[j]), "masked": bool(masked[j]), "best": j == best}
+        for j in range(n)
+    ]
+
+
+def value_mixture(lab: Lab, head: int, i: int) -> dict:
+    """Query i's output built term by term: keys sorted by weight, running sums of w_j·v_j."""
+    w = lab.result.heads.weights[head, i]  # (n,)
+    v = lab.result.v[head]  # (n, d_k)
+    order = np.argsort(w, kind="stable")[::-1]  # heaviest key first
+    terms = w[order, None] * v[order]  # (n, d_k) each key's contribution
+    sums = np.cumsum(terms, axis=0)  # (n, d_k) after 1, 2, … terms
+    output = lab.result.heads.output[head, i]  # (d_k,) the core's answer
+    return {
+        "order": order,
+        "weights": w[order],
+        "partial": sums,
+        "output": output,
+        "gap": np.linalg.norm(sums - output, axis=-1),  # (n,) distance left to cover
+    }
+
+
+def cell_breakdown(lab: Lab, head: int, i: int, j: int) -> dict:
+    """Every number behind weights[head, i, j]: q_i, k_j, their product, sum, ÷√d_k, exp, Σ."""
+    heads = lab.result.heads
+    q, k = lab.result.q[head, i], lab.result.k[head, j]  # (d_k,) each
+    row = heads.scaled[head, i]  # (n,) the row softmax normalises
+    live = heads.weights[head, i] > 0  # masked keys carry weight exactly 0
+    peak = row[live].max() if live.any() else 0.0
+    exps = np.where(live, np.exp(row - peak), 0.0)  # (n,)
+    return {
+        "q": q,
+        "k": k,
+        "prod": q * k,
+        "score": float(heads.scores[head, i, j]),
+        "scaled": float(row[j]),
+        "d_k": q.shape[0],
+        "peak": float(peak),
+        "exp": float(exps[j]),
+        "total": float(exps.sum()),
+        "weight": float(heads.weights[head, i, j]),
+    }
+
+
+def default_keys(texts: Sequence[str], row: np.ndarray, i: int) -> tuple[int, int]:
+    """Keys to compare for query i: 小明 and 桌子 of the article's sentence when present, else
+    the heaviest and the lightest other key of `row` (n,)."""
+    others = [j for j in range(len(texts)) if j != i] or [i]
+    first = texts.index("小明") if "小明" in texts else max(others, key=lambda j: row[j])
+    rest = [j for j in others if j != first] or [first]
+    second = texts.index("桌子") if "桌子" in texts else min(rest, key=lambda j: row[j])
+    return first, second
+
+
+def best_head(lab: Lab, i: int, j: int) -> int:
+    """The head whose row i gives key j the most weight (measured, never assumed)."""
+    return int(np.argmax(lab.result.heads.weights[:, i, j]))
+
+
+def compare_keys(lab: Lab, head: int, i: int, keys: Sequence[int]) -> list[dict]:
+    """q_i·k_j taken apart for each key j: the per-dimension products, their sum, the weight."""
+    q = lab.result.q[head, i]  # (d_k,)
+    out = []
+    for j in keys:
+        prod = q * lab.result.k[head, j]  # (d_k,)
+        weight = float(lab.result.heads.weights[head, i, j])
+        out.append({"j": j, "prod": prod, "sum": float(prod.sum()), "weight": weight})
+    return out
+
+
+def untrained_sums(text: str, head: int, i: int, keys: Sequence[int]) -> list[float] | None:
+    """q_i·k_j of the same head at the trained model's first checkpoint, or None."""
+    steps = trained_steps()
+    if len(steps) < 2:
+        return None
+    att = compute(LabSettings(text, weights="trained", step=steps[0])).result
+    return [float(att.q[head, i] @ att.k[head, j]) for j in keys]
+
+
+def strongest_edges(weights: np.ndarray, texts: Sequence[str], top: int = 3) -> list[list]:
+    """Per head, the `top` largest weights i → j with i ≠ j, as (query, key, weight)."""
+    h, n, _ = weights.shape  # (h, n, n)
+    off = np.where(np.eye(n, dtype=bool), -1.0, weights)  # (h, n, n) self-edges ranked last
+    out = []
+    for head in range(h):
+        flat = np.argsort(off[head], axis=None)[::-1][: min(top, max(n * n - n, 1))]
+        rows, cols = np.unravel_index(flat, (n, n))
+        found = [
+            (texts[i], texts[j], float(weights[head, i, j]))
+            for i, j in zip(rows, cols, strict=True)
+        ]
+        out.append(found)
+    return out

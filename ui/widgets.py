@@ -1,0 +1,97 @@
+"""What several pages share: the page's opening, the Lab it shows, token and head pickers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import partial
+
+import streamlit as st
+
+from attention_core.pipeline import Record
+from ui import controls, state
+from ui.controls import Settings
+from ui.routing import ensure_router
+from ui.text import t as text
+
+
+def open_page(title_key: str, intro_key: str | None = None) -> tuple[Settings, Callable]:
+    """Every page's first line: through the router, the settings in force, `t` in the UI
+    language, the page's title and intro (text keys, written out where the page calls this)."""
+    ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
+    s = controls.current_settings()
+    t = partial(text, lang=s.lang)
+    st.title(t(title_key))
+    if intro_key:
+        st.markdown(t(intro_key))
+    return s, t
+
+
+# ---- the sentence's numbers: the main page's cached Lab --------------------------------------
+
+
+def lab_or_stop(s: Settings, *, follow_sidebar: bool = False) -> state.Lab:
+    """The main page's cached Lab for these settings; its notices, or a notice and st.stop()
+    when there is nothing to show. Random weights unless `follow_sidebar`, when the sidebar's
+    choice (random or the trained model) is used."""
+    lab, notices = state.lab_for(s if follow_sidebar else replace(s, weights="random"))
+    controls.show_notices(notices, s.lang)
+    if lab is None:
+        st.stop()
+    return lab
+
+
+def record_line(r: Record, t, *, scale: bool = True) -> str:
+    """The weights and every setting a Lab was computed with, as one caption line (`scale=False`:
+    a section dividing by its own τ leaves ÷√d_k out)."""
+    causal = "teach.causal_what_if" if r.causal_what_if else "teach.causal_on"
+    parts = [
+        t("teach.src.trained", step=r.step) if r.source == "trained" else
+        t("teach.src.random", seed=r.seed),
+        f"d_model = {r.d_model} · h = {r.heads} · d_k = {r.d_k}",
+        *([t("teach.scale_on" if r.scale else "teach.scale_off")] if scale else []),
+        t(causal if r.causal else "teach.causal_off"),
+        t("teach.pos_trained" if r.source == "trained" else
+          "teach.pos_True" if r.pos else "teach.pos_False"),
+        t("teach.mode_char" if r.mode == "char" else "teach.mode_word"),
+    ]  # fmt: skip
+    return " · ".join(parts)
+
+
+def followed_lab(s: Settings, t, *, scale: bool = True) -> state.Lab:
+    """The sidebar's Lab (random or trained) under a caption naming what lab.record says it was
+    computed with; st.stop() when there is none."""
+    lab = lab_or_stop(s, follow_sidebar=True)
+    st.caption(t("teach.in_force", line=record_line(lab.record, t, scale=scale)))
+    return lab
+
+
+# ---- pickers: plain values out -------------------------------------------------------------
+
+
+def label_tokens(texts: Sequence[str]) -> list[str]:
+    """Token texts with a position suffix where a text repeats (了#1, 了#2) for pickers."""
+    seen: dict[str, int] = {}
+    out = []
+    for x in texts:
+        seen[x] = seen.get(x, 0) + 1
+        out.append(x if texts.count(x) == 1 else f"{x}#{seen[x]}")
+    return out
+
+
+def token_picker(where, label: str, texts: Sequence[str], key: str, default: int = 0) -> int:
+    """A select box over the sentence's tokens (repeats numbered) in `where`; the index picked."""
+    labels = label_tokens(texts)
+    return where.selectbox(
+        label, range(len(labels)), index=default, format_func=labels.__getitem__, key=key
+    )
+
+
+def head_picker(where, heads: int, key: str, t) -> int:
+    """A select box over the heads ("头 1" …) in `where`; a choice beyond h (the trained model
+    has its own) falls back to the first head. Returns the 0-based head."""
+    if st.session_state.get(key, 0) >= heads:
+        st.session_state[key] = 0
+    return where.selectbox(
+        t("steps.head"), range(heads), key=key, format_func=lambda h: t("teach.head", h=h + 1)
+    )
