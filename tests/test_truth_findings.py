@@ -150,6 +150,7 @@ def test_generation_cost_counts_the_kv_only_baseline():
     )
 
 
+@pytest.mark.slow  # times 5 lengths × 3 ways × 5 runs: a minute of CPU under load
 def test_cost_page_kv_panel_shows_three_ways():
     at = open_page("cost")
     at.button(key="cost_kv_run").click().run()
