@@ -210,7 +210,7 @@ def _is_weight_map(spec: dict, t_lang=t) -> None:
     stops = [[float(a), b] for a, b in trace["colorscale"]]
     assert [b for _, b in stops] == [b for _, b in WEIGHT_SCALE]
     np.testing.assert_allclose([a for a, _ in stops], [a for a, _ in WEIGHT_SCALE])
-    assert trace["colorbar"]["title"]["text"] == html.escape(t_lang("teach.sqrt_ramp"))
+    assert trace["colorbar"]["title"]["text"] == html.escape(t_lang("fig.sqrt_ramp"))
     assert layout["xaxis"]["title"]["text"] == html.escape(t_lang("main.key_axis"))
     assert layout["yaxis"]["title"]["text"] == html.escape(t_lang("main.query_axis"))
 
