@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 
 from ui.text import t
 
+GLOSS_CHARS = 12  # a gloss under an axis label is cut to this many characters
 GLOSS_FILE = Path(__file__).resolve().parent.parent / "assets" / "gloss.json"
 # jieba's POS tags → the key of their names (ui/text/gloss.toml); any other tag is pos.unknown.
 # fmt: off
@@ -66,3 +68,20 @@ def tag_name(tag: str, lang: str = "zh") -> str:
     """
     key = POS_KEYS.get(tag)
     return t(key, lang) if key else t("pos.unknown", lang, tag=tag)
+
+
+def glossed(text: str, lang: str) -> str:
+    """A token as a sentence names it: in English with its gloss, “他 (he)”; else the text."""
+    word = gloss(text) if lang == "en" else None
+    return f"{text} ({word})" if word else str(text)
+
+
+def short_gloss(text: str, lang: str, max_chars: int = GLOSS_CHARS) -> str | None:
+    """The gloss an axis label carries in English, cut to `max_chars` ("…" at the cut); None in
+    Chinese or when none is known."""
+    word = gloss(text) if lang == "en" else None
+    if not word:
+        return None
+    if len(word) > max_chars and not word.startswith("("):  # "walk / leave" → "walk"
+        word = re.split(r" / | \(", word)[0]
+    return word if len(word) <= max_chars else word[: max_chars - 1].rstrip() + "…"
