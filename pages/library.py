@@ -7,7 +7,7 @@ from attention_core import experiments as ex
 from attention_core.analysis import rnn_states, row_entropy
 from ui import charts, figures, widgets
 from ui.controls import Settings
-from ui.gloss import gloss_bar_ticks, glossed
+from ui.gloss import gloss, gloss_bar_ticks, glossed
 from ui.state import Lab, focus_index
 from ui.text import md_escape
 
@@ -32,12 +32,14 @@ def key_cards(run: Lab, head: int, i: int, s: Settings, t) -> None:
             tag = "masked" if card["masked"] else "best" if card["best"] else ""
             with col.container(border=True, key=f"keycard_{start + k}"):
                 st.metric(
-                    md_escape(glossed(card["text"], s.lang)),
+                    md_escape(card["text"]),
                     "−∞" if card["masked"] else f"{card['value']:.2f}",  # what the softmax saw
                     delta=t(NOTES[tag]) if tag else None,
                     delta_color="off",
                     delta_arrow="off",
                 )
+                if word := gloss(card["text"]) if s.lang == "en" else None:
+                    st.caption(md_escape(word))  # under the token, as the main page glosses it
 
 
 def weight_bars(run: Lab, head: int, i: int, s: Settings, t, *, title: str, key: str, across=1):

@@ -39,6 +39,7 @@ UPRIGHT_MAX = 8  # up to this many tokens, x labels read across; above, they sta
 DTICK_ALL = 40  # up to this many tokens every axis label is drawn
 # Chinese labels (CJK, full-width punctuation, "…"), as ui/explorer/layout.js's WIDE
 CJK = re.compile(r"^[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f\u2080-\u2089\u2026]+$")
+MARGINS_USUAL = 110  # px of margins ui.figures.base.plot_room already took off a chart's share
 ZWSP = "\u200b"  # token_labels' mark of a repeated token (same glyphs, its own category)
 
 
@@ -128,20 +129,25 @@ def _margins(rows: list[str], cols: list[str], size: int, way: str, spec: dict) 
     64 (BENCHMARKS.md).
     """
     widest = lambda labels: max((text_px(x, size) for x in labels), default=size)  # noqa: E731
-    x_title, y_title = (int(1.5 * size) + 4 if name else 0 for name in spec["titles"])
-    row_gloss, col_gloss = spec["glosses"]
+    x_title = int(1.5 * size) + 4 if spec["titles"][0] else 0
     small = gloss_px(size)
-    left = max(
-        text_px(r, size) + (text_px(" " + g, small) if g else 0)
-        for r, g in zip(rows, row_gloss, strict=True)
-    )
     if way == "stacked":
         bottom = int(max(len(c.replace(ZWSP, "")) for c in cols) * 1.25 * size) + 12
     elif way == "turned":
         bottom = widest(cols) + 22
     else:  # across, a second line where a gloss is shown
-        bottom = size + 12 + (int(1.3 * small) if any(col_gloss) else 0)
-    return {"l": int(1.1 * left) + 22 + y_title, "b": bottom + x_title}
+        bottom = size + 12 + (int(1.3 * small) if any(spec["glosses"][1]) else 0)
+    return {"l": _left_margin(rows, size, spec), "b": bottom + x_title}
+
+
+def _left_margin(rows: list[str], size: int, spec: dict) -> int:
+    """Pixels left of a map for its row labels (with their glosses) and the y axis title."""
+    small, row_gloss = gloss_px(size), spec["glosses"][0]
+    left = max(
+        text_px(r, size) + (text_px(" " + g, small) if g else 0)
+        for r, g in zip(rows, row_gloss, strict=True)
+    )
+    return int(1.1 * left) + 22 + (int(1.5 * size) + 4 if spec["titles"][1] else 0)
 
 
 def glosses(texts: list[str], lang: str) -> list[str | None]:
@@ -204,6 +210,10 @@ def _map(trace: dict, rows: list[str], cols: list[str], spec: dict) -> go.Figure
     lay = layout(spec["title"], spec["height"], spec["classroom"], spec.get("across", 1))
     x_title, y_title = spec["titles"]
     row_gloss = (spec.get("glosses") or ([None] * len(rows), None))[0]
+    spec = {**spec, "glosses": (row_gloss, spec.get("glosses", (None, [None] * len(cols)))[1])}
+    if not spec["square"]:  # the chart's share of the page less its margins (glossed rows'
+        bar = colourbar_room(size, spec["bar_chars"]) if spec.get("bar_chars") else 10
+        spec["room"] += MARGINS_USUAL - _left_margin(rows, size, spec) - bar  # widen the left)
     way, col_gloss, every = _x_labels(cols, size, spec)
     spec = {**spec, "glosses": (row_gloss, col_gloss)}
     ticks = _ticks(cols, col_gloss, every, way, gloss_px(size))
