@@ -7,11 +7,11 @@ from attention_core import experiments as ex
 from attention_core.analysis import rnn_states, row_entropy
 from ui import charts, figures, widgets
 from ui.controls import Settings
-from ui.gloss import gloss, gloss_bar_ticks, glossed
+from ui.gloss import gloss_bar_ticks, glossed, short_gloss
 from ui.state import Lab, focus_index
 from ui.text import md_escape
 
-CARDS_PER_ROW = 6
+CARDS_PER_ROW = {False: 6, True: 4}  # classroom type needs wider cards
 ONE_CARD = 0.99  # a row whose heaviest weight is at least this: one key takes it all
 DECIMALS = 3  # distances are drawn and said to this many decimals (the caption's {gap:.3f})
 NOTES = {"masked": "library.masked", "best": "library.best"}  # a key card's tag → its note
@@ -26,9 +26,10 @@ def key_cards(run: Lab, head: int, i: int, s: Settings, t) -> None:
     masked = sum(c["masked"] for c in cards)
     if masked:
         st.caption(t("library.masked_say", q=q, m=masked))
-    for start in range(0, len(cards), CARDS_PER_ROW):
-        row = cards[start : start + CARDS_PER_ROW]
-        for k, (col, card) in enumerate(zip(st.columns(CARDS_PER_ROW), row, strict=False)):
+    per = CARDS_PER_ROW[s.classroom]
+    for start in range(0, len(cards), per):
+        row = cards[start : start + per]
+        for k, (col, card) in enumerate(zip(st.columns(per), row, strict=False)):
             tag = "masked" if card["masked"] else "best" if card["best"] else ""
             with col.container(border=True, key=f"keycard_{start + k}"):
                 st.metric(
@@ -38,7 +39,7 @@ def key_cards(run: Lab, head: int, i: int, s: Settings, t) -> None:
                     delta_color="off",
                     delta_arrow="off",
                 )
-                if word := gloss(card["text"]) if s.lang == "en" else None:
+                if word := short_gloss(card["text"], s.lang):  # cut to fit a card
                     st.caption(md_escape(word))  # under the token, as the main page glosses it
 
 
