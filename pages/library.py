@@ -20,8 +20,9 @@ NOTES = {"masked": "library.masked", "best": "library.best"}  # a key card's tag
 def key_cards(run: Lab, head: int, i: int, s: Settings, t) -> None:
     """One card per key: the similarity the softmax used (÷√d_k or raw), masked keys as such."""
     q = md_escape(glossed(run.texts[i], s.lang))
-    st.header(t("library.cards_title", q=q))
-    st.caption(t("library.cards" if run.record.scale else "library.cards_raw", q=q))
+    st.header(t("library.cards_title", q=q))  # glossed once here; the caption under it not
+    plain = md_escape(run.texts[i])
+    st.caption(t("library.cards" if run.record.scale else "library.cards_raw", q=plain))
     cards = ex.key_cards(run, head, i)
     masked = sum(c["masked"] for c in cards)
     if masked:
