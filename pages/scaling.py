@@ -10,6 +10,7 @@ from ui import charts, figures, widgets
 from ui.controls import Settings
 
 SAMPLES = 20_000  # Monte-Carlo pairs per d_k
+ROWS = 512  # (b), (c): random query rows per d_k, each a softmax over its keys
 SOURCES = {"random": "teach.src.random", "trained": "teach.src.trained"}  # lab.record.source
 # (b): (chart key, text key of its title, of its y axis, the sweep's field); lines raw, scaled
 SATURATION = (
@@ -50,7 +51,7 @@ def sweeps(seed: int) -> tuple[dict, dict]:
     """var(q·k) per d_k (Monte-Carlo) and the saturation sweep, both from attention_core."""
     var = [qk_variance(d, SAMPLES, seed) for d in DEFAULT_D_KS]
     raw, scaled = [v.raw_variance for v in var], [v.scaled_variance for v in var]
-    sat = dk_sweep(DEFAULT_D_KS, seed=seed).as_dict()
+    sat = dk_sweep(DEFAULT_D_KS, trials=ROWS, seed=seed).as_dict()
     return {"d_k": list(DEFAULT_D_KS), "raw": raw, "scaled": scaled}, sat
 
 
@@ -76,16 +77,16 @@ def variance_part(s: Settings, t, var: dict) -> None:
     charts.chart(fig, key="scaling_hist", lang=s.lang)
     series = {names[0]: var["raw"], names[1]: var["scaled"], "var = d_k": var["d_k"]}
     lines(s, "scaling_var", x=var["d_k"], series=series, title=t("scaling.var_title"),
-          y_title="var(q·k)", log_y=True, dashed=("var = d_k",))  # fmt: skip
+          y_title=t("scaling.var_y"), log_y=True, dashed=("var = d_k",))  # fmt: skip
 
 
 def saturation_part(s: Settings, t, sat: dict) -> None:
-    """(b) max weight and entropy against d_k."""
+    """(b) max weight and entropy against d_k, each the mean over ROWS random rows."""
     st.header(t("scaling.b"))
     for col, (key, title, y_title, field) in zip(st.columns(2), SATURATION, strict=True):
         series = {t("scaling.raw_w"): sat[f"{field}_raw"]}
         series[t("scaling.scaled_w")] = sat[f"{field}_scaled"]
-        lines(s, key, col, x=sat["d_k"], series=series, title=t(title, n=sat["n_keys"]),
+        lines(s, key, col, x=sat["d_k"], series=series, title=t(title, n=sat["n_keys"], rows=ROWS),
               y_title=t(y_title), across=2)  # fmt: skip
 
 

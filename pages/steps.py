@@ -12,10 +12,12 @@ from attention_core import experiments as ex
 from attention_core.pipeline import Record
 from ui import charts, figures, widgets
 from ui.controls import Settings
+from ui.gloss import glossed
 from ui.state import Lab, focus_index
 from ui.text import md_escape
 
 LAST = 6  # steps ① … ⑦
+UNIT_VARIANCE = (0.5, 2.0)  # a scaled variance in here is "about 1", as the article says
 CIRCLED = "①②③④⑤⑥⑦"
 NAMES = (
     "steps.name0",
@@ -124,7 +126,7 @@ def _move(delta: int) -> None:
 def step_nav(f: Record, t) -> int:
     """Previous / next buttons and a step picker; returns the current step."""
     st.session_state.setdefault("steps_step", 0)
-    left, mid, right = st.columns([1, 4, 1])
+    left, mid, right = st.columns([1.3, 4, 1.1])  # "◀ Previous" whole in classroom type
     left.button(t("steps.prev"), key="steps_prev", on_click=_move, args=(-1,))
     right.button(t("steps.next"), key="steps_next", on_click=_move, args=(1,))
     names = [step_name(i, f, t) for i in range(LAST + 1)]
@@ -161,10 +163,22 @@ def step_figures(run: Lab, step: int, head: int, s: Settings, t) -> list:
             for name, m in shown]  # fmt: skip
 
 
+def variance_say(run: Lab, head: int, t) -> str:
+    """Step ④'s claim in the state in force: the variance of the head's scores before and
+    after ÷√d_k, measured, and whether the scaled one is near 1 (the article's condition)."""
+    hd, d_k = run.result.heads, run.record.d_k
+    v_raw, v_scaled = float(np.var(hd.scores[head])), float(np.var(hd.scaled[head]))
+    lo, hi = UNIT_VARIANCE
+    key = "steps.say3_unit" if lo <= v_scaled <= hi else "steps.say3_far"
+    return t(key, d_k=d_k, v_raw=v_raw, v_scaled=v_scaled, h=head + 1)
+
+
 def show_step(run: Lab, step: int, head: int, s: Settings, t) -> None:
     f = run.record
     st.latex(formula(step, f))
     st.caption(t(caption_key(step, f), d_k=f.d_k, n=len(run.texts)))
+    if step == 3 and f.scale:
+        st.caption(variance_say(run, head, t))
     figs = step_figures(run, step, head, s, t)
     for k, (col, fig) in enumerate(zip(st.columns(len(figs)), figs, strict=True)):
         charts.chart(fig, key=f"steps_fig_{step}_{k}", lang=s.lang, where=col)
@@ -194,8 +208,15 @@ def pick_cell(run: Lab, s: Settings, t) -> tuple[int, int, int]:
     )
     a, b = ex.default_keys(run.texts, run.result.heads.weights.mean(0)[i], i)
     j = widgets.token_picker(c2, t("steps.key"), run.texts, "steps_j", a)
+    if b == a and len(run.texts) > 1:  # two tokens: the query itself is the other key
+        b = next(k for k in range(len(run.texts)) if k != a)
     j2 = widgets.token_picker(c3, t("steps.key2"), run.texts, "steps_j2", b)
     return i, j, j2
+
+
+def signed(x: float) -> str:
+    """A number to subtract in LaTeX: −1.756 in brackets, so "a − (−1.756)", never "a - -1.756"."""
+    return f"({x:.3f})" if x < 0 else f"{x:.3f}"
 
 
 def drill_down(run: Lab, head: int, i: int, j: int, t) -> None:
@@ -211,18 +232,24 @@ def drill_down(run: Lab, head: int, i: int, j: int, t) -> None:
         st.latex(r"s' \to -\infty\;(j > i),\quad w_{ij} = e^{-\infty} = 0")
     else:
         st.latex(
-            rf"e^{{s' - \max}} = e^{{{b['scaled']:.3f} - {b['peak']:.3f}}} = {b['exp']:.4f},\quad "
+            rf"e^{{s' - \max}} = e^{{{b['scaled']:.3f} - {signed(b['peak'])}}} = {b['exp']:.4f},"
+            r"\quad "
             rf"w_{{ij}} = \frac{{{b['exp']:.4f}}}{{\sum = {b['total']:.4f}}} = {b['weight']:.4f}"
         )
     st.caption(t("steps.check", row_sum=float(run.result.heads.weights[head, i].sum())))
+    if len(run.texts) == 1:  # nothing to share out: say why the weight is 1
+        st.caption(t("steps.one_key"))
 
 
 def compare(run: Lab, head: int, i: int, keys: tuple[int, int], s: Settings, t) -> None:
     """q_i against two keys, dimension by dimension: the sums that decide the weights."""
     st.subheader(t("steps.compare"))
+    if keys[0] == keys[1]:  # one token, or the same key twice: nothing to compare
+        st.caption(t("steps.compare_one" if len(run.texts) == 1 else "steps.compare_same"))
+        return
     parts = ex.compare_keys(run, head, i, keys)
-    q, (a, b) = run.texts[i], (run.texts[j] for j in keys)
-    series = {t("steps.prod_name", q=q, k=run.texts[p["j"]], s=p["sum"]): p["prod"] for p in parts}
+    name = lambda j: glossed(run.texts[j], s.lang)  # noqa: E731  他 (he) in English
+    series = {t("steps.prod_name", q=name(i), k=name(p["j"]), s=p["sum"]): p["prod"] for p in parts}
     dims = [str(d) for d in range(len(parts[0]["prod"]))]
     fig = figures.grouped_bars(
         dims,
@@ -234,10 +261,10 @@ def compare(run: Lab, head: int, i: int, keys: tuple[int, int], s: Settings, t) 
     )
     charts.chart(fig, key="steps_compare", lang=s.lang)
     sa, sb, wa, wb = parts[0]["sum"], parts[1]["sum"], parts[0]["weight"], parts[1]["weight"]
-    fmt = {"q": md_escape(q), "a": md_escape(a), "b": md_escape(b), "h": head + 1}
-    st.markdown(t("steps.compare_say", sa=sa, sb=sb, wa=wa, wb=wb, **fmt))
+    fmt = {"q": md_escape(name(i)), "a": md_escape(name(keys[0])), "b": md_escape(name(keys[1]))}
+    st.markdown(t("steps.compare_say", sa=sa, sb=sb, wa=wa, wb=wb, h=head + 1, **fmt))
     if run.source != "trained":
-        st.caption(t("steps.random_compare"))
+        st.caption(t("steps.random_compare") + side_note(s, t))
         return
     before = ex.untrained_sums(s.sentence, head, i, keys)
     if before is not None:
@@ -246,13 +273,19 @@ def compare(run: Lab, head: int, i: int, keys: tuple[int, int], s: Settings, t) 
         st.markdown(t(key, step0=0, a0=before[0], b0=before[1], d0=d0, d1=d1, **fmt))
 
 
+def side_note(s: Settings, t) -> str:
+    """A sentence after a tip that sends the reader to the sidebar: in classroom mode (which may
+    start with the sidebar collapsed) how to open it."""
+    return " " + t("steps.side_class") if s.classroom else ""
+
+
 s, t = widgets.open_page("steps.title", "steps.intro")
 run = widgets.followed_lab(s, t)
 head = head_picker(run, s, t)
 st.header(t("steps.walk"))
 step = step_nav(run.record, t)
 show_step(run, step, head, s, t)
-st.info(t("steps.try") if run.record.scale else t("steps.try_off"))
+st.info((t("steps.try") if run.record.scale else t("steps.try_off")) + side_note(s, t))
 st.header(t("steps.drill"))
 i, j, j2 = pick_cell(run, s, t)
 drill_down(run, head, i, j, t)

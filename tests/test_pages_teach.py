@@ -177,6 +177,24 @@ def test_steps_next_moves_on_and_the_cell_matches_the_core():
     assert f"{core.heads.weights[0, i, j]:.4f}" in at.latex[-1].value
 
 
+def test_steps_previous_at_the_first_step_stays_there():
+    at = open_page("steps")
+    at.button(key="steps_prev").click().run()
+    assert not at.exception and at.session_state["steps_step"] == 0
+    assert at.radio(key="steps_step").value == 0
+    assert "X" in at.latex[0].value  # step ①'s formula still shown
+
+
+def test_steps_next_at_the_last_step_stays_there():
+    at = open_page("steps", steps_step=6)
+    at.button(key="steps_next").click().run()
+    assert not at.exception and at.session_state["steps_step"] == 6
+    assert at.radio(key="steps_step").value == 6
+    assert "W_O" in at.latex[0].value  # step ⑦'s formula still shown
+    at.button(key="steps_prev").click().run()
+    assert at.session_state["steps_step"] == 5
+
+
 def test_heads_page_draws_one_map_per_head():
     at = open_page("heads", weights="random")
     at.radio(key="heads_h").set_value(8).run()
@@ -248,8 +266,8 @@ def test_library_bars_are_the_core_weights_of_ta():
     tokens = tokenize(s.sentence)
     x = build_inputs(tokens, s.d_model)  # token vectors as the main page makes them
     core = multi_head_attention(x, init_params(s.d_model, s.heads, s.seed))
-    i = tokens.texts.index("他")
-    np.testing.assert_allclose(weights, core.heads.weights[0, i], atol=1e-4)
+    i, head = tokens.texts.index("他"), at.selectbox(key="library_head").value
+    np.testing.assert_allclose(weights, core.heads.weights[head, i], atol=1e-4)
 
 
 def test_value_mixture_ends_at_the_core_output():

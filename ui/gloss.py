@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from functools import cache
 from pathlib import Path
 
+from ui.palette import PLOTLY_FONTS
 from ui.text import t
 
+GLOSS_CHARS = 12  # a gloss under an axis label is cut to this many characters
 GLOSS_FILE = Path(__file__).resolve().parent.parent / "assets" / "gloss.json"
 # jieba's POS tags → the key of their names (ui/text/gloss.toml); any other tag is pos.unknown.
 # fmt: off
@@ -66,3 +70,42 @@ def tag_name(tag: str, lang: str = "zh") -> str:
     """
     key = POS_KEYS.get(tag)
     return t(key, lang) if key else t("pos.unknown", lang, tag=tag)
+
+
+def glossed(text: str, lang: str) -> str:
+    """A token as a sentence names it: in English with its gloss, “他 (he)”; else the text."""
+    word = gloss(text) if lang == "en" else None
+    if not word:
+        return str(text)
+    if word.startswith("(") and word.endswith(")") and word.count("(") == 1:
+        return f"{text} {word}"  # 把 (object marker), not 把 ((object marker))
+    flat = re.sub(r"(?<!/) \(", ", ", word).replace("(", "").replace(")", "")
+    return f"{text} ({flat})"  # 小明 (Xiaoming, name); 家 (home / measure word)
+
+
+def short_gloss(text: str, lang: str, max_chars: int = GLOSS_CHARS) -> str | None:
+    """The gloss an axis label carries in English, cut to `max_chars` ("…" at the cut); None in
+    Chinese or when none is known."""
+    word = gloss(text) if lang == "en" else None
+    if not word:
+        return None
+    if len(word) > max_chars and not word.startswith("("):  # "walk / leave" → "walk"
+        word = re.split(r" / | \(", word)[0]
+    return word if len(word) <= max_chars else word[: max_chars - 1].rstrip() + "…"
+
+
+def gloss_bar_ticks(fig, texts: list[str], lang: str, classroom: bool = False) -> None:
+    """In English, a bar chart's tick labels at positions 0 … n−1 (naming `texts`) get their
+    glosses in smaller type: under a label that reads across, after one turned on its side.
+    Changes `fig` (a plotly Figure from the kit) in place; nothing in Chinese."""
+    axis = fig.layout.xaxis
+    if lang != "en" or axis.tickvals is None or axis.ticktext is None:
+        return
+    small = max(9, round(0.8 * PLOTLY_FONTS[bool(classroom)]["base"]))  # as maps.gloss_px
+    joint = " " if axis.tickangle else "<br>"
+    ticks = []
+    for pos, label in zip(axis.tickvals, axis.ticktext, strict=True):
+        word = short_gloss(texts[int(pos)], lang) if 0 <= int(pos) < len(texts) else None
+        span = f'<span style="font-size:{small}px">{html.escape(word or "")}</span>'
+        ticks.append(label + joint + span if word else label)
+    axis.ticktext = ticks
