@@ -107,10 +107,13 @@ ROOM_CHECK = """() => {
   return out;
 }"""
 
+# At rest: drawn, no animation, no measurement awaited, and the server has applied every change
+# the deck sent on the scene it shows (data-synced: the rerun a key started has come back).
 STILL = f"""() => {{
   const d = {DECK};
   const s = {SCENE};
-  return !!d && d.dataset.ready === '1' && !d.dataset.anim && !!s && !s.dataset.waiting;
+  return !!d && d.dataset.ready === '1' && d.dataset.synced === '1' && !d.dataset.anim
+    && !!s && !s.dataset.waiting;
 }}"""
 
 
@@ -126,7 +129,8 @@ def open_lesson(page, base: str, query: str = "", size=(1024, 768)) -> None:
 
 
 def settle(page) -> None:
-    """Until no animation runs and no measurement is awaited, and Streamlit is idle."""
+    """Until no animation runs, no measurement is awaited, the server has caught up with the
+    deck (so a key's rerun has finished: never a sleep), and Streamlit is idle."""
     page.wait_for_function(STILL, timeout=LOAD_MS, polling=100)
     page.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')?.innerText",
