@@ -38,11 +38,10 @@ from bench import screencast as sc
 from bench.common import CASES, Row, median_of, ratio_row
 from bench.ui_latency import (
     DRAWN,
-    TRACE_CATEGORIES,
+    VIEWPORT,
     Interaction,
     Subject,
     baseline_interactions,
-    ceiling,
     latency_median,
     open_subject,
 )
@@ -52,7 +51,8 @@ DECK = "document.querySelector('[data-testid=\"stBidiComponentIsolated\"]')?.sha
 STILL = f"""() => {{
   const d = {DECK}?.querySelector('[data-testid="lesson"]');
   const s = d?.querySelector('[data-testid="lesson-scene"]');
-  return !!s && d.dataset.ready === '1' && !d.dataset.anim && !s.dataset.waiting;
+  return !!s && d.dataset.ready === '1' && d.dataset.synced === '1' && !d.dataset.anim
+    && !s.dataset.waiting;
 }}"""
 WHERE = f"""() => {{
   const s = {DECK}.querySelector('[data-testid="lesson-scene"]');
@@ -86,7 +86,8 @@ KINDS = (
 
 
 def still(page) -> None:
-    """Until the deck rests (no animation, no awaited measurement) and Streamlit is idle."""
+    """Until the deck rests (no animation, no awaited measurement, the server caught up with its
+    last change: data-synced) and Streamlit is idle."""
     page.wait_for_function(STILL, timeout=120_000, polling=50)
     while page.evaluate(sc.BUSY_JS):
         page.wait_for_timeout(50)
@@ -198,14 +199,14 @@ def traced(browser, sub: Subject, prepare, act) -> list[float]:
     page = sub.page
     page.bring_to_front()
     prepare(page)
-    browser.start_tracing(page=page, categories=[*TRACE_CATEGORIES, "blink.user_timing"])
+    browser.start_tracing(page=page, categories=[*trace.CATEGORIES, "blink.user_timing"])
     try:
         act(page, sub.cast.cdp)
         sc.flush(page)
         still(page)
     finally:
-        trace = browser.stop_tracing()
-    return presented_between_marks(trace)
+        chrome = browser.stop_tracing()
+    return presented_between_marks(chrome)
 
 
 def sweep_act(page, cdp) -> float:
@@ -268,8 +269,7 @@ def rows_from(base: Subject, subjects: list[Subject]) -> list[Row]:
 
 
 def run(clicks: int = 5, runs: int = 3) -> list[Row]:
-    if not (common.chromium_ok() and common.main_app_ready()):
-        print("lesson_latency: skipped (needs /usr/bin/chromium, playwright and app.py)")
+    if not common.chromium_ok("lesson_latency"):
         return []
     servers = common.running(common.BASELINE_APP), common.running(common.MAIN_APP)
     with common.chromium() as browser, servers[0] as base_url, servers[1] as url:
@@ -283,7 +283,7 @@ def run(clicks: int = 5, runs: int = 3) -> list[Row]:
             block(base, subjects, kind, clicks)
         rows = rows_from(base, subjects)
         rows += animation_rows(browser, subjects[-1], runs)
-        intervals, drawn = ceiling(browser)
+        intervals, drawn = sc.ceiling(browser, VIEWPORT)
     label = f"screencast ceiling, p95 (canvas redrawn every frame, {drawn:.0f} draws/s)"
     return [*rows, Row("frame interval", label, sc.percentile(intervals, 95), "ms")]
 

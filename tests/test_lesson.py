@@ -256,10 +256,11 @@ def test_s6_titles_say_each_heads_measured_job_with_its_hits_on_the_test_sentenc
     for job, head in zip(data.head_jobs(None, say), heads, strict=True):
         assert f"{head.hits} of {head.total}" in job["label"]
         assert job["relation"] == head.relation and job["clear"] == (head.relation != "diffuse")
+        assert job["label"] == f"{job['name']}: {job['measured']}"  # the caption: name only
     jobs = {job["relation"]: job["label"] for job in data.head_jobs(None, say)}
-    assert jobs["pronoun_antecedent"].startswith("resolves 他/她 in ")
+    assert jobs["pronoun_antecedent"].startswith("resolves 他/她: ")
     before = data.head_jobs(int(load_demo_history().steps[0]), say)  # untrained: no job yet
-    assert all(job["label"].startswith("no clear job (at best ") for job in before)
+    assert all(job["label"].startswith("no clear job: at best ") for job in before)
     fake = [replace(h, hits=3, total=7) for h in heads]
     monkeypatch.setattr(data, "describe_heads", lambda step=None: fake)
     assert all("3 of 7" in job["label"] for job in data.head_jobs(None, say))

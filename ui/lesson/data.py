@@ -79,7 +79,7 @@ def lab_part(lab: Lab, prefix: str, focus: str, lang: str) -> tuple[dict, dict[s
     return info, arrays
 
 
-# A head's measured job in words, with its hits on the human-written evaluation set (the counts
+# A head's measured job in words (its hits on the human-written evaluation set, the counts
 # stored with the weights: describe_heads), per relation; a head without a job names the one it
 # comes closest to. Keys written out, so a grep finds each use.
 JOB_KEYS = {
@@ -106,27 +106,32 @@ NOT_ANSWER_KEYS = {
 }
 
 
-def job_label(head, say: Say) -> str:
-    """ "resolves 他/她 in 64 of 76 test sentences" (a HeadSummary's job and its hits on the
-    human-written set), or "no clear job: at best …" for a head below the job threshold."""
+def job_words(head, say: Say) -> tuple[str, str]:
+    """(its job, how well it does it): ("resolves 他/她", "64 of 76 test sentences") from a
+    HeadSummary and its hits on the human-written set, or ("no clear job", "at best …") for a
+    head below the job threshold."""
     if head.relation in JOB_KEYS:
-        return say(JOB_KEYS[head.relation], hits=head.hits, total=head.total)
+        words = head.relation in ("self", "previous")
+        hits = say("lesson.job.hits_words" if words else "lesson.job.hits", hits=head.hits,
+                   total=head.total)  # fmt: skip
+        return say(JOB_KEYS[head.relation]), hits
     rel = say(REL_KEYS[head.closest])
-    return say("lesson.job.diffuse", rel=rel, hits=head.hits, total=head.total)
+    return say("lesson.job.diffuse"), say(
+        "lesson.job.closest", rel=rel, hits=head.hits, total=head.total
+    )
 
 
 def head_jobs(step: int | None, say: Say) -> list[dict]:
-    """Per head of the trained model at a measured step: its job as measured, in words."""
-    return [
-        {
-            "relation": h.relation,
-            "label": job_label(h, say),
-            "clear": h.relation != "diffuse",
-            "hits": h.hits,
-            "total": h.total,
-        }
-        for h in describe_heads(step)
-    ]
+    """Per head of the trained model at a measured step: its job as measured, in words: name
+    (a map's caption), hits (the counts) and label (both, where one line says it all)."""
+    out = []
+    for h in describe_heads(step):
+        name, hits = job_words(h, say)
+        label = say("lesson.job.full", job=name, hits=hits)
+        clear = h.relation != "diffuse"
+        out.append({"relation": h.relation, "label": label, "name": name, "measured": hits,
+                    "clear": clear, "hits": h.hits, "total": h.total})  # fmt: skip
+    return out
 
 
 def pronoun_quiz(lab: Lab, say: Say) -> dict | None:

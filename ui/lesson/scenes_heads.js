@@ -62,17 +62,19 @@ SCENES[6] = {
         const scores = arr(D, `${part.prefix}${name}`);
         const state = { scale: D.state.scale, causal: D.state.causal };
         const jobs = before ? part.jobs0 : part.jobs; // measured, with their hits (data.py)
+        const names = jobs.map((j) => ({ ...j, label: j.name })); // the caption: the job's name
         view.fit(S.box.w, S.box.h);
-        view.show(viewHeader(D, part, { digest: `${part.prefix}${name}`, jobs, state }), scores);
-        readout.textContent = s6Rows(S, part, scores);
+        view.show(viewHeader(D, part, { digest: `${part.prefix}${name}`, jobs: names, state }), scores);
+        readout.textContent = s6Rows(S, part, scores, jobs);
       },
       destroy: () => view.destroy(),
     };
   },
 };
 
-/** Where the focus word looks in each head, one line per head. */
-function s6Rows(S, part, scores) {
+/** Where the focus word looks in each head, and how well the head does its job on the
+    human-written test sentences (its caption names the job), two lines per head. */
+function s6Rows(S, part, scores, jobs) {
   const D = S.D;
   const n = part.n;
   const i = focusIn(D, part);
@@ -83,6 +85,7 @@ function s6Rows(S, part, scores) {
     const j = rankRow(w, n, i)[0];
     lines.push(
       `${tx(D, "lesson.head", { i: k + 1 })}: ${part.tokens[i].t} → ${part.tokens[j].t} ${pctText(w[i * n + j])}`,
+      `· ${jobs[k].measured}`,
     );
   }
   return lines.join("\n");
