@@ -63,8 +63,28 @@ function newDeck(host) {
   const resized = new ResizeObserver(() => scheduleLayout(D)); // the room, or the scene's box
   resized.observe(D.els.root); // (a notice, the sentence box or a note taking room from it)
   resized.observe(D.els.scene);
-  host.ownerDocument.defaultView.addEventListener("resize", () => scheduleLayout(D));
+  const win = host.ownerDocument.defaultView;
+  const onResize = () => scheduleLayout(D);
+  win.addEventListener("resize", onResize);
+  // What outlives the deck's own nodes, undone when it leaves the page (destroyDeck).
+  D.unbind = () => {
+    D.unbindKeys?.();
+    resized.disconnect();
+    win.removeEventListener("resize", onResize);
+  };
   return D;
+}
+
+/** The deck left the page: stop its clock, destroy the scene (and the views it mounted) and
+    remove every listener and observer outside its nodes. */
+function destroyDeck(D) {
+  stopAnimation(D);
+  cancelAnimationFrame(D.frame);
+  D.inst?.destroy?.();
+  D.inst = null;
+  D.unbind();
+  D.els.root.remove();
+  D.style?.remove();
 }
 
 function bindFrame(D) {
@@ -162,6 +182,7 @@ function runLesson(component) {
     style.textContent = LESSON_CSS;
     parentElement.append(style);
     D = newDeck(parentElement);
+    D.style = style;
     parentElement.__lesson = D;
   }
   D.api = { setStateValue, setTriggerValue };
@@ -171,7 +192,9 @@ function runLesson(component) {
   }
   return () =>
     setTimeout(() => {
-      if (!D.els.root.isConnected) D.unbindKeys?.();
+      if (D.els.root.isConnected || parentElement.__lesson !== D) return;
+      destroyDeck(D);
+      delete parentElement.__lesson;
     }, 0);
 }
 

@@ -164,7 +164,9 @@ function s8Maps(S, fig, step, pos) {
   const o = D.header.order;
   const phone = roomOf(D).phone;
   const w = phone ? S.box.w : (fig.pair.clientWidth - 16) / 2;
-  const h = phone ? (fig.pair.clientHeight - 16) / 2 : fig.pair.clientHeight;
+  // On a phone the pair is as tall as its maps: share the scene's height under the note.
+  const above = fig.pair.getBoundingClientRect().top - S.figure.getBoundingClientRect().top;
+  const h = phone ? (S.box.h - above - 16) / 2 : fig.pair.clientHeight;
   const me = [o.a.indexOf(o.a[0]), o.a.length - 1]; // 我 → 你 in 我打你: row 0, column 2
   const cells = [me, [o.b.indexOf(o.a[me[0]]), o.b.indexOf(o.a[me[1]])]];
   const show = step === 0 ? [0] : [0, 1];
