@@ -24,7 +24,6 @@ tokens × 8 heads (random weights), each sample interleaved with the baseline's.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import math
 import sys
@@ -34,27 +33,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/x.py`
 
+from bench import common, trace
 from bench import screencast as sc
-from bench.common import (
-    BASELINE_APP,
-    CASES,
-    MAIN_APP,
-    Row,
-    chromium,
-    chromium_ok,
-    main_app_ready,
-    median_of,
-    print_table,
-    ratio_row,
-    running,
-)
+from bench.common import CASES, Row, median_of, ratio_row
 from bench.ui_latency import (
     DRAWN,
-    TRACE_CATEGORIES,
+    VIEWPORT,
     Interaction,
     Subject,
     baseline_interactions,
-    ceiling,
     latency_median,
     open_subject,
 )
@@ -64,7 +51,8 @@ DECK = "document.querySelector('[data-testid=\"stBidiComponentIsolated\"]')?.sha
 STILL = f"""() => {{
   const d = {DECK}?.querySelector('[data-testid="lesson"]');
   const s = d?.querySelector('[data-testid="lesson-scene"]');
-  return !!s && d.dataset.ready === '1' && !d.dataset.anim && !s.dataset.waiting;
+  return !!s && d.dataset.ready === '1' && d.dataset.synced === '1' && !d.dataset.anim
+    && !s.dataset.waiting;
 }}"""
 WHERE = f"""() => {{
   const s = {DECK}.querySelector('[data-testid="lesson-scene"]');
@@ -98,7 +86,8 @@ KINDS = (
 
 
 def still(page) -> None:
-    """Until the deck rests (no animation, no awaited measurement) and Streamlit is idle."""
+    """Until the deck rests (no animation, no awaited measurement, the server caught up with its
+    last change: data-synced) and Streamlit is idle."""
     page.wait_for_function(STILL, timeout=120_000, polling=50)
     while page.evaluate(sc.BUSY_JS):
         page.wait_for_timeout(50)
@@ -193,24 +182,16 @@ def animation(sub: Subject, prepare, act) -> tuple[list[float], float, float]:
     return sc.gaps_ms(stamps), frames / max((end - start) / 1000, 1e-3), draw_ms
 
 
-def presented_between_marks(trace: bytes) -> list[float]:
+def presented_between_marks(chrome: bytes) -> list[float]:
     """Intervals (ms) between the frames Chromium presented with the page's drawing
-    (PipelineReporter STATE_PRESENTED_ALL, as ui_latency.presented_intervals), from the deck's
-    performance mark lesson-anim-start to lesson-anim-end."""
-    events = json.loads(trace)["traceEvents"]
+    (trace.presented_between, as ui_latency's τ drag), from the deck's performance mark
+    lesson-anim-start to lesson-anim-end."""
+    events = json.loads(chrome)["traceEvents"]
     marks = {e["name"]: e["ts"] for e in events if e["name"].startswith("lesson-anim-")}
     lo, hi = marks.get("lesson-anim-start"), marks.get("lesson-anim-end")
     if lo is None or hi is None:
         return []
-    hosts: dict[int, list[int]] = {}
-    for e in events:
-        if e["name"] != "PipelineReporter" or e.get("ph") != "b":
-            continue
-        frame = e.get("args", {}).get("frame_reporter", {})
-        if frame.get("state") == "STATE_PRESENTED_ALL" and lo <= e["ts"] <= hi:
-            hosts.setdefault(frame.get("layer_tree_host_id", 0), []).append(e["ts"])
-    stamps = sorted(max(hosts.values(), key=len)) if hosts else []
-    return [(b - a) / 1000 for a, b in itertools.pairwise(stamps)]
+    return trace.presented_between(events, lo, hi)
 
 
 def traced(browser, sub: Subject, prepare, act) -> list[float]:
@@ -218,14 +199,14 @@ def traced(browser, sub: Subject, prepare, act) -> list[float]:
     page = sub.page
     page.bring_to_front()
     prepare(page)
-    browser.start_tracing(page=page, categories=[*TRACE_CATEGORIES, "blink.user_timing"])
+    browser.start_tracing(page=page, categories=[*trace.CATEGORIES, "blink.user_timing"])
     try:
         act(page, sub.cast.cdp)
         sc.flush(page)
         still(page)
     finally:
-        trace = browser.stop_tracing()
-    return presented_between_marks(trace)
+        chrome = browser.stop_tracing()
+    return presented_between_marks(chrome)
 
 
 def sweep_act(page, cdp) -> float:
@@ -288,10 +269,10 @@ def rows_from(base: Subject, subjects: list[Subject]) -> list[Row]:
 
 
 def run(clicks: int = 5, runs: int = 3) -> list[Row]:
-    if not (chromium_ok() and main_app_ready()):
-        print("lesson_latency: skipped (needs /usr/bin/chromium, playwright and app.py)")
+    if not common.chromium_ok("lesson_latency"):
         return []
-    with chromium() as browser, running(BASELINE_APP) as base_url, running(MAIN_APP) as url:
+    servers = common.running(common.BASELINE_APP), common.running(common.MAIN_APP)
+    with common.chromium() as browser, servers[0] as base_url, servers[1] as url:
         base = open_subject(browser, "baseline", base_url, DRAWN["baseline"])
         subjects = []
         for case in CASES:
@@ -302,7 +283,7 @@ def run(clicks: int = 5, runs: int = 3) -> list[Row]:
             block(base, subjects, kind, clicks)
         rows = rows_from(base, subjects)
         rows += animation_rows(browser, subjects[-1], runs)
-        intervals, drawn = ceiling(browser)
+        intervals, drawn = sc.ceiling(browser, VIEWPORT)
     label = f"screencast ceiling, p95 (canvas redrawn every frame, {drawn:.0f} draws/s)"
     return [*rows, Row("frame interval", label, sc.percentile(intervals, 95), "ms")]
 
@@ -313,7 +294,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs of each animation")
     args = parser.parse_args()
     started = time.time()
-    print_table(run(args.clicks, args.runs), "The lesson in Chromium: latency by pixels (median)")
+    common.print_table(
+        run(args.clicks, args.runs), "The lesson in Chromium: latency by pixels (median)"
+    )
     print(f"\n({time.time() - started:.0f} s)")
 
 

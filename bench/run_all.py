@@ -1,6 +1,6 @@
 """Run every user-facing benchmark and print one combined table (what `make bench` should call).
 
-    PYTHONPATH=. .venv/bin/python bench/run_all.py            # the full table (~12 min, 2 cores)
+    PYTHONPATH=. .venv/bin/python bench/run_all.py            # the full table (~20 min, 2 cores)
     PYTHONPATH=. .venv/bin/python bench/run_all.py --only rerun payload
 
 bench/core.py (the core's own table) runs first as a subprocess when it exists; the load test
@@ -22,16 +22,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/run_all.py`
 
-from bench import cold_start, payload, rerun, ui_latency
+from bench import cold_start, lesson_latency, payload, rerun, ui_latency
 from bench.common import REPO_ROOT, Row, print_table
 
 BENCHES = {
     "latency": lambda a: ui_latency.run(a.clicks),
+    "lesson": lambda a: lesson_latency.run(a.lesson_clicks, a.lesson_runs),
     "rerun": lambda a: rerun.run(a.reruns),
     "cold": lambda a: cold_start.run(a.repeats),
     "payload": lambda a: payload.run(),
 }
-DEFAULT = ["core", "latency", "rerun", "cold", "payload"]
+DEFAULT = ["core", "latency", "lesson", "rerun", "cold", "payload"]
 
 
 def run_core() -> None:
@@ -67,6 +68,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", choices=[*BENCHES, "core"], help="subset to run")
     parser.add_argument("--clicks", type=int, default=7, help="latency: samples per series")
+    parser.add_argument("--lesson-clicks", type=int, default=5, help="lesson: samples per step")
+    parser.add_argument("--lesson-runs", type=int, default=3, help="lesson: runs per animation")
     parser.add_argument("--reruns", type=int, default=10, help="rerun: reruns per page")
     parser.add_argument("--repeats", type=int, default=3, help="cold start: starts per app")
     args = parser.parse_args()

@@ -43,7 +43,12 @@ def presented_intervals(trace: bytes) -> list[float]:
     moves = [e["ts"] for e in events if e["name"].startswith("InputLatency::MouseMove")]
     if not moves:
         moves = [e["ts"] for e in events if e["name"] == "EventDispatch"]
-    lo, hi = min(moves), max(moves) + DRAG_TAIL_US
+    return presented_between(events, min(moves), max(moves) + DRAG_TAIL_US)
+
+
+def presented_between(events: list[dict], lo: float, hi: float) -> list[float]:
+    """Intervals (ms) between the frames Chromium presented with the page's main-thread update
+    (PipelineReporter STATE_PRESENTED_ALL) with timestamps lo … hi (µs, the trace's clock)."""
     hosts: dict[int, list[int]] = {}
     for e in events:
         if e["name"] != "PipelineReporter" or e.get("ph") != "b":

@@ -1,10 +1,11 @@
 """Accessibility in Chromium: an axe audit of every page, touch, keyboard, contrast, language.
 
-The audit matrix: 8 pages × (viewport, language, classroom) has 64 combinations at ~6 s a load
-on the shared 2-core machine. Each page gets two complementary ones instead, alternating
-between pages, so every page is audited at both viewports, in both languages and with
-classroom mode on and off, and across the pages all four pairings of a half-fraction 2³
-design appear (desktop·zh·off, phone·en·on, desktop·en·on, phone·zh·off): 16 loads.
+The audit matrix: 9 pages (the lesson's first scene among them) × (viewport, language,
+classroom) has 72 combinations at ~6 s a load on the shared 2-core machine. Each page gets two
+complementary ones instead, alternating between pages, so every page is audited at both
+viewports, in both languages and with classroom mode on and off, and across the pages all four
+pairings of a half-fraction 2³ design appear (desktop·zh·off, phone·en·on, desktop·en·on,
+phone·zh·off): 18 loads.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from ui.text import t
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-PAGES = ("main", "steps", "scaling", "heads", "cost", "order", "library", "learned")
+PAGES = ("main", "steps", "scaling", "heads", "cost", "order", "library", "learned", "lesson")
 VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
 HALF_A = (("desktop", "zh", False), ("phone", "en", True))
 HALF_B = (("desktop", "en", True), ("phone", "zh", False))

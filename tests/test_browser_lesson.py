@@ -107,10 +107,13 @@ ROOM_CHECK = """() => {
   return out;
 }"""
 
+# At rest: drawn, no animation, no measurement awaited, and the server has applied every change
+# the deck sent on the scene it shows (data-synced: the rerun a key started has come back).
 STILL = f"""() => {{
   const d = {DECK};
   const s = {SCENE};
-  return !!d && d.dataset.ready === '1' && !d.dataset.anim && !!s && !s.dataset.waiting;
+  return !!d && d.dataset.ready === '1' && d.dataset.synced === '1' && !d.dataset.anim
+    && !!s && !s.dataset.waiting;
 }}"""
 
 
@@ -126,7 +129,8 @@ def open_lesson(page, base: str, query: str = "", size=(1024, 768)) -> None:
 
 
 def settle(page) -> None:
-    """Until no animation runs and no measurement is awaited, and Streamlit is idle."""
+    """Until no animation runs, no measurement is awaited, the server has caught up with the
+    deck (so a key's rerun has finished: never a sleep), and Streamlit is idle."""
     page.wait_for_function(STILL, timeout=LOAD_MS, polling=100)
     page.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')?.innerText",
@@ -173,6 +177,23 @@ def keep_for_docs(shots: dict[int, Path], suffix: str) -> None:
     DOCS.mkdir(parents=True, exist_ok=True)
     for scene, path in shots.items():
         (DOCS / f"s{scene:02d}{suffix}.png").write_bytes(path.read_bytes())
+
+
+def keep_phone_sheet(paths: list[Path], cols: int = 5, scale: float = 0.66, gap: int = 8) -> None:
+    """With LESSON_DOCS=1, the phone's scenes side by side on one sheet (docs/lesson/phone.png)."""
+    if os.environ.get("LESSON_DOCS") != "1":
+        return
+    from PIL import Image
+
+    tiles = [Image.open(p).convert("RGB") for p in paths]
+    w, h = (round(v * scale) for v in tiles[0].size)
+    rows = -(-len(tiles) // cols)
+    sheet = Image.new("RGB", (cols * w + (cols + 1) * gap, rows * h + (rows + 1) * gap), "#d5d9e0")
+    for k, tile in enumerate(tiles):
+        x, y = gap + (k % cols) * (w + gap), gap + (k // cols) * (h + gap)
+        sheet.paste(tile.resize((w, h), Image.LANCZOS), (x, y))
+    DOCS.mkdir(parents=True, exist_ok=True)
+    sheet.save(DOCS / "phone.png", optimize=True)
 
 
 def walk_every_step(page, check) -> list[str]:
@@ -405,11 +426,12 @@ def test_on_a_phone_each_scene_is_one_column_figure_first_and_never_sideways(
     page, streamlit_server
 ):
     open_lesson(page, streamlit_server, "?at=1", (390, 844))
+    shots = []
     for scene in range(1, SCENES + 1):
         if scene > 1:
             page.locator(f'[data-testid="lesson-strip"] button[data-at="{scene}"]').click()
             settle(page)
-        shot(page, f"phone_s{scene:02d}.png")
+        shots.append(shot(page, f"phone_s{scene:02d}.png"))
         got = page.evaluate(f"""() => {{
           const s = {SCENE};
           const fig = s.querySelector('.figure').getBoundingClientRect();
@@ -421,6 +443,7 @@ def test_on_a_phone_each_scene_is_one_column_figure_first_and_never_sideways(
         assert got["wide"] <= 390 and got["main"] <= 390, (scene, got)
         assert got["figTop"] < got["sideTop"] and abs(got["figLeft"] - got["sideLeft"]) < 2, got
         assert got["figW"] > 300, (scene, got)
+    keep_phone_sheet(shots)
 
 
 def test_axe_finds_nothing_serious_on_any_scene(page, streamlit_server):

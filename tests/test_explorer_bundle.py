@@ -1,5 +1,7 @@
-"""The attention view's bundle (ui/explorer): each file names only files before it, and the leaf
-files (arithmetic, colour, layout, text alternatives) touch no page, clock or global state."""
+"""The attention view's bundle (ui/explorer) and the lesson's (ui/lesson, which mounts the view
+with createView: the view's files, read from ui/explorer, then its own): each file names only
+files before it, no two define the same name, and the view's leaf files (arithmetic, colour,
+layout, text alternatives, payloads) touch no page, clock or global state."""
 
 from __future__ import annotations
 
@@ -7,7 +9,9 @@ import re
 
 import pytest
 
+from ui import explorer
 from ui.explorer import HERE, JS_FILES, LEAVES, bundle
+from ui.lesson import deck
 
 IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 # Words a leaf may not name: the page, the clock, timers, storage, the network.
@@ -106,8 +110,15 @@ def used(src: str) -> set[str]:
     }
 
 
-def sources() -> dict[str, str]:
-    return {name: (HERE / name).read_text(encoding="utf-8") for name in JS_FILES}
+def sources(which: str = "explorer") -> dict[str, str]:
+    """name → source of every file of a bundle, in bundle order."""
+    if which == "explorer":
+        return {name: (HERE / name).read_text(encoding="utf-8") for name in JS_FILES}
+    return {name: path.read_text(encoding="utf-8") for name, path in deck.named_files()}
+
+
+BUNDLES = {"explorer": len(JS_FILES), "lesson": len(deck.named_files())}
+POSITIONS = [(which, i) for which, count in BUNDLES.items() for i in range(count)]
 
 
 def test_the_lexer_sees_code_not_strings_comments_or_regexes():
@@ -116,15 +127,26 @@ def test_the_lexer_sees_code_not_strings_comments_or_regexes():
     assert top_level("function p() { const q = 1; }\nconst r = 2;\nlet s;") == {"p", "r", "s"}
 
 
-def test_the_bundle_holds_every_file_in_order():
-    text = bundle()
-    at = [text.index(f"// ---- {name}\n") for name in JS_FILES]
+@pytest.mark.parametrize("which", BUNDLES)
+def test_the_bundle_holds_every_file_in_order(which):
+    text = bundle() if which == "explorer" else deck.bundle()
+    at = [text.index(f"// ---- {name}\n") for name in sources(which)]
     assert at == sorted(at)
 
 
-@pytest.mark.parametrize("index", range(len(JS_FILES)))
-def test_each_file_names_only_files_before_it(index):
-    files = sources()
+def test_the_lesson_mounts_the_view_from_its_own_files():
+    """The lesson's bundle holds the view's files as they are (never a copy), all but the glue
+    that makes the view a Streamlit component of its own."""
+    named = dict(deck.named_files())
+    for name in explorer.VIEW_FILES:
+        assert named[f"explorer/{name}"] == HERE / name
+    assert "explorer/streamlit.js" not in named
+    assert not [n for n in named if n.startswith("lesson/") and "map" in n]  # no second renderer
+
+
+@pytest.mark.parametrize(("which", "index"), POSITIONS)
+def test_each_file_names_only_files_before_it(which, index):
+    files = sources(which)
     names = list(files)
     mine = names[index]
     later = {n: top_level(files[n]) for n in names[index + 1 :]}
@@ -137,9 +159,10 @@ def test_each_file_names_only_files_before_it(index):
     assert not ahead, f"{mine} names what later files define: {ahead}"
 
 
-def test_no_two_files_define_the_same_name():
+@pytest.mark.parametrize("which", BUNDLES)
+def test_no_two_files_define_the_same_name(which):
     seen: dict[str, str] = {}
-    for name, src in sources().items():
+    for name, src in sources(which).items():
         for word in top_level(src):
             assert word not in seen, f"{word} is defined in {seen.get(word)} and {name}"
             seen[word] = name
@@ -158,6 +181,6 @@ def test_a_file_that_calls_ahead_is_caught(monkeypatch):
     """The check itself: softmax.js calling a view.js function must fail it."""
     real = sources()
     bad = dict(real, **{"softmax.js": real["softmax.js"] + "\nfunction f() { createView(); }\n"})
-    monkeypatch.setattr(f"{__name__}.sources", lambda: bad)
+    monkeypatch.setattr(f"{__name__}.sources", lambda which="explorer": bad)
     with pytest.raises(AssertionError, match="createView"):
-        test_each_file_names_only_files_before_it(0)
+        test_each_file_names_only_files_before_it("explorer", 0)

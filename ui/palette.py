@@ -171,3 +171,68 @@ def for_view(classroom: bool) -> dict:
         "cell_min": CELL_FONT_MIN,
         "label_chars": LABEL_CHARS,
     }
+
+
+# ---- the lesson (ui/lesson): its ink on paper, its type for a room ---------------------------
+
+# Words and marks of the lesson's own figures (cards, chains, charts) and of its frame (the deck
+# sets them as CSS variables), each ≥ 4.5 : 1 on white where it carries words.
+LESSON_INK = {
+    "text": "#111111",  # words on white, 18.9 : 1
+    "muted": "#3d4350",  # axes, titles of a part, the step's name: 9.9 : 1
+    "accent": "#1f5fbf",  # the app's primary colour: the current scene, attention's bars, 6.1 : 1
+    "warm": "#b3361b",  # the pronoun, the answer, the ×4: 6.1 : 1
+    "line": "#8d93a0",  # marks without words (3.1 : 1): guessed links, idle arrows, var = d_k
+    "rule": "#e2e5ea",  # chart gridlines
+    "edge": "#aab0bb",  # a card's border
+    "track": "#dfe3ea",  # the empty part of a share bar
+    "paper": "#ffffff",  # a card, an RNN state not yet reached
+    "paper_me": "#fff3ef",  # the query's own card
+    "paper_masked": "#eceef2",  # a card the causal mask hides
+    "squares": ["#c6d6f0", "#e2eaf8"],  # §7's n × n cells, two light shades of the accent
+    # The frame's surfaces (lesson.css reads every string here as var(--name), _ as -).
+    "on_accent": "#ffffff",  # words on the accent (the current scene, a primary button)
+    "black": "#000000",  # the black screen (B)
+    "idle_text": "#4a4f5c",  # a disabled button's words, 7.9 : 1 on idle_paper
+    "idle_paper": "#f3f4f6",
+    "pressed": "#e8eefb",  # a tool that is on (notes, key list)
+    "panel": "#f0f2f6",  # the sentence box's strip, a verdict not yet given
+    "field_edge": "#5c6070",  # the sentence box's border (3 : 1 and more for a control)
+    "notice": "#fff4d6",  # a notice, the note that a scene runs on the example
+    "notice_edge": "#8a6100",  # its edge, a scene that cannot run, the teacher's notes
+    "notes": "#fffbe8",  # the teacher's notes
+    "need": "#fffaf0",  # a scene this sentence cannot show
+    "right_edge": "#1d6b2f",  # a right answer: edge, paper, words (12.6 : 1)
+    "right_paper": "#e3f4e6",
+    "right_text": "#0f3d1b",
+    "wrong_paper": "#fbe7e2",  # a wrong answer (its edge is warm): paper, words (11.6 : 1)
+    "wrong_text": "#6b1d0c",
+    "code_paper": "#f6f8fa",  # §9's listing
+    "code_hot": "#fde9b8",  # the line the step runs
+}
+# The lesson's type: every word at `base` px on a projector's 1024 × 768 (20 px reads from the
+# back row of a classroom), `big` on a screen of at least big_screen (w, h); numbers in cells
+# never under cell_min; §9's code on a phone (where it wraps) at phone_code.
+LESSON_TYPE = {"base": 20, "big": 24, "big_screen": [1500, 950], "cell_min": 16, "phone_code": 16}
+# The attention view's type inside the lesson (createView's fonts "room"), scaled by base / 20:
+# labels never shrink below the room's base; numbers in cells from cell down to cell_min.
+FONTS_ROOM = {"label": 20, "min": 20, "title": 24, "cell": 20, "cell_min": 16}
+MONO_STACK = '"Noto Sans Mono CJK SC", "DejaVu Sans Mono", Menlo, Consolas, monospace'
+# English: Latin glyphs first, so “ ” and ' are not full width; the CJK stack after them.
+LATIN_STACK = '"Segoe UI", Roboto, "Helvetica Neue", Arial, "DejaVu Sans", ' + FONT_STACK
+
+
+def for_lesson() -> dict:
+    """What the lesson draws with, sent in its header: the view's palette at the room's size
+    (its maps are the attention view), and the lesson's own ink, type and font stacks."""
+    view = for_view(classroom=True)
+    return {
+        **view,
+        "fonts": {**FONTS, "room": FONTS_ROOM},
+        "lesson": {
+            "ink": LESSON_INK,
+            "type": LESSON_TYPE,
+            "mono": MONO_STACK,
+            "latin": LATIN_STACK,
+        },
+    }

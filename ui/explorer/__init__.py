@@ -39,14 +39,20 @@ JS_FILES = (
     "colour.js",
     "layout.js",
     "a11y.js",
+    "payload.js",
     "draw.js",
     "input.js",
     "export.js",
     "dom.js",
+    "paint.js",
+    "handlers.js",
     "view.js",
     "streamlit.js",
 )
-LEAVES = JS_FILES[:4]
+LEAVES = JS_FILES[:5]
+# What another page's bundle includes to mount the view with createView (the lesson's deck):
+# every file but the Streamlit glue, read from here (never copied).
+VIEW_FILES = JS_FILES[:-1]
 MAGIC = b"ALV1"
 VIEW_NAME = "attention_lab.explorer"  # the component that draws (the other carries the code)
 KEY = "explorer"  # session-state key of the mounted view; its state lives under KEY["view"]
@@ -72,12 +78,14 @@ class ViewState:
     tau: float | None  # temperature from the slider, None = follow `scale`
 
 
-# The view component's own code: hand every call to the bundle (queued until it has run).
-LOADER = """export default function (component) {
-  const lab = globalThis.__attentionLab;
-  if (lab) return lab.run(component);
-  (globalThis.__attentionLabQueue ||= []).push(component);
-}
+def loader(name: str) -> str:
+    """A component's own code when its bundle rides in a separate element: hand every call to
+    globalThis[name] (the bundle's `run`), queued in globalThis[name + "Queue"] until it ran."""
+    return f"""export default function (component) {{
+  const bundle = globalThis.{name};
+  if (bundle) return bundle.run(component);
+  (globalThis.{name}Queue ||= []).push(component);
+}}
 """
 
 
@@ -86,27 +94,32 @@ def stylesheet() -> str:
     return (HERE / "explorer.css").read_text(encoding="utf-8")
 
 
+def join_files(named: Sequence[tuple[str, Path]]) -> str:
+    """Files as one ES module's code, in order, each under a "// ---- name" line."""
+    return "\n".join(f"// ---- {name}\n{path.read_text(encoding='utf-8')}" for name, path in named)
+
+
 @cache
 def bundle() -> str:
     """The view's code as one ES module: the stylesheet, then the job files in order."""
-    parts = [(HERE / name).read_text(encoding="utf-8") for name in JS_FILES]
-    code = "\n".join(f"// ---- {n}\n{p}" for n, p in zip(JS_FILES, parts, strict=True))
+    code = join_files([(name, HERE / name) for name in JS_FILES])
     return f"const STYLESHEET = {json.dumps(stylesheet())};\n{code}"
+
+
+def register(code_name: str, js: str, name: str, run_global: str):
+    """(code, component): a bundle's code rides in a component mounted without data (its
+    message is the same every run, so Streamlit sends it once and then a reference; no shadow
+    root of its own), the component that draws carries only loader(run_global) and the payload
+    (run_global: where the bundle publishes its `run`)."""
+    code = st.components.v2.component(code_name, js=js, isolate_styles=False)
+    return code, st.components.v2.component(name, js=loader(run_global))
 
 
 @cache
 def _components():
-    """(code, view), registered once per process (AppTest re-registers them per runtime).
-
-    The code (~60 KB) rides in a component mounted without data: its message is the same every
-    run, so Streamlit sends it once and then a reference. The view's message is its loader and
-    the payload.
-    """
-    code = st.components.v2.component(
-        "attention_lab.explorer_code", js=bundle(), isolate_styles=False
-    )  # no shadow root of its own: tests and tools find the view as the only isolated one
-    view = st.components.v2.component(VIEW_NAME, js=LOADER)
-    return code, view
+    """(code, view), registered once per process (AppTest re-registers them per runtime); tests
+    and tools find the view as the page's only isolated element."""
+    return register("attention_lab.explorer_code", bundle(), VIEW_NAME, "__attentionLab")
 
 
 SHARED_KEYS = {"head": "main.head", "query_axis": "main.query_axis", "key_axis": "main.key_axis"}
@@ -198,8 +211,9 @@ def header_for(
         "text": strings(lang),
         "palette": palette.for_view(classroom),
         # How another page mounts the view (read once, when it is created): heads (indices),
-        # controls (of scale, causal, tau, png), parts (of tokens, story, panels, table, bars),
-        # font_scale, skip_link. The main page sends none: everything, at the room's size.
+        # controls (of scale, causal, tau, png), parts (of tokens, story, note, heads,
+        # colourbar, panels, table, bars), fonts (a palette.FONTS row), font_scale, skip_link.
+        # The main page sends none: everything, at the room's size.
         "options": options,
     }
     return header | {"wording": wording(header)}

@@ -103,8 +103,9 @@ function skeleton(doc, uid, parts) {
   x.pickerRow.append(x.pickerName, x.picker);
   const show = (name, ...nodes) => (parts.includes(name) ? nodes : []);
   root.append(
-    t.bar, x.note, ...show("tokens", x.tokensLabel, x.tokens, x.tags), ...show("story", x.story),
-    x.headsTitle, x.headsCaption, x.pickerRow, x.grid, x.numbersNote, x.gridBar,
+    t.bar, ...show("note", x.note), ...show("tokens", x.tokensLabel, x.tokens, x.tags),
+    ...show("story", x.story), ...show("heads", x.headsTitle, x.headsCaption, x.pickerRow), x.grid,
+    ...show("note", x.numbersNote), ...show("colourbar", x.gridBar),
     ...show("panels", x.panelsTitle, p.panels, p.panelBars, x.stats),
     ...show("table", tb.tableBox), ...show("bars", x.focusTitle, x.focusCaption, x.legend, x.bars),
     x.live, x.tip,
@@ -204,6 +205,7 @@ function writeWords(els, header, { controls, touch, skip, headName }) {
   els.bar.setAttribute("aria-label", T.toolbar);
   const nodes = { scale: els.scale.label, causal: els.causal.label, tau: els.tauBox, png: els.png };
   for (const [name, node] of Object.entries(nodes)) node.hidden = !controls.includes(name);
+  els.bar.hidden = !controls.length;
   els.scale.span.textContent = T.scale;
   els.scale.label.title = T.scale_help;
   els.causal.span.textContent = T.causal;

@@ -18,46 +18,61 @@ function sizeCanvas(canvas, w, h, dpr) {
   return ctx;
 }
 
-/** One cell per pixel into a scratch canvas, then scaled up without smoothing: one draw call. */
-function paintCells(ctx, g, index, lut, masked, scratch) {
-  const n = g.n;
-  if (scratch.width !== n || scratch.height !== n) {
-    scratch.width = n;
-    scratch.height = n;
+/** A rows × cols grid of cells into the rectangle (x, y, w, h): one canvas pixel per cell in a
+    scratch canvas, scaled up without smoothing (one draw call). put(i, j, px, o) writes cell
+    (i, j)'s red, green and blue into px[o], px[o + 1], px[o + 2]. */
+function paintGrid(ctx, scratch, rect, rows, cols, put) {
+  if (scratch.width !== cols || scratch.height !== rows) {
+    scratch.width = cols;
+    scratch.height = rows;
   }
   const sctx = scratch.getContext("2d");
-  const img = sctx.createImageData(n, n);
+  const img = sctx.createImageData(cols, rows);
   const px = img.data;
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      const k = index(i, j);
-      const o = (i * n + j) * 4;
-      const src = k < 0 ? masked : lut;
-      const at = k < 0 ? 0 : k * 3;
-      px[o] = src[at];
-      px[o + 1] = src[at + 1];
-      px[o + 2] = src[at + 2];
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const o = (i * cols + j) * 4;
+      put(i, j, px, o);
       px[o + 3] = 255;
     }
   }
   sctx.putImageData(img, 0, 0);
   ctx.imageSmoothingEnabled = false;
-  ctx.drawImage(scratch, g.left, g.top, g.side, g.side);
+  ctx.drawImage(scratch, rect[0], rect[1], rect[2], rect[3]);
 }
 
-function gridLines(ctx, g, colour) {
-  if (g.cell < 7) return;
+/** The n × n cells of a map: a ramp index per cell (lut entries), or -1 for a masked cell. */
+function paintCells(ctx, g, index, lut, masked, scratch) {
+  paintGrid(ctx, scratch, [g.left, g.top, g.side, g.side], g.n, g.n, (i, j, px, o) => {
+    const k = index(i, j);
+    const src = k < 0 ? masked : lut;
+    const at = k < 0 ? 0 : k * 3;
+    px[o] = src[at];
+    px[o + 1] = src[at + 1];
+    px[o + 2] = src[at + 2];
+  });
+}
+
+/** Thin lines between the cells of a rows × cols grid at (x, y), cells cw × ch, when the cells
+    are big enough to tell apart. */
+function cellLines(ctx, x, y, cw, ch, rows, cols, colour) {
+  if (Math.min(cw, ch) < 7) return;
   ctx.beginPath();
-  for (let k = 1; k < g.n; k++) {
-    const p = k * g.cell;
-    ctx.moveTo(g.left + p + 0.5, g.top);
-    ctx.lineTo(g.left + p + 0.5, g.top + g.side);
-    ctx.moveTo(g.left, g.top + p + 0.5);
-    ctx.lineTo(g.left + g.side, g.top + p + 0.5);
+  for (let k = 1; k < cols; k++) {
+    ctx.moveTo(Math.round(x + k * cw) + 0.5, y);
+    ctx.lineTo(Math.round(x + k * cw) + 0.5, y + rows * ch);
+  }
+  for (let k = 1; k < rows; k++) {
+    ctx.moveTo(x, Math.round(y + k * ch) + 0.5);
+    ctx.lineTo(x + cols * cw, Math.round(y + k * ch) + 0.5);
   }
   ctx.strokeStyle = colour;
   ctx.lineWidth = 1;
   ctx.stroke();
+}
+
+function gridLines(ctx, g, colour) {
+  cellLines(ctx, g.left, g.top, g.cell, g.cell, g.n, g.n, colour);
 }
 
 /** Diagonal hatching over the masked upper triangle (keys after the query). */
@@ -110,48 +125,111 @@ function cellNumbers(ctx, g, px, fonts, text, inkAt) {
   }
 }
 
-/** A label at (x, y0) below an axis: across, upright (Chinese, one character under the other)
-    or turned -90° (other scripts), as the geometry decided. */
-function keyLabel(ctx, label, x, y0, px, rotate) {
-  if (rotate && isUpright(label)) {
+/** A key label below the map at (x, y0): across, upright (Chinese, one character under the
+    other) or turned -90° (other scripts), as the geometry decided; with its box. */
+function keyItem(ctx, text, x, y0, px, rotate) {
+  const w = ctx.measureText(text).width;
+  if (rotate && isUpright(text)) {
+    return { kind: "upright", text, x, y: y0, box: [x - px / 2, y0, px, [...text].length * px * 1.05] };
+  }
+  if (rotate) return { kind: "turned", text, x, y: y0, box: [x - px * 0.6, y0, px * 1.2, w] };
+  return { kind: "across", text, x, y: y0, box: [x - w / 2, y0, w, px * 1.2] };
+}
+
+/** Where a map's labels go, each with its box [x, y, w, h] in css px: row labels at the left,
+    key labels below, the two axis titles. Every step-th label and always `keep` (the focus
+    row and its column); on tiny cells a row label that would run into a key label is left
+    out, unless it is keep's (then the key label gives way). Uses ctx only to measure. */
+function labelPlan(ctx, g, labels, axes, fonts, keep) {
+  ctx.font = `${g.px}px ${fonts.stack}`;
+  const shown = labelIndices(g.n, g.step, keep);
+  const y0 = g.top + g.side + 6;
+  const keys = shown.map((j) => ({ ...keyItem(ctx, labels[j], g.left + (j + 0.5) * g.cell, y0,
+    g.px, g.rotate), i: j }));
+  const rows = shown.map((i) => {
+    const w = ctx.measureText(labels[i]).width;
+    const y = g.top + (i + 0.5) * g.cell;
+    return { kind: "row", text: labels[i], x: g.left - 6, y, i, box: [g.left - 6 - w, y - g.px * 0.6, w, g.px * 1.2] };
+  });
+  const meet = (a, b) => boxesMeet(a.box, b.box, 0);
+  const rowsKept = rows.filter((r) => r.i === keep || !keys.some((k) => meet(r, k)));
+  const keysKept = keys.filter((k) => k.i === keep || !rowsKept.some((r) => meet(r, k)));
+  const tp = g.titlePx;
+  ctx.font = `${tp}px ${fonts.stack}`;
+  const kw = ctx.measureText(axes.key).width;
+  const qw = ctx.measureText(axes.query).width;
+  const x0 = g.x0 || 0; // where the map's box starts when it is drawn beside something else
+  // Centred on the cells, unless a small map's title is longer than its side: then kept inside
+  // the map's box (the key title along the bottom, the query title down the left margin).
+  const cx = Math.min(Math.max(g.left + g.side / 2, x0 + kw / 2 + 2), x0 + g.width - kw / 2 - 2);
+  const cy = Math.min(Math.max(g.top + g.side / 2, qw / 2 + 2), g.height - qw / 2 - 2);
+  const titles = [
+    { kind: "title", text: axes.key, x: cx, y: g.height - 2, box: [cx - kw / 2, g.height - 2 - tp * 1.2, kw, tp * 1.2] },
+    { kind: "qtitle", text: axes.query, x: x0 + tp * 0.6 + 2, y: cy, box: [x0 + 2, cy - qw / 2, tp * 1.2, qw] },
+  ];
+  return { px: g.px, titlePx: tp, items: [...rowsKept, ...keysKept], titles };
+}
+
+/** Draw a label plan in `colour`; returns what was drawn: {fonts, boxes}. */
+function drawPlan(ctx, plan, colour, stack) {
+  ctx.fillStyle = colour;
+  ctx.font = `${plan.px}px ${stack}`;
+  for (const it of plan.items) drawItem(ctx, it, plan.px);
+  ctx.font = `${plan.titlePx}px ${stack}`;
+  const [key, query] = plan.titles;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "bottom";
+  ctx.fillText(key.text, key.x, key.y);
+  turnedText(ctx, query.text, query.x, query.y, "center");
+  const boxes = [...plan.items, ...plan.titles].map((it) => it.box);
+  return { fonts: [plan.px, plan.titlePx], boxes };
+}
+
+/** One label of a plan (a row's, or a key's across, upright or turned), in the current font. */
+function drawItem(ctx, it, px) {
+  if (it.kind === "upright") {
     ctx.textAlign = "center";
     ctx.textBaseline = "top";
-    [...label].forEach((ch, c) => ctx.fillText(ch, x, y0 + c * px * 1.05));
-  } else if (rotate) {
-    ctx.save();
-    ctx.translate(x, y0);
-    ctx.rotate(-Math.PI / 2);
-    ctx.textAlign = "right";
-    ctx.textBaseline = "middle";
-    ctx.fillText(label, 0, 0);
-    ctx.restore();
+    [...it.text].forEach((ch, c) => ctx.fillText(ch, it.x, it.y + c * px * 1.05));
+  } else if (it.kind === "turned") {
+    turnedText(ctx, it.text, it.x, it.y, "right");
   } else {
-    ctx.textAlign = "center";
-    ctx.textBaseline = "top";
-    ctx.fillText(label, x, y0);
+    ctx.textAlign = it.kind === "row" ? "right" : "center";
+    ctx.textBaseline = it.kind === "row" ? "middle" : "top";
+    ctx.fillText(it.text, it.x, it.y);
   }
 }
 
-/** Row labels on the left, key labels below, axis titles; the focus row's label always drawn. */
-function axisLabels(ctx, g, labels, axes, colour, fonts, keep) {
-  ctx.fillStyle = colour;
-  ctx.font = `${g.px}px ${fonts.stack}`;
-  const shown = labelIndices(g.n, g.step, keep);
-  ctx.textBaseline = "middle";
-  ctx.textAlign = "right";
-  for (const i of shown) ctx.fillText(labels[i], g.left - 6, g.top + (i + 0.5) * g.cell);
-  const y0 = g.top + g.side + 6;
-  for (const j of shown) keyLabel(ctx, labels[j], g.left + (j + 0.5) * g.cell, y0, g.px, g.rotate);
-  const tp = Math.max(fonts.min, Math.round(g.px * 0.85));
-  ctx.font = `${tp}px ${fonts.stack}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "bottom";
-  ctx.fillText(axes.key, g.left + g.side / 2, g.height - 2);
+/** Text turned -90° (reading upwards) at (x, y), aligned along its line as `align` says. */
+function turnedText(ctx, text, x, y, align) {
   ctx.save();
-  ctx.translate(tp + 2, g.top + g.side / 2);
+  ctx.translate(x, y);
   ctx.rotate(-Math.PI / 2);
-  ctx.fillText(axes.query, 0, 0);
+  ctx.textAlign = align;
+  ctx.textBaseline = "middle";
+  ctx.fillText(text, 0, 0);
   ctx.restore();
+}
+
+/** Row labels on the left, key labels below, axis titles; the focus row's label always drawn.
+    Returns {fonts, boxes}: the sizes used and every label's box. */
+function axisLabels(ctx, g, labels, axes, colour, fonts, keep) {
+  return drawPlan(ctx, labelPlan(ctx, g, labels, axes, fonts, keep), colour, fonts.stack);
+}
+
+/** Publish on a canvas what it shows in words, for tests that read the room from outside:
+    data-fonts (px of its labels), data-cell-fonts (px of numbers in cells), data-labels (the
+    label boxes, css px inside the canvas). Written only when they change. */
+function publishText(canvas, fonts, cellFonts, boxes) {
+  const round = (v) => Math.round(v * 10) / 10;
+  const text = {
+    fonts: [...new Set(fonts)].sort((a, b) => a - b).join(","),
+    cellFonts: [...new Set(cellFonts)].sort((a, b) => a - b).join(","),
+    labels: JSON.stringify(boxes.map((b) => b.map(round))),
+  };
+  for (const [key, value] of Object.entries(text)) {
+    if (canvas.dataset[key] !== value) canvas.dataset[key] = value;
+  }
 }
 
 /** A double outline (ink.mark_inner inside ink.mark_outer), visible on every colour of the ramps. */
@@ -163,15 +241,15 @@ function outline(ctx, x, y, w, h, width, ink) {
   ctx.strokeRect(x + width / 2, y + width / 2, w - width, h - width);
 }
 
-/** Everything on top of the cells: the focus row, the hovered cell, the keyboard cursor. */
+/** Everything on top of the cells: the focus row, the hovered cell, the keyboard cursor, a
+    ringed cell (a page's pointer at one pair). */
 function marks(ctx, g, m, ink) {
   if (m.focusRow !== null && m.focusRow < g.n) {
     outline(ctx, g.left, g.top + m.focusRow * g.cell, g.side, g.cell, 2, ink);
   }
   if (m.hover) outline(ctx, g.left + m.hover.j * g.cell, g.top + m.hover.i * g.cell, g.cell, g.cell, 2, ink);
-  if (m.cursor) {
-    const c = m.cursor;
-    outline(ctx, g.left + c.j * g.cell, g.top + c.i * g.cell, g.cell, g.cell, 3, ink);
+  for (const c of [m.cursor, m.ring]) {
+    if (c) outline(ctx, g.left + c.j * g.cell, g.top + c.i * g.cell, g.cell, g.cell, c === m.ring ? 4 : 3, ink);
   }
 }
 
@@ -194,39 +272,46 @@ function scoreCells(raw, off, n, divide, limit, masked) {
   };
 }
 
-/** A token map. spec: cells (index, text, widest), paint ({lut, ink}), causal, numbers, marks,
-    and a label layer (or labels and axes to draw); look: palette ink, fonts, masked colour,
-    pixel ratio, scratch canvas. Returns whether the cells' numbers were written. */
+/** A token map. spec: cells (index, text, widest; or rgb(i, j) and ink(i, j) for colours of
+    its own, as a morph between two ramps), paint ({lut, ink}), causal, numbers, marks, and a
+    label layer ({canvas, fonts, boxes}, see labelLayer) or labels, axes and keep to draw; look:
+    palette ink, fonts, masked colour, pixel ratio, scratch canvas. Publishes its words'
+    sizes and boxes on the canvas (publishText). Returns whether the numbers were written. */
 function drawMap(canvas, g, spec, look) {
   const ctx = sizeCanvas(canvas, g.width, g.height, look.dpr);
   const { cells, paint } = spec;
-  paintCells(ctx, g, cells.index, paint.lut, look.masked, look.scratch);
-  if (spec.labelLayer) ctx.drawImage(spec.labelLayer, 0, 0, g.width, g.height);
-  else axisLabels(ctx, g, spec.labels, spec.axes, look.ink.text, look.fonts, spec.keep);
+  if (cells.rgb) {
+    paintGrid(ctx, look.scratch, [g.left, g.top, g.side, g.side], g.n, g.n, (i, j, px, o) => {
+      const c = cells.rgb(i, j) || look.masked;
+      [px[o], px[o + 1], px[o + 2]] = c;
+    });
+  } else paintCells(ctx, g, cells.index, paint.lut, look.masked, look.scratch);
+  let words;
+  if (spec.labelLayer) {
+    ctx.drawImage(spec.labelLayer.canvas, 0, 0, g.width, g.height);
+    words = spec.labelLayer;
+  } else words = axisLabels(ctx, g, spec.labels, spec.axes, look.ink.text, look.fonts, spec.keep);
   gridLines(ctx, g, look.ink.grid);
   if (spec.causal) hatchFuture(ctx, g, look.ink.hatch);
-  let written = false;
-  if (spec.numbers) {
-    const px = cellNumberPx(ctx, g, look.fonts, cells.widest);
-    if (px) {
-      const ink = (i, j) => {
-        const k = cells.index(i, j);
-        return k < 0 ? look.ink.mark_outer : paint.ink[k];
-      };
-      cellNumbers(ctx, g, px, look.fonts, cells.text, ink);
-      written = true;
-    }
+  const px = spec.numbers ? cellNumberPx(ctx, g, look.fonts, cells.widest) : 0;
+  if (px) {
+    const ink = cells.ink || ((i, j) => {
+      const k = cells.index(i, j);
+      return k < 0 ? look.ink.mark_outer : paint.ink[k];
+    });
+    cellNumbers(ctx, g, px, look.fonts, cells.text, ink);
   }
   marks(ctx, g, spec.marks, look.ink);
-  return written;
+  publishText(canvas, words.fonts, px ? [px] : [], words.boxes);
+  return px > 0;
 }
 
 /** The labels and axis titles of a map geometry, drawn once on a transparent canvas: every map
-    of the grid shares it, and a τ drag only repaints cells (one blit instead of 2n texts). */
+    of the grid shares it, and a τ drag only repaints cells (one blit instead of 2n texts).
+    Returns {canvas, fonts, boxes}. */
 function labelLayer(canvas, g, labels, axes, keep, look) {
   const ctx = sizeCanvas(canvas, g.width, g.height, look.dpr);
-  axisLabels(ctx, g, labels, axes, look.ink.text, look.fonts, keep);
-  return canvas;
+  return { canvas, ...axisLabels(ctx, g, labels, axes, look.ink.text, look.fonts, keep) };
 }
 
 /** A horizontal colour bar with ticks: `ticks` are [value, label] pairs on lo … hi. */
@@ -308,7 +393,7 @@ function drawBars(canvas, width, height, rows, heads, labels, hover, keep, look)
   }
   ctx.fillStyle = ink.text;
   for (const j of labelIndices(n, step, keep)) {
-    keyLabel(ctx, labels[j], left + (j + 0.5) * group, height - bottom + 4, px, rotate);
+    drawItem(ctx, keyItem(ctx, labels[j], left + (j + 0.5) * group, height - bottom + 4, px, rotate), px);
   }
   return { left, group, top: 8, plotH };
 }

@@ -25,20 +25,26 @@ function attentionWeights(scores, offset, n, divisor, causal, out) {
   return out;
 }
 
+/** Entropy in bits and the largest weight of row i of an n × n weight matrix. */
+function rowSpread(weights, n, i) {
+  let entropy = 0;
+  let top = 0;
+  for (let j = 0; j < n; j++) {
+    const w = weights[i * n + j];
+    if (w > 0) entropy -= w * Math.log2(w);
+    if (w > top) top = w;
+  }
+  return { entropy, top };
+}
+
 /** Mean over rows of the entropy in bits and of the largest weight (rows of n weights). */
 function rowStats(weights, n) {
   let entropy = 0;
   let peak = 0;
   for (let i = 0; i < n; i++) {
-    let h = 0;
-    let m = 0;
-    for (let j = 0; j < n; j++) {
-      const w = weights[i * n + j];
-      if (w > 0) h -= w * Math.log2(w);
-      if (w > m) m = w;
-    }
-    entropy += h;
-    peak += m;
+    const row = rowSpread(weights, n, i);
+    entropy += row.entropy;
+    peak += row.top;
   }
   return { entropy: entropy / n, max: peak / n };
 }

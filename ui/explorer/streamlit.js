@@ -8,17 +8,8 @@ const MOUNTS = new Map(); // parent element → { view, api, seq, pending }
 
 /** The payload Python's ui/explorer.encode wrote: header JSON and, maybe, the float32 scores. */
 function decodePayload(bytes) {
-  const data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const magic = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
-  if (magic !== "ALV1") throw new Error("explorer: unknown payload");
-  const size = data.getUint32(4, true);
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + size)));
-  let scores = null;
-  if (header.scores) {
-    const start = 8 + size;
-    const copy = bytes.slice(start, start + header.h * header.n * header.n * 4); // aligned copy
-    scores = new Float32Array(copy.buffer, copy.byteOffset, header.h * header.n * header.n);
-  }
+  const { header, body } = readPayload(bytes, "ALV1");
+  const scores = header.scores ? floatsOf(body, header.h * header.n * header.n) : null;
   return { header, scores };
 }
 
@@ -29,7 +20,7 @@ function remember(digest, scores) {
 }
 
 /** A view in a Streamlit element, created with the page's options (header.options: heads,
-    controls, parts, font_scale; the main page sends none). What the user changes goes back as
+    controls, parts, fonts, font_scale; the main page sends none). What the user changes goes back as
     component state "view", numbered, so a late rerun never undoes a newer click (Python echoes
     the number as `ack`). */
 function mountIn(parent, options) {
@@ -39,6 +30,7 @@ function mountIn(parent, options) {
     ...(o.heads ? { heads: o.heads } : {}),
     ...(o.controls ? { controls: o.controls } : {}),
     ...(o.parts ? { parts: o.parts } : {}),
+    ...(o.fonts ? { fonts: o.fonts } : {}),
     fontScale: o.font_scale || 1,
     css: STYLESHEET,
     skipLink: o.skip_link !== false,

@@ -1,6 +1,6 @@
-/* The only arithmetic the lesson redoes besides softmax.js: one row of weights times V (the
-   weighted mix of §2 and ·V of §4) and a row's entropy and top share (§5's judgement).
-   tests/test_browser_lesson.py runs these in Chromium against the core's numbers. */
+/* The only arithmetic the lesson redoes besides softmax.js (÷τ, mask, softmax; a row's entropy
+   and top share, rowSpread, §5's judgement): one row of weights times V (the weighted mix of §2
+   and ·V of §4). tests/test_browser_lesson.py runs it in Chromium against the core's numbers. */
 
 /** out[i, :] = Σ_j w[i, j] · v[off + j·d + :] for the rows i of an n × n weight matrix. */
 function mixRows(w, v, off, n, d, out) {
@@ -12,18 +12,6 @@ function mixRows(w, v, off, n, d, out) {
     }
   }
   return out;
-}
-
-/** Entropy in bits and the largest weight of row i of an n × n weight matrix. */
-function rowSpread(w, n, i) {
-  let h = 0;
-  let top = 0;
-  for (let j = 0; j < n; j++) {
-    const p = w[i * n + j];
-    if (p > 0) h -= p * Math.log2(p);
-    if (p > top) top = p;
-  }
-  return { entropy: h, top };
 }
 
 /** Keys of row i, heaviest first. */

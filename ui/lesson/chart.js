@@ -1,6 +1,17 @@
 /* Line charts on the pen (§5's variance, §7's measurements, §10's learning curve): a legend row
    above, the y title above the axis (never turned), ticks placed only where they fit. */
 
+/** A log axis over measured values: from the first ÷ pad to the last × pad, a tick at each. */
+function logAxis(values, title, pad) {
+  return {
+    min: values[0] / pad,
+    max: values.at(-1) * pad,
+    log: true,
+    title,
+    ticks: values.map((v) => [v, String(v)]),
+  };
+}
+
 function chartScale(axis, lo, hi) {
   const f = axis.log ? Math.log10 : (v) => v;
   const a = f(axis.min);
@@ -11,27 +22,28 @@ function chartScale(axis, lo, hi) {
 /** Draw the chart in box {x, y, w, h}; returns {sx, sy} to place marks on it. */
 function drawChart(pen, box, spec, px) {
   let top = box.y + chartLegend(pen, box, spec.series, px);
-  top += penWrap(pen, spec.y.title, box.x, top, box.w, { px, colour: MUTED }) + px * 0.3;
-  pen.ctx.font = penFont(px);
+  const muted = pen.ink.muted;
+  top += penWrap(pen, spec.y.title, box.x, top, box.w, { px, colour: muted }) + px * 0.3;
+  pen.ctx.font = penFont(pen, px);
   const tickW = Math.max(...spec.y.ticks.map(([, s]) => pen.ctx.measureText(s).width)) + 10;
   const left = box.x + tickW;
   const right = box.x + box.w - px;
   const bottom = box.y + box.h - px * 2.8;
   const sx = chartScale(spec.x, left, right);
   const sy = chartScale(spec.y, bottom, top + px * 0.6);
-  penLine(pen, left, bottom, right, bottom, MUTED, 1.5);
-  penLine(pen, left, top, left, bottom, MUTED, 1.5);
+  penLine(pen, left, bottom, right, bottom, muted, 1.5);
+  penLine(pen, left, top, left, bottom, muted, 1.5);
   for (const [v, s] of spec.y.ticks) {
-    penLine(pen, left, sy(v), right, sy(v), "#e2e5ea", 1);
-    penTry(pen, s, left - 6, sy(v), { px, align: "right", colour: MUTED });
+    penLine(pen, left, sy(v), right, sy(v), pen.ink.rule, 1);
+    penTry(pen, s, left - 6, sy(v), { px, align: "right", colour: muted });
   }
   for (const [v, s] of spec.x.ticks)
-    penTry(pen, s, sx(v), bottom + 4, { px, align: "center", base: "top", colour: MUTED });
+    penTry(pen, s, sx(v), bottom + 4, { px, align: "center", base: "top", colour: muted });
   penTry(pen, spec.x.title, (left + right) / 2, box.y + box.h, {
     px,
     align: "center",
     base: "bottom",
-    colour: MUTED,
+    colour: muted,
   });
   for (const s of spec.series) chartSeries(pen, s, sx, sy);
   return { sx, sy, left, right, top, bottom };
@@ -70,7 +82,7 @@ function chartLegend(pen, box, series, px) {
   let y = box.y;
   const named = series.filter((s) => s.label);
   for (const s of named) {
-    pen.ctx.font = penFont(px);
+    pen.ctx.font = penFont(pen, px);
     const w = 34 + pen.ctx.measureText(s.label).width + 18;
     if (x > box.x && x + w > box.x + box.w) {
       x = box.x;

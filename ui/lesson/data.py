@@ -21,9 +21,8 @@ from attention_core.model import (
     job_onsets,
     load_demo_history,
     load_demo_model,
-    read_pronoun,
+    read_token,
 )
-from ui.figures import job_text
 from ui.gloss import gloss, tag_name
 from ui.state import Lab, focus_index
 
@@ -80,52 +79,106 @@ def lab_part(lab: Lab, prefix: str, focus: str, lang: str) -> tuple[dict, dict[s
     return info, arrays
 
 
+# A head's measured job in words (its hits on the human-written evaluation set, the counts
+# stored with the weights: describe_heads), per relation; a head without a job names the one it
+# comes closest to. Keys written out, so a grep finds each use.
+JOB_KEYS = {
+    "pronoun_antecedent": "lesson.job.pronoun_antecedent",
+    "verb_subject": "lesson.job.verb_subject",
+    "modifier_noun": "lesson.job.modifier_noun",
+    "self": "lesson.job.self",
+    "previous": "lesson.job.previous",
+}
+REL_KEYS = {
+    "pronoun_antecedent": "lesson.rel.pronoun_antecedent",
+    "verb_subject": "lesson.rel.verb_subject",
+    "modifier_noun": "lesson.rel.modifier_noun",
+    "self": "lesson.rel.self",
+    "previous": "lesson.rel.previous",
+}
+# §1's verdict when the pronoun head's pick may not be shown as the answer, by reading status.
+NOT_ANSWER_KEYS = {
+    "undecided": "lesson.s1.undecided",
+    "unknown_words": "lesson.s1.unknown",
+    "looks_ahead": "lesson.s1.ahead",
+    "no_candidate": "lesson.s1.no_candidate",
+    "no_head": "lesson.s1.no_head",
+}
+
+
+def job_words(head, say: Say) -> tuple[str, str]:
+    """(its job, how well it does it): ("resolves 他/她", "64 of 76 test sentences") from a
+    HeadSummary and its hits on the human-written set, or ("no clear job", "at best …") for a
+    head below the job threshold."""
+    if head.relation in JOB_KEYS:
+        words = head.relation in ("self", "previous")
+        hits = say("lesson.job.hits_words" if words else "lesson.job.hits", hits=head.hits,
+                   total=head.total)  # fmt: skip
+        return say(JOB_KEYS[head.relation]), hits
+    rel = say(REL_KEYS[head.closest])
+    return say("lesson.job.diffuse"), say(
+        "lesson.job.closest", rel=rel, hits=head.hits, total=head.total
+    )
+
+
 def head_jobs(step: int | None, say: Say) -> list[dict]:
-    """Per head of the trained model at a measured step: its job as measured, in words."""
-    return [
-        {"relation": h.relation, "label": job_text(h, say), "clear": h.relation != "diffuse"}
-        for h in describe_heads(step)
-    ]
+    """Per head of the trained model at a measured step: its job as measured, in words: name
+    (a map's caption), hits (the counts) and label (both, where one line says it all)."""
+    out = []
+    for h in describe_heads(step):
+        name, hits = job_words(h, say)
+        label = say("lesson.job.full", job=name, hits=hits)
+        clear = h.relation != "diffuse"
+        out.append({"relation": h.relation, "label": label, "name": name, "measured": hits,
+                    "clear": clear, "hits": h.hits, "total": h.total})  # fmt: skip
+    return out
 
 
 def pronoun_quiz(lab: Lab, say: Say) -> dict | None:
-    """§1's question "他 looks at which word?", judged by the measured pronoun head's reading of
-    this sentence (read_pronoun: its row, decided or not); None without 他/她."""
-    texts = lab.texts
-    reading = read_pronoun(texts, lab.result.heads.weights, describe_heads())
-    if reading is None:
+    """§1's question "他 looks at which word?", judged by read_token: the measured pronoun head's
+    pick is the answer only when its status is "answer"; otherwise the verdict says why not and
+    still shows where the weight went. None without 他/她/它."""
+    rows = [j for j, w in enumerate(lab.texts) if w in PRONOUNS]
+    if not rows:
         return None
-    i, head = reading.query, reading.head
-    row = lab.result.heads.weights[head.head if head else 0, i]  # (n,)
-    choices = quiz_choices(lab, i, reading.keys[0] if reading.keys else None)
-    pct = lambda j: f"{row[j] * 100:.0f}%"  # noqa: E731
-    if head is None:
-        verdict = say("lesson.s1.no_head")
-    elif not reading.decided:
-        a, b = reading.keys
-        verdict = say("lesson.s1.undecided", a=texts[a], wa=pct(a), b=texts[b], wb=pct(b))
-    else:
-        verdict = ""
-    out = []
-    for j in choices:
-        right = bool(head and reading.decided and j == reading.keys[0])
-        if verdict:
-            why = verdict
-        elif right:
-            why = say("lesson.s1.right", q=texts[i], k=texts[j], w=pct(j), head=head.head + 1)
-        else:
-            top = reading.keys[0]
-            why = say("lesson.s1.wrong", q=texts[i], c=texts[j], wc=pct(j), k=texts[top],
-                      w=pct(top), head=head.head + 1)  # fmt: skip
-        out.append({"i": j, "right": right, "why": why})
+    i, weights = rows[0], lab.result.heads.weights  # (h, n, n)
+    vocab = load_demo_model().vocab
+    heads = describe_heads()
+    reading = read_token(lab.tokens, i, weights, heads, vocab, relation="pronoun_antecedent")
+    head = reading.head.head if reading.head else 0
+    row = weights[head, i]  # (n,) where the weight went
+    top = int(np.argmax(row))
+    choices = quiz_choices(lab, i, top)
     return {
         "query": i,
-        "head": head.head if head else None,
-        "decided": bool(reading.decided),
-        "top": reading.keys[0] if reading.keys else None,
-        "choices": out,
-        "judged": bool(head and reading.decided),
+        "head": head,
+        "status": reading.status,
+        "top": top,
+        "choices": [
+            {"i": j, "right": j == reading.answer, "why": s1_why(lab, reading, row, j, say)}
+            for j in choices
+        ],
+        "judged": reading.answer is not None,
     }
+
+
+def s1_why(lab: Lab, reading, row: np.ndarray, j: int, say: Say) -> str:
+    """Why choice j is right or wrong, or why nothing is judged (the reading is no answer)."""
+    texts = lab.texts
+    pct = lambda k: f"{row[k] * 100:.0f}%"  # noqa: E731
+    top = int(np.argmax(row))
+    q, head = texts[reading.query], reading.head
+    n = head.head + 1 if head else 1
+    if reading.status == "answer":
+        fmt = {"q": q, "head": n, "hits": head.hits, "total": head.total}
+        if j == top:
+            return say("lesson.s1.right", k=texts[j], w=pct(j), **fmt)
+        return say("lesson.s1.wrong", c=texts[j], wc=pct(j), k=texts[top], w=pct(top), **fmt)
+    key = NOT_ANSWER_KEYS.get(reading.status, "lesson.s1.not_asked")
+    second = int(np.argsort(row, kind="stable")[-2]) if len(row) > 1 else top
+    unknown = say("explorer.sep").join(texts[u] for u in reading.unknown)
+    return say(key, q=q, head=n, k=texts[top], w=pct(top), b=texts[second], wb=pct(second),
+               words=unknown)  # fmt: skip
 
 
 def quiz_choices(lab: Lab, i: int, top: int | None, count: int = 3) -> list[int]:
@@ -172,7 +225,7 @@ def trained_part(
         step=load_demo_model().step,
         step0=first,
         quiz=quiz,
-        curve=training_curve(quiz["head"] if quiz else None),
+        curve=training_curve(quiz["head"] if quiz and quiz["status"] != "no_head" else None),
     )
     return info, arrays
 

@@ -13,20 +13,21 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
+from ui import explorer
+
 HERE = Path(__file__).resolve().parent
-VIEW_DIR = HERE.parent / "explorer"
-# The attention view's pure leaf files, read as they are (never copied): the softmax the view
-# is tested with, its colour ramps, its layout rules and its text alternatives.
-VIEW_LEAVES = ("softmax.js", "colour.js", "layout.js", "a11y.js")
-# The lesson's own files, one job each, in bundle order (each names only files before it).
+# The lesson's own files, one job each, in bundle order (each names only files before it),
+# after the attention view's (explorer.VIEW_FILES: its maps are the view, mounted with
+# createView). tests/test_explorer_bundle.py checks the order.
 JS_FILES = (
     "pen.js",
     "arith.js",
-    "mapview.js",
     "deck.js",
+    "frame.js",
     "stage.js",
     "keys.js",
     "widgets.js",
+    "views.js",
     "chart.js",
     "scenes_words.js",
     "scenes_library.js",
@@ -41,32 +42,32 @@ KEY = "lesson"  # session key of the mounted deck; its state lives under KEY["de
 SENT = "_lesson_sent"  # digest of the arrays this session's browser was last sent
 NEED = "_lesson_need"  # set when the browser asks for the arrays again
 
-LOADER = """export default function (component) {
-  const deck = globalThis.__attentionLesson;
-  if (deck) return deck.run(component);
-  (globalThis.__attentionLessonQueue ||= []).push(component);
-}
-"""
+
+def named_files() -> list[tuple[str, Path]]:
+    """(name, path) of every file of the deck's bundle, in order: the view's, then the deck's."""
+    named = [(f"explorer/{n}", explorer.HERE / n) for n in explorer.VIEW_FILES]
+    return named + [(f"lesson/{n}", HERE / n) for n in JS_FILES]
+
+
+def view_text(lang: str) -> dict[str, str]:
+    """The attention view's words, as the deck's views read them (header.view_text)."""
+    return explorer.strings(lang)
 
 
 @cache
 def bundle() -> str:
-    """The deck's code as one ES module: its stylesheet, the view's leaves, then its own files."""
-    named = [(f"explorer/{n}", VIEW_DIR / n) for n in VIEW_LEAVES]
-    named += [(f"lesson/{n}", HERE / n) for n in JS_FILES]
-    code = "\n".join(f"// ---- {n}\n{p.read_text(encoding='utf-8')}" for n, p in named)
-    css = (HERE / "lesson.css").read_text(encoding="utf-8")
-    return f"const LESSON_CSS = {json.dumps(css)};\n{code}"
+    """The deck's code as one ES module: the view's stylesheet and its own (LESSON_CSS, in that
+    order: the deck's rules for the view come last), then the files of named_files()."""
+    css = explorer.stylesheet() + (HERE / "lesson.css").read_text(encoding="utf-8")
+    return f"const LESSON_CSS = {json.dumps(css)};\n{explorer.join_files(named_files())}"
 
 
 @cache
 def _components():
-    """(code, deck): the ~100 KB code rides in an element without data, sent once a session."""
-    code = st.components.v2.component(
-        "attention_lab.lesson_code", js=bundle(), isolate_styles=False
+    """(code, deck): the ~150 KB code rides in an element without data, sent once a session."""
+    return explorer.register(
+        "attention_lab.lesson_code", bundle(), "attention_lab.lesson", "__attentionLesson"
     )
-    deck = st.components.v2.component("attention_lab.lesson", js=LOADER)
-    return code, deck
 
 
 def digest(arrays: dict[str, np.ndarray]) -> str:

@@ -4,9 +4,13 @@
    slider, never with Ctrl, Alt or Meta held (the browser's own shortcuts stay). */
 
 const NEXT_KEYS = new Set(["ArrowRight", "ArrowDown", "PageDown", "n", "N"]);
+
 const PREV_KEYS = new Set(["ArrowLeft", "ArrowUp", "PageUp", "Backspace", "p", "P"]);
+
 const OWN_KEYS = /^(textarea|select)$/i; // elements that use the keys themselves
+
 const PRESSED_BY_SPACE = new Set(["checkbox", "radio", "button", "submit", "reset"]);
+
 const OWN_ROLES = new Set([
   "slider",
   "textbox",
@@ -17,13 +21,6 @@ const OWN_ROLES = new Set([
   "option",
   "menuitem",
 ]);
-
-/** The element with the focus, inside shadow roots too. */
-function deepActive(doc) {
-  let a = doc.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-  return a;
-}
 
 /** True when the focused element wants the keys for itself: a text box, a select, a slider
     (a switch or a button only wants Space and Enter, see pressable). */
@@ -48,7 +45,7 @@ function pressable(el) {
     word, then presses → for the next step); a control reached with Tab keeps it. */
 function releaseAfterPointer(D) {
   D.els.root.addEventListener("pointerup", (ev) => {
-    const el = ev.target.closest?.("button, input[type=checkbox], input[type=range]");
+    const el = ev.target.closest?.("button, input[type=checkbox], input[type=range], canvas[data-head]");
     if (!el || el.closest(".editor")) return;
     setTimeout(() => {
       if (deepActive(D.host.ownerDocument) === el) el.blur();
@@ -83,12 +80,12 @@ function handle(D, ev, el) {
   const key = ev.key;
   if (key === " " || key === "Enter") {
     if (pressable(el) || key === "Enter") return false;
-    if (ev.shiftKey) prev(D);
-    else next(D);
+    if (ev.shiftKey) stepBack(D);
+    else stepNext(D);
     return true;
   }
-  if (NEXT_KEYS.has(key)) next(D);
-  else if (PREV_KEYS.has(key)) prev(D);
+  if (NEXT_KEYS.has(key)) stepNext(D);
+  else if (PREV_KEYS.has(key)) stepBack(D);
   else if (key === "Home") goScene(D, 1, 0);
   else if (key === "End") goScene(D, D.header.scenes, 0);
   else if (/^[0-9]$/.test(key)) goScene(D, key === "0" ? 10 : Number(key), 0);
@@ -99,24 +96,4 @@ function handle(D, ev, el) {
   else if (key === "Escape") return closeOverlays(D);
   else return false;
   return true;
-}
-
-function closeOverlays(D) {
-  const open = !D.els.help.hidden || !D.els.notesBox.hidden || !D.els.editor.hidden;
-  toggleHelp(D, false);
-  toggleNotes(D, false);
-  toggleEditor(D, false);
-  return open;
-}
-
-function togglePause(D, on) {
-  D.els.black.hidden = !on;
-  announce(D.els.live, on ? tx(D, "lesson.blackout") : sceneTitle(D, D.at));
-}
-
-/** Full screen for the whole page (Streamlit's header and all), and back. */
-function toggleFull(D) {
-  const doc = D.host.ownerDocument;
-  if (doc.fullscreenElement) doc.exitFullscreen?.();
-  else doc.documentElement.requestFullscreen?.().catch(() => {});
 }

@@ -85,11 +85,13 @@ def parse_at(raw: str | None) -> tuple[int, bool]:
 
 
 def scene_from_link(lang: str) -> int:
-    """The scene to show: the link's at= when the address bar holds one this session did not
-    write (a share link, the browser's back button), else the session's scene."""
+    """The scene to show: the link's at= when this session opens the lesson (a share link, a
+    bookmark), else the session's scene. Once the deck is on screen it owns the scene: a rerun
+    that carries an older address (a key pressed while the last rerun's link was still on its
+    way) must never take a presenter back."""
     ss = st.session_state
     raw = st.query_params.get("at")
-    if raw is not None and raw != ss.get(WRITTEN):
+    if raw is not None and ss.get(WRITTEN) is None:
         at, exact = parse_at(raw)
         ss[AT] = at
         bad = [] if exact else [t("lesson.at_bad", lang, value=raw[:20], n=data.SCENES, used=at)]
@@ -287,7 +289,8 @@ def build(s: Settings, at: int) -> tuple[dict, dict[str, np.ndarray]]:
         "heads_cost": data.heads_cost(*heads_of(user)),
         "example": DEFAULT_SENTENCE,
         "decided": {"min": DECIDED_MIN, "gap": DECIDED_GAP},
-        "colours": palette.for_view(classroom=True),  # the one palette, projector type
+        "colours": palette.for_lesson(),  # the one palette: the view's (room size), the deck's
+        "view_text": deck.view_text(s.lang),  # the attention view's words (its maps are the view)
     }
     return header, {**arrays, **oarr}
 

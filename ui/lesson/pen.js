@@ -1,57 +1,25 @@
-/* Canvas drawing for the lesson. Every text drawn goes through the pen, which records its size and
-   box on the canvas (data-fonts, data-cell-fonts, data-labels) so a test can check from the
-   outside that nothing is under the room's minimum and no two labels overlap; `penTry` places a
-   label only where it overlaps none already placed. Pure functions of their arguments. */
+/* The lesson's own figures (cards, chains, vectors, charts) on canvas. Every word drawn goes
+   through the pen, which records its size and box and publishes them on the canvas as the
+   attention view's maps do (publishText, draw.js), so a test can check from the outside that
+   nothing is under the room's minimum and no two labels overlap; `penTry` places a label only
+   where it overlaps none already placed. Cells, grid lines, hatching and outlines are the view's
+   (draw.js); colours and font stacks come in `theme` (the palette, header.colours). */
 
-// The CJK stack comes from the one palette (ui/palette.py, header.colours.font_stack); for
-// English, Latin glyphs go first so “ ” and ' are not full width. Set by penStacks().
-const LATIN_FIRST = '"Segoe UI", Roboto, "Helvetica Neue", Arial, "DejaVu Sans", ';
-let PEN_STACK = "sans-serif";
-
-/** The font stack for the UI language, from the palette's CJK stack. */
-function penStacks(cjk, lang) {
-  PEN_STACK = lang === "en" ? LATIN_FIRST + cjk : cjk;
-}
-const MONO_STACK = '"Noto Sans Mono CJK SC", "DejaVu Sans Mono", Menlo, Consolas, monospace';
-const INK = "#111";
-const MUTED = "#3d4350"; // 10.3 : 1 on white
-const ACCENT = "#1f5fbf"; // the app's focus and primary colour, 6.2 : 1 on white
-const WARM = "#b3361b"; // the pronoun, the answer: 5.9 : 1 on white
-
-/** A crisp canvas of css size w × h, cleared; the pen that draws on it. */
-function penStart(canvas, w, h) {
-  const dpr = window.devicePixelRatio || 1;
-  const pw = Math.max(1, Math.round(w * dpr));
-  const ph = Math.max(1, Math.round(h * dpr));
-  if (canvas.width !== pw || canvas.height !== ph) {
-    canvas.width = pw;
-    canvas.height = ph;
-  }
-  canvas.style.width = `${w}px`;
-  canvas.style.height = `${h}px`;
-  const ctx = canvas.getContext("2d");
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, w, h);
-  return { canvas, ctx, w, h, fonts: new Set(), cellFonts: new Set(), boxes: [] };
+/** A crisp canvas of css size w × h, cleared; the pen that draws on it. theme: ink (colours by
+    name), stack and mono (font stacks), dpr, masked ([r, g, b] of a masked cell), scratch. */
+function penStart(canvas, w, h, theme) {
+  const ctx = sizeCanvas(canvas, Math.max(1, w), Math.max(1, h), theme.dpr);
+  return { canvas, ctx, w, h, theme, ink: theme.ink, fonts: new Set(), cellFonts: new Set(), boxes: [] };
 }
 
-function penFont(px, weight = 400, mono = false) {
-  return `${weight} ${px}px ${mono ? MONO_STACK : PEN_STACK}`;
-}
-
-function boxesMeet(a, b, pad = 1) {
-  return (
-    a[0] < b[0] + b[2] + pad &&
-    b[0] < a[0] + a[2] + pad &&
-    a[1] < b[1] + b[3] + pad &&
-    b[1] < a[1] + a[3] + pad
-  );
+function penFont(pen, px, weight = 400, mono = false) {
+  return `${weight} ${px}px ${mono ? pen.theme.mono : pen.theme.stack}`;
 }
 
 /** The box [x, y, w, h] text would take, without drawing it. */
 function penMeasure(pen, s, x, y, o) {
   const px = o.px;
-  pen.ctx.font = penFont(px, o.weight || 400, o.mono);
+  pen.ctx.font = penFont(pen, px, o.weight || 400, o.mono);
   const w = pen.ctx.measureText(s).width;
   const align = o.align || "left";
   const x0 = align === "center" ? x - w / 2 : align === "right" ? x - w : x;
@@ -65,7 +33,7 @@ function penMeasure(pen, s, x, y, o) {
 function penText(pen, s, x, y, o) {
   const box = penMeasure(pen, s, x, y, o);
   const { ctx } = pen;
-  ctx.fillStyle = o.colour || INK;
+  ctx.fillStyle = o.colour || pen.ink.text;
   ctx.textAlign = "left";
   ctx.textBaseline = "top";
   ctx.fillText(s, box[0], box[1] + o.px * 0.1);
@@ -87,32 +55,12 @@ function penTry(pen, s, x, y, o) {
   return true;
 }
 
-/** Chinese standing upright, one character under the other, centred on x from y down. */
-function penUpright(pen, s, x, y, o) {
-  const chars = [...s];
-  const step = o.px * 1.05;
-  const box = [x - o.px / 2, y, o.px, chars.length * step];
-  if (o.try && pen.boxes.some((b) => boxesMeet(b, box))) return false;
-  const { ctx } = pen;
-  ctx.font = penFont(o.px, o.weight || 400);
-  ctx.fillStyle = o.colour || INK;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  chars.forEach((ch, c) => ctx.fillText(ch, x, y + c * step));
-  pen.fonts.add(o.px);
-  pen.boxes.push(box);
-  return true;
-}
-
 /** Publish what was drawn: the fonts and the label boxes (css px inside the canvas). */
 function penDone(pen) {
-  const c = pen.canvas;
-  c.dataset.fonts = [...pen.fonts].sort((a, b) => a - b).join(",");
-  c.dataset.cellFonts = [...pen.cellFonts].sort((a, b) => a - b).join(",");
-  c.dataset.labels = JSON.stringify(pen.boxes.map((b) => b.map((v) => Math.round(v * 10) / 10)));
+  publishText(pen.canvas, [...pen.fonts], [...pen.cellFonts], pen.boxes);
 }
 
-function penLine(pen, x0, y0, x1, y1, colour = INK, width = 1, dash = null) {
+function penLine(pen, x0, y0, x1, y1, colour, width = 1, dash = null) {
   const { ctx } = pen;
   ctx.save();
   ctx.strokeStyle = colour;
@@ -126,7 +74,7 @@ function penLine(pen, x0, y0, x1, y1, colour = INK, width = 1, dash = null) {
 }
 
 /** An arrow from (x0, y0) to (x1, y1), its head at the end. */
-function penArrow(pen, x0, y0, x1, y1, colour = INK, width = 2) {
+function penArrow(pen, x0, y0, x1, y1, colour, width = 2) {
   const { ctx } = pen;
   const a = Math.atan2(y1 - y0, x1 - x0);
   const head = 6 + width * 2;
@@ -142,42 +90,23 @@ function penArrow(pen, x0, y0, x1, y1, colour = INK, width = 2) {
   ctx.restore();
 }
 
-/** A double (white inside black) outline, visible on every colour of the ramps. */
+/** The view's double outline (white inside black), visible on every colour of the ramps. */
 function penOutline(pen, x, y, w, h, width = 3) {
-  const { ctx } = pen;
-  ctx.save();
-  ctx.lineWidth = width;
-  ctx.strokeStyle = "#000";
-  ctx.strokeRect(x - width / 2, y - width / 2, w + width, h + width);
-  ctx.lineWidth = Math.max(1, width - 1);
-  ctx.strokeStyle = "#fff";
-  ctx.strokeRect(x + width / 2, y + width / 2, w - width, h - width);
-  ctx.restore();
+  pen.ctx.save();
+  outline(pen.ctx, x, y, w, h, width, pen.ink);
+  pen.ctx.restore();
 }
 
-/** Cells of an r × c matrix, one canvas pixel per cell scaled up (one draw call).
-    colourAt(i, j) → [r, g, b] or null (masked: light grey). */
-function penCells(pen, scratch, x, y, w, h, rows, cols, colourAt) {
-  if (scratch.width !== cols || scratch.height !== rows) {
-    scratch.width = cols;
-    scratch.height = rows;
-  }
-  const sctx = scratch.getContext("2d");
-  const img = sctx.createImageData(cols, rows);
-  const px = img.data;
-  for (let i = 0; i < rows; i++) {
-    for (let j = 0; j < cols; j++) {
-      const c = colourAt(i, j) || [236, 236, 236];
-      const o = (i * cols + j) * 4;
-      px[o] = c[0];
-      px[o + 1] = c[1];
-      px[o + 2] = c[2];
-      px[o + 3] = 255;
-    }
-  }
-  sctx.putImageData(img, 0, 0);
-  pen.ctx.imageSmoothingEnabled = false;
-  pen.ctx.drawImage(scratch, x, y, w, h);
+/** Cells of an r × c matrix in (x, y, w, h): colourAt(i, j) → [r, g, b], or null for a masked
+    cell (the palette's masked colour). The view's paintGrid: one draw call. */
+function penCells(pen, x, y, w, h, rows, cols, colourAt) {
+  const masked = pen.theme.masked;
+  paintGrid(pen.ctx, pen.theme.scratch, [x, y, w, h], rows, cols, (i, j, px, o) => {
+    const c = colourAt(i, j) || masked;
+    px[o] = c[0];
+    px[o + 1] = c[1];
+    px[o + 2] = c[2];
+  });
 }
 
 /** Colour of value v on a ramp (a lookup table from colour.js) between lo and hi. */
@@ -186,73 +115,9 @@ function rampRgb(lut, v, lo, hi) {
   return [lut[k * 3], lut[k * 3 + 1], lut[k * 3 + 2]];
 }
 
-/** Diagonal hatching over the masked upper triangle of an n × n map at (x, y), cell c. */
-function penHatch(pen, x, y, c, n) {
-  if (n < 2) return;
-  const { ctx } = pen;
-  const side = n * c;
-  ctx.save();
-  ctx.beginPath();
-  ctx.moveTo(x + c, y);
-  ctx.lineTo(x + side, y);
-  ctx.lineTo(x + side, y + side - c);
-  for (let i = n - 2; i >= 0; i--) {
-    ctx.lineTo(x + (i + 1) * c, y + (i + 1) * c);
-    ctx.lineTo(x + (i + 1) * c, y + i * c);
-  }
-  ctx.closePath();
-  ctx.clip();
-  ctx.beginPath();
-  const step = Math.max(5, Math.min(10, c / 2));
-  for (let d = -side; d < side; d += step) {
-    ctx.moveTo(x + d, y);
-    ctx.lineTo(x + d + side, y + side);
-  }
-  ctx.strokeStyle = "#8a8a8a";
-  ctx.lineWidth = 1;
-  ctx.stroke();
-  ctx.restore();
-}
-
-/** Thin white lines between cells when they are big enough to tell apart. */
-function penGrid(pen, x, y, cw, ch, rows, cols) {
-  if (Math.min(cw, ch) < 7) return;
-  const { ctx } = pen;
-  ctx.save();
-  ctx.beginPath();
-  for (let k = 1; k < cols; k++) {
-    ctx.moveTo(Math.round(x + k * cw) + 0.5, y);
-    ctx.lineTo(Math.round(x + k * cw) + 0.5, y + rows * ch);
-  }
-  for (let k = 1; k < rows; k++) {
-    ctx.moveTo(x, Math.round(y + k * ch) + 0.5);
-    ctx.lineTo(x + cols * cw, Math.round(y + k * ch) + 0.5);
-  }
-  ctx.strokeStyle = "rgba(255,255,255,0.9)";
-  ctx.lineWidth = 1;
-  ctx.stroke();
-  ctx.restore();
-}
-
-/** A horizontal colour bar with a title and end labels, at (x, y), `w` wide; returns its height. */
-function penColourBar(pen, lut, x, y, w, px, title, ticks) {
-  penText(pen, title, x, y, { px, base: "top", colour: MUTED });
-  const top = y + px * 1.3;
-  for (let k = 0; k < w; k++) {
-    const idx = Math.round((k / Math.max(1, w - 1)) * (RAMP_SIZE - 1));
-    pen.ctx.fillStyle = rampCss(lut, idx);
-    pen.ctx.fillRect(x + k, top, 1.5, 12);
-  }
-  ticks.forEach(([f, label], i) => {
-    const align = i === 0 ? "left" : i === ticks.length - 1 ? "right" : "center";
-    penTry(pen, label, x + f * w, top + 16, { px, base: "top", align, colour: MUTED });
-  });
-  return px * 2.6 + 20;
-}
-
 /** Lines of text no wider than maxW: break at spaces, or anywhere in Chinese. */
 function penLines(pen, s, maxW, o) {
-  pen.ctx.font = penFont(o.px, o.weight || 400, o.mono);
+  pen.ctx.font = penFont(pen, o.px, o.weight || 400, o.mono);
   const fits = (t) => pen.ctx.measureText(t).width <= maxW;
   const words = /[\u2e80-\u9fff]/u.test(s) ? [...s] : s.split(/(?<= )/);
   const lines = [];
@@ -272,4 +137,32 @@ function penWrap(pen, s, x, y, maxW, o) {
   const lines = penLines(pen, s, maxW, o);
   lines.forEach((ln, k) => penText(pen, ln, x, y + k * o.px * 1.25, { ...o, base: "top" }));
   return lines.length * o.px * 1.25;
+}
+
+/** An attention map on the pen's canvas at geometry g (layout.js's mapGeometry, moved to where
+    it goes; g.x0: where its box starts), drawn with the view's own pieces (draw.js): cells,
+    grid lines, hatching, the labels (the focus row's and its column's always) and the marks.
+    spec: rgb(i, j) → [r, g, b] or null (masked), labels, axes, keep (the focus row), fonts,
+    causal, numbers ({text(i, j), widest, ink(i, j)} or null). Its words are the pen's. */
+function penMap(pen, g, spec) {
+  const { ctx } = pen;
+  ctx.save();
+  penCells(pen, g.left, g.top, g.side, g.side, g.n, g.n, spec.rgb);
+  gridLines(ctx, g, pen.ink.grid);
+  if (spec.causal) hatchFuture(ctx, g, pen.ink.hatch);
+  const words = axisLabels(ctx, g, spec.labels, spec.axes, pen.ink.text, spec.fonts, spec.keep);
+  for (const px of words.fonts) pen.fonts.add(px);
+  pen.boxes.push(...words.boxes);
+  const px = spec.numbers ? cellNumberPx(ctx, g, spec.fonts, spec.numbers.widest) : 0;
+  if (px) {
+    cellNumbers(ctx, g, px, spec.fonts, spec.numbers.text, spec.numbers.ink);
+    pen.cellFonts.add(px);
+  }
+  marks(ctx, g, { focusRow: spec.keep, ...spec.marks }, pen.ink);
+  ctx.restore();
+}
+
+/** The ink (palette rule) for a number written on a cell of colour [r, g, b]. */
+function penInkOn(pen, rgb) {
+  return inkOn(rgb[0], rgb[1], rgb[2], pen.theme.rule);
 }

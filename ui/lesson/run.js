@@ -5,22 +5,16 @@
 const ARRAYS = new Map(); // digest → Map(name → Float32Array), a few sentences back
 const KEEP_SETS = 6;
 
+/** The payload Python's ui/lesson/deck.encode wrote: the header and its named float32 arrays. */
 function decodeLesson(bytes) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const magic = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
-  if (magic !== "ALL1") throw new Error("lesson: unknown payload");
-  const size = view.getUint32(4, true);
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + size)));
+  const { header, body } = readPayload(bytes, "ALL1");
   const names = Object.keys(header.arrays || {});
   if (!names.length) return { header, arrays: null };
-  const start = 8 + size;
-  const body = bytes.slice(start); // an aligned copy
-  const all = new Float32Array(body.buffer, body.byteOffset, Math.floor(body.byteLength / 4));
+  const all = floatsOf(body, Math.floor(body.byteLength / 4));
   const arrays = new Map();
   for (const name of names) {
     const [offset, shape] = header.arrays[name];
-    const count = shape.reduce((a, b) => a * b, 1);
-    const a = all.subarray(offset, offset + count);
+    const a = all.subarray(offset, offset + shape.reduce((x, y) => x * y, 1));
     a.shape = shape;
     arrays.set(name, a);
   }
@@ -33,12 +27,111 @@ function keepArrays(digest, arrays) {
   while (ARRAYS.size > KEEP_SETS) ARRAYS.delete(ARRAYS.keys().next().value);
 }
 
-/** What the scene on screen depends on besides the viewport: equal looks draw equal pixels. */
-function lookOfDeck(D) {
-  const h = D.header;
-  return JSON.stringify([h.digest, h.lang, h.sets, h.order, h.blocks, D.state]);
+function newDeck(host) {
+  const D = {
+    host,
+    els: deckSkeleton(host),
+    header: null,
+    arrays: null,
+    at: 1,
+    step: 0,
+    inst: null,
+    ctx: null,
+    // shared settings (scale, causal, focus: in the link) and scene-local choices
+    state: {
+      scale: true,
+      causal: false,
+      focus: "",
+      tau: null,
+      s2head: null,
+      s6: "after",
+      s8pos: false,
+    },
+    example: {}, // scene → true while it runs on the example sentence
+    quiz: {}, // scene → chosen choice index, or null
+    seq: 0,
+    pending: 0,
+    api: null,
+    anim: 0,
+    frame: 0,
+    cache: new Map(), // weights per (part, head, τ, mask)
+    size: "",
+    notices: [],
+  };
+  bindFrame(D);
+  bindKeys(D);
+  const resized = new ResizeObserver(() => scheduleLayout(D)); // the room, or the scene's box
+  resized.observe(D.els.root); // (a notice, the sentence box or a note taking room from it)
+  resized.observe(D.els.scene);
+  const win = host.ownerDocument.defaultView;
+  const onResize = () => scheduleLayout(D);
+  win.addEventListener("resize", onResize);
+  // What outlives the deck's own nodes, undone when it leaves the page (destroyDeck).
+  D.unbind = () => {
+    D.unbindKeys?.();
+    resized.disconnect();
+    win.removeEventListener("resize", onResize);
+  };
+  return D;
 }
 
+/** The deck left the page: stop its clock, destroy the scene (and the views it mounted) and
+    remove every listener and observer outside its nodes. */
+function destroyDeck(D) {
+  stopAnimation(D);
+  cancelAnimationFrame(D.frame);
+  D.inst?.destroy?.();
+  D.inst = null;
+  D.unbind();
+  D.els.root.remove();
+  D.style?.remove();
+}
+
+function bindFrame(D) {
+  const { els } = D;
+  els.edit.addEventListener("click", () => toggleEditor(D));
+  els.notes.addEventListener("click", () => toggleNotes(D));
+  els.keys.addEventListener("click", () => toggleHelp(D));
+  els.full.addEventListener("click", () => toggleFull(D));
+  els.strip.addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-at]");
+    if (b) goScene(D, Number(b.dataset.at), 0);
+  });
+  els.editor.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const input = els.editor.querySelector("input");
+    applySentence(D, input.value);
+  });
+}
+
+/** What the lesson draws with, from the palette Python sent (header.colours): its ink (and the
+    view's marks), the font stack for the UI language, the ramps; and the same colours as CSS
+    variables for the frame (lesson.css reads each ink as var(--name), _ written -). */
+function themeOf(D, header) {
+  const p = header.colours;
+  const L = p.lesson;
+  const root = D.els.root;
+  for (const [name, colour] of Object.entries(L.ink)) {
+    if (typeof colour === "string") root.style.setProperty(`--${name.replace(/_/g, "-")}`, colour);
+  }
+  const stack = header.lang === "en" ? L.latin : p.font_stack; // English: Latin glyphs first
+  root.style.setProperty("--font", stack);
+  root.style.setProperty("--mono", L.mono);
+  const rule = p.on_colour;
+  const weight = paintRamp(p.weight, rule);
+  const signed = paintRamp(p.signed, rule);
+  D.luts = { weight: weight.lut, signed: signed.lut, weightInk: weight.ink, signedInk: signed.ink };
+  D.theme = {
+    ink: { ...p.ink, ...L.ink }, // the view's marks (mark_outer, hatch, grid …), the lesson's words
+    stack, mono: L.mono, type: L.type,
+    masked: hexRgb(p.ink.masked), dpr: root.ownerDocument.defaultView.devicePixelRatio || 1,
+    scratch: root.ownerDocument.createElement("canvas"), rule,
+  };
+}
+
+/** A new payload: adopt the server's settings once it has seen the deck's latest change; the
+    scene is the deck's own (a presenter's keys are never undone by a late rerun), taken from
+    the header only when the deck starts. Redraw only when what the scene shows changed. */
 function applyHeaderDeck(D, header, arrays) {
   if (arrays) keepArrays(header.digest, arrays);
   const known = ARRAYS.get(header.digest);
@@ -50,29 +143,34 @@ function applyHeaderDeck(D, header, arrays) {
   const langChanged = D.header && D.header.lang !== header.lang;
   D.header = header;
   D.arrays = known;
-  penStacks(header.colours.font_stack, header.lang);
-  if (!D.luts) {
-    const rule = header.colours.on_colour;
-    const weight = paintRamp(header.colours.weight, rule);
-    const signed = paintRamp(header.colours.signed, rule);
-    D.luts = { weight: weight.lut, signed: signed.lut, weightInk: weight.ink, signedInk: signed.ink };
-  }
-  if (first || header.ack >= D.pending) {
+  if (first || langChanged) themeOf(D, header);
+  const caughtUp = header.ack >= D.pending;
+  if (first || caughtUp) {
     const s = header.settings;
     Object.assign(D.state, { scale: !!s.scale, causal: !!s.causal, focus: s.focus || "" });
   }
   if (first) {
     D.at = header.at;
     D.notices = [...header.notices];
-  }
+  } else if (caughtUp) resendScene(D, header.at);
+  // For tests and benches: the server has applied every change the deck sent, on this scene.
+  if (caughtUp && header.at === D.at) D.els.root.dataset.synced = "1";
   frameTexts(D);
   if (first || langChanged) showNotices(D);
-  const look = lookOfDeck(D);
-  if (!first && look === D.look) return;
-  D.look = look;
-  layout(D);
+  const seen = lookOfDeck(D);
+  if (!first && seen === D.seen) return;
+  D.seen = seen;
+  layoutDeck(D);
   renderScene(D, first ? 0 : D.step);
   if (first) D.els.root.dataset.ready = "1";
+}
+
+/** The server has applied every change the deck sent and still names another scene (a rerun
+    that read an older link): tell it again which scene is on screen, three times at most in a
+    row (each time waits for the server to catch up). */
+function resendScene(D, at) {
+  D.resends = at === D.at ? 0 : (D.resends || 0) + 1;
+  if (D.resends > 0 && D.resends <= 3) sendState(D);
 }
 
 /** One call of the deck component (Streamlit calls it again with each new payload). */
@@ -84,6 +182,7 @@ function runLesson(component) {
     style.textContent = LESSON_CSS;
     parentElement.append(style);
     D = newDeck(parentElement);
+    D.style = style;
     parentElement.__lesson = D;
   }
   D.api = { setStateValue, setTriggerValue };
@@ -93,7 +192,9 @@ function runLesson(component) {
   }
   return () =>
     setTimeout(() => {
-      if (!D.els.root.isConnected) D.unbindKeys?.();
+      if (D.els.root.isConnected || parentElement.__lesson !== D) return;
+      destroyDeck(D);
+      delete parentElement.__lesson;
     }, 0);
 }
 

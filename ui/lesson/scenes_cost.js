@@ -70,7 +70,7 @@ function s7Paint(S, canvas, step, pick, readout) {
   const D = S.D;
   const { w: W, h: H } = S.box;
   const base = fontsOf(D).label;
-  const pen = penStart(canvas, W, H);
+  const pen = penStart(canvas, W, H, D.theme);
   const b = D.header.blocks.cost;
   let alt;
   if (step === 0) alt = s7Grids(S, pen, W, H, base);
@@ -101,16 +101,14 @@ function s7Grids(S, pen, W, H, base) {
   const n = Math.max(2, Math.min(D.header.cells.word_n || 8, 32));
   const small = Math.min((W - base * 4) / 3, (H - base * 4.5) / 2);
   const room = small * 2;
-  const scratch = S.doc.createElement("canvas");
+  const shades = pen.ink.squares.map(hexRgb);
   const squares = [
     [n, small, 0],
     [2 * n, room, small + base * 4],
   ];
   for (const [m, side, x] of squares) {
-    penCells(pen, scratch, x, base * 0.5, side, side, m, m, (i, j) =>
-      (i + j) % 2 ? [198, 214, 240] : [226, 234, 248],
-    );
-    penGrid(pen, x, base * 0.5, side / m, side / m, m, m);
+    penCells(pen, x, base * 0.5, side, side, m, m, (i, j) => shades[(i + j) % 2]);
+    cellLines(pen.ctx, x, base * 0.5, side / m, side / m, m, m, pen.ink.grid);
     penWrap(
       pen,
       tx(D, "lesson.s7.cells", { n: m, cells: (m * m).toLocaleString("en") }),
@@ -123,7 +121,7 @@ function s7Grids(S, pen, W, H, base) {
   penText(pen, "×4", small + base * 2, base * 0.5 + small / 2, {
     px: Math.round(base * 1.4),
     align: "center",
-    colour: WARM,
+    colour: pen.ink.warm,
     weight: 700,
   });
   return `${tx(D, "lesson.s7.cells", { n, cells: n * n })}; ${tx(D, "lesson.s7.cells", { n: 2 * n, cells: 4 * n * n })}`;
@@ -137,8 +135,8 @@ function s7Measured(S, pen, b, W, H, base, pick) {
   const title = tx(D, "lesson.s7.measured", { d: b.d });
   penText(pen, title, 0, 0, { px: base, base: "top", weight: 600 });
   const charts = [
-    ["ms", "lesson.s7.ms", b.slope_t, ACCENT],
-    ["mib", "lesson.s7.mib", b.slope_m, WARM],
+    ["ms", "lesson.s7.ms", b.slope_t, pen.ink.accent],
+    ["mib", "lesson.s7.mib", b.slope_m, pen.ink.warm],
   ];
   charts.forEach(([key, name, slope, colour], k) => {
     const box = phone
@@ -156,21 +154,15 @@ function s7Chart(S, pen, box, m, base) {
   const hi = Math.max(...m.ys) * 2;
   const label = tx(S.D, "lesson.s7.slope", { s: m.slope.toFixed(2) });
   const spec = {
-    x: {
-      min: m.n[0] / 1.4,
-      max: m.n.at(-1) * 1.4,
-      log: true,
-      title: "n",
-      ticks: m.n.map((n) => [n, String(n)]),
-    },
-    y: { min: lo, max: hi, log: true, title: tx(S.D, m.name), ticks: decadeTicks(lo, hi) },
+    x: logAxis(m.n, "n", 1.4),
+    y: { ...logAxis([lo, hi], tx(S.D, m.name), 1), ticks: decadeTicks(lo, hi) },
     series: [{ xs: m.n, ys: m.ys, colour: m.colour, marks: true, label }],
   };
   const sc = drawChart(pen, box, spec, base);
   pen.ctx.beginPath();
   pen.ctx.arc(sc.sx(m.n[m.pick]), sc.sy(m.ys[m.pick]), 11, 0, 2 * Math.PI);
   pen.ctx.lineWidth = 3;
-  pen.ctx.strokeStyle = INK;
+  pen.ctx.strokeStyle = pen.ink.text;
   pen.ctx.stroke();
 }
 
@@ -185,30 +177,14 @@ function s7Kv(S, pen, b, W, H, base) {
   const lo = Math.min(...b.kv_with) / 2;
   const hi = Math.max(...b.kv_without) * 2;
   const title = tx(D, "lesson.s7.kv", { d: b.d });
+  const ink = pen.ink;
+  const ticks = decadeTicks(lo, hi).filter((_, k) => k % 2 === 0);
   const spec = {
-    x: {
-      min: b.kv_t[0] / 1.4,
-      max: b.kv_t.at(-1) * 1.4,
-      log: true,
-      title: "t",
-      ticks: b.kv_t.map((t) => [t, String(t)]),
-    },
-    y: {
-      min: lo,
-      max: hi,
-      log: true,
-      title,
-      ticks: decadeTicks(lo, hi).filter((_, k) => k % 2 === 0),
-    },
+    x: logAxis(b.kv_t, "t", 1.4),
+    y: { ...logAxis([lo, hi], title, 1), ticks },
     series: [
-      {
-        xs: b.kv_t,
-        ys: b.kv_without,
-        colour: WARM,
-        marks: true,
-        label: tx(D, "lesson.s7.kv_without"),
-      },
-      { xs: b.kv_t, ys: b.kv_with, colour: ACCENT, marks: true, label: tx(D, "lesson.s7.kv_with") },
+      { xs: b.kv_t, ys: b.kv_without, colour: ink.warm, marks: true, label: tx(D, "lesson.s7.kv_without") },
+      { xs: b.kv_t, ys: b.kv_with, colour: ink.accent, marks: true, label: tx(D, "lesson.s7.kv_with") },
     ],
   };
   spec.y.ticks = spec.y.ticks.map(([v]) => [v, powerOfTen(v)]);
@@ -264,7 +240,7 @@ function s10Paint(S, canvas, step, t, readout) {
   const D = S.D;
   const { w: W, h: H } = S.box;
   const base = fontsOf(D).label;
-  const pen = penStart(canvas, W, H);
+  const pen = penStart(canvas, W, H, D.theme);
   const alt =
     step === 0 ? s10Race(S, pen, W, H, base, t, readout) : s10Curve(S, pen, W, H, base, readout);
   penDone(pen);
@@ -290,23 +266,12 @@ function s10Race(S, pen, W, H, base, t, readout) {
   const head = s2Head(S, part, focusIn(D, part));
   const w = headWeights(S, part, head);
   const labels = labelsOf(part);
-  const g0 = roomyGeometry(
-    S.doc.createElement("canvas").getContext("2d"),
-    labels,
-    half,
-    (phone ? H : H) - mapTop,
-    fontsOf(D),
-  );
+  const fonts = fontsOf(D);
+  const g0 = mapGeometry(S.doc.createElement("canvas").getContext("2d"), labels, half, H - mapTop, fonts);
   const g = { ...g0, left: g0.left + x0, top: g0.top + mapTop, height: g0.height + mapTop, x0 };
-  const scratch = S.doc.createElement("canvas");
-  penCells(pen, scratch, g.left, g.top, g.side, g.side, n, n, (i, j) =>
-    t > 0 ? rampRgb(D.luts.weight, w[i * n + j], 0, 1) : [236, 236, 236],
-  );
-  penGrid(pen, g.left, g.top, g.cell, g.cell, n, n);
-  mapLabels(pen, g, {
-    labels,
-    axes: { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") },
-  });
+  const rgb = (i, j) => (t > 0 ? rampRgb(D.luts.weight, w[i * n + j], 0, 1) : null);
+  const axes = { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") };
+  penMap(pen, g, { rgb, labels, axes, keep: focusIn(D, part), fonts, causal: false, numbers: null });
   readout.textContent = `${rnn}\n${att}`;
   return `${rnn}. ${att}.`;
 }
@@ -328,17 +293,18 @@ function s10Chain(S, pen, box, done, base) {
   const fits = (j) => at(j)[1] + r + base * 1.3 <= box.y + box.h;
   let shown = 0;
   while (shown < n && fits(shown)) shown += 1;
-  const colour = (j) => (j + 1 < done ? ACCENT : "#8d93a0");
+  const ink = pen.ink;
+  const colour = (j) => (j + 1 < done ? ink.accent : ink.line);
   for (let j = 0; j + 1 < shown; j++) s10Link(pen, at(j), at(j + 1), r, colour(j));
   const { ctx } = pen;
   for (let j = 0; j < shown; j++) {
     const [x, y] = at(j);
     ctx.beginPath();
     ctx.arc(x, y, r, 0, 2 * Math.PI);
-    ctx.fillStyle = j < done - 1 ? ACCENT : j === done - 1 ? WARM : "#fff";
+    ctx.fillStyle = j < done - 1 ? ink.accent : j === done - 1 ? ink.warm : ink.paper;
     ctx.fill();
     ctx.lineWidth = 2;
-    ctx.strokeStyle = MUTED;
+    ctx.strokeStyle = ink.muted;
     ctx.stroke();
     const bend = j + 1 < shown && rowOf(j + 1) !== rowOf(j) ? (rowOf(j) % 2 ? -1 : 1) : 0;
     const align = bend > 0 ? "right" : bend < 0 ? "left" : "center";
@@ -396,14 +362,14 @@ function s10Curve(S, pen, W, H, base, readout) {
       title: tx(D, "lesson.s10.curve", { head: head + 1 }),
       ticks: [0, 0.25, 0.5, 0.75, 1].map((v) => [v, pctText(v)]),
     },
-    series: [{ xs: c.steps, ys: c.hits, colour: ACCENT, marks: c.steps.length <= 60 }],
+    series: [{ xs: c.steps, ys: c.hits, colour: pen.ink.accent, marks: c.steps.length <= 60 }],
   };
   const sc = drawChart(pen, { x: 0, y: 0, w: W, h: H }, spec, base);
   let say = "";
   if (c.onset !== null) {
-    penLine(pen, sc.sx(c.onset), sc.top, sc.sx(c.onset), sc.bottom, WARM, 3, [8, 6]);
+    penLine(pen, sc.sx(c.onset), sc.top, sc.sx(c.onset), sc.bottom, pen.ink.warm, 3, [8, 6]);
     say = tx(D, "lesson.s10.onset", { step: c.onset });
-    penTry(pen, say, sc.sx(c.onset) + 10, sc.sy(0.4), { px: base, colour: WARM, weight: 700 });
+    penTry(pen, say, sc.sx(c.onset) + 10, sc.sy(0.4), { px: base, colour: pen.ink.warm, weight: 700 });
   }
   readout.textContent = `${tx(D, "lesson.s10.curve", { head: head + 1 })}: ${pctText(c.hits[0])} → ${pctText(c.hits.at(-1))}${say ? ` · ${say}` : ""}`;
   return readout.textContent;

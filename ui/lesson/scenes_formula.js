@@ -88,22 +88,21 @@ function s4Layers(S, part, head) {
     {
       colour: signed((i, j) => raw[i * n + j]),
       value: (i, j) => raw[i * n + j].toFixed(1),
+      widest: `-${limit.toFixed(1)}`,
       raw,
       limit,
     },
     {
       colour: signed((i, j) => raw[i * n + j] / div),
       value: (i, j) => (raw[i * n + j] / div).toFixed(1),
+      widest: `-${(limit / div).toFixed(1)}`,
     },
     {
-      colour: (i, j) =>
-        masked(i, j) ? [236, 236, 236] : rampRgb(D.luts.weight, w[i * n + j], 0, 1),
-      value: (i, j) => (masked(i, j) ? "" : String(Math.round(w[i * n + j] * 100))),
+      colour: (i, j) => (masked(i, j) ? null : rampRgb(D.luts.weight, w[i * n + j], 0, 1)),
+      value: (i, j) => (masked(i, j) ? null : String(Math.round(w[i * n + j] * 100))),
+      widest: "100",
     },
-    {
-      colour: (i, j) =>
-        masked(i, j) ? [236, 236, 236] : rampRgb(D.luts.weight, w[i * n + j], 0, 1),
-    },
+    { colour: (i, j) => (masked(i, j) ? null : rampRgb(D.luts.weight, w[i * n + j], 0, 1)) },
   ].map((layer) => ({ ...layer, w }));
 }
 
@@ -113,8 +112,7 @@ function s4Paint(S, canvas, shown, readout) {
   const { w: W, h: H } = S.box;
   const fonts = fontsOf(D);
   const base = fonts.label;
-  const pen = penStart(canvas, W, H);
-  const n = part.n;
+  const pen = penStart(canvas, W, H, D.theme);
   const i = focusIn(D, part);
   const head = s2Head(S, part, i);
   const layers = s4Layers(S, part, head);
@@ -122,10 +120,10 @@ function s4Paint(S, canvas, shown, readout) {
   const to = shown.to;
   const lines = D.header.numpy[D.state.causal ? "True" : "False"];
   const titleH = penWrap(pen, names[to], 0, 0, W, { px: Math.round(base * 1.15), weight: 700 });
-  penText(pen, lines[to], 0, titleH + 4, { px: base, base: "top", mono: true, colour: MUTED });
+  penText(pen, lines[to], 0, titleH + 4, { px: base, base: "top", mono: true, colour: pen.ink.muted });
   const top = titleH + base * 1.6 + 8;
   const labels = labelsOf(part);
-  const { gFull, gSmall, scratch } = s4Geometry(S, labels, W, H - top, fonts);
+  const { gFull, gSmall } = s4Geometry(S, labels, W, H - top, fonts);
   const into3 = to === 3 ? (shown.from === 3 ? 1 : shown.p) : shown.from === 3 ? 1 - shown.p : 0;
   const g0 = into3 > 0 ? gSmall : gFull;
   const dy = top + (into3 > 0 ? base * 1.4 : 0);
@@ -133,44 +131,35 @@ function s4Paint(S, canvas, shown, readout) {
   const a = layers[Math.min(shown.from, 2)];
   const b = layers[Math.min(to, 2)];
   const p = shown.p;
-  penCells(pen, scratch, g.left, g.top, g.side, g.side, n, n, (r, c) => {
-    const ca = a.colour(r, c);
-    const cb = b.colour(r, c);
-    return [0, 1, 2].map((k) => ca[k] + (cb[k] - ca[k]) * p);
-  });
-  penGrid(pen, g.left, g.top, g.cell, g.cell, n, n);
-  if (D.state.causal && Math.min(shown.from, to) >= 2) penHatch(pen, g.left, g.top, g.cell, n);
-  mapLabels(pen, g, {
-    labels,
-    axes: { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") },
-  });
-  penOutline(pen, g.left, g.top + i * g.cell, g.side, g.cell, 3);
-  if (p >= 1 && to <= 2) s4Numbers(pen, g, layers[to], n, fonts);
+  const rgb = (r, c) => s4Blend(a.colour(r, c), b.colour(r, c), p);
+  const numbers = p >= 1 && to <= 2 ? s4Numbers(pen, layers[to]) : null;
+  const causal = D.state.causal && Math.min(shown.from, to) >= 2;
+  const axes = { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") };
+  penMap(pen, g, { rgb, labels, axes, keep: i, fonts, causal, numbers });
   if (into3 > 0) s4Mix(S, pen, g, head, layers[2].w, into3, base);
   penDone(pen);
   s4Words(S, canvas, readout, to, head, layers, i);
 }
 
-function s4Numbers(pen, g, layer, n, fonts) {
-  if (!layer.value) return;
-  const px = Math.min(fonts.cell, Math.floor(g.cell * 0.4));
-  if (px < 16) return;
-  pen.ctx.font = penFont(px);
-  if (pen.ctx.measureText("-10.0").width > g.cell - 4) return;
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      const s = layer.value(i, j);
-      if (!s) continue;
-      const [r, gg, b] = layer.colour(i, j);
-      const ink = inkOn(r, gg, b, D.header.colours.on_colour);
-      penText(pen, s, g.left + (j + 0.5) * g.cell, g.top + (i + 0.5) * g.cell, {
-        px,
-        align: "center",
-        colour: ink,
-        cell: true,
-      });
-    }
-  }
+/** A cell's colour between two steps' (null: masked in both). */
+function s4Blend(ca, cb, p) {
+  if (!ca && !cb) return null;
+  const x = ca || cb;
+  const y = cb || ca;
+  return [0, 1, 2].map((k) => x[k] + (y[k] - x[k]) * p);
+}
+
+/** The numbers of a step's cells, each in the ink its colour needs (the palette's rule). */
+function s4Numbers(pen, layer) {
+  if (!layer.value) return null;
+  return {
+    text: layer.value,
+    widest: layer.widest,
+    ink: (i, j) => {
+      const c = layer.colour(i, j);
+      return c ? penInkOn(pen, c) : pen.ink.mark_outer;
+    },
+  };
 }
 
 /** The map's geometry alone (steps ①–③) and beside V and O (step ④), kept while the room and
@@ -181,10 +170,10 @@ function s4Geometry(S, labels, w, h, fonts) {
   const part = S.part;
   const n = part.n;
   const ctx = S.doc.createElement("canvas").getContext("2d");
-  const gFull = roomyGeometry(ctx, labels, w, h, fonts);
+  const gFull = mapGeometry(ctx, labels, w, h, fonts);
   const room = (w - gFull.left - 2 * 24) * (n / (n + 2 * part.d_k)) + gFull.left;
-  const gSmall = roomyGeometry(ctx, labels, room, h - fonts.label * 1.4, fonts);
-  S.s4 = { key, gFull, gSmall, scratch: S.doc.createElement("canvas") };
+  const gSmall = mapGeometry(ctx, labels, room, h - fonts.label * 1.4, fonts);
+  S.s4 = { key, gFull, gSmall };
   return S.s4;
 }
 
@@ -205,7 +194,6 @@ function s4Mix(S, pen, g, head, w, alpha, base) {
     lv = Math.max(lv, Math.abs(v[head * n * d + k]));
     lo = Math.max(lo, Math.abs(out[k]));
   }
-  const scratch = S.doc.createElement("canvas");
   const top = g.top;
   pen.ctx.globalAlpha = alpha;
   penText(pen, "A", g.left + g.side / 2, top - 4, {
@@ -224,13 +212,13 @@ function s4Mix(S, pen, g, head, w, alpha, base) {
   if (!penTry(pen, tx(D, "lesson.s4.out", { n, d }), xO, top - 4, oTitle)) {
     penText(pen, "O", xO, top - 4, oTitle); // a narrow O (many tokens, small d_k): its letter
   }
-  penCells(pen, scratch, xV, top, d * c, n * c, n, d, (r, k) =>
+  penCells(pen, xV, top, d * c, n * c, n, d, (r, k) =>
     rampRgb(D.luts.signed, v[(head * n + r) * d + k], -lv, lv),
   );
   const mid = top + (n * c) / 2;
   penText(pen, "·", xV - 12, mid, { px: Math.round(base * 1.4), align: "center", weight: 700 });
   penText(pen, "=", xO - 12, mid, { px: Math.round(base * 1.2), align: "center", weight: 700 });
-  penCells(pen, scratch, xO, top, d * c, n * c, n, d, (r, k) =>
+  penCells(pen, xO, top, d * c, n * c, n, d, (r, k) =>
     rampRgb(D.luts.signed, out[r * d + k], -lo, lo),
   );
   pen.ctx.globalAlpha = 1;

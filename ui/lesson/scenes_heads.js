@@ -1,11 +1,11 @@
 /* §6 the trained model's heads side by side with their measured jobs (before and after
    training); §8 我打你 and 你打我 without and with positions; §9 the numpy skeleton and the
-   causal mask. §6 and §9 draw through the map adapter (mapview.js). */
+   causal mask. Their maps are the attention view (views.js). */
 
 // ---- §6 -----------------------------------------------------------------------------------------
 
 function s6Choice(S, when, label) {
-  const b = tag(
+  const b = make(
     S.doc,
     "button",
     "",
@@ -43,12 +43,12 @@ SCENES[6] = {
   mount: (S) => {
     const part = S.tpart;
     const heads = Array.from({ length: part.h }, (_, k) => k);
-    const view = createLessonView(S.figure, { heads, numbers: false });
+    const view = sceneView(S, S.figure, part, heads);
     return {
       draw() {
         const D = S.D;
-        const before = D.state.s6 === "before" && arr(D, `${part.prefix}scores0`);
-        const group = tag(S.doc, "div", "chips", {
+        const before = D.state.s6 === "before" && !!arr(D, `${part.prefix}scores0`);
+        const group = make(S.doc, "div", "chips", {
           role: "group",
           "aria-label": tx(D, "lesson.s6.when"),
         });
@@ -58,21 +58,23 @@ SCENES[6] = {
         );
         const readout = wReadout(S, "lesson-readout");
         fillSide(S, [group, readout]);
-        const jobs = before ? part.jobs0 : part.jobs;
-        const captions = heads.map((k) =>
-          tx(D, "lesson.s6.job", { head: k + 1, job: jobs[k].label }),
-        );
-        const scores = before ? arr(D, `${part.prefix}scores0`) : arr(D, `${part.prefix}scores`);
-        view.update(mapState(S, part, { scores, tau: divisorOf(D, part), captions }));
-        readout.textContent = s6Rows(S, part, scores);
+        const name = before ? "scores0" : "scores";
+        const scores = arr(D, `${part.prefix}${name}`);
+        const state = { scale: D.state.scale, causal: D.state.causal };
+        const jobs = before ? part.jobs0 : part.jobs; // measured, with their hits (data.py)
+        const names = jobs.map((j) => ({ ...j, label: j.name })); // the caption: the job's name
+        view.fit(S.box.w, S.box.h);
+        view.show(viewHeader(D, part, { digest: `${part.prefix}${name}`, jobs: names, state }), scores);
+        readout.textContent = s6Rows(S, part, scores, jobs);
       },
       destroy: () => view.destroy(),
     };
   },
 };
 
-/** Where the focus word looks in each head, one line per head. */
-function s6Rows(S, part, scores) {
+/** Where the focus word looks in each head, and how well the head does its job on the
+    human-written test sentences (its caption names the job), two lines per head. */
+function s6Rows(S, part, scores, jobs) {
   const D = S.D;
   const n = part.n;
   const i = focusIn(D, part);
@@ -83,6 +85,7 @@ function s6Rows(S, part, scores) {
     const j = rankRow(w, n, i)[0];
     lines.push(
       `${tx(D, "lesson.head", { i: k + 1 })}: ${part.tokens[i].t} → ${part.tokens[j].t} ${pctText(w[i * n + j])}`,
+      `· ${jobs[k].measured}`,
     );
   }
   return lines.join("\n");
@@ -113,141 +116,94 @@ SCENES[8] = {
       ];
     },
   },
-  mount: (S) => {
-    const canvas = sceneCanvas(S);
-    const readout = wReadout(S, "lesson-readout");
-    return {
-      draw(step, from) {
-        const D = S.D;
-        if (step === 2 && from === 1) D.state.s8pos = true;
-        if (step === 1 && from === 2) D.state.s8pos = false;
-        const pos = step >= 1 ? D.state.s8pos : false;
-        const sw = wSwitch(
-          S,
-          tx(D, "lesson.s8.pos"),
-          pos,
-          (on) => {
-            D.state.s8pos = on;
-            drawScene(D, D.step, D.step);
-          },
-          "s8-pos",
-        );
-        fillSide(S, [step >= 1 ? sw : null, readout]);
-        s8Paint(S, canvas, step, pos, readout);
-      },
-    };
-  },
+  mount: (S) => s8Mount(S),
 };
 
-function s8Paint(S, canvas, step, pos, readout) {
-  const D = S.D;
-  const o = D.header.order;
-  const { w: W, h: H } = S.box;
-  const base = fontsOf(D).label;
-  const pen = penStart(canvas, W, H);
-  const tag1 = pos ? "1" : "0";
-  const A = arr(D, `o.a${tag1}`);
-  const B = arr(D, `o.b${tag1}`);
-  let y =
-    penWrap(pen, tx(D, "lesson.s8.weights", { d: o.d_model, h: o.h, seed: o.seed }), 0, 0, W, {
-      px: base,
-      colour: MUTED,
-    }) +
-    base * 0.6;
-  const n = o.a.length;
-  const phone = roomOf(D).phone;
-  const gap = base * 2;
-  const cell = Math.floor(
-    Math.min(
-      (phone ? W - base * 3 : (W - gap - base * 6) / 2) / n,
-      (H - y - base * 5.5) / (phone ? 2 * n + 3 : n),
-      base * 5,
-    ),
-  );
-  const maps = [
-    [o.a, A, 0],
-    [o.b, B, 1],
-  ];
-  const me = [0, n - 1]; // 我 → 你 in 我打你: row 0, column 2; in 你打我 the same pair moved
-  for (const [texts, w, k] of maps) {
-    const x0 = phone ? base * 2 : base * 2.5 + k * (n * cell + gap + base * 2.5);
-    const y0 = phone ? y + base * 1.6 + k * (n * cell + base * 4) : y + base * 1.6;
-    penText(pen, tx(D, "lesson.s8.map", { s: texts.join("") }), x0, y0 - base * 0.3, {
-      px: base,
-      base: "bottom",
-      weight: 700,
-    });
-    if (k === 1 && step === 0) {
-      s8Hidden(pen, x0, y0, n * cell, base);
-      continue;
-    }
-    s8Map(S, pen, { x: x0, y: y0, cell, base }, texts, w);
-    const [r, c] = k === 0 ? me : [o.b.indexOf(o.a[me[0]]), o.b.indexOf(o.a[me[1]])];
-    if (step >= 1) penOutline(pen, x0 + c * cell, y0 + r * cell, cell, cell, 4);
-  }
-  penDone(pen);
-  const diff = pos ? o.diff1 : o.diff0;
-  const line =
-    step === 0
-      ? ""
-      : tx(D, pos ? "lesson.s8.why_pos" : "lesson.s8.why", { v: diff.toExponential(1) });
-  readout.textContent = step === 1 && !pos ? "" : line; // at the reveal the verdict says it
-  const cells = (texts, w) =>
-    texts
-      .map((q, i) => texts.map((k, j) => `${q}→${k} ${pctText(w[i * n + j])}`).join(" "))
-      .join(tx(D, "explorer.sep"));
-  canvas.setAttribute(
-    "aria-label",
-    [`${o.a.join("")}: ${cells(o.a, A)}`, step ? `${o.b.join("")}: ${cells(o.b, B)}` : "", line]
-      .filter(Boolean)
-      .join(". "),
-  );
+/** The two sentences as the view reads them: three tokens each, head 1's weights. */
+function s8Part(o, texts) {
+  return { n: texts.length, h: 1, d_k: o.d_model / o.h, source: "random",
+    tokens: texts.map((t) => ({ t, tag: "", tag_name: "", gloss: null })) };
 }
 
-function s8Hidden(pen, x, y, side, base) {
+function s8Mount(S) {
+  const D = S.D;
+  const o = D.header.order;
+  const readout = wReadout(S, "lesson-readout");
+  const note = make(S.doc, "p", "figure-note", {}, tx(D, "lesson.s8.weights", { d: o.d_model, h: o.h, seed: o.seed }));
+  const pair = make(S.doc, "div", "pair");
+  const slots = [make(S.doc, "div"), make(S.doc, "div")];
+  pair.append(...slots);
+  S.figure.append(note, pair);
+  const parts = [s8Part(o, o.a), s8Part(o, o.b)];
+  const views = parts.map((part, k) => sceneView(S, slots[k], part, [0]));
+  const hidden = make(S.doc, "canvas", "", { role: "img", "data-testid": "lesson-hidden-map" });
+  return {
+    draw(step, from) {
+      if (step === 2 && from === 1) D.state.s8pos = true;
+      if (step === 1 && from === 2) D.state.s8pos = false;
+      const pos = step >= 1 ? D.state.s8pos : false;
+      const flip = (on) => {
+        D.state.s8pos = on;
+        drawScene(D, D.step, D.step);
+      };
+      fillSide(S, [step >= 1 ? wSwitch(S, tx(D, "lesson.s8.pos"), pos, flip, "s8-pos") : null, readout]);
+      s8Maps(S, { views, parts, slots, pair, hidden }, step, pos);
+      const line = step === 0 ? "" : tx(D, pos ? "lesson.s8.why_pos" : "lesson.s8.why", {
+        v: (pos ? o.diff1 : o.diff0).toExponential(1),
+      });
+      readout.textContent = step === 1 && !pos ? "" : line; // at the reveal the verdict says it
+    },
+    destroy: () => views.forEach((v) => v.destroy()),
+  };
+}
+
+/** 我打你 beside 你打我 (hidden behind a "?" until the reveal), each its own view with numbers;
+    the pair 我 → 你 ringed in both, wherever the reordering moved it. */
+function s8Maps(S, fig, step, pos) {
+  const D = S.D;
+  const o = D.header.order;
+  const phone = roomOf(D).phone;
+  const w = phone ? S.box.w : (fig.pair.clientWidth - 16) / 2;
+  // On a phone the pair is as tall as its maps: share the scene's height under the note.
+  const above = fig.pair.getBoundingClientRect().top - S.figure.getBoundingClientRect().top;
+  const h = phone ? (S.box.h - above - 16) / 2 : fig.pair.clientHeight;
+  const me = [o.a.indexOf(o.a[0]), o.a.length - 1]; // 我 → 你 in 我打你: row 0, column 2
+  const cells = [me, [o.b.indexOf(o.a[me[0]]), o.b.indexOf(o.a[me[1]])]];
+  const show = step === 0 ? [0] : [0, 1];
+  fig.slots[1].replaceChildren(...(step === 0 ? [fig.hidden] : [fig.views[1].view.root]));
+  show.forEach((k) => {
+    const texts = k === 0 ? o.a : o.b;
+    const label = tx(D, "lesson.s8.map", { s: texts.join("") });
+    const values = arr(D, `o.${k === 0 ? "a" : "b"}${pos ? 1 : 0}`);
+    const part = fig.parts[k];
+    const head = { digest: `o.${k}${pos ? 1 : 0}`, values: "weights", jobs: [{ label }], numbers: true,
+      state: { focus: cells[k][0] } };
+    fig.views[k].fit(w, h);
+    fig.views[k].show(viewHeader(D, part, head), values);
+    fig.views[k].view.mark(step >= 1 ? { i: cells[k][0], j: cells[k][1] } : null);
+  });
+  if (step === 0) s8Hidden(S, fig.hidden, w, h, tx(D, "lesson.s8.map", { s: o.b.join("") }));
+}
+
+/** The map not shown yet: its name, a dashed square and a "?". */
+function s8Hidden(S, canvas, w, h, name) {
+  const D = S.D;
+  const base = fontsOf(D).label;
+  const pen = penStart(canvas, w, h, D.theme);
+  const side = Math.max(base * 4, Math.min(w, h) - base * 3);
+  penText(pen, name, 0, 0, { px: base, base: "top", weight: 600 });
   const { ctx } = pen;
   ctx.save();
   ctx.setLineDash([10, 8]);
-  ctx.strokeStyle = "#8d93a0";
+  ctx.strokeStyle = pen.ink.line;
   ctx.lineWidth = 3;
-  ctx.strokeRect(x, y, side, side);
+  ctx.strokeRect(base, base * 1.8, side - base, side - base);
   ctx.restore();
-  penText(pen, "?", x + side / 2, y + side / 2, {
-    px: base * 3,
-    align: "center",
-    colour: WARM,
-    weight: 700,
+  penText(pen, "?", base + (side - base) / 2, base * 1.8 + (side - base) / 2, {
+    px: base * 3, align: "center", colour: pen.ink.warm, weight: 700,
   });
-}
-
-/** A small map with big cells: every weight written in, rows and columns named. */
-function s8Map(S, pen, at, texts, w) {
-  const D = S.D;
-  const n = texts.length;
-  const { x, y, cell, base } = at;
-  const scratch = S.doc.createElement("canvas");
-  penCells(pen, scratch, x, y, n * cell, n * cell, n, n, (i, j) =>
-    rampRgb(D.luts.weight, w[i * n + j], 0, 1),
-  );
-  penGrid(pen, x, y, cell, cell, n, n);
-  const px = Math.max(16, Math.min(Math.round(base * 1.1), Math.floor(cell * 0.36)));
-  for (let i = 0; i < n; i++) {
-    penText(pen, texts[i], x - 8, y + (i + 0.5) * cell, { px: base, align: "right" });
-    penText(pen, texts[i], x + (i + 0.5) * cell, y + n * cell + 6, {
-      px: base,
-      align: "center",
-      base: "top",
-    });
-    for (let j = 0; j < n; j++) {
-      const k = rampIndex(w[i * n + j], 0, 1);
-      penText(pen, pctText(w[i * n + j]), x + (j + 0.5) * cell, y + (i + 0.5) * cell, {
-        px,
-        align: "center",
-        colour: D.luts.weightInk[k],
-        cell: true,
-      });
-    }
-  }
+  penDone(pen);
+  canvas.setAttribute("aria-label", `${name}: ?`);
 }
 
 // ---- §9 -----------------------------------------------------------------------------------------
@@ -262,18 +218,17 @@ SCENES[9] = {
   mount: (S) => {
     const D = S.D;
     const part = S.part;
-    const wrap = tag(S.doc, "div", "code-wrap");
-    const left = tag(S.doc, "div");
-    const title = tag(S.doc, "p", "code-title", {}, tx(D, "lesson.s9.code"));
-    const pre = tag(S.doc, "pre", "code", { "data-testid": "lesson-code" });
-    const codeLines = D.header.code.map((ln) => tag(S.doc, "span", "ln", {}, ln || " "));
+    const wrap = make(S.doc, "div", "code-wrap");
+    const left = make(S.doc, "div");
+    const title = make(S.doc, "p", "code-title", {}, tx(D, "lesson.s9.code"));
+    const pre = make(S.doc, "pre", "code", { "data-testid": "lesson-code" });
+    const codeLines = D.header.code.map((ln) => make(S.doc, "span", "ln", {}, ln || " "));
     pre.append(...codeLines);
     left.append(title, pre);
-    const right = tag(S.doc, "div", "code-side");
+    const right = make(S.doc, "div", "code-side");
     wrap.append(left, right);
     S.figure.append(wrap);
-    const head = part.skeleton.head;
-    const view = createLessonView(right, { heads: [head], numbers: true });
+    const view = sceneView(S, right, part, [0]); // the skeleton ran head 1 (page.skeleton_part)
     return {
       draw() {
         const causal = D.state.causal;
@@ -287,19 +242,16 @@ SCENES[9] = {
           (on) => changeShared(D, { causal: on }),
           "s9-causal",
         );
-        fillSide(S, [sw, tag(S.doc, "p", "", {}, tx(D, "lesson.s9.batch"))]);
+        fillSide(S, [sw, make(S.doc, "p", "", {}, tx(D, "lesson.s9.batch"))]);
         const phone = roomOf(D).phone;
         const box = phone
           ? { w: S.box.w, h: Math.min(S.box.w, 460) }
           : { w: Math.max(200, S.box.w - left.offsetWidth - 16), h: S.box.h };
-        const weights = [arr(D, `${part.prefix}sk${causal ? 1 : 0}`)];
-        view.update(
-          mapState(S, part, {
-            weights,
-            box,
-            captions: [tx(D, "lesson.s9.map", { head: head + 1 })],
-          }),
-        );
+        const name = `${part.prefix}sk${causal ? 1 : 0}`; // the skeleton's own output, not the view's
+        const jobs = [{ label: tx(D, "lesson.s9.map") }];
+        const o = { digest: name, values: "weights", h: 1, jobs, state: { causal } };
+        view.fit(box.w, box.h);
+        view.show(viewHeader(D, { ...part, h: 1 }, o), arr(D, name));
       },
       destroy: () => view.destroy(),
     };

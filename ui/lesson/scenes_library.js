@@ -17,12 +17,12 @@ function s2Head(S, part, i) {
 
 function headPicker(S, part, head, onPick) {
   const doc = S.doc;
-  const group = tag(doc, "div", "chips", {
+  const group = make(doc, "div", "chips", {
     role: "group",
     "aria-label": tx(S.D, "lesson.head", { i: "" }).trim(),
   });
   for (let k = 0; k < part.h; k++) {
-    const b = tag(
+    const b = make(
       doc,
       "button",
       "",
@@ -101,14 +101,14 @@ function s2Paint(S, canvas, step, grow, mix, readout) {
   const part = S.part;
   const { w: W, h: H } = S.box;
   const base = fontsOf(D).label;
-  const pen = penStart(canvas, W, H);
+  const pen = penStart(canvas, W, H, D.theme);
   const n = part.n;
   const i = focusIn(D, part);
   const head = s2Head(S, part, i);
   const all = headWeights(S, part, head);
   const w = all.subarray(i * n, (i + 1) * n);
   const what = tx(D, "lesson.s2.match", { f: D.state.scale ? "q·k / √d_k" : "q·k" });
-  penText(pen, what, 0, 0, { px: base, base: "top", colour: MUTED });
+  penText(pen, what, 0, 0, { px: base, base: "top", colour: pen.ink.muted });
   const used = s2Deck(S, pen, { step, grow, head, i, w, top: base * 1.5 });
   const out = s2Output(S, part, head, all);
   const mine = Array.from(out.subarray(i * part.d_k, (i + 1) * part.d_k));
@@ -159,7 +159,7 @@ function s2Deck(S, pen, o) {
     penText(pen, `+ ${more}`, x + cw / 2, y + cardH / 2, {
       px: base,
       align: "center",
-      colour: MUTED,
+      colour: pen.ink.muted,
     });
   }
   return o.top + Math.ceil((cards.length + (more ? 1 : 0)) / cols) * (cardH + 8);
@@ -170,8 +170,9 @@ function s2Card(pen, box, tok, o) {
   const { x, y, w, h } = box;
   const px = o.base;
   ctx.save();
-  ctx.fillStyle = o.masked ? "#eceef2" : o.me ? "#fff3ef" : "#fff";
-  ctx.strokeStyle = o.best || o.me ? WARM : "#aab0bb";
+  const ink = pen.ink;
+  ctx.fillStyle = o.masked ? ink.paper_masked : o.me ? ink.paper_me : ink.paper;
+  ctx.strokeStyle = o.best || o.me ? ink.warm : ink.edge;
   ctx.lineWidth = o.best ? 4 : 2;
   ctx.beginPath();
   ctx.roundRect(x + 1, y + 1, w - 2, h - 2, 8);
@@ -193,12 +194,12 @@ function s2Card(pen, box, tok, o) {
       px,
       align: "center",
       base: "top",
-      colour: MUTED,
+      colour: pen.ink.muted,
       max,
     });
     line += px * 1.3;
   }
-  penTry(pen, o.match, x + w / 2, line, { px, align: "center", base: "top", colour: MUTED, max });
+  penTry(pen, o.match, x + w / 2, line, { px, align: "center", base: "top", colour: pen.ink.muted, max });
   if (o.share === null) return;
   line += px * 1.3;
   penTry(pen, pctText(o.share * o.grow), x + w / 2, line, {
@@ -208,9 +209,9 @@ function s2Card(pen, box, tok, o) {
     weight: 700,
     max,
   });
-  ctx.fillStyle = "#dfe3ea";
+  ctx.fillStyle = ink.track;
   ctx.fillRect(x + 6, y + h - 11, w - 12, 6);
-  ctx.fillStyle = o.best ? WARM : ACCENT;
+  ctx.fillStyle = o.best ? ink.warm : ink.accent;
   ctx.fillRect(x + 6, y + h - 11, (w - 12) * o.share * o.grow, 6);
 }
 
@@ -243,9 +244,8 @@ function s2Mix(S, pen, at, w, head, i, out) {
     base: "top",
     weight: 600,
   });
-  pen.ctx.font = penFont(px);
+  pen.ctx.font = penFont(pen, px);
   const labelW = Math.max(...rows.map((r) => pen.ctx.measureText(r.label).width)) + 12;
-  const scratch = S.doc.createElement("canvas");
   pen.ctx.globalAlpha = at.alpha;
   rows.forEach((r, k) => {
     const y = at.y + px * 1.5 + k * px * 1.7;
@@ -254,7 +254,7 @@ function s2Mix(S, pen, at, w, head, i, out) {
       align: "right",
       weight: r.out ? 700 : 400,
     });
-    penCells(pen, scratch, labelW, y, at.w - labelW, px * 1.2, 1, d, (_, c) =>
+    penCells(pen, labelW, y, at.w - labelW, px * 1.2, 1, d, (_, c) =>
       rampRgb(D.luts.signed, r.values[c], -limit, limit),
     );
     if (r.out) penOutline(pen, labelW, y, at.w - labelW, px * 1.2, 2);
@@ -329,17 +329,16 @@ function s3Paint(S, canvas, step, fade, readout) {
   const part = S.part;
   const { w: W, h: H } = S.box;
   const base = fontsOf(D).label;
-  const pen = penStart(canvas, W, H);
+  const pen = penStart(canvas, W, H, D.theme);
   const i = focusIn(D, part);
   const tok = part.tokens[i].t;
   const d = part.d_model;
   const { x, faces } = s3Vectors(S, part, i);
-  const scratch = S.doc.createElement("canvas");
   const stripH = Math.round(base * 1.3);
   const lim = (a) => Math.max(1e-9, ...Array.from(a, Math.abs));
   penText(pen, tx(D, "lesson.s3.x", { q: tok, d }), 0, 0, { px: base, base: "top", weight: 700 });
   if (x) {
-    penCells(pen, scratch, 0, base * 1.4, W, stripH, 1, d, (_, c) =>
+    penCells(pen, 0, base * 1.4, W, stripH, 1, d, (_, c) =>
       rampRgb(D.luts.signed, x[c], -lim(x), lim(x)),
     );
   }
@@ -351,16 +350,16 @@ function s3Paint(S, canvas, step, fade, readout) {
     pen.ctx.globalAlpha = step === k + 1 ? fade : 1;
     const x0 = k * (colW + 16);
     const cx = x0 + colW / 2;
-    penArrow(pen, cx, base * 1.4 + stripH + 4, cx, top - 4, MUTED, 2);
+    penArrow(pen, cx, base * 1.4 + stripH + 4, cx, top - 4, pen.ink.muted, 2);
     penText(pen, `W_${f.name}  ${d} × ${d}`, cx, top, {
       px: base,
       align: "center",
       base: "top",
-      colour: MUTED,
+      colour: pen.ink.muted,
     });
     const wy = top + base * 1.3;
     if (f.w)
-      penCells(pen, scratch, cx - side / 2, wy, side, side, d, d, (r, c) =>
+      penCells(pen, cx - side / 2, wy, side, side, d, d, (r, c) =>
         rampRgb(D.luts.signed, f.w[r * d + c], -lim(f.w), lim(f.w)),
       );
     const ry = wy + side + base * 0.4;
@@ -370,7 +369,7 @@ function s3Paint(S, canvas, step, fade, readout) {
       base: "top",
       weight: 700,
     });
-    penCells(pen, scratch, x0, ry + base * 1.4, colW, stripH, 1, d, (_, c) =>
+    penCells(pen, x0, ry + base * 1.4, colW, stripH, 1, d, (_, c) =>
       rampRgb(D.luts.signed, f.row[c], -lim(f.row), lim(f.row)),
     );
     s3HeadTicks(pen, x0, ry + base * 1.4, colW, stripH, part);
@@ -391,7 +390,7 @@ function s3Paint(S, canvas, step, fade, readout) {
 function s3HeadTicks(pen, x, y, w, h, part) {
   for (let k = 1; k < part.h; k++) {
     const xx = x + (w * k * part.d_k) / part.d_model;
-    penLine(pen, xx, y - 4, xx, y + h + 4, INK, 2);
+    penLine(pen, xx, y - 4, xx, y + h + 4, pen.ink.text, 2);
   }
 }
 

@@ -36,7 +36,7 @@ const S5_CHOICES = [
 ];
 
 SCENES[5] = {
-  phone: 1.15,
+  phone: (step) => (step === 2 ? 2.2 : 1.15), // two maps, one under the other, at the answer
   title: (D) => tx(D, "lesson.s5.title"),
   steps: (S) =>
     stepTexts(S, ["lesson.s5.step0", "lesson.s5.step1", "lesson.s5.step2", "lesson.s5.step3"]),
@@ -62,13 +62,13 @@ SCENES[5] = {
 function s5Mount(S) {
   const D = S.D;
   const readout = wReadout(S, "lesson-readout");
-  const fig = { view: null, kind: "" };
+  const fig = { views: [], kind: "" };
   const paint = (step) => {
     const { i, head } = s5Judge(S);
     s5Figure(S, fig, step, head);
     if (step === 0) return s5Chart(S, S.figure.querySelector("canvas"), readout);
     const still = D.els.root.dataset.anim === undefined; // at rest (or the animation's last frame)
-    s5Maps(S, fig.view, step, head, still);
+    s5Maps(S, fig, step, head);
     if (still || performance.now() - (S.s5said || 0) > 120) {
       S.s5said = performance.now(); // mid-sweep the words follow at 8 Hz
       s5Stats(S, readout, step, i, head);
@@ -79,45 +79,55 @@ function s5Mount(S) {
       fillSide(S, step === 3 ? s5Controls(S, () => paint(3), readout) : [readout]);
       paint(step);
     },
-    destroy: () => fig.view?.destroy(),
+    destroy: () => fig.views.forEach((v) => v.destroy()),
   };
 }
 
-/** The figure of a step: the variance chart (①), one map (②, ④) or two side by side (③). */
+/** The figure of a step: the variance chart (①), one map (②, ④) or two side by side (③): the
+    attention view, one per map, showing the head the question is about. */
 function s5Figure(S, fig, step, head) {
   const want = step === 0 ? "chart" : `maps${step === 2 ? 2 : 1}-${head}`;
   if (want === fig.kind) return;
   fig.kind = want;
-  fig.view?.destroy();
-  fig.view = null;
+  fig.views.forEach((v) => v.destroy());
+  fig.views = [];
   S.figure.replaceChildren();
-  if (step === 0) sceneCanvas(S);
-  else {
-    const heads = step === 2 ? [head, head] : [head];
-    fig.view = createLessonView(S.figure, { heads, numbers: true });
+  if (step === 0) {
+    sceneCanvas(S);
+    return;
+  }
+  const row = make(S.doc, "div", step === 2 ? "pair" : "one");
+  S.figure.append(row);
+  for (let k = 0; k < (step === 2 ? 2 : 1); k++) {
+    const cell = make(S.doc, "div");
+    row.append(cell);
+    fig.views.push(sceneView(S, cell, S.part, [head]));
   }
 }
 
-/** The maps: with √d_k (the question), with and without (the answer), at τ (the sweep). */
-function s5Maps(S, view, step, head, still) {
+/** The maps: with √d_k (the question), with and without (the answer), at τ (the sweep): the
+    view divides the scores itself (softmax.js, tested against the core). */
+function s5Maps(S, fig, step, head) {
   const D = S.D;
   const part = S.part;
   const root = Math.sqrt(part.d_k);
-  const formula = tx(D, "lesson.s5.map", { head: head + 1 });
-  if (step === 2) {
-    const on = weightsOf(D, part, head, root, D.state.causal);
-    const off = weightsOf(D, part, head, 1, D.state.causal);
-    const name = tx(D, "lesson.head", { i: head + 1 });
-    const captions = ["lesson.scale_on", "lesson.scale_off"].map((k) => `${name} · ${tx(D, k)}`);
-    view.update(mapState(S, part, { weights: [on, off], captions }));
-  } else if (step === 1) {
-    view.update(
-      mapState(S, part, { tau: root, captions: [`${formula} · τ = ${root.toFixed(2)}`] }),
-    );
-  } else {
-    // τ moves: the caption names the formula, the readout the value
-    view.update(mapState(S, part, { tau: s5Tau(D, part), captions: [formula], quick: !still }));
-  }
+  const formula = tx(D, "lesson.s5.map");
+  const causal = D.state.causal;
+  const maps = step === 2
+    ? [[{ scale: true }, tx(D, "lesson.scale_on")], [{ scale: false }, tx(D, "lesson.scale_off")]]
+    : step === 1
+      ? [[{ tau: root }, `${formula} · τ = ${root.toFixed(2)}`]]
+      : [[{ tau: s5Tau(D, part) }, formula]]; // τ moves: the readout says its value
+  const pair = maps.length > 1;
+  const phone = roomOf(D).phone;
+  const w = pair && !phone ? (S.box.w - 16) / 2 : S.box.w;
+  const h = pair && phone ? (S.box.h - 16) / 2 : S.box.h;
+  maps.forEach(([state, label], k) => {
+    const jobs = Array.from({ length: part.h }, (_, x) => (x === head ? { label } : NO_JOB));
+    const o = { digest: `${part.prefix}scores|${label}`, jobs, state: { ...state, causal }, numbers: true };
+    fig.views[k].fit(w, h);
+    fig.views[k].show(viewHeader(D, part, o), arr(D, `${part.prefix}scores`));
+  });
 }
 
 function s5Stats(S, readout, step, i, head) {
@@ -196,7 +206,7 @@ function s5Chart(S, canvas, readout) {
   const block = D.header.blocks.variance;
   const { w: W, h: H } = S.box;
   const base = fontsOf(D).label;
-  const pen = penStart(canvas, W, H);
+  const pen = penStart(canvas, W, H, D.theme);
   if (!block) {
     askBlock(D, "variance");
     penText(pen, tx(D, "lesson.measuring"), W / 2, H / 2, { px: base, align: "center" });
@@ -207,37 +217,14 @@ function s5Chart(S, canvas, readout) {
   }
   const lo = Math.min(...block.scaled) * 0.5;
   const hi = Math.max(...block.raw) * 1.6;
+  const ink = pen.ink;
   const spec = {
-    x: {
-      min: block.d_k[0] / 1.3,
-      max: block.d_k.at(-1) * 1.3,
-      log: true,
-      title: "d_k",
-      ticks: block.d_k.map((d) => [d, String(d)]),
-    },
-    y: {
-      min: lo,
-      max: hi,
-      log: true,
-      title: tx(D, "lesson.s5.var", { m: block.samples }),
-      ticks: decadeTicks(lo, hi),
-    },
+    x: logAxis(block.d_k, "d_k", 1.3),
+    y: { ...logAxis([lo, hi], tx(D, "lesson.s5.var", { m: block.samples }), 1), ticks: decadeTicks(lo, hi) },
     series: [
-      {
-        xs: block.d_k,
-        ys: block.d_k,
-        colour: "#8d93a0",
-        dash: [8, 6],
-        label: tx(D, "lesson.s5.line"),
-      },
-      { xs: block.d_k, ys: block.raw, colour: ACCENT, marks: true, label: tx(D, "lesson.s5.raw") },
-      {
-        xs: block.d_k,
-        ys: block.scaled,
-        colour: WARM,
-        marks: true,
-        label: tx(D, "lesson.s5.scaled"),
-      },
+      { xs: block.d_k, ys: block.d_k, colour: ink.line, dash: [8, 6], label: tx(D, "lesson.s5.line") },
+      { xs: block.d_k, ys: block.raw, colour: ink.accent, marks: true, label: tx(D, "lesson.s5.raw") },
+      { xs: block.d_k, ys: block.scaled, colour: ink.warm, marks: true, label: tx(D, "lesson.s5.scaled") },
     ],
   };
   drawChart(pen, { x: 0, y: 0, w: W, h: H }, spec, base);

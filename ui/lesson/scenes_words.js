@@ -2,7 +2,7 @@
    lookup (one query against every key's card, the values mixed), §3 one word's three faces. */
 
 function sceneCanvas(S, id = "lesson-canvas") {
-  const c = tag(S.doc, "canvas", "", { role: "img", "data-testid": id });
+  const c = make(S.doc, "canvas", "", { role: "img", "data-testid": id });
   S.figure.append(c);
   return c;
 }
@@ -33,6 +33,7 @@ SCENES[1] = {
   take: (S) => tx(S.D, "lesson.s1.take", { q: s1Pronoun(S.set), hops: s1Hops(S.tpart.quiz) }),
   quiz: {
     step: 0,
+    noAnswer: "lesson.quiz.no_answer", // the verdict's head when the model's pick is no answer
     question: (S) => tx(S.D, "lesson.s1.question", { q: s1Pronoun(S.set) }),
     choices: (S) =>
       S.tpart.quiz.choices.map((c) => ({
@@ -97,7 +98,8 @@ function s1Paint(S, canvas, step, bars, chain) {
   const quiz = part.quiz;
   const { w: W, h: H } = S.box;
   const base = fontsOf(D).label;
-  const pen = penStart(canvas, W, H);
+  const pen = penStart(canvas, W, H, D.theme);
+  const ink = pen.ink;
   const n = part.n;
   const q = quiz.query;
   const { head, w } = s1Row(S);
@@ -107,7 +109,7 @@ function s1Paint(S, canvas, step, bars, chain) {
   if (step >= 1) {
     const job = part.jobs[head] ? part.jobs[head].label : "";
     const cap = tx(D, "lesson.s1.bars", { head: head + 1, job, q: part.tokens[q].t });
-    top = penWrap(pen, cap, 0, 0, W, { px: base, colour: MUTED });
+    top = penWrap(pen, cap, 0, 0, W, { px: base, colour: ink.muted });
   }
   const labelsY = Math.round(H * (step >= 2 ? 0.5 : 0.62));
   const barTop = top + base * 1.6;
@@ -120,7 +122,7 @@ function s1Paint(S, canvas, step, bars, chain) {
       px: base * 2.4,
       align: "center",
       base: "bottom",
-      colour: WARM,
+      colour: ink.warm,
       weight: 700,
     });
   } else {
@@ -138,7 +140,7 @@ function s1Arcs(pen, x, y, quiz, colW) {
   ctx.save();
   ctx.setLineDash([8, 6]);
   ctx.lineWidth = 3;
-  ctx.strokeStyle = "#8d93a0";
+  ctx.strokeStyle = pen.ink.line;
   for (const c of quiz.choices) {
     const span = Math.abs(c.i - quiz.query) * colW;
     ctx.beginPath();
@@ -167,12 +169,12 @@ function s1Labels(S, pen, x, y, important, base) {
       px: base,
       align: "center",
       base: "top",
-      colour: mine ? WARM : INK,
+      colour: mine ? pen.ink.warm : pen.ink.text,
       weight: mine ? 700 : 400,
     };
     if (!penTry(pen, part.tokens[j].t, x(j), y, o)) continue;
     if (en && part.tokens[j].gloss) {
-      penTry(pen, part.tokens[j].gloss, x(j), y + base * 1.3, { ...o, colour: MUTED, weight: 400 });
+      penTry(pen, part.tokens[j].gloss, x(j), y + base * 1.3, { ...o, colour: pen.ink.muted, weight: 400 });
     }
   }
 }
@@ -182,10 +184,10 @@ function s1Bars(pen, w, x, colW, bottom, maxH, quiz, base) {
   const bw = Math.max(3, Math.min(colW * 0.6, base * 2));
   for (let j = 0; j < w.length; j++) {
     const hgt = w[j] * maxH;
-    ctx.fillStyle = j === quiz.top ? WARM : ACCENT;
+    ctx.fillStyle = j === quiz.top ? pen.ink.warm : pen.ink.accent;
     ctx.fillRect(x(j) - bw / 2, bottom - hgt, bw, hgt);
   }
-  penLine(pen, 0, bottom + 0.5, pen.w, bottom + 0.5, MUTED, 1);
+  penLine(pen, 0, bottom + 0.5, pen.w, bottom + 0.5, pen.ink.muted, 1);
   if (maxH <= 0) return;
   const order = rankRow(w, w.length, 0);
   for (const j of order) {
@@ -204,7 +206,8 @@ function s1Chain(S, pen, x, colW, y0, p, base) {
   const quiz = S.tpart.quiz;
   const n = S.tpart.n;
   const r = Math.max(4, Math.min(colW * 0.32, base * 0.7));
-  penText(pen, tx(S.D, "lesson.s1.rnn"), 0, y0, { px: base, base: "top", colour: MUTED });
+  const ink = pen.ink;
+  penText(pen, tx(S.D, "lesson.s1.rnn"), 0, y0, { px: base, base: "top", colour: ink.muted });
   const y = y0 + base * 1.4 + r;
   const { ctx } = pen;
   const a = Math.min(quiz.top ?? quiz.query, quiz.query);
@@ -218,20 +221,20 @@ function s1Chain(S, pen, x, colW, y0, p, base) {
         y,
         x(j + 1) - r - 2,
         y,
-        j >= a && j < lit ? ACCENT : "#8d93a0",
+        j >= a && j < lit ? ink.accent : ink.line,
         2,
       );
     ctx.beginPath();
     ctx.arc(x(j), y, r, 0, 2 * Math.PI);
-    ctx.fillStyle = j >= a && j <= lit ? ACCENT : "#fff";
+    ctx.fillStyle = j >= a && j <= lit ? ink.accent : ink.paper;
     ctx.fill();
     ctx.lineWidth = 2;
-    ctx.strokeStyle = j === quiz.query ? WARM : MUTED;
+    ctx.strokeStyle = j === quiz.query ? ink.warm : ink.muted;
     ctx.stroke();
   }
   const arcY = y + r + base * 0.9;
   ctx.save();
-  ctx.strokeStyle = WARM;
+  ctx.strokeStyle = ink.warm;
   ctx.lineWidth = 3;
   ctx.beginPath();
   ctx.moveTo(x(quiz.query), y + r + 2);
@@ -241,7 +244,7 @@ function s1Chain(S, pen, x, colW, y0, p, base) {
   const part = S.tpart;
   const k = quiz.top === null ? part.tokens[quiz.query].t : part.tokens[quiz.top].t;
   const text = tx(S.D, "lesson.s1.hops", { k, q: part.tokens[quiz.query].t, hops: s1Hops(quiz) });
-  penWrap(pen, text, 0, arcY + base * 1.2, pen.w, { px: base, colour: INK, weight: 600 });
+  penWrap(pen, text, 0, arcY + base * 1.2, pen.w, { px: base, weight: 600 });
 }
 
 function s1Alt(S, step, w) {

@@ -1,70 +1,18 @@
 /* The scene on screen: entering it, its steps (fragments, answered in the browser with no
-   rerun), predict-then-reveal, the example for a sentence it cannot use, animations, and the
-   state sent back to Python (the scene and the settings the link holds). */
-
-/** Tell Python the deck's state: it reruns, writes the link and the session follows. */
-function sendState(D, extra = {}) {
-  D.seq += 1;
-  D.pending = D.seq;
-  const s = D.state;
-  D.api?.setStateValue("deck", {
-    at: D.at,
-    focus: s.focus,
-    scale: s.scale,
-    causal: s.causal,
-    seq: D.seq,
-    ...extra,
-  });
-}
-
-/** Run fn(p) on every animation frame for `ms`, p from 0 to 1 (eased); one at a time. */
-function animate(D, ms, fn) {
-  cancelAnimationFrame(D.anim);
-  const t0 = performance.now();
-  const root = D.els.root;
-  root.dataset.anim = "1"; // for tests and benches: wait until the pixels rest
-  root.dataset.animStart = String(Date.now()); // the wall clock, as the bench's inputs
-  performance.mark("lesson-anim-start"); // and in a trace (bench/lesson_latency.py)
-  let frames = 0;
-  let busy = 0;
-  const tick = (now) => {
-    const f = Math.min(1, (now - t0) / ms);
-    if (f >= 1) delete root.dataset.anim; // the last frame draws as at rest (words, summaries)
-    const a = performance.now();
-    fn(f < 0.5 ? 2 * f * f : 1 - (-2 * f + 2) ** 2 / 2);
-    busy += performance.now() - a;
-    frames += 1;
-    D.anim = f < 1 ? requestAnimationFrame(tick) : 0;
-    if (!D.anim) {
-      Object.assign(root.dataset, {
-        animEnd: String(Date.now()),
-        frames: String(frames),
-        drawMs: (busy / frames).toFixed(2),
-      }); // frames drawn and the mean cost of one
-      performance.mark("lesson-anim-end");
-      delete root.dataset.anim;
-    }
-  };
-  D.anim = requestAnimationFrame(tick);
-}
-
-function stopAnimation(D) {
-  cancelAnimationFrame(D.anim);
-  D.anim = 0;
-  delete D.els.root.dataset.anim;
-}
+   rerun), predict-then-reveal, the example for a sentence it cannot use, and its layout in the
+   room. */
 
 function stepNames(D) {
   return D.inst && D.ctx ? SCENES[D.at].steps(D.ctx) : [""];
 }
 
-function next(D) {
+function stepNext(D) {
   const n = stepNames(D).length;
   if (D.step < n - 1) setStep(D, D.step + 1);
   else if (D.at < D.header.scenes) goScene(D, D.at + 1, 0);
 }
 
-function prev(D) {
+function stepBack(D) {
   if (D.step > 0) setStep(D, D.step - 1);
   else if (D.at > 1) goScene(D, D.at - 1, "last");
 }
@@ -78,7 +26,7 @@ function goScene(D, k, step) {
   renderScene(D, step);
   showNotices(D);
   D.els.scene.querySelector(".title").focus({ preventScroll: true });
-  announce(
+  speak(
     D.els.live,
     tx(D, "lesson.live", { k: at, n: D.header.scenes, title: sceneTitle(D, at) }),
   );
@@ -93,7 +41,7 @@ function setStep(D, i) {
   stopAnimation(D);
   drawScene(D, i, from);
   const names = stepNames(D);
-  announce(D.els.live, tx(D, "lesson.live_step", { i: i + 1, n: names.length, name: names[i] }));
+  speak(D.els.live, tx(D, "lesson.live_step", { i: i + 1, n: names.length, name: names[i] }));
 }
 
 /** Build scene D.at from scratch (new scene, new sentence or language) at `step`; the control
@@ -133,13 +81,13 @@ function sceneFrame(D, scene) {
   els.scene.classList.toggle("stack", scene.layout === "stack");
   const wide = Math.max(250, roomOf(D).w * (scene.side || SIDE_FRACTION));
   els.root.style.setProperty("--side", `${Math.round(wide)}px`);
-  const title = tag(doc, "h2", "title", { tabindex: "-1", "data-testid": "lesson-title" });
-  const figure = tag(doc, "div", "figure", { "data-testid": "lesson-figure" });
-  const side = tag(doc, "div", "side", { "data-testid": "lesson-side" });
-  const controls = tag(doc, "div", "controls");
-  const quiz = tag(doc, "div", "quiz", { "data-testid": "lesson-quiz" });
-  const body = tag(doc, "div", "body");
-  const take = tag(doc, "p", "takeaway", { "data-testid": "lesson-take" });
+  const title = make(doc, "h2", "title", { tabindex: "-1", "data-testid": "lesson-title" });
+  const figure = make(doc, "div", "figure", { "data-testid": "lesson-figure" });
+  const side = make(doc, "div", "side", { "data-testid": "lesson-side" });
+  const controls = make(doc, "div", "controls");
+  const quiz = make(doc, "div", "quiz", { "data-testid": "lesson-quiz" });
+  const body = make(doc, "div", "body");
+  const take = make(doc, "p", "takeaway", { "data-testid": "lesson-take" });
   side.append(controls, quiz, stepNav(D));
   body.append(figure, side);
   els.scene.replaceChildren(title, body, take);
@@ -154,10 +102,10 @@ function sceneFrame(D, scene) {
 function needPanel(D, need, { title, figure, take }) {
   const doc = D.els.root.ownerDocument;
   title.textContent = sceneTitle(D, D.at);
-  const box = tag(doc, "div", "need", { role: "status", "data-testid": "lesson-need" });
-  box.append(tag(doc, "p", "", {}, tx(D, need)));
+  const box = make(doc, "div", "need", { role: "status", "data-testid": "lesson-need" });
+  box.append(make(doc, "p", "", {}, tx(D, need)));
   if (D.header.sets.example && need !== "lesson.need.trained") {
-    const b = tag(
+    const b = make(
       doc,
       "button",
       "primary",
@@ -181,14 +129,14 @@ function needPanel(D, need, { title, figure, take }) {
 
 function exampleNote(D, side) {
   const doc = D.els.root.ownerDocument;
-  const p = tag(
+  const p = make(
     doc,
     "p",
     "example-note",
     { "data-testid": "lesson-example-note" },
     tx(D, "lesson.on_example", { s: D.header.example }),
   );
-  const back = tag(doc, "button", "", { type: "button" }, tx(D, "lesson.back_mine"));
+  const back = make(doc, "button", "", { type: "button" }, tx(D, "lesson.back_mine"));
   back.addEventListener("click", () => {
     D.example[D.at] = false;
     renderScene(D, 0);
@@ -199,15 +147,15 @@ function exampleNote(D, side) {
 
 function stepNav(D) {
   const doc = D.els.root.ownerDocument;
-  const nav = tag(doc, "div", "stepnav");
-  const back = tag(doc, "button", "", { type: "button", "data-testid": "lesson-prev" }, "◀");
-  const name = tag(doc, "span", "stepname", { "data-testid": "lesson-step-name" });
-  const label = tag(doc, "span", "steplabel", { "data-testid": "lesson-step" });
-  const fwd = tag(doc, "button", "", { type: "button", "data-testid": "lesson-next" }, "▶");
+  const nav = make(doc, "div", "stepnav");
+  const back = make(doc, "button", "", { type: "button", "data-testid": "lesson-prev" }, "◀");
+  const name = make(doc, "span", "stepname", { "data-testid": "lesson-step-name" });
+  const label = make(doc, "span", "steplabel", { "data-testid": "lesson-step" });
+  const fwd = make(doc, "button", "", { type: "button", "data-testid": "lesson-next" }, "▶");
   back.setAttribute("aria-label", tx(D, "lesson.prev"));
   fwd.setAttribute("aria-label", tx(D, "lesson.next"));
-  back.addEventListener("click", () => prev(D));
-  fwd.addEventListener("click", () => next(D));
+  back.addEventListener("click", () => stepBack(D));
+  fwd.addEventListener("click", () => stepNext(D));
   nav.append(name, back, label, fwd);
   return nav;
 }
@@ -240,6 +188,36 @@ function drawScene(D, step, from) {
 
 // ---- predict, then reveal ---------------------------------------------------------------------
 
+function scheduleLayout(D) {
+  if (D.frame || !D.header) return;
+  D.frame = requestAnimationFrame(() => {
+    D.frame = 0;
+    layoutDeck(D);
+  });
+}
+
+function layoutDeck(D) {
+  const { els } = D;
+  const room = roomOf(D);
+  const root = els.root;
+  root.classList.toggle("phone", room.phone);
+  root.style.setProperty("--base", `${room.base}px`);
+  root.style.setProperty("--code-phone", `${D.header.colours.lesson.type.phone_code}px`);
+  const side = (SCENES[D.at] && SCENES[D.at].side) || SIDE_FRACTION;
+  root.style.setProperty("--side", `${Math.round(Math.max(250, room.w * side))}px`);
+  if (room.phone) root.style.height = "";
+  else {
+    const top = Math.max(0, root.getBoundingClientRect().top);
+    root.style.height = `${Math.max(420, room.h - top - 6)}px`;
+  }
+  const size = `${room.w}|${room.h}|${room.base}|${els.scene.clientWidth}|${els.scene.clientHeight}`;
+  if (size === D.size && D.inst) return;
+  D.size = size;
+  if (D.inst) drawScene(D, D.step, D.step);
+}
+
+// ---- predict, then reveal ---------------------------------------------------------------------
+
 function renderQuiz(D, scene, step) {
   const box = D.ctx.quizBox;
   const quiz = scene.quiz;
@@ -253,12 +231,12 @@ function renderQuiz(D, scene, step) {
   const choices = quiz.choices(D.ctx);
   const chosen = D.quiz[D.at];
   const open = step === quiz.step && (chosen === null || chosen === undefined);
-  const q = tag(doc, "p", "question", { id: "lesson-question" });
-  q.append(tag(doc, "strong", "", {}, tx(D, "lesson.quiz.guess")), " ", quiz.question(D.ctx));
-  const group = tag(doc, "div", "choices", { role: "group", "aria-labelledby": "lesson-question" });
+  const q = make(doc, "p", "question", { id: "lesson-question" });
+  q.append(make(doc, "strong", "", {}, tx(D, "lesson.quiz.guess")), " ", quiz.question(D.ctx));
+  const group = make(doc, "div", "choices", { role: "group", "aria-labelledby": "lesson-question" });
   choices.forEach((c, i) => {
     if (!open && !c.right && i !== chosen && choices.some((x) => x.right)) return; // answered: keep it short
-    const b = tag(
+    const b = make(
       doc,
       "button",
       "choice",
@@ -269,47 +247,48 @@ function renderQuiz(D, scene, step) {
     if (!open && c.right) b.classList.add("right");
     if (!open && i === chosen && !c.right) b.classList.add("wrong");
     b.setAttribute("aria-pressed", String(i === chosen));
-    b.addEventListener("click", () => choose(D, i));
+    b.addEventListener("click", () => chooseAnswer(D, i));
     group.append(b);
   });
   const parts = [q, group];
   if (open) {
-    const reveal = tag(
+    const reveal = make(
       doc,
       "button",
       "reveal",
       { type: "button", "data-testid": "lesson-reveal" },
       tx(D, "lesson.quiz.reveal"),
     );
-    reveal.addEventListener("click", () => next(D));
+    reveal.addEventListener("click", () => stepNext(D));
     parts.push(reveal);
-  } else parts.push(verdict(D, choices, chosen));
+  } else parts.push(verdict(D, quiz, choices, chosen));
   box.replaceChildren(...parts);
 }
 
-/** The judgement and its reason: of the answer chosen, or the answer itself when revealed. */
-function verdict(D, choices, chosen) {
+/** The judgement and its reason: of the answer chosen, or the answer itself when revealed; a
+    question without a right answer says so in the quiz's own words (quiz.noAnswer). */
+function verdict(D, quiz, choices, chosen) {
   const doc = D.els.root.ownerDocument;
-  const p = tag(doc, "p", "verdict", { role: "status", "data-testid": "lesson-verdict" });
+  const p = make(doc, "p", "verdict", { role: "status", "data-testid": "lesson-verdict" });
   const right = choices.find((c) => c.right);
   const picked = chosen === null || chosen === undefined ? null : choices[chosen];
   let head;
   let why;
-  if (!right) [head, why] = [tx(D, "lesson.quiz.open"), (picked || choices[0]).why];
+  if (!right) [head, why] = [tx(D, quiz.noAnswer || "lesson.quiz.open"), (picked || choices[0]).why];
   else if (!picked) [head, why] = [tx(D, "lesson.quiz.answer", { a: right.label }), right.why];
   else if (picked.right) [head, why] = [tx(D, "lesson.quiz.right"), picked.why];
   else [head, why] = [tx(D, "lesson.quiz.wrong"), picked.why];
   p.dataset.verdict = !right ? "open" : !picked ? "revealed" : picked.right ? "right" : "wrong";
-  p.append(tag(doc, "strong", "", {}, head), " ", why);
+  p.append(make(doc, "strong", "", {}, head), " ", why);
   return p;
 }
 
 /** A student's answer: judged at once, explained, and the answer revealed. */
-function choose(D, i) {
+function chooseAnswer(D, i) {
   D.quiz[D.at] = i;
   const quiz = SCENES[D.at].quiz;
   if (D.step === quiz.step) setStep(D, quiz.step + 1);
   else renderQuiz(D, SCENES[D.at], D.step);
   const said = D.ctx.quizBox.querySelector(".verdict");
-  if (said) announce(D.els.live, said.textContent);
+  if (said) speak(D.els.live, said.textContent);
 }

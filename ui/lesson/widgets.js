@@ -14,21 +14,21 @@ function wTokens(S, legend, part, chosen, onPick, key) {
   const D = S.D;
   const doc = S.doc;
   if (part.n > 16) {
-    const label = tag(doc, "label", "pick");
-    const sel = tag(doc, "select", "", { "data-key": key });
+    const label = make(doc, "label", "pick");
+    const sel = make(doc, "select", "", { "data-key": key });
     part.tokens.forEach((tok, i) => {
-      const o = tag(doc, "option", "", { value: String(i) }, `${i + 1}. ${chipText(D, tok)}`);
+      const o = make(doc, "option", "", { value: String(i) }, `${i + 1}. ${chipText(D, tok)}`);
       o.selected = i === chosen;
       sel.append(o);
     });
     sel.addEventListener("change", () => onPick(Number(sel.value)));
-    label.append(tag(doc, "span", "", {}, legend), sel);
+    label.append(make(doc, "span", "", {}, legend), sel);
     return label;
   }
-  const group = tag(doc, "div", "chips", { role: "group", "aria-label": legend });
-  group.append(tag(doc, "p", "", { "aria-hidden": "true" }, legend));
+  const group = make(doc, "div", "chips", { role: "group", "aria-label": legend });
+  group.append(make(doc, "p", "", { "aria-hidden": "true" }, legend));
   part.tokens.forEach((tok, i) => {
-    const b = tag(
+    const b = make(
       doc,
       "button",
       "",
@@ -49,8 +49,8 @@ function wTokens(S, legend, part, chosen, onPick, key) {
 
 /** A switch (a checkbox with role switch) and its label. */
 function wSwitch(S, label, checked, onChange, key) {
-  const box = tag(S.doc, "label", "switch");
-  const input = tag(S.doc, "input", "", {
+  const box = make(S.doc, "label", "switch");
+  const input = make(S.doc, "input", "", {
     type: "checkbox",
     role: "switch",
     "data-key": key,
@@ -58,15 +58,15 @@ function wSwitch(S, label, checked, onChange, key) {
   });
   input.checked = checked;
   input.addEventListener("change", () => onChange(input.checked));
-  box.append(input, tag(S.doc, "span", "", {}, label));
+  box.append(input, make(S.doc, "span", "", {}, label));
   return box;
 }
 
 /** A range slider over 0 … steps with its label and a value line. */
 function wSlider(S, label, steps, value, onInput, key) {
-  const box = tag(S.doc, "label", "range");
-  const name = tag(S.doc, "span", "", {}, label);
-  const input = tag(S.doc, "input", "", {
+  const box = make(S.doc, "label", "slider");
+  const name = make(S.doc, "span", "", {}, label);
+  const input = make(S.doc, "input", "", {
     type: "range",
     min: "0",
     max: String(steps),
@@ -75,14 +75,14 @@ function wSlider(S, label, steps, value, onInput, key) {
     "data-testid": key,
   });
   input.value = String(value);
-  const out = tag(S.doc, "output", "readout");
+  const out = make(S.doc, "output", "readout");
   input.addEventListener("input", () => onInput(Number(input.value), out));
   box.append(name, input, out);
   return { box, input, out };
 }
 
 function wButton(S, label, onClick, key, cls = "") {
-  const b = tag(
+  const b = make(
     S.doc,
     "button",
     cls,
@@ -94,13 +94,13 @@ function wButton(S, label, onClick, key, cls = "") {
 }
 
 function wReadout(S, key) {
-  return tag(S.doc, "p", "readout", { "data-testid": key });
+  return make(S.doc, "p", "readout", { "data-testid": key });
 }
 
 /** Change a shared setting from a scene: redraw now, tell Python (the link follows). */
 function changeShared(D, patch) {
   Object.assign(D.state, patch);
-  D.look = lookOfDeck(D);
+  D.seen = lookOfDeck(D);
   if (D.inst) drawScene(D, D.step, D.step);
   sendState(D);
 }
@@ -121,31 +121,6 @@ function fillSide(S, nodes) {
   const key = active && S.side.contains(active) ? active.dataset.key : null;
   S.side.replaceChildren(...nodes.filter(Boolean));
   if (key) S.side.querySelector(`[data-key="${key}"]`)?.focus();
-}
-
-/** What the map adapter draws for a part: its scores, labels, the mask, the focus row, fonts. */
-function mapState(S, part, extra) {
-  const D = S.D;
-  return {
-    scores: arr(D, `${part.prefix}scores`),
-    n: part.n,
-    h: part.h,
-    labels: labelsOf(part),
-    texts: part.tokens.map((t) => t.t),
-    causal: D.state.causal,
-    focus: focusIn(D, part),
-    luts: D.luts,
-    fonts: fontsOf(D),
-    box: S.box,
-    axes: { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") },
-    summaryText: {
-      summary: tx(D, "explorer.summary"),
-      summary_row: tx(D, "explorer.summary_row"),
-      sep: tx(D, "explorer.sep"),
-    },
-    captions: [],
-    ...extra,
-  };
 }
 
 /** Ask Python once for a measurement the scene needs (it arrives with the next rerun). */

@@ -1,0 +1,243 @@
+/* The deck's frame: the progress strip and tools in the header's row, notices, the sentence box,
+   the teacher's notes (S), the key list (?), the black screen (B), full screen (F). Builders and
+   toggles; run.js wires their buttons. */
+
+const FULL_ICON =
+  '<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" ' +
+  'stroke-width="2.5"><path d="M3 9V3h6M15 3h6v6M21 15v6h-6M9 21H3v-6"/></svg>';
+
+/** The frame, built once per mounted deck. */
+function deckSkeleton(host) {
+  const doc = host.ownerDocument;
+  const root = make(doc, "div", "deck", { "data-testid": "lesson" });
+  const top = make(doc, "div", "topbar");
+  const strip = make(doc, "nav", "strip", { "data-testid": "lesson-strip" });
+  const tools = make(doc, "div", "tools");
+  const button = (cls, id) => make(doc, "button", cls, { type: "button", "data-testid": id });
+  const edit = button("tool", "lesson-edit");
+  const notes = button("tool", "lesson-notes-toggle");
+  const keys = button("tool icon", "lesson-keys");
+  const full = button("tool icon", "lesson-full");
+  tools.append(edit, notes, keys, full);
+  top.append(strip, tools);
+  const notices = make(doc, "div", "notices", { role: "status", "data-testid": "lesson-notices" });
+  const editor = make(doc, "form", "editor", { "data-testid": "lesson-editor" });
+  editor.hidden = true;
+  const scene = make(doc, "section", "scene", { "data-testid": "lesson-scene" });
+  const notesBox = make(doc, "aside", "notes-box", { "data-testid": "lesson-notes" });
+  notesBox.hidden = true;
+  const help = make(doc, "div", "help", { role: "dialog", "data-testid": "lesson-help" });
+  help.hidden = true;
+  const black = make(doc, "div", "black", { "data-testid": "lesson-black" });
+  black.hidden = true;
+  const live = make(doc, "div", "sr-only", { "aria-live": "polite", "data-testid": "lesson-live" });
+  root.append(top, notices, editor, scene, notesBox, help, black, live);
+  host.append(root);
+  return {
+    root,
+    top,
+    strip,
+    tools,
+    edit,
+    notes,
+    keys,
+    full,
+    notices,
+    editor,
+    scene,
+    notesBox,
+    help,
+    black,
+    live,
+    stripButtons: [],
+  };
+}
+
+function frameTexts(D) {
+  const { els, header } = D;
+  const doc = els.root.ownerDocument;
+  els.root.lang = header.lang === "en" ? "en" : "zh-CN";
+  els.strip.setAttribute("aria-label", tx(D, "lesson.strip"));
+  if (els.stripButtons.length !== header.scenes) {
+    els.stripButtons = [];
+    els.strip.replaceChildren();
+    for (let k = 1; k <= header.scenes; k++) {
+      const b = make(doc, "button", "", { type: "button", "data-at": String(k) }, `§${k}`);
+      els.stripButtons.push(b);
+      els.strip.append(b);
+    }
+  }
+  els.stripButtons.forEach((b, i) => {
+    b.setAttribute("aria-label", tx(D, "lesson.scene", { k: i + 1, title: sceneTitle(D, i + 1) }));
+    b.title = b.getAttribute("aria-label");
+  });
+  setLabel(els.edit, `✎ ${tx(D, "lesson.edit")}`, tx(D, "lesson.sentence"));
+  setLabel(els.notes, tx(D, "lesson.notes"), `${tx(D, "lesson.notes")} (S)`);
+  setLabel(els.keys, "?", tx(D, "lesson.keys"));
+  setLabel(els.full, "", `${tx(D, "lesson.full")} (F)`);
+  els.full.innerHTML = FULL_ICON; // static markup, no text from anyone
+  buildEditor(D);
+  buildHelp(D);
+  els.black.setAttribute("aria-label", tx(D, "lesson.blackout"));
+}
+
+function setLabel(button, text, name) {
+  button.textContent = text;
+  button.setAttribute("aria-label", name);
+  button.title = name;
+}
+
+/** The sentence box, built once: a rerun renames its buttons (a new language) but never takes
+    what is being typed out from under the hand. */
+function buildEditor(D) {
+  const { els } = D;
+  const doc = els.root.ownerDocument;
+  if (!els.editor.childElementCount) {
+    const label = make(doc, "label", "", { for: "lesson-sentence" });
+    const input = make(doc, "input", "", {
+      id: "lesson-sentence",
+      type: "text",
+      maxlength: "2000",
+      "data-testid": "lesson-sentence",
+    });
+    const apply = make(doc, "button", "primary", { type: "submit" });
+    const example = make(doc, "button", "", { type: "button" });
+    example.addEventListener("click", () => {
+      input.value = D.header.example;
+      input.focus();
+    });
+    const close = make(doc, "button", "", { type: "button" });
+    close.addEventListener("click", () => toggleEditor(D, false));
+    els.editor.append(label, input, apply, example, close);
+    Object.assign(els, {
+      sentenceLabel: label,
+      sentence: input,
+      apply,
+      exampleButton: example,
+      closeEditor: close,
+    });
+  }
+  els.sentenceLabel.textContent = tx(D, "lesson.sentence");
+  els.apply.textContent = tx(D, "lesson.apply");
+  els.exampleButton.textContent = tx(D, "lesson.example");
+  els.closeEditor.textContent = tx(D, "lesson.close");
+  const shown = D.header.settings.sentence;
+  if (els.sentence.dataset.shown !== shown && deepActive(doc) !== els.sentence) {
+    els.sentence.value = shown; // the session's sentence, unless someone is typing
+    els.sentence.dataset.shown = shown;
+  }
+}
+
+function toggleEditor(D, show = D.els.editor.hidden) {
+  D.els.editor.hidden = !show;
+  D.els.edit.setAttribute("aria-expanded", String(show));
+  if (show) D.els.editor.querySelector("input").focus(); // the scene's box shrinks: it re-lays out
+}
+
+function applySentence(D, text) {
+  toggleEditor(D, false);
+  if (text === D.header.settings.sentence) return;
+  D.example = {};
+  sendState(D, { sentence: text });
+}
+
+function buildHelp(D) {
+  const { els } = D;
+  const doc = els.root.ownerDocument;
+  const keys = [
+    "lesson.k.next",
+    "lesson.k.prev",
+    "lesson.k.ends",
+    "lesson.k.jump",
+    "lesson.k.notes",
+    "lesson.k.full",
+    "lesson.k.black",
+    "lesson.k.help",
+    "lesson.k.remote",
+  ];
+  const list = make(doc, "ul");
+  for (const k of keys) list.append(make(doc, "li", "", {}, tx(D, k)));
+  const title = make(doc, "h3", "", { id: "lesson-help-title" }, tx(D, "lesson.keys"));
+  const close = make(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
+  close.addEventListener("click", () => toggleHelp(D, false));
+  els.help.setAttribute("aria-labelledby", "lesson-help-title");
+  els.help.replaceChildren(title, list, close);
+}
+
+function toggleHelp(D, show = D.els.help.hidden) {
+  D.els.help.hidden = !show;
+  if (show) D.els.help.querySelector("button").focus();
+}
+
+function toggleNotes(D, show = D.els.notesBox.hidden) {
+  D.els.notesBox.hidden = !show;
+  D.els.notes.setAttribute("aria-pressed", String(show));
+  fillNotes(D);
+}
+
+function fillNotes(D) {
+  const { els } = D;
+  if (els.notesBox.hidden) return;
+  const doc = els.root.ownerDocument;
+  const title = make(doc, "h3", "", {}, tx(D, "lesson.notes_title"));
+  const body = [title];
+  let list = null;
+  for (const [kind, text] of D.header.notes[String(D.at)] || []) {
+    if (kind === "li") {
+      list ||= make(doc, "ul");
+      list.append(make(doc, "li", "", {}, text));
+      if (!body.includes(list)) body.push(list);
+    } else {
+      list = null;
+      body.push(make(doc, "p", "", {}, text));
+    }
+  }
+  els.notesBox.setAttribute("aria-label", tx(D, "lesson.notes_title"));
+  els.notesBox.replaceChildren(...body);
+}
+
+function showNotices(D) {
+  const { els } = D;
+  const doc = els.root.ownerDocument;
+  els.notices.replaceChildren(
+    ...D.notices.map((text) => {
+      const p = make(doc, "p", "notice");
+      p.append(make(doc, "span", "", {}, text));
+      const x = make(
+        doc,
+        "button",
+        "",
+        { type: "button", "aria-label": tx(D, "lesson.close") },
+        "✕",
+      );
+      x.addEventListener("click", () => {
+        D.notices = D.notices.filter((n) => n !== text);
+        showNotices(D);
+      });
+      p.append(x);
+      return p;
+    }),
+  );
+}
+
+// ---- which numbers a scene uses -----------------------------------------------------------------
+
+function togglePause(D, on) {
+  D.els.black.hidden = !on;
+  speak(D.els.live, on ? tx(D, "lesson.blackout") : sceneTitle(D, D.at));
+}
+
+/** Full screen for the whole page (Streamlit's header and all), and back. */
+function toggleFull(D) {
+  const doc = D.host.ownerDocument;
+  if (doc.fullscreenElement) doc.exitFullscreen?.();
+  else doc.documentElement.requestFullscreen?.().catch(() => {});
+}
+
+function closeOverlays(D) {
+  const open = !D.els.help.hidden || !D.els.notesBox.hidden || !D.els.editor.hidden;
+  toggleHelp(D, false);
+  toggleNotes(D, false);
+  toggleEditor(D, false);
+  return open;
+}
