@@ -1,10 +1,8 @@
-"""The main page's attention view (ui/explorer) in Chromium: its arithmetic against the core, its
-ink rule against ui/palette, its switches, the share link, the keyboard, long sentences, and
-createView/destroy on a bare page."""
+"""The main page's attention view (ui/explorer) in Chromium: its switches, the share link, the
+keyboard, long sentences (its JavaScript alone: tests/test_browser_view_js.py)."""
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlparse
 
@@ -16,12 +14,8 @@ from attention_core import (
     causal_mask,
     init_params,
     multi_head_attention,
-    scaled_dot_product_attention,
     tokenize,
 )
-from ui import explorer, palette
-from ui.explorer import HERE
-from ui.state import compute_lab
 from ui.text import t
 
 pytestmark = pytest.mark.browser
@@ -109,173 +103,6 @@ def table_weights(page, head: int, n: int) -> np.ndarray:
         timeout=LOAD_MS,
     )
     return np.array(cells.evaluate_all("els => els.map(e => Number(e.dataset.w))")).reshape(n, n)
-
-
-# ---- the arithmetic: softmax.js against the core, no server ----------------------------------
-
-
-@pytest.mark.parametrize("scale", [True, False])
-@pytest.mark.parametrize("causal", [False, True])
-def test_softmax_js_equals_scaled_dot_product_attention(page, scale, causal):
-    page.set_content(f"<script>{(HERE / 'softmax.js').read_text(encoding='utf-8')}</script>")
-    rng = np.random.default_rng(7)
-    for n, d_k in ((1, 4), (13, 16), (40, 8), (64, 64)):
-        q, k, v = rng.standard_normal((3, n, d_k)) * 3  # large scores: saturated rows too
-        mask = causal_mask(n) if causal else None
-        core = scaled_dot_product_attention(q, k, v, scale=scale, mask=mask)
-        scores = core.scores.astype(np.float32)  # what Python sends the view
-        got = page.evaluate(
-            """([s, n, d, c]) => Array.from(attentionWeights(
-                 new Float32Array(s), 0, n, d, c, new Float64Array(n * n)))""",
-            [scores.ravel().tolist(), n, math.sqrt(d_k) if scale else 1.0, causal],
-        )
-        np.testing.assert_allclose(np.reshape(got, (n, n)), core.weights, atol=1e-4, rtol=0)
-        if causal:
-            assert np.all(np.reshape(got, (n, n))[~causal_mask(n)] == 0)
-
-
-def test_row_stats_js_equal_numpy(page):
-    from attention_core.analysis import row_entropy
-
-    page.set_content(f"<script>{(HERE / 'softmax.js').read_text(encoding='utf-8')}</script>")
-    w = np.random.default_rng(3).dirichlet(np.ones(9) * 0.3, size=9)  # (9, 9) rows sum to 1
-    got = page.evaluate("([w, n]) => rowStats(new Float64Array(w), n)", [w.ravel().tolist(), 9])
-    assert got["entropy"] == pytest.approx(row_entropy(w, base=2).mean(), abs=1e-9)
-    assert got["max"] == pytest.approx(w.max(-1).mean(), abs=1e-12)
-
-
-# ---- colour: the ink on a cell is ui/palette's rule ------------------------------------------
-
-
-def test_ink_on_colour_in_js_equals_the_python_rule(page):
-    page.set_content(f"<script>{(HERE / 'colour.js').read_text(encoding='utf-8')}</script>")
-    view = palette.for_view(False)
-    steps = range(0, 256, 15)
-    grid = np.array([(r, g, b) for r in steps for g in steps for b in range(0, 256, 51)])
-    near = [(v, v, v) for v in range(110, 140)]  # greys around the threshold (L ≈ 0.179 at 118)
-    rgb = np.vstack([grid, near])
-    got = page.evaluate(
-        "([rgb, rule]) => rgb.map(([r, g, b]) => inkOn(r, g, b, rule))",
-        [rgb.tolist(), view["on_colour"]],
-    )
-    assert got == palette.text_on(rgb).tolist()
-    for ramp in ("weight", "signed"):  # every entry of the ramps the view paints with
-        lut, ink = page.evaluate(
-            """([stops, rule]) => {
-              const p = paintRamp(stops, rule);
-              return [Array.from(p.lut), p.ink]; }""",
-            [view[ramp], view["on_colour"]],
-        )
-        colours = np.reshape(lut, (-1, 3))
-        assert ink == palette.text_on(colours).tolist()
-        want = palette.scale_colours(np.linspace(0, 1, len(colours)), 0, 1, view[ramp])
-        np.testing.assert_allclose(colours, want, atol=1.0)  # the ramp is palette's, to 8 bits
-
-
-def test_layout_keeps_the_focus_label_and_gives_panels_room(page):
-    page.set_content(f"<script>{(HERE / 'layout.js').read_text(encoding='utf-8')}</script>")
-    shown = page.evaluate("labelIndices(13, 2, 9)")
-    assert 9 in shown and 8 not in shown and 10 not in shown and shown[0] == 0
-    assert page.evaluate("labelIndices(13, 1, 4)") == list(range(13))
-    view = palette.for_view(True)
-    cols = page.evaluate(
-        "([p]) => panelColumns(1024 - 64, 13, fontSizes(p, true, 960))", [view]
-    )  # a projector: every label fits under the panels' cells, so none is skipped
-    assert cols < 3
-
-
-# ---- createView on a bare page: no Streamlit --------------------------------------------------
-
-COUNTING = """<script>
-window.__live = { listeners: 0, observers: 0 };
-const add = EventTarget.prototype.addEventListener;
-const remove = EventTarget.prototype.removeEventListener;
-const held = new WeakMap(); // target → Map(listener → Set of "type|capture")
-const key = (type, o) => `${type}|${!!(o === true || (o && o.capture))}`;
-EventTarget.prototype.addEventListener = function (type, fn, o) {
-  if (!held.has(this)) held.set(this, new Map());
-  const m = held.get(this);
-  if (!m.has(fn)) m.set(fn, new Set());
-  if (!m.get(fn).has(key(type, o))) { m.get(fn).add(key(type, o)); window.__live.listeners++; }
-  return add.call(this, type, fn, o);
-};
-EventTarget.prototype.removeEventListener = function (type, fn, o) {
-  const ids = held.get(this)?.get(fn);
-  if (ids && ids.delete(key(type, o))) window.__live.listeners--;
-  return remove.call(this, type, fn, o);
-};
-for (const name of ["ResizeObserver", "IntersectionObserver"]) {
-  const Real = window[name];
-  window[name] = class extends Real {
-    constructor(cb, o) { super(cb, o); this.__on = false; }
-    observe(t, o) {
-      if (!this.__on) { this.__on = true; window.__live.observers++; }
-      return super.observe(t, o);
-    }
-    disconnect() {
-      if (this.__on) { this.__on = false; window.__live.observers--; }
-      return super.disconnect();
-    }
-  };
-}
-</script><div id="host" style="width: 900px"></div>"""
-
-
-def bare_view(page, heads: int = 4):
-    """A bare page with the bundle loaded; returns the header and scores of a random sentence."""
-    page.set_content(COUNTING)
-    page.add_script_tag(content=explorer.bundle(), type="module")
-    page.wait_for_function("() => !!globalThis.__attentionLab")
-    lab = compute_lab(SENTENCE, "word", 64, heads, True, False, False, 0, "random")
-    view = explorer.ViewState(True, False, 9, 0, None)
-    tokens = [{"t": s, "tag": "x", "tag_name": "x", "gloss": None, "roles": []} for s in lab.texts]
-    header = explorer.header_for(
-        lab, view, lang="zh", classroom=False, numbers=True, shared=True, tokens=tokens,
-        jobs=[{"label": "", "rel": "", "clear": False, "relation": ""}] * heads,
-        digest="d", with_scores=True, ack=0,
-    )  # fmt: skip
-    return header, lab.result.heads.scores.astype(np.float32).ravel().tolist()
-
-
-MOUNT = """([header, scores]) => {
-  const host = document.getElementById("host");
-  window.__view = globalThis.__attentionLab.createView(host, { css: "" });
-  window.__view.update(header, new Float32Array(scores));
-  window.__view.setState(header.state);
-}"""
-BARE_RENDERS = """() => Number(
-  document.querySelector('[data-testid="explorer"]')?.dataset.renders || 0)"""
-
-
-def test_destroy_removes_every_listener_observer_and_node(page):
-    header, scores = bare_view(page)
-    before = page.evaluate("() => ({ ...window.__live })")
-    for _ in range(2):  # mounted, destroyed, mounted again: nothing left over either time
-        page.evaluate(MOUNT, [header, scores])
-        page.wait_for_function(f"({BARE_RENDERS})() > 0")
-        live = page.evaluate("() => ({ ...window.__live })")
-        assert live["listeners"] > before["listeners"] + 10 and live["observers"] == 2
-        page.evaluate("() => window.__view.destroy()")
-        assert page.evaluate("() => ({ ...window.__live })") == before
-        assert page.evaluate("() => document.getElementById('host').childElementCount") == 0
-
-
-def test_the_view_draws_what_its_state_says_and_redraws_only_on_change(page):
-    header, scores = bare_view(page)
-    page.evaluate(MOUNT, [header, scores])
-    page.wait_for_function(f"({BARE_RENDERS})() > 0")
-    first = page.evaluate(BARE_RENDERS)
-    page.evaluate(  # the same payload again, as a rerun that changed nothing sends it
-        """([h, s]) => { window.__view.update(h, new Float32Array(s));
-                         window.__view.setState(h.state); }""",
-        [header, scores],
-    )
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    assert page.evaluate(BARE_RENDERS) == first, "the same data and state drew again"
-    page.evaluate("() => window.__view.setState({ causal: true })")
-    page.wait_for_function(f"({BARE_RENDERS})() === {first + 1}")
-    checked = "() => document.querySelector('[data-testid=\"explorer-causal\"]').checked"
-    assert page.evaluate(checked)
 
 
 # ---- the view on the main page -----------------------------------------------------------------
