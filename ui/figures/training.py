@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -33,15 +34,33 @@ RELATION_KEYS = {  # a head's measured job → its name in the text tables
     "self": "learned.rel.self",
     "diffuse": "learned.rel.diffuse",
 }
+# A head without a job "leans" towards a kind of word when it gives it at least this many times
+# the share an even spread would (a display rule: below it, the title says the weight is spread).
+LEAN = 1.5
+PROFILE_KEYS = {  # where a head without a job puts its weight (attention_core.model.PROFILES)
+    "self": "learned.profile.self",
+    "previous": "learned.profile.previous",
+    "next": "learned.profile.next",
+    "first": "learned.profile.first",
+    "punctuation": "learned.profile.punctuation",
+    "people": "learned.profile.people",
+    "nouns": "learned.profile.nouns",
+    "verbs": "learned.profile.verbs",
+}
 
 
 def job_text(summary, t) -> str:
-    """ "代词 → 所指的人 · 96%" from a measured HeadSummary (attention_core.model), or
-    "没有明确分工" for a head below the job threshold. t: text lookup in one language."""
+    """ "代词 → 所指的人 · 测试句答对 64/76" from a measured HeadSummary (attention_core.model):
+    the count is of the questions people wrote (the human-written set), never a weight. A head
+    below the job threshold says where its weight measurably goes instead. t: text lookup."""
     rel = t(RELATION_KEYS[summary.relation])
-    if summary.relation == "diffuse":
-        return rel
-    return t("learned.job_pct", rel=rel, acc=summary.accuracy)
+    if summary.relation != "diffuse":
+        return t("learned.job_pct", rel=rel, hits=summary.hits, total=summary.total)
+    if summary.profile not in PROFILE_KEYS or summary.profile_share < LEAN * summary.profile_chance:
+        return t("learned.job_spread", rel=rel)
+    where = t(PROFILE_KEYS[summary.profile])
+    share, chance = summary.profile_share, summary.profile_chance
+    return t("learned.job_diffuse", rel=rel, where=where, share=share, chance=chance)
 
 
 def head_job_label(summary, t) -> str:
@@ -180,6 +199,20 @@ def _stars(eval_steps, accuracy: np.ndarray, onsets, t, size: int) -> list:
             }
         )
     return stars
+
+
+def token_names(texts: Sequence[str]) -> list[str]:
+    """Tokens as a sentence of the page names them: a text that occurs more than once carries
+    its occurrence as a subscript (了₁, 了₂), so two different 了 never read as one."""
+    counts, seen, out = Counter(texts), Counter(), []
+    for text in texts:
+        seen[text] += 1
+        out.append(text + _subscript(seen[text]) if counts[text] > 1 else text)
+    return out
+
+
+def _subscript(k: int) -> str:
+    return str(k).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
 def _superscript(k: int) -> str:
