@@ -182,6 +182,16 @@ def token_readings(lab: state.Lab, weights) -> list[list]:
     return out
 
 
+def story_lines(lab: state.Lab, lang: str, mine: list) -> list[str]:
+    """A token's readings as plain lines for the view's story, when its own rule (argmax,
+    decided or torn) would tell them wrong: a reading that is neither an answer nor undecided
+    (one token, unknown words, looks ahead, nothing before it, 我/你). [] otherwise."""
+    told = (reading.ANSWER, reading.UNDECIDED, reading.NOT_ASKED)
+    if all(r.status in told for r in mine):
+        return []
+    return [reading_line(r, lab, lang, escape=str) for r in mine]
+
+
 def token_roles(readings: list[list]) -> list[list[str]]:
     """Per token, the measured jobs the view's story may tell for it: looking at itself or the
     previous word, and a question the token asks (the core's rule, as its POS chip says) only
@@ -192,18 +202,18 @@ def token_roles(readings: list[list]) -> list[list[str]]:
     ]
 
 
-def token_name(lab: state.Lab, lang: str, i: int) -> str:
-    """A token as the page's sentences name it: 了₁ and 了₂ told apart, glossed in English,
-    Markdown-escaped (it is user text)."""
-    name = md_escape(token_names(lab.texts)[i])
+def token_name(lab: state.Lab, lang: str, i: int, escape=md_escape) -> str:
+    """A token as the page's sentences name it: 了₁ and 了₂ told apart, glossed in English;
+    escape: md_escape for Markdown (it is user text), str for plain text."""
+    name = escape(token_names(lab.texts)[i])
     meaning = gloss(lab.texts[i]) if lang == "en" else ""
-    return f"{name} ({md_escape(meaning)})" if meaning else name
+    return f"{name} ({escape(meaning)})" if meaning else name
 
 
-def reading_line(r, lab: state.Lab, lang: str) -> str:
+def reading_line(r, lab: state.Lab, lang: str, escape=md_escape) -> str:
     """One reading in words, from its status: a pick is told as the answer only when the core
-    says it is one; otherwise the line says why not."""
-    say, name = partial(t, lang=lang), partial(token_name, lab, lang)
+    says it is one; otherwise the line says why not. escape: as token_name."""
+    say, name = partial(t, lang=lang), partial(token_name, lab, lang, escape=escape)
     head = r.head
     fmt = {"q": name(r.query), "tag": tag_name(lab.tokens[r.query].tag, lang)}
     if head is not None:
@@ -289,6 +299,8 @@ def explorer_section(lab: state.Lab, s: controls.Settings) -> tuple[explorer.Vie
             "tag_name": tag_name(tok.tag, s.lang),
             "gloss": gloss(tok.text),  # shown under the token in English
             "roles": roles[i],
+            # the core's reading where the view's story would tell it wrong (plain text)
+            "reading": story_lines(lab, s.lang, readings[i]),
         }
         for i, tok in enumerate(lab.tokens)
     ]

@@ -147,8 +147,10 @@ def test_15_21_a_one_token_sentence_has_nothing_learned_to_tell(run_app):
     at = ok(run_app(s="他"))
     header, focus = focus_of(at)
     assert header["n"] == 1
-    assert t("main.read.one_token", "zh", q="他") in said(at)
+    line = t("main.read.one_token", "zh", q="他")
+    assert line in said(at)
     assert "pronoun_antecedent" not in header["tokens"][focus]["roles"]
+    assert header["tokens"][focus]["reading"] == [line]  # for the view's story to tell
     assert "连到" not in said(at)
 
 
