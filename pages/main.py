@@ -192,6 +192,14 @@ def story_lines(lab: state.Lab, lang: str, mine: list) -> list[str]:
     return [reading_line(r, lab, lang, escape=str) for r in mine]
 
 
+@st.cache_data(max_entries=32, show_spinner=False)
+def cached_readings(key: tuple, tau: float | None, causal: bool) -> list[list]:
+    """token_readings of the Lab computed with `key` (state.lab_key), in the weights the view
+    shows at τ and the mask: about 90 ms at 128 tokens, so once per sentence and setting."""
+    lab = state.compute_lab(*key)
+    return token_readings(lab, state.weights_at(lab, tau, causal))
+
+
 def token_roles(readings: list[list]) -> list[list[str]]:
     """Per token, the measured jobs the view's story may tell for it: looking at itself or the
     previous word, and a question the token asks (the core's rule, as its POS chip says) only
@@ -290,7 +298,7 @@ def explorer_section(lab: state.Lab, s: controls.Settings) -> tuple[explorer.Vie
     read_page_link(lab, s.lang)
     view = view_state(lab, s)
     focus_notice(lab, s, view.focus)
-    readings = token_readings(lab, state.weights_at(lab, view.tau, view.causal))
+    readings = cached_readings(state.lab_key(s), view.tau, view.causal)
     roles = token_roles(readings)
     tokens = [
         {
