@@ -1,5 +1,5 @@
 """Multi-head attention: random heads against trained heads with measured jobs; the same
-sentence at h = 1, 2, 4, 8; concat, W_O, and what stays equal in the cost."""
+sentence at every h the sidebar offers; concat, W_O, and what stays equal in the cost."""
 
 from dataclasses import replace
 
@@ -12,11 +12,15 @@ from attention_core.analysis import attention_cost
 from attention_core.experiments import strongest_edges
 from attention_core.model import describe_heads, load_demo_history, load_demo_model
 from ui import charts, controls, figures, state, widgets
-from ui.controls import Settings
+from ui.controls import Settings, head_options
+from ui.figures.base import esc, fonts, title_band, wrap
+from ui.figures.training import token_names
 from ui.state import Lab
 from ui.text import md_escape
 
-H_CHOICES = (1, 2, 4, 8)
+# A map in a half-width column is about this wide at 1024 px beside the sidebar (measured in
+# Chromium: 259 px); the kit wraps titles for a page 940 px wide, so these titles wrap here.
+HALF_COLUMN_PX = 240
 TAGS = {"random": "heads.tag_random", "trained": "heads.tag_trained"}  # the maps' two columns
 COLUMNS = {  # the cost table's columns, in the UI language
     "h": "heads.col.h",
@@ -48,10 +52,13 @@ def compare_section(s: Settings, t) -> None:
     except (OSError, KeyError, ValueError) as err:
         st.warning(t("heads.compare_missing", error=md_escape(str(err))))
         return
-    st.markdown(t("heads.compare_intro", h=cfg.num_heads, d=cfg.d_model))
+    jobs = {"random": describe_heads(0), "trained": describe_heads(last)}
+    found = sum(job.relation != "diffuse" for job in jobs["trained"])
+    st.markdown(t("heads.compare_intro", h=cfg.num_heads, d=cfg.d_model, jobs=found))
     if not s.scale:
         st.caption(t("heads.noscale_note"))
-    jobs = {"random": describe_heads(0), "trained": describe_heads(last)}
+    if s.causal:
+        st.caption(t("heads.causal_note"))
     for head in range(cfg.num_heads):  # side by side; one under the other on a projector
         cols = [st.container(), st.container()] if s.classroom else st.columns(2)
         for col, (when, w) in zip(cols, (("random", before), ("trained", after)), strict=True):
@@ -60,11 +67,21 @@ def compare_section(s: Settings, t) -> None:
                                             numbers=s.numbers, classroom=s.classroom,
                                             showscale=when == "trained", bar_room=True,
                                             narrow=not s.classroom)  # fmt: skip
-            charts.chart(fig, key=f"heads_cmp_{when}_{head}", lang=s.lang, where=col)
+            if not s.classroom:
+                fit_title(fig, title, s.classroom)
+            with col:  # the map's height follows its column: no blank band under the square
+                charts.square_map(fig, key=f"heads_cmp_{when}_{head}", lang=s.lang)
     for head in range(cfg.num_heads):
         before_label, after_label = (figures.job_text(jobs[w][head], t) for w in jobs)
         line = t("heads.compare_line", head=head + 1, before=before_label, after=after_label)
         st.markdown("- " + line)
+
+
+def fit_title(fig, title: str, classroom: bool) -> None:
+    """Wrap a map's title to a half-width column, and give the lines their room above the map."""
+    size = fonts(classroom)["title"]
+    text = "<br>".join(esc(line) for line in wrap(title, size, HALF_COLUMN_PX))
+    fig.update_layout(title_text=text, margin_t=title_band(text, size))
 
 
 def grid_lab(s: Settings, t) -> tuple[Lab, bool]:
@@ -80,12 +97,17 @@ def grid_lab(s: Settings, t) -> tuple[Lab, bool]:
         if lab.source == "trained":
             st.caption(t("heads.weights_trained", h=lab.heads, d=lab.d_model))
             return lab, True
-    choices = [h for h in H_CHOICES if s.d_model % h == 0]
-    if st.session_state.get("heads_h") not in choices:  # first visit, or d_model changed
-        st.session_state["heads_h"] = s.heads if s.heads in choices else choices[-1]
-    h = st.radio(t("heads.pick"), choices, key="heads_h", horizontal=True)
+    ss = st.session_state
+    ss["heads_h"] = s.heads  # the setting (in the link), mirrored: the sidebar shows the same h
+    st.radio(t("heads.pick"), head_options(s.d_model), key="heads_h", horizontal=True,
+             on_change=_use_heads)  # fmt: skip
     st.caption(t("heads.weights_random", d=s.d_model, seed=s.seed))
-    return widgets.lab_or_stop(replace(s, heads=h, weights="random")), False
+    return widgets.lab_or_stop(replace(s, weights="random")), False
+
+
+def _use_heads() -> None:
+    """The page's h is the setting: a choice here is the sidebar's h and goes into the link."""
+    st.session_state["heads"] = st.session_state["heads_h"]
 
 
 def head_grid(run: Lab, trained: bool, s: Settings, t) -> None:
@@ -106,7 +128,10 @@ def head_grid(run: Lab, trained: bool, s: Settings, t) -> None:
     )
     cols = st.columns(per_row)
     for head, fig in enumerate(figs):
-        charts.chart(fig, key=f"heads_map_{head}", lang=s.lang, where=cols[head % len(cols)])
+        if per_row > 1 and titles:
+            fit_title(fig, titles[head], s.classroom)
+        with cols[head % len(cols)]:  # square, as tall as its column is wide
+            charts.square_map(fig, key=f"heads_map_{head}", lang=s.lang)
 
 
 def concat_and_wo(run: Lab, s: Settings, t) -> None:
@@ -150,8 +175,14 @@ def cost_table(n: int, d_model: int, choices: list[int], t) -> None:
 
 
 def edges(run: Lab, t) -> None:
+    """Per head, its three strongest links between two different tokens (了₁ and 了₂ told
+    apart); a one-token sentence has none."""
+    if len(run.texts) < 2:
+        st.info(t("heads.edges_one_token"))
+        return
     sep = t("list.sep")  # no Chinese punctuation in English lines
-    for head, found in enumerate(strongest_edges(run.result.heads.weights, run.texts)):
+    names = token_names(run.texts)
+    for head, found in enumerate(strongest_edges(run.result.heads.weights, names)):
         parts = [f"“{a}” → “{b}” {w:.2f}" for a, b, w in found]  # quoted: a token may be "，"
         st.text(t("teach.head", h=head + 1) + ": " + sep.join(parts))
 
@@ -167,5 +198,5 @@ edges(run, t)
 st.header(t("heads.concat_title"))
 concat_and_wo(run, s, t)
 st.header(t("heads.cost"))
-cost_table(len(run.texts), run.d_model, [h for h in H_CHOICES if run.d_model % h == 0], t)
-st.info(t("heads.try"))
+cost_table(len(run.texts), run.d_model, head_options(run.d_model), t)
+st.info(t("heads.try"))  # the sentence box is on the main page, named there by its title

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attention_core import EmptyInputError
-from attention_core.corpus import LINKS
+from attention_core import EmptyInputError, reading
+from attention_core.corpus import LINKS, heldout_words
 from attention_core.model import (
     JOB_THRESHOLD,
     RELATIONS,
@@ -25,6 +25,7 @@ from attention_core.model import (
 from ui import charts, figures, widgets
 from ui.controls import Settings
 from ui.figures import RELATION_KEYS
+from ui.figures.training import token_names
 from ui.state import frozen
 from ui.text import md_escape
 from ui.text import t as text
@@ -58,11 +59,11 @@ def maps_figure(sentence: str, scale: bool, active: int, lang: str, classroom: b
     frames = []
     for step, w in zip(steps, weights, strict=True):
         heads = describe_heads(step)
-        reading = read_pronoun(list(texts), w, heads)
+        r = read_pronoun(list(texts), w, heads, load_demo_model(step).vocab)
         frames.append(
             {
                 "name": step,
-                "title": frame_title(texts, reading, step, t),
+                "title": frame_title(texts, r, step, t),
                 "weights": w,
                 "head_titles": [figures.head_job_label(s, t) for s in heads],
             }
@@ -84,42 +85,74 @@ def maps_figure(sentence: str, scale: bool, active: int, lang: str, classroom: b
 
 # ---- what the pronoun head says ------------------------------------------------------------------
 
+HEADLINES = {  # the core's reading status → the headline (attention_core/reading.py)
+    reading.ANSWER: "learned.read.answer",
+    reading.UNDECIDED: "learned.read.undecided",
+    reading.LOOKS_AHEAD: "learned.read.looks_ahead",
+    reading.UNKNOWN_WORDS: "learned.read.unknown_words",
+    reading.NO_CANDIDATE: "learned.read.no_candidate",
+    reading.NO_HEAD: "learned.read.no_head",
+    reading.ONE_TOKEN: "learned.read.one_token",
+}
+WHY_NOT = {  # … and, shorter, why a frame's pick is no answer
+    reading.LOOKS_AHEAD: "learned.why.looks_ahead",
+    reading.UNKNOWN_WORDS: "learned.why.unknown_words",
+    reading.NO_CANDIDATE: "learned.why.no_candidate",
+    reading.ONE_TOKEN: "learned.why.one_token",
+}
+
 
 def _rel(name: str, t) -> str:
     return t(RELATION_KEYS[name])
 
 
-def frame_title(texts, reading, step: int, t) -> str:
-    """A frame's title: the step, and whom the pronoun head has the first 他/她 look at."""
+def reading_values(texts, r, t) -> dict:
+    """What a reading's sentences are filled with: the pronoun, the head, its count on the
+    human-written set, the two picks (repeats told apart: 了₁, 了₂)."""
+    names = token_names(list(texts))
+    out = {"q": names[r.query], "rel": _rel("pronoun_antecedent", t), "th": JOB_THRESHOLD}
+    if r.head is not None:
+        out |= {"head": r.head.head + 1, "hits": r.head.hits, "total": r.head.total}
+    for n, (j, w) in enumerate(zip(r.keys, r.weights, strict=True)):
+        out |= {f"k{n + 1 if n else ''}": names[j], f"w{n + 1 if n else ''}": w}
+    out["words"] = t("list.sep").join(names[j] for j in r.unknown)
+    return out
+
+
+def frame_title(texts, r, step: int, t) -> str:
+    """A frame's title: the step, and what the pronoun head makes of the first 他/她/它 —
+    a pick only when the core says it is an answer, else why not."""
     head = t("learned.frame_step", step=step)
-    if reading is None:
+    if r is None:
         return head
-    q = texts[reading.query]
-    if reading.head is None:
-        return head + " · " + t("learned.frame_none", q=q)
-    k = [texts[j] for j in reading.keys]
-    w, h = reading.weights, reading.head.head + 1
-    if reading.decided:
-        return head + " · " + t("learned.frame_read", q=q, k=k[0], w=w[0], head=h)
-    return (
-        head + " · " + t("learned.frame_undecided", q=q, k=k[0], w=w[0], k2=k[1], w2=w[1], head=h)
-    )
+    v = reading_values(texts, r, t)
+    if r.status == reading.ANSWER:
+        return head + " · " + t("learned.frame_read", **v)
+    if r.status == reading.UNDECIDED:
+        return head + " · " + t("learned.frame_undecided", **v)
+    if r.status == reading.NO_HEAD:
+        return head + " · " + t("learned.frame_none", **v)
+    return head + " · " + t("learned.frame_no_answer", **v, why=t(WHY_NOT[r.status], **v))
 
 
-def reading_line(texts, reading, step: int, t) -> str:
-    """The headline: whom the first 他/她 means, from the head that measurably does that job."""
-    if reading is None:
+def reading_line(texts, r, step: int, t) -> str:
+    """The headline: whom the first 他/她/它 means, from the head that measurably does that job,
+    told as the answer only when the core's reading says it is one."""
+    if r is None:
         return t("learned.focus_no_pronoun")
-    q = md_escape(texts[reading.query])
-    rel = _rel("pronoun_antecedent", t)
-    if reading.head is None:
-        return t("learned.focus_none", step=step, rel=rel, q=q, th=JOB_THRESHOLD)
-    k = [md_escape(texts[j]) for j in reading.keys]
-    w, head = reading.weights, reading.head
-    common = dict(step=step, head=head.head + 1, rel=rel, acc=head.accuracy, q=q, k=k[0], w=w[0])
-    if reading.decided:
-        return t("learned.focus", **common)
-    return t("learned.focus_undecided", **common, k2=k[1], w2=w[1])
+    values = reading_values(texts, r, t).items()
+    v = {k: md_escape(x) if isinstance(x, str) else x for k, x in values}
+    return t(HEADLINES[r.status], step=step, **v)
+
+
+def heldout_counts() -> dict[str, int]:
+    """How many words of each kind the held-out split holds out (attention_core.corpus: none of
+    them occurs in training; tests/test_corpus.py checks it on the tokens)."""
+    held = heldout_words()
+    kinds = ("names", "people", "animals", "objects", "places", "modifiers", "verbs")
+    counts = {kind: len(set(held[kind])) for kind in kinds}
+    lexicon = {w for kind, words in held.items() if kind.startswith("lexicon") for w in words}
+    return counts | {"lexicon": len(lexicon - {w for kind in kinds for w in held[kind]})}
 
 
 def on_phone() -> bool:
@@ -132,28 +165,23 @@ def on_phone() -> bool:
 # ---- sections ------------------------------------------------------------------------------------
 
 
-def controls(steps: list[int], shared: str, t) -> tuple[str, int, bool]:
-    """Sentence, checkpoint and scaling switch → plain values."""
-    ss = st.session_state
-    if ss.get("learned_step") not in steps:
-        ss["learned_step"] = steps[-1]
-    ss.setdefault("learned_scale", True)
+def controls(shared: str, t) -> str:
+    """The sentence → a plain value. The step is the maps' own slider (one step control); √d_k
+    and the causal mask are the sidebar's settings."""
     options = list(dict.fromkeys([shared, *EXAMPLES]))
     sentence = st.selectbox(t("learned.sentence"), options, key="learned_sentence")
-    step = st.select_slider(t("learned.step"), options=steps, key="learned_step")
-    scale = st.toggle(t("learned.scale"), key="learned_scale")
-    return sentence or shared, int(step), bool(scale)
+    return sentence or shared
 
 
-def maps_section(sentence: str, step: int, scale: bool, history: DemoHistory, s, t) -> None:
-    """The headline for this step, then every head's map, playable over all checkpoints."""
+def maps_section(sentence: str, scale: bool, history: DemoHistory, s, t) -> None:
+    """Every head's map, playable over all checkpoints by the chart's own slider and ▶ (each
+    frame titled with that step's reading); the headline reads the final model."""
     st.header(t("learned.heads", h=history.config.num_heads))
     texts, weights = learned_runs(sentence, scale)
-    k = int(np.nonzero(history.steps == step)[0][0])
-    st.markdown(
-        reading_line(texts, read_pronoun(list(texts), weights[k], describe_heads(step)), step, t)
-    )
-    fig = maps_figure(sentence, scale, k, s.lang, s.classroom, on_phone())
+    step = int(history.steps[-1])
+    r = read_pronoun(list(texts), weights[-1], describe_heads(step), load_demo_model().vocab)
+    st.markdown(reading_line(texts, r, step, t))
+    fig = maps_figure(sentence, scale, len(history.steps) - 1, s.lang, s.classroom, on_phone())
     charts.chart(fig, key="learned_maps", lang=s.lang)
     st.caption(t("learned.maps_caption", k=len(history.steps)))
 
@@ -164,9 +192,13 @@ def jobs_section(step: int, history: DemoHistory, s: Settings, t) -> None:
     st.markdown(t("learned.jobs_intro", th=JOB_THRESHOLD))
     onsets, final = job_onsets(), describe_heads()
     for head, at in zip(final, onsets, strict=True):
-        key = "learned.found" if at is not None else "learned.found_none"
-        rel = _rel(head.relation if at is not None else head.closest, t)
-        st.markdown("- " + t(key, head=head.head + 1, step=at, rel=rel, acc=head.accuracy))
+        if at is None:
+            job = figures.job_text(head, t)
+            st.markdown("- " + t("learned.found_none", head=head.head + 1, job=job))
+            continue
+        rel, hits, total = _rel(head.relation, t), head.hits, head.total
+        line = t("learned.found", head=head.head + 1, step=at, rel=rel, hits=hits, total=total)
+        st.markdown("- " + line)
     cols = st.columns(len(LINKS))
     for r, rel in enumerate(LINKS):
         mine = [at if f.relation == rel else None for f, at in zip(final, onsets, strict=True)]
@@ -204,18 +236,20 @@ def curves_section(step: int, history: DemoHistory, s: Settings, t) -> None:
         history.eval_steps, history.heldout, step, names, heads, t, s.classroom, across=2
     )
     charts.chart(fig, key="learned_acc", lang=s.lang, where=right)
-    st.caption(t("learned.heldout_note"))
+    st.caption(t("learned.heldout_note", **heldout_counts()))
 
 
 def table_section(step: int, history: DemoHistory, t) -> None:
     """What each head does at this step, in words and as the full head × relation table."""
     st.header(t("learned.what", step=step))
     for head in describe_heads(step):
-        key = "learned.head_diffuse" if head.relation == "diffuse" else "learned.head_line"
-        rel = _rel(head.closest, t)
-        line = t(
-            key, head=head.head + 1, rel=rel, acc=head.accuracy, w=head.weight, th=JOB_THRESHOLD
-        )
+        if head.relation == "diffuse":
+            line = t("learned.head_diffuse", head=head.head + 1, job=figures.job_text(head, t))
+        else:
+            line = t(
+                "learned.head_line", head=head.head + 1, rel=_rel(head.relation, t),
+                hh=head.heldout_hits, ht=head.heldout_total, hits=head.hits, total=head.total,
+            )  # fmt: skip
         st.markdown("- " + line)
     table = history.relations[history.at(step), :, :, 0]  # (heads, relations)
     frame = pd.DataFrame(
@@ -223,7 +257,7 @@ def table_section(step: int, history: DemoHistory, t) -> None:
     )
     frame.insert(0, t("learned.col.job"), [_rel(h.relation, t) for h in describe_heads(step)])
     frame.insert(0, t("learned.col.head"), np.arange(1, len(table) + 1))
-    st.dataframe(frame, key="learned_table", hide_index=True)
+    st.table(frame, hide_index=True)  # every column shown, headers wrapped (never cut)
     st.caption(t("learned.table_note"))
 
 
@@ -236,16 +270,19 @@ except (OSError, KeyError, ValueError) as err:
 cfg = history.config
 st.markdown(t("learned.intro", h=cfg.num_heads, d=cfg.d_model))
 st.info(t("learned.weights_note"))
-sentence, step, scale = controls([int(x) for x in history.steps], s.sentence, t)
-if not scale:
+sentence = controls(s.sentence, t)
+if not s.scale:
     st.caption(t("learned.noscale_note", r=np.sqrt(cfg.d_model // cfg.num_heads)))
+if s.causal:
+    st.caption(t("learned.causal_note"))
 try:
-    learned_runs(sentence, scale)
+    learned_runs(sentence, s.scale)
 except (EmptyInputError, TypeError) as err:
     st.warning(t("learned.empty", error=md_escape(str(err))))
     st.stop()
-maps_section(sentence, step, scale, history, s, t)
-jobs_section(step, history, s, t)
-curves_section(step, history, s, t)
-table_section(step, history, t)
+final = int(history.steps[-1])
+maps_section(sentence, s.scale, history, s, t)
+jobs_section(final, history, s, t)
+curves_section(final, history, s, t)
+table_section(final, history, t)
 st.info(t("learned.try"))

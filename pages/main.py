@@ -9,12 +9,30 @@ from pathlib import Path
 
 import streamlit as st
 
+from attention_core import reading
 from ui import charts, controls, explorer, state, widgets
 from ui import figures as fig
 from ui.figures import RELATION_KEYS
+from ui.figures.training import token_names
 from ui.gloss import gloss, tag_name
 from ui.text import md_escape, t
 
+STATUS_KEYS = {  # the core's reading status → what the page says (attention_core/reading.py)
+    reading.ANSWER: "main.read.answer",
+    reading.UNDECIDED: "main.read.undecided",
+    reading.LOOKS_AHEAD: "main.read.looks_ahead",
+    reading.UNKNOWN_WORDS: "main.read.unknown_words",
+    reading.NO_CANDIDATE: "main.read.no_candidate",
+    reading.NO_HEAD: "main.read.no_head",
+    reading.NOT_ASKED: "main.read.not_asked",
+    reading.SPEAKER: "main.read.first_second_person",
+    reading.ONE_TOKEN: "main.read.one_token",
+}
+HITS_KEYS = {  # a job → how its count on the human-written set is said
+    "pronoun_antecedent": "main.hits.pronoun_antecedent",
+    "modifier_noun": "main.hits.modifier_noun",
+    "verb_subject": "main.hits.verb_subject",
+}
 MATRIX_TITLES = {  # the matrices section's names → their titles' text keys
     "x": "main.m.x",
     "q": "main.m.q",
@@ -120,7 +138,8 @@ def view_state(lab: state.Lab, s: controls.Settings) -> explorer.ViewState:
 
 
 def head_jobs(lab: state.Lab, lang: str) -> list[dict]:
-    """Per head, the job measured on held-out sentences (trained weights) or none (random)."""
+    """Per head, the job measured with the trained weights (and how often it is right on the
+    sentences people wrote), or none (random)."""
     if lab.source != "trained":
         return [{"label": "", "rel": "", "clear": False, "relation": ""}] * lab.heads
     from attention_core.model import describe_heads
@@ -128,7 +147,7 @@ def head_jobs(lab: state.Lab, lang: str) -> list[dict]:
     say = partial(t, lang=lang)
     return [
         {
-            "label": job_label(head, say),  # "代词 → 所指的人（在没见过的句子上 100% 命中）"
+            "label": job_label(head, say),  # "代词 → 所指的人（人写的测试句答对 64/76）"
             "rel": say(RELATION_KEYS[head.relation]),
             "clear": head.relation != "diffuse",
             "relation": head.relation,
@@ -138,42 +157,119 @@ def head_jobs(lab: state.Lab, lang: str) -> list[dict]:
 
 
 def job_label(head, say) -> str:
-    """A head's measured job, and what its percentage is: how often, on held-out sentences, the
-    row's largest weight lands where the job says (not a weight)."""
+    """A head's measured job, with its count on the human-written set: how many of the questions
+    people wrote its row's largest weight answered (not a weight), or where a head without a job
+    puts its weight."""
+    if head.relation == "diffuse":
+        return fig.job_text(head, say)
     rel = say(RELATION_KEYS[head.relation])
-    return (
-        rel if head.relation == "diffuse" else say("explorer.job_hit", rel=rel, acc=head.accuracy)
-    )
+    return say("main.job_label", rel=rel, hits=head.hits, total=head.total)
 
 
-def token_roles(lab: state.Lab) -> list[list[str]]:
-    """Per token, the measured jobs whose question it asks: a pronoun asks who it means, a verb
-    who does it, a word before 的 which noun it modifies; every token can look at itself or at
-    the previous word. The view's one-line story only speaks of heads whose job applies."""
-    from attention_core.model import PRONOUNS
+def token_readings(lab: state.Lab, weights) -> list[list]:
+    """Per token, the core's reading of each question it asks (read_token: the head doing that
+    job, its pick, and whether the pick may be told as the answer); [] with random weights."""
+    if lab.source != "trained":
+        return [[] for _ in lab.tokens]
+    from attention_core.model import describe_heads, load_demo_model
+    from attention_core.relations import questions_of
 
-    texts, roles = lab.texts, []
-    for i, tok in enumerate(lab.tokens):
-        mine = ["self", "previous"]
-        if tok.text in PRONOUNS:
-            mine.append("pronoun_antecedent")
-        if tok.tag.startswith("v"):
-            mine.append("verb_subject")
-        if i + 1 < len(texts) and texts[i + 1] == "的":
-            mine.append("modifier_noun")
-        roles.append(mine)
-    return roles
+    heads, vocab, tokens = describe_heads(), load_demo_model().vocab, list(lab.tokens)
+    out = []
+    for i in range(len(tokens)):
+        asks = questions_of(tokens, i) or (None,)
+        out.append([reading.read_token(tokens, i, weights, heads, vocab, relation=q) for q in asks])
+    return out
+
+
+def story_lines(lab: state.Lab, lang: str, mine: list) -> list[str]:
+    """A token's readings as plain lines for the view's story, when its own rule (argmax,
+    decided or torn) would tell them wrong: a reading that is neither an answer nor undecided
+    (one token, unknown words, looks ahead, nothing before it, 我/你). [] otherwise."""
+    told = (reading.ANSWER, reading.UNDECIDED, reading.NOT_ASKED)
+    if all(r.status in told for r in mine):
+        return []
+    return [reading_line(r, lab, lang, escape=str) for r in mine]
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def cached_readings(key: tuple, tau: float | None, causal: bool) -> list[list]:
+    """token_readings of the Lab computed with `key` (state.lab_key), in the weights the view
+    shows at τ and the mask: about 90 ms at 128 tokens, so once per sentence and setting."""
+    lab = state.compute_lab(*key)
+    return token_readings(lab, state.weights_at(lab, tau, causal))
+
+
+def token_roles(readings: list[list]) -> list[list[str]]:
+    """Per token, the measured jobs the view's story may tell for it: looking at itself or the
+    previous word, and a question the token asks (the core's rule, as its POS chip says) only
+    when the head's pick is an answer or plainly undecided — never a miss told as a fact."""
+    told = (reading.ANSWER, reading.UNDECIDED)
+    return [
+        ["self", "previous", *(r.question for r in mine if r.status in told)] for mine in readings
+    ]
+
+
+def token_name(lab: state.Lab, lang: str, i: int, escape=md_escape) -> str:
+    """A token as the page's sentences name it: 了₁ and 了₂ told apart, glossed in English;
+    escape: md_escape for Markdown (it is user text), str for plain text."""
+    name = escape(token_names(lab.texts)[i])
+    meaning = gloss(lab.texts[i]) if lang == "en" else ""
+    return f"{name} ({escape(meaning)})" if meaning else name
+
+
+def reading_line(r, lab: state.Lab, lang: str, escape=md_escape) -> str:
+    """One reading in words, from its status: a pick is told as the answer only when the core
+    says it is one; otherwise the line says why not. escape: as token_name."""
+    say, name = partial(t, lang=lang), partial(token_name, lab, lang, escape=escape)
+    head = r.head
+    fmt = {"q": name(r.query), "tag": tag_name(lab.tokens[r.query].tag, lang)}
+    if head is not None:
+        rel = say(RELATION_KEYS[head.relation])
+        fmt |= {"head": head.head + 1, "rel": rel}
+        fmt["hits"] = say(HITS_KEYS[head.relation], hits=head.hits, total=head.total)
+    for n, (j, w) in enumerate(zip(r.keys, r.weights, strict=True)):
+        fmt |= {f"k{n + 1 if n else ''}": name(j), f"w{n + 1 if n else ''}": w}
+    fmt["words"] = say("list.sep").join(name(j) for j in r.unknown)
+    return say(STATUS_KEYS[r.status], **fmt)
+
+
+def in_training_state(view: explorer.ViewState) -> bool:
+    """The settings the model was trained and measured in: √d_k on, no mask, τ not moved."""
+    return view.scale and not view.causal and view.tau is None
+
+
+def reading_section(lab: state.Lab, lang: str, view: explorer.ViewState, readings) -> None:
+    """Under the view: how the trained model reads the focus token, in the weights the view
+    shows, with the statuses of attention_core.reading (random weights: the view says chance)."""
+    if lab.source != "trained":
+        return
+    name = token_name(lab, lang, view.focus)
+    st.markdown(f"**{t('main.read_title', lang, q=name)}**")
+    for r in readings[view.focus]:
+        st.markdown("- " + reading_line(r, lab, lang))
+    if not in_training_state(view):
+        st.caption(t("main.read_untested", lang))
 
 
 def _use_weights(source: str) -> None:
     st.session_state["weights"] = source
 
 
+def jobs_found(lab: state.Lab) -> int:
+    """How many of the trained heads have a measured job (0 for random weights)."""
+    if lab.source != "trained":
+        return 0
+    from attention_core.model import describe_heads
+
+    return sum(head.relation != "diffuse" for head in describe_heads())
+
+
 def weights_line(lab: state.Lab, s: controls.Settings) -> None:
     """Which weights the view shows, what that means, and the switch to the other ones."""
     trained = lab.source == "trained"
     key = "main.weights_trained" if trained else "main.weights_random"
-    line = t(key, s.lang, d=lab.d_model, h=lab.heads, seed=s.seed)
+    line = t(key, s.lang, d=lab.d_model, h=lab.heads, seed=s.seed, jobs=jobs_found(lab))
     text, button = st.columns([3, 2], vertical_alignment="center")
     text.markdown(line)
     if trained and s.mode == "char":
@@ -196,12 +292,14 @@ def focus_notice(lab: state.Lab, s: controls.Settings, index: int) -> None:
         st.session_state["focus_text"] = ""
 
 
-def explorer_section(lab: state.Lab, s: controls.Settings) -> explorer.ViewState:
-    """The client-side view: maps per head, the chosen head's before/after, the focus bars."""
+def explorer_section(lab: state.Lab, s: controls.Settings) -> tuple[explorer.ViewState, list]:
+    """The client-side view: maps per head, the chosen head's before/after, the focus bars;
+    and every token's reading by the trained heads, in the weights the view shows."""
     read_page_link(lab, s.lang)
     view = view_state(lab, s)
     focus_notice(lab, s, view.focus)
-    roles = token_roles(lab)
+    readings = cached_readings(state.lab_key(s), view.tau, view.causal)
+    roles = token_roles(readings)
     tokens = [
         {
             "t": tok.text,
@@ -209,6 +307,8 @@ def explorer_section(lab: state.Lab, s: controls.Settings) -> explorer.ViewState
             "tag_name": tag_name(tok.tag, s.lang),
             "gloss": gloss(tok.text),  # shown under the token in English
             "roles": roles[i],
+            # the core's reading where the view's story would tell it wrong (plain text)
+            "reading": story_lines(lab, s.lang, readings[i]),
         }
         for i, tok in enumerate(lab.tokens)
     ]
@@ -224,7 +324,7 @@ def explorer_section(lab: state.Lab, s: controls.Settings) -> explorer.ViewState
     )
     write_page_link(lab, view)
     controls.own_settings("scale", "causal")  # the view's switches are the settings here
-    return view
+    return view, readings
 
 
 def matrices(lab: state.Lab, s: controls.Settings, head: int) -> list[tuple]:
@@ -306,7 +406,8 @@ def main() -> None:
     if lab is None:
         return
     weights_line(lab, s)
-    view = explorer_section(lab, s)
+    view, readings = explorer_section(lab, s)
+    reading_section(lab, s.lang, view, readings)
     matrices_section(lab, s)
     export_section(lab, s, view)
 

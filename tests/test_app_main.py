@@ -130,13 +130,16 @@ def test_the_page_opens_on_the_trained_model_looking_from_he(run_app):
     assert pronoun and all(
         texts[int(np.argmax(scores[k, texts.index("他")]))] == "小明" for k in pronoun
     )
-    said = t("explorer.job_hit", "zh", rel=t("learned.rel.pronoun_antecedent", "zh"), acc=1.0)
-    assert said.split("（")[0] in header["jobs"][pronoun[0]]["label"]  # what its % means, said
-    assert "pronoun_antecedent" in header["tokens"][texts.index("他")]["roles"]
-    from attention_core.model import load_demo_history
+    from attention_core.model import describe_heads, load_demo_history
 
+    job = describe_heads()[pronoun[0]]  # its label: a count of questions people wrote, said
+    rel = t("learned.rel.pronoun_antecedent", "zh")
+    said = t("main.job_label", "zh", rel=rel, hits=job.hits, total=job.total)
+    assert header["jobs"][pronoun[0]]["label"] == said
+    assert "pronoun_antecedent" in header["tokens"][texts.index("他")]["roles"]
     cfg = load_demo_history().config  # the shipped model's own size
-    line = t("main.weights_trained", "zh", d=cfg.d_model, h=cfg.num_heads, seed=0)
+    found = sum(h.relation != "diffuse" for h in describe_heads())
+    line = t("main.weights_trained", "zh", d=cfg.d_model, h=cfg.num_heads, seed=0, jobs=found)
     assert line in [m.value for m in at.markdown]
     at.button(key="switch_weights").click().run()  # one switch away: the random playground
     ok(at)

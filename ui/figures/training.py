@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -24,6 +25,10 @@ from ui.figures.base import (
 )
 from ui.palette import INK, WEIGHT_SCALE
 
+# The page's main column at 1024 px with the sidebar open (measured in Chromium): the narrowest a
+# laptop draws the played maps in; their titles wrap to their share of it.
+CONTENT_PX = 535
+GAP_X = 0.14  # the space between two maps of a row, as a share of the plot's width
 CHANCE = "#666666"  # chance levels: grey, dashed (≥ 5.7 : 1 on white)
 RELATION_KEYS = {  # a head's measured job → its name in the text tables
     "pronoun_antecedent": "learned.rel.pronoun_antecedent",
@@ -33,15 +38,33 @@ RELATION_KEYS = {  # a head's measured job → its name in the text tables
     "self": "learned.rel.self",
     "diffuse": "learned.rel.diffuse",
 }
+# A head without a job "leans" towards a kind of word when it gives it at least this many times
+# the share an even spread would (a display rule: below it, the title says the weight is spread).
+LEAN = 1.5
+PROFILE_KEYS = {  # where a head without a job puts its weight (attention_core.model.PROFILES)
+    "self": "learned.profile.self",
+    "previous": "learned.profile.previous",
+    "next": "learned.profile.next",
+    "first": "learned.profile.first",
+    "punctuation": "learned.profile.punctuation",
+    "people": "learned.profile.people",
+    "nouns": "learned.profile.nouns",
+    "verbs": "learned.profile.verbs",
+}
 
 
 def job_text(summary, t) -> str:
-    """ "代词 → 所指的人 · 96%" from a measured HeadSummary (attention_core.model), or
-    "没有明确分工" for a head below the job threshold. t: text lookup in one language."""
+    """ "代词 → 所指的人 · 测试句答对 64/76" from a measured HeadSummary (attention_core.model):
+    the count is of the questions people wrote (the human-written set), never a weight. A head
+    below the job threshold says where its weight measurably goes instead. t: text lookup."""
     rel = t(RELATION_KEYS[summary.relation])
-    if summary.relation == "diffuse":
-        return rel
-    return t("learned.job_pct", rel=rel, acc=summary.accuracy)
+    if summary.relation != "diffuse":
+        return t("learned.job_pct", rel=rel, hits=summary.hits, total=summary.total)
+    if summary.profile not in PROFILE_KEYS or summary.profile_share < LEAN * summary.profile_chance:
+        return t("learned.job_spread", rel=rel)
+    where = t(PROFILE_KEYS[summary.profile])
+    share, chance = summary.profile_share, summary.profile_chance
+    return t("learned.job_diffuse", rel=rel, where=where, share=share, chance=chance)
 
 
 def head_job_label(summary, t) -> str:
@@ -182,11 +205,32 @@ def _stars(eval_steps, accuracy: np.ndarray, onsets, t, size: int) -> list:
     return stars
 
 
+def token_names(texts: Sequence[str]) -> list[str]:
+    """Tokens as a sentence of the page names them: a text that occurs more than once carries
+    its occurrence as a subscript (了₁, 了₂), so two different 了 never read as one."""
+    counts, seen, out = Counter(texts), Counter(), []
+    for text in texts:
+        seen[text] += 1
+        out.append(text + _subscript(seen[text]) if counts[text] > 1 else text)
+    return out
+
+
+def _subscript(k: int) -> str:
+    return str(k).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
 def _superscript(k: int) -> str:
     return str(k).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
 
 # ---- every head's map at every checkpoint, played in the browser ------------------------------
+
+
+def _title_room(cols: int, left: int, right: int, map_px: int) -> int:
+    """Pixels a subplot's title may take: its share of the narrowest main column it is drawn in
+    (CONTENT_PX), so two titles in a row never run into each other."""
+    share = (1 - GAP_X * (cols - 1)) / cols if cols > 1 else 1.0
+    return max(80, min(map_px, int((CONTENT_PX - left - right) * share)))
 
 
 def _grid_domains(count: int, cols: int, map_px: int, band_px: int) -> tuple[list, int]:
@@ -195,7 +239,7 @@ def _grid_domains(count: int, cols: int, map_px: int, band_px: int) -> tuple[lis
     title, and the row above's tick labels) over map_px of map."""
     rows = -(-count // cols)
     height = rows * (band_px + map_px)
-    gap_x = 0.14 if cols > 1 else 0.0
+    gap_x = GAP_X if cols > 1 else 0.0
     width = (1 - gap_x * (cols - 1)) / cols
     out = []
     for k in range(count):
@@ -353,11 +397,12 @@ def training_maps_figure(
     label_px = max((text_px(lab, size) for lab in labels), default=size)
     upright = n * (label_px + 6) <= map_px  # x labels fit side by side: keep them horizontal
     ticks_px = (size if upright else label_px) + 14
-    titles = [wrap(x, size + 1, map_px) for f in frames for x in f["head_titles"]]
+    colours, bar_px, right = _colour_axis(text["bar"], phone, size)
+    title_px = _title_room(cols, label_px + 2 * size + 16, right, map_px)
+    titles = [wrap(x, size + 1, title_px) for f in frames for x in f["head_titles"]]
     band_px = max(map(len, titles)) * (size + 8) + 20 + ticks_px  # subplot titles, tick labels
     domains, plot_px = _grid_domains(h, cols, map_px, band_px=band_px)
     slider_px, controls_px = _controls_px(size)
-    colours, bar_px, right = _colour_axis(text["bar"], phone, size)
     top = 2 * size + 20 + controls_px  # figure title, buttons, slider
     bottom = ticks_px + 2 * size + 10 + bar_px  # the bottom row's tick labels, key-axis title
     margin = {"l": label_px + 2 * size + 16, "r": right, "t": top, "b": bottom}
@@ -365,7 +410,7 @@ def training_maps_figure(
     for k, dom in enumerate(domains):
         lay.update(_subplot_axes(k, h, cols, dom, labels, text))
         lay["xaxis" if k == 0 else f"xaxis{k + 1}"]["tickangle"] = 0 if upright else -90
-    lay.update(_frame_layout(frames[active], domains, classroom, map_px))
+    lay.update(_frame_layout(frames[active], domains, classroom, title_px))
     lay["sliders"] = [_slider(frames, active, text["prefix"])]
     lay["updatemenus"] = [_play_buttons(text["play"], text["pause"], slider_px)]
     spec_frames = [
@@ -373,7 +418,7 @@ def training_maps_figure(
             "name": str(f["name"]),
             "data": [{"type": "heatmap", "z": _pct(f["weights"][k])} for k in range(h)],
             "traces": list(range(h)),
-            "layout": _frame_layout(f, domains, classroom, map_px),
+            "layout": _frame_layout(f, domains, classroom, title_px),
         }
         for f in frames
     ]
