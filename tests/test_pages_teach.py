@@ -53,6 +53,11 @@ def decode(obj) -> np.ndarray:
     return np.asarray(obj, dtype=float)
 
 
+def unwrapped(title: str) -> str:
+    """A chart title without the line breaks and spaces its wrapping may put or take away."""
+    return re.sub(r"<br>|\s", "", title)
+
+
 def metric(at: AppTest, label: str) -> float:
     found = [m.value for m in at.metric if m.label == label]
     assert found, f"no metric {label!r}; have {[m.label for m in at.metric]}"
@@ -211,11 +216,11 @@ def captions(at: AppTest) -> list[str]:
 def test_heads_page_compares_random_and_trained_heads_by_measured_jobs(weights):
     at = open_page("heads", weights=weights)
     assert not at.exception, [e.value for e in at.exception]
-    titles = [c["layout"]["title"]["text"] for c in charts(at)]
+    titles = [unwrapped(c["layout"]["title"]["text"]) for c in charts(at)]
     last = int(load_demo_history().steps[-1])
     for key, step in (("heads.tag_random", 0), ("heads.tag_trained", last)):
-        tag = t(key, step=last) + " · "
-        expect = [tag + figures.head_job_label(job, t) for job in describe_heads(step)]
+        tag = unwrapped(t(key, step=last) + " · ")
+        expect = [tag + unwrapped(figures.head_job_label(job, t)) for job in describe_heads(step)]
         assert [x for x in titles if x.startswith(tag)] == expect
     assert all(job.relation == "diffuse" for job in describe_heads(0))
     assert len({job.relation for job in describe_heads(last)} - {"diffuse"}) >= 3
@@ -227,8 +232,8 @@ def test_heads_page_follows_the_sidebar_weights():
     assert "heads_h" not in [r.key for r in at.radio]  # h is built into the trained model
     cfg = load_demo_history().config
     assert t("heads.weights_trained", h=cfg.num_heads, d=cfg.d_model) in captions(at)
-    titles = [c["layout"]["title"]["text"] for c in charts(at)]
-    grid = [figures.head_job_label(job, t) for job in describe_heads()]
+    titles = [unwrapped(c["layout"]["title"]["text"]) for c in charts(at)]
+    grid = [unwrapped(figures.head_job_label(job, t)) for job in describe_heads()]
     assert sorted(x for x in titles if x in grid) == sorted(grid)  # measured jobs as titles
     at = open_page("heads", weights="random")
     assert "heads_h" in [r.key for r in at.radio]

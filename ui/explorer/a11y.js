@@ -125,6 +125,8 @@ function storyOf(header, heads, weights, i, name, touch) {
   const n = header.n;
   const q = name(i);
   if (header.source !== "trained") return [fmt(T.story_random, { q })];
+  const said = header.tokens[i].reading; // the core's reading where the rule below would be wrong
+  if (said && said.length) return said;
   const roles = header.tokens[i].roles || [];
   const lines = heads
     .filter((k) => header.jobs[k] && header.jobs[k].clear && roles.includes(header.jobs[k].relation))
