@@ -4,13 +4,14 @@ found its job, measured on held-out sentences."""
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attention_core import EmptyInputError, reading
+from attention_core import reading
 from attention_core.corpus import LINKS, heldout_words
 from attention_core.model import (
     JOB_THRESHOLD,
@@ -23,10 +24,10 @@ from attention_core.model import (
     read_pronoun,
 )
 from ui import charts, figures, widgets
-from ui.controls import Settings
+from ui.controls import Settings, show_notices
 from ui.figures import RELATION_KEYS
 from ui.figures.training import token_names
-from ui.state import frozen
+from ui.state import frozen, lab_for
 from ui.text import md_escape
 from ui.text import t as text
 
@@ -275,10 +276,10 @@ if not s.scale:
     st.caption(t("learned.noscale_note", r=np.sqrt(cfg.d_model // cfg.num_heads)))
 if s.causal:
     st.caption(t("learned.causal_note"))
-try:
-    learned_runs(sentence, s.scale)
-except (EmptyInputError, TypeError) as err:
-    st.warning(t("learned.empty", error=md_escape(str(err))))
+# The sentence as the pipeline takes it (cut to its limits, said so), in the UI's language.
+lab, notices = lab_for(replace(s, sentence=sentence, weights="trained", mode="word", causal=False))
+show_notices(notices, s.lang)
+if lab is None:
     st.stop()
 final = int(history.steps[-1])
 maps_section(sentence, s.scale, history, s, t)
