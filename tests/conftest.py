@@ -29,8 +29,10 @@ import os
 from collections.abc import Callable, Iterator
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from bench.rerun import share_script_cache
+from tests.app_support import APP, TIMEOUT_S
 from tests.browser_support import (
     CHROMIUM,
     CHROMIUM_FLAGS,
@@ -130,3 +132,31 @@ def streamlit_factory() -> Iterator[Callable[..., StreamlitServer]]:
     yield start
     for server in started:
         server.stop()
+
+
+# ---- the main page under AppTest --------------------------------------------------------------
+
+# AppTest resets PagesManager.uses_pages_directory before every run; with a pages/ folder next
+# to app.py, reruns after the first then execute the page file alone (the v1 multipage path),
+# skipping the router and its sidebar. Running app.py from a folder without pages/ avoids that.
+ENTRY = f"import runpy\nrunpy.run_path({str(APP)!r}, run_name='__main__')\n"
+
+
+@pytest.fixture(scope="module")
+def entry(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("entry") / "entry.py"
+    path.write_text(ENTRY, encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def run_app(entry):
+    """run_app(**query) → an AppTest of app.py after its first run with those link parameters."""
+
+    def start(**query: str) -> AppTest:
+        at = AppTest.from_file(entry, default_timeout=TIMEOUT_S)
+        for name, value in query.items():
+            at.query_params[name] = value
+        return at.run()
+
+    return start

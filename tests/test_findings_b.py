@@ -17,7 +17,7 @@ from attention_core import reading
 from attention_core.corpus import build, heldout_words
 from attention_core.model import describe_heads, load_demo_history, load_demo_model
 from tests.app_support import chart_specs, open_app
-from tests.test_app_main import ENTRY, TIMEOUT, view
+from tests.test_app_main import view
 from ui.controls import MAX_HEADS, examples
 from ui.gloss import tag_name
 from ui.text import t
@@ -31,27 +31,6 @@ EXPECTED = {
     "小明很高兴，小刚看见了他。": "小明",
     "老师把作业还给了小王，因为他上周生病了。": "小王",
 }
-
-
-@pytest.fixture(scope="module")
-def entry(tmp_path_factory) -> str:
-    """app.py run from a folder without pages/ (see tests/test_app_main.py's ENTRY)."""
-    path = tmp_path_factory.mktemp("entry") / "entry.py"
-    path.write_text(ENTRY, encoding="utf-8")
-    return str(path)
-
-
-@pytest.fixture
-def run_app(entry):
-    """run_app(**query) → the main page after its first run with those link parameters."""
-
-    def start(**query: str) -> AppTest:
-        at = AppTest.from_file(entry, default_timeout=TIMEOUT)
-        for name, value in query.items():
-            at.query_params[name] = value
-        return at.run()
-
-    return start
 
 
 def ok(at: AppTest) -> AppTest:
