@@ -198,26 +198,50 @@ def match_perm(a: Sequence[str], b: Sequence[str]) -> list[int] | None:
     return perm
 
 
+SAME_TOL = 1e-9  # a weight or output difference below this is float round-off, not a change
+
+
 def permutation_demo(
-    texts: Sequence[str], perm: Sequence[int], d_model: int, heads: int, *, pos: bool, seed: int = 0
+    texts: Sequence[str],
+    perm: Sequence[int],
+    d_model: int,
+    heads: int,
+    *,
+    pos: bool,
+    seed: int = 0,
+    scale: bool = True,
+    causal: bool = False,
 ) -> dict:
-    """Attention for a sentence and its reordering; how far A₂ is from P·A₁·Pᵀ and how far
-    each token's output moved. perm[i] = index in the original of the i-th reordered token."""
+    """Attention for a sentence (A₁) and its reordering (A₂), with the same random weights,
+    positions, scaling and causal mask; B's map put back in A's order (Pᵀ·A₂·P) and compared
+    with A₁ cell by cell; how far each token's output moved. perm[i] = index in the original
+    of the i-th reordered token."""
     perm = np.asarray(perm)
+    n = len(texts)
     params = init_params(d_model, heads, seed)
+    mask = causal_mask(n) if causal else None  # (n, n) True = may attend, by position
     reordered = [texts[i] for i in perm]
-    a = multi_head_attention(build_inputs(texts, d_model, positions=pos), params)
-    b = multi_head_attention(build_inputs(reordered, d_model, positions=pos), params)
-    p = np.eye(len(texts))[perm]  # (n, n) permutation matrix: (P·M)[i] = M[perm[i]]
-    a_perm = p @ a.heads.weights @ p.T  # (h, n, n)
-    out_moved = np.abs(b.output - a.output[perm]).max(-1)  # (n,) per reordered token
+    run = partial(multi_head_attention, params=params, scale=scale, mask=mask)
+    a = run(build_inputs(texts, d_model, positions=pos))
+    b = run(build_inputs(reordered, d_model, positions=pos))
+    p = np.eye(n)[perm]  # (n, n) permutation matrix: (P·M)[i] = M[perm[i]]
+    a_perm = p @ a.heads.weights @ p.T  # (h, n, n) A's map in B's order
+    b_back = p.T @ b.heads.weights @ p  # (h, n, n) B's map in A's order
+    cell_diff = np.abs(b_back - a.heads.weights)  # (h, n, n)
+    moved = np.linalg.norm(b.output - a.output[perm], axis=-1)  # (n,) per reordered token
+    size = np.maximum(np.linalg.norm(a.output[perm], axis=-1), 1e-300)  # (n,)
     return {
         "a": a,
         "b": b,
         "reordered": reordered,
         "a_perm": a_perm,
-        "weights_diff": float(np.abs(b.heads.weights - a_perm).max()),
-        "output_diff": out_moved,
+        "b_back": b_back,
+        "weights_diff": float(cell_diff.max()),
+        "cells": int(cell_diff.size),
+        "same_cells": int((cell_diff <= SAME_TOL).sum()),
+        "output_diff": np.abs(b.output - a.output[perm]).max(-1),  # (n,) largest entry moved
+        "output_moved": moved / size,  # (n,) |Δ output| / |output|
+        "same": bool(cell_diff.max() <= SAME_TOL and moved.max() <= SAME_TOL * size.max()),
     }
 
 

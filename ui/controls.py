@@ -41,8 +41,9 @@ QUERY_KEYS = (
 PAGE_QUERY_KEYS: tuple[str, ...] = ("head", "tau", "nth", "at")
 # Settings a page may own on its screen (its own control is the setting; the sidebar then shows
 # no second one): pages call `own_settings(...)` before the sidebar is drawn.
-OWNABLE = ("scale", "causal")
+OWNABLE = ("scale", "causal", "pos")
 OWNED = "_page_owns"  # session key: what the page running now owns
+OWNED_NOTE = "_page_owns_note"  # session key: the sidebar's line saying where they are
 
 
 @dataclass(frozen=True)
@@ -354,22 +355,26 @@ def _model_controls(lang: str, fixed_weights: str | None = None) -> None:
     if config is not None:  # the greyed sliders keep the random-weights values; say what is used
         st.caption(t("side.trained_fixed", lang, d=config.d_model, h=config.num_heads))
     owned = st.session_state.pop(OWNED, ())
+    note = st.session_state.pop(OWNED_NOTE, "")
     if "scale" not in owned:
         st.toggle(t("side.scale", lang), key="scale")
     if "causal" not in owned:
         st.toggle(t("side.causal", lang), key="causal")  # a what-if on any weights' scores
+    if "pos" not in owned:
+        st.toggle(t("side.pos", lang), key="pos", disabled=fixed)
+        if fixed:
+            st.caption(t("side.trained_pos", lang))
     if owned:  # the page's own switches are the settings: say where they are
-        st.caption(t("explorer.side_owned", lang))
-    st.toggle(t("side.pos", lang), key="pos", disabled=fixed)
-    if fixed:
-        st.caption(t("side.trained_pos", lang))
+        st.caption(note or t("explorer.side_owned", lang))
     st.number_input(t("side.seed", lang), 0, SEED_MAX, step=1, key="seed", disabled=fixed)
 
 
-def own_settings(*fields: str) -> None:
+def own_settings(*fields: str, note: str = "") -> None:
     """The running page shows its own control for these settings (OWNABLE); the sidebar, drawn
-    after the page, leaves its own out this run, so the screen has one control per setting."""
+    after the page, leaves its own out this run, so the screen has one control per setting, and
+    shows `note` (in the UI language: where the page's switches are) in their place."""
     st.session_state[OWNED] = tuple(f for f in fields if f in OWNABLE)
+    st.session_state[OWNED_NOTE] = note
 
 
 def _display_controls(lang: str) -> None:
