@@ -300,8 +300,35 @@ def _frame_controls() -> str:
         format_func=LANG_NAMES.get,
     )
     lang = current_lang()
-    st.toggle(t("side.classroom", lang), key="classroom", help=t("side.classroom_help", lang))
+    st.toggle(
+        t("side.classroom", lang),
+        key="classroom",
+        help=t("side.classroom_help", lang),
+        on_change=_classroom_sidebar,
+    )
     return lang
+
+
+SIDEBAR_STATE = "_sidebar_state"  # session key app.py passes to st.set_page_config
+COLLAPSE_NOW = "_collapse_sidebar"  # session key: classroom was just switched on
+# Static code, no user text: Streamlit's own « button, pressed once. A changed page config alone
+# is not enough: once a person has opened or closed the sidebar in this browser, Streamlit
+# keeps their choice (localStorage) over the page's.
+COLLAPSE_JS = """<script>
+(() => {
+  const bar = document.querySelector('[data-testid="stSidebar"]');
+  const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+  if (bar && button && bar.getAttribute("data-collapsed") !== "true") button.click();
+})();
+</script>"""
+
+
+def _classroom_sidebar() -> None:
+    """Classroom on: the sidebar collapses, as its help says (» brings it back); off: Streamlit's
+    own choice (open on a desktop). A link with class=1 opens collapsed (app.py)."""
+    ss = st.session_state
+    ss[SIDEBAR_STATE] = "collapsed" if ss.get("classroom") else "auto"
+    ss[COLLAPSE_NOW] = bool(ss.get("classroom"))
 
 
 def _weights_control(lang: str, fixed: str | None) -> str:
@@ -394,6 +421,8 @@ def sidebar(fixed_weights: str | None = None) -> Settings:
         lang = _frame_controls()
         _model_controls(lang, fixed_weights)
         _display_controls(lang)
+        if st.session_state.pop(COLLAPSE_NOW, False):
+            st.html(COLLAPSE_JS, unsafe_allow_javascript=True)
     return current_settings()
 
 
