@@ -18,6 +18,11 @@ def demo(texts: tuple, perm: tuple, s: Settings) -> dict:
                                         scale=s.scale, causal=s.causal)  # fmt: skip
 
 
+def unit(s: Settings, t) -> str:
+    """What a token is called: a word, or in character mode a character (字, not 词)."""
+    return t("unit.char") if s.mode == "char" else t("unit.word")
+
+
 def in_force(s: Settings) -> Record:
     """What this page computes with: the sidebar's settings on random weights."""
     return Record("random", s.scale, s.causal, False, s.pos, s.mode, s.seed, None, s.d_model,
@@ -39,7 +44,7 @@ def switches(s: Settings, t) -> int:
 def show_maps(d: dict, texts: list[str], head: int, s: Settings, t, key: str) -> None:
     """A's map beside B's put back in A's order (Pᵀ·A₂·P): they match cell by cell exactly when
     nothing depends on position."""
-    st.caption(t("order.b_is", b=" / ".join(d["reordered"])))
+    st.caption(t("order.b_is", b=" / ".join(d["reordered"]), unit=unit(s, t)))
     maps = (
         (d["a"].heads.weights[head], t("order.map_a"), "a"),
         (d["b_back"][head], t("order.map_back"), "back"),
@@ -55,13 +60,14 @@ def verdict(d: dict, s: Settings, t) -> None:
     """Cell by cell, as measured; then why, from the settings in force."""
     if d["same"]:
         st.success(t("order.same", h=s.heads, cells=d["cells"], diff=d["weights_diff"],
-                     out=float(d["output_moved"].max())))  # fmt: skip
+                     out=float(d["output_moved"].max()), unit=unit(s, t)))  # fmt: skip
     else:
         st.warning(t("order.differ", h=s.heads, cells=d["cells"], k=d["cells"] - d["same_cells"],
-                     pp=100 * d["weights_diff"], out=float(d["output_moved"].max())))  # fmt: skip
+                     pp=100 * d["weights_diff"], out=float(d["output_moved"].max()),
+                     unit=unit(s, t)))  # fmt: skip
     reasons = [key for key, on in (("order.why_pos", s.pos), ("order.why_causal", s.causal)) if on]
     for key in reasons or ["order.why_none"]:
-        st.caption(t(key))
+        st.caption(t(key, unit=unit(s, t)))
 
 
 def show_demo(d: dict, texts: list[str], head: int, s: Settings, t, key: str) -> None:
@@ -69,7 +75,8 @@ def show_demo(d: dict, texts: list[str], head: int, s: Settings, t, key: str) ->
     show_maps(d, texts, head, s, t, key)
     verdict(d, s, t)
     moved = 100 * d["output_moved"]  # (n,) %
-    fig = figures.bars(moved, d["reordered"], title=t("order.moved"), y_title="%", fmt=".1f",
+    title = t("order.moved", unit=unit(s, t))
+    fig = figures.bars(moved, d["reordered"], title=title, y_title="%", fmt=".1f",
                        y_range=(0, max(10.0, float(moved.max()) * 1.25)),
                        classroom=s.classroom)  # fmt: skip
     charts.chart(fig, key=f"order_{key}_moved", lang=s.lang)
