@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
@@ -95,6 +96,11 @@ def doubling_ratios(ns: Sequence[int], ys: Sequence[float]) -> list[float]:
     return [ys[i + 1] / ys[i] for i in range(len(ns) - 1) if ns[i + 1] == 2 * ns[i] and ys[i] > 0]
 
 
+# One measurement at a time: tracemalloc and the clock see every thread of the process, so two
+# sessions measuring at once would count each other's arrays and share the cores.
+MEASURING = threading.Lock()
+
+
 def peak_bytes(fn: Callable[[], object]) -> int:
     """Peak bytes allocated while running fn (numpy reports its buffers to tracemalloc)."""
     tracemalloc.start()
@@ -131,10 +137,11 @@ def measure_cost(n: int, d: int = COST_D, *, timing: bool = True) -> dict[str, f
     """Seconds (best of a few) and peak bytes of plain and tiled attention at length n."""
     out = {}
     repeats = 5 if n <= 512 else 3 if n <= 2048 else 1
-    for name, fn in attention_fns(n, d).items():
-        out[f"{name}_bytes"] = float(peak_bytes(fn))
-        if timing:
-            out[f"{name}_s"] = best_time(fn, repeats)
+    with MEASURING:
+        for name, fn in attention_fns(n, d).items():
+            out[f"{name}_bytes"] = float(peak_bytes(fn))
+            if timing:
+                out[f"{name}_s"] = best_time(fn, repeats)
     return out
 
 
@@ -163,7 +170,9 @@ def measure_generation(t: int, d: int = COST_D, repeats: int = KV_REPEATS) -> di
     fns = {name: partial(generate_states, t, d, **how) for name, how in GENERATION.items()}
     states = {name: fn() for name, fn in fns.items()}  # warm-up, and the outputs compared
     out["max_diff"] = float(max(np.abs(r - states["cache"]).max() for r in states.values()))
-    for name, times in interleaved_times(fns, repeats).items():
+    with MEASURING:
+        times_of = interleaved_times(fns, repeats)
+    for name, times in times_of.items():
         fastest, median = min(times), float(np.median(times))
         out[f"{name}_s"], out[f"{name}_median_s"] = fastest, median
         out[f"{name}_noise"] = median / fastest - 1
