@@ -246,20 +246,24 @@ def axis_style(classroom: bool) -> dict:
     return {**AXIS, "tickfont": text, "title": {"font": text}, "automargin": True}
 
 
+LEGEND_ITEM = 48  # px of a legend entry beside its text: plotly's 40 px symbol and the gaps
+
+
 def legend_below(out: dict, traces: list[dict], classroom: bool, across: int = 1) -> list:
     """Show the legend under the x axis: entries wrapped to the narrowest width the chart may get
     (their names are rewritten with <br>), rows packed left to right, the figure grown by the
     rows' height. The legend hangs from the top of its band, so a wider chart, which needs fewer
     rows, leaves the spare room at the bottom, never a row over the axis title."""
-    size, room = fonts(classroom)["base"], narrow_room(classroom, across) + 60  # the y axis's room
+    size = fonts(classroom)["base"]
+    room = min(PAGE_WIDTH[bool(classroom)] // max(across, 1), NARROW_PX) - 20  # from the left edge
     rows: list[list[int]] = [[]]  # per row, the line count of each entry
     used = 0
     for tr in traces:
         if tr.get("showlegend", True) is False:
             continue
-        lines = wrap(str(tr["name"]), size, room - 3 * size)
+        lines = wrap(str(tr["name"]), size, room - LEGEND_ITEM - 2 * size)
         tr["name"] = "<br>".join(lines)
-        width = max(text_px(line, size) for line in lines) + 3 * size
+        width = max(text_px(line, size) for line in lines) + LEGEND_ITEM + 2 * size
         if rows[-1] and used + width > room:
             rows.append([])
             used = 0
@@ -271,7 +275,8 @@ def legend_below(out: dict, traces: list[dict], classroom: bool, across: int = 1
     out["margin"]["b"] = axis_px + legend_px + 6
     out["height"] += legend_px
     top = (legend_px + 6) / out["height"]  # the band's top, in the figure's height
-    out["legend"] = {"orientation": "h", "x": 0, "y": top, "yref": "container", "yanchor": "top"}
+    out["legend"] = {"orientation": "h", "x": 0, "xref": "container", "y": top,
+                     "yref": "container", "yanchor": "top"}  # fmt: skip
     out["legend"]["font"] = {"size": size, "color": ink(classroom)}
     return traces
 
