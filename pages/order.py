@@ -76,7 +76,7 @@ def show_demo(d: dict, texts: list[str], head: int, s: Settings, t, key: str) ->
     verdict(d, s, t)
     moved = 100 * d["output_moved"]  # (n,) %
     title = t("order.moved", unit=unit(s, t))
-    fig = figures.bars(moved, d["reordered"], title=title, y_title="%", fmt=".1f",
+    fig = figures.bars(moved, d["reordered"], title=title, y_title=t("order.moved_y"), fmt=".1f",
                        y_range=(0, max(10.0, float(moved.max()) * 1.25)),
                        classroom=s.classroom)  # fmt: skip
     charts.chart(fig, key=f"order_{key}_moved", lang=s.lang)
