@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
@@ -95,6 +96,11 @@ def doubling_ratios(ns: Sequence[int], ys: Sequence[float]) -> list[float]:
     return [ys[i + 1] / ys[i] for i in range(len(ns) - 1) if ns[i + 1] == 2 * ns[i] and ys[i] > 0]
 
 
+# One measurement at a time: tracemalloc and the clock see every thread of the process, so two
+# sessions measuring at once would count each other's arrays and share the cores.
+MEASURING = threading.Lock()
+
+
 def peak_bytes(fn: Callable[[], object]) -> int:
     """Peak bytes allocated while running fn (numpy reports its buffers to tracemalloc)."""
     tracemalloc.start()
@@ -131,10 +137,11 @@ def measure_cost(n: int, d: int = COST_D, *, timing: bool = True) -> dict[str, f
     """Seconds (best of a few) and peak bytes of plain and tiled attention at length n."""
     out = {}
     repeats = 5 if n <= 512 else 3 if n <= 2048 else 1
-    for name, fn in attention_fns(n, d).items():
-        out[f"{name}_bytes"] = float(peak_bytes(fn))
-        if timing:
-            out[f"{name}_s"] = best_time(fn, repeats)
+    with MEASURING:
+        for name, fn in attention_fns(n, d).items():
+            out[f"{name}_bytes"] = float(peak_bytes(fn))
+            if timing:
+                out[f"{name}_s"] = best_time(fn, repeats)
     return out
 
 
@@ -163,7 +170,9 @@ def measure_generation(t: int, d: int = COST_D, repeats: int = KV_REPEATS) -> di
     fns = {name: partial(generate_states, t, d, **how) for name, how in GENERATION.items()}
     states = {name: fn() for name, fn in fns.items()}  # warm-up, and the outputs compared
     out["max_diff"] = float(max(np.abs(r - states["cache"]).max() for r in states.values()))
-    for name, times in interleaved_times(fns, repeats).items():
+    with MEASURING:
+        times_of = interleaved_times(fns, repeats)
+    for name, times in times_of.items():
         fastest, median = min(times), float(np.median(times))
         out[f"{name}_s"], out[f"{name}_median_s"] = fastest, median
         out[f"{name}_noise"] = median / fastest - 1
@@ -198,26 +207,50 @@ def match_perm(a: Sequence[str], b: Sequence[str]) -> list[int] | None:
     return perm
 
 
+SAME_TOL = 1e-9  # a weight or output difference below this is float round-off, not a change
+
+
 def permutation_demo(
-    texts: Sequence[str], perm: Sequence[int], d_model: int, heads: int, *, pos: bool, seed: int = 0
+    texts: Sequence[str],
+    perm: Sequence[int],
+    d_model: int,
+    heads: int,
+    *,
+    pos: bool,
+    seed: int = 0,
+    scale: bool = True,
+    causal: bool = False,
 ) -> dict:
-    """Attention for a sentence and its reordering; how far A₂ is from P·A₁·Pᵀ and how far
-    each token's output moved. perm[i] = index in the original of the i-th reordered token."""
+    """Attention for a sentence (A₁) and its reordering (A₂), with the same random weights,
+    positions, scaling and causal mask; B's map put back in A's order (Pᵀ·A₂·P) and compared
+    with A₁ cell by cell; how far each token's output moved. perm[i] = index in the original
+    of the i-th reordered token."""
     perm = np.asarray(perm)
+    n = len(texts)
     params = init_params(d_model, heads, seed)
+    mask = causal_mask(n) if causal else None  # (n, n) True = may attend, by position
     reordered = [texts[i] for i in perm]
-    a = multi_head_attention(build_inputs(texts, d_model, positions=pos), params)
-    b = multi_head_attention(build_inputs(reordered, d_model, positions=pos), params)
-    p = np.eye(len(texts))[perm]  # (n, n) permutation matrix: (P·M)[i] = M[perm[i]]
-    a_perm = p @ a.heads.weights @ p.T  # (h, n, n)
-    out_moved = np.abs(b.output - a.output[perm]).max(-1)  # (n,) per reordered token
+    run = partial(multi_head_attention, params=params, scale=scale, mask=mask)
+    a = run(build_inputs(texts, d_model, positions=pos))
+    b = run(build_inputs(reordered, d_model, positions=pos))
+    p = np.eye(n)[perm]  # (n, n) permutation matrix: (P·M)[i] = M[perm[i]]
+    a_perm = p @ a.heads.weights @ p.T  # (h, n, n) A's map in B's order
+    b_back = p.T @ b.heads.weights @ p  # (h, n, n) B's map in A's order
+    cell_diff = np.abs(b_back - a.heads.weights)  # (h, n, n)
+    moved = np.linalg.norm(b.output - a.output[perm], axis=-1)  # (n,) per reordered token
+    size = np.maximum(np.linalg.norm(a.output[perm], axis=-1), 1e-300)  # (n,)
     return {
         "a": a,
         "b": b,
         "reordered": reordered,
         "a_perm": a_perm,
-        "weights_diff": float(np.abs(b.heads.weights - a_perm).max()),
-        "output_diff": out_moved,
+        "b_back": b_back,
+        "weights_diff": float(cell_diff.max()),
+        "cells": int(cell_diff.size),
+        "same_cells": int((cell_diff <= SAME_TOL).sum()),
+        "output_diff": np.abs(b.output - a.output[perm]).max(-1),  # (n,) largest entry moved
+        "output_moved": moved / size,  # (n,) |Δ output| / |output|
+        "same": bool(cell_diff.max() <= SAME_TOL and moved.max() <= SAME_TOL * size.max()),
     }
 
 

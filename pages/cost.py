@@ -142,8 +142,11 @@ def cells_part(s: Settings, t) -> None:
     c1, c2 = st.columns(2)
     c1.metric(t("cost.words", n=c["word_n"]), f"{c['word_cells']:,}")
     c2.metric(t("cost.chars", n=c["char_n"]), f"{c['char_cells']:,}")
-    if c["word_cells"]:
-        st.caption(t("cost.cells_say", ratio=c["char_cells"] / c["word_cells"]))
+    words, chars = c["word_cells"], c["char_cells"]
+    if words and chars == words:
+        st.caption(t("cost.cells_same", n=c["word_n"], cells=words))
+    elif words:
+        st.caption(t("cost.cells_say", ratio=chars / words, chars=chars, words=words))
 
 
 def kv_part(s: Settings, t) -> None:

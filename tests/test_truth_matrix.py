@@ -1,13 +1,14 @@
 """Keep it true: every page × the sidebar states that change what it shows, and one set of numbers.
 
-The six sidebar settings that change what a page shows are all two-valued: √d_k scaling,
-causal mask, positions, random/trained weights, word/char and zh/en. All 2⁶ = 64 states on
-8 pages would be 512 AppTest runs; the bugs issue 13 found each needed one setting, or two
-together (causal × scaling on the library cards, positions × weights on the steps page). So
-the matrix is a pairwise covering array: 6 states in which every pair of settings takes all
-four value pairs (checked below), every page runs in every one of them, so every value of
-every setting is seen on every page. On the pages whose claims depend on state, each claim
-is checked against the settings actually in force (the trained model fixes its own).
+The seven settings that change what a page shows are all two-valued: √d_k scaling, causal
+mask, positions, random/trained weights, word/char, zh/en and the shared colour scale. All
+2⁷ = 128 states on 9 pages would be over 1000 AppTest runs; the bugs issues 13 and 23 found
+each needed one setting, or two together (causal × scaling on the library cards, positions ×
+weights on the steps page). So the matrix is a pairwise covering array: 6 states in which
+every pair of settings takes all four value pairs (checked below), every page runs in every
+one of them, so every value of every setting is seen on every page. On the pages whose claims
+depend on state, each claim is checked against the settings actually in force (the trained
+model fixes its own; the order page always uses random weights and owns positions and mask).
 
 The consistency tests: the same settings give the same numbers in the page's Lab
 (ui/state.compute_lab), the CLI's --json and the NPZ export (ui/state.all_npz); and in every
@@ -30,7 +31,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core import tokenize
 from attention_core.__main__ import main as cli_main
 from attention_core.model import load_demo_model
-from tests.app_support import chart_specs, open_app
+from tests.app_support import chart_specs, chart_specs_by_key, open_app
 from tests.reference import causal_allowed, loop_softmax
 from tests.test_pages_teach import decode
 from ui import explorer
@@ -40,7 +41,7 @@ from ui.text import md_escape, t
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
-SETTINGS = ("scale", "causal", "pos", "weights", "mode", "lang")
+SETTINGS = ("scale", "causal", "pos", "weights", "mode", "lang", "shared_scale")
 VALUES = {
     "scale": (True, False),
     "causal": (False, True),
@@ -48,10 +49,12 @@ VALUES = {
     "weights": ("random", "trained"),
     "mode": ("word", "char"),
     "lang": ("zh", "en"),
+    "shared_scale": (True, False),
 }
-# Columns: the weight-3 words of length 6 that start with 0 (any two of them differ, share a 0
-# in row 0 and a 1 somewhere, and each has a 1 where the other has a 0): a 6-row pairwise array.
-COLUMNS = ("000111", "001011", "001101", "010011", "010101", "011001")
+# Columns: weight-3 words of length 6 that start with 0 (any two of them differ, share a 0 in
+# row 0 and a 1 somewhere, and each has a 1 where the other has a 0): a 6-row pairwise array
+# (there are ten such words, room for three more settings).
+COLUMNS = ("000111", "001011", "001101", "010011", "010101", "011001", "001110")
 STATES = [
     {name: VALUES[name][int(col[row])] for name, col in zip(SETTINGS, COLUMNS, strict=True)}
     for row in range(6)
@@ -139,14 +142,46 @@ def check_scaling(at: AppTest, f: dict, tr) -> None:
     assert any(f["source"] in (title or "") for title in chart_titles(at))
     n = len(tokenize(DEFAULT_SENTENCE, f["mode"]))
     want = tr("scaling.tau_max_causal" if f["causal"] else "scaling.tau_max", n=n)
-    names = [trace.get("name") for spec in specs(at) for trace in spec["data"]]
+    names = [(trace.get("name") or "").replace("<br>", " ")  # legends wrap to their width
+             for spec in specs(at) for trace in spec["data"]]  # fmt: skip
     assert html.escape(want) in names
 
 
 def check_order(at: AppTest, f: dict, tr) -> None:
-    """Always random weights, and it says so (with the d_model, h and seed it used)."""
-    assert tr("order.random", d=64, h=4, seed=0) in texts_of(at, "caption")
-    assert (tr("order.random_trained") in texts_of(at, "info")) == (f["weights"] == "trained")
+    """Random weights, and it says so; scaling, the mask and positions as in force, named; the
+    pair's maps match cell by cell, and the page says so, exactly when neither positions nor
+    the mask depend on order (for any weights the sidebar chose)."""
+    trained = f["weights"] == "trained"
+    f = {**f, "weights": "random", "d": 64, "h": 4, "mode": at.session_state["mode"],
+         "source": t("teach.src.random", f["lang"], seed=0)}  # fmt: skip
+    said = texts_of(at, "caption")
+    assert tr("order.random", d=64, h=4, seed=0) in said
+    assert (tr("order.random_trained") in texts_of(at, "info")) == trained
+    assert lab_line(f) in said
+    by_key = chart_specs_by_key(at)
+    a = decode(by_key["order_pair_a"]["data"][0]["z"])
+    back = decode(by_key["order_pair_back"]["data"][0]["z"])
+    same = not (f["pos"] or f["causal"])
+    assert np.allclose(a, back, atol=1e-4) == same
+    start = tr("order.same").split("{")[0]  # both verdicts open alike: told apart by level
+    said_same = [x.value for x in at.success if x.value.startswith(start)]
+    said_differ = [x.value for x in at.warning if x.value.startswith(start)]
+    assert (len(said_same), len(said_differ)) == ((2, 0) if same else (0, 2))  # pair, shuffle
+    unit = tr("unit.char") if f["mode"] == "char" else tr("unit.word")
+    why = [k for k, on in (("order.why_pos", f["pos"]), ("order.why_causal", f["causal"])) if on]
+    for key in why or ["order.why_none"]:
+        assert tr(key, unit=unit) in said
+
+
+def check_heads(at: AppTest, f: dict, tr) -> None:
+    """The shared-scale switch: every head map on 0–100 %, or each on 0 to its own maximum."""
+    maps = [spec for key, spec in chart_specs_by_key(at).items() if key.startswith("heads_map_")]
+    assert maps
+    for spec in maps:
+        trace = spec["data"][0]
+        peak = float(decode(trace["z"]).max())
+        want = 1.0 if f["shared_scale"] else max(peak, 0.01)
+        assert trace["zmax"] == pytest.approx(want, abs=1e-4)
 
 
 def check_cost(at: AppTest, f: dict, tr) -> None:
@@ -162,6 +197,7 @@ CHECKS = {
     "library": (check_library, {}),
     "scaling": (check_scaling, {}),
     "order": (check_order, {}),
+    "heads": (check_heads, {}),
     "cost": (check_cost, {}),
 }
 
@@ -259,4 +295,5 @@ def test_app_and_cli_agree_on_weights_and_default_focus(state, sentence, capsys)
     assert [tok["t"] for tok in header["tokens"]] == [tok["text"] for tok in cli["tokens"]]
     assert header["state"]["focus"] == cli["focus"]["index"]  # one default-focus rule
     assert header["source"] == cli["settings"]["source"] == state["weights"]
+    assert header["shared"] == state["shared_scale"]  # each map's range labelled when off
     np.testing.assert_allclose(view_weights(header, scores), cli["weights"], atol=2e-6)

@@ -41,8 +41,9 @@ QUERY_KEYS = (
 PAGE_QUERY_KEYS: tuple[str, ...] = ("head", "tau", "nth", "at")
 # Settings a page may own on its screen (its own control is the setting; the sidebar then shows
 # no second one): pages call `own_settings(...)` before the sidebar is drawn.
-OWNABLE = ("scale", "causal")
+OWNABLE = ("scale", "causal", "pos")
 OWNED = "_page_owns"  # session key: what the page running now owns
+OWNED_NOTE = "_page_owns_note"  # session key: the sidebar's line saying where they are
 
 
 @dataclass(frozen=True)
@@ -299,8 +300,35 @@ def _frame_controls() -> str:
         format_func=LANG_NAMES.get,
     )
     lang = current_lang()
-    st.toggle(t("side.classroom", lang), key="classroom", help=t("side.classroom_help", lang))
+    st.toggle(
+        t("side.classroom", lang),
+        key="classroom",
+        help=t("side.classroom_help", lang),
+        on_change=_classroom_sidebar,
+    )
     return lang
+
+
+SIDEBAR_STATE = "_sidebar_state"  # session key app.py passes to st.set_page_config
+COLLAPSE_NOW = "_collapse_sidebar"  # session key: classroom was just switched on
+# Static code, no user text: Streamlit's own « button, pressed once. A changed page config alone
+# is not enough: once a person has opened or closed the sidebar in this browser, Streamlit
+# keeps their choice (localStorage) over the page's.
+COLLAPSE_JS = """<script>
+(() => {
+  const bar = document.querySelector('[data-testid="stSidebar"]');
+  const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+  if (bar && button && bar.getAttribute("data-collapsed") !== "true") button.click();
+})();
+</script>"""
+
+
+def _classroom_sidebar() -> None:
+    """Classroom on: the sidebar collapses, as its help says (» brings it back); off: Streamlit's
+    own choice (open on a desktop). A link with class=1 opens collapsed (app.py)."""
+    ss = st.session_state
+    ss[SIDEBAR_STATE] = "collapsed" if ss.get("classroom") else "auto"
+    ss[COLLAPSE_NOW] = bool(ss.get("classroom"))
 
 
 def _weights_control(lang: str, fixed: str | None) -> str:
@@ -354,22 +382,26 @@ def _model_controls(lang: str, fixed_weights: str | None = None) -> None:
     if config is not None:  # the greyed sliders keep the random-weights values; say what is used
         st.caption(t("side.trained_fixed", lang, d=config.d_model, h=config.num_heads))
     owned = st.session_state.pop(OWNED, ())
+    note = st.session_state.pop(OWNED_NOTE, "")
     if "scale" not in owned:
         st.toggle(t("side.scale", lang), key="scale")
     if "causal" not in owned:
         st.toggle(t("side.causal", lang), key="causal")  # a what-if on any weights' scores
+    if "pos" not in owned:
+        st.toggle(t("side.pos", lang), key="pos", disabled=fixed)
+        if fixed:
+            st.caption(t("side.trained_pos", lang))
     if owned:  # the page's own switches are the settings: say where they are
-        st.caption(t("explorer.side_owned", lang))
-    st.toggle(t("side.pos", lang), key="pos", disabled=fixed)
-    if fixed:
-        st.caption(t("side.trained_pos", lang))
+        st.caption(note or t("explorer.side_owned", lang))
     st.number_input(t("side.seed", lang), 0, SEED_MAX, step=1, key="seed", disabled=fixed)
 
 
-def own_settings(*fields: str) -> None:
+def own_settings(*fields: str, note: str = "") -> None:
     """The running page shows its own control for these settings (OWNABLE); the sidebar, drawn
-    after the page, leaves its own out this run, so the screen has one control per setting."""
+    after the page, leaves its own out this run, so the screen has one control per setting, and
+    shows `note` (in the UI language: where the page's switches are) in their place."""
     st.session_state[OWNED] = tuple(f for f in fields if f in OWNABLE)
+    st.session_state[OWNED_NOTE] = note
 
 
 def _display_controls(lang: str) -> None:
@@ -389,6 +421,8 @@ def sidebar(fixed_weights: str | None = None) -> Settings:
         lang = _frame_controls()
         _model_controls(lang, fixed_weights)
         _display_controls(lang)
+        if st.session_state.pop(COLLAPSE_NOW, False):
+            st.html(COLLAPSE_JS, unsafe_allow_javascript=True)
     return current_settings()
 
 

@@ -68,6 +68,7 @@ AXIS = {"gridcolor": GRID, "linecolor": GRID, "zerolinecolor": GRID, "ticks": ""
 # a 1024-px projector with it closed. A chart that shares its row with others (`across`) gets
 # its share; ticks are thinned, titles wrapped and legends folded to fit it.
 PAGE_WIDTH = {False: 940, True: 800}
+NARROW_PX = 280  # a chart's least width: half of a 1024 px page beside the open sidebar
 WORDS = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+|\s+")
 
 
@@ -148,12 +149,22 @@ def plot_room(classroom: bool, across: int = 1) -> int:
     return PAGE_WIDTH[bool(classroom)] // max(across, 1) - 110
 
 
-def stride(labels: list[str], classroom: bool, across: int = 1, upright: bool = True) -> int:
+def narrow_room(classroom: bool, across: int = 1) -> int:
+    """The least plot width a chart may get: its share of the page, or NARROW_PX less the axes'
+    room (half a 1024 px page beside the open sidebar; a phone's column is wider). What must
+    never overlap (a legend's rows, a number axis's ticks) is laid out for this width."""
+    return min(plot_room(classroom, across), NARROW_PX - 80)
+
+
+def stride(
+    labels: list[str], classroom: bool, across: int = 1, upright: bool = True, room: int = 0
+) -> int:
     """Every how many-th label fits side by side under a chart (1: all of them); a turned label
-    needs a line's height, an upright one its width."""
+    needs a line's height, an upright one its width. room: the plot's width (default: its share
+    of the page)."""
     size = fonts(classroom)["base"]
     per = max((text_px(lab, size) for lab in labels), default=size) if upright else size
-    need = len(labels) * (per + size // 2) / max(plot_room(classroom, across), 1)
+    need = len(labels) * (per + size // 2) / max(room or plot_room(classroom, across), 1)
     return next(k for k in (1, 2, 4, 8, 16, 32, 64, 128, 256) if k >= need or k == 256)
 
 
@@ -235,18 +246,24 @@ def axis_style(classroom: bool) -> dict:
     return {**AXIS, "tickfont": text, "title": {"font": text}, "automargin": True}
 
 
+LEGEND_ITEM = 48  # px of a legend entry beside its text: plotly's 40 px symbol and the gaps
+
+
 def legend_below(out: dict, traces: list[dict], classroom: bool, across: int = 1) -> list:
-    """Show the legend under the x axis: entries wrapped to the chart's width (their names are
-    rewritten with <br>), rows packed left to right, the figure grown by the rows' height."""
-    size, room = fonts(classroom)["base"], plot_room(classroom, across) + 60
+    """Show the legend under the x axis: entries wrapped to the narrowest width the chart may get
+    (their names are rewritten with <br>), rows packed left to right, the figure grown by the
+    rows' height. The legend hangs from the top of its band, so a wider chart, which needs fewer
+    rows, leaves the spare room at the bottom, never a row over the axis title."""
+    size = fonts(classroom)["base"]
+    room = min(PAGE_WIDTH[bool(classroom)] // max(across, 1), NARROW_PX) - 20  # from the left edge
     rows: list[list[int]] = [[]]  # per row, the line count of each entry
     used = 0
     for tr in traces:
         if tr.get("showlegend", True) is False:
             continue
-        lines = wrap(str(tr["name"]), size, room - 3 * size)
+        lines = wrap(str(tr["name"]), size, room - LEGEND_ITEM - 2 * size)
         tr["name"] = "<br>".join(lines)
-        width = max(text_px(line, size) for line in lines) + 3 * size
+        width = max(text_px(line, size) for line in lines) + LEGEND_ITEM + 2 * size
         if rows[-1] and used + width > room:
             rows.append([])
             used = 0
@@ -255,10 +272,12 @@ def legend_below(out: dict, traces: list[dict], classroom: bool, across: int = 1
     legend_px = sum(max(row, default=1) * (size + 8) + 6 for row in rows)
     axis_px = int(2.8 * size) + 16  # tick labels and the axis title
     out["showlegend"] = True
-    out["legend"] = {"orientation": "h", "x": 0, "y": 0, "yref": "container", "yanchor": "bottom"}
-    out["legend"]["font"] = {"size": size, "color": ink(classroom)}
     out["margin"]["b"] = axis_px + legend_px + 6
     out["height"] += legend_px
+    top = (legend_px + 6) / out["height"]  # the band's top, in the figure's height
+    out["legend"] = {"orientation": "h", "x": 0, "xref": "container", "y": top,
+                     "yref": "container", "yanchor": "top"}  # fmt: skip
+    out["legend"]["font"] = {"size": size, "color": ink(classroom)}
     return traces
 
 

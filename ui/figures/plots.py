@@ -17,6 +17,7 @@ from ui.figures.base import (
     legend_below,
     log_ticks,
     merge_axis,
+    narrow_room,
     stride,
     token_labels,
     vline_shape,
@@ -38,7 +39,7 @@ def _axis(title: str, *, log=False, values=None, classroom=False, across: int = 
     axis = {"title": {"text": esc(title)}, "type": "log" if log else "linear"}
     if log and values is not None and len(values) <= 12:
         labels = [f"{v:g}" for v in values]
-        every = stride(labels, classroom, across)
+        every = stride(labels, classroom, across, room=narrow_room(classroom, across))
         axis.update(tickvals=list(values)[::every], ticktext=labels[::every], tickangle=0)
     elif log and values is not None:
         axis.update(log_ticks(values))
@@ -135,7 +136,7 @@ def loglog_fit(
     """Measured series against n on log-log axes, each legend entry carrying its fitted slope."""
     named = {f"{name}: ∝ {x_title}^{slopes[name]:.2f}": ys for name, ys in series.items()}
     labels = [str(n) for n in ns]
-    every = stride(labels, classroom, across)
+    every = stride(labels, classroom, across, room=narrow_room(classroom, across))
     x_axis = {**_axis(x_title, log=True), "tickvals": list(ns)[::every], "tickangle": 0}
     x_axis["ticktext"] = labels[::every]
     y_axis = {**_axis(y_title, log=True), "dtick": 1}  # a label a decade, all full size
