@@ -25,7 +25,7 @@ from attention_core.attention import (
 from attention_core.embed import build_inputs, embed_tokens, sinusoidal_positions
 from attention_core.pipeline import Lab, LabSettings, compute, trained_steps
 from attention_core.tiled import tiled_attention
-from attention_core.tokenize import EmptyInputError, tokenize
+from attention_core.tokenize import EmptyInputError, Tokenized, tokenize
 
 # ---- the whole computation as the article writes it: the steps page shows this source --------
 
@@ -180,14 +180,17 @@ def measure_generation(t: int, d: int = COST_D, repeats: int = KV_REPEATS) -> di
 
 
 def cell_counts(text: str) -> dict[str, int]:
-    """Tokens and n² attention cells for word and for character segmentation of `text`."""
-    out = {}
+    """Tokens and n² attention cells for word and for character segmentation of `text`, as
+    tokenize cuts it: characters dropped (`chars_cut`) and tokens dropped (`{mode}_cut`)."""
+    out = {"chars_cut": 0}
     for mode in ("word", "char"):
         try:
-            n = len(tokenize(text, mode=mode))
+            tokens = tokenize(text, mode=mode)
         except EmptyInputError:
-            n = 0
-        out[f"{mode}_n"], out[f"{mode}_cells"] = n, n * n
+            tokens = Tokenized()
+        n = len(tokens)
+        out[f"{mode}_n"], out[f"{mode}_cells"], out[f"{mode}_cut"] = n, n * n, tokens.tokens_cut
+        out["chars_cut"] = tokens.chars_cut
     return out
 
 

@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from attention_core import MAX_CHARS, MAX_TOKENS
 from attention_core import experiments as ex
 from ui import charts, figures, widgets
 from ui.controls import Settings
@@ -139,6 +140,11 @@ def cells_part(s: Settings, t) -> None:
     c = ex.cell_counts(s.sentence)
     if not c["word_n"]:
         st.warning(t("cost.cells_empty"))
+    if c["chars_cut"]:  # the counts are of the sentence as the pipeline cuts it
+        st.warning(t("notice.chars_cut", kept=MAX_CHARS, cut=c["chars_cut"]))
+    if c["word_cut"] or c["char_cut"]:
+        cut = c["char_cut"] if s.mode == "char" else c["word_cut"]
+        st.warning(t("notice.tokens_cut", kept=MAX_TOKENS, cut=cut or c["char_cut"]))
     c1, c2 = st.columns(2)
     c1.metric(t("cost.words", n=c["word_n"]), f"{c['word_cells']:,}")
     c2.metric(t("cost.chars", n=c["char_n"]), f"{c['char_cells']:,}")

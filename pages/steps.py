@@ -176,7 +176,8 @@ def variance_say(run: Lab, head: int, t) -> str:
 def show_step(run: Lab, step: int, head: int, s: Settings, t) -> None:
     f = run.record
     st.latex(formula(step, f))
-    st.caption(t(caption_key(step, f), d_k=f.d_k, n=len(run.texts)))
+    unit = t("unit.char") if f.mode == "char" else t("unit.word")  # 字 are not called 词
+    st.caption(t(caption_key(step, f), d_k=f.d_k, n=len(run.texts), unit=unit))
     if step == 3 and f.scale:
         st.caption(variance_say(run, head, t))
     figs = step_figures(run, step, head, s, t)

@@ -254,15 +254,6 @@ def test_heads_intro_says_what_the_cost_table_shows():
         assert words in t("heads.intro")
 
 
-def test_order_page_permutation_symmetry_breaks_with_positions():
-    at = open_page("order")
-    label = t("order.wdiff")
-    assert metric(at, label) < 1e-9
-    assert metric(at, t("order.odiff")) < 1e-9
-    at.toggle(key="order_pos").set_value(True).run()
-    assert metric(at, label) > 1e-3
-
-
 def test_library_bars_are_the_core_weights_of_ta():
     at = open_page("library")
     spec = charts(at)[0]
