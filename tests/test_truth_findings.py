@@ -196,10 +196,20 @@ def test_steps_step1_says_what_x_is_in_each_state(pos, weights):
     at = open_page("steps", pos=pos, weights=weights)
     key = {False: "steps.say0", True: "steps.say0_pos"}[pos]
     key = "steps.say0_trained" if weights == "trained" else key
-    assert t(key, n=len(TEXTS)) in captions(at)
+    assert t(key, n=len(TEXTS), unit=t("unit.word")) in captions(at)  # word mode: 词
     x = lab(pos=pos, weights=weights).x  # 了 is token 4 and token 11
     same = np.allclose(x[4], x[11])
     assert same == (key == "steps.say0"), "the caption's claim about the two 了 rows"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_steps_step1_calls_characters_characters_in_char_mode(lang):
+    """Issue 23 item 16: split by character, step ① counts 字 (characters), not 词 (tokens)."""
+    at = open_page("steps", mode="char", lang=lang)
+    said = [c for c in captions(at) if c.startswith(t("steps.say0", lang).split("{")[0][:2])]
+    assert said, captions(at)
+    assert ("每个字" if lang == "zh" else "characters") in said[0]
+    assert ("每个词" if lang == "zh" else " tokens ") not in said[0]
 
 
 # ---- 11. one colour ramp, labelled axes
