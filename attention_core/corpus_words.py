@@ -96,7 +96,7 @@ DEGREE = {
     "heldout": ("很窄", "很湿", "很脏", "很细", "最细"),
 }
 SPEAKERS = ("我", "你", "我们", "你们")  # pronouns (r) that never mean a third person
-PLURALS = ("大伙儿", "他们", "她们")  # many people: never what 他 or 她 means
+PLURALS = ("大伙儿", "他们", "她们", "人们", "众人")  # many people: never what 他 or 她 means
 MODALS = {"train": ("要", "想"), "heldout": ("会", "能")}  # verbs before a verb (jieba: v)
 SHORT_ADJECTIVES = {
     "train": ("长", "短", "薄", "软", "硬", "粗"),

@@ -152,17 +152,27 @@ def gender_ids(tokens: list) -> np.ndarray:
     return np.array([lexicon.GENDERS.index(g) for g in genders], dtype=np.int64)
 
 
+# Cilin's top classes by the part of speech their words mostly are (A 人, B 物: nouns; E 特征:
+# adjectives; F–J 动作, 心理活动, 活动, 现象与状态, 关联: verbs).
+CLASS_TAGS = {"A": "n", "B": "n", "E": "a", "F": "v", "G": "v", "H": "v", "I": "v", "J": "v"}
+
+
 def model_tag(token) -> str:
-    """The POS tag the model sees: jieba's, but n where jieba's guess for a word its dictionary
-    lacks contradicts Cilin, which files the word only under 人 or 物 — a proper-noun tag on a
-    common word that is no name (熊猫 nr, 哥哥 ns), a verb tag on a noun (警察 v, 驾照 v). The
-    app's POS chip still shows jieba's tag."""
+    """The POS tag the model sees: jieba's, except where jieba's guess for a word its
+    dictionary lacks contradicts Cilin, which files the word under one part of speech only
+    (CLASS_TAGS): a proper-noun tag on a common word that is no name takes the part of speech
+    of most of its senses (熊猫 nr, 哥哥 ns → n; 安静 nr → a); a verb tag on a word filed only
+    as a noun becomes n (警察 v, 驾照 v). The POS chip shows jieba's tag."""
     tag, senses = token.tag, lexicon.classes(token.text)
-    if not senses or not tag.startswith(("nr", "ns", "nt", "v")):
+    if not senses or not tag.startswith(("nr", "ns", "nt", "v")) or tag.startswith("vn"):
         return tag
-    if lexicon.name_kind(token.text, tag) or tag.startswith("vn"):
+    if lexicon.name_kind(token.text, tag):
         return tag
-    return "n" if all(code[0] in "AB" for code in senses) else tag
+    kinds = [CLASS_TAGS.get(code[0], "") for code in senses]
+    if tag.startswith("v"):  # a verb tag is overruled only when every sense is a noun
+        return "n" if set(kinds) == {"n"} else tag
+    top = max(CLASS_TAGS.values(), key=kinds.count)  # most senses; ties: n before a before v
+    return top if 2 * kinds.count(top) > len(kinds) else tag
 
 
 def tag_ids(tokens: list) -> np.ndarray:

@@ -37,6 +37,7 @@ LITERALS = {
             "也",
         ),
         "modals": ("要", "想"),
+        "manner": ("高兴地", "大声地", "小心地", "耐心地"),  # an adjective and 地 before a verb
         "called": "名叫",  # 我们的导游名叫林明
         "is": "是",  # 林明是我们的导游
     },
@@ -46,6 +47,7 @@ LITERALS = {
         "links": ("可是", "于是", "接着"),
         "adverbs": ("终于", "偷偷", "赶紧", "慢慢地", "天天", "仍然", "都"),
         "modals": ("会", "能"),
+        "manner": ("轻轻地", "开心地"),
         "called": "叫做",
         "is": "成了",
     },
@@ -103,7 +105,7 @@ def _subject(s: _State, first: bool) -> tuple[str, str]:
         return "{RN}", "RN"
     if not s.animal and not s.things and s.chance(0.15):
         s.animal = True
-        return "{N1}", "N1"
+        return s.pick(["", "", "那只", "一只"]) + "{N1}", "N1"
     if len(s.people) == 0 and s.chance(0.2):
         owner, owned = _new_person(s), _new_person(s)
         return "{" + owner + ">" + owned + "}的{" + owned + "}", owned
@@ -114,6 +116,8 @@ def _subject(s: _State, first: bool) -> tuple[str, str]:
     if s.chance(0.12):
         s.many.add(who)
         return "{" + who + "}们", who
+    if s.chance(0.2):  # 那位导游, 一个少年: the doer is the noun, not the word before it
+        return s.pick(["那位", "那个", "一个", "一位"]) + "{" + who + "}", who
     return "{" + who + "}", who
 
 
@@ -135,13 +139,17 @@ def _thing(s: _State, doer: str | None) -> str:
     o = "O" if "O" not in s.things else "O2"
     s.things.append(o)
     measure = s.pick(["", "{M:" + o + "}", "{D:" + o + "}"])
-    kind = s.pick(["plain", "adj", "colour", "owner", "pronoun", "clause", "short", "doubled"])
+    kind = s.pick(["plain", "adj", "colour", "owner", "pronoun", "clause", "short", "doubled",
+                   "stacked"])  # fmt: skip
     others = [p for p in _one(s) if p != doer]  # never 队员们 again, without 们
     if kind == "adj":
         adjective = "{A>" + o + "}" if s.chance(0.7) else "{g>" + o + "}"
         return measure + adjective + "的{" + o + "}"
     if kind == "colour":
         return measure + "{C>" + o + "}的{" + o + "}"
+    if kind == "stacked":  # 漂亮的红裙子: both modify the noun, the first across the second
+        second = s.pick(["{a>" + o + "}", "{C>" + o + "}"])
+        return measure + "{A>" + o + "}的" + second + "{" + o + "}"
     if kind == "short":
         return measure + "{a>" + o + "}{" + o + "}"
     if kind == "doubled":  # 短短的 is one token; 湿漉漉 brings its 的 along
@@ -187,6 +195,8 @@ def _adverbial(s: _State, split: str, doer: str) -> str:
         out += "{T}"
     if s.chance(0.4):
         out += s.pick(lit["adverbs"])
+    if s.chance(0.15):
+        out += s.pick(lit["manner"])
     if s.chance(0.2):
         other = _person_object(s, doer)
         if other:
@@ -220,11 +230,21 @@ def _owned(s: _State) -> str:
     return "{" + PRONOUN_OF[owner] + ">" + o + "}的{" + o + "}{g}"
 
 
+def _serial(s: _State, split: str, doer: str, verb) -> str:
+    """Two verbs of one doer with a thing between: 拿着帽子离开了, 修了台灯才出发, 一边画地图一边
+    擦箱子 — the noun nearest the second verb is not who does it."""
+    if s.chance(0.3):
+        return "一边" + verb("vt") + _thing(s, doer) + "一边" + verb("vt") + _thing(s, doer)
+    adv = _adverbial(s, split, doer)
+    first = verb("vt") + s.pick(["着", "了", ""]) + _thing(s, doer)
+    return adv + first + s.pick(["", "就", "才"]) + verb("vi") + "了"
+
+
 def _clause(s: _State, split: str, first: bool) -> str:
     """One clause: a frame with its doer, verb and objects."""
     lit = LITERALS[split]
     frame = s.pick(["vi", "vt", "vt", "vp", "ba", "bei", "bei_p", "vs", "vq", "vm", "feel",
-                    "there", "intro", "owned"])  # fmt: skip
+                    "there", "intro", "owned", "serial"])  # fmt: skip
     if frame == "intro" and first and not s.people:
         return _intro(s, split)
     if frame == "owned" and not first and (_one(s) or s.animal) and len(s.things) < 2:
@@ -253,6 +273,8 @@ def _clause(s: _State, split: str, first: bool) -> str:
         return who + verb("vs") + _clause(s, split, first=False)
     if frame == "vm":
         return who + verb("vm") + "{L}" + verb("vt") + _thing(s, doer)
+    if frame == "serial":
+        return who + _serial(s, split, doer, verb)
     if frame == "feel":
         return who + s.pick(lit["feel"])
     adv = _adverbial(s, split, doer)

@@ -177,13 +177,13 @@ NAME_CONFIDENCE = 0.8  # a name's gender is given when the name statistics say s
 
 
 def _class_gender(codes) -> str:
-    """"m" or "f" when a word's gendered senses agree, else ""."""
+    """ "m" or "f" when a word's gendered senses agree, else ""."""
     found = {"m" for c in codes if c in MALE_CLASSES} | {"f" for c in codes if c in FEMALE_CLASSES}
     return found.pop() if len(found) == 1 else ""
 
 
 def name_kind(word: str, tag: str = "") -> str:
-    """"full" for a name jieba tags nr that starts with a common surname (林明, 韩梅梅), "nick"
+    """ "full" for a name jieba tags nr that starts with a common surname (林明, 韩梅梅), "nick"
     for 小王 / 老张 (or 小明, tagged nr), "" for any other word and for a word Cilin lists."""
     if len(word) == 2 and word[0] in NICK_PREFIXES and word[1] in SURNAMES:
         return "nick"  # even when Cilin lists the word (老林 is also an old forest)
@@ -207,7 +207,7 @@ def name_counts(path: str = str(NAMES_PATH)) -> MappingProxyType:
 
 
 def given_name_gender(given: str) -> str:
-    """"m" or "f" when the characters of a given name say so with NAME_CONFIDENCE (naive Bayes
+    """ "m" or "f" when the characters of a given name say so with NAME_CONFIDENCE (naive Bayes
     over their counts in men's and women's names, as the ngender package does), else ""."""
     counts = name_counts()
     male_total, female_total = counts["-"]

@@ -2,7 +2,8 @@
 
 `OPENBLAS_NUM_THREADS=1 python -m attention_core.train` takes about a minute of CPU; the
 matrices are small, so a second BLAS thread only spins (same weights bit for bit).
-`--no-classes`, `--no-chars` and `--no-context` train the ablations MODEL.md reports.
+`--no-classes`, `--no-chars`, `--no-context` and `--no-gender` train the ablations MODEL.md
+reports; `--seed` another draw of corpus and weights.
 
 Nobody tells a head where to look. The model is only asked questions at certain tokens — at
 他/她/它 "who is meant?", at a modifier "which noun do you describe?", at a verb "who does
@@ -47,11 +48,11 @@ class TrainConfig:
     model: ModelConfig = field(default_factory=ModelConfig)
     steps: int = 1200  # Adam updates
     batch_size: int = 64  # sentences per update
-    lr: float = 0.01  # Adam learning rate at the start
+    lr: float = 0.005  # Adam learning rate at the start (0.01: the modifier question often failed)
     lr_end: float = 0.001  # ... falling along a half cosine to this at the last step
     n_train: int = 3000  # training sentences generated
     n_heldout: int = 600  # held-out sentences (unseen names, words, templates)
-    seed: int = 4  # seeds the corpus, the initial weights and the batch order (MODEL.md: why 4)
+    seed: int = 6  # seeds the corpus, the initial weights and the batch order (MODEL.md: why 6)
     checkpoints: tuple = (0, 25, 50, 100, 150, 200, 300, 400, 600, 800, 1000, 1200)  # weights kept
     eval_every: int = 50  # measurement every this many steps (and at checkpoints)
     keep_tags: tuple = ("r",)  # tags whose word vectors stay fixed (他/她); others are redrawn

@@ -178,6 +178,18 @@ def test_what_is_presented_as_an_answer_is_right_nine_times_in_ten(sentences, re
     assert held_back >= 0.5 * misses, (held_back, misses)
 
 
+def test_the_issues_teacher_sentence_resolves_he_to_the_teacher():
+    """老师走进教室，他开始讲课: the pronoun head decides 他 → 老师 and the reading presents it as
+    the answer (the issue's first complaint: 他 → 开始, 92.6%)."""
+    m = load_demo_model()
+    run = m.run(ISSUE_SENTENCES[0])
+    texts = run.tokens.texts
+    reading = read_token(
+        run.tokens, texts.index("他"), run.attention.heads.weights, describe_heads(), m.vocab
+    )
+    assert reading.status == ANSWER and texts[reading.answer] == "老师", reading
+
+
 def test_a_pronoun_miss_from_the_issue_is_not_presented_as_the_answer():
     """老师把作业还给了小王，因为他上周生病了: the head leans to 老师, not 小王, and the reading
     says it is undecided rather than presenting 老师 as whom 他 means."""
