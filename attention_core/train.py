@@ -48,7 +48,7 @@ class TrainConfig:
     model: ModelConfig = field(default_factory=ModelConfig)
     steps: int = 1200  # Adam updates
     batch_size: int = 64  # sentences per update
-    lr: float = 0.005  # Adam learning rate at the start (0.01: the modifier question often failed)
+    lr: float = 0.005  # Adam learning rate at the start (MODEL.md: why not 0.01)
     lr_end: float = 0.001  # ... falling along a half cosine to this at the last step
     n_train: int = 3000  # training sentences generated
     n_heldout: int = 600  # held-out sentences (unseen names, words, templates)

