@@ -23,14 +23,22 @@ PRONOUN = {"m": "他", "f": "她"}
 # doubled one (短短的, 湿漉漉) and {g>O} a degree adjective (很轻) modifying O; {S} 我, 你, 我们 or
 # 你们 (never meant by 他 or 她); {P1}们 many people of one role; {P1>O}, {R1>O}, {P1>P2} a
 # possessor; {vt:P1} a verb of frame vt whose subject is P1, {vt:P1>O} one that also modifies O
-# (林明买的帽子). A person named before a pronoun of another
-# must differ in gender from its antecedent (gender decides), unless it possesses the
-# antecedent (林明的母亲…，她 means the mother); a person named after a pronoun may share it
-# (position decides: 他 looks back).
+# (林明买的帽子); {J} a role word that names no one new (我们的导游名叫林明); {R1/P2} 他 as an
+# object in a clause whose doer is P2. A person named before a pronoun of another must differ
+# in gender from its antecedent (gender decides), unless it possesses the antecedent (林明的
+# 母亲…，她 means the mother) or is the doer of the clause the pronoun is the object of
+# (小伙子给他让座: 他 is never 小伙子); a person named after a pronoun may share it (position
+# decides: 他 looks back).
 _SLOT = re.compile(r"\{([^}]+)\}")
 _PEOPLE = ("P1", "P2")
 _REFERS = {"R1": "P1", "R2": "P2", "RN": "N1", "RO": "O"}  # pronoun slot → antecedent slot
 _ANY_ACTION = ("vi", "vt", "vp")  # frames half filled from the lexicon's pool of verbs
+
+
+def _introduced(slot: str, pattern: str) -> bool:
+    """True when grammar._intro names this person: 名叫林明, 叫做沈丽, 林明是…, 沈强成了…"""
+    marks = ("叫{" + slot + "}", "叫做{" + slot + "}", "{" + slot + "}是", "{" + slot + "}成了")
+    return any(mark in pattern for mark in marks)
 
 
 @dataclass(frozen=True)
@@ -163,42 +171,72 @@ def _pick(rng: np.random.Generator, items) -> str:
     return items[int(rng.integers(len(items)))]
 
 
+def _parts(spec: str) -> tuple[str, str, str]:
+    """A slot spec's name, the doer of its clause when it is an object ("R1/P2"), and the
+    word it modifies ("P1>O")."""
+    spec, _, head = spec.partition(">")
+    name, _, local = spec.partition("/")
+    return name, local, head
+
+
 def _differ(pattern: str) -> set:
     """(antecedent, other) person pairs that must differ in gender: the other is named before
-    a pronoun of the antecedent and does not possess it."""
-    specs = [(m.group(1), m.start()) for m in _SLOT.finditer(pattern)]
+    a pronoun of the antecedent, does not possess it and is not the doer of the clause the
+    pronoun is the object of."""
+    specs = [(_parts(m.group(1)), m.start()) for m in _SLOT.finditer(pattern)]
     first, owns = {}, set()
-    for spec, at in specs:
-        name, _, head = spec.partition(">")
+    for (name, _, head), at in specs:
         first.setdefault(name, at)
         owns |= {(name, head)} if head in _PEOPLE else set()
     pairs = set()
-    for spec, at in specs:
-        ante = _REFERS.get(spec.partition(">")[0])
+    for (name, local, _), at in specs:
+        ante = _REFERS.get(name)
         if ante in _PEOPLE:
             many = {p for p in _PEOPLE if "{" + p + "}们" in pattern}  # 他 is never 队员们
-            others = [p for p in _PEOPLE if p != ante and p not in many and first.get(p, at) < at]
+            others = [p for p in _PEOPLE if p not in (ante, local) and p not in many
+                      and first.get(p, at) < at]  # fmt: skip
             pairs |= {(ante, p) for p in others if (p, ante) not in owns}
     return pairs
 
 
+def _alike(pattern: str) -> set:
+    """(antecedent, doer) pairs: a pronoun of the antecedent is the object of a clause whose
+    doer is that person (小伙子给他让座). Most of the time they share a gender: syntax decides."""
+    out = set()
+    for m in _SLOT.finditer(pattern):
+        name, local, _ = _parts(m.group(1))
+        if _REFERS.get(name) in _PEOPLE and local in _PEOPLE:
+            out.add((_REFERS[name], local))
+    return out
+
+
+def _gender(slot: str, pairs: set, cast: dict, same: bool, rng) -> str:
+    """A gender for slot: the same as, or the other than, its partner already cast."""
+    partner = [cast[q][1] for a, b in pairs if slot in (a, b) for q in (a, b) if q in cast]
+    known = [g for g in partner if g in PRONOUN]
+    if not known:
+        return _pick(rng, "mf")
+    return known[0] if same else ("f" if known[0] == "m" else "m")
+
+
 def _cast(split: str, pattern: str, rng: np.random.Generator) -> dict:
     """Each person slot of a pattern → (word, gender "m"/"f"/"x"), gender constraints kept."""
-    pairs = _differ(pattern)
-    tied = {p for pair in pairs for p in pair}
+    pairs, alike = _differ(pattern), _alike(pattern)
+    many = {p for p in _PEOPLE if "{" + p + "}们" in pattern}  # 队员们: many people of one role
+    tied, paired = {p for pair in pairs for p in pair}, {p for pair in alike for p in pair} - many
     pool, cast = people(split), {}
     for slot in (p for p in _PEOPLE if "{" + p in pattern):
-        partner = [cast[q][1] for a, b in pairs for q in (a, b) if slot in (a, b) and q in cast]
         owned = ">" + slot + "}" in pattern  # 林明的母亲: a possessed person is kin or a job
-        kinds = ("kin",) if owned else ("name", "kin")
+        named = _introduced(slot, pattern)  # 我们的导游名叫林明: a name
+        kinds = ("kin",) if owned else ("name",) if named else ("name", "kin")
         if slot in tied:
-            kind = _pick(rng, kinds)
-            gender = ("f" if partner[0] == "m" else "m") if partner else _pick(rng, "mf")
+            kind, gender = _pick(rng, kinds), _gender(slot, pairs, cast, False, rng)
+        elif slot in paired and rng.random() < 0.7:
+            kind, gender = _pick(rng, kinds), _gender(slot, alike, cast, True, rng)
         else:
-            free = ("name", "name", "kin", "kin", "job", "role", "nick")
-            if "{" + slot + "}们" in pattern:  # 队员们: many people of one role
-                free = ("job", "role")
-            kind = _pick(rng, ("kin", "job") if owned else free)
+            free = ("job", "role") if slot in many else ("name", "name", "kin", "kin", "job",
+                                                          "role", "nick")  # fmt: skip
+            kind = _pick(rng, ("kin", "job") if owned else ("name",) if named else free)
             gender = "x" if kind in ("job", "role", "nick") else _pick(rng, "mf")
         taken = {w for w, _ in cast.values()}
         cast[slot] = (_pick(rng, [w for w in pool[kind][gender] if w not in taken]), gender)
@@ -232,13 +270,16 @@ def _words(split: str, pattern: str, rng: np.random.Generator) -> dict:
     out |= {"O": obj, "O2": obj2, "N1": animal, "RN": "它", "RO": "它"}
     out |= {f"M:{k}": "一" + m for k, m in measure.items()}
     out |= {f"D:{k}": "那" + m for k, m in measure.items()}
+    roles = [w for w in (*words.JOBS[split], *words.lexicon_pools()["roles"][split])
+             if w not in out.values()]  # fmt: skip
     out |= {
+        "J": _pick(rng, roles),
         "A": _pick(rng, words.ADJECTIVES[split]),
         "C": _pick(rng, words.COLOURS[split]),
         "a": _pick(rng, words.SHORT_ADJECTIVES[split]),
         "z": _pick(rng, words.DOUBLED[split]),
         "g": _pick(rng, words.DEGREE[split]),
-        "S": _pick(rng, words.SPEAKERS),
+        "S": _pick(rng, words.SPEAKERS + words.PLURALS),
         "L": _pick(rng, words.PLACES[split]),
         "T": _pick(rng, words.TIMES[split]),
     }
@@ -248,6 +289,7 @@ def _words(split: str, pattern: str, rng: np.random.Generator) -> dict:
 def _slot(split: str, spec: str, chosen: dict, rng) -> tuple[str, str, int, list]:
     """A slot's name, written text, labelled length and links [(relation, answering slot)]."""
     spec, _, head = spec.partition(">")
+    spec = spec.partition("/")[0]  # R1/P2: the pronoun R1
     links = [("modifier_noun", head)] if head else []
     frame, _, subject = spec.partition(":")
     if frame in words.VERBS:

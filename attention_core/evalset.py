@@ -14,7 +14,9 @@ from pathlib import Path
 
 from .relations import LINKS, questions_of
 
-EVAL_PATH = Path(__file__).resolve().parent.parent / "assets" / "eval_set.txt"
+EVAL_PATH = Path(__file__).resolve().parent.parent / "assets" / "eval_set.txt"  # development
+TEST_PATH = EVAL_PATH.parent / "eval_test.txt"  # written before round 2, evaluated once at its end
+SETS = {"dev": EVAL_PATH, "test": TEST_PATH}
 CODES = {"P": "pronoun_antecedent", "M": "modifier_noun", "V": "verb_subject"}
 _LABEL = re.compile(r"^([PMV]) (\S+?)>(\S+)$")
 

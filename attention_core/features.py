@@ -1,7 +1,8 @@
-"""What the demo model knows of a token: POS tag, meaning class (Cilin), characters, position.
+"""What the demo model knows of a token: POS tag, meaning class (Cilin), gender, characters,
+position.
 
-X = tag embedding + neighbours' embeddings + class embedding · P_class + character
-    embedding · P_char   (all learned)
+X = tag embedding + neighbours' embeddings + class embedding · P_class + gender embedding
+    + character embedding · P_char   (all learned)
   + hashed word vector (columns [0, d_word)) + sinusoidal position (the next d_pos columns).
 
 A token also sees the tags of the token before and the token after it (the word itself for 的,
@@ -14,9 +15,13 @@ The class and character tables are d_embed wide and projected to d_model by lear
 A word's class embedding is the mean over its Cilin senses of the learned vectors of the
 classes it belongs to at levels 1–4 (人, 亲人眷属, 父母, 母); a word Cilin does not list gets
 the learned "none" vector (a compound Cilin lacks takes its last character's classes: 小猫
-those of 猫). Its character embedding is the mean of its characters' learned
-vectors; a character never seen in training gets the learned "unknown" vector. So 校长, 院长
-and 店长 share 长, and 妈妈 shares the class 母 with 母亲 even if the corpus never used 妈妈.
+those of 猫); a name (林明, 韩梅梅, 小王: lexicon.name_kind) gets the class 人 (Aa01A), never
+its last character's (梅 is a plum tree). Its character embedding is the mean of its
+characters' learned vectors; a character never seen in training gets the learned "unknown"
+vector. So 校长, 院长 and 店长 share 长, and 妈妈 shares the class 母 with 母亲 even if the
+corpus never used 妈妈. Its gender (lexicon.gender: male, female or none) picks one of three
+learned vectors: Cilin's classes of men and women (嫂子, 姨父), a name's given-name characters
+(李娜, 韩梅梅), 他 and 她.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ FUNCTION_WORDS = (
 NEIGHBOURS = (*TAGS, *FUNCTION_WORDS, "^")
 _NEIGHBOUR_INDEX = {w: len(TAGS) + i for i, w in enumerate(FUNCTION_WORDS)}
 NONE_CLASS = "-"  # row 0 of the class table: a word Cilin does not list
+NAME_CLASS = "Aa01A"  # 人 人物 人士: the Cilin class every name gets
 UNKNOWN_CHAR = "-"  # row 0 of the character table: a character not seen in training
 
 
@@ -61,6 +67,7 @@ class ModelConfig:
     context: bool = True  # learned embeddings of the neighbours' tags (False: without them)
     classes: bool = True  # learned Cilin class embeddings (False: the ablation without them)
     chars: bool = True  # learned character embeddings (False: the ablation without them)
+    gender: bool = True  # learned gender embeddings (False: the ablation without them)
 
     def __post_init__(self) -> None:
         if self.d_model < 2 or self.num_heads < 1 or self.d_model % self.num_heads:
@@ -90,11 +97,11 @@ class Vocab:
         object.__setattr__(self, "_class_index", {c: i for i, c in enumerate(self.classes)})
         object.__setattr__(self, "_char_index", {c: i for i, c in enumerate(self.chars)})
 
-    def class_entries(self, word: str) -> dict[int, float]:
-        """Row → weight of the class table for a word: each sense weighs 1/senses, spread over
-        its levels that have a row; {0: 1.0} when Cilin lists neither the word nor its last
-        character (see word_classes)."""
-        senses, out = word_classes(word), {}
+    def class_entries(self, word: str, tag: str = "") -> dict[int, float]:
+        """Row → weight of the class table for a word (its jieba tag tells a name): each sense
+        weighs 1/senses, spread over its levels that have a row; {0: 1.0} when Cilin lists
+        neither the word nor its last character (see word_classes)."""
+        senses, out = word_classes(word, tag), {}
         for code in senses:
             for level in lexicon.LEVELS:
                 row = self._class_index.get(code[:level])
@@ -119,30 +126,64 @@ class Vocab:
         return tuple(ch for ch in word if ch not in self._char_index)
 
 
-def word_classes(word: str) -> tuple[str, ...]:
-    """A word's Cilin codes; for a word Cilin does not list, those of its last character — a
-    Chinese compound is mostly a kind of its last part (小猫 of 猫, 打篮球 of 球, 店长 of 长)."""
+def word_classes(word: str, tag: str = "") -> tuple[str, ...]:
+    """A word's Cilin codes; a name's NAME_CLASS; for a word Cilin does not list, those of its
+    last character — a Chinese compound is mostly a kind of its last part (小猫 of 猫, 打篮球
+    of 球, 店长 of 长)."""
+    if lexicon.name_kind(word, tag):
+        return (NAME_CLASS,)
     return lexicon.classes(word) or (lexicon.classes(word[-1]) if len(word) > 1 else ())
 
 
-def build_vocab(token_texts) -> Vocab:
-    """Rows for every class code (levels 1–4) and character of the training tokens."""
-    codes, chars = set(), set()
-    for text in token_texts:
+def build_vocab(tokens) -> Vocab:
+    """Rows for every class code (levels 1–4) and character of the training tokens (tokens, or
+    their texts), and for NAME_CLASS."""
+    codes, chars = {NAME_CLASS[:level] for level in lexicon.LEVELS}, set()
+    for token in tokens:
+        text, tag = (token, "") if isinstance(token, str) else (token.text, token.tag)
         chars.update(text)
-        codes.update(c[:level] for c in word_classes(text) for level in lexicon.LEVELS)
+        codes.update(c[:level] for c in word_classes(text, tag) for level in lexicon.LEVELS)
     return Vocab((NONE_CLASS, *sorted(codes)), (UNKNOWN_CHAR, *sorted(chars)))
 
 
+def gender_ids(tokens: list) -> np.ndarray:
+    """Index of each token's gender in lexicon.GENDERS (0 none, 1 male, 2 female), shape (n,)."""
+    genders = [lexicon.gender(t.text, t.tag) for t in tokens]
+    return np.array([lexicon.GENDERS.index(g) for g in genders], dtype=np.int64)
+
+
+# Cilin's top classes by the part of speech their words mostly are (A 人, B 物: nouns; E 特征:
+# adjectives; F–J 动作, 心理活动, 活动, 现象与状态, 关联: verbs).
+CLASS_TAGS = {"A": "n", "B": "n", "E": "a", "F": "v", "G": "v", "H": "v", "I": "v", "J": "v"}
+
+
+def model_tag(token) -> str:
+    """The POS tag the model sees: jieba's, except where jieba's guess for a word its
+    dictionary lacks contradicts Cilin, which files the word under one part of speech only
+    (CLASS_TAGS): a proper-noun tag on a common word that is no name takes the part of speech
+    of most of its senses (熊猫 nr, 哥哥 ns → n; 安静 nr → a); a verb tag on a word filed only
+    as a noun becomes n (警察 v, 驾照 v). The POS chip shows jieba's tag."""
+    tag, senses = token.tag, lexicon.classes(token.text)
+    if not senses or not tag.startswith(("nr", "ns", "nt", "v")) or tag.startswith("vn"):
+        return tag
+    if lexicon.name_kind(token.text, tag):
+        return tag
+    kinds = [CLASS_TAGS.get(code[0], "") for code in senses]
+    if tag.startswith("v"):  # a verb tag is overruled only when every sense is a noun
+        return "n" if set(kinds) == {"n"} else tag
+    top = max(CLASS_TAGS.values(), key=kinds.count)  # most senses; ties: n before a before v
+    return top if 2 * kinds.count(top) > len(kinds) else tag
+
+
 def tag_ids(tokens: list) -> np.ndarray:
-    """Index of each token's POS tag in TAGS (unknown tags → 0, "unk"), shape (n,)."""
-    return np.array([_TAG_INDEX.get(t.tag, 0) for t in tokens], dtype=np.int64)
+    """Index of each token's POS tag in TAGS (model_tag; unknown tags → 0, "unk"), shape (n,)."""
+    return np.array([_TAG_INDEX.get(model_tag(t), 0) for t in tokens], dtype=np.int64)
 
 
 def neighbour_ids(tokens: list) -> tuple[np.ndarray, np.ndarray]:
     """Index in NEIGHBOURS of the token before and the token after each token, (n,) each: the
     word itself for FUNCTION_WORDS, else its tag; "^" past either end of the sentence."""
-    kinds = [_NEIGHBOUR_INDEX.get(t.text, _TAG_INDEX.get(t.tag, 0)) for t in tokens]
+    kinds = [_NEIGHBOUR_INDEX.get(t.text, _TAG_INDEX.get(model_tag(t), 0)) for t in tokens]
     edge = [len(NEIGHBOURS) - 1]
     before = np.array((edge + kinds)[: len(kinds)], dtype=np.int64)  # (n,)
     after = np.array((kinds + edge)[1:], dtype=np.int64)  # (n,)
@@ -152,8 +193,10 @@ def neighbour_ids(tokens: list) -> tuple[np.ndarray, np.ndarray]:
 def entries(tokens: list, vocab: Vocab, kind: str) -> tuple[np.ndarray, np.ndarray]:
     """Rows and weights of each token in the class or char table: (n, K) ints and floats,
     padded with row 0 at weight 0."""
-    get = vocab.class_entries if kind == "classes" else vocab.char_entries
-    found = [get(t.text) for t in tokens]
+    if kind == "classes":
+        found = [vocab.class_entries(t.text, t.tag) for t in tokens]
+    else:
+        found = [vocab.char_entries(t.text) for t in tokens]
     k = max((len(f) for f in found), default=1)
     ids, w = np.zeros((len(tokens), k), dtype=np.int64), np.zeros((len(tokens), k))
     for i, f in enumerate(found):

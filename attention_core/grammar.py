@@ -31,12 +31,15 @@ LITERALS = {
             "总是",
             "经常",
             "正在",
-            "认真地",
+            "悄悄地",
             "不小心",
             "常常",
             "也",
         ),
         "modals": ("要", "想"),
+        "manner": ("高兴地", "大声地", "小心地", "耐心地"),  # an adjective and 地 before a verb
+        "called": "名叫",  # 我们的导游名叫林明
+        "is": "是",  # 林明是我们的导游
     },
     "heldout": {
         "feel": ("非常开心", "非常难过", "非常失望"),
@@ -44,6 +47,9 @@ LITERALS = {
         "links": ("可是", "于是", "接着"),
         "adverbs": ("终于", "偷偷", "赶紧", "慢慢地", "天天", "仍然", "都"),
         "modals": ("会", "能"),
+        "manner": ("轻轻地", "开心地"),
+        "called": "叫做",
+        "is": "成了",
     },
 }
 
@@ -99,7 +105,7 @@ def _subject(s: _State, first: bool) -> tuple[str, str]:
         return "{RN}", "RN"
     if not s.animal and not s.things and s.chance(0.15):
         s.animal = True
-        return "{N1}", "N1"
+        return s.pick(["", "", "那只", "一只"]) + "{N1}", "N1"
     if len(s.people) == 0 and s.chance(0.2):
         owner, owned = _new_person(s), _new_person(s)
         return "{" + owner + ">" + owned + "}的{" + owned + "}", owned
@@ -110,31 +116,40 @@ def _subject(s: _State, first: bool) -> tuple[str, str]:
     if s.chance(0.12):
         s.many.add(who)
         return "{" + who + "}们", who
+    if s.chance(0.2):  # 那位导游, 一个少年: the doer is the noun, not the word before it
+        return s.pick(["那位", "那个", "一个", "一位"]) + "{" + who + "}", who
     return "{" + who + "}", who
 
 
 def _it(s: _State) -> str | None:
-    """The one non-person 它 can mean: the animal or the first thing, if only one is named."""
-    named = (["N1"] if s.animal else []) + [t for t in s.things if t == "O"]
-    return named[0] if len(named) == 1 and len(s.things) <= 1 else None
+    """The one non-person 它 can mean: the animal (the doer it was named as, even beside
+    things: 熊猫吃竹子，它…), else the thing when only one is named."""
+    if s.animal:
+        return "N1"
+    return "O" if s.things == ["O"] else None
 
 
 def _thing(s: _State, doer: str | None) -> str:
     """A noun phrase of a new thing, with a modifier most of the time."""
-    if _it(s) == "O" and s.chance(0.3):
-        return "{RO}"  # 它, the one thing named before
+    it = _it(s)
+    if it and doer not in ("N1", "RN") and s.chance(0.3):
+        return "{" + PRONOUN_OF[it] + "}"  # 它: the animal, or the one thing named before
     if len(s.things) >= 2:
         return "{O}"
     o = "O" if "O" not in s.things else "O2"
     s.things.append(o)
     measure = s.pick(["", "{M:" + o + "}", "{D:" + o + "}"])
-    kind = s.pick(["plain", "adj", "colour", "owner", "pronoun", "clause", "short", "doubled"])
+    kind = s.pick(["plain", "adj", "colour", "owner", "pronoun", "clause", "short", "doubled",
+                   "stacked"])  # fmt: skip
     others = [p for p in _one(s) if p != doer]  # never 队员们 again, without 们
     if kind == "adj":
         adjective = "{A>" + o + "}" if s.chance(0.7) else "{g>" + o + "}"
         return measure + adjective + "的{" + o + "}"
     if kind == "colour":
         return measure + "{C>" + o + "}的{" + o + "}"
+    if kind == "stacked":  # 漂亮的红裙子: both modify the noun, the first across the second
+        second = s.pick(["{a>" + o + "}", "{C>" + o + "}"])
+        return measure + "{A>" + o + "}的" + second + "{" + o + "}"
     if kind == "short":
         return measure + "{a>" + o + "}{" + o + "}"
     if kind == "doubled":  # 短短的 is one token; 湿漉漉 brings its 的 along
@@ -157,11 +172,14 @@ def _thing(s: _State, doer: str | None) -> str:
 
 
 def _person_object(s: _State, doer: str) -> str | None:
-    """Someone other than the doer: a new person, or a pronoun of someone named before."""
+    """Someone other than the doer: a new person, or a pronoun of someone named before. Such a
+    pronoun never means its own clause's doer (小伙子给他让座: 他 is not 小伙子), so that doer
+    may share its gender: "{R1/P2}" says P2 is the doer here."""
     own = doer if doer in ("P1", "P2") else {"R1": "P1", "R2": "P2"}.get(doer)
     earlier = [p for p in _one(s) if p != own]
     if earlier and s.chance(0.5):
-        return "{" + PRONOUN_OF[s.pick(earlier)] + "}"
+        local = "/" + own if own else ""
+        return "{" + PRONOUN_OF[s.pick(earlier)] + local + "}"
     if doer != "S" and s.chance(0.15):
         return "{S}"
     who = _new_person(s)
@@ -177,6 +195,8 @@ def _adverbial(s: _State, split: str, doer: str) -> str:
         out += "{T}"
     if s.chance(0.4):
         out += s.pick(lit["adverbs"])
+    if s.chance(0.15):
+        out += s.pick(lit["manner"])
     if s.chance(0.2):
         other = _person_object(s, doer)
         if other:
@@ -190,11 +210,45 @@ def _adverbial(s: _State, split: str, doer: str) -> str:
     return out
 
 
+def _intro(s: _State, split: str) -> str:
+    """A person introduced by name and role: 我们的导游名叫林明 / 林明是我们的导游. A pronoun
+    later means the name (the role word J is the same person, never labelled)."""
+    who = _new_person(s)
+    role = "{S>J}的{J}"
+    if s.chance(0.5):
+        return role + LITERALS[split]["called"] + "{" + who + "}"
+    return "{" + who + "}" + LITERALS[split]["is"] + role
+
+
+def _owned(s: _State) -> str:
+    """A thing of someone named before as the doer, and what it is like: 他的帽子很重,
+    它的尾巴很短 (the pronoun stands before the thing it owns, and means someone before)."""
+    owner = s.pick(_one(s) + (["N1"] if s.animal else []))
+    o = "O" if "O" not in s.things else "O2"
+    if o not in s.things:
+        s.things.append(o)
+    return "{" + PRONOUN_OF[owner] + ">" + o + "}的{" + o + "}{g}"
+
+
+def _serial(s: _State, split: str, doer: str, verb) -> str:
+    """Two verbs of one doer with a thing between: 拿着帽子离开了, 修了台灯才出发, 一边画地图一边
+    擦箱子 — the noun nearest the second verb is not who does it."""
+    if s.chance(0.3):
+        return "一边" + verb("vt") + _thing(s, doer) + "一边" + verb("vt") + _thing(s, doer)
+    adv = _adverbial(s, split, doer)
+    first = verb("vt") + s.pick(["着", "了", ""]) + _thing(s, doer)
+    return adv + first + s.pick(["", "就", "才"]) + verb("vi") + "了"
+
+
 def _clause(s: _State, split: str, first: bool) -> str:
     """One clause: a frame with its doer, verb and objects."""
     lit = LITERALS[split]
     frame = s.pick(["vi", "vt", "vt", "vp", "ba", "bei", "bei_p", "vs", "vq", "vm", "feel",
-                    "there"])  # fmt: skip
+                    "there", "intro", "owned", "serial"])  # fmt: skip
+    if frame == "intro" and first and not s.people:
+        return _intro(s, split)
+    if frame == "owned" and not first and (_one(s) or s.animal) and len(s.things) < 2:
+        return _owned(s)
     if frame == "there":
         return "{L}里" + lit["there"] + _thing(s, None)
     if frame == "bei":
@@ -213,12 +267,14 @@ def _clause(s: _State, split: str, first: bool) -> str:
     if frame == "vq":
         other = _person_object(s, doer)
         if other:
-            helper = other.strip("{}")
+            helper = other.strip("{}").partition("/")[0]
             return who + verb("vq") + other + "{vt:" + helper + "}" + _thing(s, None)
     if frame == "vs":
         return who + verb("vs") + _clause(s, split, first=False)
     if frame == "vm":
         return who + verb("vm") + "{L}" + verb("vt") + _thing(s, doer)
+    if frame == "serial":
+        return who + _serial(s, split, doer, verb)
     if frame == "feel":
         return who + s.pick(lit["feel"])
     adv = _adverbial(s, split, doer)

@@ -1,4 +1,5 @@
-"""The tiny trainable demo model: POS tags, Cilin meaning classes, characters and positions →
+"""The tiny trainable demo model: POS tags, Cilin meaning classes, genders, characters and
+positions →
 one multi-head attention layer; its numpy backprop, checkpoints and measured head jobs."""
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .features import (
     Vocab,
     entries,
     fixed_features,
+    gender_ids,
     neighbour_ids,
     tag_ids,
     word_vectors,
@@ -40,7 +42,7 @@ RELATIONS = (*LINKS, "self", "previous")
 # on the punctuation, people, nouns and verbs of the sentence.
 PROFILES = ("self", "previous", "next", "first", "punctuation", "people", "nouns", "verbs")
 PARAM_NAMES = (
-    "tags", "before", "after", "classes", "class_proj", "chars", "char_proj",
+    "tags", "before", "after", "classes", "class_proj", "chars", "char_proj", "genders",
     "w_q", "w_k", "w_v", "w_o", "gates", "readout",
 )  # fmt: skip
 
@@ -81,8 +83,11 @@ class TrainedModel:
         return dict(self.weights)
 
     def inputs(self, tokens: list) -> np.ndarray:
-        """X (n, d_model) = tag + class + character embeddings + word and position blocks."""
+        """X (n, d_model) = tag + class + gender + character embeddings + word and position
+        blocks."""
         learned = self.weights["tags"][tag_ids(tokens)]
+        if self.config.gender:
+            learned = learned + self.weights["genders"][gender_ids(tokens)]
         if self.config.context:
             before, after = neighbour_ids(tokens)  # (n,) each
             learned = learned + self.weights["before"][before] + self.weights["after"][after]
@@ -115,6 +120,8 @@ class Batch:
     cls_w: np.ndarray  # (B, N, Kc) their weights (0 on padding)
     chr_ids: np.ndarray  # (B, N, Kh) rows of the character table
     chr_w: np.ndarray  # (B, N, Kh) their weights
+    gender: np.ndarray  # (B, N) index in lexicon.GENDERS
+    gen_w: np.ndarray  # (B, N) 1.0 where the gender embedding counts (config.gender)
     fixed: np.ndarray  # (B, N, d) fixed features
     words: np.ndarray  # (B, N, d) read-out target vectors
     masks: np.ndarray  # (B, N, 4) punctuation, people, nouns, verbs (for PROFILES)
@@ -187,6 +194,7 @@ def forward(
         + batch.ctx[..., None] * around
         + cls_e @ theta["class_proj"]
         + chr_e @ theta["char_proj"]
+        + batch.gen_w[..., None] * theta["genders"][batch.gender]
         + batch.fixed
     )  # (B, N, d)
     q = split_heads(x @ theta["w_q"], num_heads)  # (B, h, N, d_k)
@@ -259,6 +267,8 @@ def _input_grads(theta: dict, batch: Batch, fw: dict, dx: np.ndarray) -> dict:
     dctx = (batch.ctx[..., None] * dx)[batch.valid]  # (T, d)
     for side in ("before", "after"):
         grads[side] = _one_hot(getattr(batch, side)[batch.valid], len(theta[side])).T @ dctx
+    dgen = (batch.gen_w[..., None] * dx)[batch.valid]  # (T, d)
+    grads["genders"] = _one_hot(batch.gender[batch.valid], len(theta["genders"])).T @ dgen
     for table, proj, ids, w, e in (
         ("classes", "class_proj", batch.cls_ids, batch.cls_w, fw["cls_e"]),
         ("chars", "char_proj", batch.chr_ids, batch.chr_w, fw["chr_e"]),
@@ -308,13 +318,14 @@ def make_batch(examples: list, config: ModelConfig, vocab: Vocab) -> Batch:
     """Pad examples (corpus.Example) to one length and list their questions, one per link."""
     n_max, d, size = max(len(e.tokens) for e in examples), config.d_model, len(examples)
     tags, valid = np.zeros((size, n_max), dtype=np.int64), np.zeros((size, n_max), dtype=bool)
-    before, after = np.zeros_like(tags), np.zeros_like(tags)
+    before, after, gender = np.zeros_like(tags), np.zeros_like(tags), np.zeros_like(tags)
     fixed, words = np.zeros((size, n_max, d)), np.zeros((size, n_max, d))
     masks, questions = np.zeros((size, n_max, 4), dtype=bool), []
     for b, e in enumerate(examples):
         n = len(e.tokens)
         tags[b, :n], valid[b, :n] = tag_ids(e.tokens), True
         before[b, :n], after[b, :n] = neighbour_ids(e.tokens)
+        gender[b, :n] = gender_ids(e.tokens)
         fixed[b, :n], words[b, :n] = (
             fixed_features(e.tokens, config),
             word_vectors(e.tokens, config),
@@ -328,7 +339,11 @@ def make_batch(examples: list, config: ModelConfig, vocab: Vocab) -> Batch:
     chars = chars if config.chars else (chars[0], np.zeros_like(chars[1]))
     qb, qi, qt, qr = np.array(questions, dtype=np.int64).reshape(-1, 4).T
     ctx = valid * float(config.context)  # (B, N)
-    return Batch(tags, before, after, ctx, *cls, *chars, fixed, words, masks, valid, qb, qi, qt, qr)
+    gen_w = valid * float(config.gender)  # (B, N)
+    return Batch(
+        tags, before, after, ctx, *cls, *chars, gender, gen_w, fixed, words, masks, valid,
+        qb, qi, qt, qr,
+    )  # fmt: skip
 
 
 # ---- names that live in demo.py (the shipped weights) and reading.py (reading a sentence) ------

@@ -10,6 +10,8 @@ from attention_core.relations import THIRD_PERSON, questions_of
 from attention_core.tokenize import USER_DICT, tokenize
 
 CONTENT = re.compile(r"^(n|v|a|z|b)")  # POS tags of names, nouns, verbs, adjectives
+# Words both splits share although jieba may tag them so: 很 (zg in 很重) …
+FUNCTION = {*corpus_words.SPEAKERS, *corpus_words.PLURALS, "很"}
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +48,7 @@ def test_no_content_word_of_a_heldout_sentence_occurs_in_training(built):
         t.text
         for e in built["heldout"]
         for t in e.tokens
-        if CONTENT.match(t.tag) and t.text in seen
+        if CONTENT.match(t.tag) and t.text in seen and t.text not in FUNCTION
     }
     assert not shared, sorted(shared)
 
@@ -85,12 +87,14 @@ def test_labels_point_at_the_right_tokens(split, built):
             assert j > i and e.tokens[j].tag.startswith("n"), e.text
         for i, j in e.links["verb_subject"]:
             doers = people | animals | {"他", "她", "它", *corpus_words.SPEAKERS}
+            doers |= set(corpus_words.PLURALS)
             assert j < i and texts[j] in doers, e.text
         for rel in corpus.LINKS:
             seen[rel] += len(e.links[rel])
     assert min(seen.values()) > 300, seen
 
 
+SPEAKERS = {*corpus_words.SPEAKERS, *corpus_words.PLURALS}
 GENDER = {
     word: g
     for split in corpus.SPLITS
@@ -100,11 +104,25 @@ GENDER = {
 }
 
 
+def _local_doers(e, i: int) -> set:
+    """Token indices of the doers of verbs in pronoun i's own clause (no comma between), and
+    of whom those doers mean when they are pronouns themselves."""
+    texts = [t.text for t in e.tokens]
+
+    def same_clause(a: int, b: int) -> bool:
+        return not any(t in "，。" for t in texts[min(a, b) : max(a, b) + 1])
+
+    doers = {j for v, j in e.links["verb_subject"] if same_clause(j, i) and same_clause(v, i)}
+    meant = dict(e.links["pronoun_antecedent"])  # a doer 她 stands for whom she means
+    return doers | {meant[j] for j in doers if j in meant}
+
+
 def test_gender_or_position_decides_in_two_person_sentences(built):
     """A person named before a pronoun that is not its antecedent has the other gender,
-    unless it owns the antecedent (林明的母亲…，她) or is many (队员们); a person named after
+    unless it owns the antecedent (林明的母亲…，她), is many (队员们) or is the doer of the
+    clause the pronoun is the object of (小伙子给他让座: syntax decides); a person named after
     may share it."""
-    same_after = 0
+    same_after = same_local = 0
     for e in built["train"]:
         texts = [t.text for t in e.tokens]
         owns = set(e.links["modifier_noun"])  # (possessor, possessed) among others
@@ -114,11 +132,18 @@ def test_gender_or_position_decides_in_two_person_sentences(built):
             if texts[i] == "它":
                 continue
             owners = {texts[a] for a, b in owns if b == j}  # 林明 of 林明的母亲, each mention
-            others = (p for p in people if p < i and texts[p] not in owners | {texts[j]})
+            roles = {b for a, b in owns if texts[a] in SPEAKERS}  # 我们的导游名叫林明: one person
+            others = [p for p in people if p < i and texts[p] not in owners | {texts[j]}]
+            others = [p for p in others if p not in roles]
+            local = _local_doers(e, i)
             for p in others:
+                if p in local:  # a doer of the pronoun's own clause (林明给他, 林明请他修)
+                    same_local += GENDER[texts[p]] == GENDER[texts[j]]
+                    continue
                 assert {GENDER[texts[p]], GENDER[texts[j]]} == {"m", "f"}, e.text
             same_after += any(p > i for p in people)
-    assert same_after > 10
+    # Rare: 9 same-gender doers of the pronoun's own clause in the 3000 sentences of seed 6.
+    assert same_after > 10 and same_local > 5, (same_after, same_local)
 
 
 def test_pronoun_like_distractors_appear_tagged_r(built):
