@@ -319,6 +319,8 @@ def test_skip_link_then_the_sentence_box_within_five_stops(page, streamlit_serve
     page.keyboard.press("Tab")
     assert page.evaluate(FOCUSED)["testid"] == "stSkipToContent"
     page.keyboard.press("Enter")
+    page.keyboard.press("Tab")  # the link to the lesson, first on the page
+    assert page.evaluate(FOCUSED)["text"] == t("lesson.open")[:40]
     keys = []
     for _ in range(4):
         page.keyboard.press("Tab")
@@ -331,12 +333,13 @@ def test_a_collapsed_sidebar_leaves_the_tab_order(page, streamlit_server):
     were invisible Tab stops. Now: skip link, the » button, then the page."""
     open_settled(page, f"{streamlit_server}/?class=1", (1024, 768))
     stops = []
-    for _ in range(7):
+    for _ in range(8):
         page.keyboard.press("Tab")
         stops.append(page.evaluate(FOCUSED))
     stops = stops[1:]  # the first is the main page's own skip link into the attention view
     assert [s["testid"] for s in stops[:2]] == ["stSkipToContent", "stExpandSidebarButton"]
-    assert [s["key"] for s in stops[2:]] == [
+    assert stops[2]["text"] == t("lesson.open")[:40]  # the link to the lesson, first on the page
+    assert [s["key"] for s in stops[3:]] == [
         "st-key-example",
         "st-key-sentence",
         "st-key-sentence_apply",

@@ -28,8 +28,8 @@ PRONOUN = [h for h in JOBS if h.relation == "pronoun_antecedent"]
 EXPECTED = {
     "小明把书放在了桌子上，然后他走了。": "小明",
     "小红告诉小明，她明天不能来上课了。": "小红",
-    "小明很高兴，小刚看见了他。": "小明",
-    "老师把作业还给了小王，因为他上周生病了。": "小王",
+    "老师走进教室，他开始讲课。": "老师",
+    "村长召集大家开会，他说明年要修一条新路。": "村长",
 }
 
 
@@ -79,7 +79,7 @@ def test_21_a_teachers_sentence_is_read_by_the_cores_status(run_app):
 
 
 def test_21_a_pick_that_is_no_answer_is_not_told_as_one_anywhere(run_app):
-    """The pill labelled wrong (老师把作业还给了小王…): whatever the core says, the page and the
+    """The pill labelled wrong (村长召集大家开会…): whatever the core says, the page and the
     view's story never present a non-answer as the answer, and the pill's label holds: the
     model does not give the right person as a decided answer."""
     (wrong,) = [e for e in examples() if e.get("wrong")]
@@ -168,9 +168,11 @@ def test_21_map_titles_count_questions_never_a_bare_percent(run_app):
     model's stored evaluation — no "· 100%" beside weights of 100%."""
     header, _ = view(ok(run_app()))
     for job, summary in zip(header["jobs"], JOBS, strict=True):
-        assert not re.search(r"\d%", job["label"]), job["label"]
         if summary.relation != "diffuse":
+            assert not re.search(r"\d%", job["label"]), job["label"]
             assert f"{summary.hits}/{summary.total}" in job["label"]
+        else:  # no job: where its weight measurably goes, beside what an even spread would give
+            assert len(re.findall(r"\d+%", job["label"])) in (0, 2), job["label"]
     at = ok(open_app("heads", weights="random"))
     titles = [c["layout"]["title"]["text"] for c in chart_specs(at)]
     assert titles and not [x for x in titles if re.search(r"· \d+%", x)]
