@@ -175,7 +175,7 @@ PILL_ANSWERS = {
     "小红告诉小明，她明天不能来上课了。": ("她", "小红"),
     "小明很高兴，小刚看见了他。": ("他", "小明"),  # 小刚 sees him: 他 is not 小刚
     "老师走进教室，他开始讲课。": ("他", "老师"),
-    "村长召集大家开会，他说明年要修一条新路。": ("他", "村长"),
+    "小狗跑到门口，它一直在等主人回家。": ("它", "小狗"),
 }
 
 
@@ -200,4 +200,4 @@ def test_the_example_pills_are_right_or_say_where_the_model_goes_wrong(pill):
 
 def test_exactly_one_pill_is_labelled_wrong():
     pills = json.loads(EXAMPLES.read_text(encoding="utf-8"))
-    assert [p["text"] for p in pills if p.get("wrong")] == ["村长召集大家开会，他说明年要修一条新路。"]
+    assert [p["text"] for p in pills if p.get("wrong")] == ["小狗跑到门口，它一直在等主人回家。"]
