@@ -24,6 +24,7 @@ def says(at, key: str, lang: str) -> bool:
     return any(message.startswith(start) for message in shown(at))
 
 
+@pytest.mark.slow  # 128 tokens on every page in both languages: make test runs it
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("page", PAGES)
 def test_a_long_sentence_is_cut_and_says_so(page, lang):

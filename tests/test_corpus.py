@@ -40,6 +40,7 @@ def test_word_lists_and_shapes_of_the_two_splits_are_disjoint(built):
     assert all(grammar.split_of(p) == s for s, ps in shapes.items() for p in ps)
 
 
+@pytest.mark.slow  # a scan of every sample of both splits
 def test_no_content_word_of_a_heldout_sentence_occurs_in_training(built):
     """What the learned page says: the held-out split's names, objects, places, modifiers,
     verbs and sentence shapes never occur in training. Checked on the tokens themselves."""

@@ -96,6 +96,7 @@ def _labelled_words(sentences) -> set:
     return out
 
 
+@pytest.mark.slow  # a scan of the whole training corpus per set
 @pytest.mark.parametrize("name", evalset.SETS)
 def test_no_labelled_word_of_the_set_occurs_in_the_training_corpus(name):
     """Kept out of the corpus: no labelled noun, name, verb or adjective of either set is a

@@ -202,6 +202,7 @@ CHECKS = {
 }
 
 
+@pytest.mark.slow  # every page in every pairwise state: make test runs it
 @pytest.mark.parametrize("state", STATES, ids=state_id)
 @pytest.mark.parametrize("page_name", PAGES)
 def test_every_page_renders_and_says_true_things(page_name, state):
