@@ -21,7 +21,7 @@ Usage (inside asyncio):
 
     async with StreamlitSession("http://127.0.0.1:8501", query_string="s=hi") as session:
         first = await session.connect()          # RunResult of the first run
-        run = await session.set_widgets(scale=False, heads="4")
+        run = await session.set_widgets(pos=True, heads="4")
         print(run.elapsed, run.exceptions, run.text[:200])
         run = await session.reconnect()          # after the server dropped it, as a page does
 """

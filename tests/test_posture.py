@@ -180,7 +180,7 @@ def test_serving_a_session_writes_nothing_to_home(default_server):
     async def one_session() -> int:
         async with StreamlitSession(url, query_string="s=他走了&h=2") as session:
             run = await session.connect(timeout=120)
-            await session.set_widgets(timeout=120, scale=False)
+            await session.set_widgets(timeout=120, pos=True)
             return len(run.of_kind("bidi_component"))  # the attention view was sent
 
     # Playwright's sync API may already run an event loop in this thread (browser tests

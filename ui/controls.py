@@ -311,16 +311,8 @@ def _frame_controls() -> str:
 
 SIDEBAR_STATE = "_sidebar_state"  # session key app.py passes to st.set_page_config
 COLLAPSE_NOW = "_collapse_sidebar"  # session key: classroom was just switched on
-# Static code, no user text: Streamlit's own « button, pressed once. A changed page config alone
-# is not enough: once a person has opened or closed the sidebar in this browser, Streamlit
-# keeps their choice (localStorage) over the page's.
-COLLAPSE_JS = """<script>
-(() => {
-  const bar = document.querySelector('[data-testid="stSidebar"]');
-  const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
-  if (bar && button && bar.getAttribute("data-collapsed") !== "true") button.click();
-})();
-</script>"""
+# Streamlit's « pressed once: a changed page config loses to the choice the browser remembers.
+COLLAPSE_JS = (EXAMPLES_FILE.parent / "collapse_sidebar.html").read_text(encoding="utf-8")
 
 
 def _classroom_sidebar() -> None:
