@@ -105,6 +105,9 @@ def gloss_bar_ticks(fig, texts: list[str], lang: str, classroom: bool = False) -
     joint = " " if axis.tickangle else "<br>"
     ticks = []
     for pos, label in zip(axis.tickvals, axis.ticktext, strict=True):
+        if "<br>" in label:  # a word standing upright: no room beside or under it (hover has it)
+            ticks.append(label)
+            continue
         word = short_gloss(texts[int(pos)], lang) if 0 <= int(pos) < len(texts) else None
         span = f'<span style="font-size:{small}px">{html.escape(word or "")}</span>'
         ticks.append(label + joint + span if word else label)

@@ -23,6 +23,7 @@ from ui.figures.base import (
     vline_shape,
 )
 from ui.figures.base import vline as vline_parts
+from ui.figures.maps import ZWSP, stands_upright
 
 LINE_PX = 260  # plot height of a line chart; the title, axes and legend add theirs
 
@@ -181,14 +182,18 @@ def histogram_pair(
 
 def _bar_axis(labels: list[str], classroom: bool, title: str = "", across: int = 1) -> dict:
     """An x axis of named bars on numeric positions (a repeated token keeps its own bar): labels
-    upright when they fit, numbers thinned upright, words turned (and thinned if need be)."""
+    across when they fit, numbers thinned across; else Chinese words stand upright, one
+    character under another (as the maps and the main page's view draw them), others turn."""
     every = stride(labels, classroom, across)
     numbers = all(label.isdigit() for label in labels)  # dimensions: every k-th, upright
     angle = 0 if every == 1 or numbers else -90
+    text = labels
     if angle:
         every = stride(labels, classroom, across, upright=False)
+        if stands_upright(labels):
+            angle, text = 0, ["<br>".join(label.replace(ZWSP, "")) for label in labels]
     pos = list(range(len(labels)))
-    axis = {"tickvals": pos[::every], "ticktext": labels[::every], "tickangle": angle}
+    axis = {"tickvals": pos[::every], "ticktext": text[::every], "tickangle": angle}
     return {**axis, "title": {"text": esc(title)}}
 
 
