@@ -142,9 +142,9 @@ def cells_part(s: Settings, t) -> None:
         st.warning(t("cost.cells_empty"))
     if c["chars_cut"]:  # the counts are of the sentence as the pipeline cuts it
         st.warning(t("notice.chars_cut", kept=MAX_CHARS, cut=c["chars_cut"]))
-    if c["word_cut"] or c["char_cut"]:
-        cut = c["char_cut"] if s.mode == "char" else c["word_cut"]
-        st.warning(t("notice.tokens_cut", kept=MAX_TOKENS, cut=cut or c["char_cut"]))
+    for mode, unit in (("word", "unit.word"), ("char", "unit.char")):  # each panel's own cut
+        if c[f"{mode}_cut"]:
+            st.warning(t("cost.cells_cut", unit=t(unit), kept=MAX_TOKENS, cut=c[f"{mode}_cut"]))
     c1, c2 = st.columns(2)
     c1.metric(t("cost.words", n=c["word_n"]), f"{c['word_cells']:,}")
     c2.metric(t("cost.chars", n=c["char_n"]), f"{c['char_cells']:,}")
