@@ -7,6 +7,7 @@ specs = chart_specs(at)                                   # every plotly chart, 
 from __future__ import annotations
 
 import json
+import re
 
 from streamlit.testing.v1 import AppTest
 
@@ -42,3 +43,9 @@ def chart_specs(at: AppTest) -> list[dict]:
 def chart_specs_by_key(at: AppTest) -> dict[str, dict]:
     """The same, by each chart's widget key (the end of its element id)."""
     return {e.proto.id.rsplit("-", 1)[-1]: json.loads(e.proto.spec) for e in at.get("plotly_chart")}
+
+
+def unwrapped(text: str | None) -> str:
+    """A chart title or label as written, whatever lines the figure kit broke it into: the
+    breaks (<br>) and the spaces they replaced taken out, so the text compares with the table's."""
+    return re.sub(r"<br>|\s", "", text or "")

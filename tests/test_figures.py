@@ -228,3 +228,39 @@ def test_vline_label_on_a_log_axis_sits_at_its_line():
     )["layout"]  # fmt: skip
     assert layout["annotations"][0]["x"] == pytest.approx(np.log10(4.0))
     assert [s["x0"] for s in layout["shapes"]] == [4.0, 2.0]
+
+
+# ---- titles: plotly never wraps one, the kit does ----------------------------------------------
+
+
+def _px(line: str) -> float:
+    """Width of a line at 14 px: a CJK glyph or full-width sign 1 em, anything else 0.6 em."""
+    return sum(14 if ord(c) > 0x2E80 else 8.4 for c in line)
+
+
+@pytest.mark.parametrize(
+    ("text", "room"),
+    [
+        ("离最终输出的距离：一项都没加时，和每加一项之后", 320),
+        ("Largest weight in a row, averaged over 512 random rows of 16", 320),
+        ("Measured variance against d_k (dashed: var = d_k)", 220),
+    ],
+)
+def test_a_long_title_breaks_into_even_lines_that_fit(text, room):
+    """Every line fits `room` (a CJK glyph 14 px, other characters 8.4 px at 14 px), nothing is
+    lost, and the lines are even: the last is at least half as wide as the first — no lone 后."""
+    lines = fig.base.wrap(text, 14, room)
+    width = [_px(line) for line in lines]
+    assert len(lines) == 2 and max(width) <= room, lines
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert width[-1] >= width[0] / 2, lines
+
+
+@pytest.mark.parametrize(("classroom", "across", "most"), [(False, 1, 350), (False, 2, 280)])
+def test_a_title_is_laid_out_for_the_narrowest_column_it_gets(classroom, across, most):
+    """A chart alone in its row gets a 390 px phone's column (350 px); one of two, half a 1024 px
+    page beside the open sidebar (280 px): the kit wraps each title for that, not for a laptop."""
+    title = "每行最大权重的平均值（512 行随机 q，每行 16 个随机 key）" * 2
+    spec = fig.base.layout(title, 300, classroom, across=across)
+    lines = spec["title"]["text"].split("<br>")
+    assert len(lines) > 2 and all(_px(line) <= most for line in lines), lines

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core.corpus import LINKS
 from attention_core.model import describe_heads, load_demo_history, load_demo_model
-from tests.app_support import chart_specs, open_app
+from tests.app_support import chart_specs, open_app, unwrapped
 from ui.figures import decode_array, head_job_label
 from ui.text import t
 
@@ -56,8 +56,9 @@ def test_the_maps_play_every_checkpoint_from_the_last(page):
     assert len(charts(page)) == 1 + len(LINKS) + 2  # maps, a chart per question, loss, rates
     tt = partial(t, lang="zh")
     for frame in spec["frames"]:
-        titles = [a["text"].replace("<br>", "") for a in frame["layout"]["annotations"]]
-        assert titles == [head_job_label(s, tt) for s in describe_heads(int(frame["name"]))]
+        titles = [unwrapped(a["text"]) for a in frame["layout"]["annotations"]]
+        heads = describe_heads(int(frame["name"]))
+        assert titles == [unwrapped(head_job_label(s, tt)) for s in heads]
 
 
 def test_frames_hold_the_model_weights_and_he_finds_xiaoming(page):

@@ -17,7 +17,7 @@ from attention_core import analysis  # attributes looked up in each test: one fa
 from attention_core.__main__ import main as cli_main
 from attention_core.experiments import fit_slope, measure_cost
 from attention_core.model import load_demo_model
-from tests.app_support import chart_specs
+from tests.app_support import chart_specs, unwrapped
 from tests.test_pages_teach import decode
 from tests.test_pages_teach import open_page as teach_page
 from ui.controls import DEFAULT_SENTENCE
@@ -40,7 +40,11 @@ charts = chart_specs
 
 
 def chart(at: AppTest, title: str) -> dict:
-    found = [c for c in charts(at) if c["layout"].get("title", {}).get("text") == title]
+    found = [
+        c
+        for c in charts(at)
+        if unwrapped(c["layout"].get("title", {}).get("text")) == unwrapped(title)
+    ]
     assert found, f"no chart titled {title!r}: {[c['layout'].get('title') for c in charts(at)]}"
     return found[0]
 

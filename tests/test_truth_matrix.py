@@ -31,7 +31,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core import tokenize
 from attention_core.__main__ import main as cli_main
 from attention_core.model import load_demo_model
-from tests.app_support import chart_specs, chart_specs_by_key, open_app
+from tests.app_support import chart_specs, chart_specs_by_key, open_app, unwrapped
 from tests.reference import causal_allowed, loop_softmax
 from tests.test_pages_teach import decode
 from ui import explorer
@@ -139,12 +139,12 @@ def check_library(at: AppTest, f: dict, tr) -> None:
 def check_scaling(at: AppTest, f: dict, tr) -> None:
     """The τ map names the model; the τ legend counts the sentence's keys, masked or not."""
     assert lab_line(f, scale=False) in texts_of(at, "caption")
-    assert any(f["source"] in (title or "") for title in chart_titles(at))
+    assert any(unwrapped(f["source"]) in unwrapped(title) for title in chart_titles(at))
     n = len(tokenize(DEFAULT_SENTENCE, f["mode"]))
     want = tr("scaling.tau_max_causal" if f["causal"] else "scaling.tau_max", n=n)
-    names = [(trace.get("name") or "").replace("<br>", " ")  # legends wrap to their width
+    names = [unwrapped(trace.get("name"))  # legends wrap to their width
              for spec in specs(at) for trace in spec["data"]]  # fmt: skip
-    assert html.escape(want) in names
+    assert unwrapped(html.escape(want)) in names
 
 
 def check_order(at: AppTest, f: dict, tr) -> None:

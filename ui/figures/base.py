@@ -69,6 +69,7 @@ AXIS = {"gridcolor": GRID, "linecolor": GRID, "zerolinecolor": GRID, "ticks": ""
 # its share; ticks are thinned, titles wrapped and legends folded to fit it.
 PAGE_WIDTH = {False: 940, True: 800}
 NARROW_PX = 280  # a chart's least width: half of a 1024 px page beside the open sidebar
+PHONE_PX = 350  # the main column of a 390 px phone: a chart alone in its row is never narrower
 WORDS = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+|\s+")
 
 
@@ -113,7 +114,18 @@ def text_px(text: str, size: float) -> int:
 
 def wrap(text: str, size: int, room: int) -> list[str]:
     """`text` in lines of at most `room` px at font size `size` (breaks between words and around
-    CJK characters; a word longer than a line keeps its own line)."""
+    CJK characters; a word longer than a line keeps its own line), as even as that many lines
+    allow: 离最终输出的距离：一项都没加时，/ 和每加一项之后, never a lone 后 on the last line."""
+    lines = _greedy(text, size, room)
+    if len(lines) > 1:  # the narrowest room that still needs no more lines
+        for even in range(text_px(text, size) // len(lines), room, max(size // 2, 1)):
+            if len(shorter := _greedy(text, size, even)) == len(lines):
+                return shorter
+    return lines
+
+
+def _greedy(text: str, size: int, room: int) -> list[str]:
+    """`text` in lines of at most `room` px, each filled as far as it goes."""
     lines, line = [], ""
     for word in WORDS.findall(text):
         if word in "）》」』，。、：；！？…":  # never at a line's start
@@ -206,6 +218,17 @@ def title_band(title: str, size: int) -> int:
     return int(1.5 * size * (title.count("<br>") + 1)) + 12 if title else 10
 
 
+def title_room(classroom: bool, across: int = 1) -> int:
+    """Pixels a title line may take: the narrowest column the chart gets — a phone's for a chart
+    alone in its row, NARROW_PX for one of several — since plotly never wraps a title itself.
+    The classroom mode is laid out for the projector (its 26 px titles on a phone's column would
+    take three lines on the screen it is for)."""
+    share = PAGE_WIDTH[bool(classroom)] // max(across, 1)
+    if not classroom:
+        share = min(share, PHONE_PX if across == 1 else NARROW_PX)
+    return share - 30
+
+
 def layout(title: str, height: int, classroom: bool, across: int = 1, **extra) -> dict:
     """Every figure's layout: escaped title at the top left (wrapped to the chart's share of the
     page, `across` charts to a row), CJK-first fonts from the palette, ink on a transparent
@@ -213,7 +236,7 @@ def layout(title: str, height: int, classroom: bool, across: int = 1, **extra) -
     size, colour = fonts(classroom), ink(classroom)
     text = {"size": size["base"], "color": colour}
     axis = axis_style(classroom)
-    lines = wrap(str(title), size["title"], PAGE_WIDTH[bool(classroom)] // max(across, 1) - 30)
+    lines = wrap(str(title), size["title"], title_room(classroom, across))
     title = "<br>".join(esc(line) for line in lines) if title else ""
     out = {
         "template": {"layout": {"colorway": list(HEAD_COLOURS[:8])}},
