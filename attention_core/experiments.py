@@ -328,12 +328,18 @@ def cell_breakdown(lab: Lab, head: int, i: int, j: int) -> dict:
 
 
 def default_keys(texts: Sequence[str], row: np.ndarray, i: int) -> tuple[int, int]:
-    """Keys to compare for query i: 小明 and 桌子 of the article's sentence when present, else
-    the heaviest and the lightest other key of `row` (n,)."""
-    others = [j for j in range(len(texts)) if j != i] or [i]
-    first = texts.index("小明") if "小明" in texts else max(others, key=lambda j: row[j])
-    rest = [j for j in others if j != first] or [first]
-    second = texts.index("桌子") if "桌子" in texts else min(rest, key=lambda j: row[j])
+    """Two different keys to compare for query i: 小明 and 桌子 of the article's sentence when
+    present, else the heaviest and the lightest other key of `row` (n,); in a sentence of two
+    tokens the query itself is the second (one token: the same key twice)."""
+    n = len(texts)
+    others = [j for j in range(n) if j != i] or [i]
+    first = texts.index("小明") if "小明" in texts else i
+    if first == i:
+        first = max(others, key=lambda j: row[j])
+    rest = [j for j in others if j != first] or [j for j in range(n) if j != first] or [first]
+    second = texts.index("桌子") if "桌子" in texts else i
+    if second in (i, first):
+        second = min(rest, key=lambda j: row[j])
     return first, second
 
 

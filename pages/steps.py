@@ -205,13 +205,11 @@ def pick_cell(run: Lab, s: Settings, t) -> tuple[int, int, int]:
     """Query i (the main page's focus, default 他), key j and a second key to compare with."""
     c1, c2, c3 = st.columns(3)
     i = widgets.token_picker(
-        c1, t("steps.query"), run.texts, "steps_i", focus_index(run.texts, s.focus)
+        c1, t("steps.query"), run.texts, "steps_i", focus_index(run.texts, s.focus), s.lang
     )
     a, b = ex.default_keys(run.texts, run.result.heads.weights.mean(0)[i], i)
-    j = widgets.token_picker(c2, t("steps.key"), run.texts, "steps_j", a)
-    if b == a and len(run.texts) > 1:  # two tokens: the query itself is the other key
-        b = next(k for k in range(len(run.texts)) if k != a)
-    j2 = widgets.token_picker(c3, t("steps.key2"), run.texts, "steps_j2", b)
+    j = widgets.token_picker(c2, t("steps.key"), run.texts, "steps_j", a, s.lang)
+    j2 = widgets.token_picker(c3, t("steps.key2"), run.texts, "steps_j2", b, s.lang)
     return i, j, j2
 
 

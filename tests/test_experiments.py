@@ -136,3 +136,19 @@ def test_the_steps_page_lists_the_walk_as_computed():
     assert all(line in source for line in shown if not line.startswith("# "))
     assert "np.sqrt" not in "\n".join(shown) and "# ④ scale=False" in shown
     assert any("causal_mask(n)" in line for line in shown)
+
+
+@pytest.mark.parametrize(
+    ("texts", "i", "want"),
+    [
+        (["你", "好"], 0, (1, 0)),  # two tokens: the other one, then the query itself
+        (["你", "好"], 1, (0, 1)),
+        (["好"], 0, (0, 0)),  # one token: nothing else to compare with
+        (["小明", "看", "书"], 0, (1, 2)),  # the query is 小明: the heaviest and lightest others
+        (["他", "看", "桌子"], 2, (1, 0)),  # the query is 桌子: neither key is the query
+    ],
+)
+def test_default_keys_are_two_different_keys_other_than_the_query_when_there_are(texts, i, want):
+    """Issue 23 (noticed): a two-token sentence got the same key twice, a picker's default."""
+    row = np.array([0.1, 0.7, 0.2])[: len(texts)]
+    assert ex.default_keys(texts, row, i) == want

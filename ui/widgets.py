@@ -11,6 +11,7 @@ import streamlit as st
 from attention_core.pipeline import Record
 from ui import controls, state
 from ui.controls import Settings
+from ui.gloss import glossed
 from ui.routing import ensure_router
 from ui.text import t as text
 
@@ -79,9 +80,13 @@ def label_tokens(texts: Sequence[str]) -> list[str]:
     return out
 
 
-def token_picker(where, label: str, texts: Sequence[str], key: str, default: int = 0) -> int:
-    """A select box over the sentence's tokens (repeats numbered) in `where`; the index picked."""
-    labels = label_tokens(texts)
+def token_picker(
+    where, label: str, texts: Sequence[str], key: str, default: int = 0, lang: str = "zh"
+) -> int:
+    """A select box over the sentence's tokens (repeats numbered; in English with their gloss,
+    “他 (he)”, “了#2 (aspect particle)”) in `where`; the index picked."""
+    tags = label_tokens(texts)  # glossed() starts with the token: the tag takes its place
+    labels = [tag + glossed(x, lang)[len(x) :] for x, tag in zip(texts, tags, strict=True)]
     return where.selectbox(
         label, range(len(labels)), index=default, format_func=labels.__getitem__, key=key
     )
