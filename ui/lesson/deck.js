@@ -19,6 +19,13 @@ function make(doc, name, cls, attrs, text) {
   return e;
 }
 
+/** A <button> of class `cls` whose click calls `onClick`; `attrs` beside its type and test id. */
+function button(doc, cls, testid, label, onClick, attrs) {
+  const b = make(doc, "button", cls, { type: "button", "data-testid": testid, ...attrs }, label);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
 function tx(D, key, values) {
   const s = D.header.text[key];
   if (s === undefined) return key;
@@ -129,6 +136,14 @@ function fontsOf(D) {
   const room = roomOf(D);
   const colours = D.header.colours;
   return fontSizes(colours, true, room.w, room.base / colours.lesson.type.base, "room");
+}
+
+/** What every scene's paint starts with: the deck, the figure's box (W × H), the label size and
+    a pen on `canvas` cleared to it. */
+function scenePen(S, canvas) {
+  const D = S.D;
+  const { w: W, h: H } = S.box;
+  return { D, W, H, base: fontsOf(D).label, pen: penStart(canvas, W, H, D.theme) };
 }
 
 /** Say `message` in a live region (emptied first, so the same words are said again). */

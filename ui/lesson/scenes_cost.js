@@ -67,10 +67,7 @@ SCENES[7] = {
 };
 
 function s7Paint(S, canvas, step, pick, readout) {
-  const D = S.D;
-  const { w: W, h: H } = S.box;
-  const base = fontsOf(D).label;
-  const pen = penStart(canvas, W, H, D.theme);
+  const { D, W, H, base, pen } = scenePen(S, canvas);
   const b = D.header.blocks.cost;
   let alt;
   if (step === 0) alt = s7Grids(S, pen, W, H, base);
@@ -237,10 +234,7 @@ SCENES[10] = {
 };
 
 function s10Paint(S, canvas, step, t, readout) {
-  const D = S.D;
-  const { w: W, h: H } = S.box;
-  const base = fontsOf(D).label;
-  const pen = penStart(canvas, W, H, D.theme);
+  const { D, W, H, base, pen } = scenePen(S, canvas);
   const alt =
     step === 0 ? s10Race(S, pen, W, H, base, t, readout) : s10Curve(S, pen, W, H, base, readout);
   penDone(pen);

@@ -107,12 +107,9 @@ function s4Layers(S, part, head) {
 }
 
 function s4Paint(S, canvas, shown, readout) {
-  const D = S.D;
+  const { D, W, H, base, pen } = scenePen(S, canvas);
   const part = S.part;
-  const { w: W, h: H } = S.box;
   const fonts = fontsOf(D);
-  const base = fonts.label;
-  const pen = penStart(canvas, W, H, D.theme);
   const i = focusIn(D, part);
   const head = s2Head(S, part, i);
   const layers = s4Layers(S, part, head);

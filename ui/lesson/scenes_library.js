@@ -97,11 +97,8 @@ function s2Cards(w, n, room) {
 }
 
 function s2Paint(S, canvas, step, grow, mix, readout) {
-  const D = S.D;
+  const { D, W, H, base, pen } = scenePen(S, canvas);
   const part = S.part;
-  const { w: W, h: H } = S.box;
-  const base = fontsOf(D).label;
-  const pen = penStart(canvas, W, H, D.theme);
   const n = part.n;
   const i = focusIn(D, part);
   const head = s2Head(S, part, i);
@@ -325,11 +322,8 @@ function s3Vectors(S, part, i) {
 }
 
 function s3Paint(S, canvas, step, fade, readout) {
-  const D = S.D;
+  const { D, W, H, base, pen } = scenePen(S, canvas);
   const part = S.part;
-  const { w: W, h: H } = S.box;
-  const base = fontsOf(D).label;
-  const pen = penStart(canvas, W, H, D.theme);
   const i = focusIn(D, part);
   const tok = part.tokens[i].t;
   const d = part.d_model;

@@ -202,11 +202,8 @@ function s5Sweep(S, map, slider, repaint) {
 }
 
 function s5Chart(S, canvas, readout) {
-  const D = S.D;
+  const { D, W, H, base, pen } = scenePen(S, canvas);
   const block = D.header.blocks.variance;
-  const { w: W, h: H } = S.box;
-  const base = fontsOf(D).label;
-  const pen = penStart(canvas, W, H, D.theme);
   if (!block) {
     askBlock(D, "variance");
     penText(pen, tx(D, "lesson.measuring"), W / 2, H / 2, { px: base, align: "center" });

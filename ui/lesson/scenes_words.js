@@ -93,12 +93,9 @@ function s1Readout(S) {
 }
 
 function s1Paint(S, canvas, step, bars, chain) {
-  const D = S.D;
+  const { D, W, H, base, pen } = scenePen(S, canvas);
   const part = S.tpart;
   const quiz = part.quiz;
-  const { w: W, h: H } = S.box;
-  const base = fontsOf(D).label;
-  const pen = penStart(canvas, W, H, D.theme);
   const ink = pen.ink;
   const n = part.n;
   const q = quiz.query;

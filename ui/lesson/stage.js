@@ -105,19 +105,12 @@ function needPanel(D, need, { title, figure, take }) {
   const box = make(doc, "div", "need", { role: "status", "data-testid": "lesson-need" });
   box.append(make(doc, "p", "", {}, tx(D, need)));
   if (D.header.sets.example && need !== "lesson.need.trained") {
-    const b = make(
-      doc,
-      "button",
-      "primary",
-      { type: "button", "data-testid": "lesson-use-example" },
-      tx(D, "lesson.show_example"),
-    );
-    b.addEventListener("click", () => {
+    const use = () => {
       D.example[D.at] = true;
       renderScene(D, 0);
       D.els.scene.querySelector(".title").focus({ preventScroll: true });
-    });
-    box.append(b);
+    };
+    box.append(button(doc, "primary", "lesson-use-example", tx(D, "lesson.show_example"), use));
   }
   figure.append(box);
   take.textContent = "";
@@ -236,31 +229,19 @@ function renderQuiz(D, scene, step) {
   const group = make(doc, "div", "choices", { role: "group", "aria-labelledby": "lesson-question" });
   choices.forEach((c, i) => {
     if (!open && !c.right && i !== chosen && choices.some((x) => x.right)) return; // answered: keep it short
-    const b = make(
-      doc,
-      "button",
-      "choice",
-      { type: "button", "data-choice": String(i), "data-testid": "lesson-choice" },
-      c.label,
-    );
+    const b = button(doc, "choice", "lesson-choice", c.label, () => chooseAnswer(D, i), {
+      "data-choice": String(i),
+    });
     b.disabled = !open;
     if (!open && c.right) b.classList.add("right");
     if (!open && i === chosen && !c.right) b.classList.add("wrong");
     b.setAttribute("aria-pressed", String(i === chosen));
-    b.addEventListener("click", () => chooseAnswer(D, i));
     group.append(b);
   });
   const parts = [q, group];
   if (open) {
-    const reveal = make(
-      doc,
-      "button",
-      "reveal",
-      { type: "button", "data-testid": "lesson-reveal" },
-      tx(D, "lesson.quiz.reveal"),
-    );
-    reveal.addEventListener("click", () => stepNext(D));
-    parts.push(reveal);
+    const reveal = tx(D, "lesson.quiz.reveal");
+    parts.push(button(doc, "reveal", "lesson-reveal", reveal, () => stepNext(D)));
   } else parts.push(verdict(D, quiz, choices, chosen));
   box.replaceChildren(...parts);
 }
