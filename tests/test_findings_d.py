@@ -23,3 +23,21 @@ def test_token_pickers_gloss_chinese_tokens_in_english(page, key, lang, want):
     at = open_app(page, lang=lang, weights="random")
     assert not at.exception
     assert want in at.selectbox(key=key).options
+
+
+def test_the_lessons_tokens_name_themselves_as_the_pages_do():
+    """Lesson §1 in English: a choice read “小明 (Xiaoming (name))” and glosses under the row of
+    tokens were left out or ran under the next token ("(aspect particle)" under 走). The deck
+    now gets the pages' own wording and a short gloss for under a token (none for a function
+    word whose gloss would be cut)."""
+    from ui.controls import DEFAULTS
+    from ui.lesson.data import tokens_of
+    from ui.state import lab_for
+
+    run, _ = lab_for(DEFAULTS)
+    en = {tok["t"]: tok for tok in tokens_of(run, "en")}
+    assert en["小明"]["named"] == "小明 (Xiaoming, name)"
+    assert (en["小明"]["under"], en["走"]["under"], en["他"]["under"]) == ("Xiaoming", "walk", "he")
+    assert en["把"]["under"] is None and en["了"]["under"] is None
+    zh = {tok["t"]: tok for tok in tokens_of(run, "zh")}
+    assert zh["小明"]["named"] == "小明" and zh["走"]["under"] is None

@@ -23,7 +23,7 @@ from attention_core.model import (
     load_demo_model,
     read_token,
 )
-from ui.gloss import gloss, tag_name
+from ui.gloss import gloss, glossed, short_gloss, tag_name
 from ui.state import Lab, focus_index
 
 SCENES = 10  # §1 … §10, the link's at=1 … 10
@@ -38,14 +38,27 @@ VAR_SAMPLES = 4000  # §5: q·k pairs per d_k
 Say = Callable[..., str]  # t(key, **fmt) in the UI language
 
 
+UNDER_CHARS = 8  # a gloss under a token in a row of tokens: "walk", not "walk / leave"
+
+
+def under_gloss(text: str, lang: str) -> str | None:
+    """The gloss under a token in a row of them: short, and none for a function word whose
+    gloss would be cut ("(object mar…" says nothing)."""
+    word = short_gloss(text, lang, UNDER_CHARS)
+    return None if word and word.startswith("(") and word.endswith("…") else word
+
+
 def tokens_of(lab: Lab, lang: str) -> list[dict]:
-    """Each token as the deck shows it: text, POS tag and its name, English gloss."""
+    """Each token as the deck shows it: text, POS tag and its name, English gloss (whole; as a
+    sentence names the token, “小明 (Xiaoming, name)”; short, under the token in a row)."""
     return [
         {
             "t": tok.text,
             "tag": tok.tag,
             "tag_name": tag_name(tok.tag, lang),
             "gloss": gloss(tok.text),
+            "named": glossed(tok.text, lang),
+            "under": under_gloss(tok.text, lang),
         }
         for tok in lab.tokens
     ]

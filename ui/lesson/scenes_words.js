@@ -157,6 +157,7 @@ function s1Labels(S, pen, x, y, important, base) {
   const part = S.tpart;
   const order = [...new Set(important), ...part.tokens.map((_, j) => j)];
   const en = S.D.header.lang === "en";
+  const colW = part.tokens.length > 1 ? x(1) - x(0) : pen.w; // a gloss may take two columns
   const seen = new Set();
   for (const j of order) {
     if (seen.has(j)) continue;
@@ -170,8 +171,11 @@ function s1Labels(S, pen, x, y, important, base) {
       weight: mine ? 700 : 400,
     };
     if (!penTry(pen, part.tokens[j].t, x(j), y, o)) continue;
-    if (en && part.tokens[j].gloss) {
-      penTry(pen, part.tokens[j].gloss, x(j), y + base * 1.3, { ...o, colour: pen.ink.muted, weight: 400 });
+    const under = en ? part.tokens[j].under : null;
+    if (under) {
+      const g = { ...o, colour: pen.ink.muted, weight: 400, max: 2 * colW };
+      const half = penMeasure(pen, under, 0, 0, g)[2] / 2; // kept inside the canvas at its ends
+      penTry(pen, under, Math.min(Math.max(x(j), half), pen.w - half), y + base * 1.3, g);
     }
   }
 }

@@ -105,10 +105,10 @@ function changeShared(D, patch) {
   sendState(D);
 }
 
-/** A token's text for a sentence in a label: “小明” (with its gloss in English). */
+/** A token's text for a sentence in a label: “小明”; in English with its gloss as Python's
+    ui.gloss.glossed writes it, “小明 (Xiaoming, name)”. */
 function quoteTok(D, tok) {
-  const g = D.header.lang === "en" && tok.gloss ? ` (${tok.gloss})` : "";
-  return `${tok.t}${g}`;
+  return tok.named || tok.t;
 }
 
 function pctText(w, digits = 0) {
