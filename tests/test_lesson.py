@@ -359,13 +359,13 @@ def test_the_lessons_js_writes_no_colour_and_no_font_size_of_its_own():
         code = COMMENTS.sub("", path.read_text(encoding="utf-8"))
         found = WRITTEN_STYLE.findall(code)
         assert not found, (path.name, found)
-    css = COMMENTS.sub("", (ROOT / "ui" / "lesson" / "lesson.css").read_text(encoding="utf-8"))
+    css = COMMENTS.sub("", "".join(p.read_text(encoding="utf-8") for p in deck.CSS))
     assert not re.findall(r"#[0-9a-fA-F]{3,8}\b|\brgba?\(", css)  # its colours: var(--ink)
 
 
 def test_every_colour_the_lessons_css_reads_is_an_ink_of_the_palette():
-    """lesson.css's var(--name) colours are LESSON_INK's entries, which the deck sets (themeOf)."""
-    css = (ROOT / "ui" / "lesson" / "lesson.css").read_text(encoding="utf-8")
+    """lesson*.css's var(--name) colours are LESSON_INK's entries, which the deck sets (themeOf)."""
+    css = "".join(path.read_text(encoding="utf-8") for path in deck.CSS)
     props = ("color", "background", "border", "border-color", "border-left", "accent-color")
     read = {
         m.group(2)

@@ -37,6 +37,7 @@ JS_FILES = (
     "scenes_cost.js",
     "run.js",
 )
+CSS = (HERE / "lesson.css", HERE / "lesson_parts.css")  # the deck's stylesheet, in this order
 MAGIC = b"ALL1"
 KEY = "lesson"  # session key of the mounted deck; its state lives under KEY["deck"]
 SENT = "_lesson_sent"  # digest of the arrays this session's browser was last sent
@@ -58,7 +59,7 @@ def view_text(lang: str) -> dict[str, str]:
 def bundle() -> str:
     """The deck's code as one ES module: the view's stylesheet and its own (LESSON_CSS, in that
     order: the deck's rules for the view come last), then the files of named_files()."""
-    css = explorer.stylesheet() + (HERE / "lesson.css").read_text(encoding="utf-8")
+    css = explorer.stylesheet() + "".join(path.read_text(encoding="utf-8") for path in CSS)
     return f"const LESSON_CSS = {json.dumps(css)};\n{explorer.join_files(named_files())}"
 
 
