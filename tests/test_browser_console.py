@@ -1,0 +1,33 @@
+"""Every page opened straight from its link logs no error: no console error, no page error and
+no failed request — but for Streamlit's own probe of a sub-page's base URL (below)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser_support import open_settled
+
+pytestmark = pytest.mark.browser
+
+PAGES = ("", "steps", "scaling", "heads", "cost", "order", "library", "learned", "lesson?at=3")
+# Opened at /<page>, Streamlit's frontend first asks /<page>/_stcore/health and host-config in
+# case the app is served under /<page>, gets 404 and falls back to / (streamlit/streamlit#7074,
+# open upstream). Answering them would make /<page> the app's base, so they stay 404s.
+PROBE = re.compile(r"^/[a-z]+/_stcore/(health|host-config)$")
+
+
+def test_pages_opened_by_link_log_nothing_but_streamlits_base_probe(page, streamlit_server):
+    failed, errors = [], []
+    page.on("response", lambda r: r.status >= 400 and failed.append((r.status, r.url)))
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    for name in PAGES:
+        open_settled(page, f"{streamlit_server}/{name}", (1024, 768))
+    paths = [re.sub(r"^https?://[^/]+", "", url).split("?")[0] for _, url in failed]
+    assert [p for p in paths if not PROBE.match(p)] == [], failed
+    probes = sum(1 for p in paths if PROBE.match(p))
+    # what the console says of those probes, and nothing else
+    assert [e for e in errors if "404 (Not Found)" not in e] == [], errors
+    assert len(errors) <= probes, (errors, failed)
