@@ -146,13 +146,20 @@ SIDEWAYS = """() => {
 
 
 # Chart and axis titles that reach past their chart's box (plotly never wraps a title: a line
-# laid out for a laptop is cut at a phone's edge).
+# laid out for a laptop is cut at a phone's edge), and chart titles cut at the top or running
+# into the plot (plotly centres a title's first line in the top margin unless told otherwise).
 TITLES_CUT = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(gd => {
   const box = gd.getBoundingClientRect();
-  return [...gd.querySelectorAll('.gtitle, .g-xtitle text, .g-ytitle text')]
+  const plot = gd.querySelector('.nsewdrag');
+  const plotTop = plot ? plot.getBoundingClientRect().top : Infinity;
+  const cut = [...gd.querySelectorAll('.gtitle, .g-xtitle text, .g-ytitle text')]
     .filter(t => { const r = t.getBoundingClientRect();
-                   return r.width && (r.right > box.right + 1 || r.left < box.left - 1); })
-    .map(t => `${t.textContent.slice(0, 40)} (${t.getBoundingClientRect().right - box.right})`);
+                   return r.width && (r.right > box.right + 1 || r.left < box.left - 1); });
+  const high = [...gd.querySelectorAll('.gtitle')]
+    .filter(t => { const r = t.getBoundingClientRect();
+                   return r.height && (r.top < box.top - 1 || r.bottom > plotTop + 1); });
+  const at = t => t.getBoundingClientRect().top - box.top;
+  return [...cut, ...high].map(t => `${t.textContent.slice(0, 40)} (${at(t)})`);
 })"""
 
 
@@ -177,7 +184,7 @@ def test_page_audit(page, streamlit_server, name, view, lang, classroom):
         assert page.evaluate(TITLES_CUT) == []
 
 
-@pytest.mark.parametrize("name", ["scaling", "order", "library"])
+@pytest.mark.parametrize("name", ["scaling", "order", "library", "heads"])
 def test_english_chart_titles_fit_a_phone(page, streamlit_server, name):
     """Issue 23: on a 390 px phone long English titles ran past the chart's edge ("Largest weight
     in a row, averaged over 512 random rows of 16" lost its end); every title line now fits."""

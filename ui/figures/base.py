@@ -213,6 +213,11 @@ def decode_array(obj) -> np.ndarray:
 # ---- one layout --------------------------------------------------------------------------------
 
 
+# A title's lines hang from the figure's top left (plotly would centre its first line in the top
+# margin, and a third or fourth line ran into the plot); title_band leaves them their room.
+TITLE_AT = {"x": 0, "xanchor": "left", "y": 1, "yref": "container", "yanchor": "top"}
+
+
 def title_band(title: str, size: int) -> int:
     """Pixels above the plot for a figure title (lines split by <br>) of font size `size`."""
     return int(1.5 * size * (title.count("<br>") + 1)) + 12 if title else 10
@@ -238,9 +243,10 @@ def layout(title: str, height: int, classroom: bool, across: int = 1, **extra) -
     axis = axis_style(classroom)
     lines = wrap(str(title), size["title"], title_room(classroom, across))
     title = "<br>".join(esc(line) for line in lines) if title else ""
+    pad = {"t": size["title"] + 4}  # plotly hangs a multi-line title by its first baseline
     out = {
         "template": {"layout": {"colorway": list(HEAD_COLOURS[:8])}},
-        "title": {"text": title, "font": {"size": size["title"]}, "x": 0, "xanchor": "left"},
+        "title": {"text": title, "font": {"size": size["title"]}, **TITLE_AT, "pad": pad},
         "font": {"family": FONT_STACK, **text},
         "height": height,
         "margin": {"l": 10, "r": 10, "t": title_band(title, size["title"]), "b": 10},
