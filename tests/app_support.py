@@ -19,19 +19,22 @@ TIMEOUT_S = 180  # one script run on a shared 2-core machine; a cap, never a mea
 def open_app(
     page: str = "main", *, query: dict[str, str] | None = None, timeout: float = TIMEOUT_S, **state
 ) -> AppTest:
-    """app.py run once with `query` as its link's parameters and `state` in session state, then
-    switched to pages/<page>.py.
+    """app.py run once, on pages/<page>.py, with `query` as its link's parameters and `state` in
+    session state: what opening /<page>?<query> in a browser runs (the router, then that page).
 
-    "main" stays on the first run. (A further `at.run()` of the main page runs pages/main.py
-    without the router under AppTest; tests/test_app_main.py's `run_app` avoids that.)
+    The page is chosen before the first run (its url path is its file name), so the main page
+    is not drawn first: that was a whole main-page run per page test. (A further `at.run()` of
+    the main page runs pages/main.py without the router under AppTest; tests/test_app_main.py's
+    `run_app` avoids that.)
     """
     at = AppTest.from_file(APP, default_timeout=timeout)
     for name, value in (query or {}).items():
         at.query_params[name] = value
     for key, value in state.items():
         at.session_state[key] = value
-    at.run()
-    return at if page == "main" else at.switch_page(f"pages/{page}.py").run()
+    if page != "main":
+        at.switch_page(f"pages/{page}.py")
+    return at.run()
 
 
 def chart_specs(at: AppTest) -> list[dict]:
