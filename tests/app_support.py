@@ -2,11 +2,13 @@
 
 at = open_app("steps", weights="random", steps_step=3)   # session values set first
 specs = chart_specs(at)                                   # every plotly chart, as JSON
+seen = shown_app("heads", weights="random")               # the same first run, shared: read only
 """
 
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from streamlit.testing.v1 import AppTest
 
@@ -35,6 +37,28 @@ def open_app(
     if page != "main":
         at.switch_page(f"pages/{page}.py")
     return at.run()
+
+
+def shown_app(page: str = "main", *, query: dict[str, str] | None = None, **state) -> AppTest:
+    """open_app's first run of that page in that state, made once per process and shared by
+    every test that only reads it (its elements, charts, session state).
+
+    Many tests read the same first view (the heads page on random weights: nine of them); each
+    used to draw it again. Clicking or setting a widget needs a run of its own: open_app. The
+    shared AppTest refuses to run again, so a test cannot change what the next one reads.
+    """
+    return _shown(page, tuple(sorted((query or {}).items())), tuple(sorted(state.items())))
+
+
+@lru_cache(maxsize=64)
+def _shown(page: str, query: tuple, state: tuple) -> AppTest:
+    at = open_app(page, query=dict(query), **dict(state))
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError(f"shown_app({page!r}) is shared and read-only: use open_app to act")
+
+    at._run = at.run = at.switch_page = refuse  # a widget's .run() goes through at._run
+    return at
 
 
 def chart_specs(at: AppTest) -> list[dict]:
