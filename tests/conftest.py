@@ -27,12 +27,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from bench.rerun import scan_components_once, share_script_cache
-from tests.app_support import APP, TIMEOUT_S
 from tests.browser_support import (
     CHROMIUM,
     CHROMIUM_FLAGS,
@@ -43,6 +42,9 @@ from tests.browser_support import (
     skip_missing,
     start_streamlit,
 )
+
+if TYPE_CHECKING:
+    from streamlit.testing.v1 import AppTest
 
 BROWSER_FIXTURES = {"page", "browser", "context", "new_context"}
 # Time limits in s: a slow test may train the model; a browser test may start a server first.
@@ -70,7 +72,12 @@ def pytest_configure(config: pytest.Config) -> None:
     time); a server compiles each file once. One shared cache, as bench/rerun.py's reruns use,
     runs the same code: opening /steps costs 237 ms of CPU instead of 319 (measured, 8 opens).
     Each new AppTest also scans every installed package for components (~120 ms, a server does
-    it once): scanned once per process, a page test's first run costs ~30 ms instead of ~150."""
+    it once): scanned once per process, a page test's first run costs ~30 ms instead of ~150.
+
+    pytest-xdist's controller runs no test: it skips this, and Streamlit is imported only where
+    tests run (this module imports it lazily), so the workers start ~1 s sooner."""
+    if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
+        return
     share_script_cache()
     scan_components_once()
 
@@ -142,7 +149,7 @@ def streamlit_factory() -> Iterator[Callable[..., StreamlitServer]]:
 # AppTest resets PagesManager.uses_pages_directory before every run; with a pages/ folder next
 # to app.py, reruns after the first then execute the page file alone (the v1 multipage path),
 # skipping the router and its sidebar. Running app.py from a folder without pages/ avoids that.
-ENTRY = f"import runpy\nrunpy.run_path({str(APP)!r}, run_name='__main__')\n"
+ENTRY = f"import runpy\nrunpy.run_path({str(REPO_ROOT / 'app.py')!r}, run_name='__main__')\n"
 
 
 @pytest.fixture(scope="module")
@@ -155,6 +162,10 @@ def entry(tmp_path_factory) -> str:
 @pytest.fixture
 def run_app(entry):
     """run_app(**query) → an AppTest of app.py after its first run with those link parameters."""
+
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app_support import TIMEOUT_S
 
     def start(**query: str) -> AppTest:
         at = AppTest.from_file(entry, default_timeout=TIMEOUT_S)
