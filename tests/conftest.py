@@ -13,9 +13,10 @@ automatically; mark others by hand):
   flags in DESIGN.md (`browser_type_launch_args` below).
 
 Shared helpers are plain functions, importable from module-level code and module fixtures:
-`tests.app_support` (`open_app`, `chart_specs`: AppTest) and `tests.browser_support`
-(`open_view`, `open_settled`, `wait_still`, `wait_changed`: Chromium). Outside pytest, start
-servers with `deploy.local.start_streamlit(script)`.
+`tests.app_support` (AppTest: `open_app`; `shown_app`, a first run shared read-only by the tests
+that only read it; `chart_specs`) and `tests.browser_support` (`open_view`, `open_settled`,
+`wait_still`, `wait_changed`: Chromium). Outside pytest, start servers with
+`deploy.local.start_streamlit(script)`.
 
 Every test has a time limit (pytest-timeout, `[tool.pytest.ini_options] timeout`), so a page
 that never settles fails instead of hanging the run. Without /usr/bin/chromium or nginx the
