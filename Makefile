@@ -120,10 +120,14 @@ echo "== ruff format --check"; $(VENV)/bin/ruff format --check . || status=1;
 endef
 
 # The inner loop: no Chromium, no servers, no training (tests marked browser or slow).
+# It runs again and again, so it keeps Python's bytecode and pytest's rewritten test modules in
+# __pycache__ (git-ignored; `make clean` removes them) even where PYTHONDONTWRITEBYTECODE is
+# set: without them each process compiles the repo and rewrites every test module's asserts
+# on every run (measured: 79 s of CPU for the three processes without them, 70 s with).
 check: $(DEV_STAMP)
 	@status=0; $(lint_steps) \
 	echo "== pytest: not browser, not slow ($(TEST_WORKERS) processes)"; \
-	$(PYTEST) $(PARALLEL) -m "not browser and not slow" || status=1; \
+	PYTHONDONTWRITEBYTECODE= $(PYTEST) $(PARALLEL) -m "not browser and not slow" || status=1; \
 	exit $$status
 
 # Every test: those without a browser in TEST_WORKERS processes, then the browser ones in one.

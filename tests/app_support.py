@@ -2,12 +2,14 @@
 
 at = open_app("steps", weights="random", steps_step=3)   # session values set first
 specs = chart_specs(at)                                   # every plotly chart, as JSON
+seen = shown_app("heads", weights="random")               # the same first run, shared: read only
 """
 
 from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 
 from streamlit.testing.v1 import AppTest
 
@@ -20,19 +22,44 @@ TIMEOUT_S = 180  # one script run on a shared 2-core machine; a cap, never a mea
 def open_app(
     page: str = "main", *, query: dict[str, str] | None = None, timeout: float = TIMEOUT_S, **state
 ) -> AppTest:
-    """app.py run once with `query` as its link's parameters and `state` in session state, then
-    switched to pages/<page>.py.
+    """app.py run once, on pages/<page>.py, with `query` as its link's parameters and `state` in
+    session state: what opening /<page>?<query> in a browser runs (the router, then that page).
 
-    "main" stays on the first run. (A further `at.run()` of the main page runs pages/main.py
-    without the router under AppTest; tests/test_app_main.py's `run_app` avoids that.)
+    The page is chosen before the first run (its url path is its file name), so the main page
+    is not drawn first: that was a whole main-page run per page test. (A further `at.run()` of
+    the main page runs pages/main.py without the router under AppTest; tests/test_app_main.py's
+    `run_app` avoids that.)
     """
     at = AppTest.from_file(APP, default_timeout=timeout)
     for name, value in (query or {}).items():
         at.query_params[name] = value
     for key, value in state.items():
         at.session_state[key] = value
-    at.run()
-    return at if page == "main" else at.switch_page(f"pages/{page}.py").run()
+    if page != "main":
+        at.switch_page(f"pages/{page}.py")
+    return at.run()
+
+
+def shown_app(page: str = "main", *, query: dict[str, str] | None = None, **state) -> AppTest:
+    """open_app's first run of that page in that state, made once per process and shared by
+    every test that only reads it (its elements, charts, session state).
+
+    Many tests read the same first view (the heads page on random weights: nine of them); each
+    used to draw it again. Clicking or setting a widget needs a run of its own: open_app. The
+    shared AppTest refuses to run again, so a test cannot change what the next one reads.
+    """
+    return _shown(page, tuple(sorted((query or {}).items())), tuple(sorted(state.items())))
+
+
+@lru_cache(maxsize=64)
+def _shown(page: str, query: tuple, state: tuple) -> AppTest:
+    at = open_app(page, query=dict(query), **dict(state))
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError(f"shown_app({page!r}) is shared and read-only: use open_app to act")
+
+    at._run = at.run = at.switch_page = refuse  # a widget's .run() goes through at._run
+    return at
 
 
 def chart_specs(at: AppTest) -> list[dict]:

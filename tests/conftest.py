@@ -13,9 +13,10 @@ automatically; mark others by hand):
   flags in DESIGN.md (`browser_type_launch_args` below).
 
 Shared helpers are plain functions, importable from module-level code and module fixtures:
-`tests.app_support` (`open_app`, `chart_specs`: AppTest) and `tests.browser_support`
-(`open_view`, `open_settled`, `wait_still`, `wait_changed`: Chromium). Outside pytest, start
-servers with `deploy.local.start_streamlit(script)`.
+`tests.app_support` (AppTest: `open_app`; `shown_app`, a first run shared read-only by the tests
+that only read it; `chart_specs`) and `tests.browser_support` (`open_view`, `open_settled`,
+`wait_still`, `wait_changed`: Chromium). Outside pytest, start servers with
+`deploy.local.start_streamlit(script)`.
 
 Every test has a time limit (pytest-timeout, `[tool.pytest.ini_options] timeout`), so a page
 that never settles fails instead of hanging the run. Without /usr/bin/chromium or nginx the
@@ -27,12 +28,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from bench.rerun import share_script_cache
-from tests.app_support import APP, TIMEOUT_S
+from bench.rerun import scan_components_once, share_script_cache
 from tests.browser_support import (
     CHROMIUM,
     CHROMIUM_FLAGS,
@@ -43,6 +43,9 @@ from tests.browser_support import (
     skip_missing,
     start_streamlit,
 )
+
+if TYPE_CHECKING:
+    from streamlit.testing.v1 import AppTest
 
 BROWSER_FIXTURES = {"page", "browser", "context", "new_context"}
 # Time limits in s: a slow test may train the model; a browser test may start a server first.
@@ -68,8 +71,16 @@ def uses_playwright(item: pytest.Item) -> bool:
 def pytest_configure(config: pytest.Config) -> None:
     """AppTest compiles the router and the page again on every run (a new ScriptCache each
     time); a server compiles each file once. One shared cache, as bench/rerun.py's reruns use,
-    runs the same code: opening /steps costs 237 ms of CPU instead of 319 (measured, 8 opens)."""
+    runs the same code: opening /steps costs 237 ms of CPU instead of 319 (measured, 8 opens).
+    Each new AppTest also scans every installed package for components (~120 ms, a server does
+    it once): scanned once per process, a page test's first run costs ~30 ms instead of ~150.
+
+    pytest-xdist's controller runs no test: it skips this, and Streamlit is imported only where
+    tests run (this module imports it lazily), so the workers start ~1 s sooner."""
+    if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
+        return
     share_script_cache()
+    scan_components_once()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -139,7 +150,7 @@ def streamlit_factory() -> Iterator[Callable[..., StreamlitServer]]:
 # AppTest resets PagesManager.uses_pages_directory before every run; with a pages/ folder next
 # to app.py, reruns after the first then execute the page file alone (the v1 multipage path),
 # skipping the router and its sidebar. Running app.py from a folder without pages/ avoids that.
-ENTRY = f"import runpy\nrunpy.run_path({str(APP)!r}, run_name='__main__')\n"
+ENTRY = f"import runpy\nrunpy.run_path({str(REPO_ROOT / 'app.py')!r}, run_name='__main__')\n"
 
 
 @pytest.fixture(scope="module")
@@ -152,6 +163,10 @@ def entry(tmp_path_factory) -> str:
 @pytest.fixture
 def run_app(entry):
     """run_app(**query) → an AppTest of app.py after its first run with those link parameters."""
+
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app_support import TIMEOUT_S
 
     def start(**query: str) -> AppTest:
         at = AppTest.from_file(entry, default_timeout=TIMEOUT_S)

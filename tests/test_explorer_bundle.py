@@ -5,6 +5,7 @@ layout, text alternatives, payloads) touch no page, clock or global state."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -82,10 +83,11 @@ def _code(src: str, i: int, out: list[str], closing: str | None = None) -> int:
     return i
 
 
-def tokens(src: str) -> list[str]:
+@functools.cache  # the order test lexes every later file once per file: ~50× the same texts
+def tokens(src: str) -> tuple[str, ...]:
     out: list[str] = []
     _code(src, 0, out)
-    return out
+    return tuple(out)
 
 
 def top_level(src: str) -> set[str]:

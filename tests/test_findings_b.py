@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core import reading
 from attention_core.corpus import build, heldout_words
 from attention_core.model import describe_heads, load_demo_history, load_demo_model
-from tests.app_support import chart_specs, open_app
+from tests.app_support import chart_specs, open_app, shown_app
 from tests.test_app_main import view
 from ui.controls import MAX_HEADS, examples
 from ui.gloss import tag_name
@@ -174,7 +174,7 @@ def test_21_map_titles_count_questions_never_a_bare_percent(run_app):
             assert f"{summary.hits}/{summary.total}" in job["label"]
         else:  # no job: where its weight measurably goes, beside what an even spread would give
             assert len(re.findall(r"\d+%", job["label"])) in (0, 2), job["label"]
-    at = ok(open_app("heads", weights="random"))
+    at = ok(shown_app("heads", weights="random"))
     titles = [c["layout"]["title"]["text"] for c in chart_specs(at)]
     assert titles and not [x for x in titles if re.search(r"· \d+%", x)]
 
@@ -185,7 +185,7 @@ def test_21_map_titles_count_questions_never_a_bare_percent(run_app):
 def test_6_the_held_out_note_says_what_is_held_out_and_it_is():
     """The note counts the held-out words by kind from the corpus itself, and none of the
     held-out verbs occurs in a training sample (the audit found 找到, 买, 拿 claimed)."""
-    at = ok(open_app("learned"))
+    at = ok(shown_app("learned"))
     held = heldout_words()
     note = [c.value for c in at.caption if "留出集的句子" in c.value]
     assert note and f"{len(set(held['verbs']))} 个动词" in note[0]
@@ -197,7 +197,7 @@ def test_6_the_held_out_note_says_what_is_held_out_and_it_is():
 def test_7_no_page_says_every_head_has_a_job_unless_measured():
     found = sum(h.relation != "diffuse" for h in JOBS)
     h = load_demo_history().config.num_heads
-    at = ok(open_app("heads", weights="random"))
+    at = ok(shown_app("heads", weights="random"))
     text = said(at)
     assert "各有各的活" not in text
     assert f"训练后 {h} 个头里有 {found} 个有分工" in text
@@ -207,11 +207,11 @@ def test_7_no_page_says_every_head_has_a_job_unless_measured():
 
 
 def test_8_pages_that_ignore_the_causal_mask_say_so():
-    at = ok(open_app("heads", weights="random", causal=True))
+    at = ok(shown_app("heads", weights="random", causal=True))
     assert t("heads.causal_note", "zh") in [c.value for c in at.caption]
-    at = ok(open_app("learned", causal=True))
+    at = ok(shown_app("learned", causal=True))
     assert t("learned.causal_note", "zh") in [c.value for c in at.caption]
-    at = ok(open_app("learned"))
+    at = ok(shown_app("learned"))
     assert t("learned.causal_note", "zh") not in [c.value for c in at.caption]
 
 
@@ -219,11 +219,11 @@ def test_8_pages_that_ignore_the_causal_mask_say_so():
 
 
 def test_9_strongest_edges_tell_the_two_le_apart_and_skip_self_edges():
-    at = ok(open_app("heads", weights="random"))
+    at = ok(shown_app("heads", weights="random"))
     lines = [x.value for x in at.text]
     assert lines and not [x for x in lines if "“了” → “了”" in x]
     assert any("了₁" in x or "了₂" in x for x in lines)
-    at = ok(open_app("heads", weights="random", sentence="他"))
+    at = ok(shown_app("heads", weights="random", sentence="他"))
     assert not [x.value for x in at.text if "→" in x.value]
     assert t("heads.edges_one_token", "zh") in [i.value for i in at.info]
 
@@ -232,7 +232,7 @@ def test_9_strongest_edges_tell_the_two_le_apart_and_skip_self_edges():
 
 
 def test_18_the_learned_maps_have_one_step_control_and_start_at_the_headline_step():
-    at = ok(open_app("learned"))
+    at = ok(shown_app("learned"))
     assert not [s for s in at.select_slider if s.key == "learned_step"]
     (maps,) = [c for c in chart_specs(at) if c.get("frames")]
     slider = maps["layout"]["sliders"][0]
@@ -254,7 +254,7 @@ def test_19_the_heads_radio_is_the_setting():
 
 
 def test_20_the_heads_tip_sends_the_reader_to_the_sentence_box_where_it_is():
-    at = ok(open_app("heads", weights="random"))
+    at = ok(shown_app("heads", weights="random"))
     tip = next(i.value for i in at.info if i.value.startswith("试一试"))
     assert "在侧栏换一句话" not in tip and t("nav.main", "zh") in tip
 
@@ -269,7 +269,7 @@ def test_26_sixteen_heads_sixteen_colours(run_app):
 
 
 def test_26_the_learned_table_shows_every_column():
-    at = ok(open_app("learned"))
+    at = ok(shown_app("learned"))
     assert not at.dataframe  # a scrolling grid cut its last column at 1024 px
     (table,) = at.table
     columns = list(table.value.columns)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app_support import chart_specs_by_key, open_app
+from tests.app_support import chart_specs_by_key, open_app, shown_app
 from tests.test_pages_teach import decode
 from ui.controls import DEFAULT_SENTENCE
 from ui.state import compute_lab
@@ -26,6 +26,13 @@ TA = TEXTS.index("他")
 def open_page(page: str, **state) -> AppTest:
     """The page through the router with these session values, and no exception on it."""
     at = open_app(page, **state)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def shown_page(page: str, **state) -> AppTest:
+    """open_page's first view, shared by the tests that only read it (tests/app_support.py)."""
+    at = shown_app(page, **state)
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -53,7 +60,7 @@ def entropy(row) -> float:
 @pytest.mark.parametrize("weights", ["trained", "random"])
 def test_step4_states_the_variance_of_the_scores_it_shows(weights):
     """#1: the caption's variances are those of the map shown, and "about 1" only when so."""
-    at = open_page("steps", weights=weights, steps_step=3)
+    at = shown_page("steps", weights=weights, steps_step=3)
     shown = decode(chart_specs_by_key(at)["steps_fig_3_0"]["data"][0]["z"])  # ÷√d_k scores
     var = float(np.var(shown))
     said = [c for c in captions(at) if "1/" in c]
@@ -72,7 +79,7 @@ def test_step4_states_the_variance_of_the_scores_it_shows(weights):
 
 def test_scaling_titles_say_what_is_averaged_and_the_intro_states_the_condition():
     """#12: (b) plots means over rows and says so; (a)'s y axis is not var(q·k) for both lines."""
-    at = open_page("scaling", lang="en")
+    at = shown_page("scaling", lang="en")
     specs = chart_specs_by_key(at)
     for key in ("scaling_max", "scaling_entropy"):
         title = specs[key]["layout"]["title"]["text"]
@@ -87,7 +94,7 @@ def test_scaling_titles_say_what_is_averaged_and_the_intro_states_the_condition(
 
 def test_one_token_sentence_says_there_is_nothing_to_compare():
     """#15: 他 alone: no "他·他 … 100.0% 对 100.0%", the weight of 1 explained."""
-    at = open_page("steps", weights="random", sentence="他")
+    at = shown_page("steps", weights="random", sentence="他")
     assert "steps_compare" not in chart_specs_by_key(at)
     assert all("100.0% 对 100.0%" not in m.value for m in at.markdown)
     assert t("steps.compare_one") in captions(at) and t("steps.one_key") in captions(at)
@@ -109,7 +116,7 @@ def test_a_negative_max_is_subtracted_in_brackets():
 
 def test_two_token_sentence_compares_two_different_keys():
     """#15: with two tokens the compared keys differ (the query itself is the other one)."""
-    at = open_page("steps", weights="random", sentence="他走")
+    at = shown_page("steps", weights="random", sentence="他走")
     assert at.selectbox(key="steps_j").value != at.selectbox(key="steps_j2").value
     assert "steps_compare" in chart_specs_by_key(at)
 
@@ -124,7 +131,7 @@ SIDE_NOTES = [("steps", "steps.side_class"), ("library", "library.side_class")]
 @pytest.mark.parametrize("classroom", [True, False])
 def test_sidebar_tips_say_how_to_open_it_in_classroom_mode(page, key, classroom):
     """#20: a tip that says "在侧栏…" tells a classroom how to open the collapsed sidebar."""
-    at = open_page(page, weights="random", classroom=classroom)
+    at = shown_page(page, weights="random", classroom=classroom)
     tips = [i.value for i in at.info]
     assert any("侧栏" in tip for tip in tips)
     assert any(tip.endswith(t(key)) for tip in tips) == classroom
@@ -136,7 +143,7 @@ def test_sidebar_tips_say_how_to_open_it_in_classroom_mode(page, key, classroom)
 def test_library_says_when_one_key_takes_it_all_and_draws_distances_honestly():
     """#21: trained, 他, head 1 (one bar ≈ 1): the page says so; the distance bars start at
     ‖output‖ and show no rounding noise (nothing between 0 and 0.0005)."""
-    at = open_page("library", weights="trained")
+    at = shown_page("library", weights="trained")
     specs = chart_specs_by_key(at)
     bars = decode(specs["library_bars"]["data"][0]["y"])
     best = int(np.argmax(bars))
@@ -172,7 +179,7 @@ UPRIGHT_MAPS = [("steps", "steps_fig_4_0", 4), ("scaling", "scaling_tau_map", 0)
 @pytest.mark.parametrize(("page", "key", "step"), UPRIGHT_MAPS)
 def test_chinese_key_labels_stand_upright(page, key, step):
     """#23: 13 tokens that do not fit across stand one character under another, not at -90°."""
-    at = open_page(page, weights="random", steps_step=step)
+    at = shown_page(page, weights="random", steps_step=step)
     axis = chart_specs_by_key(at)[key]["layout"]["xaxis"]
     assert axis.get("tickangle", 0) == 0
     assert "小<br>明" in axis["ticktext"] and "桌<br>子" in axis["ticktext"]
@@ -183,11 +190,11 @@ def test_chinese_key_labels_stand_upright(page, key, step):
 
 def test_english_teaching_pages_gloss_tokens():
     """#25: steps' sentence and axes, library's cards, titles and bars gloss Chinese tokens."""
-    at = open_page("steps", lang="en", weights="random")
+    at = shown_page("steps", lang="en", weights="random")
     assert any("他 \\(he\\)" in m.value for m in at.markdown)  # the comparison sentence
     rows = chart_specs_by_key(at)["steps_fig_0_0"]["layout"]["yaxis"]["ticktext"]
     assert any(r.startswith("书") and "book" in r for r in rows), rows
-    at = open_page("library", lang="en", weights="random")
+    at = shown_page("library", lang="en", weights="random")
     assert "he" in captions(at) and "book" in captions(at)  # under the cards
     specs = chart_specs_by_key(at)
     assert "他 (he)" in specs["library_bars"]["layout"]["title"]["text"]
@@ -197,7 +204,7 @@ def test_english_teaching_pages_gloss_tokens():
 
 def test_chinese_pages_carry_no_glosses():
     """#25's other side: in Chinese nothing is glossed."""
-    at = open_page("library", weights="random")
+    at = shown_page("library", weights="random")
     specs = chart_specs_by_key(at)
     assert all("<span" not in x for x in specs["library_bars"]["layout"]["xaxis"]["ticktext"])
     assert "book" not in captions(at)

@@ -20,7 +20,7 @@ from attention_core.embed import embed_tokens
 from attention_core.experiments import FIT_FROM
 from attention_core.model import load_demo_model
 from tests import browser_support as waits
-from tests.app_support import chart_specs_by_key, open_app
+from tests.app_support import chart_specs_by_key, open_app, shown_app
 from tests.browser_support import LOAD_MS
 from tests.reference import causal_allowed, loop_multi_head, sinusoid
 from tests.test_pages_teach import decode
@@ -34,6 +34,13 @@ PAIR = (["我", "打", "你"], ["你", "打", "我"])  # the order page's defaul
 
 def open_page(page: str, **state) -> AppTest:
     at = open_app(page, **state)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def shown_page(page: str, **state) -> AppTest:
+    """open_page's first view, shared by the tests that only read it (tests/app_support.py)."""
+    at = shown_app(page, **state)
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -70,7 +77,7 @@ STATES = [  # (scale, causal, pos): the audit's /order?w=random&causal=1 among t
 def test_2_order_page_computes_with_the_settings_in_force(scale, causal, pos):
     """Item 2: both maps are the loops' weights under the sidebar's scaling, the mask and the
     positions; the page names them; it claims identical outputs only where they are."""
-    at = open_page("order", weights="random", scale=scale, causal=causal, pos=pos)
+    at = shown_page("order", weights="random", scale=scale, causal=causal, pos=pos)
     a, back = maps(at)
     np.testing.assert_allclose(a, reference_weights(PAIR[0], scale=scale, causal=causal, pos=pos),
                                atol=1e-4)  # fmt: skip
@@ -128,14 +135,14 @@ def test_22_order_page_puts_b_back_beside_a_and_draws_no_round_off():
     """Item 22: 你打我's map un-permuted beside 我打你's, equal cell by cell; the outputs' change in
     percent of their length on an axis of at least 10 %, every bar labelled 0.0 — not 1e-16
     drawn on a 0–0.001 axis. With positions the same chart shows real change."""
-    at = open_page("order", weights="random")
+    at = shown_page("order", weights="random")
     a, back = maps(at)
     np.testing.assert_allclose(a, back, atol=1e-4)
     moved = chart_specs_by_key(at)["order_pair_moved"]
     assert moved["layout"]["yaxis"]["range"][1] >= 10
     assert moved["layout"]["yaxis"]["title"]["text"] == t("order.moved_y")
     assert moved["data"][0]["text"] == ["0.0"] * 3
-    at = open_page("order", weights="random", pos=True)
+    at = shown_page("order", weights="random", pos=True)
     moved = chart_specs_by_key(at)["order_pair_moved"]
     assert min(decode(moved["data"][0]["y"])) > 1  # percent of the output's length
 
@@ -165,12 +172,12 @@ def test_order_page_shuffle_button_gives_a_new_order_and_the_same_numbers():
 def test_4_cells_ratio_is_said_as_times_as_many():
     """Item 4: "是按词的 1.71 倍（289 对 169）" from the counts shown, and "一样多" when both splits
     count the same (s=他), never "多算 1.0 倍"; no table says 多算 or "times more"."""
-    at = open_page("cost", weights="random")
+    at = shown_page("cost", weights="random")
     words, chars = (int(m.value.replace(",", "")) for m in at.metric)
     assert t("cost.cells_say", ratio=chars / words, chars=chars, words=words) in [
         c.value for c in at.caption]  # fmt: skip
     assert "1.71 倍（289 对 169）" in t("cost.cells_say", ratio=289 / 169, chars=289, words=169)
-    at = open_page("cost", weights="random", sentence="他")
+    at = shown_page("cost", weights="random", sentence="他")
     captions = [c.value for c in at.caption]
     assert t("cost.cells_same", n=1, cells=1) in captions
     assert not any("倍" in c and "1.0" in c for c in captions)
@@ -217,7 +224,7 @@ def test_11_link_d_20_says_it_is_not_a_multiple_of_the_step():
 def test_16_char_mode_order_page_says_characters():
     """Item 16: split by character, the order page's lines say 字 / character, not 词."""
     for lang, unit in (("zh", "字"), ("en", "character")):
-        at = open_page("order", weights="random", mode="char", lang=lang)
+        at = shown_page("order", weights="random", mode="char", lang=lang)
         why = t("order.why_none", lang, unit=unit)
         assert why in [c.value for c in at.caption]
     assert "每个字" in t("order.why_none", unit="字")

@@ -15,7 +15,7 @@ from attention_core import build_inputs, init_params, multi_head_attention, toke
 from attention_core import experiments as ex
 from attention_core.analysis import attention_cost, qk_variance
 from attention_core.model import describe_heads, load_demo_history
-from tests.app_support import chart_specs, open_app
+from tests.app_support import chart_specs, open_app, shown_app
 from ui import figures
 from ui.controls import DEFAULTS
 from ui.state import compute_lab
@@ -41,6 +41,7 @@ TITLES = {  # page → its title's text key
 # The app through its router, switched to pages/<page>.py, with session values set; these
 # tests are about the random playground unless they say `weights=…`.
 open_page = partial(open_app, weights="random")
+shown_page = partial(shown_app, weights="random")  # the same first run, shared: read only
 charts = chart_specs
 
 
@@ -66,7 +67,7 @@ def metric(at: AppTest, label: str) -> float:
 
 @pytest.mark.parametrize("name", PAGES)
 def test_page_renders_with_its_charts(name):
-    at = open_page(name)
+    at = shown_page(name)
     assert not at.exception, [e.value for e in at.exception]
     assert len(charts(at)) == PAGES[name]
     assert at.title[0].value == t(TITLES[name])
@@ -76,7 +77,7 @@ def test_page_renders_with_its_charts(name):
 def test_every_teaching_chart_holds_still(name):
     """No drag-zoom on any chart: the config removes double-click and the reset button, so a
     chart zoomed by a stray drag on a projector's laptop could not be put back."""
-    for spec in charts(open_page(name)):
+    for spec in charts(shown_page(name)):
         layout = spec["layout"]
         axes = [k for k in layout if re.fullmatch(r"[xy]axis\d*", k)]
         assert layout.get("dragmode") is False, layout.get("title")
@@ -100,7 +101,7 @@ def test_bad_sentences_give_a_notice_not_a_traceback(name, sentence):
 
 
 def test_english_page_text():
-    at = open_page("library", lang="en")
+    at = shown_page("library", lang="en")
     assert at.title[0].value == t("library.title", "en")
 
 
@@ -108,11 +109,11 @@ def test_english_page_text():
 def test_lists_in_a_sentence_use_the_ui_languages_punctuation(lang):
     """The library's "the m heaviest books" and the heads page's strongest links: 、 and ，
     between items in Chinese, never in an English line (the tokens themselves are quoted)."""
-    library = open_page("library", lang=lang)
+    library = shown_page("library", lang=lang)
     assert library.session_state["library_terms"] >= 2  # at least two names in the list
     start = t("library.terms_say", lang).split("{")[0]
     line = next(c.value for c in library.caption if c.value.startswith(start))
-    links = [x.value for x in open_page("heads", lang=lang).text]
+    links = [x.value for x in shown_page("heads", lang=lang).text]
     assert links and all(" → " in x for x in links)
     if lang == "en":
         assert "、" not in line and all("，" not in x.replace("“，”", "") for x in links)
@@ -214,7 +215,7 @@ def captions(at: AppTest) -> list[str]:
 
 @pytest.mark.parametrize("weights", ["random", "trained"])
 def test_heads_page_compares_random_and_trained_heads_by_measured_jobs(weights):
-    at = open_page("heads", weights=weights)
+    at = shown_page("heads", weights=weights)
     assert not at.exception, [e.value for e in at.exception]
     titles = [unwrapped(c["layout"]["title"]["text"]) for c in charts(at)]
     last = int(load_demo_history().steps[-1])
@@ -227,7 +228,7 @@ def test_heads_page_compares_random_and_trained_heads_by_measured_jobs(weights):
 
 
 def test_heads_page_follows_the_sidebar_weights():
-    at = open_page("heads", weights="trained")
+    at = shown_page("heads", weights="trained")
     assert not at.exception, [e.value for e in at.exception]
     assert "heads_h" not in [r.key for r in at.radio]  # h is built into the trained model
     cfg = load_demo_history().config
@@ -235,12 +236,12 @@ def test_heads_page_follows_the_sidebar_weights():
     titles = [unwrapped(c["layout"]["title"]["text"]) for c in charts(at)]
     grid = [unwrapped(figures.head_job_label(job, t)) for job in describe_heads()]
     assert sorted(x for x in titles if x in grid) == sorted(grid)  # measured jobs as titles
-    at = open_page("heads", weights="random")
+    at = shown_page("heads", weights="random")
     assert "heads_h" in [r.key for r in at.radio]
 
 
 def test_heads_intro_says_what_the_cost_table_shows():
-    at = open_page("heads", weights="random")
+    at = shown_page("heads", weights="random")
     table = at.dataframe[0].value
     keys = ("heads.col.params", "heads.col.flops", "heads.col.cells", "heads.col.h")
     params, flops, cells, hs = (table[t(key)].tolist() for key in keys)
@@ -255,7 +256,7 @@ def test_heads_intro_says_what_the_cost_table_shows():
 
 
 def test_library_bars_are_the_core_weights_of_ta():
-    at = open_page("library")
+    at = shown_page("library")
     spec = charts(at)[0]
     weights = decode(spec["data"][0]["y"])
     s = DEFAULTS

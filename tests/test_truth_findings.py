@@ -20,6 +20,7 @@ from attention_core.model import load_demo_model
 from tests.app_support import chart_specs, unwrapped
 from tests.test_pages_teach import decode
 from tests.test_pages_teach import open_page as teach_page
+from tests.test_pages_teach import shown_page as teach_shown
 from ui.controls import DEFAULT_SENTENCE
 from ui.figures import WEIGHT_SCALE
 from ui.state import compute_lab
@@ -32,6 +33,13 @@ TA = TEXTS.index("他")
 def open_page(page: str, **state) -> AppTest:
     """test_pages_teach's page opener (random weights unless told), and no exception on it."""
     at = teach_page(page, **state)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def shown_page(page: str, **state) -> AppTest:
+    """open_page's first view, shared by the tests that only read it (tests/app_support.py)."""
+    at = teach_shown(page, **state)
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -61,7 +69,7 @@ def lab(scale=True, causal=False, pos=False, weights="random", mode="word", seed
 
 
 def test_steps_step4_without_scaling_says_it_is_skipped_everywhere():
-    at = open_page("steps", scale=False, steps_step=3)
+    at = shown_page("steps", scale=False, steps_step=3)
     assert "sqrt" not in at.latex[0].value and "S' = S" in at.latex[0].value
     assert t("steps.say3_off") in captions(at)
     chart(at, html.escape(t("steps.name3_off")))  # the figure's title
@@ -72,7 +80,7 @@ def test_steps_step4_without_scaling_says_it_is_skipped_everywhere():
 
 
 def test_steps_step4_with_scaling_divides():
-    at = open_page("steps", scale=True, steps_step=3)
+    at = shown_page("steps", scale=True, steps_step=3)
     assert "sqrt{d_k}" in at.latex[0].value
     chart(at, html.escape(t("steps.name3")))
     marked = [line for line in at.code[0].value.splitlines() if "◀" in line]
@@ -84,7 +92,7 @@ def test_steps_step4_with_scaling_divides():
 
 @pytest.mark.parametrize("scale", [True, False])
 def test_library_cards_show_what_the_softmax_used_and_masked_keys(scale):
-    at = open_page("library", scale=scale, causal=True)
+    at = shown_page("library", scale=scale, causal=True)
     want = lab(scale=scale, causal=True).result.heads
     assert t("library.cards" if scale else "library.cards_raw", q="他") in captions(at)
     cards = at.metric[: len(TEXTS)]
@@ -170,7 +178,7 @@ def test_cost_page_kv_panel_shows_three_ways():
 
 
 def test_scaling_tau_curve_has_the_sentences_keys_and_two_labelled_axes():
-    at = open_page("scaling")
+    at = shown_page("scaling")
     spec = chart(at, html.escape(t("scaling.tau_curve")))
     entropy, top = spec["data"]
     assert top["yaxis"] == "y2" and entropy.get("yaxis", "y") == "y"
@@ -180,7 +188,7 @@ def test_scaling_tau_curve_has_the_sentences_keys_and_two_labelled_axes():
 
 
 def test_scaling_gradient_chart_shows_the_median_and_says_q():
-    at = open_page("scaling")
+    at = shown_page("scaling")
     sweep = analysis.dk_sweep()
     spec = chart(at, html.escape(t("scaling.jac")))
     med = next(tr for tr in spec["data"] if tr["name"] == html.escape(t("scaling.med_raw")))
@@ -197,7 +205,7 @@ def test_scaling_gradient_chart_shows_the_median_and_says_q():
     ("pos", "weights"), [(False, "random"), (True, "random"), (True, "trained")]
 )
 def test_steps_step1_says_what_x_is_in_each_state(pos, weights):
-    at = open_page("steps", pos=pos, weights=weights)
+    at = shown_page("steps", pos=pos, weights=weights)
     key = {False: "steps.say0", True: "steps.say0_pos"}[pos]
     key = "steps.say0_trained" if weights == "trained" else key
     assert t(key, n=len(TEXTS), unit=t("unit.word")) in captions(at)  # word mode: 词
@@ -209,7 +217,7 @@ def test_steps_step1_says_what_x_is_in_each_state(pos, weights):
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_steps_step1_calls_characters_characters_in_char_mode(lang):
     """Issue 23 item 16: split by character, step ① counts 字 (characters), not 词 (tokens)."""
-    at = open_page("steps", mode="char", lang=lang)
+    at = shown_page("steps", mode="char", lang=lang)
     said = [c for c in captions(at) if c.startswith(t("steps.say0", lang).split("{")[0][:2])]
     assert said, captions(at)
     assert ("每个字" if lang == "zh" else "characters") in said[0]
@@ -230,10 +238,10 @@ def _is_weight_map(spec: dict, t_lang=t) -> None:
 
 
 def test_steps_order_and_tau_weight_maps_use_the_apps_ramp_and_axis_titles():
-    _is_weight_map(charts(open_page("steps", steps_step=4))[0])
-    order = open_page("order")
+    _is_weight_map(charts(shown_page("steps", steps_step=4))[0])
+    order = shown_page("order")
     _is_weight_map(charts(order)[0])
-    scaling = open_page("scaling", lang="en")
+    scaling = shown_page("scaling", lang="en")
     title = t("scaling.tau_map", "en", tau=4.0, model=t("teach.src.random", "en", seed=0))
     _is_weight_map(chart(scaling, html.escape(title)), lambda k: t(k, "en"))
 
@@ -272,20 +280,20 @@ def test_wording_a_teacher_reads_without_stumbling():
 def test_steps_and_library_show_the_trained_model_when_the_sidebar_says_so():
     model = load_demo_model()
     run = model.run(DEFAULT_SENTENCE)
-    at = open_page("steps", weights="trained", steps_step=4)
+    at = shown_page("steps", weights="trained", steps_step=4)
     head = at.selectbox(key="steps_head").value
     shown = decode(charts(at)[0]["data"][0]["z"])
     np.testing.assert_allclose(shown, run.attention.heads.weights[head], atol=1e-4)
     name = t("teach.src.trained", step=model.step)
     d_model = model.config.d_model  # the shipped model's own width, whatever it is
     assert any(name in c and f"d_model = {d_model}" in c for c in captions(at))
-    at = open_page("library", weights="trained")
+    at = shown_page("library", weights="trained")
     bars = decode(charts(at)[0]["data"][0]["y"])
     np.testing.assert_allclose(bars, run.attention.heads.weights[0, TA], atol=1e-4)
 
 
 def test_order_page_says_it_uses_random_weights():
-    at = open_page("order", weights="trained", d_model=32, heads=2, seed=7)
+    at = shown_page("order", weights="trained", d_model=32, heads=2, seed=7)
     assert t("order.random", d=32, h=2, seed=7) in captions(at)
     assert t("order.random_trained") in [i.value for i in at.info]
 
@@ -294,7 +302,7 @@ def test_order_page_says_it_uses_random_weights():
 
 
 def test_library_contrasts_the_rnn_state_with_the_row_of_ta():
-    at = open_page("library")
+    at = shown_page("library")
     assert t("library.rnn") in [h.value for h in at.header]
     spec = chart(at, html.escape(t("library.rnn_states")))
     states = decode(spec["data"][0]["z"])
@@ -306,7 +314,7 @@ def test_library_contrasts_the_rnn_state_with_the_row_of_ta():
 
 
 def test_steps_step2_says_q_k_v_come_from_the_same_sentence():
-    at = open_page("steps", steps_step=1)
+    at = shown_page("steps", steps_step=1)
     assert t("steps.say1", n=len(TEXTS), d_k=16) in captions(at)
     titles = [c["layout"]["title"]["text"] for c in charts(at)[:3]]
     assert titles == ["Q = X·W_Q", "K = X·W_K", "V = X·W_V"]
@@ -315,7 +323,7 @@ def test_steps_step2_says_q_k_v_come_from_the_same_sentence():
 
 @pytest.mark.parametrize("causal", [True, False])
 def test_steps_code_skeleton_has_the_causal_mask_and_explains_it(causal):
-    at = open_page("steps", causal=causal, steps_step=4)
+    at = shown_page("steps", causal=causal, steps_step=4)
     marked = [line for line in at.code[0].value.splitlines() if "◀" in line]
     assert len(marked) == 2 and ("causal_mask(n)" in marked[0]) == causal
     assert t("steps.say4_causal" if causal else "steps.say4") in captions(at)
@@ -324,7 +332,7 @@ def test_steps_code_skeleton_has_the_causal_mask_and_explains_it(causal):
 
 
 def test_steps_page_closes_with_why_attention_won():
-    at = open_page("steps")
+    at = shown_page("steps")
     assert at.header[-1].value == t("steps.why")
     assert t("steps.why2", n=len(TEXTS), d_k=16) in [m.value for m in at.markdown]
 
@@ -335,7 +343,7 @@ def test_steps_page_closes_with_why_attention_won():
 def test_steps_trained_drill_down_shows_ta_against_xiaoming_and_zhuozi():
     model = load_demo_model()
     att = model.run(DEFAULT_SENTENCE).attention
-    at = open_page("steps", weights="trained")
+    at = shown_page("steps", weights="trained")
     head = at.selectbox(key="steps_head").value
     assert head == int(np.argmax(att.heads.weights[:, TA, 0])), "the head that looks at 小明"
     assert at.selectbox(key="steps_j").value == 0 and at.selectbox(key="steps_j2").value == 5
