@@ -2,6 +2,7 @@
 sentence at every h the sidebar offers; concat, W_O, and what stays equal in the cost."""
 
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -17,6 +18,7 @@ from ui.figures.base import esc, fonts, title_band, wrap
 from ui.figures.training import token_names
 from ui.state import Lab
 from ui.text import md_escape
+from ui.text import t as text_t
 
 # A map in a half-width column is about this wide at 1024 px beside the sidebar (measured in
 # Chromium: 259 px); the kit wraps titles for a page 940 px wide, so these titles wrap here.
@@ -45,7 +47,7 @@ def compare_section(s: Settings, t) -> None:
     st.header(t("heads.compare"))
     try:
         cfg = load_demo_history().config
-        texts, before, after, last = compare_runs(s.sentence, s.scale)
+        last = compare_runs(s.sentence, s.scale)[-1]  # the runs themselves: compare_figures
     except EmptyInputError:
         st.warning(t("notice.empty"))
         return
@@ -59,22 +61,38 @@ def compare_section(s: Settings, t) -> None:
         st.caption(t("heads.noscale_note"))
     if s.causal:
         st.caption(t("heads.causal_note"))
+    figs = compare_figures(s.sentence, s.scale, s.lang, s.numbers, s.classroom)
     for head in range(cfg.num_heads):  # side by side; one under the other on a projector
         cols = [st.container(), st.container()] if s.classroom else st.columns(2)
-        for col, (when, w) in zip(cols, (("random", before), ("trained", after)), strict=True):
-            title = t(TAGS[when], step=last) + " · " + figures.head_job_label(jobs[when][head], t)
-            fig = figures.attention_heatmap(w[head], texts, title=title, lang=s.lang,
-                                            numbers=s.numbers, classroom=s.classroom,
-                                            showscale=when == "trained", bar_room=True,
-                                            narrow=not s.classroom)  # fmt: skip
-            if not s.classroom:
-                fit_title(fig, title, s.classroom)
+        for col, when in zip(cols, ("random", "trained"), strict=True):
             with col:  # the map's height follows its column: no blank band under the square
-                charts.square_map(fig, key=f"heads_cmp_{when}_{head}", lang=s.lang)
+                charts.square_map(figs[when][head], key=f"heads_cmp_{when}_{head}", lang=s.lang)
     for head in range(cfg.num_heads):
         before_label, after_label = (figures.job_text(jobs[w][head], t) for w in jobs)
         line = t("heads.compare_line", head=head + 1, before=before_label, after=after_label)
         st.markdown("- " + line)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def compare_figures(sentence: str, scale: bool, lang: str, numbers: bool, classroom: bool) -> dict:
+    """The compare maps, built once per state and shared read-only (state.frozen)."""
+    t = partial(text_t, lang=lang)
+    texts, before, after, last = compare_runs(sentence, scale)
+    jobs = {"random": describe_heads(0), "trained": describe_heads(last)}
+    out = {}
+    for when, w in (("random", before), ("trained", after)):
+        figs = []
+        for head in range(len(w)):
+            title = t(TAGS[when], step=last) + " · " + figures.head_job_label(jobs[when][head], t)
+            fig = figures.attention_heatmap(w[head], texts, title=title, lang=lang,
+                                            numbers=numbers, classroom=classroom,
+                                            showscale=when == "trained", bar_room=True,
+                                            narrow=not classroom)  # fmt: skip
+            if not classroom:
+                fit_title(fig, title, classroom)
+            figs.append(fig)
+        out[when] = state.frozen(figs)
+    return out
 
 
 def fit_title(fig, title: str, classroom: bool) -> None:
