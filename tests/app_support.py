@@ -62,6 +62,39 @@ def _shown(page: str, query: tuple, state: tuple) -> AppTest:
     return at
 
 
+# The example sentence's words (jieba) and where 他 is: what the findings tests read about.
+EXAMPLE_TOKENS = [
+    "小明",
+    "把",
+    "书",
+    "放在",
+    "了",
+    "桌子",
+    "上",
+    "，",
+    "然后",
+    "他",
+    "走",
+    "了",
+    "。",
+]
+TA = EXAMPLE_TOKENS.index("他")
+
+
+def opened(page: str = "main", *, query: dict[str, str] | None = None, **state) -> AppTest:
+    """open_app, and the page raised nothing."""
+    at = open_app(page, query=query, **state)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def shown(page: str = "main", *, query: dict[str, str] | None = None, **state) -> AppTest:
+    """shown_app (the shared first run, read only), and the page raised nothing."""
+    at = shown_app(page, query=query, **state)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def chart_specs(at: AppTest) -> list[dict]:
     """Every plotly chart the last run drew, as the JSON spec the browser receives."""
     return [json.loads(element.proto.spec) for element in at.get("plotly_chart")]

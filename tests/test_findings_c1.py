@@ -13,28 +13,14 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app_support import chart_specs_by_key, open_app, shown_app
+from tests.app_support import EXAMPLE_TOKENS as TEXTS
+from tests.app_support import TA, chart_specs_by_key
+from tests.app_support import opened as open_page
+from tests.app_support import shown as shown_page
 from tests.test_pages_teach import decode
 from ui.controls import DEFAULT_SENTENCE
 from ui.state import compute_lab
 from ui.text import t
-
-TEXTS = ["小明", "把", "书", "放在", "了", "桌子", "上", "，", "然后", "他", "走", "了", "。"]
-TA = TEXTS.index("他")
-
-
-def open_page(page: str, **state) -> AppTest:
-    """The page through the router with these session values, and no exception on it."""
-    at = open_app(page, **state)
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def shown_page(page: str, **state) -> AppTest:
-    """open_page's first view, shared by the tests that only read it (tests/app_support.py)."""
-    at = shown_app(page, **state)
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def captions(at: AppTest) -> list[str]:

@@ -20,7 +20,9 @@ from attention_core.embed import embed_tokens
 from attention_core.experiments import FIT_FROM
 from attention_core.model import load_demo_model
 from tests import browser_support as waits
-from tests.app_support import chart_specs_by_key, open_app, shown_app
+from tests.app_support import chart_specs_by_key, open_app
+from tests.app_support import opened as open_page
+from tests.app_support import shown as shown_page
 from tests.browser_support import LOAD_MS
 from tests.reference import causal_allowed, loop_multi_head, sinusoid
 from tests.test_pages_teach import decode
@@ -30,19 +32,6 @@ from ui.text import TEXT, t
 
 ROOT = Path(__file__).resolve().parent.parent
 PAIR = (["我", "打", "你"], ["你", "打", "我"])  # the order page's default sentences A and B
-
-
-def open_page(page: str, **state) -> AppTest:
-    at = open_app(page, **state)
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def shown_page(page: str, **state) -> AppTest:
-    """open_page's first view, shared by the tests that only read it (tests/app_support.py)."""
-    at = shown_app(page, **state)
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def reference_weights(texts: list[str], *, scale: bool, causal: bool, pos: bool) -> np.ndarray:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from functools import partial
 
 import numpy as np
 import pytest
@@ -17,33 +18,17 @@ from attention_core import analysis  # attributes looked up in each test: one fa
 from attention_core.__main__ import main as cli_main
 from attention_core.experiments import fit_slope, measure_cost
 from attention_core.model import load_demo_model
-from tests.app_support import chart_specs, unwrapped
+from tests.app_support import EXAMPLE_TOKENS as TEXTS
+from tests.app_support import TA, chart_specs, opened, shown, unwrapped
 from tests.test_pages_teach import decode
-from tests.test_pages_teach import open_page as teach_page
-from tests.test_pages_teach import shown_page as teach_shown
 from ui.controls import DEFAULT_SENTENCE
 from ui.figures import WEIGHT_SCALE
 from ui.state import compute_lab
 from ui.text import md_escape, t
 
-TEXTS = ["小明", "把", "书", "放在", "了", "桌子", "上", "，", "然后", "他", "走", "了", "。"]
-TA = TEXTS.index("他")
-
-
-def open_page(page: str, **state) -> AppTest:
-    """test_pages_teach's page opener (random weights unless told), and no exception on it."""
-    at = teach_page(page, **state)
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def shown_page(page: str, **state) -> AppTest:
-    """open_page's first view, shared by the tests that only read it (tests/app_support.py)."""
-    at = teach_shown(page, **state)
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
+# test_pages_teach's openers: the random weights unless a test says `weights=…`
+open_page = partial(opened, weights="random")
+shown_page = partial(shown, weights="random")
 charts = chart_specs
 
 
