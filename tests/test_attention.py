@@ -50,6 +50,9 @@ def test_matches_loop_reference_with_batch_dims(dtype, use_mask, scale):
             np.testing.assert_allclose(res.output[b, h], o, **TOL[dtype])
 
 
+# slow: importing torch takes ~5 s of CPU, the longest single test of `make check`; there,
+# test_matches_loop_reference_with_batch_dims checks the same masks and dtypes against a loop.
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("mask_kind", [None, "causal", "random"])
 def test_matches_torch_sdpa(dtype, mask_kind):
