@@ -169,20 +169,7 @@ def _readings(sentences, relation: str):
             yield s, item, reading
 
 
-@pytest.mark.parametrize(
-    "relation",
-    [
-        pytest.param(
-            "pronoun_antecedent",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="62 of 65 presented are right, but only 2 of 5 misses are held back",
-            ),
-        ),
-        "verb_subject",
-        "modifier_noun",
-    ],
-)
+@pytest.mark.parametrize("relation", LINKS)
 def test_what_is_presented_as_an_answer_is_right_nine_times_in_ten(sentences, relation):
     """Of the readings whose status is "answer" (the head decided, every word known), at
     least 90% name the labelled target; most misses are held back as undecided."""
@@ -209,13 +196,9 @@ def test_the_issues_teacher_sentence_resolves_he_to_the_teacher():
     assert reading.status == ANSWER and texts[reading.answer] == "老师", reading
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the shipped model decides 他 → 老师 (0.82 over 小王 0.17): presented although wrong",
-)
 def test_a_pronoun_miss_from_the_issue_is_not_presented_as_the_answer():
     """老师把作业还给了小王，因为他上周生病了: the head leans to 老师, not 小王, and the reading
-    says it is undecided rather than presenting 老师 as whom 他 means."""
+    does not present 老师 as whom 他 means: 小王 fits 他 as well (reading.AMBIGUOUS)."""
     m = load_demo_model()
     run = m.run(ISSUE_SENTENCES[2])
     texts = run.tokens.texts
