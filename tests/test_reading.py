@@ -237,6 +237,7 @@ PILL_ANSWERS = {
     "小明很高兴，小刚看见了他。": ("他", "小明"),  # 小刚 sees him: 他 is not 小刚
     "老师走进教室，他开始讲课。": ("他", "老师"),
     "小狗跑到门口，它一直在等主人回家。": ("它", "小狗"),
+    "老师把作业还给了小王，因为他上周生病了。": ("他", "小王"),  # the head picks 老师
 }
 
 
@@ -261,4 +262,4 @@ def test_the_example_pills_are_right_or_say_where_the_model_goes_wrong(pill):
 
 def test_exactly_one_pill_is_labelled_wrong():
     pills = json.loads(EXAMPLES.read_text(encoding="utf-8"))
-    assert [p["text"] for p in pills if p.get("wrong")] == ["小狗跑到门口，它一直在等主人回家。"]
+    assert [p["text"] for p in pills if p.get("wrong")] == ["老师把作业还给了小王，因为他上周生病了。"]
