@@ -96,7 +96,7 @@ DEGREE = {
     "heldout": ("很窄", "很湿", "很脏", "很细", "最细"),
 }
 SPEAKERS = ("我", "你", "我们", "你们")  # pronouns (r) that never mean a third person
-PLURALS = ("大伙儿", "他们", "她们", "人们", "众人")  # many people: never what 他 or 她 means
+PLURALS = ("大伙儿", "他们", "她们", "人们", "众人", "大伙")  # many people: never 他 or 她
 MODALS = {"train": ("要", "想"), "heldout": ("会", "能")}  # verbs before a verb (jieba: v)
 SHORT_ADJECTIVES = {
     "train": ("长", "短", "薄", "软", "硬", "粗"),
@@ -146,7 +146,8 @@ VERBS = {
 }  # fmt: skip
 # Said, not asked about: times before the subject, and words jieba must keep apart.
 TIMES = {"train": ("那天", "今天", "周末", "后来", "傍晚"), "heldout": ("上午", "中午", "下周")}
-SPLIT_APART = ("个旧", "本书", "那本书")  # jieba joins 一个旧 (a city), 一本书, 那本书 (a name)
+SPLIT_APART = ("个旧", "本书", "那本书", "一个集")  # jieba joins 一个旧 (a city), 一本书,
+# 那本书 (a name), 一个集 (一个集会 → 一个集 / 会)
 # Names of the app's own example sentences (not the corpus's): without them jieba cuts
 # 小明说 as 小 / 明说 and joins 和小红.
 APP_NAMES = ("小明", "小红", "小刚", "小强", "小丽", "小芳", "王丽")

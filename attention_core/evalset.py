@@ -1,4 +1,4 @@
-"""The human-written evaluation set (assets/eval_set.txt): parse, align with jieba, check.
+"""The human-written evaluation sets (assets/eval_*.txt): parse, align with jieba, check, measure.
 
 Each line is a sentence and its labels, "老师走进教室，他开始讲课。 | P 他>老师 | V 开始>他";
 a label names words, not positions (了#2 = the second 了), so it survives a change of
@@ -16,7 +16,9 @@ from .relations import LINKS, questions_of
 
 EVAL_PATH = Path(__file__).resolve().parent.parent / "assets" / "eval_set.txt"  # development
 TEST_PATH = EVAL_PATH.parent / "eval_test.txt"  # written before round 2, evaluated once at its end
-SETS = {"dev": EVAL_PATH, "test": TEST_PATH}
+BLIND_PATH = EVAL_PATH.parent / "eval_blind.txt"  # written before round 3, measured twice only
+SETS = {"dev": EVAL_PATH, "test": TEST_PATH}  # development data (the corpus pools avoid them)
+ALL_SETS = {**SETS, "blind": BLIND_PATH}
 CODES = {"P": "pronoun_antecedent", "M": "modifier_noun", "V": "verb_subject"}
 _LABEL = re.compile(r"^([PMV]) (\S+?)>(\S+)$")
 
@@ -111,3 +113,84 @@ def load(path: Path = EVAL_PATH) -> list[EvalSentence]:
     if problems:
         raise EvalSetError(f"{len(problems)} labels do not align:\n" + "\n".join(problems))
     return sentences
+
+
+@dataclass(frozen=True)
+class Score:
+    """One relation of one set, read as the app reads it (totals only, no sentence named)."""
+
+    relation: str
+    head: int | None  # the head the app reads (best on the held-out split), 0-based
+    hits: int  # labels whose largest weight in that head's row is the target …
+    total: int  # … of this many labels
+    best_head: int  # the head with most hits on this set (MODEL.md's "best head" column)
+    best_hits: int
+    presented: int  # readings with status "answer"
+    presented_right: int  # … of them naming the target
+    held_back: int  # misses whose status is not "answer"
+
+
+def measure(path: Path = EVAL_PATH, weights: Path | None = None) -> list[Score]:
+    """Per relation in LINKS, the shipped (or given) model's totals on a set."""
+    import numpy as np
+
+    from .demo import DEMO_PATH, describe_heads, load_demo_model
+    from .reading import ANSWER, best_head, read_token
+
+    weights = weights or DEMO_PATH
+    model, heads = load_demo_model(path=weights), describe_heads(path=weights)
+    out = []
+    for relation in LINKS:
+        doer = best_head(heads, relation)
+        per_head = np.zeros(model.config.num_heads, dtype=int)  # (h,) hits per head
+        hits = total = presented = right = held_back = 0
+        for s in load(path):
+            items = [i for i in s.items if i.relation == relation]
+            a = model.run(s.text).attention.heads.weights if items else None  # (h, n, n)
+            for item in items:
+                r = read_token(s.tokens, item.query, a, heads, model.vocab, relation=relation)
+                hit = bool(r.keys) and r.keys[0] == item.target
+                per_head += np.argmax(a[:, item.query], axis=-1) == item.target
+                total, hits = total + 1, hits + hit
+                presented += r.status == ANSWER
+                right += hit and r.status == ANSWER
+                held_back += not hit and r.status != ANSWER
+        best = int(np.argmax(per_head))
+        head = doer.head if doer else None
+        out.append(Score(relation, head, hits, total, best, int(per_head[best]), presented, right,
+                         held_back))  # fmt: skip
+    return out
+
+
+def table(scores: list[Score]) -> str:
+    """The scores as a plain-text table."""
+    head = "app's head        best head         presented (right)  misses held back"
+    lines = [f"{'relation':<20} {head}"]
+    for s in scores:
+        app = (
+            f"h{s.head + 1} {s.hits}/{s.total} = {s.hits / s.total:.1%}"
+            if s.head is not None
+            else "-"
+        )
+        best = f"h{s.best_head + 1} {s.best_hits}/{s.total} = {s.best_hits / s.total:.1%}"
+        lines.append(
+            f"{s.relation:<20} {app:<17} {best:<17} {s.presented:>3} ({s.presented_right:>3})"
+            f"          {s.held_back}/{s.total - s.hits}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list | None = None) -> None:
+    """Command line: `python -m attention_core.evalset blind [--weights file.npz]` prints the
+    totals of one set (dev, test, blind), never a sentence."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("set", choices=tuple(ALL_SETS), help="which human-written set")
+    parser.add_argument("--weights", type=Path, default=None, help="a trained .npz")
+    args = parser.parse_args(argv)
+    print(table(measure(ALL_SETS[args.set], args.weights)))
+
+
+if __name__ == "__main__":
+    main()

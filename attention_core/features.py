@@ -161,14 +161,21 @@ def model_tag(token) -> str:
     """The POS tag the model sees: jieba's, except where jieba's guess for a word its
     dictionary lacks contradicts Cilin, which files the word under one part of speech only
     (CLASS_TAGS): a proper-noun tag on a common word that is no name takes the part of speech
-    of most of its senses (熊猫 nr, 哥哥 ns → n; 安静 nr → a); a verb tag on a word filed only
-    as a noun becomes n (警察 v, 驾照 v). The POS chip shows jieba's tag."""
-    tag, senses = token.tag, lexicon.classes(token.text)
-    if not senses or not tag.startswith(("nr", "ns", "nt", "v")) or tag.startswith("vn"):
+    of most of its senses (熊猫 nr, 哥哥 ns → n; 安静 nr → a), as does a phrase tag (l) on a
+    word Cilin files (小蚂蚁 l → n, by 蚂蚁); a verb tag on a word filed only as a noun becomes
+    n (警察 v, 驾照 v). The POS chip shows jieba's tag."""
+    tag, text = token.tag, token.text
+    senses = lexicon.classes(text)
+    named = lexicon.name_kind(text, tag)
+    if not senses and tag.startswith(("nr", "l")) and not named and text[0] in "小大老":
+        senses = lexicon.classes(text[1:]) or lexicon.classes(text[-1])  # 小狗 nr, 小蚂蚁 l
+    if not senses or not tag.startswith(("nr", "ns", "nt", "v", "l")) or tag.startswith("vn"):
         return tag
-    if lexicon.name_kind(token.text, tag):
+    if named:
         return tag
     kinds = [CLASS_TAGS.get(code[0], "") for code in senses]
+    if not lexicon.classes(text):  # read by a part (小狗 by 狗): its parts of speech only
+        kinds = [k for k in kinds if k] or kinds
     if tag.startswith("v"):  # a verb tag is overruled only when every sense is a noun
         return "n" if set(kinds) == {"n"} else tag
     top = max(CLASS_TAGS.values(), key=kinds.count)  # most senses; ties: n before a before v

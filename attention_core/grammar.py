@@ -99,7 +99,7 @@ def _subject(s: _State, first: bool) -> tuple[str, str]:
     if not first and _one(s) and s.chance(0.6):
         who = s.pick(_one(s))
         return "{" + PRONOUN_OF[who] + "}", PRONOUN_OF[who]
-    if s.chance(0.08):
+    if s.chance(0.08 if first else 0.12):  # 我, 大伙 …: a doer 他 never means
         return "{S}", "S"
     if not first and it == "N1" and s.chance(0.5):
         return "{RN}", "RN"

@@ -165,6 +165,15 @@ FEMALE_CLASSES = frozenset((
     "Ak08A",  # 贞妇 烈女
 ))  # fmt: skip
 PRONOUN_GENDERS = {"他": "m", "她": "f"}
+SEXES = {"男": "m", "女": "f"}  # the first character of 男孩, 女孩, 男生, 女生 …
+
+
+def is_person_or_sex(word: str) -> bool:
+    """Cilin files the word (or its last character) under 人 or under 性别 (男孩 Dd15D)."""
+    senses = classes(word) or classes(word[-1])
+    return any(c[0] == "A" or c.startswith("Dd15") for c in senses)
+
+
 # Common Chinese surnames (a name is a surname and a given name of one or two characters).
 SURNAMES = frozenset(
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶"
@@ -184,13 +193,15 @@ def _class_gender(codes) -> str:
 
 def name_kind(word: str, tag: str = "") -> str:
     """ "full" for a name jieba tags nr that starts with a common surname (林明, 韩梅梅), "nick"
-    for 小王 / 老张 (or 小明, tagged nr), "" for any other word and for a word Cilin lists."""
+    for 小王 / 老张 (or 小明 tagged nr, but not 小狗 nr: Cilin files 狗 under animals), "" for
+    any other word and for a word Cilin lists."""
     if len(word) == 2 and word[0] in NICK_PREFIXES and word[1] in SURNAMES:
         return "nick"  # even when Cilin lists the word (老林 is also an old forest)
     if classes(word) or not 2 <= len(word) <= 3:
         return ""
-    if len(word) == 2 and word[0] in NICK_PREFIXES:
-        return "nick" if tag.startswith("nr") else ""
+    if len(word) == 2 and word[0] in NICK_PREFIXES:  # 小明 nr is a name, 小狗 nr an animal
+        animal = any(c.startswith("Bi") for c in classes(word[1]))
+        return "nick" if tag.startswith("nr") and not animal else ""
     return "full" if tag.startswith("nr") and word[0] in SURNAMES else ""
 
 
@@ -233,6 +244,9 @@ def gender(word: str, tag: str = "") -> str:
     own = _class_gender(classes(word))
     if own or len(word) < 2:
         return own
+    core = word[1:] if word[0] == "小" and len(word) > 2 else word  # 小男孩
+    if core[0] in SEXES and is_person_or_sex(core):
+        return SEXES[core[0]]  # 男孩, 女孩, 女生: Cilin files them under 性别, not as gendered
     last = classes(word[-1])
     gendered = sum(c in MALE_CLASSES or c in FEMALE_CLASSES for c in last)
     return _class_gender(last) if 2 * gendered >= max(len(last), 1) else ""

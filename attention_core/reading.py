@@ -33,9 +33,11 @@ NOT_ASKED = "not_asked"  # the token asks none of the questions (a noun, 的, pu
 SPEAKER = "first_second_person"  # 我, 你 …: pronouns (r), but the pronoun head reads 他/她/它
 ONE_TOKEN = "one_token"  # a one-token sentence: there is nothing else to look at
 LOOKS_AHEAD = "looks_ahead"  # the pronoun head decided on a word after 他: 他 refers back
+IMPLAUSIBLE = "implausible"  # decided on a word that cannot be the answer (他 → a thing, 它 → 老师)
+AMBIGUOUS = "ambiguous"  # decided on one of two people 他/她 fits (`rival`): meaning decides
 STATUSES = (
-    ANSWER, UNDECIDED, LOOKS_AHEAD, UNKNOWN_WORDS, NO_CANDIDATE, NO_HEAD, NOT_ASKED, SPEAKER,
-    ONE_TOKEN,
+    ANSWER, UNDECIDED, LOOKS_AHEAD, IMPLAUSIBLE, AMBIGUOUS, UNKNOWN_WORDS, NO_CANDIDATE, NO_HEAD,
+    NOT_ASKED, SPEAKER, ONE_TOKEN,
 )  # fmt: skip
 _CANDIDATE_TAGS = ("n", "r")  # POS tags an antecedent or a subject can have (nouns, pronouns)
 # Tags of closed word classes (numbers, measure words, adverbs, prepositions, particles,
@@ -56,6 +58,7 @@ class TokenReading:
     weights: tuple[float, ...]  # those weights
     decided: bool  # top weight ≥ DECIDED_MIN and ≥ DECIDED_GAP above the runner-up
     unknown: tuple[int, ...]  # token indices of words outside what the model knows
+    rival: int | None = None  # AMBIGUOUS: the other word the pronoun fits as well as keys[0]
 
     @property
     def answer(self) -> int | None:
@@ -120,7 +123,7 @@ def _is_someone(text: str) -> bool:
     return any(code[0] in "AB" for code in classes(text))
 
 
-def _status(tokens, i, question, head, keys, decided, unknown) -> str:
+def _status(tokens, i, question, head, keys, decided, unknown, rival) -> str:
     """The first reason, in order of precedence, not to present the pick as the answer."""
     text = _text(tokens[i])
     if len(tokens) < 2:
@@ -137,7 +140,9 @@ def _status(tokens, i, question, head, keys, decided, unknown) -> str:
         return UNDECIDED
     if question == "pronoun_antecedent" and keys[0] >= i:
         return LOOKS_AHEAD
-    return ANSWER
+    if not plausible(tokens, i, keys[0], question):
+        return IMPLAUSIBLE
+    return ANSWER if rival is None else AMBIGUOUS
 
 
 def read_token(
@@ -157,12 +162,180 @@ def read_token(
     head = best_head(heads, question) if question else None
     keys, w, decided = top_two(weights[head.head, i]) if head else ((), (), False)
     unknown = unknown_words(tokens, vocab)
-    status = _status(tokens, i, question, head, keys, decided, unknown)
-    return TokenReading(i, status, question, asks, head, keys, w, decided, unknown)
+    other = rival(tokens, i, keys[0]) if keys and question == "pronoun_antecedent" else None
+    status = _status(tokens, i, question, head, keys, decided, unknown, other)
+    other = other if status == AMBIGUOUS else None
+    return TokenReading(i, status, question, asks, head, keys, w, decided, unknown, other)
 
 
 def _by_text(text: str) -> tuple[str, ...]:
     return ("pronoun_antecedent",) if text in THIRD_PERSON else ()
+
+
+# ---- can the pick be the answer at all? ---------------------------------------------------------
+
+GROUPS = ("大家", "大伙", "大伙儿", "全家", "全班", "各位", "诸位")  # many people: not 他 or 她
+_GROUP_CLASSES = ("Aa01C", "Aa02", "Aa03", "Aa04B")  # 众人; 我, 你 (and 我们 …); 他们
+_NOT_NOMINAL = ("v", "a", "d", "p", "c", "u", "m", "q", "x", "y", "e", "o", "z", "b")
+
+
+def _person_like(token, *, listed: bool = False) -> bool:
+    """A word that may name a person: a name, or a word Cilin (or its last character) files
+    under 人 or under 男/女 (Cilin files 女孩 there); a word Cilin does not know at all too,
+    unless `listed` asks for a word it knows."""
+    from .features import word_classes
+    from .lexicon import classes, name_kind
+
+    text, tag = _text(token), _tag(token)
+    senses = word_classes(text, tag)
+    if listed and not (name_kind(text, tag) or classes(text)):
+        return bool(senses) and all(c[0] == "A" or c.startswith("Dd15") for c in senses)
+    if not senses:
+        return not listed
+    return any(c[0] == "A" or c.startswith("Dd15") for c in senses)
+
+
+def _surely_person(token) -> bool:
+    """A word that names a person for certain: a name (林明, 小王, 小明 nr: lexicon.name_kind),
+    or a word Cilin (or its last character) files under 人 only."""
+    from .features import word_classes
+    from .lexicon import name_kind
+
+    text, tag = _text(token), _tag(token)
+    if name_kind(text, tag):
+        return True
+    senses = word_classes(text, tag)
+    return bool(senses) and all(c[0] == "A" for c in senses)
+
+
+def _group(token) -> bool:
+    """Many people, or the speakers: 大家, 同学们, 人们, 他们, 我, 你们 — never whom 他 means."""
+    from .lexicon import classes
+
+    text = _text(token)
+    return (
+        text in GROUPS or text.endswith("们") or text in FIRST_SECOND
+        or any(c.startswith(_GROUP_CLASSES) for c in classes(text))
+    )  # fmt: skip
+
+
+def _nominal(token) -> bool:
+    """Not a verb, an adjective or a function word by the tag the model sees (features.model_tag:
+    Cilin overrules jieba's guess for 警察 v)."""
+    from .features import model_tag
+    from .lexicon import classes
+
+    if isinstance(token, str):
+        return True
+    tag, senses = model_tag(token), classes(_text(token))
+    if senses and all(c[0] in "AB" for c in senses):  # 小偷 d in 抓住了小偷: a person still
+        return True
+    return tag in ("vn", "an") or not tag.startswith(_NOT_NOMINAL)
+
+
+def plausible(tokens, i: int, j: int, question: str) -> bool:
+    """Whether token j can be what token i asks for, by rules any reader of Chinese knows:
+    他/她 means one person before it (not a thing, a place, a time, a group or the speaker; of
+    the pronoun's gender where that is known; not the doer of its own clause), 它 an animal or
+    a thing (not a person, not a place or a time word like 门口, 上周); a verb's doer is another
+    word, a noun or a pronoun; a modifier describes a noun after it."""
+    query, pick = tokens[i], tokens[j]
+    if j == i:
+        return False
+    if isinstance(pick, str):  # texts without tags: nothing to judge the pick by
+        return True
+    if question == "modifier_noun":
+        return j > i and _nominal(pick)
+    if question == "verb_subject":
+        return _nominal(pick)
+    if j > i or _in_own_clause(tokens, i, j):
+        return False
+    return _fits(query, pick)
+
+
+def _fits(query, pick, listed: bool = False) -> bool:
+    """Whether the pronoun can mean this word by what the word is (not where it stands);
+    `listed`: only a word the lexicon knows to be a person (a rival, not the head's pick)."""
+    from .lexicon import gender
+
+    text = _text(query)
+    if text == "它":
+        place = _tag(pick).startswith(("s", "t", "f")) and not _is_thing(_text(pick))
+        return _nominal(pick) and not _surely_person(pick) and not _group(pick) and not place
+    if _text(pick) in ("他", "她"):
+        return _text(pick) == text
+    other = {"他": "f", "她": "m"}.get(text)
+    person = _nominal(pick) and _person_like(pick, listed=listed) and not _group(pick)
+    return person and gender(_text(pick), _tag(pick)) != other
+
+
+_CLAUSE_ENDS = ("，", "。", "、", "；", "：", "！", "？", ",", ";", ":", "!", "?")
+# Verbs after which a new clause begins (小明说他明天来: 他 may be 小明)
+_SAYING = ("说", "觉得", "认为", "以为", "希望", "相信", "知道", "发现", "听说", "记得", "怀疑",
+           "告诉", "提醒", "通知", "问")  # fmt: skip
+_TAKES_OBJECT = ("给", "把", "被", "对", "跟", "和", "向", "为", "替", "帮", "让", "叫", "请")
+
+
+def _in_own_clause(tokens, i: int, j: int) -> bool:
+    """Pronoun i is an object (after a verb, 给, 把, 对 …), not a possessor (他的), and word j is
+    its clause's doer, before it: a pronoun never means that (小伙子给他让座, 妈妈带她去医院)."""
+    if (i + 1 < len(tokens) and _text(tokens[i + 1]) == "的") or i == 0:
+        return False
+    before = tokens[i - 1]
+    if not (_tag(before).startswith("v") or _text(before) in _TAKES_OBJECT):
+        return False
+    between = [_text(t) for t in tokens[j + 1 : i]]
+    return not any(w in _CLAUSE_ENDS or w in _SAYING for w in between)
+
+
+def rival(tokens, i: int, j: int) -> int | None:
+    """For 他/她/它 read as word j: another word before the pronoun that it fits just as well
+    (both people 他 agrees with, outside the pronoun's own clause; for 它 an animal when j is
+    no animal), the nearest first; None when j is the only one."""
+    if _text(tokens[i]) not in PRONOUNS or j >= i or isinstance(tokens[j], str):
+        return None
+    if not plausible(tokens, i, j, _PRONOUN):
+        return None
+    animal = _text(tokens[i]) == "它" and not _is_animal(tokens[j])
+    for k in range(i - 1, -1, -1):
+        fits = _fits(tokens[i], tokens[k], listed=True) and not _in_own_clause(tokens, i, k)
+        tag = _tag(tokens[k])
+        noun = (tag.startswith("n") and not tag.startswith(("ns", "nt"))) or animal
+        noun = noun or (_nominal(tokens[k]) and _surely_person(tokens[k]))  # 小偷 tagged d
+        if k == j or not fits or not noun or _one_person(tokens, j, k):
+            continue
+        if _text(tokens[i]) != "它" or (animal and _is_animal(tokens[k])):
+            return k
+    return None
+
+
+_PRONOUN = "pronoun_antecedent"
+_SAME = ("是", "名叫", "叫做", "当", "成了", "成为", "做")  # 林明是我们的导游: one person
+
+
+def _one_person(tokens, j: int, k: int) -> bool:
+    """Words j and k need not be two people told apart: k possesses j (王阿姨的女儿…，她: the
+    daughter, as a reader takes it), or the clause says they are one (李娜是我的同桌, 当过兵)."""
+    a, b = sorted((j, k))
+    between = [_text(t) for t in tokens[a + 1 : b]]
+    owner = (k < j and between[:1] == ["的"]) or (k < j and between[-1:] == ["的"])
+    after = _text(tokens[b + 1]) if b + 1 < len(tokens) else "。"
+    called = "叫" in between and after in _CLAUSE_ENDS  # 我的同桌叫李娜， (not 叫小张回答问题)
+    same = any(w in _SAME for w in between) or called
+    return owner or (same and not any(w in _CLAUSE_ENDS for w in between))
+
+
+def _is_animal(token) -> bool:
+    from .features import word_classes
+
+    return any(c.startswith("Bi") for c in word_classes(_text(token), _tag(token)))
+
+
+def _is_thing(text: str) -> bool:
+    """Cilin files the word (or its last character) under 物 or 抽象事物 (小河, 面包店)."""
+    from .features import word_classes
+
+    return any(c[0] in "BD" for c in word_classes(text))
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,8 @@ HEADLINES = {  # the core's reading status → the headline (attention_core/read
     reading.ANSWER: "learned.read.answer",
     reading.UNDECIDED: "learned.read.undecided",
     reading.LOOKS_AHEAD: "learned.read.looks_ahead",
+    reading.IMPLAUSIBLE: "learned.read.implausible",
+    reading.AMBIGUOUS: "learned.read.ambiguous",
     reading.UNKNOWN_WORDS: "learned.read.unknown_words",
     reading.NO_CANDIDATE: "learned.read.no_candidate",
     reading.NO_HEAD: "learned.read.no_head",
@@ -97,6 +99,8 @@ HEADLINES = {  # the core's reading status → the headline (attention_core/read
 }
 WHY_NOT = {  # … and, shorter, why a frame's pick is no answer
     reading.LOOKS_AHEAD: "learned.why.looks_ahead",
+    reading.IMPLAUSIBLE: "learned.why.implausible",
+    reading.AMBIGUOUS: "learned.why.ambiguous",
     reading.UNKNOWN_WORDS: "learned.why.unknown_words",
     reading.NO_CANDIDATE: "learned.why.no_candidate",
     reading.ONE_TOKEN: "learned.why.one_token",

@@ -21,6 +21,8 @@ STATUS_KEYS = {  # the core's reading status → what the page says (attention_c
     reading.ANSWER: "main.read.answer",
     reading.UNDECIDED: "main.read.undecided",
     reading.LOOKS_AHEAD: "main.read.looks_ahead",
+    reading.IMPLAUSIBLE: "main.read.implausible",
+    reading.AMBIGUOUS: "main.read.ambiguous",
     reading.UNKNOWN_WORDS: "main.read.unknown_words",
     reading.NO_CANDIDATE: "main.read.no_candidate",
     reading.NO_HEAD: "main.read.no_head",

@@ -172,3 +172,15 @@ def test_bad_split_and_count_are_refused():
         corpus.generate("dev", 3)
     with pytest.raises(ValueError, match="n must"):
         corpus.generate("train", -1)
+
+
+def test_groups_and_speakers_are_doers_no_pronoun_means(built):
+    """大伙, 人们, 我们 …: many people or the speakers stand in training sentences as doers
+    (大伙都很尊敬他), and no 他/她 of the corpus ever means one of them. (Not 大家: the
+    development set labels it, so it stays out of the corpus; its class Aa01C is 大伙's.)"""
+    doers = [
+        e.tokens[j].text for e in built["train"] for _, j in e.links["verb_subject"]
+    ]  # fmt: skip
+    assert doers.count("大伙") > 5, doers.count("大伙")
+    meant = {e.tokens[j].text for e in built["train"] for _, j in e.pronouns}
+    assert not meant & {*corpus_words.SPEAKERS, *corpus_words.PLURALS}

@@ -14,7 +14,7 @@ from attention_core.relations import questions_of
 from attention_core.tokenize import Token, tokenize
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "assets" / "examples.json"
-VOCAB = Vocab(("-", "A"), ("-", *"小红刚他她看见走的书"))
+VOCAB = Vocab(("-", "A"), ("-", *"小红刚他她看见走的书在门口大家喜欢给拿说哥奶住安静镇警察抓住偷"))
 HEADS = [
     HeadSummary(0, "pronoun_antecedent", 0.95, 0.9, "pronoun_antecedent", 57, 60),
     HeadSummary(1, "verb_subject", 0.9, 0.8, "verb_subject"),
@@ -47,16 +47,79 @@ def test_questions_follow_the_pos_tags():
     assert asked["书"] == () and asked["的"] == () and asked["。"] == ()
 
 
+ONE_PERSON = toks(("小刚", "nr"), ("看见", "v"), ("书", "n"), ("他", "r"))  # 小刚 is male
+
+
 def test_a_decided_pick_among_known_words_is_an_answer():
-    r = rd.read_token(SENTENCE, 3, weights_with([0.1, 0.02, 0.86, 0.02]), HEADS, VOCAB)
+    r = rd.read_token(ONE_PERSON, 3, weights_with([0.86, 0.02, 0.1, 0.02]), HEADS, VOCAB)
     assert (r.status, r.question, r.head.head, r.keys, r.answer) == (
         rd.ANSWER,
         "pronoun_antecedent",
         0,
-        (2, 0),
-        2,
+        (0, 2),
+        0,
     )
     assert r.weights == pytest.approx((0.86, 0.1)) and r.decided and r.unknown == ()
+    assert r.rival is None
+
+
+def _pick(tokens, query: int, pick: int, relation=None):
+    """The reading when the head puts 0.9 of token query's weight on token pick."""
+    n = len(tokens)
+    row = [0.1 / (n - 1)] * n
+    row[pick] = 0.9
+    w = weights_with(row, query=query, head=0 if relation is None else 1, n=n)
+    return rd.read_token(tokens, query, w, HEADS, VOCAB, relation=relation)
+
+
+@pytest.mark.parametrize(
+    "words, query, pick",
+    [
+        ((("小刚", "nr"), ("看见", "v"), ("书", "n"), ("他", "r")), 3, 2),  # 他 → a thing
+        ((("小刚", "nr"), ("看见", "v"), ("书", "n"), ("她", "r")), 3, 0),  # 她 → a man
+        ((("小刚", "nr"), ("看见", "v"), ("书", "n"), ("它", "r")), 3, 0),  # 它 → a person
+        ((("小刚", "nr"), ("在", "p"), ("门口", "s"), ("，", "x"), ("它", "r")), 4, 2),  # a place
+        ((("大家", "n"), ("喜欢", "v"), ("他", "r")), 2, 0),  # a group
+        ((("小刚", "nr"), ("看见", "v"), ("他", "r")), 2, 0),  # his own clause's doer
+        ((("小刚", "nr"), ("给", "p"), ("他", "r"), ("书", "n")), 2, 0),  # 小刚给他书
+    ],
+)
+def test_a_decided_pick_that_cannot_be_meant_is_implausible(words, query, pick):
+    r = _pick(toks(*words), query, pick)
+    assert r.decided and r.status == rd.IMPLAUSIBLE and r.answer is None
+
+
+def test_his_own_clause_does_not_rule_out_a_possessor_or_a_reported_clause():
+    assert (
+        _pick(
+            toks(("小刚", "nr"), ("拿", "v"), ("他", "r"), ("的", "uj"), ("书", "n")), 2, 0
+        ).answer
+        == 0
+    )
+    said = toks(("小刚", "nr"), ("说", "v"), ("他", "r"), ("走", "v"))
+    assert _pick(said, 2, 0).answer == 0  # 小刚说他走: 他 may be 小刚
+
+
+def test_two_people_the_pronoun_fits_make_a_pick_ambiguous():
+    """小红看见小刚，他…: 小红 has no certain gender, so 他 fits both; the pick is a guess."""
+    words = (("小红", "nr"), ("看见", "v"), ("小刚", "nr"), ("，", "x"), ("他", "r"))
+    r = _pick(toks(*words), 4, 2)
+    assert r.status == rd.AMBIGUOUS and r.rival == 0 and r.answer is None
+    caught = (("警察", "v"), ("抓住", "v"), ("小偷", "d"), ("，", "x"), ("他", "r"))
+    assert _pick(toks(*caught), 4, 0).rival == 2  # jieba tags 小偷 d here: Cilin says a person
+    owner = toks(("小刚", "nr"), ("的", "uj"), ("哥哥", "n"), ("，", "x"), ("他", "r"))
+    assert _pick(owner, 4, 2).status == rd.ANSWER  # 小刚的哥哥，他: the brother, as read
+    assert _pick(owner, 4, 0).status == rd.AMBIGUOUS  # … while 小刚 is a guess
+
+
+def test_a_modifier_after_its_noun_or_a_verb_on_itself_is_implausible():
+    tokens = toks(("奶奶", "n"), ("住", "v"), ("安静", "a"), ("的", "uj"), ("镇", "n"))
+    r = rd.read_token(tokens, 2, weights_with([0.9, 0.02, 0.02, 0.02, 0.04], query=2, head=1, n=5),
+                      [*HEADS, HeadSummary(1, "modifier_noun", 0.9, 0.8, "modifier_noun")], VOCAB,
+                      relation="modifier_noun")  # fmt: skip
+    assert r.status == rd.IMPLAUSIBLE
+    verb = _pick(toks(("小刚", "nr"), ("走", "v")), 1, 1, relation="verb_subject")
+    assert verb.status == rd.IMPLAUSIBLE
 
 
 def test_a_split_row_is_undecided_and_names_no_answer():
@@ -176,6 +239,7 @@ PILL_ANSWERS = {
     "小明很高兴，小刚看见了他。": ("他", "小明"),  # 小刚 sees him: 他 is not 小刚
     "老师走进教室，他开始讲课。": ("他", "老师"),
     "小狗跑到门口，它一直在等主人回家。": ("它", "小狗"),
+    "老师把作业还给了小王，因为他上周生病了。": ("他", "小王"),  # the head picks 老师
 }
 
 
@@ -200,4 +264,6 @@ def test_the_example_pills_are_right_or_say_where_the_model_goes_wrong(pill):
 
 def test_exactly_one_pill_is_labelled_wrong():
     pills = json.loads(EXAMPLES.read_text(encoding="utf-8"))
-    assert [p["text"] for p in pills if p.get("wrong")] == ["小狗跑到门口，它一直在等主人回家。"]
+    assert [p["text"] for p in pills if p.get("wrong")] == [
+        "老师把作业还给了小王，因为他上周生病了。"
+    ]

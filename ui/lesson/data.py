@@ -114,6 +114,8 @@ NOT_ANSWER_KEYS = {
     "undecided": "lesson.s1.undecided",
     "unknown_words": "lesson.s1.unknown",
     "looks_ahead": "lesson.s1.ahead",
+    "implausible": "lesson.s1.implausible",
+    "ambiguous": "lesson.s1.ambiguous",
     "no_candidate": "lesson.s1.no_candidate",
     "no_head": "lesson.s1.no_head",
 }
