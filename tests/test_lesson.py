@@ -188,6 +188,8 @@ NOT_ANSWER = {
     "no_candidate": "lesson.s1.no_candidate",
     "no_head": "lesson.s1.no_head",
     "not_asked": "lesson.s1.not_asked",
+    "implausible": "lesson.s1.implausible",
+    "ambiguous": "lesson.s1.ambiguous",
 }
 
 
@@ -245,7 +247,10 @@ def test_every_reading_that_is_no_answer_says_why_in_both_languages(monkeypatch,
         assert all(c["why"].startswith(t(key, lang, **FIELDS)[:4]) for c in quiz["choices"])
 
 
-FIELDS = {"q": "他", "head": 1, "k": "小明", "w": "1%", "b": "书", "wb": "1%", "words": ""}
+# A no-answer line's fields; its first characters ("头 2 …") name the pronoun head, as measured.
+PRONOUN_HEAD = next(h.head for h in describe_heads() if h.relation == "pronoun_antecedent") + 1
+FIELDS = {"q": "他", "head": PRONOUN_HEAD, "k": "小明", "w": "1%", "b": "书", "wb": "1%"}
+FIELDS["words"] = ""
 
 
 def test_s6_titles_say_each_heads_measured_job_with_its_hits_on_the_test_sentences(monkeypatch):
