@@ -249,8 +249,10 @@ def test_every_reading_that_is_no_answer_says_why_in_both_languages(monkeypatch,
 
 # A no-answer line's fields; its first characters ("头 2 …") name the pronoun head, as measured.
 PRONOUN_HEAD = next(h.head for h in describe_heads() if h.relation == "pronoun_antecedent") + 1
-FIELDS = {"q": "他", "head": PRONOUN_HEAD, "k": "小明", "w": "1%", "b": "书", "wb": "1%"}
-FIELDS["words"] = ""
+FIELDS = {
+    **{"q": "他", "head": PRONOUN_HEAD, "k": "小明", "w": "1%"},
+    **{"b": "书", "wb": "1%", "words": ""},
+}
 
 
 def test_s6_titles_say_each_heads_measured_job_with_its_hits_on_the_test_sentences(monkeypatch):
