@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .demo import HeadSummary
-from .features import Vocab
+from .features import Vocab, model_tag, word_classes
+from .lexicon import classes, gender, name_kind
 from .relations import FIRST_SECOND, LINKS, THIRD_PERSON, questions_of
 
 PRONOUNS = THIRD_PERSON  # 他, 她, 它: the pronouns the pronoun head resolves
@@ -118,8 +119,6 @@ def _has_candidate(tokens, i: int, question: str) -> bool:
 
 
 def _is_someone(text: str) -> bool:
-    from .lexicon import classes
-
     return any(code[0] in "AB" for code in classes(text))
 
 
@@ -183,9 +182,6 @@ def _person_like(token, *, listed: bool = False) -> bool:
     """A word that may name a person: a name, or a word Cilin (or its last character) files
     under 人 or under 男/女 (Cilin files 女孩 there); a word Cilin does not know at all too,
     unless `listed` asks for a word it knows."""
-    from .features import word_classes
-    from .lexicon import classes, name_kind
-
     text, tag = _text(token), _tag(token)
     senses = word_classes(text, tag)
     if listed and not (name_kind(text, tag) or classes(text)):
@@ -198,9 +194,6 @@ def _person_like(token, *, listed: bool = False) -> bool:
 def _surely_person(token) -> bool:
     """A word that names a person for certain: a name (林明, 小王, 小明 nr: lexicon.name_kind),
     or a word Cilin (or its last character) files under 人 only."""
-    from .features import word_classes
-    from .lexicon import name_kind
-
     text, tag = _text(token), _tag(token)
     if name_kind(text, tag):
         return True
@@ -210,8 +203,6 @@ def _surely_person(token) -> bool:
 
 def _group(token) -> bool:
     """Many people, or the speakers: 大家, 同学们, 人们, 他们, 我, 你们 — never whom 他 means."""
-    from .lexicon import classes
-
     text = _text(token)
     return (
         text in GROUPS or text.endswith("们") or text in FIRST_SECOND
@@ -222,9 +213,6 @@ def _group(token) -> bool:
 def _nominal(token) -> bool:
     """Not a verb, an adjective or a function word by the tag the model sees (features.model_tag:
     Cilin overrules jieba's guess for 警察 v)."""
-    from .features import model_tag
-    from .lexicon import classes
-
     if isinstance(token, str):
         return True
     tag, senses = model_tag(token), classes(_text(token))
@@ -256,8 +244,6 @@ def plausible(tokens, i: int, j: int, question: str) -> bool:
 def _fits(query, pick, listed: bool = False) -> bool:
     """Whether the pronoun can mean this word by what the word is (not where it stands);
     `listed`: only a word the lexicon knows to be a person (a rival, not the head's pick)."""
-    from .lexicon import gender
-
     text = _text(query)
     if text == "它":
         place = _tag(pick).startswith(("s", "t", "f")) and not _is_thing(_text(pick))
@@ -326,15 +312,11 @@ def _one_person(tokens, j: int, k: int) -> bool:
 
 
 def _is_animal(token) -> bool:
-    from .features import word_classes
-
     return any(c.startswith("Bi") for c in word_classes(_text(token), _tag(token)))
 
 
 def _is_thing(text: str) -> bool:
     """Cilin files the word (or its last character) under 物 or 抽象事物 (小河, 面包店)."""
-    from .features import word_classes
-
     return any(c[0] in "BD" for c in word_classes(text))
 
 
