@@ -14,7 +14,7 @@ from ui import charts, controls, explorer, state, widgets
 from ui import figures as fig
 from ui.figures import RELATION_KEYS
 from ui.figures.training import token_names
-from ui.gloss import gloss, tag_name
+from ui.gloss import gloss, glossed, tag_name
 from ui.text import md_escape, t
 
 STATUS_KEYS = {  # the core's reading status → what the page says (attention_core/reading.py)
@@ -215,9 +215,8 @@ def token_roles(readings: list[list]) -> list[list[str]]:
 def token_name(lab: state.Lab, lang: str, i: int, escape=md_escape) -> str:
     """A token as the page's sentences name it: 了₁ and 了₂ told apart, glossed in English;
     escape: md_escape for Markdown (it is user text), str for plain text."""
-    name = escape(token_names(lab.texts)[i])
-    meaning = gloss(lab.texts[i]) if lang == "en" else ""
-    return f"{name} ({escape(meaning)})" if meaning else name
+    text = lab.texts[i]  # glossed: “把 (object marker)”, “小明 (Xiaoming, name)” — our words
+    return escape(token_names(lab.texts)[i]) + glossed(text, lang)[len(text) :]
 
 
 def reading_line(r, lab: state.Lab, lang: str, escape=md_escape) -> str:
