@@ -115,13 +115,8 @@ def reading_values(texts, r, t) -> dict:
     """What a reading's sentences are filled with: the pronoun, the head, its count on the
     human-written set, the two picks (repeats told apart: 了₁, 了₂)."""
     names = token_names(list(texts))
-    out = {"q": names[r.query], "rel": _rel("pronoun_antecedent", t), "th": JOB_THRESHOLD}
-    if r.head is not None:
-        out |= {"head": r.head.head + 1, "hits": r.head.hits, "total": r.head.total}
-    for n, (j, w) in enumerate(zip(r.keys, r.weights, strict=True)):
-        out |= {f"k{n + 1 if n else ''}": names[j], f"w{n + 1 if n else ''}": w}
-    out["words"] = t("list.sep").join(names[j] for j in r.unknown)
-    return out
+    fields = widgets.reading_fields(r, names.__getitem__, t)
+    return fields | {"rel": _rel("pronoun_antecedent", t), "th": JOB_THRESHOLD}
 
 
 def frame_title(texts, r, step: int, t) -> str:

@@ -223,15 +223,10 @@ def reading_line(r, lab: state.Lab, lang: str, escape=md_escape) -> str:
     """One reading in words, from its status: a pick is told as the answer only when the core
     says it is one; otherwise the line says why not. escape: as token_name."""
     say, name = partial(t, lang=lang), partial(token_name, lab, lang, escape=escape)
-    head = r.head
-    fmt = {"q": name(r.query), "tag": tag_name(lab.tokens[r.query].tag, lang)}
-    if head is not None:
-        rel = say(RELATION_KEYS[head.relation])
-        fmt |= {"head": head.head + 1, "rel": rel}
+    fmt = widgets.reading_fields(r, name, say) | {"tag": tag_name(lab.tokens[r.query].tag, lang)}
+    if (head := r.head) is not None:  # the count said as a sentence here
+        fmt["rel"] = say(RELATION_KEYS[head.relation])
         fmt["hits"] = say(HITS_KEYS[head.relation], hits=head.hits, total=head.total)
-    for n, (j, w) in enumerate(zip(r.keys, r.weights, strict=True)):
-        fmt |= {f"k{n + 1 if n else ''}": name(j), f"w{n + 1 if n else ''}": w}
-    fmt["words"] = say("list.sep").join(name(j) for j in r.unknown)
     return say(STATUS_KEYS[r.status], **fmt)
 
 

@@ -100,3 +100,16 @@ def head_picker(where, heads: int, key: str, t) -> int:
     return where.selectbox(
         t("steps.head"), range(heads), key=key, format_func=lambda h: t("teach.head", h=h + 1)
     )
+
+
+def reading_fields(r, name: Callable[[int], str], say) -> dict:
+    """What a sentence about a reading (attention_core.reading.TokenReading) is filled with:
+    the asking token q, the head and its count on the human-written set, the picks k, k2 with
+    their weights w, w2, the unknown words; `name(j)` names token j as the page writes it."""
+    out = {"q": name(r.query)}
+    if r.head is not None:
+        out |= {"head": r.head.head + 1, "hits": r.head.hits, "total": r.head.total}
+    for n, (j, w) in enumerate(zip(r.keys, r.weights, strict=True)):
+        out |= {f"k{n + 1 if n else ''}": name(j), f"w{n + 1 if n else ''}": w}
+    out["words"] = say("list.sep").join(name(j) for j in r.unknown)
+    return out
