@@ -14,15 +14,11 @@ from attention_core.experiments import strongest_edges
 from attention_core.model import describe_heads, load_demo_history, load_demo_model
 from ui import charts, controls, figures, state, widgets
 from ui.controls import Settings, head_options
-from ui.figures.base import esc, fonts, title_band, wrap
 from ui.figures.training import token_names
 from ui.state import Lab
 from ui.text import md_escape
 from ui.text import t as text_t
 
-# A map in a half-width column is about this wide at 1024 px beside the sidebar (measured in
-# Chromium: 259 px); the kit wraps titles for a page 940 px wide, so these titles wrap here.
-HALF_COLUMN_PX = 240
 TAGS = {"random": "heads.tag_random", "trained": "heads.tag_trained"}  # the maps' two columns
 COLUMNS = {  # the cost table's columns, in the UI language
     "h": "heads.col.h",
@@ -88,18 +84,9 @@ def compare_figures(sentence: str, scale: bool, lang: str, numbers: bool, classr
                                             numbers=numbers, classroom=classroom,
                                             showscale=when == "trained", bar_room=True,
                                             narrow=not classroom)  # fmt: skip
-            if not classroom:
-                fit_title(fig, title, classroom)
             figs.append(fig)
         out[when] = state.frozen(figs)
     return out
-
-
-def fit_title(fig, title: str, classroom: bool) -> None:
-    """Wrap a map's title to a half-width column, and give the lines their room above the map."""
-    size = fonts(classroom)["title"]
-    text = "<br>".join(esc(line) for line in wrap(title, size, HALF_COLUMN_PX))
-    fig.update_layout(title_text=text, margin_t=title_band(text, size))
 
 
 def grid_lab(s: Settings, t) -> tuple[Lab, bool]:
@@ -146,8 +133,6 @@ def head_grid(run: Lab, trained: bool, s: Settings, t) -> None:
     )
     cols = st.columns(per_row)
     for head, fig in enumerate(figs):
-        if per_row > 1 and titles:
-            fit_title(fig, titles[head], s.classroom)
         with cols[head % len(cols)]:  # square, as tall as its column is wide
             charts.square_map(fig, key=f"heads_map_{head}", lang=s.lang)
 

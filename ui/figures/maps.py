@@ -340,6 +340,7 @@ def head_heatmaps(
                 classroom=classroom,
                 showscale=row_end or not shared_scale,
                 bar_room=True,
+                narrow=cols > 1,  # a half-width column: titles and labels laid out for it
             )
         )
     return figs
