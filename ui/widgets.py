@@ -11,6 +11,7 @@ import streamlit as st
 from attention_core.pipeline import Record
 from ui import controls, state
 from ui.controls import Settings
+from ui.figures.training import token_names
 from ui.gloss import glossed
 from ui.routing import ensure_router
 from ui.text import t as text
@@ -70,23 +71,14 @@ def followed_lab(s: Settings, t, *, scale: bool = True) -> state.Lab:
 # ---- pickers: plain values out -------------------------------------------------------------
 
 
-def label_tokens(texts: Sequence[str]) -> list[str]:
-    """Token texts with a position suffix where a text repeats (了#1, 了#2) for pickers."""
-    seen: dict[str, int] = {}
-    out = []
-    for x in texts:
-        seen[x] = seen.get(x, 0) + 1
-        out.append(x if texts.count(x) == 1 else f"{x}#{seen[x]}")
-    return out
-
-
 def token_picker(
     where, label: str, texts: Sequence[str], key: str, default: int = 0, lang: str = "zh"
 ) -> int:
-    """A select box over the sentence's tokens (repeats numbered; in English with their gloss,
-    “他 (he)”, “了#2 (aspect particle)”) in `where`; the index picked."""
-    tags = label_tokens(texts)  # glossed() starts with the token: the tag takes its place
-    labels = [tag + glossed(x, lang)[len(x) :] for x, tag in zip(texts, tags, strict=True)]
+    """A select box over the sentence's tokens (repeats numbered as every page names them, 了₁,
+    了₂; in English with their gloss, “他 (he)”, “了₂ (aspect particle)”) in `where`; the index
+    picked."""
+    names = token_names(texts)  # glossed() starts with the token: its numbered name replaces it
+    labels = [name + glossed(x, lang)[len(x) :] for x, name in zip(texts, names, strict=True)]
     return where.selectbox(
         label, range(len(labels)), index=default, format_func=labels.__getitem__, key=key
     )
