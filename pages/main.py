@@ -10,6 +10,8 @@ from pathlib import Path
 import streamlit as st
 
 from attention_core import reading
+from attention_core.model import describe_heads, load_demo_model
+from attention_core.relations import questions_of
 from ui import charts, controls, explorer, state, widgets
 from ui import figures as fig
 from ui.figures import RELATION_KEYS
@@ -144,8 +146,6 @@ def head_jobs(lab: state.Lab, lang: str) -> list[dict]:
     sentences people wrote), or none (random)."""
     if lab.source != "trained":
         return [{"label": "", "rel": "", "clear": False, "relation": ""}] * lab.heads
-    from attention_core.model import describe_heads
-
     say = partial(t, lang=lang)
     return [
         {
@@ -173,9 +173,6 @@ def token_readings(lab: state.Lab, weights) -> list[list]:
     job, its pick, and whether the pick may be told as the answer); [] with random weights."""
     if lab.source != "trained":
         return [[] for _ in lab.tokens]
-    from attention_core.model import describe_heads, load_demo_model
-    from attention_core.relations import questions_of
-
     heads, vocab, tokens = describe_heads(), load_demo_model().vocab, list(lab.tokens)
     out = []
     for i in range(len(tokens)):
@@ -256,8 +253,6 @@ def jobs_found(lab: state.Lab) -> int:
     """How many of the trained heads have a measured job (0 for random weights)."""
     if lab.source != "trained":
         return 0
-    from attention_core.model import describe_heads
-
     return sum(head.relation != "diffuse" for head in describe_heads())
 
 
