@@ -14,7 +14,7 @@ from attention_core.experiments import strongest_edges
 from attention_core.model import describe_heads, load_demo_history, load_demo_model
 from ui import charts, controls, figures, state, widgets
 from ui.controls import Settings, head_options
-from ui.figures.training import token_names
+from ui.gloss import token_names
 from ui.state import Lab
 from ui.text import md_escape
 from ui.text import t as text_t

@@ -26,7 +26,7 @@ from attention_core.model import (
 from ui import charts, figures, widgets
 from ui.controls import Settings, show_notices
 from ui.figures import RELATION_KEYS
-from ui.figures.training import token_names
+from ui.gloss import token_names
 from ui.state import frozen, lab_for
 from ui.text import md_escape
 from ui.text import t as text

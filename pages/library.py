@@ -7,7 +7,7 @@ from attention_core import experiments as ex
 from attention_core.analysis import rnn_states, row_entropy
 from ui import charts, figures, widgets
 from ui.controls import Settings
-from ui.gloss import gloss_bar_ticks, glossed, short_gloss
+from ui.gloss import gloss_bar_ticks, named, short_gloss
 from ui.state import Lab, focus_index
 from ui.text import md_escape
 
@@ -19,7 +19,7 @@ NOTES = {"masked": "library.masked", "best": "library.best"}  # a key card's tag
 
 def key_cards(run: Lab, head: int, i: int, s: Settings, t) -> None:
     """One card per key: the similarity the softmax used (÷√d_k or raw), masked keys as such."""
-    q = md_escape(glossed(run.texts[i], s.lang))
+    q = md_escape(named(run.texts, i, s.lang))
     st.header(t("library.cards_title", q=q))  # glossed once here; the caption under it not
     plain = md_escape(run.texts[i])
     st.caption(t("library.cards" if run.record.scale else "library.cards_raw", q=plain))
@@ -66,7 +66,7 @@ def one_card(run: Lab, head: int, i: int, s: Settings, t) -> None:
     w = run.result.heads.weights[head, i]  # (n,)
     best = int(np.argmax(w))
     if len(w) > 1 and w[best] >= ONE_CARD:
-        k, q = (md_escape(glossed(run.texts[j], s.lang)) for j in (best, i))
+        k, q = (md_escape(named(run.texts, j, s.lang)) for j in (best, i))
         st.caption(t("library.one_card", q=q, k=k, w=float(w[best]), rest=1 - float(w[best])))
 
 
@@ -76,7 +76,7 @@ def mixture(run: Lab, head: int, i: int, s: Settings, t) -> None:
     mix = ex.value_mixture(run, head, i)
     n = len(mix["order"])
     m = st.slider(t("library.terms"), 1, n, min(3, n), key="library_terms") if n > 1 else 1
-    names = t("list.enum").join(md_escape(glossed(run.texts[j], s.lang)) for j in mix["order"][:m])
+    names = t("list.enum").join(md_escape(named(run.texts, j, s.lang)) for j in mix["order"][:m])
     share, gap = float(mix["weights"][:m].sum()), float(mix["gap"][m - 1])
     st.caption(t("library.terms_say", m=m, keys=names, share=share, gap=gap))
     rows = np.stack([mix["partial"][m - 1], mix["output"]])  # (2, d_k)
@@ -110,7 +110,7 @@ def rnn_contrast(run: Lab, head: int, i: int, s: Settings, t) -> None:
     """§1: what an RNN carries when it reaches the query (one vector) vs the query's row."""
     st.header(t("library.rnn"))
     states = rnn_states(run.x)[: i + 1]  # (i+1, d_model): after reading tokens 0 … i
-    q = md_escape(glossed(run.texts[i], s.lang))
+    q = md_escape(named(run.texts, i, s.lang))
     st.markdown(t("library.rnn_say", q=q, k=i, d=states.shape[1]))
     c1, c2 = st.columns(2)
     fig = figures.matrix_heatmap(
@@ -125,7 +125,7 @@ def rnn_contrast(run: Lab, head: int, i: int, s: Settings, t) -> None:
     )
     charts.chart(fig, key="library_rnn", lang=s.lang, where=c1)
     with c2:
-        title = t("library.rnn_row", q=glossed(run.texts[i], s.lang))
+        title = t("library.rnn_row", q=named(run.texts, i, s.lang))
         weight_bars(run, head, i, s, t, title=title, key="library_rnn_row", across=2)
     st.caption(t("library.rnn_note"))
 
@@ -138,7 +138,7 @@ def mixing_head(run: Lab, i: int) -> int:
 
 def head_note(run: Lab, head: int, i: int, s: Settings, t) -> None:
     """Which head spreads the query's weight most, measured: this one, or where to look."""
-    best, q = mixing_head(run, i), md_escape(glossed(run.texts[i], s.lang))
+    best, q = mixing_head(run, i), md_escape(named(run.texts, i, s.lang))
     if run.record.heads > 1:
         key = "library.head_here" if best == head else "library.head_there"
         st.caption(t(key, q=q, best=best + 1))
@@ -153,7 +153,7 @@ head = widgets.head_picker(c2, run.record.heads, "library_head", t)
 head_note(run, head, i, s, t)
 key_cards(run, head, i, s, t)
 st.header(t("library.softmax"))
-title = t("library.softmax_title", q=glossed(run.texts[i], s.lang))
+title = t("library.softmax_title", q=named(run.texts, i, s.lang))
 weight_bars(run, head, i, s, t, title=title, key="library_bars")
 one_card(run, head, i, s, t)
 mixture(run, head, i, s, t)

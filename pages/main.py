@@ -15,8 +15,7 @@ from attention_core.relations import questions_of
 from ui import charts, controls, explorer, state, widgets
 from ui import figures as fig
 from ui.figures import RELATION_KEYS
-from ui.figures.training import token_names
-from ui.gloss import gloss, glossed, tag_name
+from ui.gloss import gloss, glossed, tag_name, token_names
 from ui.text import md_escape, t
 
 STATUS_KEYS = {  # the core's reading status → what the page says (attention_core/reading.py)

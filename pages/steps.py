@@ -3,6 +3,7 @@
 import ast
 import inspect
 import textwrap
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -12,7 +13,7 @@ from attention_core import experiments as ex
 from attention_core.pipeline import Record
 from ui import charts, figures, widgets
 from ui.controls import Settings
-from ui.gloss import glossed
+from ui.gloss import named
 from ui.state import Lab, focus_index
 from ui.text import md_escape
 
@@ -247,7 +248,7 @@ def compare(run: Lab, head: int, i: int, keys: tuple[int, int], s: Settings, t) 
         st.caption(t("steps.compare_one" if len(run.texts) == 1 else "steps.compare_same"))
         return
     parts = ex.compare_keys(run, head, i, keys)
-    name = lambda j: glossed(run.texts[j], s.lang)  # noqa: E731  他 (he) in English
+    name = partial(named, run.texts, lang=s.lang)  # 他 (he) in English, 了₁ and 了₂ told apart
     series = {t("steps.prod_name", q=name(i), k=name(p["j"]), s=p["sum"]): p["prod"] for p in parts}
     dims = [str(d) for d in range(len(parts[0]["prod"]))]
     fig = figures.grouped_bars(

@@ -42,3 +42,14 @@ def test_the_lessons_tokens_name_themselves_as_the_pages_do():
     assert en["把"]["under"] is None and en["了"]["under"] is None
     zh = {tok["t"]: tok for tok in tokens_of(run, "zh")}
     assert zh["小明"]["named"] == "小明" and zh["走"]["under"] is None
+
+
+def test_the_steps_comparison_tells_two_of_the_same_word_apart():
+    """Item 9, on the steps page's comparison: keys 了 and 了 (positions 4 and 11) were both
+    named “了”; each now carries its number, as every other sentence of the app names it."""
+    from tests.app_support import chart_specs_by_key
+
+    at = open_app("steps", lang="en", weights="random", steps_step=3, steps_j=4, steps_j2=11)
+    assert not at.exception
+    names = [tr["name"] for tr in chart_specs_by_key(at)["steps_compare"]["data"]]
+    assert len(names) == 2 and "了₁" in names[0] and "了₂" in names[1], names

@@ -5,6 +5,8 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections import Counter
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -112,3 +114,24 @@ def gloss_bar_ticks(fig, texts: list[str], lang: str, classroom: bool = False) -
         span = f'<span style="font-size:{small}px">{html.escape(word or "")}</span>'
         ticks.append(label + joint + span if word else label)
     axis.ticktext = ticks
+
+
+def token_names(texts: Sequence[str]) -> list[str]:
+    """Tokens as a sentence of the page names them: a text that occurs more than once carries
+    its occurrence as a subscript (了₁, 了₂), so two different 了 never read as one."""
+    counts, seen, out = Counter(texts), Counter(), []
+    for text in texts:
+        seen[text] += 1
+        out.append(text + _subscript(seen[text]) if counts[text] > 1 else text)
+    return out
+
+
+def _subscript(k: int) -> str:
+    return str(k).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+def named(texts: Sequence[str], i: int, lang: str) -> str:
+    """Token i as the pages' sentences and pickers name it: repeats numbered (了₂) and, in
+    English, glossed as glossed() writes it — “了₂ (aspect particle)”, “小明 (Xiaoming, name)”."""
+    text = texts[i]
+    return token_names(texts)[i] + glossed(text, lang)[len(text) :]

@@ -11,8 +11,7 @@ import streamlit as st
 from attention_core.pipeline import Record
 from ui import controls, state
 from ui.controls import Settings
-from ui.figures.training import token_names
-from ui.gloss import glossed
+from ui.gloss import named
 from ui.routing import ensure_router
 from ui.text import t as text
 
@@ -77,8 +76,7 @@ def token_picker(
     """A select box over the sentence's tokens (repeats numbered as every page names them, 了₁,
     了₂; in English with their gloss, “他 (he)”, “了₂ (aspect particle)”) in `where`; the index
     picked."""
-    names = token_names(texts)  # glossed() starts with the token: its numbered name replaces it
-    labels = [name + glossed(x, lang)[len(x) :] for x, name in zip(texts, names, strict=True)]
+    labels = [named(texts, i, lang) for i in range(len(texts))]
     return where.selectbox(
         label, range(len(labels)), index=default, format_func=labels.__getitem__, key=key
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -203,20 +202,6 @@ def _stars(eval_steps, accuracy: np.ndarray, onsets, t, size: int) -> list:
             }
         )
     return stars
-
-
-def token_names(texts: Sequence[str]) -> list[str]:
-    """Tokens as a sentence of the page names them: a text that occurs more than once carries
-    its occurrence as a subscript (了₁, 了₂), so two different 了 never read as one."""
-    counts, seen, out = Counter(texts), Counter(), []
-    for text in texts:
-        seen[text] += 1
-        out.append(text + _subscript(seen[text]) if counts[text] > 1 else text)
-    return out
-
-
-def _subscript(k: int) -> str:
-    return str(k).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
 def _superscript(k: int) -> str:

@@ -23,7 +23,7 @@ from attention_core.model import (
     load_demo_model,
     read_token,
 )
-from ui.gloss import gloss, glossed, short_gloss, tag_name
+from ui.gloss import gloss, named, short_gloss, tag_name
 from ui.state import Lab, focus_index
 
 SCENES = 10  # §1 … §10, the link's at=1 … 10
@@ -50,17 +50,17 @@ def under_gloss(text: str, lang: str) -> str | None:
 
 def tokens_of(lab: Lab, lang: str) -> list[dict]:
     """Each token as the deck shows it: text, POS tag and its name, English gloss (whole; as a
-    sentence names the token, “小明 (Xiaoming, name)”; short, under the token in a row)."""
+    sentence names the token, “小明 (Xiaoming, name)”, “了₂”; short, under the token in a row)."""
     return [
         {
             "t": tok.text,
             "tag": tok.tag,
             "tag_name": tag_name(tok.tag, lang),
             "gloss": gloss(tok.text),
-            "named": glossed(tok.text, lang),
+            "named": named(lab.texts, i, lang),
             "under": under_gloss(tok.text, lang),
         }
-        for tok in lab.tokens
+        for i, tok in enumerate(lab.tokens)
     ]
 
 
