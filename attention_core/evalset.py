@@ -16,9 +16,10 @@ from .relations import LINKS, questions_of
 
 EVAL_PATH = Path(__file__).resolve().parent.parent / "assets" / "eval_set.txt"  # development
 TEST_PATH = EVAL_PATH.parent / "eval_test.txt"  # written before round 2, evaluated once at its end
-BLIND_PATH = EVAL_PATH.parent / "eval_blind.txt"  # written before round 3, measured twice only
+BLIND_PATH = EVAL_PATH.parent / "eval_blind.txt"  # written before round 3, measured thrice
+ROUND4_PATH = EVAL_PATH.parent / "eval_round4.txt"  # written before round 4, measured twice only
 SETS = {"dev": EVAL_PATH, "test": TEST_PATH}  # development data (the corpus pools avoid them)
-ALL_SETS = {**SETS, "blind": BLIND_PATH}
+ALL_SETS = {**SETS, "blind": BLIND_PATH, "round4": ROUND4_PATH}
 CODES = {"P": "pronoun_antecedent", "M": "modifier_noun", "V": "verb_subject"}
 _LABEL = re.compile(r"^([PMV]) (\S+?)>(\S+)$")
 
@@ -181,8 +182,8 @@ def table(scores: list[Score]) -> str:
 
 
 def main(argv: list | None = None) -> None:
-    """Command line: `python -m attention_core.evalset blind [--weights file.npz]` prints the
-    totals of one set (dev, test, blind), never a sentence."""
+    """Command line: `python -m attention_core.evalset round4 [--weights file.npz]` prints the
+    totals of one set (dev, test, blind, round4), never a sentence."""
     import argparse
 
     parser = argparse.ArgumentParser(description=main.__doc__)
