@@ -78,7 +78,10 @@ def names(split: str) -> dict:
     """All given names of a split, by gender: {"m": (...), "f": (...)}."""
     _check_split(split)
     chars = {"m": words.MALE_CHARS, "f": words.FEMALE_CHARS}
-    return {g: tuple(s + c for s in words.SURNAMES[split] for c in cs) for g, cs in chars.items()}
+    return {
+        g: tuple(s + c for s in words.SURNAMES[split] for c in cs if s + c not in words.TAKEN_NAMES)
+        for g, cs in chars.items()
+    }
 
 
 def nicknames(split: str) -> tuple:
@@ -150,7 +153,7 @@ def userdict_text() -> str:
     """assets/userdict.txt: the corpus words, the app's example names, and words jieba must not
     join (frequency 0)."""
     names = {w: "nr" for w in words.APP_NAMES}
-    lines = [f"{w} 1000 {tag}" for w, tag in {**vocabulary(), **names}.items()]
+    lines = [f"{w} 1000 {tag}" for w, tag in {**vocabulary(), **names, **words.KEEP_WHOLE}.items()]
     return "\n".join([*lines, *(f"{w} 0" for w in words.SPLIT_APART)]) + "\n"
 
 
