@@ -239,7 +239,7 @@ def _cast(split: str, pattern: str, rng: np.random.Generator) -> dict:
         else:
             free = ("job", "role") if slot in many else ("name", "name", "kin", "kin", "job",
                                                           "role", "nick")  # fmt: skip
-            kind = _pick(rng, ("kin", "job") if owned else ("name",) if named else free)
+            kind = _pick(rng, ("kin", "job", "role") if owned else ("name",) if named else free)
             gender = "x" if kind in ("job", "role", "nick") else _pick(rng, "mf")
         taken = {w for w, _ in cast.values()}
         cast[slot] = (_pick(rng, [w for w in pool[kind][gender] if w not in taken]), gender)

@@ -7,7 +7,10 @@ X = tag embedding + neighbours' embeddings + class embedding · P_class + gender
 
 A token also sees the tags of the token before and the token after it (the word itself for 的,
 被, 把 and a few other function words): one attention layer cannot otherwise know that 漂亮
-stands before 的, or that 他 follows a verb and is its object.
+stands before 的, or that 他 follows a verb and is its object. And it sees which clause of the
+sentence it stands in (a learned vector per clause number, counted by the commas and stops
+before it): a query and a key each carry theirs, so one layer can prefer a key in an earlier
+clause — 他 in 老师很担心他 means someone of a clause before, not 老师 beside it.
 
 The class and character tables are d_embed wide and projected to d_model by learned matrices
 (a factorised embedding, as in ALBERT), which keeps thousands of rows small to ship.
@@ -48,6 +51,8 @@ FUNCTION_WORDS = (
 )  # fmt: skip
 NEIGHBOURS = (*TAGS, *FUNCTION_WORDS, "^")
 _NEIGHBOUR_INDEX = {w: len(TAGS) + i for i, w in enumerate(FUNCTION_WORDS)}
+CLAUSE_ENDS = ("，", "。", "；", "！", "？", "：", ",", ";", "!", "?", ":")  # a clause ends here
+CLAUSES = 6  # rows of the clause table: clause 0 … 5 (a sixth clause or later shares row 5)
 NONE_CLASS = "-"  # row 0 of the class table: a word Cilin does not list
 NAME_CLASS = "Aa01A"  # 人 人物 人士: the Cilin class every name gets
 UNKNOWN_CHAR = "-"  # row 0 of the character table: a character not seen in training
@@ -68,6 +73,7 @@ class ModelConfig:
     classes: bool = True  # learned Cilin class embeddings (False: the ablation without them)
     chars: bool = True  # learned character embeddings (False: the ablation without them)
     gender: bool = True  # learned gender embeddings (False: the ablation without them)
+    clauses: bool = True  # learned clause-number embeddings (False: the ablation without them)
 
     def __post_init__(self) -> None:
         if self.d_model < 2 or self.num_heads < 1 or self.d_model % self.num_heads:
@@ -195,6 +201,14 @@ def neighbour_ids(tokens: list) -> tuple[np.ndarray, np.ndarray]:
     before = np.array((edge + kinds)[: len(kinds)], dtype=np.int64)  # (n,)
     after = np.array((kinds + edge)[1:], dtype=np.int64)  # (n,)
     return before, after
+
+
+def clause_ids(tokens: list) -> np.ndarray:
+    """Each token's clause number, (n,): how many clause ends (CLAUSE_ENDS) stand before it —
+    the comma ending a clause belongs to that clause — at most CLAUSES - 1."""
+    ends = np.cumsum([t.text in CLAUSE_ENDS for t in tokens]) if tokens else np.zeros(0)
+    before = np.concatenate([[0], ends[:-1]]) if len(tokens) else ends  # ends before token i
+    return np.minimum(before, CLAUSES - 1).astype(np.int64)
 
 
 def entries(tokens: list, vocab: Vocab, kind: str) -> tuple[np.ndarray, np.ndarray]:

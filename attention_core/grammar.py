@@ -103,10 +103,12 @@ def _subject(s: _State, first: bool) -> tuple[str, str]:
         return "{S}", "S"
     if not first and it == "N1" and s.chance(0.5):
         return "{RN}", "RN"
+    if not first and it == "O" and s.chance(0.25):  # 它坏了, 它开机要等: the thing again
+        return "{RO}", "RO"
     if not s.animal and not s.things and s.chance(0.15):
         s.animal = True
         return s.pick(["", "", "那只", "一只"]) + "{N1}", "N1"
-    if len(s.people) == 0 and s.chance(0.2):
+    if len(s.people) == 0 and s.chance(0.3):
         owner, owned = _new_person(s), _new_person(s)
         return "{" + owner + ">" + owned + "}的{" + owned + "}", owned
     who = _new_person(s)
@@ -117,7 +119,7 @@ def _subject(s: _State, first: bool) -> tuple[str, str]:
         s.many.add(who)
         return "{" + who + "}们", who
     if s.chance(0.2):  # 那位导游, 一个少年: the doer is the noun, not the word before it
-        return s.pick(["那位", "那个", "一个", "一位"]) + "{" + who + "}", who
+        return s.pick(["那位", "那个", "一个", "一位", "这个", "这位"]) + "{" + who + "}", who
     return "{" + who + "}", who
 
 
@@ -132,7 +134,7 @@ def _it(s: _State) -> str | None:
 def _thing(s: _State, doer: str | None) -> str:
     """A noun phrase of a new thing, with a modifier most of the time."""
     it = _it(s)
-    if it and doer not in ("N1", "RN") and s.chance(0.3):
+    if it and doer not in ("N1", "RN", "RO") and s.chance(0.3):
         return "{" + PRONOUN_OF[it] + "}"  # 它: the animal, or the one thing named before
     if len(s.things) >= 2:
         return "{O}"
@@ -222,12 +224,14 @@ def _intro(s: _State, split: str) -> str:
 
 def _owned(s: _State) -> str:
     """A thing of someone named before as the doer, and what it is like: 他的帽子很重,
-    它的尾巴很短 (the pronoun stands before the thing it owns, and means someone before)."""
-    owner = s.pick(_one(s) + (["N1"] if s.animal else []))
+    它的尾巴很短, 它的一条腿很软 (the pronoun stands before the thing it owns, and means
+    someone or something before: the animal, or the one thing named)."""
+    owner = s.pick(_one(s) + (["N1"] if s.animal else []) + (["O"] if _it(s) == "O" else []))
     o = "O" if "O" not in s.things else "O2"
     if o not in s.things:
         s.things.append(o)
-    return "{" + PRONOUN_OF[owner] + ">" + o + "}的{" + o + "}{g}"
+    measure = s.pick(["", "", "{M:" + o + "}"])
+    return "{" + PRONOUN_OF[owner] + ">" + o + "}的" + measure + "{" + o + "}{g}"
 
 
 def _serial(s: _State, split: str, doer: str, verb) -> str:
@@ -280,8 +284,8 @@ def _clause(s: _State, split: str, first: bool) -> str:
     adv = _adverbial(s, split, doer)
     if frame == "vp":
         other = _person_object(s, doer)
-        if other:
-            return who + adv + verb("vp") + "了" + other
+        if other:  # 感谢了他, 很担心他
+            return who + adv + verb("vp") + s.pick(["了", "了", ""]) + other
     if frame == "ba":
         thing = _thing(s, doer)
         goal = None if s.chance(0.6) else _person_object(s, doer)

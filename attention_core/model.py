@@ -23,6 +23,7 @@ from .features import (
     TAGS,  # noqa: F401  (model.TAGS, as before the features moved)
     ModelConfig,
     Vocab,
+    clause_ids,
     entries,
     fixed_features,
     gender_ids,
@@ -42,7 +43,7 @@ RELATIONS = (*LINKS, "self", "previous")
 # on the punctuation, people, nouns and verbs of the sentence.
 PROFILES = ("self", "previous", "next", "first", "punctuation", "people", "nouns", "verbs")
 PARAM_NAMES = (
-    "tags", "before", "after", "classes", "class_proj", "chars", "char_proj", "genders",
+    "tags", "before", "after", "clause", "classes", "class_proj", "chars", "char_proj", "genders",
     "w_q", "w_k", "w_v", "w_o", "gates", "readout",
 )  # fmt: skip
 
@@ -91,6 +92,8 @@ class TrainedModel:
         if self.config.context:
             before, after = neighbour_ids(tokens)  # (n,) each
             learned = learned + self.weights["before"][before] + self.weights["after"][after]
+        if self.config.clauses:
+            learned = learned + self.weights["clause"][clause_ids(tokens)]
         for kind, proj in (("classes", "class_proj"), ("chars", "char_proj")):
             if getattr(self.config, kind):
                 ids, w = entries(tokens, self.vocab, kind)  # (n, K)
@@ -116,6 +119,8 @@ class Batch:
     before: np.ndarray  # (B, N) index in NEIGHBOURS of the token before
     after: np.ndarray  # (B, N) … and of the token after
     ctx: np.ndarray  # (B, N) 1.0 where the neighbours' embeddings count (config.context)
+    clause: np.ndarray  # (B, N) clause number (features.clause_ids)
+    cl_w: np.ndarray  # (B, N) 1.0 where the clause embedding counts (config.clauses)
     cls_ids: np.ndarray  # (B, N, Kc) rows of the class table
     cls_w: np.ndarray  # (B, N, Kc) their weights (0 on padding)
     chr_ids: np.ndarray  # (B, N, Kh) rows of the character table
@@ -192,6 +197,7 @@ def forward(
     x = (
         theta["tags"][batch.tags]
         + batch.ctx[..., None] * around
+        + batch.cl_w[..., None] * theta["clause"][batch.clause]
         + cls_e @ theta["class_proj"]
         + chr_e @ theta["char_proj"]
         + batch.gen_w[..., None] * theta["genders"][batch.gender]
@@ -267,6 +273,8 @@ def _input_grads(theta: dict, batch: Batch, fw: dict, dx: np.ndarray) -> dict:
     dctx = (batch.ctx[..., None] * dx)[batch.valid]  # (T, d)
     for side in ("before", "after"):
         grads[side] = _one_hot(getattr(batch, side)[batch.valid], len(theta[side])).T @ dctx
+    dcl = (batch.cl_w[..., None] * dx)[batch.valid]  # (T, d)
+    grads["clause"] = _one_hot(batch.clause[batch.valid], len(theta["clause"])).T @ dcl
     dgen = (batch.gen_w[..., None] * dx)[batch.valid]  # (T, d)
     grads["genders"] = _one_hot(batch.gender[batch.valid], len(theta["genders"])).T @ dgen
     for table, proj, ids, w, e in (
@@ -319,12 +327,14 @@ def make_batch(examples: list, config: ModelConfig, vocab: Vocab) -> Batch:
     n_max, d, size = max(len(e.tokens) for e in examples), config.d_model, len(examples)
     tags, valid = np.zeros((size, n_max), dtype=np.int64), np.zeros((size, n_max), dtype=bool)
     before, after, gender = np.zeros_like(tags), np.zeros_like(tags), np.zeros_like(tags)
+    clause = np.zeros_like(tags)
     fixed, words = np.zeros((size, n_max, d)), np.zeros((size, n_max, d))
     masks, questions = np.zeros((size, n_max, 4), dtype=bool), []
     for b, e in enumerate(examples):
         n = len(e.tokens)
         tags[b, :n], valid[b, :n] = tag_ids(e.tokens), True
         before[b, :n], after[b, :n] = neighbour_ids(e.tokens)
+        clause[b, :n] = clause_ids(e.tokens)
         gender[b, :n] = gender_ids(e.tokens)
         fixed[b, :n], words[b, :n] = (
             fixed_features(e.tokens, config),
@@ -340,9 +350,10 @@ def make_batch(examples: list, config: ModelConfig, vocab: Vocab) -> Batch:
     qb, qi, qt, qr = np.array(questions, dtype=np.int64).reshape(-1, 4).T
     ctx = valid * float(config.context)  # (B, N)
     gen_w = valid * float(config.gender)  # (B, N)
+    cl_w = valid * float(config.clauses)  # (B, N)
     return Batch(
-        tags, before, after, ctx, *cls, *chars, gender, gen_w, fixed, words, masks, valid,
-        qb, qi, qt, qr,
+        tags, before, after, ctx, clause, cl_w, *cls, *chars, gender, gen_w, fixed, words, masks,
+        valid, qb, qi, qt, qr,
     )  # fmt: skip
 
 

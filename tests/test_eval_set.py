@@ -121,7 +121,7 @@ def test_no_labelled_word_of_the_set_occurs_in_the_training_corpus(name):
 # ---- the shipped model on the set ---------------------------------------------------------------
 
 # What the shipped model measures on the set (MODEL.md's table): a regression floor.
-SHIPPED_FLOOR = {"pronoun_antecedent": 0.90, "verb_subject": 0.94, "modifier_noun": 0.97}
+SHIPPED_FLOOR = {"pronoun_antecedent": 0.93, "verb_subject": 0.93, "modifier_noun": 0.95}
 
 
 def _best() -> dict:
@@ -157,15 +157,17 @@ def scores() -> dict:
 # Where the shipped model is below a floor on a set: (set, relation) -> what it measures.
 SHORT = {
     ("test", "pronoun_antecedent"): "67 / 76 = 88.2% on the former test set (MODEL.md)",
-    ("blind", "pronoun_antecedent"): "52 / 63 = 82.5% on the blind set (MODEL.md)",
+    ("blind", "pronoun_antecedent"): "53 / 63 = 84.1% on the round-3 blind set (MODEL.md)",
+    ("round4", "pronoun_antecedent"): "55 / 64 = 85.9% on the round-4 blind set (MODEL.md)",
+    ("round4", "modifier_noun"): "38 / 41 = 92.7% on the round-4 blind set (MODEL.md)",
 }
 
 
-@pytest.mark.parametrize("name", ["test", "blind"])
+@pytest.mark.parametrize("name", ["test", "blind", "round4"])
 @pytest.mark.parametrize("relation", LINKS)
 def test_the_issues_floor_on_the_other_sets(scores, name, relation, request):
     """The head the app reads (best on the held-out split), on the former test set and the
-    blind set: the same floors; strict xfail with the measured figure where it falls short."""
+    blind sets: the same floors; strict xfail with the measured figure where it falls short."""
     if (name, relation) in SHORT:
         request.applymarker(pytest.mark.xfail(strict=True, reason=SHORT[name, relation]))
     s = scores[name][relation]

@@ -84,21 +84,35 @@ def test_training_forward_equals_the_core_on_each_sentence(small):
         np.testing.assert_allclose(fw["y"][b, :n], core.output, atol=1e-12)
 
 
-@pytest.mark.parametrize("switch", ["classes", "chars", "context", "gender"])
+@pytest.mark.parametrize("switch", ["classes", "chars", "context", "gender", "clauses"])
 def test_an_ablated_feature_leaves_x_untouched(small, switch):
-    """classes=False (chars, context, gender) trains and runs without that feature: X no
-    longer depends on its table, whatever the table holds."""
+    """classes=False (chars, context, gender, clauses) trains and runs without that feature: X
+    no longer depends on its table, whatever the table holds."""
     vocab, examples, _, theta = small
     off = ModelConfig(**{**SMALL.__dict__, switch: False})
     batch = model.make_batch(examples, off, vocab)
-    table = {"classes": "classes", "chars": "chars", "context": "before", "gender": "genders"}
-    table = table[switch]
+    table = {"classes": "classes", "chars": "chars", "context": "before", "gender": "genders",
+             "clauses": "clause"}[switch]  # fmt: skip
     other = {**theta, table: theta[table] + 1.0}
     for t in (theta, other):
         x = model.forward(t, batch, 2)["x"]
         np.testing.assert_array_equal(x, model.forward(theta, batch, 2)["x"])
         m = model.TrainedModel(off, vocab, t, step=0)
         np.testing.assert_allclose(m.inputs(examples[0].tokens), x[0, : len(examples[0].tokens)])
+
+
+def test_clause_numbers_count_the_clause_ends_before_a_token():
+    """The comma ending a clause belongs to it; the next token starts the next clause; a
+    sixth clause and later share the last row."""
+    from attention_core.features import CLAUSES, clause_ids
+    from attention_core.tokenize import tokenize
+
+    tokens = tokenize("老师走进教室，他开始讲课。", mode="word")
+    assert [t.text for t in tokens] == ["老师", "走进", "教室", "，", "他", "开始", "讲课", "。"]
+    assert clause_ids(tokens).tolist() == [0, 0, 0, 0, 1, 1, 1, 1]
+    many = tokenize("甲，乙，丙，丁，戊，己，庚，辛。", mode="word")
+    assert clause_ids(many).tolist()[-3:] == [CLAUSES - 1] * 3
+    assert clause_ids([]).tolist() == []
 
 
 def test_head_measurements_equal_a_plain_loop(small):
@@ -284,23 +298,10 @@ def test_shipped_history_and_size():
     assert model.DEMO_PATH.stat().st_size <= 2_000_000
 
 
-@pytest.mark.parametrize(
-    "relation",
-    [
-        pytest.param(
-            "pronoun_antecedent",
-            marks=pytest.mark.xfail(strict=True, reason="611 / 644 = 94.9% held out (MODEL.md)"),
-        ),
-        "modifier_noun",
-        pytest.param(
-            "verb_subject",
-            marks=pytest.mark.xfail(strict=True, reason="1223 / 1293 = 94.6% held out (MODEL.md)"),
-        ),
-    ],
-)
+@pytest.mark.parametrize("relation", corpus.LINKS)
 def test_shipped_heads_meet_the_floor_on_the_heldout_split(relation):
     """The best head of each relation hits its floor on the generated held-out split (the
-    human-written set's figures: tests/test_eval_set.py); strict xfail where it falls short."""
+    human-written sets' figures: tests/test_eval_set.py)."""
     assert _held_best()[relation][1] >= HELDOUT_FLOOR[relation]
 
 
