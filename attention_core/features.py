@@ -51,7 +51,9 @@ FUNCTION_WORDS = (
 )  # fmt: skip
 NEIGHBOURS = (*TAGS, *FUNCTION_WORDS, "^")
 _NEIGHBOUR_INDEX = {w: len(TAGS) + i for i, w in enumerate(FUNCTION_WORDS)}
-CLAUSE_ENDS = ("，", "。", "；", "！", "？", "：", ",", ";", "!", "?", ":")  # a clause ends here
+# Where a clause (or a list item: 、) ends, for the model's clause numbers and the reading's
+# "own clause" rules alike.
+CLAUSE_ENDS = ("，", "。", "、", "；", "：", "！", "？", ",", ";", ":", "!", "?")
 CLAUSES = 6  # rows of the clause table: clause 0 … 5 (a sixth clause or later shares row 5)
 NONE_CLASS = "-"  # row 0 of the class table: a word Cilin does not list
 NAME_CLASS = "Aa01A"  # 人 人物 人士: the Cilin class every name gets
@@ -206,9 +208,8 @@ def neighbour_ids(tokens: list) -> tuple[np.ndarray, np.ndarray]:
 def clause_ids(tokens: list) -> np.ndarray:
     """Each token's clause number, (n,): how many clause ends (CLAUSE_ENDS) stand before it —
     the comma ending a clause belongs to that clause — at most CLAUSES - 1."""
-    ends = np.cumsum([t.text in CLAUSE_ENDS for t in tokens]) if tokens else np.zeros(0)
-    before = np.concatenate([[0], ends[:-1]]) if len(tokens) else ends  # ends before token i
-    return np.minimum(before, CLAUSES - 1).astype(np.int64)
+    ends = np.array([t.text in CLAUSE_ENDS for t in tokens], dtype=np.int64)  # (n,)
+    return np.minimum(np.cumsum(ends) - ends, CLAUSES - 1)  # ends before token i
 
 
 def entries(tokens: list, vocab: Vocab, kind: str) -> tuple[np.ndarray, np.ndarray]:

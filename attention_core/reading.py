@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .demo import HeadSummary
-from .features import Vocab, model_tag, word_classes
+from .features import CLAUSE_ENDS, Vocab, model_tag, word_classes
 from .lexicon import classes, gender, name_kind
 from .relations import FIRST_SECOND, LINKS, THIRD_PERSON, questions_of
 
@@ -255,7 +255,6 @@ def _fits(query, pick, listed: bool = False) -> bool:
     return person and gender(_text(pick), _tag(pick)) != other
 
 
-_CLAUSE_ENDS = ("，", "。", "、", "；", "：", "！", "？", ",", ";", ":", "!", "?")
 # Verbs after which a new clause begins (小明说他明天来: 他 may be 小明)
 _SAYING = ("说", "觉得", "认为", "以为", "希望", "相信", "知道", "发现", "听说", "记得", "怀疑",
            "告诉", "提醒", "通知", "问")  # fmt: skip
@@ -271,7 +270,7 @@ def _in_own_clause(tokens, i: int, j: int) -> bool:
     if not (_tag(before).startswith("v") or _text(before) in _TAKES_OBJECT):
         return False
     between = [_text(t) for t in tokens[j + 1 : i]]
-    return not any(w in _CLAUSE_ENDS or w in _SAYING for w in between)
+    return not any(w in CLAUSE_ENDS or w in _SAYING for w in between)
 
 
 def rival(tokens, i: int, j: int) -> int | None:
@@ -306,9 +305,9 @@ def _one_person(tokens, j: int, k: int) -> bool:
     between = [_text(t) for t in tokens[a + 1 : b]]
     owner = (k < j and between[:1] == ["的"]) or (k < j and between[-1:] == ["的"])
     after = _text(tokens[b + 1]) if b + 1 < len(tokens) else "。"
-    called = "叫" in between and after in _CLAUSE_ENDS  # 我的同桌叫李娜， (not 叫小张回答问题)
+    called = "叫" in between and after in CLAUSE_ENDS  # 我的同桌叫李娜， (not 叫小张回答问题)
     same = any(w in _SAME for w in between) or called
-    return owner or (same and not any(w in _CLAUSE_ENDS for w in between))
+    return owner or (same and not any(w in CLAUSE_ENDS for w in between))
 
 
 def _is_animal(token) -> bool:

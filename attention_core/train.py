@@ -52,7 +52,7 @@ class TrainConfig:
     lr_end: float = 0.001  # ... falling along a half cosine to this at the last step
     n_train: int = 3000  # training sentences generated
     n_heldout: int = 600  # held-out sentences (unseen names, words, templates)
-    seed: int = 10  # seeds the corpus, the initial weights and the batch order (MODEL.md: why 6)
+    seed: int = 10  # seeds the corpus, the initial weights and the batch order (MODEL.md: why 10)
     checkpoints: tuple = (0, 25, 50, 100, 150, 200, 300, 400, 600, 800, 1000, 1200)  # weights kept
     eval_every: int = 50  # measurement every this many steps (and at checkpoints)
     keep_tags: tuple = ("r",)  # tags whose word vectors stay fixed (他/她); others are redrawn
