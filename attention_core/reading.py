@@ -233,12 +233,46 @@ def plausible(tokens, i: int, j: int, question: str) -> bool:
     if isinstance(pick, str):  # texts without tags: nothing to judge the pick by
         return True
     if question == "modifier_noun":
-        return j > i and _nominal(pick)
+        return j > i and _nominal(pick) and not _phrase_ends(tokens, i, j)
     if question == "verb_subject":
-        return _nominal(pick)
+        return (
+            _nominal(pick) and not _object_before(tokens, j, i) and not _pivot_between(tokens, j, i)
+        )
     if j > i or _in_own_clause(tokens, i, j):
         return False
     return _fits(query, pick)
+
+
+# Verbs whose object may go on to do the next verb: pivots (妈妈叫我去买菜: 我 buys), seeing and
+# hearing (听老师讲课), 是 and 有 (是爷爷写的, 有人敲门); and the verbs of _SAYING (觉得他会来).
+_PIVOTS = ("让", "叫", "请", "派", "要求", "使", "帮", "教", "带", "陪", "催", "逼", "听", "看",
+           "看见", "听见", "看到", "听到", "见")  # fmt: skip
+
+
+def _object_before(tokens, j: int, i: int) -> bool:
+    """Word j is the object of another verb before verb i (追着蝴蝶跑: 蝴蝶 is chased, not the one
+    who runs), that verb not a pivot, a verb of saying, 是 or 有 (叫我去买: 我 does buy)."""
+    k = j - 1
+    while k >= 0 and _tag(tokens[k]).startswith(("u", "m", "q")):  # 着, 了, 一只
+        k -= 1
+    verb = tokens[k] if k >= 0 else None
+    lets = (*_PIVOTS, *_SAYING, "是", "有")
+    return verb is not None and _tag(verb).startswith("v") and _text(verb) not in lets
+
+
+def _pivot_between(tokens, j: int, i: int) -> bool:
+    """Between word j and verb i, in one clause, a pivot with its object (妈妈叫我去超市买鸡蛋:
+    我 buys, not 妈妈)."""
+    between = range(j + 1, i)
+    if any(_text(tokens[k]) in CLAUSE_ENDS for k in between):
+        return False
+    return any(_text(tokens[k]) in _PIVOTS and _nominal(tokens[k + 1]) for k in between)
+
+
+def _phrase_ends(tokens, i: int, j: int) -> bool:
+    """Whether a noun phrase ends between tokens i and j: a nominal word not followed by another
+    (哥哥的房间里有很多书: 哥哥 describes 房间, not 书; 明亮的大眼睛, 那本书 go on to the noun)."""
+    return any(_nominal(tokens[k]) and not _nominal(tokens[k + 1]) for k in range(i + 1, j))
 
 
 def _fits(query, pick, listed: bool = False) -> bool:

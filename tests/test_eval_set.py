@@ -182,6 +182,24 @@ def test_no_miss_is_presented_as_a_pronouns_answer(scores, name):
     assert s.presented_right == s.presented and s.held_back == s.total - s.hits, s
 
 
+# Where a verb or modifier miss is still presented as the answer: (set, relation) -> which.
+PRESENTED_WRONG = {
+    ("test", "verb_subject"): "王阿姨…去接孙子: 接 → 王 (jieba cuts 王 / 阿姨; MODEL.md)",
+    ("round4", "modifier_noun"): "one of 39 presented modifier readings (MODEL.md)",
+}
+
+
+@pytest.mark.parametrize("name", list(evalset.ALL_SETS))
+@pytest.mark.parametrize("relation", ["verb_subject", "modifier_noun"])
+def test_no_miss_is_presented_as_a_verbs_or_modifiers_answer(scores, name, relation, request):
+    """The same for verbs and modifiers (reading.plausible: an earlier verb's object, a noun
+    past the one a modifier's phrase ends on); strict xfail where one is still presented."""
+    if (name, relation) in PRESENTED_WRONG:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=PRESENTED_WRONG[name, relation]))
+    s = scores[name][relation]
+    assert s.presented_right == s.presented, s
+
+
 def test_the_stored_human_figures_are_the_sets_own(sentences):
     """describe_heads()' counts are this file's: as many rows as labels per relation."""
     counts = {rel: sum(i.relation == rel for s in sentences for i in s.items) for rel in LINKS}

@@ -122,6 +122,35 @@ def test_a_modifier_after_its_noun_or_a_verb_on_itself_is_implausible():
     assert verb.status == rd.IMPLAUSIBLE
 
 
+def test_a_modifier_describes_the_noun_its_phrase_ends_on():
+    """哥哥的房间里有很多书: 哥哥 describes 房间 (the phrase ends there), never 书; a noun
+    phrase goes on through 大 and 那本 to its noun."""
+    room = toks(("哥哥", "n"), ("的", "uj"), ("房间", "n"), ("里", "f"), ("有", "v"),
+                ("很多", "m"), ("书", "n"))  # fmt: skip
+    assert rd.plausible(room, 0, 2, "modifier_noun")
+    assert not rd.plausible(room, 0, 6, "modifier_noun")
+    eyes = toks(("明亮", "a"), ("的", "uj"), ("大", "n"), ("眼睛", "n"))
+    assert rd.plausible(eyes, 0, 3, "modifier_noun")
+    book = toks(("我", "r"), ("的", "uj"), ("那本", "r"), ("书", "n"))
+    assert rd.plausible(book, 0, 3, "modifier_noun")
+
+
+def test_a_verbs_doer_is_not_an_earlier_verbs_object_unless_a_pivot_hands_it_on():
+    chase = toks(("孩子", "n"), ("在", "p"), ("草地", "n"), ("上", "f"), ("追", "v"), ("着", "uz"),
+                 ("蝴蝶", "n"), ("跑", "v"))  # fmt: skip
+    assert not rd.plausible(chase, 7, 6, "verb_subject")  # 蝴蝶 is chased
+    assert rd.plausible(chase, 7, 0, "verb_subject")
+    ask = toks(("妈妈", "n"), ("叫", "v"), ("我", "r"), ("去", "v"), ("超市", "n"), ("买", "v"))
+    assert rd.plausible(ask, 5, 2, "verb_subject")  # 叫我去买: 我 buys
+    assert not rd.plausible(ask, 5, 0, "verb_subject")
+    listen = toks(("学生", "n"), ("听", "v"), ("老师", "n"), ("讲课", "v"))
+    assert rd.plausible(listen, 3, 2, "verb_subject")
+    knock = toks(("有", "v"), ("人", "n"), ("敲门", "v"))
+    assert rd.plausible(knock, 2, 1, "verb_subject")
+    apart = toks(("妈妈", "n"), ("叫", "v"), ("我", "r"), ("，", "x"), ("她", "r"), ("买", "v"))
+    assert rd.plausible(apart, 5, 0, "verb_subject")  # a comma between: the pivot rule stops
+
+
 def test_a_split_row_is_undecided_and_names_no_answer():
     r = rd.read_token(SENTENCE, 3, weights_with([0.47, 0.02, 0.49, 0.02]), HEADS, VOCAB)
     assert r.status == rd.UNDECIDED and not r.decided and r.answer is None
