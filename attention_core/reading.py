@@ -176,6 +176,9 @@ def _by_text(text: str) -> tuple[str, ...]:
 GROUPS = ("大家", "大伙", "大伙儿", "全家", "全班", "各位", "诸位")  # many people: not 他 or 她
 _GROUP_CLASSES = ("Aa01C", "Aa02", "Aa03", "Aa04B")  # 众人; 我, 你 (and 我们 …); 他们
 _NOT_NOMINAL = ("v", "a", "d", "p", "c", "u", "m", "q", "x", "y", "e", "o", "z", "b")
+# Cilin's top classes of qualities (E 特征) and of states and phenomena (I 现象与状态); not H
+# 活动, whose words are often nouns (明天的考试, 饭店的服务).
+_NOT_THINGS = ("E", "I")
 
 
 def _person_like(token, *, listed: bool = False) -> bool:
@@ -212,12 +215,15 @@ def _group(token) -> bool:
 
 def _nominal(token) -> bool:
     """Not a verb, an adjective or a function word by the tag the model sees (features.model_tag:
-    Cilin overrules jieba's guess for 警察 v)."""
+    Cilin overrules jieba's guess for 警察 v), nor a word Cilin files only as a quality or a
+    state whatever jieba's tag (脸红 n, 深深地 i: no noun a modifier describes, no doer)."""
     if isinstance(token, str):
         return True
     tag, senses = model_tag(token), classes(_text(token))
     if senses and all(c[0] in "AB" for c in senses):  # 小偷 d in 抓住了小偷: a person still
         return True
+    if senses and all(c[0] in _NOT_THINGS for c in senses):
+        return False
     return tag in ("vn", "an") or not tag.startswith(_NOT_NOMINAL)
 
 

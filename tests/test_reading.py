@@ -151,6 +151,23 @@ def test_a_verbs_doer_is_not_an_earlier_verbs_object_unless_a_pivot_hands_it_on(
     assert rd.plausible(apart, 5, 0, "verb_subject")  # a comma between: the pivot rule stops
 
 
+def test_a_word_cilin_files_only_as_a_quality_or_a_state_is_no_noun_whatever_its_tag():
+    """那个腼腆的小伙子脸红了: jieba tags 脸红 n, Cilin files it only under I (states): 腼腆
+    describes 小伙子, not 脸红. 深深地吸了一口气: 深深地 (i; Cilin E, qualities) does not breathe.
+    An activity noun (H: 明天的考试) still is one, and so is a word Cilin lacks."""
+    blush = toks(("那个", "r"), ("腼腆", "a"), ("的", "uj"), ("小伙子", "n"), ("脸红", "n"),
+                 ("了", "ul"))  # fmt: skip
+    assert not rd.plausible(blush, 1, 4, "modifier_noun")
+    assert rd.plausible(blush, 1, 3, "modifier_noun")
+    breath = toks(("钟小燕", "nr"), ("，", "x"), ("深深地", "i"), ("吸", "v"))
+    assert not rd.plausible(breath, 3, 2, "verb_subject")
+    assert rd.plausible(breath, 3, 0, "verb_subject")
+    exam = toks(("明天", "t"), ("的", "uj"), ("考试", "n"))
+    assert rd.plausible(exam, 0, 2, "modifier_noun")
+    new = toks(("小红", "nr"), ("的", "uj"), ("嘟嘟车", "n"))
+    assert rd.plausible(new, 0, 2, "modifier_noun")
+
+
 def test_a_split_row_is_undecided_and_names_no_answer():
     r = rd.read_token(SENTENCE, 3, weights_with([0.47, 0.02, 0.49, 0.02]), HEADS, VOCAB)
     assert r.status == rd.UNDECIDED and not r.decided and r.answer is None
