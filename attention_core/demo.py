@@ -1,10 +1,10 @@
 """The shipped demo model: its checkpoints, what training measured, and each head's job.
 
 Every head is measured at every evaluation step on two sets: the generated held-out split
-(unseen names, words and sentence shapes) and the human-written evaluation set
-(assets/eval_set.txt). A head's job is read from the held-out split (so nothing in the app is
-chosen by the evaluation set); its score on the human-written set stands beside it. The
-numbers are stored with the weights, never recomputed here.
+(unseen names, words and sentence shapes) and every human-written set (assets/eval_*.txt,
+evalset.load_all). A head's job is read from the held-out split (so nothing in the app is
+chosen by the human-written sets); its score on them stands beside it. The numbers are stored
+with the weights, never recomputed here.
 """
 
 from __future__ import annotations

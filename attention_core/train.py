@@ -303,12 +303,13 @@ def _stored(theta: dict) -> dict:
 
 
 def datasets(config: TrainConfig) -> tuple[Vocab, Batch, Batch, Batch]:
-    """The vocabulary (from the training split) and the training, held-out and human batches."""
+    """The vocabulary (from the training split) and the training, held-out and human batches
+    (the human batch: every human-written set, evalset.load_all)."""
     mc = config.model
     train_ex = corpus.build("train", config.n_train, config.seed)
     held_ex = corpus.build("heldout", config.n_heldout, config.seed + 1)
     vocab = build_vocab(t for e in train_ex for t in e.tokens)
-    batches = (make_batch(ex, mc, vocab) for ex in (train_ex, held_ex, evalset.load()))
+    batches = (make_batch(ex, mc, vocab) for ex in (train_ex, held_ex, evalset.load_all()))
     return vocab, *batches
 
 

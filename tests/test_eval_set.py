@@ -1,7 +1,7 @@
 """The human-written sets (the development set assets/eval_set.txt, the former test set
-assets/eval_test.txt and the blind sets assets/eval_blind.txt and assets/eval_round4.txt): they
-load, their labels align with jieba, they are kept apart from each other and from the corpus,
-and the shipped model meets the issue's floors on them."""
+assets/eval_test.txt and the blind sets assets/eval_blind.txt, assets/eval_round4.txt and
+assets/eval_round5.txt): they load, their labels align with jieba, they are kept apart from
+each other and from the corpus, and the shipped model meets the issue's floors on them."""
 
 import itertools
 
@@ -39,13 +39,14 @@ def test_every_label_aligns_with_jiebas_tokens(name):
 
 
 # Labels per relation: the development set has 60 of each, the test set 60 pronoun labels
-# and 30 of each other relation (issue 21, second round), the blind sets 60, 40 and 40 (third
-# and fourth).
+# and 30 of each other relation (issue 21, second round), the blind sets 60, 40 and 40 (third,
+# fourth and fifth).
 AT_LEAST = {
     "dev": dict.fromkeys(LINKS, 60),
     "test": {"pronoun_antecedent": 60, "verb_subject": 30, "modifier_noun": 30},
     "blind": {"pronoun_antecedent": 60, "verb_subject": 40, "modifier_noun": 40},
     "round4": {"pronoun_antecedent": 60, "verb_subject": 40, "modifier_noun": 40},
+    "round5": {"pronoun_antecedent": 60, "verb_subject": 40, "modifier_noun": 40},
 }
 
 
@@ -120,12 +121,16 @@ def test_no_labelled_word_of_the_set_occurs_in_the_training_corpus(name):
 
 # ---- the shipped model on the set ---------------------------------------------------------------
 
-# What the shipped model measures on the set (MODEL.md's table): a regression floor.
-SHIPPED_FLOOR = {"pronoun_antecedent": 0.93, "verb_subject": 0.93, "modifier_noun": 0.95}
+# What the shipped model measures over every human-written set, as stored with its weights
+# and shown by the app's captions (MODEL.md: 88.8%, 92.9%, 95.1%): a regression floor.
+SHIPPED_FLOOR = {"pronoun_antecedent": 0.88, "verb_subject": 0.92, "modifier_noun": 0.95}
+# Where that pooled figure is below the issue's floor: relation -> what it measures.
+POOLED_SHORT = {"pronoun_antecedent": "308 / 347 = 88.8% over the five sets (MODEL.md)"}
 
 
 def _best() -> dict:
-    """relation -> (best head, its argmax hit rate) on the human-written set, final step."""
+    """relation -> (best head, its argmax hit rate) over every human-written set (the stored
+    figures), final step."""
     return dict(zip(LINKS, train.best_heads(load_demo_history().human[-1]), strict=True))
 
 
@@ -139,9 +144,12 @@ def test_the_shipped_model_keeps_its_measured_numbers(relation):
 
 
 @pytest.mark.parametrize("relation", LINKS)
-def test_the_issues_floor_on_the_human_set(relation):
-    """Argmax of the best head's row on the development set: pronoun ≥ 90%, verb ≥ 86.5%,
-    modifier ≥ 95%."""
+def test_the_issues_floor_over_every_human_written_set(relation, request):
+    """Argmax of the best head's row over all five sets pooled (what the captions count):
+    pronoun ≥ 90%, verb ≥ 86.5%, modifier ≥ 95%; strict xfail with the measured figure where
+    it falls short."""
+    if relation in POOLED_SHORT:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=POOLED_SHORT[relation]))
     assert _best()[relation][1] >= HUMAN_FLOOR[relation]
 
 
@@ -160,14 +168,15 @@ SHORT = {
     ("blind", "pronoun_antecedent"): "53 / 63 = 84.1% on the round-3 blind set (MODEL.md)",
     ("round4", "pronoun_antecedent"): "55 / 64 = 85.9% on the round-4 blind set (MODEL.md)",
     ("round4", "modifier_noun"): "38 / 41 = 92.7% on the round-4 blind set (MODEL.md)",
+    ("round5", "modifier_noun"): "45 / 48 = 93.8% on the round-5 blind set (MODEL.md)",
 }
 
 
-@pytest.mark.parametrize("name", ["test", "blind", "round4"])
+@pytest.mark.parametrize("name", list(evalset.ALL_SETS))
 @pytest.mark.parametrize("relation", LINKS)
-def test_the_issues_floor_on_the_other_sets(scores, name, relation, request):
-    """The head the app reads (best on the held-out split), on the former test set and the
-    blind sets: the same floors; strict xfail with the measured figure where it falls short."""
+def test_the_issues_floor_on_each_set(scores, name, relation, request):
+    """The head the app reads (best on the held-out split), on each set alone: the same
+    floors; strict xfail with the measured figure where it falls short."""
     if (name, relation) in SHORT:
         request.applymarker(pytest.mark.xfail(strict=True, reason=SHORT[name, relation]))
     s = scores[name][relation]
@@ -200,9 +209,10 @@ def test_no_miss_is_presented_as_a_verbs_or_modifiers_answer(scores, name, relat
     assert s.presented_right == s.presented, s
 
 
-def test_the_stored_human_figures_are_the_sets_own(sentences):
-    """describe_heads()' counts are this file's: as many rows as labels per relation."""
-    counts = {rel: sum(i.relation == rel for s in sentences for i in s.items) for rel in LINKS}
+def test_the_stored_human_figures_are_the_sets_own():
+    """describe_heads()' counts are every set's: as many rows as labels per relation."""
+    every = evalset.load_all()
+    counts = {rel: sum(i.relation == rel for s in every for i in s.items) for rel in LINKS}
     for head in describe_heads():
         if head.relation in LINKS:
             assert head.total == counts[head.relation]
