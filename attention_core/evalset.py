@@ -18,7 +18,7 @@ EVAL_PATH = Path(__file__).resolve().parent.parent / "assets" / "eval_set.txt"  
 TEST_PATH = EVAL_PATH.parent / "eval_test.txt"  # written before round 2, evaluated once at its end
 BLIND_PATH = EVAL_PATH.parent / "eval_blind.txt"  # written before round 3, measured thrice
 ROUND4_PATH = EVAL_PATH.parent / "eval_round4.txt"  # written before round 4, measured thrice
-ROUND5_PATH = EVAL_PATH.parent / "eval_round5.txt"  # written before round 5, measured twice only
+ROUND5_PATH = EVAL_PATH.parent / "eval_round5.txt"  # written before round 5, measured blind once
 SETS = {"dev": EVAL_PATH, "test": TEST_PATH}  # the first development data
 ALL_SETS = {**SETS, "blind": BLIND_PATH, "round4": ROUND4_PATH, "round5": ROUND5_PATH}
 # The sets written before the shipped model was trained: the corpus pools avoid every word of
