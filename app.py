@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 
 import streamlit as st
 
-from ui import controls
+from ui import sidebar, text
 from ui.routing import ensure_router
 from ui.text import SECTIONS, t
 
@@ -30,7 +30,6 @@ PAGES = (
     ("library", "library", "nav.library", ":material/local_library:", None),
     ("learned", "learned", "nav.learned", ":material/school:", "trained"),
 )
-HTML_LANG = {"zh": "zh-CN", "en": "en"}
 # Streamlit's and plotly's English names and hints that assets/frame.js puts in the UI language:
 # the whole of ui/text/chrome.toml (derived, not a hand copy), keyed there by their exact English.
 CHROME_KEYS = SECTIONS["chrome"]
@@ -98,7 +97,7 @@ def frame_script(lang: str) -> None:
         return
     table = {t(key, "en"): t(key, lang) for key in CHROME_KEYS}  # "Help for {label}" a pattern
     data = {
-        "lang": HTML_LANG.get(lang, lang),
+        "lang": text.LANGUAGES[lang].html,
         "scrolls": t("frame.scrolls", lang),
         "chrome": json.dumps(table, ensure_ascii=False),
     }
@@ -112,31 +111,31 @@ def frame_script(lang: str) -> None:
 
 def main() -> None:
     ensure_router()
-    controls.init_state()
+    sidebar.init_state()
     ss = st.session_state
-    lang, classroom = controls.current_lang(), bool(ss.get("classroom"))
+    lang, classroom = sidebar.current_lang(), bool(ss.get("classroom"))
     # Decided once per session: a link with class=1 opens with the sidebar collapsed. Changing
     # it mid-session re-lays the sidebar out under the user's hand, so the switch only
     # enlarges type; the « button collapses the sidebar.
-    sidebar = ss.setdefault("_sidebar_state", "collapsed" if classroom else "auto")
+    side = ss.setdefault(sidebar.SIDEBAR_STATE, "collapsed" if classroom else "auto")
     if opens_lesson():  # the projected lesson: nothing beside it
-        sidebar = "collapsed"
+        side = "collapsed"
     st.set_page_config(
         page_title=t("app.title", lang),
         page_icon=str(FAVICON),  # served by the app (a ":material/…:" icon comes from Google)
         layout="wide",
-        initial_sidebar_state=sidebar,
+        initial_sidebar_state=side,
     )
     frame_style(classroom)
     nav = st.navigation(page_entries(lang))
     # Before the page runs: widget values and callbacks have already landed in the session,
     # and an update sent after the page's elements reaches the address bar one run late.
-    controls.sync_query(controls.current_settings())
+    sidebar.sync_query(sidebar.current_settings())
     nav.run()
     # The sidebar and the frame script after the page: a sidebar click's rerun then delivers
     # the page (the attention view first of all) before twenty sidebar widgets, so the browser
     # shows the new maps while it is still re-rendering the rest (BENCHMARKS.md).
-    controls.sidebar(fixed_weights=page_weights(nav))
+    sidebar.draw(fixed_weights=page_weights(nav))
     frame_script(lang)
 
 

@@ -7,7 +7,7 @@ import streamlit as st
 from attention_core import MAX_CHARS, MAX_TOKENS
 from attention_core import experiments as ex
 from ui import charts, figures, widgets
-from ui.controls import Settings
+from ui.settings import Settings
 
 KV_TS = (16, 32, 64, 128, 256)  # generated lengths of the KV-cache panel
 SLOPES = {  # measured column → the metric that shows its fitted slope

@@ -12,9 +12,9 @@ from attention_core import EmptyInputError
 from attention_core.analysis import attention_cost
 from attention_core.experiments import strongest_edges
 from attention_core.model import describe_heads, load_demo_history, load_demo_model
-from ui import charts, controls, figures, state, widgets
-from ui.controls import Settings, head_options
+from ui import charts, figures, sidebar, state, widgets
 from ui.gloss import token_names
+from ui.settings import Settings, head_options
 from ui.state import Lab
 from ui.text import md_escape
 from ui.text import t as text_t
@@ -96,7 +96,7 @@ def grid_lab(s: Settings, t) -> tuple[Lab, bool]:
     """
     if s.weights == "trained" and state.trained_available():
         lab, notices = state.lab_for(s)
-        controls.show_notices(notices, s.lang)
+        sidebar.show_notices(notices, s.lang)
         if lab is None:
             st.stop()
         if lab.source == "trained":

@@ -24,9 +24,10 @@ from attention_core.model import (
     read_pronoun,
 )
 from ui import charts, figures, widgets
-from ui.controls import Settings, show_notices
 from ui.figures import RELATION_KEYS
 from ui.gloss import token_names
+from ui.settings import Settings
+from ui.sidebar import show_notices
 from ui.state import frozen, lab_for
 from ui.text import md_escape
 from ui.text import t as text

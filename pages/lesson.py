@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from ui.controls import current_settings
 from ui.lesson import page
 from ui.routing import ensure_router
+from ui.sidebar import current_settings
 from ui.text import t
 
 ensure_router()  # a fresh server's first visit may skip app.py: rerun through it

@@ -6,8 +6,8 @@ import streamlit as st
 from attention_core import experiments as ex
 from attention_core.analysis import rnn_states, row_entropy
 from ui import charts, figures, widgets
-from ui.controls import Settings
 from ui.gloss import gloss_bar_ticks, named, short_gloss
+from ui.settings import Settings
 from ui.state import Lab, focus_index
 from ui.text import md_escape
 

@@ -12,10 +12,11 @@ import streamlit as st
 from attention_core import reading
 from attention_core.model import describe_heads, load_demo_model
 from attention_core.relations import questions_of
-from ui import charts, controls, explorer, state, widgets
+from ui import charts, explorer, sidebar, state, widgets
 from ui import figures as fig
 from ui.figures import RELATION_KEYS
 from ui.gloss import gloss, glossed, tag_name, token_names
+from ui.settings import Settings
 from ui.text import md_escape, t
 
 STATUS_KEYS = {  # the core's reading status → what the page says (attention_core/reading.py)
@@ -45,7 +46,7 @@ MATRIX_TITLES = {  # the matrices section's names → their titles' text keys
 }
 
 
-def numpy_lines(lab: state.Lab, s: controls.Settings) -> dict[str, str]:
+def numpy_lines(lab: state.Lab, s: Settings) -> dict[str, str]:
     """The numpy line behind each matrix, as it was computed in the settings in force."""
     if lab.source == "trained":
         x = "X = tag_vec[tags] + word_vec + last_char_vec + positions  # (n, d_model), learned"
@@ -91,7 +92,7 @@ def read_page_link(lab: state.Lab, lang: str) -> None:
             used = "√d_k" if tau is None else f"{tau:g}"
             notes.append(("warning", kind, {"name": "tau", "value": raw[:40], "used": used}))
     notes += read_nth(lab.texts, str(ss.get("focus_text") or ""), st.query_params.get("nth"))
-    controls.show_notices(notes, lang)
+    sidebar.show_notices(notes, lang)
 
 
 def occurrences(texts: list[str], text: str) -> list[int]:
@@ -131,7 +132,7 @@ def write_page_link(lab: state.Lab, view: explorer.ViewState) -> None:
             st.query_params[name] = value
 
 
-def view_state(lab: state.Lab, s: controls.Settings) -> explorer.ViewState:
+def view_state(lab: state.Lab, s: Settings) -> explorer.ViewState:
     """What the view starts from: the settings, the focus token, the chosen head and τ."""
     ss = st.session_state
     head = min(max(int(ss.get(explorer.HEAD) or 0), 0), lab.heads - 1)
@@ -255,7 +256,7 @@ def jobs_found(lab: state.Lab) -> int:
     return sum(head.relation != "diffuse" for head in describe_heads())
 
 
-def weights_line(lab: state.Lab, s: controls.Settings) -> None:
+def weights_line(lab: state.Lab, s: Settings) -> None:
     """Which weights the view shows, what that means, and the switch to the other ones."""
     trained = lab.source == "trained"
     key = "main.weights_trained" if trained else "main.weights_random"
@@ -274,7 +275,7 @@ def weights_line(lab: state.Lab, s: controls.Settings) -> None:
         )
 
 
-def focus_notice(lab: state.Lab, s: controls.Settings, index: int) -> None:
+def focus_notice(lab: state.Lab, s: Settings, index: int) -> None:
     """A focus token from a link (or another sentence) that is not in this sentence."""
     if s.focus and s.focus not in lab.texts:
         used = md_escape(lab.texts[index])
@@ -282,7 +283,7 @@ def focus_notice(lab: state.Lab, s: controls.Settings, index: int) -> None:
         st.session_state["focus_text"] = ""
 
 
-def explorer_section(lab: state.Lab, s: controls.Settings) -> tuple[explorer.ViewState, list]:
+def explorer_section(lab: state.Lab, s: Settings) -> tuple[explorer.ViewState, list]:
     """The client-side view: maps per head, the chosen head's before/after, the focus bars;
     and every token's reading by the trained heads, in the weights the view shows."""
     read_page_link(lab, s.lang)
@@ -313,11 +314,11 @@ def explorer_section(lab: state.Lab, s: controls.Settings) -> tuple[explorer.Vie
         jobs=head_jobs(lab, s.lang),
     )
     write_page_link(lab, view)
-    controls.own_settings("scale", "causal")  # the view's switches are the settings here
+    sidebar.own_settings("scale", "causal")  # the view's switches are the settings here
     return view, readings
 
 
-def matrices(lab: state.Lab, s: controls.Settings, head: int) -> list[tuple]:
+def matrices(lab: state.Lab, s: Settings, head: int) -> list[tuple]:
     """(name, numpy line, matrix) for X, Q, K, V of one head, and the output."""
     res, lines = lab.result, numpy_lines(lab, s)
     items = [("x", lab.x)] if lab.x is not None else []
@@ -326,7 +327,7 @@ def matrices(lab: state.Lab, s: controls.Settings, head: int) -> list[tuple]:
 
 
 @st.fragment
-def matrices_section(lab: state.Lab, s: controls.Settings) -> None:
+def matrices_section(lab: state.Lab, s: Settings) -> None:
     """X, Q, K, V and the output, each with its numpy line; drawn only while open."""
     lang = s.lang
     box = st.expander(t("main.matrices", lang), key="matrices_open", on_change="rerun")
@@ -345,7 +346,7 @@ def matrices_section(lab: state.Lab, s: controls.Settings) -> None:
             )
 
 
-def export_section(lab: state.Lab, s: controls.Settings, view: explorer.ViewState) -> None:
+def export_section(lab: state.Lab, s: Settings, view: explorer.ViewState) -> None:
     """Download buttons in reading order; the files are built only when clicked."""
     st.subheader(t("main.export", s.lang))  # under the view's own h2s, not above them
     st.caption(t("main.export_caption", s.lang))
@@ -389,10 +390,10 @@ def main() -> None:
     st.page_link(lesson, label=t("lesson.open", s.lang))
     if not s.classroom:  # the projector needs the room for the maps
         st.caption(t("main.intro", s.lang))
-    controls.show_notices(controls.link_notices(s), s.lang)
-    controls.sentence_box(s.lang)
+    sidebar.show_notices(sidebar.link_notices(s), s.lang)
+    sidebar.sentence_box(s.lang)
     lab, notices = state.lab_for(s)
-    controls.show_notices(notices, s.lang)
+    sidebar.show_notices(notices, s.lang)
     if lab is None:
         return
     weights_line(lab, s)

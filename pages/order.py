@@ -5,8 +5,8 @@ import streamlit as st
 
 from attention_core import EmptyInputError, experiments, sinusoidal_positions, tokenize
 from attention_core.pipeline import Record
-from ui import charts, controls, figures, widgets
-from ui.controls import Settings
+from ui import charts, figures, sidebar, widgets
+from ui.settings import Settings
 
 PE_N = 32  # positions drawn in the positional-encoding map
 
@@ -32,7 +32,7 @@ def in_force(s: Settings) -> Record:
 def switches(s: Settings, t) -> int:
     """The two settings that break the symmetry, drawn here (they are the settings: in the link,
     the sidebar leaves its own out), the head the maps show, and what is in force."""
-    controls.own_settings("pos", "causal", note=t("order.side_owned"))
+    sidebar.own_settings("pos", "causal", note=t("order.side_owned"))
     left, right = st.columns([3, 2], vertical_alignment="center")
     left.toggle(t("side.pos"), key="pos")
     left.toggle(t("side.causal"), key="causal")

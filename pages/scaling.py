@@ -7,7 +7,7 @@ from attention_core import causal_mask, reweight
 from attention_core.analysis import DEFAULT_D_KS, dk_sweep, qk_samples, qk_variance
 from attention_core.experiments import temperature_row_stats
 from ui import charts, figures, widgets
-from ui.controls import Settings
+from ui.settings import Settings
 
 SAMPLES = 20_000  # Monte-Carlo pairs per d_k
 ROWS = 512  # (b), (c): random query rows per d_k, each a softmax over its keys

@@ -12,8 +12,8 @@ import streamlit as st
 from attention_core import experiments as ex
 from attention_core.pipeline import Record
 from ui import charts, figures, widgets
-from ui.controls import Settings
 from ui.gloss import named
+from ui.settings import Settings
 from ui.state import Lab, focus_index
 from ui.text import md_escape
 

@@ -16,8 +16,8 @@ from streamlit.testing.v1 import AppTest
 from attention_core import corpus, softmax, tokenize
 from tests.app_support import open_app
 from ui import figures as fig
-from ui.controls import examples
 from ui.gloss import gloss, tag_name
+from ui.settings import examples
 from ui.text import LANGS, TEXT, t
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -248,10 +248,10 @@ def test_frame_script_survives_domPurify():
 
 def sidebar_app(fixed: str | None) -> None:
     """The shared sidebar alone, as app.py draws it for a page that always uses `fixed`."""
-    from ui import controls
+    from ui import sidebar
 
-    controls.init_state()
-    controls.sidebar(fixed_weights=fixed)
+    sidebar.init_state()
+    sidebar.draw(fixed_weights=fixed)
 
 
 @pytest.mark.parametrize(("name", "shown"), [("learned", "trained"), ("order", "random")])

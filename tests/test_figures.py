@@ -10,7 +10,8 @@ import pytest
 
 from attention_core import softmax
 from ui import figures as fig
-from ui.controls import DEFAULTS, parse_query, to_query
+from ui.links import parse_query, to_query
+from ui.settings import DEFAULTS
 from ui.text import LANGS, SECTIONS, TEXT, md_escape, t
 
 TEXTS = ["小明", "把", "书", "放在", "了", "桌子", "上", "，", "然后", "他", "走", "了", "。"]
@@ -100,7 +101,7 @@ def test_every_string_has_both_languages():
 
 def test_t_formats_and_missing_key_raises():
     assert t("main.head", "en", i=3) == "Head 3"
-    assert t("main.head", "fr", i=3) == "头 3"  # unknown language falls back to zh
+    assert t("main.head", "fr", i=3) == "Head 3"  # no such translation: English, the fallback
     with pytest.raises(KeyError):
         t("no.such.key", "zh")
 

@@ -18,8 +18,8 @@ from attention_core.corpus import build, heldout_words
 from attention_core.model import describe_heads, load_demo_history, load_demo_model
 from tests.app_support import chart_specs, open_app, shown_app
 from tests.test_app_main import view
-from ui.controls import MAX_HEADS, examples
 from ui.gloss import tag_name
+from ui.settings import MAX_HEADS, examples
 from ui.text import t
 
 JOBS = describe_heads()

@@ -100,11 +100,11 @@ def test_2_order_page_switches_are_the_settings():
 
 def sidebar_app() -> None:
     """The shared sidebar alone, drawn after a page that owns positions and the mask."""
-    from ui import controls
+    from ui import sidebar
 
-    controls.init_state()
-    controls.own_settings("pos", "causal", note="NOTE")
-    controls.sidebar(fixed_weights="random")
+    sidebar.init_state()
+    sidebar.own_settings("pos", "causal", note="NOTE")
+    sidebar.draw(fixed_weights="random")
 
 
 def test_2_the_sidebar_leaves_out_what_the_page_owns():

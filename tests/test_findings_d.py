@@ -31,8 +31,8 @@ def test_the_lessons_tokens_name_themselves_as_the_pages_do():
     tokens were left out or ran under the next token ("(aspect particle)" under 走). The deck
     now gets the pages' own wording and a short gloss for under a token (none for a function
     word whose gloss would be cut)."""
-    from ui.controls import DEFAULTS
     from ui.lesson.data import tokens_of
+    from ui.settings import DEFAULTS
     from ui.state import lab_for
 
     run, _ = lab_for(DEFAULTS)

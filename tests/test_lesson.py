@@ -23,8 +23,8 @@ from attention_core import (
 )
 from attention_core.model import describe_heads, load_demo_history, load_demo_model, read_token
 from ui import palette
-from ui.controls import DEFAULTS
 from ui.lesson import data, deck, page, skeleton
+from ui.settings import DEFAULTS
 from ui.state import lab_for
 from ui.text import SECTIONS, t
 

@@ -17,7 +17,7 @@ from attention_core.analysis import attention_cost, qk_variance
 from attention_core.model import describe_heads, load_demo_history
 from tests.app_support import chart_specs, open_app, shown_app
 from ui import figures
-from ui.controls import DEFAULTS
+from ui.settings import DEFAULTS
 from ui.state import compute_lab
 from ui.text import t
 

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ui.controls import (
-    DEFAULTS,
-    QUERY_KEYS,
-    Settings,
-    head_options,
-    nearest_heads,
-    parse_query,
-    to_query,
-)
+from ui.links import QUERY_KEYS, parse_query, to_query
+from ui.settings import DEFAULTS, Settings, head_options, nearest_heads
 
 W = "warning"
 

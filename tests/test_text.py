@@ -1,12 +1,14 @@
 """ui/text: every string in both languages with the same {placeholders}, every key used and
-written out where it is used, every notice rendered in both languages."""
+written out where it is used, every notice rendered in both languages; a language that lacks a
+string shows it in English, and a third language is its text files and one entry."""
 
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 from string import Formatter
-from types import SimpleNamespace
+from types import MappingProxyType, SimpleNamespace
 
 import pytest
 import streamlit
@@ -14,8 +16,8 @@ import streamlit
 from attention_core import pipeline
 from attention_core.tokenize import MAX_CHARS
 from tests.app_support import open_app
-from ui import controls, state
-from ui.text import LANGS, SECTIONS, TEXT, t
+from ui import links, state, text
+from ui.text import LANGS, SECTIONS, TEXT, Language, t
 from ui.text.load import TextError, load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,9 +42,15 @@ def test_fields_reads_names_formats_and_escapes():
 @pytest.mark.parametrize("key", sorted(TEXT))
 def test_every_language_has_the_same_placeholders(key):
     entry = TEXT[key]
-    want = fields(entry["zh"])
-    for lang in LANGS:
-        assert fields(entry[lang]) == want, (key, lang, entry[lang])
+    want = fields(entry["en"])
+    for lang, written in entry.items():
+        assert fields(written) == want, (key, lang, written)
+
+
+def test_chinese_and_english_are_complete():
+    """The loader lets a language lack a string (English shows); the two shipped never do."""
+    missing = [(key, lang) for key, entry in TEXT.items() for lang in ("zh", "en") if lang not in entry]
+    assert not missing
 
 
 # ---- the loader's rules -------------------------------------------------------------------------
@@ -78,26 +86,43 @@ def prose(zh: str, en: str) -> dict[str, str]:
 @pytest.mark.parametrize(
     ("files", "said"),
     [
-        ({"p.toml": '["p.a"]\nzh = "甲"\n'}, "needs exactly"),
-        ({"p.toml": '["p.a"]\nzh = "甲"\nen = "A"\nfr = "A"\n'}, "needs exactly"),
+        ({"p.toml": '["p.a"]\nzh = "甲"\n'}, "lacks ['en']"),  # English: the fallback
+        ({"p.toml": '["p.a"]\nzh = "甲"\nen = "A"\nfr = "A"\n'}, "may hold only"),
         ({"p.toml": '["p.a"]\nzh = "甲"\nen = " "\n'}, "has no en text"),
         ({"p.toml": '["p.a"]\nzh = "{n} 个"\nen = "{m} of them"\n'}, "different placeholders"),
         ({"p.toml": '["p.a"]\nzh = "{n 个"\nen = "{n} of them"\n'}, "not a valid template"),
         ({"p.toml": PAGE_TOML, "q.toml": '["p.ok"]\nzh = "好"\nen = "OK"\n'}, "defined twice"),
         ({"p.toml": PAGE_TOML + PAGE_TOML}, "p.toml"),  # twice in one file: tomllib's error
         ({"p.toml": PAGE_TOML, **prose("<!-- p.ok -->\n好", "<!-- p.ok -->\nOK")}, "defined twice"),
-        ({"p.zh.md": PAGE_ZH}, "one file per language"),
-        (prose(PAGE_ZH, PAGE_EN), "lacks ['zh']"),  # p.more in English only
+        ({"p.zh.md": PAGE_ZH}, "lacks ['en']"),
+        ({"p.toml": PAGE_TOML, "p.zh.toml": '"p.ok" = "好"\n'}, "defined twice in ['zh']"),
+        ({"p.toml": PAGE_TOML, "p.zh.toml": '[p]\nok = "好"\n'}, 'write each entry as "p.…"'),
+        ({"p.zh.toml": '"p.new" = "新"\n'}, "lacks ['en']"),
         (prose("<!-- p.a -->\n甲\n<!-- p.a -->\n乙", "<!-- p.a -->\nA"), "written twice"),
         (prose("<!-- p.a -->\n\n<!-- p.b -->\n乙", "<!-- p.a -->\nA\n<!-- p.b -->\nB"), "no zh"),
-        ({"p.fr.md": "<!-- p.a -->\nA\n"}, "named <area>.<lang>.md"),
-        ({"notes.md": "# notes\n"}, "named <area>.<lang>.md"),
+        ({"p.fr.md": "<!-- p.a -->\nA\n"}, "<area>.<lang>.md, lang in"),
+        ({"p.fr.toml": '"p.a" = "A"\n'}, "<area>.<lang>.md, lang in"),
+        ({"notes.md": "# notes\n"}, "<area>.<lang>.md, lang in"),
     ],
 )
 def test_the_loader_refuses_a_broken_table(tmp_path, files, said):
     write(tmp_path, files)
     with pytest.raises(TextError, match=re.escape(said)):
         load(tmp_path, LANGS)
+
+
+def test_a_missing_translation_shows_in_english(tmp_path, monkeypatch):
+    """Text a language lacks (p.more has no Chinese here) loads, and t() gives its English;
+    a translation may also sit in a file of its own (p.zh.toml)."""
+    files = {"p.toml": '["p.title"]\nen = "Title {n}"\n', "p.zh.toml": '"p.title" = "标题 {n}"\n'}
+    write(tmp_path, files | prose(PAGE_ZH, PAGE_EN))
+    table, sections = load(tmp_path, LANGS)
+    assert sections == {"p": ("p.title", "p.intro", "p.more")}
+    assert dict(table["p.more"]) == {"en": "More, {n}."}
+    monkeypatch.setattr(text, "TEXT", table)
+    assert t("p.more", "zh", n=2) == "More, 2."  # no Chinese: English
+    assert t("p.title", "zh", n=2) == "标题 2" and t("p.title", "en", n=2) == "Title 2"
+    assert t("p.title", "fr", n=2) == "Title 2"  # a language the app does not know: English
 
 
 def test_the_app_reads_its_tables_by_key():
@@ -189,10 +214,10 @@ def test_keys_are_written_out_where_they_are_used():
 
 
 def link_notices() -> list[state.Notice]:
-    """What the share-link parser says about bad parameters (ui/controls.py)."""
+    """What the share-link parser says about bad parameters (ui/links.py)."""
     bad = {"d": ["70"], "h": ["x", "2"], "seed": ["-5"], "w": ["trained"], "zz": ["1"]}
-    _, said = controls.parse_query(bad, trained_ok=False)
-    _, more = controls.parse_query({"d": ["48"], "h": ["5"]}, trained_ok=True)
+    _, said = links.parse_query(bad, trained_ok=False)
+    _, more = links.parse_query({"d": ["48"], "h": ["5"]}, trained_ok=True)
     return said + more
 
 
@@ -257,3 +282,35 @@ def test_every_page_renders_in_both_languages(page, lang):
     assert at.title[0].value == t(title, lang)
     shown = " ".join(e.value for kind in ("markdown", "caption", "info") for e in at.get(kind))
     assert prose is None or t(prose, lang).split("{")[0] in shown
+
+
+# ---- a third language ---------------------------------------------------------------------------
+
+# Esperanto, translated in part: the main page's title and intro, the sidebar's first heading.
+THIRD = {
+    "main.eo.toml": '"main.title" = "Atenta Laboratorio"\n',
+    "main.eo.md": "Noto por tradukistoj.\n\n<!-- main.intro -->\nTajpu frazon.\n",
+    "sidebar.eo.toml": '"side.controls" = "Agordoj de la modelo"\n',
+}
+
+
+def test_a_third_language_is_its_text_files_and_one_entry(tmp_path, monkeypatch):
+    """What ARCHITECTURE.md says a new language takes: its text files beside the others and one
+    entry in ui.text.LANGUAGES. The link's lang=, the sidebar's picker and <html lang> follow;
+    what the files do not translate shows in English."""
+    folder = shutil.copytree(ROOT / "ui" / "text", tmp_path / "text",
+                             ignore=shutil.ignore_patterns("*.py", "__pycache__"))  # fmt: skip
+    write(folder, THIRD)
+    languages = {**text.LANGUAGES, "eo": Language("Esperanto", "eo")}
+    monkeypatch.setattr(text, "LANGUAGES", MappingProxyType(languages))
+    monkeypatch.setattr(text, "TEXT", load(folder, tuple(languages))[0])
+    at = open_app("main", query={"lang": "eo"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "Atenta Laboratorio"
+    assert "Tajpu frazon." in [e.value for e in at.caption]
+    assert t("side.controls", "eo") in [e.value for e in at.sidebar.header]
+    picker = at.sidebar.radio(key="lang")
+    assert picker.value == "eo" and "Esperanto" in picker.options
+    assert t("main.sentence", "en") == at.text_area(key="sentence").label  # English, untranslated
+    frame = next(e.proto.body for e in at.get("html") if 'id="al-frame"' in e.proto.body)
+    assert 'data-lang="eo"' in frame

@@ -21,8 +21,8 @@ from attention_core.model import load_demo_model
 from tests.app_support import EXAMPLE_TOKENS as TEXTS
 from tests.app_support import TA, chart_specs, opened, shown, unwrapped
 from tests.test_pages_teach import decode
-from ui.controls import DEFAULT_SENTENCE
 from ui.figures import WEIGHT_SCALE
+from ui.settings import DEFAULT_SENTENCE
 from ui.state import compute_lab
 from ui.text import md_escape, t
 

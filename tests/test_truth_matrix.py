@@ -35,7 +35,7 @@ from tests.app_support import chart_specs, chart_specs_by_key, open_app, unwrapp
 from tests.reference import causal_allowed, loop_softmax
 from tests.test_pages_teach import decode
 from ui import explorer
-from ui.controls import DEFAULT_SENTENCE
+from ui.settings import DEFAULT_SENTENCE
 from ui.state import all_npz, compute_lab
 from ui.text import md_escape, t
 

@@ -43,21 +43,9 @@ TARGETS = {
     "analysis": Target("attention_core/analysis.py", ("tests/test_analysis.py",)),
     "tokenize": Target("attention_core/tokenize.py", ("tests/test_tokenize.py",), slow=True),
     "pipeline": Target("attention_core/pipeline.py", ("tests/test_pipeline.py",)),
-    "links": Target(
-        "ui/controls.py",
-        ("tests/test_query.py",),
-        (
-            "_short",
-            "_bad",
-            "_clamped",
-            "_parse_int",
-            "_parse_d_model",
-            "_parse_one",
-            "parse_query",
-            "to_query",
-            "head_options",
-            "nearest_heads",
-        ),
+    "links": Target("ui/links.py", ("tests/test_query.py",)),
+    "settings": Target(
+        "ui/settings.py", ("tests/test_query.py",), ("head_options", "nearest_heads")
     ),
     "export": Target(
         "ui/state.py", ("tests/test_export.py",), ("weights_csv", "all_npz", "weights_at")

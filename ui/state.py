@@ -35,7 +35,7 @@ def trained_config():
 
 
 def notices_of(lab: Lab) -> list[Notice]:
-    """The pipeline's notice codes as (level, text key, values) for controls.show_notices."""
+    """The pipeline's notice codes as (level, text key, values) for sidebar.show_notices."""
     return [(*NOTICE_KEYS[n.code], dict(n.values)) for n in lab.notices]
 
 

@@ -9,10 +9,10 @@ from functools import partial
 import streamlit as st
 
 from attention_core.pipeline import Record
-from ui import controls, state
-from ui.controls import Settings
+from ui import sidebar, state
 from ui.gloss import named
 from ui.routing import ensure_router
+from ui.settings import Settings
 from ui.text import t as text
 
 
@@ -20,7 +20,7 @@ def open_page(title_key: str, intro_key: str | None = None) -> tuple[Settings, C
     """Every page's first line: through the router, the settings in force, `t` in the UI
     language, the page's title and intro (text keys, written out where the page calls this)."""
     ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
-    s = controls.current_settings()
+    s = sidebar.current_settings()
     t = partial(text, lang=s.lang)
     st.title(t(title_key))
     if intro_key:
@@ -36,7 +36,7 @@ def lab_or_stop(s: Settings, *, follow_sidebar: bool = False) -> state.Lab:
     when there is nothing to show. Random weights unless `follow_sidebar`, when the sidebar's
     choice (random or the trained model) is used."""
     lab, notices = state.lab_for(s if follow_sidebar else replace(s, weights="random"))
-    controls.show_notices(notices, s.lang)
+    sidebar.show_notices(notices, s.lang)
     if lab is None:
         st.stop()
     return lab

@@ -13,9 +13,10 @@ import streamlit as st
 
 from attention_core.experiments import cell_counts
 from attention_core.model import DECIDED_GAP, DECIDED_MIN
-from ui import controls, palette, state
-from ui.controls import DEFAULT_SENTENCE, Settings
+from ui import palette, sidebar, state
 from ui.lesson import data, deck, skeleton
+from ui.links import MAX_URL_SENTENCE
+from ui.settings import DEFAULT_SENTENCE, Settings
 from ui.text import SECTIONS, t
 
 AT = "lesson_at"  # the scene on screen, 1 … data.SCENES
@@ -100,7 +101,7 @@ def scene_from_link(lang: str) -> int:
 
 
 def write_link(at: int) -> None:
-    """at= into the address bar (the settings are written by app.py's controls.sync_query)."""
+    """at= into the address bar (the settings are written by app.py's sidebar.sync_query)."""
     if st.query_params.get("at") != str(at):
         st.query_params["at"] = str(at)
     st.session_state[WRITTEN] = str(at)
@@ -126,7 +127,7 @@ def apply_deck() -> None:
     if isinstance(got.get("focus"), str):
         ss["focus_text"] = got["focus"][:100]
     if isinstance(got.get("sentence"), str):
-        ss["sentence"] = got["sentence"][: controls.MAX_URL_SENTENCE]
+        ss["sentence"] = got["sentence"][:MAX_URL_SENTENCE]
         ss["focus_text"] = ""
     if isinstance(got.get("seq"), int):
         ss[ACK] = got["seq"]
@@ -254,7 +255,7 @@ def settings_of(s: Settings) -> dict:
 
 def notices_for(s: Settings) -> list[str]:
     """The link's notices in plain text (the deck sets textContent: nothing is markup)."""
-    out = [t(key, s.lang, **fmt) for _, key, fmt in controls.link_notices(s)]
+    out = [t(key, s.lang, **fmt) for _, key, fmt in sidebar.link_notices(s)]
     return out + list(st.session_state.get(NOTICES, []))
 
 

@@ -1,4 +1,4 @@
-"""Reads and checks the text tables: <area>.toml (zh and en side by side), <area>.<lang>.md."""
+"""Reads and checks the text tables: <area>.toml, <area>.<lang>.toml and <area>.<lang>.md."""
 
 from __future__ import annotations
 
@@ -8,18 +8,24 @@ from pathlib import Path
 from string import Formatter
 from types import MappingProxyType
 
-# One area (a page, the sidebar, the notices …) is up to three files named by its stem:
-#   steps.toml      ["steps.title"] / zh = "…" / en = "…": labels, titles, one-line templates
+# One area (a page, the sidebar, the notices …) is a few files named by its stem:
+#   steps.toml      ["steps.title"] / zh = "…" / en = "…": labels, titles, one-line templates,
+#                   the languages side by side
+#   steps.fr.toml   "steps.title" = "…": one language's entries (a translation kept apart)
 #   steps.zh.md     the area's prose in one language: each entry starts at its key on a line of
 #   steps.en.md     its own, <!-- steps.intro -->, and runs to the next key or the end of file;
 #                   text before the first key is a note for the people who edit the file.
-# Every key is written once, in every language, with the same {placeholders} in each.
+# Every key is written in English (FALLBACK: what a language without that entry shows), at most
+# once per language, with the same {placeholders} in every language.
+FALLBACK = "en"
 MARKER = re.compile(r"^<!--[ \t]*([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)+)[ \t]*-->[ \t]*$", re.M)
-PROSE_NAME = re.compile(r"^([a-z0-9_]+)\.([a-z]+)\.md$")
+FILE_NAME = re.compile(r"^([a-z0-9_]+)(?:\.([a-z]+))?\.(toml|md)$")
+
+Table = dict[str, dict[str, str]]  # key → {lang: text}
 
 
 class TextError(ValueError):
-    """A text file breaks a rule: a language missing, a key twice, placeholders that differ."""
+    """A text file breaks a rule: English missing, a key twice, placeholders that differ."""
 
 
 def fields(template: str) -> frozenset[str]:
@@ -28,39 +34,38 @@ def fields(template: str) -> frozenset[str]:
     return frozenset(name.split(".")[0].split("[")[0] for _, name, _, _ in parsed if name)
 
 
-def read_toml(path: Path, langs: tuple[str, ...]) -> dict[str, dict[str, str]]:
-    """An area's table: key → {lang: text}, each entry holding exactly the languages `langs`."""
+def read_toml(path: Path, lang: str | None, langs: tuple[str, ...]) -> Table:
+    """An area's table (lang None: the languages side by side) or one language's entries."""
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as err:  # a key twice in one file lands here too
         raise TextError(f"{path.name}: {err}") from err
+    if lang is not None:
+        for key, value in doc.items():
+            if not isinstance(value, str):  # "steps.title" unquoted is a nested table
+                raise TextError(f'{path.name}: write each entry as "{key}.…" = "{lang} text"')
+        return {key: {lang: value} for key, value in doc.items()}
     for key, entry in doc.items():
-        if not isinstance(entry, dict) or set(entry) != set(langs):
-            raise TextError(f"{path.name}: [{key!r}] needs exactly {langs}, has {entry!r}")
+        if not isinstance(entry, dict) or not set(entry) <= set(langs):
+            raise TextError(f"{path.name}: [{key!r}] may hold only {langs}, has {entry!r}")
     return doc
 
 
-def read_prose(area: str, paths: dict[str, Path], langs: tuple[str, ...]) -> dict[str, dict]:
-    """An area's prose from one Markdown file per language: key → {lang: text}."""
-    if set(paths) != set(langs):
-        raise TextError(f"{area}: prose needs one file per language {langs}, found {sorted(paths)}")
-    table: dict[str, dict[str, str]] = {}
-    for lang in langs:
-        text = paths[lang].read_text(encoding="utf-8")
-        parts = MARKER.split(text)  # [preface, key, body, key, body, …]
-        for key, body in zip(parts[1::2], parts[2::2], strict=True):
-            if lang in table.setdefault(key, {}):
-                raise TextError(f"{paths[lang].name}: {key!r} is written twice")
-            table[key][lang] = body.strip()
-    for key, entry in table.items():
-        if set(entry) != set(langs):
-            missing = sorted(set(langs) - set(entry))
-            raise TextError(f"{area}: prose {key!r} lacks {missing} ({area}.<lang>.md)")
+def read_prose(path: Path, lang: str) -> Table:
+    """One language's prose of an area: key → {lang: text}."""
+    parts = MARKER.split(path.read_text(encoding="utf-8"))  # [preface, key, body, key, body, …]
+    table: Table = {}
+    for key, body in zip(parts[1::2], parts[2::2], strict=True):
+        if key in table:
+            raise TextError(f"{path.name}: {key!r} is written twice")
+        table[key] = {lang: body.strip()}
     return table
 
 
 def check(key: str, entry: dict, where: str) -> None:
-    """Every language non-empty, with the same {placeholders}."""
+    """English present, every language non-empty, with the same {placeholders}."""
+    if FALLBACK not in entry:
+        raise TextError(f"{where}: {key!r} lacks {[FALLBACK]}, every language's fallback")
     for lang, text in entry.items():
         if not isinstance(text, str) or not text.strip():
             raise TextError(f"{where}: {key!r} has no {lang} text")
@@ -72,40 +77,56 @@ def check(key: str, entry: dict, where: str) -> None:
         raise TextError(f"{where}: {key!r} has different placeholders per language: {names}")
 
 
-def areas(folder: Path, langs: tuple[str, ...]) -> dict[str, list[Path]]:
-    """Area name → its files (the .toml first, then the .md per language), areas sorted."""
-    found: dict[str, list[Path]] = {}
-    for path in sorted(folder.glob("*.toml")):
-        found.setdefault(path.stem, []).append(path)
-    for path in sorted(folder.glob("*.md")):
-        name = PROSE_NAME.match(path.name)
-        if not name or name[2] not in langs:
-            raise TextError(f"{path.name}: prose files are named <area>.<lang>.md, lang in {langs}")
-        found.setdefault(name[1], []).append(path)
+def areas(folder: Path, langs: tuple[str, ...]) -> dict[str, list[tuple[Path, str | None]]]:
+    """Area name → its files with their language (None: side by side), in reading order: the
+    area's .toml, then per language of `langs` its .toml and its .md; areas sorted."""
+    found: dict[str, list[tuple[Path, str | None]]] = {}
+    for path in sorted(folder.iterdir()):
+        name = FILE_NAME.match(path.name)
+        if path.suffix not in (".toml", ".md"):
+            continue
+        if not name or name[2] not in (None, *langs) or (name[3] == "md" and not name[2]):
+            raise TextError(f"{path.name}: text files are <area>.toml, <area>.<lang>.toml or "
+                            f"<area>.<lang>.md, lang in {langs}")  # fmt: skip
+        found.setdefault(name[1], []).append((path, name[2]))
+    order = {None: 0, **{lang: 1 + i for i, lang in enumerate(langs)}}
+    for files in found.values():
+        files.sort(key=lambda pair: (order[pair[1]], pair[0].suffix == ".md"))
     return dict(sorted(found.items()))
 
 
+def read_area(files: list[tuple[Path, str | None]], langs: tuple[str, ...]) -> tuple[Table, dict]:
+    """An area's entries from all its files, and where each key was first written."""
+    table: Table = {}
+    where: dict[str, str] = {}
+    for path, lang in files:
+        part = read_prose(path, lang) if path.suffix == ".md" else read_toml(path, lang, langs)
+        for key, entry in part.items():
+            twice = set(entry) & set(table.get(key, {}))
+            if twice:
+                raise TextError(f"{key!r} is defined twice in {sorted(twice)}: in {where[key]} "
+                                f"and in {path.name}")  # fmt: skip
+            table.setdefault(key, {}).update(entry)
+            where.setdefault(key, path.name)
+    return table, where
+
+
 def load(folder: Path, langs: tuple[str, ...]) -> tuple[MappingProxyType, MappingProxyType]:
-    """(TEXT, SECTIONS): key → {lang: text}, and area → its keys in file order.
+    """(TEXT, SECTIONS): key → {lang: text} (the languages it is written in), and area → its
+    keys in file order.
 
     Both read-only: they are shared by every session of the server.
     """
     text: dict[str, MappingProxyType] = {}
-    where: dict[str, str] = {}
+    first: dict[str, str] = {}  # key → the file it was first written in
     sections: dict[str, tuple[str, ...]] = {}
-    for area, paths in areas(folder, langs).items():
-        tables = [(p.name, read_toml(p, langs)) for p in paths if p.suffix == ".toml"]
-        prose = {p.name.split(".")[1]: p for p in paths if p.suffix == ".md"}
-        if prose:
-            tables.append((f"{area}.<lang>.md", read_prose(area, prose, langs)))
-        keys: list[str] = []
-        for name, table in tables:
-            for key, entry in table.items():
-                if key in text:
-                    raise TextError(f"{key!r} is defined twice: in {where[key]} and in {name}")
-                check(key, entry, name)
-                text[key] = MappingProxyType({lang: entry[lang] for lang in langs})
-                where[key] = name
-                keys.append(key)
-        sections[area] = tuple(keys)
+    for area, files in areas(folder, langs).items():
+        table, where = read_area(files, langs)
+        for key, entry in table.items():
+            if key in text:
+                raise TextError(f"{key!r} is defined twice: in {first[key]} and in {where[key]}")
+            check(key, entry, where[key])
+            text[key] = MappingProxyType({lang: entry[lang] for lang in langs if lang in entry})
+            first[key] = where[key]
+        sections[area] = tuple(table)
     return MappingProxyType(text), MappingProxyType(sections)

@@ -1,255 +1,37 @@
-"""Sidebar and sentence widgets → one Settings dataclass, kept in sync with the share-link query."""
+"""The settings' Streamlit side: session defaults from the share link, the shared sidebar, the
+sentence box, and the address bar kept in step with the settings."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass, replace
-from functools import cache
-from pathlib import Path
+from dataclasses import replace
 
 import streamlit as st
 
-from ui.state import Notice, trained_available, trained_config
-from ui.text import LANGS, md_escape, t
-
-EXAMPLES_FILE = Path(__file__).resolve().parent.parent / "assets" / "examples.json"
-DEFAULT_SENTENCE = "小明把书放在了桌子上，然后他走了。"
-D_MODEL_MIN, D_MODEL_MAX, D_MODEL_STEP = 8, 256, 8
-MAX_HEADS = 16
-SEED_MAX = 999_999
-MAX_URL_SENTENCE = 2000  # characters of the sentence written into the address bar
-QUERY_KEYS = (
-    "s",
-    "d",
-    "h",
-    "scale",
-    "causal",
-    "pos",
-    "seed",
-    "w",
-    "focus",
-    "mode",
-    "lang",
-    "class",
-    "shared",
-    "nums",
+from ui import text
+from ui.links import PARAMS, QUERY_KEYS, parse_query, to_query
+from ui.settings import (
+    D_MODEL_MAX,
+    D_MODEL_MIN,
+    D_MODEL_STEP,
+    DEFAULTS,
+    EXAMPLES_FILE,
+    SEED_MAX,
+    WIDGET_KEYS,
+    Settings,
+    examples,
+    head_options,
+    nearest_heads,
 )
-# Page-level query parameters (not Settings fields), kept in links instead of reported unknown:
-# the main page's inspected head (1-based), the view's temperature τ and which occurrence of the
-# focus token it looks from (nth=2: the second 了) (pages/main.py); the lesson's scene
-# (pages/lesson.py).
-PAGE_QUERY_KEYS: tuple[str, ...] = ("head", "tau", "nth", "at")
+from ui.state import Notice, trained_available, trained_config
+from ui.text import md_escape, t
+from ui.text.load import FALLBACK
+
 # Settings a page may own on its screen (its own control is the setting; the sidebar then shows
 # no second one): pages call `own_settings(...)` before the sidebar is drawn.
 OWNABLE = ("scale", "causal", "pos")
 OWNED = "_page_owns"  # session key: what the page running now owns
 OWNED_NOTE = "_page_owns_note"  # session key: the sidebar's line saying where they are
 
-
-@dataclass(frozen=True)
-class Settings:
-    """Every control shared by the pages; validated so a page can trust it."""
-
-    sentence: str = DEFAULT_SENTENCE  # the text as typed (tokenize() cuts and reports)
-    mode: str = "word"  # "word" (jieba) or "char"
-    d_model: int = 64  # model width, a multiple of 8 in 8…256
-    heads: int = 4  # h, a divisor of d_model, at most MAX_HEADS
-    scale: bool = True  # divide Q·Kᵀ by √d_k
-    causal: bool = False  # mask future tokens
-    pos: bool = False  # add sinusoidal positions to X
-    seed: int = 0  # seed of the random projections
-    weights: str = "trained"  # "trained" (the demo model) or "random" (the playground)
-    focus: str = ""  # text of the focus token ("" = 他 if present)
-    shared_scale: bool = True  # one 0–1 colour scale for all heads
-    numbers: bool = False  # numbers in heatmap cells
-    lang: str = "zh"  # "zh" or "en"
-    classroom: bool = False  # projection mode
-
-    def __post_init__(self) -> None:
-        if self.mode not in ("word", "char"):
-            raise ValueError(f"mode must be 'word' or 'char', got {self.mode!r}")
-        if not D_MODEL_MIN <= self.d_model <= D_MODEL_MAX:
-            raise ValueError(f"d_model must be in {D_MODEL_MIN}…{D_MODEL_MAX}, got {self.d_model}")
-        if self.heads < 1 or self.d_model % self.heads:
-            raise ValueError(f"heads={self.heads} must divide d_model={self.d_model}")
-        if self.weights not in ("random", "trained"):
-            raise ValueError(f"weights must be 'random' or 'trained', got {self.weights!r}")
-        if self.lang not in LANGS:
-            raise ValueError(f"lang must be one of {LANGS}, got {self.lang!r}")
-
-
-DEFAULTS = Settings()
-# Widget keys in st.session_state, one per Settings field except focus (kept as "focus_text").
-WIDGET_KEYS = tuple(f for f in asdict(DEFAULTS) if f != "focus")
-
-
-def head_options(d_model: int) -> list[int]:
-    """Head counts offered for a width: the divisors of d_model up to MAX_HEADS."""
-    return [h for h in range(1, min(d_model, MAX_HEADS) + 1) if d_model % h == 0]
-
-
-def nearest_heads(d_model: int, heads: int) -> int:
-    """The offered head count closest to `heads` (ties go to the smaller)."""
-    return min(head_options(d_model), key=lambda h: (abs(h - heads), h))
-
-
-@cache
-def examples() -> tuple[dict, ...]:
-    """Preset sentences from assets/examples.json (read once; an empty tuple if missing)."""
-    try:
-        return tuple(json.loads(EXAMPLES_FILE.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
-        return ()
-
-
-# ---- share links: query parameters ⇄ settings ------------------------------------------------
-
-_FLAGS = {
-    "scale": "scale",
-    "causal": "causal",
-    "pos": "pos",
-    "class": "classroom",
-    "shared": "shared_scale",
-    "nums": "numbers",
-}
-_CHOICES = {
-    "w": ("weights", ("random", "trained")),
-    "mode": ("mode", ("word", "char")),
-    "lang": ("lang", LANGS),
-}
-_TRUE, _FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
-
-
-def _short(value: str, limit: int = 40) -> str:
-    return value if len(value) <= limit else value[: limit - 1] + "…"
-
-
-def _bad(name: str, value: str, used: object) -> Notice:
-    return ("warning", "notice.param_bad", {"name": name, "value": _short(value), "used": used})
-
-
-def _clamped(name: str, value: str, used: object) -> Notice:
-    return ("warning", "notice.param_clamped", {"name": name, "value": _short(value), "used": used})
-
-
-def _parse_int(name: str, raw: str, lo: int, hi: int, default: int) -> tuple[int, Notice | None]:
-    """An integer clamped to lo…hi; a non-number falls back to `default` with a notice."""
-    try:
-        value = int(raw.strip())
-    except ValueError:
-        return default, _bad(name, raw, default)
-    used = min(max(value, lo), hi)
-    return used, None if used == value else _clamped(name, raw, used)
-
-
-def _parse_d_model(raw: str) -> tuple[int, Notice | None]:
-    """d_model clamped to its range, then to the nearest multiple of D_MODEL_STEP (the slider's
-    values); each change noticed with its own reason."""
-    value, note = _parse_int("d", raw, D_MODEL_MIN, D_MODEL_MAX, DEFAULTS.d_model)
-    stepped = max(D_MODEL_MIN, D_MODEL_STEP * round(value / D_MODEL_STEP))
-    if note is None and stepped != value:
-        fmt = {"name": "d", "value": _short(raw), "step": D_MODEL_STEP, "used": stepped}
-        note = ("warning", "notice.param_stepped", fmt)
-    return stepped, note
-
-
-def _parse_one(name: str, raw: str, found: dict) -> Notice | None:
-    """Parse one known parameter into `found` (settings field → value); return its notice."""
-    if name == "s":
-        found["sentence"] = raw
-    elif name == "focus":
-        found["focus"] = raw[:100]
-    elif name == "d":
-        found["d_model"], note = _parse_d_model(raw)
-        return note
-    elif name == "h":
-        found["heads"], note = _parse_int("h", raw, 1, MAX_HEADS, DEFAULTS.heads)
-        return note
-    elif name == "seed":
-        found["seed"], note = _parse_int("seed", raw, 0, SEED_MAX, DEFAULTS.seed)
-        return note
-    elif name in _FLAGS:
-        field = _FLAGS[name]
-        if raw.strip().lower() not in _TRUE + _FALSE:
-            return _bad(name, raw, int(getattr(DEFAULTS, field)))
-        found[field] = raw.strip().lower() in _TRUE
-    elif name in _CHOICES:
-        field, allowed = _CHOICES[name]
-        if raw.strip().lower() not in allowed:
-            return _bad(name, raw, getattr(DEFAULTS, field))
-        found[field] = raw.strip().lower()
-    return None
-
-
-def parse_query(params: dict[str, list[str]], *, trained_ok: bool) -> tuple[dict, list[Notice]]:
-    """Query parameters (name → all its values) → settings fields to apply, and notices.
-
-    Out-of-range numbers are clamped, unparseable values ignored, repeats use the first value,
-    unknown names are listed; never raises.
-    """
-    found: dict = {}
-    notes: list[Notice] = []
-    unknown = [n for n in params if n not in QUERY_KEYS and n not in PAGE_QUERY_KEYS]
-    for name in QUERY_KEYS:
-        values = params.get(name) or []
-        if not values:
-            continue
-        if len(values) > 1:
-            notes.append(("warning", "notice.param_repeated", {"name": name}))
-        note = _parse_one(name, str(values[0]), found)
-        if note:
-            notes.append(note)
-    d_model = found.get("d_model", DEFAULTS.d_model)
-    heads = found.get("heads", DEFAULTS.heads)
-    if d_model % heads:
-        used = nearest_heads(d_model, heads)
-        notes.append(("warning", "notice.heads_adjusted", {"h": heads, "d": d_model, "used": used}))
-        found["heads"] = used
-    if found.get("weights") == "trained" and not trained_ok:
-        found["weights"] = "random"
-        notes.append(("warning", "side.weights_unavailable", {}))
-    if unknown:
-        names = ", ".join(_short(n, 20) for n in unknown[:8])
-        notes.append(("info", "notice.param_unknown", {"names": names}))
-    return found, notes
-
-
-def to_query(settings: Settings) -> dict[str, str]:
-    """Settings → the share-link parameters named in DESIGN.md."""
-    return {
-        "s": settings.sentence[:MAX_URL_SENTENCE],
-        "d": str(settings.d_model),
-        "h": str(settings.heads),
-        "scale": str(int(settings.scale)),
-        "causal": str(int(settings.causal)),
-        "pos": str(int(settings.pos)),
-        "seed": str(settings.seed),
-        "w": settings.weights,
-        "focus": settings.focus,
-        "mode": settings.mode,
-        "lang": settings.lang,
-        "class": str(int(settings.classroom)),
-    } | display_query(settings)
-
-
-# The display switches go into links only when they differ from the defaults (shared=0, nums=1):
-# the link holds what the screen shows, and a default link stays short.
-DISPLAY_KEYS = ("shared", "nums")
-
-
-def display_query(settings: Settings) -> dict[str, str]:
-    """The display switches' link parameters that differ from the defaults."""
-    out = {}
-    if settings.shared_scale != DEFAULTS.shared_scale:
-        out["shared"] = str(int(settings.shared_scale))
-    if settings.numbers != DEFAULTS.numbers and not settings.classroom:  # class=1 implies it
-        out["nums"] = str(int(settings.numbers))
-    return out
-
-
-# ---- Streamlit side: session defaults, sidebar, sentence box ---------------------------------
-
-LANG_NAMES = {"zh": "中文", "en": "English"}
 # Each radio option → the key of its label.
 WEIGHTS_KEYS = {"random": "side.weights.random", "trained": "side.weights.trained"}
 MODE_KEYS = {"word": "main.mode.word", "char": "main.mode.char"}
@@ -264,7 +46,7 @@ def init_state() -> None:
         for field, value in found.items():
             ss["focus_text" if field == "focus" else field] = value
         for name in params:
-            if name not in QUERY_KEYS and name not in PAGE_QUERY_KEYS:
+            if name not in PARAMS:
                 del st.query_params[name]
         ss["_link_notices"] = notes
         ss["_link_read"] = True
@@ -279,9 +61,9 @@ def init_state() -> None:
 
 
 def current_lang() -> str:
-    """The UI language from the session (zh before the switch is drawn)."""
+    """The UI language from the session (the default one before the picker is drawn)."""
     lang = st.session_state.get("lang", DEFAULTS.lang)
-    return lang if lang in LANGS else DEFAULTS.lang
+    return lang if lang in text.LANGUAGES else DEFAULTS.lang
 
 
 def _fix_heads() -> None:
@@ -294,10 +76,10 @@ def _frame_controls() -> str:
     """Language and classroom switches; returns the language."""
     st.radio(
         t("side.lang", current_lang()),
-        LANGS,
+        list(text.LANGUAGES),
         key="lang",
         horizontal=True,
-        format_func=LANG_NAMES.get,
+        format_func=lambda code: text.LANGUAGES[code].name,
     )
     lang = current_lang()
     st.toggle(
@@ -403,7 +185,7 @@ def _display_controls(lang: str) -> None:
     st.caption(t("side.share", lang))
 
 
-def sidebar(fixed_weights: str | None = None) -> Settings:
+def draw(fixed_weights: str | None = None) -> Settings:
     """Draw the shared sidebar (every page) and return the settings it holds.
 
     fixed_weights: "random" or "trained" on a page that always uses that source, so the
@@ -443,6 +225,11 @@ def _use_example() -> None:
     ss["example"] = None
 
 
+def example_label(preset: dict, lang: str) -> str:
+    """A preset's chip label in the UI language (English without one, else the sentence)."""
+    return preset.get(lang) or preset.get(FALLBACK) or preset["text"]
+
+
 def sentence_box(lang: str) -> None:
     """Example presets, the sentence box and the word/char switch (values land in the session)."""
     presets = examples()
@@ -451,7 +238,7 @@ def sentence_box(lang: str) -> None:
             t("main.examples", lang),
             options=list(range(len(presets))),
             key="example",
-            format_func=lambda i: md_escape(presets[i].get(lang) or presets[i]["text"]),
+            format_func=lambda i: md_escape(example_label(presets[i], lang)),
             on_change=_use_example,
         )
     box, mode = st.columns([4, 1], vertical_alignment="top")
@@ -479,7 +266,7 @@ def sync_query(settings: Settings) -> None:
     changed = {k: v for k, v in wanted.items() if st.query_params.get_all(k) != [v]}
     if changed:
         st.query_params.update(changed)
-    for name in DISPLAY_KEYS:  # back at its default: the parameter leaves the link
+    for name in QUERY_KEYS:  # a display switch back at its default leaves the link
         if name not in wanted and name in st.query_params:
             del st.query_params[name]
 
