@@ -1,18 +1,330 @@
-"""The lesson: the article's §1–§10 as scenes for a projector, one at a time (/lesson?at=N)."""
+"""The lesson (/lesson?at=N): the article's §1–§10 as scenes for a projector, one at a time.
 
+The page's Streamlit side: the scene in the link, the deck's state back into the session, the
+numbers of every scene for this sentence (cached), and the header the deck reads (ui/lesson/).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from dataclasses import replace
+from functools import cache, partial
+
+import numpy as np
 import streamlit as st
 
-from ui.lesson import page
+from attention_core.experiments import cell_counts
+from attention_core.model import DECIDED_GAP, DECIDED_MIN
+from ui import palette, sidebar, state
+from ui.lesson import data, deck, skeleton
+from ui.links import MAX_URL_SENTENCE
 from ui.routing import ensure_router
-from ui.sidebar import current_settings
-from ui.text import t
+from ui.settings import DEFAULT_SENTENCE, Settings
+from ui.text import SECTIONS, t
 
-ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
+AT = "lesson_at"  # the scene on screen, 1 … data.SCENES
+WRITTEN = "_lesson_at_written"  # the at= this session last wrote into the address bar
+NOTICES = "_lesson_notices"  # notices about the link, shown until the scene changes
+BLOCKS = "_lesson_blocks"  # measurements the deck asked for: "variance" (§5), "cost" (§7)
+ACK = "lesson_ack"  # sequence number of the last deck state applied
+# Strings of other pages the deck shows as they are (map axes, summaries, job names).
+SHARED_KEYS = (
+    "main.query_axis",
+    "main.key_axis",
+    "gloss.none",
+    "explorer.summary",
+    "explorer.summary_row",
+    "explorer.sep",
+    "explorer.colour_weight",
+    "explorer.colour_score",
+)
+# The teacher's notes, scene by scene (ui/text/lesson_notes.<lang>.md): "- " lines are questions
+# for the class or things to do, the rest is what to say.
+NOTE_KEYS = (
+    "lesson.notes.1",
+    "lesson.notes.2",
+    "lesson.notes.3",
+    "lesson.notes.4",
+    "lesson.notes.5",
+    "lesson.notes.6",
+    "lesson.notes.7",
+    "lesson.notes.8",
+    "lesson.notes.9",
+    "lesson.notes.10",
+)
+# Static CSS of the lesson page (no user text): the deck takes the whole screen under
+# Streamlit's transparent header, whose » (sidebar) and ⋮ (menu) buttons stay clickable.
+PAGE_CSS = """<style>
+[data-testid="stMainBlockContainer"] { padding: 0 8px !important; max-width: none !important; }
+[data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0 !important; }
+[data-testid="stHeader"] { background: transparent !important; }
+[data-testid="stHeader"], [data-testid="stHeader"] * { pointer-events: none !important; }
+[data-testid="stHeader"] :is(button, a, [role="button"]) { pointer-events: auto !important; }
+.st-key-lesson_h1 {
+  position: absolute !important; width: 1px; height: 1px; overflow: hidden;
+  clip-path: inset(50%); white-space: nowrap;
+}
+/* A rerun (a scene change, a measurement) never dims the deck nor flashes "Running…" over its
+   tools: the deck already shows the new state; the figure says when it waits for a measurement. */
+[data-testid="stStatusWidget"] { display: none !important; }
+[data-testid="stMainBlockContainer"] [data-stale="true"] { opacity: 1 !important; }
+</style>"""
 
-s = current_settings()
-st.html(page.PAGE_CSS)  # the deck fills the screen: no padding, no header band
-with st.container(key="lesson_h1"):  # the page's name for screen readers; each scene has an h2
-    st.title(t("lesson.nav", s.lang))
-at = page.scene_from_link(s.lang)  # ?at=N, the nearest scene for a bad one (with a notice)
-page.show(s, at)  # every scene's numbers for this sentence; the browser steps through them
-page.write_link(at)
+
+# ---- the scene in the link ----------------------------------------------------------------------
+
+
+def parse_at(raw: str | None) -> tuple[int, bool]:
+    """(scene, exact) for the link's at=: the nearest scene for a number, §1 for anything else."""
+    if raw is None:
+        return 1, True
+    try:
+        value = float(str(raw).strip())
+    except ValueError:
+        return 1, False
+    if not math.isfinite(value):
+        return 1, False
+    used = min(max(round(value), 1), data.SCENES)
+    return used, used == value
+
+
+def scene_from_link(lang: str) -> int:
+    """The scene to show: the link's at= when this session opens the lesson (a share link, a
+    bookmark), else the session's scene. Once the deck is on screen it owns the scene: a rerun
+    that carries an older address (a key pressed while the last rerun's link was still on its
+    way) must never take a presenter back."""
+    ss = st.session_state
+    raw = st.query_params.get("at")
+    if raw is not None and ss.get(WRITTEN) is None:
+        at, exact = parse_at(raw)
+        ss[AT] = at
+        bad = [] if exact else [t("lesson.at_bad", lang, value=raw[:20], n=data.SCENES, used=at)]
+        ss[NOTICES] = bad
+    return min(max(int(ss.get(AT) or 1), 1), data.SCENES)
+
+
+def write_link(at: int) -> None:
+    """at= into the address bar (the settings are written by app.py's sidebar.sync_query)."""
+    if st.query_params.get("at") != str(at):
+        st.query_params["at"] = str(at)
+    st.session_state[WRITTEN] = str(at)
+
+
+# ---- the deck's state back into the session -----------------------------------------------------
+
+
+def apply_deck() -> None:
+    """on_deck_change: the scene, focus token, √d_k, causal and a new sentence from the browser."""
+    ss = st.session_state
+    got = (ss.get(deck.KEY) or {}).get("deck")
+    if not isinstance(got, dict):
+        return
+    at = got.get("at")
+    if isinstance(at, int) and not isinstance(at, bool) and 1 <= at <= data.SCENES:
+        if at != ss.get(AT):
+            ss[NOTICES] = []
+        ss[AT] = at
+    for name in ("scale", "causal"):
+        if isinstance(got.get(name), bool):
+            ss[name] = got[name]
+    if isinstance(got.get("focus"), str):
+        ss["focus_text"] = got["focus"][:100]
+    if isinstance(got.get("sentence"), str):
+        ss["sentence"] = got["sentence"][:MAX_URL_SENTENCE]
+        ss["focus_text"] = ""
+    if isinstance(got.get("seq"), int):
+        ss[ACK] = got["seq"]
+
+
+def ask_block() -> None:
+    """on_block_change: the deck reached a scene whose measurement is not made yet."""
+    ss = st.session_state
+    name = (ss.get(deck.KEY) or {}).get("block")
+    if name in ("variance", "cost"):
+        ss[BLOCKS] = sorted({*ss.get(BLOCKS, []), name})
+
+
+# ---- numbers (cached: widget values in, plain data out) -----------------------------------------
+
+
+def _say(lang: str):
+    return partial(t, lang=lang)
+
+
+def trained_lab(s: Settings) -> state.Lab | None:
+    """The trained model on this sentence (the settings' √d_k and mask), or None without it."""
+    if not state.trained_available():
+        return None
+    lab, _ = state.lab_for(replace(s, weights="trained"))
+    return lab if lab is not None and lab.source == "trained" else None
+
+
+@st.cache_data(max_entries=24, ttl=3600, show_spinner=False)
+def sentence_set(s: Settings, prefix: str) -> tuple[dict, dict[str, np.ndarray]]:
+    """The sentence's part (the settings' weights) and the trained model's part, and which
+    scenes this sentence cannot show."""
+    say = _say(s.lang)
+    lab, _ = state.lab_for(s)
+    info, arrays = (None, {}) if lab is None else data.lab_part(lab, prefix, s.focus, s.lang)
+    found = trained_lab(s) if lab is not None else None
+    tinfo = None
+    if found is not None:
+        tinfo, tarr = data.trained_part(found, prefix + "t.", s.focus, s.sentence, say, s.lang)
+        arrays.update(tarr)
+    if info is not None:
+        info["skeleton"] = skeleton_part(arrays, prefix, info, s.scale)
+    needs = data.scene_needs(info, tinfo)
+    if found is None and lab is not None and tinfo is None:
+        needs.update({k: "lesson.need.trained" for k in data.TRAINED_SCENES})
+    return {"lab": info, "trained": tinfo, "needs": needs}, arrays
+
+
+def skeleton_part(arrays: dict, prefix: str, info: dict, scale: bool) -> dict:
+    """§9: the skeleton's weights of head 1, mask off and on, added to `arrays`."""
+    q, k, v = (arrays[f"{prefix}{m}"] for m in "qkv")  # (h, n, d_k)
+    head = 0
+    for causal in (False, True):
+        mask = skeleton.causal_mask(info["n"]) if causal else None
+        _, w = skeleton.attention(q[head], k[head], v[head], mask=mask, scale=scale)  # (n, n)
+        arrays[f"{prefix}sk{int(causal)}"] = w
+    return {"head": head}
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def order_set(d_model: int, heads: int, seed: int):
+    return data.order_part(d_model, heads, seed)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def variance_block(seed: int) -> dict:
+    return data.variance_block(seed)
+
+
+@st.cache_data(max_entries=1, ttl=3600, show_spinner=False)
+def cost_block() -> dict:
+    return data.cost_block()
+
+
+# ---- the header -------------------------------------------------------------------------------
+
+
+@cache
+def notes(lang: str) -> dict[str, list[list[str]]]:
+    """Teacher's notes per scene number ("1" … "10"): [["p" | "li", text], …]."""
+    out: dict[str, list[list[str]]] = {}
+    for number, key in enumerate(NOTE_KEYS, start=1):
+        lines = [line.strip() for line in t(key, lang).splitlines() if line.strip()]
+        out[str(number)] = [["li", ln[2:]] if ln.startswith("- ") else ["p", ln] for ln in lines]
+    return out
+
+
+@cache
+def listing() -> list[str]:
+    """§9's code: the skeleton's real source (inspect), its docstrings left out."""
+    lines = []
+    for fn in (skeleton.attention, skeleton.causal_mask):
+        src = inspect.getsource(fn).splitlines()
+        lines += [ln for ln in src if not ln.strip().startswith('"""')] + [""]
+    return lines[:-1]
+
+
+def numpy_lines(scale: bool, causal: bool) -> list[str]:
+    """§4: the numpy line of each step, as computed in the settings in force."""
+    scaled = "S = S / np.sqrt(d_k)" if scale else "S = S  # no ÷√d_k"
+    soft = "A = softmax(np.where(mask, S, -np.inf))" if causal else "A = softmax(S, axis=-1)"
+    return ["S = Q @ K.swapaxes(-1, -2)", scaled, soft, "O = A @ V"]
+
+
+def strings(lang: str) -> dict[str, str]:
+    """Every string the deck shows, keyed as in the text tables (grep finds each use)."""
+    keys = (*SECTIONS["lesson"], *SHARED_KEYS)
+    return {key: t(key, lang) for key in keys}
+
+
+def settings_of(s: Settings) -> dict:
+    return {
+        "scale": s.scale,
+        "causal": s.causal,
+        "focus": s.focus,
+        "sentence": s.sentence,
+        "weights": s.weights,
+        "d": s.d_model,
+        "h": s.heads,
+        "seed": s.seed,
+        "pos": s.pos,
+        "mode": s.mode,
+    }
+
+
+def notices_for(s: Settings) -> list[str]:
+    """The link's notices in plain text (the deck sets textContent: nothing is markup)."""
+    out = [t(key, s.lang, **fmt) for _, key, fmt in sidebar.link_notices(s)]
+    return out + list(st.session_state.get(NOTICES, []))
+
+
+def build(s: Settings, at: int) -> tuple[dict, dict[str, np.ndarray]]:
+    """The deck's header and arrays for these settings, on scene `at`."""
+    user, arrays = sentence_set(s, "u.")
+    sets = {"user": user}
+    if any(user["needs"].values()):
+        example = replace(s, sentence=DEFAULT_SENTENCE, focus="")
+        sets["example"], more = sentence_set(example, "e.")
+        arrays = {**arrays, **more}
+    order, oarr = order_set(s.d_model, s.heads, s.seed)
+    blocks = {"variance": None, "cost": None}
+    for name in st.session_state.get(BLOCKS, []):
+        blocks[name] = variance_block(s.seed) if name == "variance" else cost_block()
+    header = {
+        "v": 1,
+        "at": at,
+        "scenes": data.SCENES,
+        "ack": int(st.session_state.get(ACK, 0) or 0),
+        "lang": s.lang,
+        "settings": settings_of(s),
+        "notices": notices_for(s),
+        "text": strings(s.lang),
+        "notes": notes(s.lang),
+        "sets": sets,
+        "order": order,
+        "blocks": blocks,
+        "code": listing(),
+        "numpy": {str(c): numpy_lines(s.scale, c) for c in (False, True)},
+        "cells": cell_counts(s.sentence),
+        "heads_cost": data.heads_cost(*heads_of(user)),
+        "example": DEFAULT_SENTENCE,
+        "decided": {"min": DECIDED_MIN, "gap": DECIDED_GAP},
+        "colours": palette.for_lesson(),  # the one palette: the view's (room size), the deck's
+        "view_text": deck.view_text(s.lang),  # the attention view's words (its maps are the view)
+    }
+    return header, {**arrays, **oarr}
+
+
+def heads_of(user: dict) -> tuple[int, int, int]:
+    """(n, d_model, h) of the trained model's run when there is one (§6), else of the settings'."""
+    info = user["trained"] or user["lab"] or {"n": 1, "d_model": 64, "h": 4}
+    return max(info["n"], 1), info["d_model"], info["h"]
+
+
+def show(s: Settings, at: int) -> None:
+    """Mount the deck on scene `at`."""
+    header, arrays = build(s, at)
+    deck.mount(header, arrays, on_deck=apply_deck, on_block=ask_block)
+
+
+# ---- the page ---------------------------------------------------------------------------------
+
+
+def main() -> None:
+    ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
+    s = sidebar.current_settings()
+    st.html(PAGE_CSS)  # the deck fills the screen: no padding, no header band
+    with st.container(key="lesson_h1"):  # the page's name for screen readers; each scene has an h2
+        st.title(t("lesson.nav", s.lang))
+    at = scene_from_link(s.lang)  # ?at=N, the nearest scene for a bad one (with a notice)
+    show(s, at)  # every scene's numbers for this sentence; the browser steps through them
+    write_link(at)
+
+
+if __name__ == "__main__":  # st.navigation runs a page as __main__; tests import its functions
+    main()

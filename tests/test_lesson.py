@@ -22,8 +22,9 @@ from attention_core import (
     tokenize,
 )
 from attention_core.model import describe_heads, load_demo_history, load_demo_model, read_token
+from pages import lesson as page
 from ui import palette
-from ui.lesson import data, deck, page, skeleton
+from ui.lesson import data, deck, skeleton
 from ui.settings import DEFAULTS
 from ui.state import lab_for
 from ui.text import SECTIONS, t
