@@ -26,6 +26,7 @@ from attention_core.model import (
 from ui import charts, figures, widgets
 from ui.figures import RELATION_KEYS
 from ui.gloss import token_names
+from ui.readings import TOLD
 from ui.settings import Settings
 from ui.sidebar import show_notices
 from ui.state import frozen, lab_for
@@ -87,26 +88,6 @@ def maps_figure(sentence: str, scale: bool, active: int, lang: str, classroom: b
 
 # ---- what the pronoun head says ------------------------------------------------------------------
 
-HEADLINES = {  # the core's reading status → the headline (attention_core/reading.py)
-    reading.ANSWER: "learned.read.answer",
-    reading.UNDECIDED: "learned.read.undecided",
-    reading.LOOKS_AHEAD: "learned.read.looks_ahead",
-    reading.IMPLAUSIBLE: "learned.read.implausible",
-    reading.AMBIGUOUS: "learned.read.ambiguous",
-    reading.UNKNOWN_WORDS: "learned.read.unknown_words",
-    reading.NO_CANDIDATE: "learned.read.no_candidate",
-    reading.NO_HEAD: "learned.read.no_head",
-    reading.ONE_TOKEN: "learned.read.one_token",
-}
-WHY_NOT = {  # … and, shorter, why a frame's pick is no answer
-    reading.LOOKS_AHEAD: "learned.why.looks_ahead",
-    reading.IMPLAUSIBLE: "learned.why.implausible",
-    reading.AMBIGUOUS: "learned.why.ambiguous",
-    reading.UNKNOWN_WORDS: "learned.why.unknown_words",
-    reading.NO_CANDIDATE: "learned.why.no_candidate",
-    reading.ONE_TOKEN: "learned.why.one_token",
-}
-
 
 def _rel(name: str, t) -> str:
     return t(RELATION_KEYS[name])
@@ -133,7 +114,7 @@ def frame_title(texts, r, step: int, t) -> str:
         return head + " · " + t("learned.frame_undecided", **v)
     if r.status == reading.NO_HEAD:
         return head + " · " + t("learned.frame_none", **v)
-    return head + " · " + t("learned.frame_no_answer", **v, why=t(WHY_NOT[r.status], **v))
+    return head + " · " + t("learned.frame_no_answer", **v, why=t(TOLD[r.status].why, **v))
 
 
 def reading_line(texts, r, step: int, t) -> str:
@@ -143,7 +124,7 @@ def reading_line(texts, r, step: int, t) -> str:
         return t("learned.focus_no_pronoun")
     values = reading_values(texts, r, t).items()
     v = {k: md_escape(x) if isinstance(x, str) else x for k, x in values}
-    return t(HEADLINES[r.status], step=step, **v)
+    return t(TOLD[r.status].learned, step=step, **v)
 
 
 def heldout_counts() -> dict[str, int]:

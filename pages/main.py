@@ -16,22 +16,10 @@ from ui import charts, explorer, sidebar, state, widgets
 from ui import figures as fig
 from ui.figures import RELATION_KEYS
 from ui.gloss import gloss, glossed, tag_name, token_names
+from ui.readings import TOLD
 from ui.settings import Settings
 from ui.text import md_escape, t
 
-STATUS_KEYS = {  # the core's reading status → what the page says (attention_core/reading.py)
-    reading.ANSWER: "main.read.answer",
-    reading.UNDECIDED: "main.read.undecided",
-    reading.LOOKS_AHEAD: "main.read.looks_ahead",
-    reading.IMPLAUSIBLE: "main.read.implausible",
-    reading.AMBIGUOUS: "main.read.ambiguous",
-    reading.UNKNOWN_WORDS: "main.read.unknown_words",
-    reading.NO_CANDIDATE: "main.read.no_candidate",
-    reading.NO_HEAD: "main.read.no_head",
-    reading.NOT_ASKED: "main.read.not_asked",
-    reading.SPEAKER: "main.read.first_second_person",
-    reading.ONE_TOKEN: "main.read.one_token",
-}
 HITS_KEYS = {  # a job → how its count on the human-written set is said
     "pronoun_antecedent": "main.hits.pronoun_antecedent",
     "modifier_noun": "main.hits.modifier_noun",
@@ -224,7 +212,7 @@ def reading_line(r, lab: state.Lab, lang: str, escape=md_escape) -> str:
     if (head := r.head) is not None:  # the count said as a sentence here
         fmt["rel"] = say(RELATION_KEYS[head.relation])
         fmt["hits"] = say(HITS_KEYS[head.relation], hits=head.hits, total=head.total)
-    return say(STATUS_KEYS[r.status], **fmt)
+    return say(TOLD[r.status].main, **fmt)
 
 
 def in_training_state(view: explorer.ViewState) -> bool:

@@ -22,9 +22,11 @@ from attention_core import (
     tokenize,
 )
 from attention_core.model import describe_heads, load_demo_history, load_demo_model, read_token
+from attention_core.reading import ANSWER, STATUSES
 from pages import lesson as page
 from ui import palette
 from ui.lesson import data, deck, skeleton
+from ui.readings import TOLD
 from ui.settings import DEFAULTS
 from ui.state import lab_for
 from ui.text import SECTIONS, t
@@ -182,16 +184,7 @@ S1_SENTENCES = (
     "他说小明来了。",  # nothing before 他
     "小明把书给了小红，她很高兴。",
 )
-NOT_ANSWER = {
-    "undecided": "lesson.s1.undecided",
-    "unknown_words": "lesson.s1.unknown",
-    "looks_ahead": "lesson.s1.ahead",
-    "no_candidate": "lesson.s1.no_candidate",
-    "no_head": "lesson.s1.no_head",
-    "not_asked": "lesson.s1.not_asked",
-    "implausible": "lesson.s1.implausible",
-    "ambiguous": "lesson.s1.ambiguous",
-}
+NOT_ANSWER = [status for status in STATUSES if status != ANSWER]  # the statuses §1 judges none
 
 
 def say_zh(key, **fmt):
@@ -223,7 +216,7 @@ def test_s1_presents_the_heads_pick_as_the_answer_only_when_read_token_says_answ
     else:
         assert not quiz["judged"] and right == []
         said = {c["why"] for c in quiz["choices"]}
-        assert said == {say_zh(NOT_ANSWER[reading.status], q=lab.texts[i], head=head + 1,
+        assert said == {say_zh(TOLD[reading.status].lesson, q=lab.texts[i], head=head + 1,
                                k=lab.texts[top], w=f"{weights[head, i, top] * 100:.0f}%",
                                b=lab.texts[reading.keys[1]],
                                wb=f"{weights[head, i, reading.keys[1]] * 100:.0f}%",
@@ -231,7 +224,7 @@ def test_s1_presents_the_heads_pick_as_the_answer_only_when_read_token_says_answ
     assert top in [c["i"] for c in quiz["choices"]]  # the word the weight went to is a choice
 
 
-@pytest.mark.parametrize("status", [*NOT_ANSWER, "first_second_person", "one_token"])
+@pytest.mark.parametrize("status", NOT_ANSWER)
 def test_every_reading_that_is_no_answer_says_why_in_both_languages(monkeypatch, status):
     """A reading the model may give for 他, faked: the quiz judges nothing and says why."""
     lab, _ = lab_for(DEFAULTS)
@@ -244,7 +237,7 @@ def test_every_reading_that_is_no_answer_says_why_in_both_languages(monkeypatch,
     for lang in ("zh", "en"):
         quiz = data.pronoun_quiz(lab, partial(t, lang=lang))
         assert not quiz["judged"] and not any(c["right"] for c in quiz["choices"])
-        key = NOT_ANSWER.get(status, "lesson.s1.not_asked")
+        key = TOLD[status].lesson
         assert all(c["why"].startswith(t(key, lang, **FIELDS)[:4]) for c in quiz["choices"])
 
 

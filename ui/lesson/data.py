@@ -23,7 +23,9 @@ from attention_core.model import (
     load_demo_model,
     read_token,
 )
+from attention_core.reading import ANSWER, NO_HEAD
 from ui.gloss import gloss, named, short_gloss, tag_name
+from ui.readings import TOLD
 from ui.state import Lab, focus_index
 
 SCENES = 10  # §1 … §10, the link's at=1 … 10
@@ -109,16 +111,6 @@ REL_KEYS = {
     "self": "lesson.rel.self",
     "previous": "lesson.rel.previous",
 }
-# §1's verdict when the pronoun head's pick may not be shown as the answer, by reading status.
-NOT_ANSWER_KEYS = {
-    "undecided": "lesson.s1.undecided",
-    "unknown_words": "lesson.s1.unknown",
-    "looks_ahead": "lesson.s1.ahead",
-    "implausible": "lesson.s1.implausible",
-    "ambiguous": "lesson.s1.ambiguous",
-    "no_candidate": "lesson.s1.no_candidate",
-    "no_head": "lesson.s1.no_head",
-}
 
 
 def job_words(head, say: Say) -> tuple[str, str]:
@@ -184,12 +176,12 @@ def s1_why(lab: Lab, reading, row: np.ndarray, j: int, say: Say) -> str:
     top = int(np.argmax(row))
     q, head = texts[reading.query], reading.head
     n = head.head + 1 if head else 1
-    if reading.status == "answer":
+    if reading.status == ANSWER:
         fmt = {"q": q, "head": n, "hits": head.hits, "total": head.total}
         if j == top:
             return say("lesson.s1.right", k=texts[j], w=pct(j), **fmt)
         return say("lesson.s1.wrong", c=texts[j], wc=pct(j), k=texts[top], w=pct(top), **fmt)
-    key = NOT_ANSWER_KEYS.get(reading.status, "lesson.s1.not_asked")
+    key = TOLD[reading.status].lesson
     second = int(np.argsort(row, kind="stable")[-2]) if len(row) > 1 else top
     unknown = say("explorer.sep").join(texts[u] for u in reading.unknown)
     return say(key, q=q, head=n, k=texts[top], w=pct(top), b=texts[second], wb=pct(second),
@@ -240,7 +232,7 @@ def trained_part(
         step=load_demo_model().step,
         step0=first,
         quiz=quiz,
-        curve=training_curve(quiz["head"] if quiz and quiz["status"] != "no_head" else None),
+        curve=training_curve(quiz["head"] if quiz and quiz["status"] != NO_HEAD else None),
     )
     return info, arrays
 
