@@ -1,7 +1,9 @@
-"""ui/routing.py's patch of Streamlit's private PagesManager: still needed, and in one place.
+"""ui/routing.py's patch of Streamlit's private PagesManager: checked on this Streamlit, still
+needed, and in one place.
 
-These fail when Streamlit changes the legacy pages/-folder path the patch works around; then
-check tests/test_browser_main.py's fresh-server test without the patch and drop it if it passes.
+These fail on a Streamlit the patch was not checked on, and when Streamlit changes the legacy
+pages/-folder path the patch works around; then check tests/test_browser_main.py's fresh-server
+test without the patch and drop it if it passes.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ import re
 from pathlib import Path
 
 import pytest
+import streamlit
+
+from ui.routing import CHECKED_ON
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,6 +29,25 @@ def pages_manager():
     saved = PagesManager.uses_pages_directory
     yield PagesManager
     PagesManager.uses_pages_directory = saved
+
+
+def test_the_patch_was_checked_on_this_streamlit():
+    """The patch leans on Streamlit's private PagesManager: a new release is read again first."""
+    assert streamlit.__version__ in CHECKED_ON, (
+        f"ui/routing.py patches Streamlit's private PagesManager and was checked on Streamlit "
+        f"{', '.join(CHECKED_ON)}, not on {streamlit.__version__}. Check it on this one: read "
+        "streamlit/runtime/pages_manager.py (uses_pages_directory) and scriptrunner's _mpa_v1, "
+        "then run this file and tests/test_browser_main.py::"
+        "test_fresh_server_opens_a_sub_page_link_through_the_router with ensure_router's patch "
+        "left out. If that browser test passes without it, delete the patch; if it needs it, "
+        "add the version to ui.routing.CHECKED_ON."
+    )
+
+
+def test_the_pinned_version_is_the_one_installed_by_make_run():
+    pins = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    pinned = re.search(r"^streamlit==(\S+)$", pins, re.M)
+    assert pinned and pinned[1] in CHECKED_ON, "requirements.txt pins a Streamlit not checked"
 
 
 def test_a_fresh_server_still_takes_the_legacy_path_for_our_pages_folder(pages_manager):

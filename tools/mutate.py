@@ -51,7 +51,8 @@ TARGETS = {
         "ui/state.py", ("tests/test_export.py",), ("weights_csv", "all_npz", "weights_at")
     ),
 }
-COPY = ("attention_core", "ui", "assets", "tests", "deploy", "pyproject.toml", "app.py", "pages")
+COPY = ("attention_core", "ui", "assets", "tests", "deploy", "bench", "pyproject.toml", "app.py",
+        "pages")  # fmt: skip
 STATUS = re.compile(r"^\s*(\S+__mutmut_\d+): (.+)$")
 
 
@@ -76,7 +77,7 @@ def prepare(name: str, target: Target) -> Path:
         "pytest_add_cli_args =\n    -p\n    no:cacheprovider\n"
         f"{'' if target.slow else not_slow}"
         "timeout_multiplier = 3\ntimeout_constant = 10\n"
-        "also_copy =\n    assets\n    app.py\n    pages\n    deploy\n",
+        "also_copy =\n    assets\n    app.py\n    pages\n    deploy\n    bench\n",
         encoding="utf-8",
     )
     return work

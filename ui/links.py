@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,9 +24,6 @@ if TYPE_CHECKING:
 MAX_URL_SENTENCE = 2000  # characters of the sentence written into the address bar
 FOCUS_MAX = 100  # characters of the focus token kept from a link
 _TRUE, _FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
-# (its name, the text in the link, the field's default) → (the value, or None to leave the field
-# unset; a notice or None)
-Rule = Callable[[str, str, object], "tuple[object, Notice | None]"]
 
 
 def _short(value: str, limit: int = 40) -> str:
@@ -41,10 +38,11 @@ def _clamped(name: str, value: str, used: object) -> Notice:
     return ("warning", "notice.param_clamped", {"name": name, "value": _short(value), "used": used})
 
 
-# ---- the rules that read a parameter ------------------------------------------------------------
+# ---- the rules that read a parameter: (its name, the text in the link, the field's default,
+# the rule's own arguments) → (the value, or None to leave the field unset; a notice or None)
 
 
-def _parse_int(name: str, raw: str, lo: int, hi: int, default: int) -> tuple[int, Notice | None]:
+def _parse_int(name: str, raw: str, default: int, lo: int, hi: int) -> tuple[int, Notice | None]:
     """An integer clamped to lo…hi; a non-number falls back to `default` with a notice."""
     try:
         value = int(raw.strip())
@@ -57,7 +55,7 @@ def _parse_int(name: str, raw: str, lo: int, hi: int, default: int) -> tuple[int
 def _parse_d_model(name: str, raw: str, default: int) -> tuple[int, Notice | None]:
     """d_model clamped to its range, then to the nearest multiple of D_MODEL_STEP (the slider's
     values); each change noticed with its own reason."""
-    value, note = _parse_int(name, raw, D_MODEL_MIN, D_MODEL_MAX, default)
+    value, note = _parse_int(name, raw, default, D_MODEL_MIN, D_MODEL_MAX)
     stepped = max(D_MODEL_MIN, D_MODEL_STEP * round(value / D_MODEL_STEP))
     if note is None and stepped != value:
         fmt = {"name": name, "value": _short(raw), "step": D_MODEL_STEP, "used": stepped}
@@ -65,17 +63,12 @@ def _parse_d_model(name: str, raw: str, default: int) -> tuple[int, Notice | Non
     return stepped, note
 
 
-def _integer(lo: int, hi: int) -> Rule:
-    """The rule of an integer in lo…hi."""
-    return lambda name, raw, default: _parse_int(name, raw, lo, hi, default)
+def _parse_text(name: str, raw: str, default: str, limit: int | None = None) -> tuple[str, None]:
+    """Free text, kept as written (its first `limit` characters)."""
+    return raw[:limit], None
 
 
-def _text(limit: int | None = None) -> Rule:
-    """The rule of free text, kept as written (its first `limit` characters)."""
-    return lambda name, raw, default: (raw[:limit], None)
-
-
-def _flag(name: str, raw: str, default: object) -> tuple[bool | None, Notice | None]:
+def _parse_flag(name: str, raw: str, default: bool) -> tuple[bool | None, Notice | None]:
     """1/0, true/false, on/off, yes/no in any case; anything else keeps the default, noticed."""
     word = raw.strip().lower()
     if word not in _TRUE + _FALSE:
@@ -83,18 +76,32 @@ def _flag(name: str, raw: str, default: object) -> tuple[bool | None, Notice | N
     return word in _TRUE, None
 
 
-def _choice(allowed: Callable[[], Iterable[str]]) -> Rule:
-    """The rule of one word of `allowed()` (read when a link is read), in any case."""
+def _parse_choice(
+    name: str, raw: str, default: str, *allowed: str
+) -> tuple[str | None, Notice | None]:
+    """One word of `allowed`, in any case; anything else keeps the default, noticed."""
+    word = raw.strip().lower()
+    return (word, None) if word in allowed else (None, _bad(name, raw, default))
 
-    def read(name: str, raw: str, default: object) -> tuple[str | None, Notice | None]:
-        word = raw.strip().lower()
-        return (word, None) if word in allowed() else (None, _bad(name, raw, default))
 
-    return read
+def _parse_lang(name: str, raw: str, default: str) -> tuple[str | None, Notice | None]:
+    """A code of the UI languages as they are when the link is read (ui.text.LANGUAGES)."""
+    return _parse_choice(name, raw, default, *text.LANGUAGES)
+
+
+# ---- when a link carries a setting
 
 
 def _always(settings: Settings) -> bool:
     return True
+
+
+def _shared_differs(settings: Settings) -> bool:
+    return settings.shared_scale != DEFAULTS.shared_scale
+
+
+def _numbers_differ(settings: Settings) -> bool:
+    return settings.numbers != DEFAULTS.numbers and not settings.classroom  # class=1 implies it
 
 
 @dataclass(frozen=True)
@@ -103,7 +110,8 @@ class Param:
     it. Without a field it is a page's own (the page reads it): links keep it, unparsed."""
 
     field: str | None = None
-    read: Rule | None = None
+    read: Callable[..., tuple] | None = None  # one of the _parse_… rules above
+    args: tuple = ()  # the rule's own arguments after the default: bounds, choices, a length
     written: Callable[[Settings], bool] = _always  # carried by links made from these settings
     cut: int | None = None  # characters of the value written into a link
 
@@ -112,24 +120,22 @@ PAGE = Param()  # a parameter the page that uses it reads (the link keeps it, no
 # Every parameter a link may hold, in the order links write them (DESIGN.md "Share links"). A new
 # one is one entry here: a Settings field and its rule, or PAGE and the page's own reading.
 PARAMS = {
-    "s": Param("sentence", _text(), cut=MAX_URL_SENTENCE),
+    "s": Param("sentence", _parse_text, cut=MAX_URL_SENTENCE),
     "d": Param("d_model", _parse_d_model),
-    "h": Param("heads", _integer(1, MAX_HEADS)),
-    "scale": Param("scale", _flag),
-    "causal": Param("causal", _flag),
-    "pos": Param("pos", _flag),
-    "seed": Param("seed", _integer(0, SEED_MAX)),
-    "w": Param("weights", _choice(lambda: ("random", "trained"))),
-    "focus": Param("focus", _text(FOCUS_MAX)),
-    "mode": Param("mode", _choice(lambda: ("word", "char"))),
-    "lang": Param("lang", _choice(lambda: text.LANGUAGES)),
-    "class": Param("classroom", _flag),
+    "h": Param("heads", _parse_int, (1, MAX_HEADS)),
+    "scale": Param("scale", _parse_flag),
+    "causal": Param("causal", _parse_flag),
+    "pos": Param("pos", _parse_flag),
+    "seed": Param("seed", _parse_int, (0, SEED_MAX)),
+    "w": Param("weights", _parse_choice, ("random", "trained")),
+    "focus": Param("focus", _parse_text, (FOCUS_MAX,)),
+    "mode": Param("mode", _parse_choice, ("word", "char")),
+    "lang": Param("lang", _parse_lang),
+    "class": Param("classroom", _parse_flag),
     # The display switches go into links only when they differ from the defaults (shared=0,
     # nums=1): the link holds what the screen shows, and a default link stays short.
-    "shared": Param("shared_scale", _flag, lambda s: s.shared_scale != DEFAULTS.shared_scale),
-    "nums": Param(  # class=1 implies numbers
-        "numbers", _flag, lambda s: s.numbers != DEFAULTS.numbers and not s.classroom
-    ),
+    "shared": Param("shared_scale", _parse_flag, written=_shared_differs),
+    "nums": Param("numbers", _parse_flag, written=_numbers_differ),
     "head": PAGE,  # the main page's inspected head, 1-based (pages/main.py)
     "tau": PAGE,  # the attention view's temperature τ (pages/main.py)
     "nth": PAGE,  # which occurrence of the focus token the view looks from: 2 = the second 了
@@ -141,7 +147,7 @@ QUERY_KEYS = tuple(name for name, param in PARAMS.items() if param.field)  # the
 def _parse_one(name: str, raw: str, found: dict) -> Notice | None:
     """Parse one known parameter into `found` (settings field → value); return its notice."""
     param = PARAMS[name]
-    value, note = param.read(name, raw, getattr(DEFAULTS, param.field))
+    value, note = param.read(name, raw, getattr(DEFAULTS, param.field), *param.args)
     if value is not None:
         found[param.field] = value
     return note

@@ -2,8 +2,13 @@
 
 The one place that touches Streamlit's private PagesManager. Called by app.py and by the page
 opening every page starts with (ui/widgets.open_page; the lesson calls it itself), because a
-bare run of pages/x.py executes nothing else. tests/test_routing.py fails when Streamlit stops
-taking its legacy path, so the patch can go then.
+bare run of pages/x.py executes nothing else. No supported way exists: Streamlit's docs say only
+that "as soon as any session of your app executes st.navigation, your app will ignore the pages/
+directory (across all sessions)"; no setting turns the legacy pages/ folder off, and renaming
+the folder (app_pages/, as Streamlit now advises) would break the layout the project promises.
+So the patch is pinned: tests/test_routing.py names the Streamlit versions it was checked on
+(CHECKED_ON) and fails on any other, and fails when Streamlit stops taking its legacy path, so
+the patch can go then.
 """
 
 from __future__ import annotations
@@ -11,6 +16,10 @@ from __future__ import annotations
 import sys
 
 import streamlit as st
+
+# Streamlit releases on which the patch below was read against Streamlit's source and the
+# fresh-server browser test passed (tests/test_browser_main.py); requirements.txt pins one.
+CHECKED_ON = ("1.67.0",)
 
 
 def ensure_router() -> None:
