@@ -12,7 +12,7 @@ from attention_core import softmax
 from ui import figures as fig
 from ui.links import parse_query, to_query
 from ui.settings import DEFAULTS
-from ui.text import LANGS, SECTIONS, TEXT, md_escape, t
+from ui.text import SECTIONS, TEXT, md_escape, t
 
 TEXTS = ["小明", "把", "书", "放在", "了", "桌子", "上", "，", "然后", "他", "走", "了", "。"]
 
@@ -94,9 +94,11 @@ def test_matrix_heatmap_rows_are_tokens():
 
 
 def test_every_string_has_both_languages():
+    """Chinese and English are complete (the loader lets another language lack a string: it
+    shows in English)."""
     assert SECTIONS["common"] and SECTIONS["main"]
     for key, entry in TEXT.items():
-        assert all(entry.get(lang) for lang in LANGS), key
+        assert all(entry.get(lang) for lang in ("zh", "en")), key
 
 
 def test_t_formats_and_missing_key_raises():
