@@ -17,6 +17,7 @@ from attention_core import pipeline
 from attention_core.tokenize import MAX_CHARS
 from tests.app_support import open_app
 from ui import links, state, text
+from ui.figures.base import plotly_config
 from ui.text import LANGS, SECTIONS, TEXT, Language, t
 from ui.text.load import TextError, load
 
@@ -308,3 +309,4 @@ def test_a_third_language_is_its_text_files_and_one_entry(tmp_path, monkeypatch)
     assert t("main.sentence", "en") == at.text_area(key="sentence").label  # English, untranslated
     frame = next(e.proto.body for e in at.get("html") if 'id="al-frame"' in e.proto.body)
     assert 'data-lang="eo"' in frame
+    assert plotly_config("eo")["locale"] == "en-US"  # plotly.js's own strings: English too

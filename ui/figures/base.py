@@ -75,7 +75,7 @@ WORDS = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef
 
 def plotly_config(lang: str = "zh") -> dict:
     """PLOTLY_CONFIG with plotly.js's own strings (toolbar, notices) in the UI language."""
-    locale = PLOTLY_LOCALES.get(lang, "zh-CN")
+    locale = PLOTLY_LOCALES.get(lang, "en-US")  # a language plotly.js has no strings for: English
     config = {**PLOTLY_CONFIG, "locale": locale}
     if locale == "zh-CN":
         config["locales"] = {"zh-CN": PLOTLY_ZH}
