@@ -206,6 +206,8 @@ def test_to_query_writes_every_key_and_parses_back():
     found, notes = parse(**q)
     assert notes == [] and Settings(**{**found, "shared_scale": True}) == s
     assert to_query(DEFAULTS)["scale"] == "1" and to_query(DEFAULTS)["class"] == "0"
+    assert "shared" not in to_query(DEFAULTS) and "nums" not in to_query(DEFAULTS)
+    assert "nums" not in to_query(Settings(numbers=True, classroom=True))  # class=1 implies it
     # The display switches join the link when they differ from the defaults, and parse back.
     shown = Settings(shared_scale=False, numbers=not DEFAULTS.numbers)
     q = to_query(shown)
