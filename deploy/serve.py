@@ -1,10 +1,12 @@
-"""Run N `streamlit run app.py` processes on loopback ports behind one nginx (`make serve`).
+"""Run N `streamlit run launcher.py` processes on loopback ports behind one nginx (`make serve`).
 
-Glue, not a balancer: it starts the app processes, waits until each answers /_stcore/health,
-writes nginx's config from deploy/nginx.conf.template into a temporary folder, runs nginx
-there as a non-daemon child, and on Ctrl+C (or SIGTERM/SIGHUP) stops nginx and every app
-process it started, then deletes the folder. nginx does the proxying, the sticky sessions and
-the (passive) health checks.
+Glue, not a balancer: it starts a redis-server for the live class (unless REDIS_URL names a
+shared one; deploy/redis_local.py), then the app processes with REDIS_URL, waits until each
+answers /_stcore/health, writes nginx's config from deploy/nginx.conf.template into a
+temporary folder, runs nginx there as a non-daemon child, and on Ctrl+C (or SIGTERM/SIGHUP)
+stops nginx, every app process and Redis, then deletes the folder (Redis's append-only file
+with it). A Redis that exits meanwhile is started again on its port and data. nginx does the
+proxying, the sticky sessions and the (passive) health checks.
 
     .venv/bin/python deploy/serve.py --workers 2 --port 8501
     .venv/bin/python deploy/serve.py --workers 4 --host 0.0.0.0     # a classroom LAN
@@ -36,6 +38,11 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script (`make serve`): import as the package would
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from deploy.redis_local import LocalRedis, start_redis
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
@@ -93,7 +100,7 @@ def announced_port(output: str) -> int | None:
     return int(found.group(1) or found.group(2)) if found else None
 
 
-def worker_command(app: str, port: int = 0) -> list[str]:
+def worker_command(app: str = "launcher.py", port: int = 0) -> list[str]:
     """One app process: `make run`'s posture (headless, no statistics), loopback only; port 0
     lets the OS pick a free port at bind time (no window in which another process takes it)."""
     return [
@@ -145,7 +152,9 @@ def server_lines(ports: list[int]) -> str:
     )
 
 
-def spawn(command: list[str], *, stdout, stderr=subprocess.STDOUT) -> subprocess.Popen:
+def spawn(
+    command: list[str], *, stdout, stderr=subprocess.STDOUT, env: dict[str, str] | None = None
+) -> subprocess.Popen:
     """A child in its own process group (a terminal's Ctrl+C reaches only serve.py, which
     stops the children in order) that gets SIGTERM if serve.py itself dies, even by SIGKILL.
 
@@ -161,7 +170,7 @@ def spawn(command: list[str], *, stdout, stderr=subprocess.STDOUT) -> subprocess
     return subprocess.Popen(
         command,
         cwd=REPO_ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
         stdin=subprocess.DEVNULL,
         stdout=stdout,
         stderr=stderr,
@@ -222,6 +231,8 @@ class Cluster:
     run_dir: Path
     workers: list[Child] = field(default_factory=list)
     nginx: Child | None = None
+    redis: LocalRedis | None = None  # ours (None when REDIS_URL names a shared one)
+    env: dict[str, str] = field(default_factory=dict)  # REDIS_URL, SERVE_HOST of the app processes
     _selector: selectors.BaseSelector | None = None
     _partial: dict[int, bytes] = field(default_factory=dict)  # output fd → unfinished line
 
@@ -248,7 +259,8 @@ class Cluster:
         sys.stdout.flush()
 
     def stop(self) -> None:
-        """nginx first (no new connections), then every app process; SIGKILL after 10 s."""
+        """nginx first (no new connections), then every app process (SIGKILL after 10 s), then
+        Redis (it writes its append-only file out)."""
         for child in self.children:
             _signal_group(child.process, signal.SIGTERM)
         deadline = time.monotonic() + STOP_TIMEOUT_S
@@ -260,6 +272,8 @@ class Cluster:
                 child.process.wait(timeout=STOP_TIMEOUT_S)
         for child in self.workers:  # a stopped app's leftovers in its group, if any
             _signal_group(child.process, signal.SIGKILL)
+        if self.redis is not None:
+            self.redis.stop()
         if self._selector is not None:
             self._selector.close()
         shutil.rmtree(self.run_dir, ignore_errors=True)
@@ -315,7 +329,7 @@ def start_cluster(
     *,
     host: str = "127.0.0.1",
     port: int | None = None,
-    app: str = "app.py",
+    app: str = "launcher.py",
     nginx: str | None = None,
     log_dir: Path | None = None,
     timeout: float = STARTUP_TIMEOUT_S,
@@ -338,6 +352,7 @@ def start_cluster(
     run_dir.chmod(0o711)  # nginx's workers (nobody, when started as root) create temp files
     cluster = Cluster("", run_dir)
     try:
+        _start_redis(cluster, host)
         _start_workers(cluster, workers, app, log_dir)
         for child in cluster.workers:
             _wait_healthy(cluster, child, timeout)
@@ -348,6 +363,15 @@ def start_cluster(
     return cluster
 
 
+def _start_redis(cluster: Cluster, host: str) -> None:
+    """The class store the app processes share: REDIS_URL's, else a redis-server of our own."""
+    url = os.environ.get("REDIS_URL", "").strip()
+    if not url:
+        cluster.redis = start_redis(cluster.run_dir / "redis", spawn=spawn)
+        url = cluster.redis.url
+    cluster.env = {"REDIS_URL": url, "SERVE_HOST": host}
+
+
 def _start_workers(cluster: Cluster, count: int, app: str, log_dir: Path | None) -> None:
     """Spawn the app processes on loopback ports the OS picks (output: a file each, or a pipe)."""
     if log_dir is None:
@@ -355,10 +379,10 @@ def _start_workers(cluster: Cluster, count: int, app: str, log_dir: Path | None)
     for k in range(1, count + 1):
         log = log_dir / f"app-{k}.log" if log_dir else None
         if log is None:
-            process = spawn(worker_command(app), stdout=subprocess.PIPE)
+            process = spawn(worker_command(app), stdout=subprocess.PIPE, env=cluster.env)
         else:
             with log.open("wb") as sink:
-                process = spawn(worker_command(app), stdout=sink)
+                process = spawn(worker_command(app), stdout=sink, env=cluster.env)
         child = Child(f"app process {k}", process, log=log, tag=f"app {k}")
         if log is None:
             cluster._selector.register(process.stdout, selectors.EVENT_READ, child)
@@ -415,6 +439,7 @@ def watch(cluster: Cluster) -> int:
         if cluster.nginx.process.poll() is not None:
             print(f"nginx exited with code {cluster.nginx.process.returncode}", file=sys.stderr)
             return 1
+        _keep_redis(cluster)
         alive = [c for c in cluster.workers if c.process.poll() is None]
         for child in cluster.workers:
             if child.process.poll() is not None and not child.reported:
@@ -427,6 +452,18 @@ def watch(cluster: Cluster) -> int:
         if not alive:
             print("every app process has exited; stopping nginx", file=sys.stderr)
             return 1
+
+
+def _keep_redis(cluster: Cluster) -> None:
+    """Start our Redis again if it exited: same port, same append-only file, nothing lost."""
+    if cluster.redis is None or cluster.redis.alive():
+        return
+    code = cluster.redis.process.returncode
+    print(f"WARNING: redis-server exited with code {code}; starting it again", file=sys.stderr)
+    try:
+        cluster.redis.start()
+    except RuntimeError as err:
+        print(f"WARNING: {err}", file=sys.stderr)
 
 
 class Stop(Exception):
@@ -443,12 +480,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="app processes (default: number of cores)")  # fmt: skip
     parser.add_argument("--host", default="127.0.0.1", help="address nginx listens on")
     parser.add_argument("--port", type=int, default=8501, help="port nginx listens on")
-    parser.add_argument("--app", default="app.py", help="Streamlit script (from the repo root)")
+    parser.add_argument("--app", default="launcher.py", help="Streamlit script (repo root)")
     parser.add_argument("--nginx", default=None, help="nginx binary (default: /usr/sbin/nginx)")
     args = parser.parse_args(argv)
     if not 1 <= args.workers <= 64 or not 1 <= args.port <= 65535:
         parser.error("need 1 <= --workers <= 64 and a port in 1..65535")
     return args
+
+
+def _redis_note(cluster: Cluster) -> str:
+    if cluster.redis is None:
+        return f"Redis at REDIS_URL ({cluster.env['REDIS_URL'].split('@')[-1]})"
+    return f"redis-server on {cluster.redis.url}, append-only file in {cluster.redis.data_dir}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -469,7 +512,8 @@ def main(argv: list[str] | None = None) -> int:
         shown = cluster.url.replace("0.0.0.0", "<this machine's address>")
         count = f"{args.workers} app process" + ("es" if args.workers > 1 else "")
         print(f"Attention Lab: {count} behind nginx at {shown}")
-        print("Press Ctrl+C to stop nginx and every app process.", flush=True)
+        print(f"Class store: {_redis_note(cluster)}")
+        print("Press Ctrl+C to stop nginx, every app process and Redis.", flush=True)
         return watch(cluster)
     except Stop:
         return 0
@@ -481,7 +525,7 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(sig, signal.SIG_IGN)  # a second Ctrl+C must not cut the cleanup short
         if cluster is not None:
             cluster.stop()
-            print("stopped nginx and every app process", flush=True)
+            print("stopped nginx and every app process, then Redis", flush=True)
 
 
 if __name__ == "__main__":
