@@ -25,7 +25,9 @@ def test_a_code_is_read_in_any_case_with_spaces_around(typed, stored):
     assert codes.normal_code(typed) == stored
 
 
-@pytest.mark.parametrize("typed", ["K7O", "ABC", "ABCDEFG", "K7MX20", "K7MX2I", "K7-MX2", "", None, 7])
+@pytest.mark.parametrize(
+    "typed", ["K7O", "ABC", "ABCDEFG", "K7MX20", "K7MX2I", "K7-MX2", "", None, 7]
+)
 def test_malformed_codes_are_refused(typed):
     assert codes.normal_code(typed) is None
 

@@ -189,9 +189,7 @@ def test_an_unreachable_redis_is_store_unavailable():
 
 
 @pytest.mark.slow
-def test_a_restarted_redis_keeps_every_class_and_answer_and_the_subscriber_says_so(
-    tmp_path, clock
-):
+def test_a_restarted_redis_keeps_every_class_and_answer_and_the_subscriber_says_so(tmp_path, clock):
     redis_or_skip()
     server = start_redis(tmp_path / "redis", persist=True)
     try:
