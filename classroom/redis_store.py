@@ -209,7 +209,7 @@ class RedisStore:
     def _relay(self, pubsub: redis.client.PubSub, listener: Listener) -> None:
         """Pass each published message on until close()."""
         while not self._stopping.is_set():
-            message = pubsub.get_message(timeout=1.0)
+            message = pubsub.get_message(timeout=0.25)
             if message is not None and message["type"] == "message":
                 listener(json.loads(message["data"]))
 
