@@ -12,7 +12,8 @@ from classroom import join
     [
         ("127.0.0.1:8501", "http", "", "127.0.0.1", "10.0.0.5",
          ("http://127.0.0.1:8501", False, "loopback")),
-        ("localhost:8501", "http", "", "localhost", None, ("http://localhost:8501", False, "loopback")),
+        ("localhost:8501", "http", "", "localhost", None,
+         ("http://localhost:8501", False, "loopback")),
         ("localhost:8501", "http", "", "0.0.0.0", "192.168.1.20",
          ("http://192.168.1.20:8501", True, "lan")),
         ("10.1.1.1", "http", "", "0.0.0.0", "192.168.1.20", ("http://192.168.1.20", True, "lan")),

@@ -55,8 +55,8 @@ def test_the_teacher_sees_the_tally_and_phones_only_once_it_is_shown(store):
         lead = await teacher.events(f"/class/{code}/events")
         follow = await phone.events(f"/class/{code}/events")
         for token, choice in zip(PHONES[:5], "aabbc", strict=True):
-            said = await phone.call("POST", f"/class/{code}/answer",
-                                    {"phone": token, "question": "q1", "choice": choice})  # fmt: skip
+            body = {"phone": token, "question": "q1", "choice": choice}
+            said = await phone.call("POST", f"/class/{code}/answer", body)
             assert said.status == 200
         tally = await lead.until(lambda e: e.event == "tally" and e.data["total"] == 5)
         assert tally.data["counts"] == {"a": 2, "b": 2, "c": 1} and not tally.data["visible"]
