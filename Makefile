@@ -152,8 +152,15 @@ bench: $(DEV_STAMP) sysdeps
 
 # Opt-in load test: 40 websocket sessions plus a few Chromium tabs on loopback for 60 s;
 # TARGET=proxy runs them through nginx in front of WORKERS app processes (deploy/serve.py).
+# SCENARIO=class: 1 teacher + PHONES phones in one live class on `make serve` (WORKERS app
+# processes, nginx, Redis); GROUPS=2: two serve groups sharing one Redis (bench/load_class.py).
+SCENARIO ?=
+PHONES   ?= 200
+GROUPS   ?= 1
 load: $(DEV_STAMP) sysdeps
-	PYTHONPATH=. $(PY) bench/load.py $(if $(filter proxy,$(TARGET)),--proxy --workers $(WORKERS))
+	PYTHONPATH=. $(PY) $(if $(filter class,$(SCENARIO)),bench/load_class.py --workers $(WORKERS) \
+	  --phones $(PHONES) --groups $(GROUPS),bench/load.py $(if $(filter proxy,$(TARGET)),--proxy \
+	  --workers $(WORKERS)))
 
 # Opt-in mutation testing (mutmut, TESTING.md): one target at a time in tmp/mutate/, each mutant
 # against that target's fast tests; JOBS mutants at once (the machine's cores are shared);

@@ -333,12 +333,14 @@ def start_cluster(
     nginx: str | None = None,
     log_dir: Path | None = None,
     timeout: float = STARTUP_TIMEOUT_S,
+    redis_url: str | None = None,
 ) -> Cluster:
     """Start `workers` app processes, wait for their health, then nginx on host:port.
 
     With `log_dir`, each child writes to a file there (app-K.log, nginx-error.log); without,
     app output is copied to this terminal by `Cluster.pump` and nginx logs to stderr. Without
     `port`, nginx gets a free one, and another if that one is taken before nginx binds it.
+    The app processes share `redis_url` (default: REDIS_URL), else a redis-server of its own.
     """
     binary = find_nginx(nginx)
     if binary is None:
@@ -352,7 +354,7 @@ def start_cluster(
     run_dir.chmod(0o711)  # nginx's workers (nobody, when started as root) create temp files
     cluster = Cluster("", run_dir)
     try:
-        _start_redis(cluster, host)
+        _start_redis(cluster, host, redis_url or os.environ.get("REDIS_URL", "").strip())
         _start_workers(cluster, workers, app, log_dir)
         for child in cluster.workers:
             _wait_healthy(cluster, child, timeout)
@@ -363,9 +365,8 @@ def start_cluster(
     return cluster
 
 
-def _start_redis(cluster: Cluster, host: str) -> None:
-    """The class store the app processes share: REDIS_URL's, else a redis-server of our own."""
-    url = os.environ.get("REDIS_URL", "").strip()
+def _start_redis(cluster: Cluster, host: str, url: str) -> None:
+    """The class store the app processes share: `url`'s, else a redis-server of our own."""
     if not url:
         cluster.redis = start_redis(cluster.run_dir / "redis", spawn=spawn)
         url = cluster.redis.url
