@@ -241,21 +241,23 @@ def report(args: argparse.Namespace, moved: dict, paced: dict, burst_: dict, cpu
     print(f"burst: {burst_['accepted']}/{args.phones} answers accepted at once; tally complete "
           f"after {burst_['seconds']:.2f} s; {burst_['events']} tally events to the teacher; "
           f"answers lost: {burst_['lost']}")  # fmt: skip
-    print(f"\nCPU while {args.phones} phones follow and nothing changes ({args.idle:g} s):")
-    for name, share in cpu.items():
-        print(f"  {name:<22}{share:6.2f} % of a core")
+    print(f"\nCPU in % of a core over {args.idle:g} s: before any class, and while "
+          f"{args.phones} phones follow and nothing changes")  # fmt: skip
+    for name, (before, share) in cpu.items():
+        print(f"  {name:<22}{before:6.2f} %  ->{share:6.2f} %")
     slow = pct(moved["last"], 95) > 1000 or pct(paced["latencies"], 95) > 1000
     lost = moved["missed"] or burst_["lost"] or len(paced["latencies"]) < args.phones
     return 1 if slow or lost or not burst_["settled"] else 0
 
 
 async def drive(args: argparse.Namespace, teacher_url: str, phone_url: str, pids) -> int:
+    alone = await idle(pids, args.idle)  # the same processes before any class
     room = await open_room(teacher_url, phone_url, args.phones)
     try:
         moved = await changes(room, args.changes)
         paced = await answers(room, args.rate)
         burst_ = await burst(room)
-        cpu = await idle(pids, args.idle)
+        cpu = {name: (alone[name], share) for name, share in (await idle(pids, args.idle)).items()}
     finally:
         for task in room.tasks:
             task.cancel()
@@ -271,7 +273,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--groups", type=int, choices=(1, 2), default=1, help="serve groups")
     parser.add_argument("--changes", type=int, default=20, help="teacher's changes to time")
     parser.add_argument("--rate", type=float, default=40.0, help="paced answers a second")
-    parser.add_argument("--idle", type=float, default=30.0, help="seconds of CPU sampling")
+    parser.add_argument("--idle", type=float, default=20.0, help="seconds of each CPU sample")
     return parser.parse_args(argv)
 
 
