@@ -23,7 +23,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from deploy.serve import REPO_ROOT, announced_port, wait_until_healthy, worker_command
+from deploy.children import REPO_ROOT, announced_port, wait_until_healthy
+from deploy.serve import worker_command
 
 CHROMIUM = "/usr/bin/chromium"
 # Debian's Chromium in a container: no sandbox, no GPU, no network chatter (see DESIGN.md).

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from deploy.children import free_port
+
 REDIS_CANDIDATES = ("/usr/sbin/redis-server", "/usr/bin/redis-server", "redis-server")
 START_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 10.0
@@ -28,13 +30,6 @@ def find_redis(explicit: str | None = None) -> str | None:
         if path:
             return path
     return None
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def redis_command(binary: str, port: int, data_dir: Path, *, persist: bool = True) -> list[str]:

@@ -4,6 +4,7 @@ thread (real sockets, real event streams), and short async drivers built on benc
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import socket
 import threading
@@ -14,10 +15,18 @@ import uvicorn
 from starlette.applications import Starlette
 
 from classroom import Classroom
+from deploy.redis_local import find_redis
+from tests.browser_support import skip_missing
 
 PHONES = [f"phone-token-{i:04d}-abcdefghij" for i in range(400)]  # well-formed, 31 characters
 QUESTION = {"id": "q1", "choices": ["a", "b", "c"], "answer": "b",
             "why": {"b": {"zh": "他指小明", "en": "he is Xiaoming"}}}  # fmt: skip
+
+
+def redis_or_skip() -> None:
+    """Skip without Debian's redis-server (a failure under CI=true, tests/conftest.py)."""
+    if find_redis() is None:
+        skip_missing("redis-server is not installed", "run `make test` as root to install it")
 
 
 class Clock:
@@ -62,5 +71,7 @@ def served(service: Classroom) -> Iterator[str]:
 
 
 def run(coro):
-    """Run one async test body to its end."""
-    return asyncio.run(asyncio.wait_for(coro, 120))
+    """Run one async test body to its end, on a thread of its own (a Playwright test in the same
+    process may hold a running event loop on this one)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(coro, 120)).result()

@@ -13,16 +13,8 @@ import pytest
 
 from classroom.redis_store import RedisStore
 from classroom.store import MemoryStore
-from deploy.redis_local import LocalRedis, find_redis, start_redis
-from tests.browser_support import skip_missing
-from tests.classroom.class_support import Clock
-
-REDIS_HINT = "run `make test` as root to install redis-server with apt-get"
-
-
-def redis_or_skip() -> None:
-    if find_redis() is None:
-        skip_missing("redis-server is not installed", REDIS_HINT)
+from deploy.redis_local import LocalRedis, start_redis
+from tests.classroom.class_support import Clock, redis_or_skip
 
 
 @pytest.fixture(scope="session")

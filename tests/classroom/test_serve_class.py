@@ -12,9 +12,8 @@ import pytest
 
 from bench.class_client import Client, EventStream
 from deploy import serve
-from tests.classroom.class_support import PHONES, QUESTION, run
-from tests.classroom.conftest import redis_or_skip
-from tests.test_serve import nginx_or_skip
+from tests.browser_support import skip_missing
+from tests.classroom.class_support import PHONES, QUESTION, redis_or_skip, run
 
 pytestmark = pytest.mark.slow
 PHONE_COUNT = 12  # spread over both processes by nginx's random cookie (all on one: 1 in 2048)
@@ -22,7 +21,8 @@ PHONE_COUNT = 12  # spread over both processes by nginx's random cookie (all on 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    nginx_or_skip()
+    if serve.find_nginx() is None:
+        skip_missing("nginx is not installed", "run `make test` as root to install nginx")
     redis_or_skip()
     logs = tmp_path_factory.mktemp("serve-logs")
     with serve.start_cluster(2, log_dir=logs, timeout=240) as started:

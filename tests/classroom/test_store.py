@@ -16,8 +16,7 @@ from classroom.errors import ClassError
 from classroom.redis_store import RedisStore
 from classroom.store import MemoryStore
 from deploy.redis_local import start_redis
-from tests.classroom.class_support import PHONES, QUESTION
-from tests.classroom.conftest import redis_or_skip
+from tests.classroom.class_support import PHONES, QUESTION, redis_or_skip
 
 
 def make_class(store, clock, **patch) -> str:
