@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from starlette.testclient import TestClient
 
+import classroom
 from classroom import Classroom
 from classroom import state as st
 from classroom.limits import Limits
@@ -212,3 +213,14 @@ def test_an_unreachable_redis_answers_503_store_unavailable():
                       client.get("/class/K7MX2Q/events"),
                       answer(client, "K7MX2Q", PHONES[0], "a")):  # fmt: skip
             assert (reply.status_code, reply.json()["error"]) == (503, "store_unavailable")
+
+
+def test_a_page_asks_whether_its_browser_leads_the_class(service):
+    with TestClient(app_of(service)) as teacher:
+        code, secret = start(teacher)
+        assert classroom.running() is service
+        assert classroom.is_teacher(code, {f"al_lead_{code}": secret})
+        assert not classroom.is_teacher(code, {f"al_lead_{code}": secret[:-1] + "x"})
+        assert not classroom.is_teacher(code, {})
+    assert classroom.running() is None
+    assert not classroom.is_teacher(code, {f"al_lead_{code}": secret}), "no server: no teacher"
