@@ -181,8 +181,9 @@ class Hub:
 
     def _on_store(self, ok: bool) -> None:
         """Tell every stream; once the store is back, re-read every class (missed messages)."""
-        chunk = sse("store", {"ok": ok, **({} if ok else {"error": "store_unavailable"})})
+        said = {"ok": ok, **({} if ok else {"error": "store_unavailable"})}
         for known in self._classes.values():
+            chunk = sse("store", {**said, "v": known.state["v"] if known.state else 0})
             for stream in known.streams:
                 stream.offer("store", chunk)
         if ok and self._loop is not None:
@@ -198,7 +199,7 @@ class Hub:
         """The class no longer exists in the store: tell its streams and close them."""
         known = self._classes.get(code)
         for stream in list(known.streams if known else ()):
-            stream.offer("state", sse("gone", {"error": "no_class"}))
+            stream.offer("state", sse("gone", {"error": "no_class", "v": stream.v}))
             stream.close("no_class")
 
     def close(self) -> None:
@@ -216,7 +217,7 @@ class Hub:
                 for chunk in stream.take():
                     yield chunk
                 if stream.closed:
-                    yield sse("bye", {"reason": stream.closed})
+                    yield sse("bye", {"reason": stream.closed, "v": stream.v})
                     return
                 try:
                     await asyncio.wait_for(stream.wake.wait(), HEARTBEAT_S)

@@ -105,6 +105,7 @@ def test_a_lost_store_is_told_and_every_class_is_read_again_when_it_is_back():
         assert _parse(stream.take()[0].decode().strip()).data == {
             "ok": False,
             "error": "store_unavailable",
+            "v": 3,
         }
         hub.receive({"kind": "store", "ok": True})
         for _ in range(100):

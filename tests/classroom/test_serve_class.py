@@ -123,11 +123,11 @@ def test_redis_stopped_gives_503_and_after_its_restart_nothing_is_lost(cluster):
         lost = await phone.call("GET", f"/class/{code}")
         assert (lost.status, lost.json()["error"]) == (503, "store_unavailable")
         said = await stream.until(lambda e: e.event == "store")
-        assert said.data == {"ok": False, "error": "store_unavailable"}
+        assert said.data == {"ok": False, "error": "store_unavailable", "v": 1}
         assert (await teacher.call("GET", "/lesson")).status == 200, "the lesson goes on alone"
         serve._keep_redis(cluster)  # make serve's watch loop: start it again, same port and data
         back = await stream.until(lambda e: e.event == "store")
-        assert back.data == {"ok": True}  # (a state follows only if it changed meanwhile)
+        assert back.data == {"ok": True, "v": 1}  # (a state follows only if it changed)
         state = (await teacher.call("GET", f"/class/{code}")).json()
         assert state["step"] == "s3" and state["tally"]["counts"] == {"a": 0, "b": 0, "c": 1}
         assert await answer(phone, code, PHONES[1], "a") == 200
