@@ -9,7 +9,8 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8501
-APP    ?= app.py
+# launcher.py: app.py (the script that reruns) with the live class's routes beside it (st.App).
+APP    ?= launcher.py
 
 # Install stamps are named after a checksum of the requirements files, so a changed pin
 # reinstalls and an unchanged one costs nothing.
@@ -19,10 +20,11 @@ RUN_STAMP := $(VENV)/.installed-run-$(RUN_SUM)
 DEV_STAMP := $(VENV)/.installed-dev-$(DEV_SUM)
 
 # Browser tests need Debian's Chromium and a CJK font (missing glyphs render as boxes);
-# `make serve` and its test need Debian's nginx.
+# `make serve` and its tests need Debian's nginx, and redis-server (the live class's store).
 CHROMIUM    := /usr/bin/chromium
 NGINX       := /usr/sbin/nginx
-SYSTEM_PKGS := chromium fonts-noto-cjk fontconfig nginx
+REDIS       := /usr/bin/redis-server
+SYSTEM_PKGS := chromium fonts-noto-cjk fontconfig nginx redis-server
 
 # `make serve`: app processes behind one nginx (default: one per core); TARGET=proxy makes
 # `make load` drive them through nginx instead of one bare `streamlit run`.
@@ -41,11 +43,12 @@ PARALLEL     := -n $(TEST_WORKERS) --dist loadfile
 
 help:
 	@echo "make run      start the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 serves the LAN)"
-	@echo "make serve    WORKERS=N app processes behind nginx on one port (default: one per core)"
+	@echo "make serve    WORKERS=N app processes behind nginx on one port, sharing one redis-server"
 	@echo "make check    ruff + every test but the browser and slow ones, in 2 processes (quick)"
 	@echo "make test     ruff + the whole pytest suite, real-browser tests included (CI runs it)"
 	@echo "make bench    the benchmark table (latency, reruns, cold start, payload, core)"
 	@echo "make load     opt-in load test: 40 sessions for 60 s on loopback (TARGET=proxy: via nginx)"
+	@echo "              SCENARIO=class: 1 teacher + 200 phones in one class on make serve WORKERS=2"
 	@echo "make mutate   opt-in mutation testing of the core, links and export (MUTATE=\"attention …\")"
 	@echo "make lint     ruff check + ruff format --check"
 	@echo "make format   ruff check --fix + ruff format"
@@ -75,11 +78,15 @@ run: $(RUN_STAMP)
 	$(PY) -m streamlit run $(APP) --server.address $(HOST) --server.port $(PORT) \
 	  --server.headless true --browser.gatherUsageStats false
 
-# Several app processes behind nginx with sticky sessions (deploy/serve.py, deploy/README.md).
-# Ctrl+C stops nginx and every app process it started.
+# Several app processes behind nginx with sticky sessions, sharing one redis-server (the class's
+# store; REDIS_URL names a shared one instead) (deploy/serve.py, deploy/README.md).
+# Ctrl+C stops nginx, every app process and Redis.
 serve: $(RUN_STAMP)
 	@[ -x $(NGINX) ] || { $(call apt_install,nginx,needed by make serve,nginx is missing \
 	  and this is not root with apt-get (run 'make serve' as root to install it)); }
+	@[ -n "$$REDIS_URL" ] || [ -x $(REDIS) ] || { $(call apt_install,redis-server,needed by make \
+	  serve,redis-server is missing and this is not root with apt-get (run 'make serve' as root \
+	  to install it$(,) or set REDIS_URL)); }
 	$(PY) deploy/serve.py --workers $(WORKERS) --host $(HOST) --port $(PORT) --app $(APP) \
 	  --nginx $(NGINX)
 
@@ -99,11 +106,11 @@ fi
 endef
 
 sysdeps:
-	@if [ -x $(CHROMIUM) ] && [ -n "$$(fc-list :lang=zh 2>/dev/null)" ] && [ -x $(NGINX) ]; then \
-	  exit 0; fi; \
-	$(call apt_install,$(SYSTEM_PKGS),needed by the browser and serve tests,Chromium$(,) a CJK \
-	  font or nginx is missing and this is not root with apt-get; browser and serve tests will \
-	  skip (run 'make test' as root to install $(SYSTEM_PKGS)).)
+	@if [ -x $(CHROMIUM) ] && [ -n "$$(fc-list :lang=zh 2>/dev/null)" ] && [ -x $(NGINX) ] \
+	  && [ -x $(REDIS) ]; then exit 0; fi; \
+	$(call apt_install,$(SYSTEM_PKGS),needed by the browser$(,) serve and class tests,Chromium$(,) \
+	  a CJK font$(,) nginx or redis-server is missing and this is not root with apt-get; the \
+	  tests that need them will skip (run 'make test' as root to install $(SYSTEM_PKGS)).)
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
@@ -145,8 +152,15 @@ bench: $(DEV_STAMP) sysdeps
 
 # Opt-in load test: 40 websocket sessions plus a few Chromium tabs on loopback for 60 s;
 # TARGET=proxy runs them through nginx in front of WORKERS app processes (deploy/serve.py).
+# SCENARIO=class: 1 teacher + PHONES phones in one live class on `make serve` (WORKERS app
+# processes, nginx, Redis); GROUPS=2: two serve groups sharing one Redis (bench/load_class.py).
+SCENARIO ?=
+PHONES   ?= 200
+GROUPS   ?= 1
 load: $(DEV_STAMP) sysdeps
-	PYTHONPATH=. $(PY) bench/load.py $(if $(filter proxy,$(TARGET)),--proxy --workers $(WORKERS))
+	PYTHONPATH=. $(PY) $(if $(filter class,$(SCENARIO)),bench/load_class.py --workers $(WORKERS) \
+	  --phones $(PHONES) --groups $(GROUPS),bench/load.py $(if $(filter proxy,$(TARGET)),--proxy \
+	  --workers $(WORKERS)))
 
 # Opt-in mutation testing (mutmut, TESTING.md): one target at a time in tmp/mutate/, each mutant
 # against that target's fast tests; JOBS mutants at once (the machine's cores are shared);

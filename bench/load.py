@@ -1,6 +1,6 @@
 """Load test: a classroom of Streamlit sessions (websocket clients + a few Chromium tabs) at once.
 
-Starts `streamlit run app.py` on a free 127.0.0.1 port (never anything else), opens N sessions
+Starts `streamlit run launcher.py` on a free 127.0.0.1 port (never anything else), opens N sessions
 through the app's own websocket protocol (bench/st_client.py), each with its own sentence from a
 share link, and toggles widgets (scaling switch, heads, …) for the given duration; a few real
 Chromium pages reload share links among them. Then prints a table: sessions held, errors
@@ -438,7 +438,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("-n", "--sessions", type=int, default=40, help="websocket sessions")
     parser.add_argument("-t", "--duration", type=float, default=60.0, help="seconds of toggling")
     parser.add_argument("--browsers", type=int, default=3, help="Chromium tabs among them")
-    parser.add_argument("--script", default="app.py", help="Streamlit script to serve")
+    parser.add_argument("--script", default="launcher.py", help="Streamlit script to serve")
     parser.add_argument("--toggles", default=DEFAULT_TOGGLES, help="regex of widget keys to flip")
     parser.add_argument(
         "--via",

@@ -1,7 +1,7 @@
 """The app on this machine for tests and benchmarks: one `streamlit run` on a loopback port, and
 Debian's Chromium to look at it.
 
-    with start_streamlit("app.py") as server:      # waits until /_stcore/health answers
+    with start_streamlit("launcher.py") as server:  # waits until /_stcore/health answers
         page.goto(server.url)                      # "http://127.0.0.1:41234"
 
 The server binds port 0: the OS picks a free port at bind time and the process announces it
@@ -23,7 +23,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from deploy.serve import REPO_ROOT, announced_port, wait_until_healthy, worker_command
+from deploy.children import REPO_ROOT, announced_port, wait_until_healthy
+from deploy.serve import worker_command
 
 CHROMIUM = "/usr/bin/chromium"
 # Debian's Chromium in a container: no sandbox, no GPU, no network chatter (see DESIGN.md).
@@ -110,7 +111,7 @@ class StreamlitServer:
 
 
 def spawn_streamlit(
-    script: str | os.PathLike[str] = "app.py",
+    script: str | os.PathLike[str] = "launcher.py",
     *,
     env: dict[str, str] | None = None,
     bare: bool = False,
@@ -144,7 +145,7 @@ def spawn_streamlit(
 
 
 def start_streamlit(
-    script: str | os.PathLike[str] = "app.py",
+    script: str | os.PathLike[str] = "launcher.py",
     *,
     env: dict[str, str] | None = None,
     bare: bool = False,

@@ -1,10 +1,12 @@
-"""Run N `streamlit run app.py` processes on loopback ports behind one nginx (`make serve`).
+"""Run N `streamlit run launcher.py` processes on loopback ports behind one nginx (`make serve`).
 
-Glue, not a balancer: it starts the app processes, waits until each answers /_stcore/health,
-writes nginx's config from deploy/nginx.conf.template into a temporary folder, runs nginx
-there as a non-daemon child, and on Ctrl+C (or SIGTERM/SIGHUP) stops nginx and every app
-process it started, then deletes the folder. nginx does the proxying, the sticky sessions and
-the (passive) health checks.
+Glue, not a balancer: it starts a redis-server for the live class (unless REDIS_URL names a
+shared one; deploy/redis_local.py), then the app processes with REDIS_URL, waits until each
+answers /_stcore/health, writes nginx's config from deploy/nginx.conf.template into a
+temporary folder, runs nginx there as a non-daemon child, and on Ctrl+C (or SIGTERM/SIGHUP)
+stops nginx, every app process and Redis, then deletes the folder (Redis's append-only file
+with it). A Redis that exits meanwhile is started again on its port and data. nginx does the
+proxying, the sticky sessions and the (passive) health checks.
 
     .venv/bin/python deploy/serve.py --workers 2 --port 8501
     .venv/bin/python deploy/serve.py --workers 4 --host 0.0.0.0     # a classroom LAN
@@ -17,10 +19,7 @@ terminal); deploy/local.py starts one app process the same way for the tests and
 from __future__ import annotations
 
 import argparse
-import contextlib
-import ctypes
 import functools
-import grp
 import os
 import re
 import selectors
@@ -31,39 +30,43 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-TEMPLATE = Path(__file__).with_name("nginx.conf.template")
-NGINX_CANDIDATES = ("/usr/sbin/nginx", "nginx")
+if __package__ in (None, ""):  # run as a script (`make serve`): import as the package would
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from deploy.children import (
+    REPO_ROOT,
+    Child,
+    announced_port,
+    free_port,
+    healthy,
+    signal_group,
+    spawn,
+    wait_until_healthy,
+)
+from deploy.nginx_conf import find_nginx, listen_address, render_config, server_lines, user_line
+from deploy.redis_local import LocalRedis, start_redis
+
+__all__ = [  # what deploy/local.py, bench/ and the tests import from here
+    "REPO_ROOT", "Child", "Cluster", "announced_port", "find_nginx", "free_port", "healthy",
+    "render_config", "server_lines", "start_cluster", "user_line", "wait_until_healthy",
+    "worker_command",
+]  # fmt: skip
+
 ROUTE_COOKIE = "attention_lab_route"  # the sticky-session cookie nginx hands out
 STARTUP_TIMEOUT_S = 120.0
 STOP_TIMEOUT_S = 10.0
-PLACEHOLDER = re.compile(r"@([A-Z_]+)@")
-PR_SET_PDEATHSIG = 1  # linux/prctl.h
 # Streamlit's start-up banner names the app process's own loopback URL; serve.py prints the one
 # URL browsers should open instead.
 BANNER = re.compile(r"\s*(You can now view your Streamlit app in your browser\.|URL: \S*)?\s*$")
-# How an app process told to bind port 0 says which port it got (its log line and its banner).
-ANNOUNCED = re.compile(r"Uvicorn server started on \S+:(\d+)|URL: https?://[^\s/]+:(\d+)")
 NGINX_ATTEMPTS = 3  # ports tried when the caller left nginx's port to us and another took it
 
 
 def is_loopback(host: str) -> bool:
     """The addresses `make run` treats as this machine only (the Makefile's case pattern)."""
     return host.startswith("127.") or host in ("localhost", "::1")
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now (nginx's: it cannot bind port 0
-    and report it, so its caller retries another when one is taken meanwhile)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def port_taken(host: str, port: int) -> bool:
@@ -78,22 +81,7 @@ def port_taken(host: str, port: int) -> bool:
     return False
 
 
-def find_nginx(explicit: str | None = None) -> str | None:
-    """Path of the nginx binary (Debian puts it in /usr/sbin, often not on a user's PATH)."""
-    for candidate in (explicit,) if explicit else NGINX_CANDIDATES:
-        path = shutil.which(candidate)
-        if path:
-            return path
-    return None
-
-
-def announced_port(output: str) -> int | None:
-    """The port an app process started with `--server.port 0` says it listens on, if it has."""
-    found = ANNOUNCED.search(output)
-    return int(found.group(1) or found.group(2)) if found else None
-
-
-def worker_command(app: str, port: int = 0) -> list[str]:
+def worker_command(app: str = "launcher.py", port: int = 0) -> list[str]:
     """One app process: `make run`'s posture (headless, no statistics), loopback only; port 0
     lets the OS pick a free port at bind time (no window in which another process takes it)."""
     return [
@@ -105,115 +93,6 @@ def worker_command(app: str, port: int = 0) -> list[str]:
     ]  # fmt: skip
 
 
-def user_line() -> str:
-    """nginx started as root drops its workers to nobody; as anyone else it stays who it is."""
-    if os.geteuid() != 0:
-        return ""
-    try:
-        grp.getgrnam("nogroup")
-        return "user nobody nogroup;"
-    except KeyError:
-        return "user nobody;"
-
-
-def render_config(values: dict[str, str], template: str | None = None) -> str:
-    """nginx.conf from the template: every @NAME@ outside comments must have a value."""
-    text = template if template is not None else TEMPLATE.read_text(encoding="utf-8")
-    lines = []
-    for line in text.splitlines():
-        if not line.lstrip().startswith("#"):
-            line = PLACEHOLDER.sub(lambda m: _value(values, m.group(1)), line)
-        lines.append(line)
-    return "\n".join(lines) + "\n"
-
-
-def _value(values: dict[str, str], name: str) -> str:
-    if name not in values:
-        raise KeyError(f"nginx template placeholder @{name}@ has no value")
-    return values[name]
-
-
-def listen_address(host: str, port: int) -> str:
-    """nginx's `listen` argument: IPv6 addresses go in brackets."""
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-
-
-def server_lines(ports: list[int]) -> str:
-    """The upstream's server lines: one per app process, passive health checks."""
-    return "\n".join(
-        f"        server 127.0.0.1:{port} max_fails=3 fail_timeout=10s;" for port in ports
-    )
-
-
-def spawn(command: list[str], *, stdout, stderr=subprocess.STDOUT) -> subprocess.Popen:
-    """A child in its own process group (a terminal's Ctrl+C reaches only serve.py, which
-    stops the children in order) that gets SIGTERM if serve.py itself dies, even by SIGKILL.
-
-    serve.py starts no threads, so the pre-exec hook (one prctl call) is safe here.
-    """
-    die_with_parent = None
-    if sys.platform == "linux":
-        libc = ctypes.CDLL(None, use_errno=True)
-
-        def die_with_parent() -> None:
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-
-    return subprocess.Popen(
-        command,
-        cwd=REPO_ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        stdin=subprocess.DEVNULL,
-        stdout=stdout,
-        stderr=stderr,
-        start_new_session=True,
-        preexec_fn=die_with_parent,
-    )
-
-
-def healthy(url: str) -> bool:
-    """True when a Streamlit health endpoint (direct or through nginx) answers `ok`."""
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-            return response.status == 200 and response.read().strip() == b"ok"
-    except (urllib.error.URLError, OSError):
-        return False
-
-
-@dataclass
-class Child:
-    """One process serve.py started: an app process (its URL once it has announced its port)
-    or nginx."""
-
-    name: str
-    process: subprocess.Popen
-    url: str = ""
-    log: Path | None = None  # its output file, or None when it goes to the terminal
-    reported: bool = False  # its exit has been announced
-    tag: str = ""  # "app K": the prefix of its lines on the terminal
-
-    def log_tail(self, chars: int = 3000) -> str:
-        """The end of its log file, for error messages."""
-        if self.log is None:
-            return "(output went to the terminal)"
-        try:
-            return self.log.read_text(errors="replace")[-chars:]
-        except OSError:
-            return "(no log)"
-
-    def heard(self, output: str) -> None:
-        """Take the port an app process announces in `output` (a line, or its whole log)."""
-        port = None if self.url else announced_port(output)
-        if port is not None:
-            self.url = f"http://127.0.0.1:{port}"
-            self.name = f"{self.name} (127.0.0.1:{port})"
-
-    def served_url(self) -> str:
-        """Its URL, or "" while it has not announced one (its log is read for it)."""
-        if not self.url and self.log is not None:
-            self.heard(self.log_tail(chars=1 << 20))
-        return self.url
-
-
 @dataclass
 class Cluster:
     """App processes + nginx; `url` is what browsers open. Stop with `.stop()` or `with`."""
@@ -222,6 +101,8 @@ class Cluster:
     run_dir: Path
     workers: list[Child] = field(default_factory=list)
     nginx: Child | None = None
+    redis: LocalRedis | None = None  # ours (None when REDIS_URL names a shared one)
+    env: dict[str, str] = field(default_factory=dict)  # REDIS_URL, SERVE_HOST of the app processes
     _selector: selectors.BaseSelector | None = None
     _partial: dict[int, bytes] = field(default_factory=dict)  # output fd → unfinished line
 
@@ -248,18 +129,21 @@ class Cluster:
         sys.stdout.flush()
 
     def stop(self) -> None:
-        """nginx first (no new connections), then every app process; SIGKILL after 10 s."""
+        """nginx first (no new connections), then every app process (SIGKILL after 10 s), then
+        Redis (it writes its append-only file out)."""
         for child in self.children:
-            _signal_group(child.process, signal.SIGTERM)
+            signal_group(child.process, signal.SIGTERM)
         deadline = time.monotonic() + STOP_TIMEOUT_S
         for child in self.children:
             try:
                 child.process.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                _signal_group(child.process, signal.SIGKILL)
+                signal_group(child.process, signal.SIGKILL)
                 child.process.wait(timeout=STOP_TIMEOUT_S)
         for child in self.workers:  # a stopped app's leftovers in its group, if any
-            _signal_group(child.process, signal.SIGKILL)
+            signal_group(child.process, signal.SIGKILL)
+        if self.redis is not None:
+            self.redis.stop()
         if self._selector is not None:
             self._selector.close()
         shutil.rmtree(self.run_dir, ignore_errors=True)
@@ -269,39 +153,6 @@ class Cluster:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
-
-def _signal_group(process: subprocess.Popen, sig: int) -> None:
-    """Send a signal to a child's process group (it leads its own, see `spawn`)."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, sig)
-
-
-def wait_until_healthy(
-    name: str,
-    process: subprocess.Popen,
-    url: Callable[[], str],
-    log_tail: Callable[[], str],
-    timeout: float,
-    idle: Callable[[], object],
-) -> str:
-    """Poll the health endpoint of `url()` ("" until the process has said where it listens),
-    calling `idle` in between; return the URL, or raise with the log's tail if the process exits
-    or never answers (make serve here, the test and bench servers in deploy/local.py too)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            where = url() or "(it had not announced its port)"
-            raise RuntimeError(
-                f"{name} exited with code {process.returncode} before serving {where}:\n"
-                f"{log_tail()}"
-            )
-        found = url()
-        if found and healthy(found):
-            return found
-        idle()
-    where = url() or "(it has not announced its port)"
-    raise RuntimeError(f"{name} did not serve {where} within {timeout:.0f} s:\n{log_tail()}")
 
 
 def _wait_healthy(cluster: Cluster, child: Child, timeout: float) -> None:
@@ -315,16 +166,18 @@ def start_cluster(
     *,
     host: str = "127.0.0.1",
     port: int | None = None,
-    app: str = "app.py",
+    app: str = "launcher.py",
     nginx: str | None = None,
     log_dir: Path | None = None,
     timeout: float = STARTUP_TIMEOUT_S,
+    redis_url: str | None = None,
 ) -> Cluster:
     """Start `workers` app processes, wait for their health, then nginx on host:port.
 
     With `log_dir`, each child writes to a file there (app-K.log, nginx-error.log); without,
     app output is copied to this terminal by `Cluster.pump` and nginx logs to stderr. Without
     `port`, nginx gets a free one, and another if that one is taken before nginx binds it.
+    The app processes share `redis_url` (default: REDIS_URL), else a redis-server of its own.
     """
     binary = find_nginx(nginx)
     if binary is None:
@@ -338,6 +191,7 @@ def start_cluster(
     run_dir.chmod(0o711)  # nginx's workers (nobody, when started as root) create temp files
     cluster = Cluster("", run_dir)
     try:
+        _start_redis(cluster, host, redis_url or os.environ.get("REDIS_URL", "").strip())
         _start_workers(cluster, workers, app, log_dir)
         for child in cluster.workers:
             _wait_healthy(cluster, child, timeout)
@@ -348,6 +202,14 @@ def start_cluster(
     return cluster
 
 
+def _start_redis(cluster: Cluster, host: str, url: str) -> None:
+    """The class store the app processes share: `url`'s, else a redis-server of our own."""
+    if not url:
+        cluster.redis = start_redis(cluster.run_dir / "redis", spawn=spawn)
+        url = cluster.redis.url
+    cluster.env = {"REDIS_URL": url, "SERVE_HOST": host}
+
+
 def _start_workers(cluster: Cluster, count: int, app: str, log_dir: Path | None) -> None:
     """Spawn the app processes on loopback ports the OS picks (output: a file each, or a pipe)."""
     if log_dir is None:
@@ -355,10 +217,10 @@ def _start_workers(cluster: Cluster, count: int, app: str, log_dir: Path | None)
     for k in range(1, count + 1):
         log = log_dir / f"app-{k}.log" if log_dir else None
         if log is None:
-            process = spawn(worker_command(app), stdout=subprocess.PIPE)
+            process = spawn(worker_command(app), stdout=subprocess.PIPE, env=cluster.env)
         else:
             with log.open("wb") as sink:
-                process = spawn(worker_command(app), stdout=sink)
+                process = spawn(worker_command(app), stdout=sink, env=cluster.env)
         child = Child(f"app process {k}", process, log=log, tag=f"app {k}")
         if log is None:
             cluster._selector.register(process.stdout, selectors.EVENT_READ, child)
@@ -415,6 +277,7 @@ def watch(cluster: Cluster) -> int:
         if cluster.nginx.process.poll() is not None:
             print(f"nginx exited with code {cluster.nginx.process.returncode}", file=sys.stderr)
             return 1
+        _keep_redis(cluster)
         alive = [c for c in cluster.workers if c.process.poll() is None]
         for child in cluster.workers:
             if child.process.poll() is not None and not child.reported:
@@ -427,6 +290,18 @@ def watch(cluster: Cluster) -> int:
         if not alive:
             print("every app process has exited; stopping nginx", file=sys.stderr)
             return 1
+
+
+def _keep_redis(cluster: Cluster) -> None:
+    """Start our Redis again if it exited: same port, same append-only file, nothing lost."""
+    if cluster.redis is None or cluster.redis.alive():
+        return
+    code = cluster.redis.process.returncode
+    print(f"WARNING: redis-server exited with code {code}; starting it again", file=sys.stderr)
+    try:
+        cluster.redis.start()
+    except RuntimeError as err:
+        print(f"WARNING: {err}", file=sys.stderr)
 
 
 class Stop(Exception):
@@ -443,12 +318,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="app processes (default: number of cores)")  # fmt: skip
     parser.add_argument("--host", default="127.0.0.1", help="address nginx listens on")
     parser.add_argument("--port", type=int, default=8501, help="port nginx listens on")
-    parser.add_argument("--app", default="app.py", help="Streamlit script (from the repo root)")
+    parser.add_argument("--app", default="launcher.py", help="Streamlit script (repo root)")
     parser.add_argument("--nginx", default=None, help="nginx binary (default: /usr/sbin/nginx)")
     args = parser.parse_args(argv)
     if not 1 <= args.workers <= 64 or not 1 <= args.port <= 65535:
         parser.error("need 1 <= --workers <= 64 and a port in 1..65535")
     return args
+
+
+def _redis_note(cluster: Cluster) -> str:
+    if cluster.redis is None:
+        return f"Redis at REDIS_URL ({cluster.env['REDIS_URL'].split('@')[-1]})"
+    return f"redis-server on {cluster.redis.url}, append-only file in {cluster.redis.data_dir}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -469,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
         shown = cluster.url.replace("0.0.0.0", "<this machine's address>")
         count = f"{args.workers} app process" + ("es" if args.workers > 1 else "")
         print(f"Attention Lab: {count} behind nginx at {shown}")
-        print("Press Ctrl+C to stop nginx and every app process.", flush=True)
+        print(f"Class store: {_redis_note(cluster)}")
+        print("Press Ctrl+C to stop nginx, every app process and Redis.", flush=True)
         return watch(cluster)
     except Stop:
         return 0
@@ -481,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(sig, signal.SIG_IGN)  # a second Ctrl+C must not cut the cleanup short
         if cluster is not None:
             cluster.stop()
-            print("stopped nginx and every app process", flush=True)
+            print("stopped nginx and every app process, then Redis", flush=True)
 
 
 if __name__ == "__main__":

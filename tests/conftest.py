@@ -4,8 +4,9 @@ hidden skips in CI.
 Fixtures for browser tests (tests that use `page`, `browser` or `context` are marked `browser`
 automatically; mark others by hand):
 
-- `streamlit_server` (session): `streamlit run app.py` on a loopback port, healthy; its base
-  URL such as "http://127.0.0.1:41234". `page.goto(f"{streamlit_server}/?h=2")`.
+- `streamlit_server` (session): `streamlit run launcher.py` (app.py with the class's routes) on a
+  loopback port, healthy; its base URL such as "http://127.0.0.1:41234".
+  `page.goto(f"{streamlit_server}/?h=2")`.
 - `streamlit_factory` (function): `streamlit_factory("bench/baseline_app.py")` starts another
   script the same way and returns a `deploy.local.StreamlitServer` (`.url`, `.log_tail()`),
   stopped after the test.
@@ -125,8 +126,8 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
 
 @pytest.fixture(scope="session")
 def streamlit_server() -> Iterator[str]:
-    """Base URL of `streamlit run app.py` on a loopback port, shared by the session."""
-    with start_streamlit(REPO_ROOT / "app.py") as server:
+    """Base URL of `streamlit run launcher.py` on a loopback port, shared by the session."""
+    with start_streamlit(REPO_ROOT / "launcher.py") as server:
         yield server.url
 
 

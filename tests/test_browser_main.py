@@ -127,7 +127,7 @@ def test_markup_in_the_sentence_stays_text(page, streamlit_server):
 def test_fresh_server_opens_a_sub_page_link_through_the_router(page, streamlit_factory):
     """A link such as /learned written on the board, opened first on a new server, gets the
     app's sidebar and titles, not Streamlit's bare pages/-folder listing (app, cost, …)."""
-    server = streamlit_factory("app.py")
+    server = streamlit_factory("launcher.py")
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(f"{server.url}/order")
     nav = page.locator("[data-testid='stSidebarNav']")

@@ -79,14 +79,14 @@ def listening_addresses(port: int) -> list[str]:
 
 @pytest.fixture(scope="module")
 def default_server(tmp_path_factory):
-    """`streamlit run app.py` with only a port given (0: the OS picks one): address, XSRF etc.
-    come from config.toml.
+    """`streamlit run launcher.py` with only a port given (0: the OS picks one): address, XSRF
+    etc. come from config.toml.
 
     HOME is an empty folder, so a test can check that serving writes nothing there.
     """
     home = tmp_path_factory.mktemp("home")
     env = {"HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1"}
-    with start_streamlit("app.py", env=env, bare=True) as server:
+    with start_streamlit("launcher.py", env=env, bare=True) as server:
         yield server.port, server.url, home
 
 

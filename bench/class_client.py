@@ -1,0 +1,165 @@
+"""A small HTTP/1.1 client for the class's routes (asyncio streams, no dependencies): JSON
+requests with a cookie jar, and a Server-Sent Events reader. bench/load_class.py and
+tests/classroom/ drive the routes with it, directly or through nginx."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+TIMEOUT_S = 10.0
+
+
+@dataclass
+class Reply:
+    """An HTTP response: status, headers (lower-case name → values), body."""
+
+    status: int
+    headers: dict[str, list[str]]
+    body: bytes = b""
+
+    def json(self) -> dict:
+        return json.loads(self.body)
+
+    def header(self, name: str) -> str:
+        return ", ".join(self.headers.get(name, []))
+
+
+@dataclass
+class Event:
+    """One Server-Sent Event (a comment line has event ":")."""
+
+    event: str
+    data: dict | str
+    id: str = ""
+
+
+@dataclass
+class Client:
+    """One browser: a base URL (direct or nginx) and its cookies."""
+
+    base: str
+    cookies: dict[str, str] = field(default_factory=dict)
+    origin: str = ""  # the Origin header of its POSTs ("" means the base URL's)
+
+    def _head(self, method: str, path: str, extra: dict[str, str]) -> bytes:
+        host = urlsplit(self.base).netloc
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {host}", "Connection: close"]
+        if self.cookies:
+            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        lines += [f"{k}: {v}" for k, v in extra.items()]
+        return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+    async def _open(self, method: str, path: str, body: bytes | None, extra: dict) -> tuple:
+        parts = urlsplit(self.base)
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+        if body is not None:
+            extra = {"Content-Type": "application/json", "Content-Length": str(len(body)),
+                     "Origin": self.origin or self.base, **extra}  # fmt: skip
+        writer.write(self._head(method, path, extra) + (body or b""))
+        await writer.drain()
+        status, headers = await _read_head(reader)
+        for value in headers.get("set-cookie", []):
+            name, _, rest = value.partition("=")
+            self.cookies[name.strip()] = rest.split(";", 1)[0]
+        return reader, writer, status, headers
+
+    async def call(self, method: str, path: str, payload=None, *, raw: bytes | None = None,
+                   headers: dict | None = None, timeout: float = TIMEOUT_S) -> Reply:  # fmt: skip
+        """One request; `payload` goes as JSON (or `raw` bytes as they are)."""
+        body = raw if raw is not None else None if payload is None else json.dumps(payload).encode()
+        if method == "POST" and body is None:
+            body = b""
+
+        async def run() -> Reply:
+            reader, writer, status, head = await self._open(method, path, body, headers or {})
+            try:
+                return Reply(status, head, await _read_body(reader, head))
+            finally:
+                writer.close()
+
+        return await asyncio.wait_for(run(), timeout)
+
+    async def events(self, path: str, timeout: float = TIMEOUT_S) -> EventStream:
+        """Open an event stream (status 200 expected; the stream's reply otherwise)."""
+        opened = await asyncio.wait_for(self._open("GET", path, None, {}), timeout)
+        return EventStream(*opened)
+
+
+@dataclass
+class EventStream:
+    """An open /class/CODE/events response."""
+
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    status: int
+    headers: dict[str, list[str]]
+    _buffer: bytes = b""
+
+    async def next(self, timeout: float = TIMEOUT_S) -> Event | None:
+        """The next event or comment; None when the stream ended."""
+        while b"\n\n" not in self._buffer:
+            chunk = await asyncio.wait_for(self._chunk(), timeout)
+            if not chunk:
+                return None
+            self._buffer += chunk
+        block, self._buffer = self._buffer.split(b"\n\n", 1)
+        return _parse(block.decode())
+
+    async def _chunk(self) -> bytes:
+        if "chunked" not in self.headers.get("transfer-encoding", [""])[0]:
+            return await self.reader.read(65536)
+        size = int((await self.reader.readline()).strip() or b"0", 16)
+        data = await self.reader.readexactly(size) if size else b""
+        await self.reader.readline()
+        return data
+
+    async def until(self, want, timeout: float = TIMEOUT_S) -> Event:
+        """Events until one for which want(event) holds; raise if the stream ends first."""
+        while True:
+            event = await self.next(timeout)
+            if event is None:
+                raise ConnectionError("the event stream ended")
+            if want(event):
+                return event
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def _parse(block: str) -> Event:
+    fields: dict[str, str] = {}
+    for line in block.splitlines():
+        if line.startswith(":"):
+            return Event(":", line[1:].strip())
+        name, _, value = line.partition(":")
+        fields[name] = value.removeprefix(" ")
+    data = fields.get("data", "")
+    try:
+        parsed = json.loads(data) if data else {}
+    except ValueError:
+        parsed = data
+    return Event(fields.get("event", "message"), parsed, fields.get("id", ""))
+
+
+async def _read_head(reader: asyncio.StreamReader) -> tuple[int, dict[str, list[str]]]:
+    status = int((await reader.readline()).split()[1])
+    headers: dict[str, list[str]] = {}
+    while (line := (await reader.readline()).decode().rstrip("\r\n")) != "":
+        name, _, value = line.partition(":")
+        headers.setdefault(name.strip().lower(), []).append(value.strip())
+    return status, headers
+
+
+async def _read_body(reader: asyncio.StreamReader, headers: dict[str, list[str]]) -> bytes:
+    if "chunked" in headers.get("transfer-encoding", [""])[0]:
+        body = b""
+        while size := int((await reader.readline()).strip() or b"0", 16):
+            body += await reader.readexactly(size)
+            await reader.readline()
+        return body
+    if "content-length" in headers:
+        return await reader.readexactly(int(headers["content-length"][0]))
+    return await reader.read()

@@ -1,0 +1,287 @@
+"""Load test of the live class (`make load SCENARIO=class`): 1 teacher + N phones in one class.
+
+Starts `make serve`'s stack (deploy/serve.py: nginx, --workers app processes, redis-server) on
+loopback, or with --groups 2 two such groups sharing the first one's Redis (two machines: the
+teacher on one, the phones on the other). The phones are bench/class_client.py clients, each
+with its own nginx cookie (so they spread over the app processes) and an open event stream; the
+teacher has two (projector and presenter). Then it measures and prints:
+
+- the teacher's change → the last phone receiving it (per change; p50/p95 over --changes);
+- one answer → the teacher's tally event counting it (answers paced at --rate a second), and a
+  burst of every phone answering at once (time until the tally has them all; tally events sent);
+- answers lost: the tally against the answers the server accepted (each phone answers twice,
+  half of them changing their mind);
+- the app processes' (and nginx's, Redis's) CPU while the phones follow and nothing changes.
+
+    PYTHONPATH=. .venv/bin/python bench/load_class.py                  # 200 phones, WORKERS=2
+    PYTHONPATH=. .venv/bin/python bench/load_class.py --groups 2 --phones 200
+
+Opt-in (minutes, both cores); every client runs in this one Python process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.class_client import Client, EventStream
+from bench.load_target import cpu_seconds, process_tree
+from deploy.serve import Cluster, start_cluster
+
+QUESTION = {"id": "load-q", "choices": ["a", "b", "c", "d"], "answer": "b"}
+
+
+@dataclass
+class Follower:
+    """One open event stream and when each version / tally total first reached it."""
+
+    stream: EventStream
+    versions: dict[int, float] = field(default_factory=dict)
+    totals: list[tuple[float, int]] = field(default_factory=list)  # (time, tally total)
+    tallies: int = 0  # tally events received
+    counts: dict = field(default_factory=dict)  # the last tally's counts
+
+    async def read(self) -> None:
+        with contextlib.suppress(OSError, asyncio.CancelledError, ConnectionError):
+            while (event := await self.stream.next(timeout=3600)) is not None:
+                now = time.perf_counter()
+                if event.event == "state":
+                    self.versions.setdefault(event.data["v"], now)
+                elif event.event == "tally":
+                    self.tallies += 1
+                    self.totals.append((now, event.data["total"]))
+                    self.counts = event.data["counts"]
+
+
+@dataclass
+class Room:
+    """The class under load: its code, the teacher, the phones."""
+
+    code: str
+    teacher: Client
+    leads: list[Follower]
+    phones: list[Client]
+    follows: list[Follower]
+    tasks: list[asyncio.Task] = field(default_factory=list)
+
+
+@contextlib.contextmanager
+def groups(args: argparse.Namespace) -> Iterator[tuple[str, str, list[tuple[str, int]]]]:
+    """(teacher's URL, phones' URL, (name, pid) of every server process) of the serve groups."""
+    with tempfile.TemporaryDirectory(prefix="attention-lab-class-load-") as logs:
+        first = start_cluster(args.workers, log_dir=Path(logs), timeout=240)
+        clusters = [first]
+        try:
+            if args.groups == 2:
+                second_logs = Path(logs) / "second"
+                second_logs.mkdir()
+                clusters.append(start_cluster(args.workers, log_dir=second_logs, timeout=240,
+                                              redis_url=first.redis.url))  # fmt: skip
+            yield first.url, clusters[-1].url, processes(clusters)
+        finally:
+            for cluster in reversed(clusters):
+                cluster.stop()
+
+
+def processes(clusters: list[Cluster]) -> list[tuple[str, int]]:
+    """Every server process to sample: app processes, nginx (master + workers), Redis."""
+    found = []
+    for g, cluster in enumerate(clusters, start=1):
+        found += [(f"group {g} app {k}", w.process.pid) for k, w in enumerate(cluster.workers, 1)]
+        found += [(f"group {g} nginx", pid) for pid in process_tree(cluster.nginx.process.pid)]
+    found.append(("redis-server", clusters[0].redis.process.pid))
+    return found
+
+
+async def follow(client: Client, code: str, phone: str = "") -> Follower:
+    """Open an event stream (retrying a refused one) and start reading it."""
+    query = f"?phone={phone}" if phone else ""
+    for _ in range(10):
+        stream = await client.events(f"/class/{code}/events{query}", timeout=30)
+        if stream.status == 200:
+            return Follower(stream)
+        stream.close()
+        await asyncio.sleep(0.5)
+    raise RuntimeError(f"the event stream of {code} stayed refused")
+
+
+def token(i: int) -> str:
+    return f"load-phone-{i:05d}-0123456789"
+
+
+async def open_room(teacher_url: str, phone_url: str, count: int) -> Room:
+    """A class with a question, the teacher's two windows and `count` phones following."""
+    teacher = Client(teacher_url)
+    made = await teacher.call("POST", "/class/new", {"scene": "s1", "step": "s1.a"})
+    code = made.json()["code"]
+    leads = [await follow(teacher, code), await follow(teacher, code)]
+    phones = [Client(phone_url) for _ in range(count)]
+    for i, phone in enumerate(phones):  # a first load: the class, and nginx's route cookie
+        await phone.call("GET", f"/class/{code}?phone={token(i)}", timeout=30)
+    follows = list(await asyncio.gather(*(follow(p, code, token(i)) for i, p in enumerate(phones))))
+    room = Room(code, teacher, leads, phones, follows)
+    room.tasks = [asyncio.create_task(f.read()) for f in leads + follows]
+    return room
+
+
+async def wait_for(condition, timeout: float = 30.0) -> bool:
+    deadline = time.perf_counter() + timeout
+    while not condition():
+        if time.perf_counter() > deadline:
+            return False
+        await asyncio.sleep(0.01)
+    return True
+
+
+async def changes(room: Room, count: int) -> dict:
+    """The teacher moves `count` steps, 1 s apart: when did the last phone see each one?"""
+    last, every, missed = [], [], 0
+    for k in range(count):
+        started = time.perf_counter()
+        said = await room.teacher.call("POST", f"/class/{room.code}/state", {"step": f"s1.{k}"})
+        v = said.json()["state"]["v"]
+        if not await wait_for(lambda v=v: all(v in f.versions for f in room.follows)):
+            missed += sum(v not in f.versions for f in room.follows)
+        seen = [f.versions[v] - started for f in room.follows if v in f.versions]
+        last.append(max(seen))
+        every += seen
+        await asyncio.sleep(1.0)
+    return {"last": last, "every": every, "missed": missed}
+
+
+async def answer(phone: Client, code: str, i: int, choice: str) -> bool:
+    """One answer, retried with the same token as a phone does; True once the server took it."""
+    body = {"phone": token(i), "question": QUESTION["id"], "choice": choice}
+    for _ in range(5):
+        with contextlib.suppress(OSError, TimeoutError):
+            said = await phone.call("POST", f"/class/{code}/answer", body, timeout=30)
+            if said.status == 200:
+                return True
+        await asyncio.sleep(0.2)
+    return False
+
+
+async def answers(room: Room, rate: float) -> dict:
+    """Every phone answers once, `rate` a second (not waiting for each other): when did the
+    teacher's tally first count as many answers as had been sent up to each one?"""
+    await room.teacher.call("POST", f"/class/{room.code}/state", {"question": QUESTION})
+    lead, sent, calls = room.leads[0], [], []
+    for i, phone in enumerate(room.phones):
+        sent.append(time.perf_counter())
+        calls.append(asyncio.create_task(answer(phone, room.code, i, "abcd"[i % 4])))
+        await asyncio.sleep(max(0.0, sent[-1] + 1 / rate - time.perf_counter()))
+    took = sum(await asyncio.gather(*calls))
+    await wait_for(lambda: any(t >= took for _, t in lead.totals), 10)
+    latencies = []
+    for n, started in enumerate(sent[:took], start=1):
+        counted = next((at for at, t in lead.totals if t >= n), None)
+        if counted is not None:
+            latencies.append(counted - started)
+    return {"latencies": latencies}
+
+
+async def burst(room: Room) -> dict:
+    """Every phone answers again at once, half changing their mind: nothing lost, few events."""
+    lead = room.leads[0]
+    before, started = lead.tallies, time.perf_counter()
+    choices = ["abcd"[i % 4] if i % 2 else "abcd"[(i + 1) % 4] for i in range(len(room.phones))]
+    took = await asyncio.gather(
+        *(answer(p, room.code, i, choices[i]) for i, p in enumerate(room.phones))
+    )
+    want = {c: choices.count(c) for c in "abcd"}
+    settled = await wait_for(lambda: lead.counts == want, 30)
+    state = await room.teacher.call("GET", f"/class/{room.code}")
+    tally = state.json()["tally"]
+    return {"accepted": sum(took), "seconds": time.perf_counter() - started, "settled": settled,
+            "events": lead.tallies - before, "total": tally["total"],
+            "lost": sum(want.values()) - tally["total"] + _diff(want, tally["counts"])}  # fmt: skip
+
+
+def _diff(want: dict, got: dict) -> int:
+    return sum(abs(want[c] - got.get(c, 0)) for c in want) // 2
+
+
+async def idle(pids: list[tuple[str, int]], seconds: float) -> dict[str, float]:
+    """CPU of each server process, in % of one core, while the phones follow and nothing changes."""
+    before = {name: cpu_seconds(pid) for name, pid in pids}
+    await asyncio.sleep(seconds)
+    return {name: 100 * (cpu_seconds(pid) - before[name]) / seconds for name, pid in pids}
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of values, in ms."""
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def report(args: argparse.Namespace, moved: dict, paced: dict, burst_: dict, cpu: dict) -> int:
+    """Print the tables; 1 when a target is missed (p95 > 1 s, an answer lost or unseen)."""
+    where = "teacher on group 1, phones on group 2" if args.groups == 2 else "one group"
+    print(f"\nLive class: 1 teacher (2 windows) + {args.phones} phones, {args.groups} serve "
+          f"group(s) of {args.workers} app processes, one Redis ({where})\n")  # fmt: skip
+    rows = [
+        ("teacher's change -> last phone (per change)", moved["last"]),
+        ("teacher's change -> each phone", moved["every"]),
+        (f"one answer -> teacher's tally ({args.rate:g}/s)", paced["latencies"]),
+    ]
+    print(f"{'measure':<48}{'n':>6}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
+    for name, values in rows:
+        print(f"{name:<48}{len(values):>6}{pct(values, 50):>9.0f}{pct(values, 95):>9.0f}"
+              f"{1000 * max(values):>9.0f}")  # fmt: skip
+    print(f"\nphones that missed a change: {moved['missed']}")
+    print(f"burst: {burst_['accepted']}/{args.phones} answers accepted at once; tally complete "
+          f"after {burst_['seconds']:.2f} s; {burst_['events']} tally events to the teacher; "
+          f"answers lost: {burst_['lost']}")  # fmt: skip
+    print(f"\nCPU in % of a core over {args.idle:g} s: before any class, and while "
+          f"{args.phones} phones follow and nothing changes")  # fmt: skip
+    for name, (before, share) in cpu.items():
+        print(f"  {name:<22}{before:6.2f} %  ->{share:6.2f} %")
+    slow = pct(moved["last"], 95) > 1000 or pct(paced["latencies"], 95) > 1000
+    lost = moved["missed"] or burst_["lost"] or len(paced["latencies"]) < args.phones
+    return 1 if slow or lost or not burst_["settled"] else 0
+
+
+async def drive(args: argparse.Namespace, teacher_url: str, phone_url: str, pids) -> int:
+    alone = await idle(pids, args.idle)  # the same processes before any class
+    room = await open_room(teacher_url, phone_url, args.phones)
+    try:
+        moved = await changes(room, args.changes)
+        paced = await answers(room, args.rate)
+        burst_ = await burst(room)
+        cpu = {name: (alone[name], share) for name, share in (await idle(pids, args.idle)).items()}
+    finally:
+        for task in room.tasks:
+            task.cancel()
+        for follower in room.leads + room.follows:
+            follower.stream.close()
+    return report(args, moved, paced, burst_, cpu)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--phones", type=int, default=200, help="simulated phones")
+    parser.add_argument("--workers", type=int, default=2, help="app processes per serve group")
+    parser.add_argument("--groups", type=int, choices=(1, 2), default=1, help="serve groups")
+    parser.add_argument("--changes", type=int, default=20, help="teacher's changes to time")
+    parser.add_argument("--rate", type=float, default=40.0, help="paced answers a second")
+    parser.add_argument("--idle", type=float, default=20.0, help="seconds of each CPU sample")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    with groups(args) as (teacher_url, phone_url, pids):
+        return asyncio.run(drive(args, teacher_url, phone_url, pids))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""The class's words for the deck: each error code of the class's routes (classroom/errors.py)
+and each state of a phone's link to the class, as its key in ui/text/classroom.toml."""
+
+from __future__ import annotations
+
+from ui.text import t
+
+ERROR_KEYS = {
+    "bad_origin": "classroom.error.bad_origin",
+    "not_teacher": "classroom.error.not_teacher",
+    "no_class": "classroom.error.no_class",
+    "ended": "classroom.error.ended",
+    "bad_json": "classroom.error.bad_json",
+    "too_large": "classroom.error.too_large",
+    "bad_field": "classroom.error.bad_field",
+    "bad_phone": "classroom.error.bad_phone",
+    "unknown_question": "classroom.error.unknown_question",
+    "bad_choice": "classroom.error.bad_choice",
+    "revealed": "classroom.error.revealed",
+    "too_many_requests": "classroom.error.too_many_requests",
+    "too_many_guesses": "classroom.error.too_many_guesses",
+    "busy": "classroom.error.busy",
+    "store_unavailable": "classroom.error.store_unavailable",
+    "server_stopping": "classroom.error.server_stopping",
+}
+# What `class-status` says, and the class's other words, by the name the deck reads them by.
+WORD_KEYS = {
+    "joined": "classroom.status.joined",
+    "alone": "classroom.status.alone",
+    "lost": "classroom.status.lost",
+    "reconnecting": "classroom.status.reconnecting",
+    "ended": "classroom.status.ended",
+    "start": "classroom.start",
+    "end": "classroom.end",
+    "join_prompt": "classroom.join_prompt",
+    "unreachable": "classroom.unreachable",
+    "no_lan": "classroom.no_lan",
+    "follow": "classroom.follow",
+    "open_alone": "classroom.open_alone",
+    "answered": "classroom.answered",
+    "right": "classroom.right",
+    "wrong": "classroom.wrong",
+    "tally_count": "classroom.tally_count",
+}
+
+
+def class_text(lang: str) -> dict[str, dict[str, str]]:
+    """The deck's table: {"error": {code: text}, "word": {name: text}} ({placeholders} kept)."""
+    return {
+        "error": {code: t(key, lang) for code, key in ERROR_KEYS.items()},
+        "word": {name: t(key, lang) for name, key in WORD_KEYS.items()},
+    }
