@@ -61,3 +61,5 @@ function paintRamp(stops, rule) {
 function headColour(colours, k) {
   return colours[k % colours.length];
 }
+
+return { headColour, hexRgb, inkOn, paintRamp, RAMP_SIZE, rampCss, rampIndex };

@@ -2,6 +2,9 @@
    Functions of their arguments: colours and sizes come in `look` (the palette Python sent),
    pixel ratio included; they never read the DOM back. */
 
+const { boxesMeet, headColour, isUpright, labelDepth, labelIndices, labelWidth, RAMP_SIZE, rampCss,
+  rampIndex } = VIEW;
+
 /** A crisp canvas of css size w × h; returns its context with the device-pixel transform set. */
 function sizeCanvas(canvas, w, h, dpr) {
   const pw = Math.round(w * dpr);
@@ -397,3 +400,7 @@ function drawBars(canvas, width, height, rows, heads, labels, hover, keep, look)
   }
   return { left, group, top: 8, plotH };
 }
+
+return { axisLabels, cellLines, cellNumberPx, cellNumbers, drawBars, drawColourBar, drawMap,
+  gridLines, hatchFuture, labelLayer, marks, outline, paintGrid, publishText, scoreCells,
+  sizeCanvas, weightCells };

@@ -1,11 +1,26 @@
-/* The keyboard, as reveal.js has it: → Space PageDown N next, ← PageUp Backspace P back (a
-   presenter remote sends the page keys), Home / End, 1–9 and 0 jump, S notes, F full screen,
-   B or . pause, ? the key list, Esc closes. Never while the user types in a box or moves a
-   slider, never with Ctrl, Alt or Meta held (the browser's own shortcuts stay). */
+/* The keyboard, as reveal.js has it: the key map (KEY_MAP: which keys do what) is written once,
+   in ui/lesson/deck.py, which also writes the key list (?) from it; here each of its actions is
+   bound. Never while the user types in a box or moves a slider, never with Ctrl, Alt or Meta
+   held (the browser's own shortcuts stay); Space and Enter press a focused button. */
 
-const NEXT_KEYS = new Set(["ArrowRight", "ArrowDown", "PageDown", "n", "N"]);
+const { closeOverlays, deepActive, goScene, KEY_MAP, stepBack, stepNext, toggleEditor, toggleFull,
+  toggleHelp, toggleNotes, togglePause } = LESSON;
 
-const PREV_KEYS = new Set(["ArrowLeft", "ArrowUp", "PageUp", "Backspace", "p", "P"]);
+// What each action of the key map does (false: the deck did not use the key).
+const ACTIONS = {
+  next: (D) => stepNext(D),
+  prev: (D) => stepBack(D),
+  first: (D) => goScene(D, 1, 0),
+  last: (D) => goScene(D, D.header.scenes, 0),
+  jump: (D, key) => goScene(D, key === "0" ? 10 : Number(key), 0),
+  notes: (D) => toggleNotes(D),
+  full: (D) => toggleFull(D),
+  black: (D) => togglePause(D, true),
+  help: (D) => toggleHelp(D),
+  close: (D) => closeOverlays(D),
+};
+const ACTION_OF = new Map(KEY_MAP.flatMap(([action, keys]) => keys.map((key) => [key, action])));
+for (const [action] of KEY_MAP) if (!ACTIONS[action]) throw new Error(`no key action ${action}`);
 
 const OWN_KEYS = /^(textarea|select)$/i; // elements that use the keys themselves
 
@@ -53,6 +68,7 @@ function releaseAfterPointer(D) {
   });
 }
 
+/** Bind the keyboard; returns what unbinds it. */
 function bindKeys(D) {
   const doc = D.host.ownerDocument;
   const onKey = (ev) => {
@@ -72,28 +88,22 @@ function bindKeys(D) {
   };
   doc.addEventListener("keydown", onKey);
   releaseAfterPointer(D);
-  D.unbindKeys = () => doc.removeEventListener("keydown", onKey);
+  return () => doc.removeEventListener("keydown", onKey);
+}
+
+/** A key as the key map names it: "Space" (with Shift: "Shift+Space"), a letter in capitals
+    (either case), else KeyboardEvent.key. */
+function keyName(ev) {
+  if (ev.key === " ") return ev.shiftKey ? "Shift+Space" : "Space";
+  return ev.key.length === 1 ? ev.key.toUpperCase() : ev.key;
 }
 
 /** One key; true when the deck used it. */
 function handle(D, ev, el) {
-  const key = ev.key;
-  if (key === " " || key === "Enter") {
-    if (pressable(el) || key === "Enter") return false;
-    if (ev.shiftKey) stepBack(D);
-    else stepNext(D);
-    return true;
-  }
-  if (NEXT_KEYS.has(key)) stepNext(D);
-  else if (PREV_KEYS.has(key)) stepBack(D);
-  else if (key === "Home") goScene(D, 1, 0);
-  else if (key === "End") goScene(D, D.header.scenes, 0);
-  else if (/^[0-9]$/.test(key)) goScene(D, key === "0" ? 10 : Number(key), 0);
-  else if (key === "s" || key === "S") toggleNotes(D);
-  else if (key === "f" || key === "F") toggleFull(D);
-  else if (key === "b" || key === "B" || key === ".") togglePause(D, true);
-  else if (key === "?") toggleHelp(D);
-  else if (key === "Escape") return closeOverlays(D);
-  else return false;
-  return true;
+  const name = keyName(ev);
+  if (name.endsWith("Space") && pressable(el)) return false; // it presses the focused button
+  const action = ACTION_OF.get(name);
+  return !!action && ACTIONS[action](D, ev.key) !== false;
 }
+
+return { bindKeys };

@@ -2,6 +2,8 @@
    readout line. Each is a real form control with a name and a data-key, so a rebuild after a
    rerun puts the keyboard back where it was. */
 
+const { deepActive, drawScene, lookOfDeck, make, sendState } = LESSON;
+
 /** A token's chip text: the word, and its English gloss when the lesson is in English. */
 function chipText(D, tok) {
   const g = D.header.lang === "en" && tok.gloss && tok.gloss.length <= 14 ? tok.gloss : "";
@@ -125,10 +127,12 @@ function fillSide(S, nodes) {
 
 /** Ask Python once for a measurement the scene needs (it arrives with the next rerun). */
 function askBlock(D, name) {
-  D.asked ||= {};
   if (D.header.blocks[name]) return;
   D.els.scene.dataset.waiting = name; // for tests: the figure says "measuring" until it comes
   if (D.asked[name]) return;
   D.asked[name] = true;
   D.api?.setTriggerValue("block", name);
 }
+
+return { askBlock, changeShared, fillSide, pctText, quoteTok, wButton, wReadout, wSlider, wSwitch,
+  wTokens };
