@@ -1,8 +1,9 @@
 """The browser code's bundles (ui/explorer/units.py): the attention view's (ui/explorer) and the
 lesson's (the view's files without their Streamlit glue, then ui/lesson's). Each file takes only
-what files before it give and gives exactly what its registry section declares; the view's leaf
-files (arithmetic, colour, layout, text alternatives, payloads) take only from leaves and touch
-no page, clock or global state. The same structure in Chromium: tests/test_browser_view_js.py."""
+what files before it give, names no registry field it did not take, and gives exactly what its
+registry section declares; the view's leaf files (arithmetic, colour, layout, text
+alternatives, payloads) take only from leaves and touch no page, clock or global state. The
+same structure in Chromium: tests/test_browser_view_js.py."""
 
 from __future__ import annotations
 
@@ -67,6 +68,14 @@ def test_a_file_reads_as_its_takes_its_code_and_its_gives():
     assert units.gives("function f() { return { a }; }\n") is None  # a function's, not the file's
 
 
+def test_the_check_reads_code_not_comments_strings_or_regular_expressions():
+    src = (
+        'const a = `x ${b("c", d)} y`; // e\n/* f */ g(/h\\/i/u.test(j)); k.l; ({ m: n });\n'
+        "const o = 'p' + \"q\";"
+    )
+    assert units._words(src) == {"const", "a", "b", "d", "g", "j", "k", "n", "o"}
+
+
 @pytest.mark.parametrize("name", LEAVES)
 def test_leaf_files_take_only_from_leaves_and_are_pure(name):
     src = (HERE / name).read_text(encoding="utf-8")
@@ -108,6 +117,17 @@ def test_a_file_that_takes_from_a_later_file_is_caught(view_copy):
     assert problems() == []
     write("softmax.js", lambda s: s.replace("*/\n", "*/\n\nconst { createView } = VIEW;\n", 1))
     assert problems() == ["softmax.js takes createView, which no file before it gives to VIEW"]
+
+
+def test_a_name_used_without_being_taken_is_caught(view_copy):
+    """A forgotten take (the bundle would throw a ReferenceError only when that line runs), and
+    a file calling ahead to a later file's name."""
+    write, problems = view_copy
+    write("paint.js", lambda s: s.replace("const { argmaxRow, ", "const { ", 1))
+    write("softmax.js", lambda s: s.replace("return { ", "createView();\nreturn { "))
+    found = problems()
+    assert any(p.startswith("paint.js names argmaxRow, a registry's field") for p in found)
+    assert any(p.startswith("softmax.js names createView") for p in found)
 
 
 def test_a_field_given_but_not_declared_or_declared_but_not_given_is_caught(view_copy):

@@ -22,9 +22,9 @@ const VIEW = Object.seal({
   STYLESHEET: null,
   // softmax.js: ÷τ, the causal mask and the row softmax; a row's entropy and top share (pure)
   attentionWeights: null, rowSpread: null, rowStats: null,
-  // colour.js: the palette's ramps and the ink on a colour (pure)
+  // colour.js: the palette's ramps, a map's cells on them, the ink on a colour (pure)
   headColour: null, hexRgb: null, inkOn: null, paintRamp: null, RAMP_SIZE: null, rampCss: null,
-  rampIndex: null,
+  rampIndex: null, scoreCells: null, weightCells: null,
   // layout.js: how many maps per row and how big, in the room (pure)
   boxesMeet: null, FIGURE_PAD: null, fitGrid: null, fontSizes: null, GAP: null, isUpright: null,
   labelDepth: null, labelIndices: null, labelWidth: null, mapGeometry: null, viewLayout: null,
@@ -37,8 +37,7 @@ const VIEW = Object.seal({
   // draw.js: maps, colour bars and focus bars on canvas
   axisLabels: null, cellLines: null, cellNumberPx: null, cellNumbers: null, drawBars: null,
   drawColourBar: null, drawMap: null, gridLines: null, hatchFuture: null, labelLayer: null,
-  marks: null, outline: null, paintGrid: null, publishText: null, scoreCells: null,
-  sizeCanvas: null, weightCells: null,
+  marks: null, outline: null, paintGrid: null, publishText: null, sizeCanvas: null,
   // input.js: where a pointer or a key lands; the listener registry
   barAt: null, cellAt: null, cursorAfter: null, listen: null, radioAfter: null, releasedTau: null,
   rowLabelAt: null, sliderFromTau: null, tauFromSlider: null, unlistenAll: null,

@@ -8,7 +8,10 @@ listed once, under the file that gives it, in bundle order. A file is a unit: it
 its header, with what it takes (`const { a, b } = VIEW;`, the analogue of `import { a, b } from
 "./x.js"`) and ends with what it gives (`return { c, d };`, the analogue of `export`); the
 builder wraps it as `Object.assign(VIEW, (() => { … })());`. The registry is sealed, so a field
-nobody declared cannot be added in the browser either.
+nobody declared cannot be added in the browser either. Besides the lists, the check reads a
+file's code only for the identifiers it names (comments, strings and regular expressions left
+out): a registry's field named without being taken is an error here, not a ReferenceError in a
+branch no test runs; so no file calls its own names by a registry field's name.
 """
 
 from __future__ import annotations
@@ -27,6 +30,15 @@ _HEADER = re.compile(r"\s*(?:/\*.*?\*/\s*|//[^\n]*\n\s*)*", re.S)  # a file's le
 _TAKE = re.compile(r"const \{([^}]*)\} = (\w+);\s*")
 _GIVE = re.compile(r"^return \{([^}]*)\};\s*\Z", re.M)
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
+# What is not code, left to right: comments, strings, template literals (whose ${…} are code),
+# regular expressions after a character that ends no value.
+_NOT_CODE = re.compile(
+    r"/\*.*?\*/|//[^\n]*|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`"
+    r"|(?<=[(,=:\[!&|?{};])\s*/(?![*/])(?:[^/\\\n\[]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[a-z]*",
+    re.S,
+)
+_INTERPOLATED = re.compile(r"\$\{((?:[^{}]|\{[^{}]*\})*)\}")  # a template's ${…}, one level of {}
+_WORD = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)(?![\w$])(?!\s*:)")
 
 
 @dataclass(frozen=True)
@@ -98,30 +110,61 @@ def gives(src: str) -> tuple[str, ...] | None:
     return _names(found.group(1)) if found else None
 
 
-def _check_file(name: str, src: str, known: dict[str, set[str]], declared: tuple[str, ...]):
-    """Problems of one file: takes of undeclared or not yet given fields, takes it never uses,
-    the registry reached outside the takes, gives other than its registry section."""
-    problems = []
-    if not src.startswith("/*"):
-        problems.append(f"{name} does not start with a header comment saying what it is for")
+def _code_only(src: str) -> str:
+    """src with its comments, strings and regular expressions blanked; of a template literal
+    only the code in its ${…} is kept."""
+
+    def blank(m: re.Match) -> str:
+        if not m.group().startswith("`"):
+            return " "
+        return " ".join(_code_only(inner) for inner in _INTERPOLATED.findall(m.group())) or " "
+
+    return _NOT_CODE.sub(blank, src)
+
+
+def _words(src: str) -> set[str]:
+    """The identifiers a file's code names (no comment, string or regular expression, no
+    object key, no property after a "."): the names it may take or give."""
+    return {m.group(1) for m in _WORD.finditer(_code_only(src))}
+
+
+def _check_takes(name: str, src: str, known: dict[str, set[str]], declared: set[str]):
+    """Problems of a file's takes and its other names: a take of a field no file above gives, a
+    take it never uses, a name of a registry (a file's give) it neither takes nor gives, the
+    registry itself named outside the takes."""
+    out = []
     taken, start = takes(src)
-    body = src[start:]
+    words = _words(src[start:])
+    mine = {n for _, names in taken for n in names} | set(gives(src) or ())
     for registry, names in taken:
         for n in names:
             if registry not in known:
-                problems.append(f"{name} takes {n} from {registry}, which is no registry before it")
+                out.append(f"{name} takes {n} from {registry}, which is no registry before it")
             elif n not in known[registry]:
-                problems.append(f"{name} takes {n}, which no file before it gives to {registry}")
-            elif not re.search(rf"(?<![\w$.]){re.escape(n)}(?![\w$])", body):
-                problems.append(f"{name} takes {n} and never uses it")
-    if reach := re.search(rf"\b({'|'.join(known)})\b", body):
-        problems.append(f"{name} names the registry {reach.group(1)} outside its takes")
+                out.append(f"{name} takes {n}, which no file before it gives to {registry}")
+            elif n not in words:
+                out.append(f"{name} takes {n} and never uses it")
+    for n in sorted((words & declared) - mine):
+        out.append(f"{name} names {n}, a registry's field, without taking it (take it, or name "
+                   "its own otherwise)")  # fmt: skip
+    for n in sorted(words & set(known)):
+        out.append(f"{name} names the registry {n} outside its takes")
+    return out
+
+
+def _check_file(name: str, src: str, known: dict[str, set[str]], section, declared: set[str]):
+    """Problems of one file: its header, its takes and names (_check_takes), its gives against
+    its registry section."""
+    out = []
+    if not src.startswith("/*"):
+        out.append(f"{name} does not start with a header comment saying what it is for")
+    out += _check_takes(name, src, known, declared)
     given = gives(src)
     if given is None:
-        problems.append(f"{name} does not end with `return {{ … }};` (what it gives)")
-    elif sorted(given) != sorted(declared):
-        problems.append(f"{name} gives {sorted(given)}; its section says {sorted(declared)}")
-    return problems
+        out.append(f"{name} does not end with `return {{ … }};` (what it gives)")
+    elif sorted(given) != sorted(section):
+        out.append(f"{name} gives {sorted(given)}; its section says {sorted(section)}")
+    return out
 
 
 def problems(packages: list[Package]) -> list[str]:
@@ -148,7 +191,7 @@ def problems(packages: list[Package]) -> list[str]:
                 out.append(f"{reg.name} lists {name}, which is not in {reg.path.parent}")
                 continue
             src = path.read_text(encoding="utf-8")
-            out += _check_file(p.prefix + name, src, known, reg.sections[name])
+            out += _check_file(p.prefix + name, src, known, reg.sections[name], set(owner))
             known[reg.name] |= set(reg.sections[name])
     return out
 

@@ -15,11 +15,11 @@ function deckSkeleton(host) {
   const top = make(doc, "div", "topbar");
   const strip = make(doc, "nav", "strip", { "data-testid": "lesson-strip" });
   const tools = make(doc, "div", "tools");
-  const button = (cls, id) => make(doc, "button", cls, { type: "button", "data-testid": id });
-  const edit = button("tool", "lesson-edit");
-  const notes = button("tool", "lesson-notes-toggle");
-  const keys = button("tool icon", "lesson-keys");
-  const full = button("tool icon", "lesson-full");
+  const tool = (cls, id) => make(doc, "button", cls, { type: "button", "data-testid": id });
+  const edit = tool("tool", "lesson-edit");
+  const notes = tool("tool", "lesson-notes-toggle");
+  const keys = tool("tool icon", "lesson-keys");
+  const full = tool("tool icon", "lesson-full");
   tools.append(edit, notes, keys, full);
   top.append(strip, tools);
   const notices = make(doc, "div", "notices", { role: "status", "data-testid": "lesson-notices" });
@@ -89,10 +89,10 @@ function frameTexts(D) {
   els.black.setAttribute("aria-label", tx(D, "lesson.blackout"));
 }
 
-function setLabel(button, text, name) {
-  button.textContent = text;
-  button.setAttribute("aria-label", name);
-  button.title = name;
+function setLabel(node, text, name) {
+  node.textContent = text;
+  node.setAttribute("aria-label", name);
+  node.title = name;
 }
 
 /** The sentence box, built once: a rerun renames its buttons (a new language) but never takes

@@ -39,20 +39,20 @@ const OWN_ROLES = new Set([
 
 /** True when the focused element wants the keys for itself: a text box, a select, a slider
     (a switch or a button only wants Space and Enter, see pressable). */
-function typing(el) {
-  if (!el) return false;
-  if (OWN_KEYS.test(el.tagName) || el.isContentEditable) return true;
-  if (/^input$/i.test(el.tagName) && !PRESSED_BY_SPACE.has(el.type)) return true;
-  const role = el.getAttribute?.("role");
+function typing(node) {
+  if (!node) return false;
+  if (OWN_KEYS.test(node.tagName) || node.isContentEditable) return true;
+  if (/^input$/i.test(node.tagName) && !PRESSED_BY_SPACE.has(node.type)) return true;
+  const role = node.getAttribute?.("role");
   return !!role && OWN_ROLES.has(role);
 }
 
 /** Space and Enter press a focused button, link or switch; the other keys still turn the page. */
-function pressable(el) {
-  if (!el) return false;
+function pressable(node) {
+  if (!node) return false;
   return (
-    /^(button|a|summary)$/i.test(el.tagName) ||
-    (/^input$/i.test(el.tagName) && PRESSED_BY_SPACE.has(el.type))
+    /^(button|a|summary)$/i.test(node.tagName) ||
+    (/^input$/i.test(node.tagName) && PRESSED_BY_SPACE.has(node.type))
   );
 }
 
@@ -60,10 +60,10 @@ function pressable(el) {
     word, then presses → for the next step); a control reached with Tab keeps it. */
 function releaseAfterPointer(D) {
   D.els.root.addEventListener("pointerup", (ev) => {
-    const el = ev.target.closest?.("button, input[type=checkbox], input[type=range], canvas[data-head]");
-    if (!el || el.closest(".editor")) return;
+    const node = ev.target.closest?.("button, input[type=checkbox], input[type=range], canvas[data-head]");
+    if (!node || node.closest(".editor")) return;
     setTimeout(() => {
-      if (deepActive(D.host.ownerDocument) === el) el.blur();
+      if (deepActive(D.host.ownerDocument) === node) node.blur();
     }, 0);
   });
 }
@@ -74,8 +74,8 @@ function bindKeys(D) {
   const onKey = (ev) => {
     if (!D.header || !D.els.root.isConnected || ev.defaultPrevented) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const el = deepActive(doc);
-    if (typing(el)) {
+    const node = deepActive(doc);
+    if (typing(node)) {
       if (ev.key === "Escape" && !D.els.editor.hidden) toggleEditor(D, false);
       return;
     }
@@ -84,7 +84,7 @@ function bindKeys(D) {
       togglePause(D, false);
       return;
     }
-    if (handle(D, ev, el)) ev.preventDefault();
+    if (handle(D, ev, node)) ev.preventDefault();
   };
   doc.addEventListener("keydown", onKey);
   releaseAfterPointer(D);
@@ -99,9 +99,9 @@ function keyName(ev) {
 }
 
 /** One key; true when the deck used it. */
-function handle(D, ev, el) {
+function handle(D, ev, node) {
   const name = keyName(ev);
-  if (name.endsWith("Space") && pressable(el)) return false; // it presses the focused button
+  if (name.endsWith("Space") && pressable(node)) return false; // it presses the focused button
   const action = ACTION_OF.get(name);
   return !!action && ACTIONS[action](D, ev.key) !== false;
 }

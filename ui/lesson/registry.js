@@ -35,8 +35,8 @@ const LESSON = Object.seal({
   // keys.js: the keyboard, bound from KEY_MAP
   bindKeys: null,
   // widgets.js: the controls a scene puts beside its figure
-  askBlock: null, changeShared: null, fillSide: null, pctText: null, quoteTok: null, wButton: null,
-  wReadout: null, wSlider: null, wSwitch: null, wTokens: null,
+  askBlock: null, changeShared: null, fillSide: null, headPicker: null, pctText: null,
+  quoteTok: null, wButton: null, wReadout: null, wSlider: null, wSwitch: null, wTokens: null,
   // views.js: the attention view in a scene
   NO_JOB: null, sceneView: null, viewHeader: null,
   // chart.js: line charts on the pen
@@ -44,7 +44,7 @@ const LESSON = Object.seal({
   // scenes_words.js: §1 whom 他 means; helpers every scene uses
   headWeights: null, scene1: null, sceneCanvas: null, stepTexts: null,
   // scenes_library.js: §2 the library lookup, §3 one word's three faces
-  headPicker: null, s2Head: null, scene2: null, scene3: null,
+  s2Head: null, scene2: null, scene3: null,
   // scenes_formula.js: §4 the formula step by step
   scene4: null,
   // scenes_scaling.js: §5 why √d_k

@@ -237,8 +237,8 @@ const scene9 = {
     return {
       draw() {
         const causal = D.state.causal;
-        codeLines.forEach((el, k) =>
-          el.classList.toggle("hot", causal && S9_MASK.test(D.header.code[k])),
+        codeLines.forEach((line, k) =>
+          line.classList.toggle("hot", causal && S9_MASK.test(D.header.code[k])),
         );
         const sw = wSwitch(
           S,

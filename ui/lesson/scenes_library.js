@@ -2,8 +2,8 @@
    §3 one word's three faces: its x times W_Q, W_K, W_V gives q, k, v. */
 
 const { rowSpread } = VIEW;
-const { animate, arr, changeShared, divisorOf, drawScene, fillSide, focusIn, fontsOf, headWeights,
-  make, mixRows, pctText, penArrow, penCells, penDone, penFont, penLine, penOutline, penText,
+const { animate, arr, changeShared, divisorOf, drawScene, fillSide, focusIn, fontsOf, headPicker,
+  headWeights, mixRows, pctText, penArrow, penCells, penDone, penFont, penLine, penOutline, penText,
   penTry, rampRgb, rankRow, sceneCanvas, scenePen, stepTexts, tx, wReadout, wTokens } = LESSON;
 
 /** The head a query is shown in: the one chosen, else the head whose row is most decided. */
@@ -18,26 +18,6 @@ function s2Head(S, part, i) {
     if (t > top + 1e-9) [best, top] = [k, t];
   }
   return best;
-}
-
-function headPicker(S, part, head, onPick) {
-  const doc = S.doc;
-  const group = make(doc, "div", "chips", {
-    role: "group",
-    "aria-label": tx(S.D, "lesson.head", { i: "" }).trim(),
-  });
-  for (let k = 0; k < part.h; k++) {
-    const b = make(
-      doc,
-      "button",
-      "",
-      { type: "button", "data-key": `head-${k}`, "aria-pressed": String(k === head) },
-      tx(S.D, "lesson.head", { i: k + 1 }),
-    );
-    b.addEventListener("click", () => onPick(k));
-    group.append(b);
-  }
-  return group;
 }
 
 const scene2 = {
@@ -399,4 +379,4 @@ function argmaxAbs(a) {
   return best;
 }
 
-return { headPicker, s2Head, scene2, scene3 };
+return { s2Head, scene2, scene3 };
