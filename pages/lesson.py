@@ -15,8 +15,7 @@ import numpy as np
 import streamlit as st
 
 from attention_core.experiments import cell_counts
-from attention_core.model import DECIDED_GAP, DECIDED_MIN
-from ui import palette, sidebar, state
+from ui import explorer, palette, sidebar, state
 from ui.lesson import data, deck, skeleton
 from ui.links import MAX_URL_SENTENCE
 from ui.routing import ensure_router
@@ -293,7 +292,8 @@ def build(s: Settings, at: int) -> tuple[dict, dict[str, np.ndarray]]:
         "cells": cell_counts(s.sentence),
         "heads_cost": data.heads_cost(*heads_of(user)),
         "example": DEFAULT_SENTENCE,
-        "decided": {"min": DECIDED_MIN, "gap": DECIDED_GAP},
+        "decided": explorer.DECIDED,  # the reading's rule, answered live by the deck's views
+        "keys": deck.key_help(s.lang),  # the key list's lines, from the key map (deck.KEY_MAP)
         "colours": palette.for_lesson(),  # the one palette: the view's (room size), the deck's
         "view_text": deck.view_text(s.lang),  # the attention view's words (its maps are the view)
     }

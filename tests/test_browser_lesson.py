@@ -17,6 +17,7 @@ from axe_playwright_python.sync_playwright import Axe
 from attention_core import softmax
 from attention_core.analysis import row_entropy
 from attention_core.model import load_demo_model
+from ui.lesson import deck
 from ui.text import t
 
 pytestmark = pytest.mark.browser
@@ -234,9 +235,10 @@ def test_notes_are_hidden_until_s_and_the_title_takes_the_focus(page, streamlit_
     assert notes.is_visible() and "W_Q" in notes.inner_text()
     press(page, "s")
     assert notes.is_hidden()
-    press(page, "?")  # the key list, a dialog; Esc closes it
+    press(page, "?")  # the key list, a dialog, written from the key map; Esc closes it
     assert page.get_by_role("dialog").is_visible()
-    assert t("lesson.k.remote", "zh") in page.get_by_role("dialog").inner_text()
+    listed = page.get_by_role("dialog").inner_text()
+    assert all(line in listed for line in [*deck.key_help("zh"), t("lesson.k.remote", "zh")])
     press(page, "Escape")
     assert page.locator('[data-testid="lesson-help"]').is_hidden()
     press(page, "b")  # a black screen; the next key only brings the scene back
@@ -250,6 +252,27 @@ def test_notes_are_hidden_until_s_and_the_title_takes_the_focus(page, streamlit_
     assert focused == "lesson-title"
     live = page.locator('[data-testid="lesson-live"]').text_content()
     assert t("lesson.s4.title", "zh") in live
+
+
+# The deck's record D (run.js newDeck), its settings, its frame and the scene's context: sealed,
+# so a field written anywhere but where the record is made throws (in strict code: the bundle).
+SEALED = f"""() => {{
+  "use strict";
+  const D = {DECK}.parentNode.__lesson; // the component's parent: its shadow root
+  const sealed = [D, D.state, D.els, D.ctx].map((r) => Object.isSealed(r));
+  try {{ D.extra = 1; }} catch (e) {{ return [...sealed, e instanceof TypeError]; }}
+  return [...sealed, false];
+}}"""
+
+
+def test_the_decks_records_declare_every_field_where_they_are_made(page, streamlit_server):
+    """D, D.state, D.els and the scene's context are sealed where they are made; every step of
+    every scene runs with them so (test_every_step_of_every_scene_fits_and_reads_from_the_back:
+    a field added anywhere else throws there)."""
+    open_lesson(page, streamlit_server, "?at=1")
+    assert page.evaluate(SEALED) == [True] * 5
+    press(page, "End")
+    assert where(page)[0] == SCENES and page.evaluate(SEALED) == [True] * 5
 
 
 def test_a_share_link_opens_its_scene_with_its_settings_and_they_carry(page, streamlit_server):

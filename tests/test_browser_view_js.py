@@ -1,5 +1,6 @@
 """The attention view's JavaScript in Chromium without a server: its arithmetic against the
-core, its ink rule against ui/palette, its layout, and createView/destroy on a bare page."""
+core, its ink rule against ui/palette, "decided" against the reading's rule, its layout, the
+bundles' registries, and createView/destroy on a bare page."""
 
 from __future__ import annotations
 
@@ -12,13 +13,24 @@ from attention_core import (
     causal_mask,
     scaled_dot_product_attention,
 )
+from attention_core.reading import top_two
 from ui import explorer, palette
-from ui.explorer import HERE
+from ui.explorer import HERE, units
+from ui.lesson import deck
 from ui.state import compute_lab
 
 pytestmark = pytest.mark.browser
 
 SENTENCE = "小明把书放在了桌子上，然后他走了。"
+
+
+def units_alone(*names: str) -> str:
+    """A script of the view's registry and the named files (leaves: they take from no other),
+    with the registry as the page's VIEW: a leaf's functions without the rest of the bundle."""
+    reg = explorer.REGISTRY
+    code = [units.code(reg.path.read_text(encoding="utf-8"))]
+    code += [units.wrap("VIEW", n, (HERE / n).read_text(encoding="utf-8")) for n in names]
+    return f"<script>{''.join(code)}globalThis.VIEW = VIEW;</script>"
 
 
 # ---- the arithmetic: softmax.js against the core, no server ----------------------------------
@@ -27,7 +39,7 @@ SENTENCE = "小明把书放在了桌子上，然后他走了。"
 @pytest.mark.parametrize("scale", [True, False])
 @pytest.mark.parametrize("causal", [False, True])
 def test_softmax_js_equals_scaled_dot_product_attention(page, scale, causal):
-    page.set_content(f"<script>{(HERE / 'softmax.js').read_text(encoding='utf-8')}</script>")
+    page.set_content(units_alone("softmax.js"))
     rng = np.random.default_rng(7)
     for n, d_k in ((1, 4), (13, 16), (40, 8), (64, 64)):
         q, k, v = rng.standard_normal((3, n, d_k)) * 3  # large scores: saturated rows too
@@ -35,7 +47,7 @@ def test_softmax_js_equals_scaled_dot_product_attention(page, scale, causal):
         core = scaled_dot_product_attention(q, k, v, scale=scale, mask=mask)
         scores = core.scores.astype(np.float32)  # what Python sends the view
         got = page.evaluate(
-            """([s, n, d, c]) => Array.from(attentionWeights(
+            """([s, n, d, c]) => Array.from(VIEW.attentionWeights(
                  new Float32Array(s), 0, n, d, c, new Float64Array(n * n)))""",
             [scores.ravel().tolist(), n, math.sqrt(d_k) if scale else 1.0, causal],
         )
@@ -47,9 +59,11 @@ def test_softmax_js_equals_scaled_dot_product_attention(page, scale, causal):
 def test_row_stats_js_equal_numpy(page):
     from attention_core.analysis import row_entropy
 
-    page.set_content(f"<script>{(HERE / 'softmax.js').read_text(encoding='utf-8')}</script>")
+    page.set_content(units_alone("softmax.js"))
     w = np.random.default_rng(3).dirichlet(np.ones(9) * 0.3, size=9)  # (9, 9) rows sum to 1
-    got = page.evaluate("([w, n]) => rowStats(new Float64Array(w), n)", [w.ravel().tolist(), 9])
+    got = page.evaluate(
+        "([w, n]) => VIEW.rowStats(new Float64Array(w), n)", [w.ravel().tolist(), 9]
+    )
     assert got["entropy"] == pytest.approx(row_entropy(w, base=2).mean(), abs=1e-9)
     assert got["max"] == pytest.approx(w.max(-1).mean(), abs=1e-12)
 
@@ -58,21 +72,21 @@ def test_row_stats_js_equal_numpy(page):
 
 
 def test_ink_on_colour_in_js_equals_the_python_rule(page):
-    page.set_content(f"<script>{(HERE / 'colour.js').read_text(encoding='utf-8')}</script>")
+    page.set_content(units_alone("colour.js"))
     view = palette.for_view(False)
     steps = range(0, 256, 15)
     grid = np.array([(r, g, b) for r in steps for g in steps for b in range(0, 256, 51)])
     near = [(v, v, v) for v in range(110, 140)]  # greys around the threshold (L ≈ 0.179 at 118)
     rgb = np.vstack([grid, near])
     got = page.evaluate(
-        "([rgb, rule]) => rgb.map(([r, g, b]) => inkOn(r, g, b, rule))",
+        "([rgb, rule]) => rgb.map(([r, g, b]) => VIEW.inkOn(r, g, b, rule))",
         [rgb.tolist(), view["on_colour"]],
     )
     assert got == palette.text_on(rgb).tolist()
     for ramp in ("weight", "signed"):  # every entry of the ramps the view paints with
         lut, ink = page.evaluate(
             """([stops, rule]) => {
-              const p = paintRamp(stops, rule);
+              const p = VIEW.paintRamp(stops, rule);
               return [Array.from(p.lut), p.ink]; }""",
             [view[ramp], view["on_colour"]],
         )
@@ -83,15 +97,72 @@ def test_ink_on_colour_in_js_equals_the_python_rule(page):
 
 
 def test_layout_keeps_the_focus_label_and_gives_panels_room(page):
-    page.set_content(f"<script>{(HERE / 'layout.js').read_text(encoding='utf-8')}</script>")
-    shown = page.evaluate("labelIndices(13, 2, 9)")
+    page.set_content(units_alone("layout.js"))
+    shown = page.evaluate("VIEW.labelIndices(13, 2, 9)")
     assert 9 in shown and 8 not in shown and 10 not in shown and shown[0] == 0
-    assert page.evaluate("labelIndices(13, 1, 4)") == list(range(13))
+    assert page.evaluate("VIEW.labelIndices(13, 1, 4)") == list(range(13))
     view = palette.for_view(True)
     cols = page.evaluate(
-        "([p]) => panelColumns(1024 - 64, 13, fontSizes(p, true, 960))", [view]
+        "([p]) => VIEW.viewLayout(1024 - 64, 768, 13, 4, true, p, 1).panelCols", [view]
     )  # a projector: every label fits under the panels' cells, so none is skipped
     assert cols < 3
+
+
+# ---- "decided": the reading's rule, answered live in the browser ------------------------------
+
+
+def test_decided_in_js_equals_the_readings_rule(page):
+    """a11y.js decides with the thresholds Python sends (explorer.DECIDED, in every view's
+    header) exactly as attention_core/reading.py's top_two does, on the same rows: random rows
+    and rows on and beside the thresholds (a one-token row; a tie)."""
+    page.set_content(units_alone("a11y.js"))
+    rng = np.random.default_rng(5)
+    rows = [rng.dirichlet(np.ones(n) * a) for n in (2, 5, 13, 40) for a in (0.02, 0.1, 0.3, 1.0)]
+    rows += [[1.0], [0.5, 0.5], [0.8, 0.3], [0.8, 0.2], [0.79999, 0.0], [0.9, 0.4], [0.9, 0.41],
+             [0.3, 0.8], [0.1, 0.85, 0.35], [0.0, 0.0, 0.0]]  # fmt: skip
+    rows = [np.asarray(r, dtype=float) for r in rows]
+    got = page.evaluate(
+        """([rows, rule]) => rows.map((w) => VIEW.decidedRow(w, w.length, rule).decided)""",
+        [[r.tolist() for r in rows], explorer.DECIDED],
+    )
+    want = [top_two(r)[2] for r in rows]
+    assert got == want
+    assert 0 < sum(want) < len(want)  # both answers occur
+
+
+# ---- the bundles' registries, as the browser holds them ---------------------------------------
+
+REGISTRIES = """() => {
+  const out = {};
+  for (const [name, reg] of Object.entries(globalThis.__units)) {
+    const fields = Object.keys(reg);
+    out[name] = {
+      sealed: Object.isSealed(reg),
+      empty: fields.filter((k) => reg[k] === null || reg[k] === undefined),
+      globals: fields.filter((k) => k in window),
+      added: (() => {
+        "use strict";
+        try { reg.extra = 1; return true; } catch (e) { return false; }
+      })(),
+    };
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("which", ["explorer", "lesson"])
+def test_every_declared_name_is_given_and_the_registries_are_sealed(page, which):
+    """After the bundle ran, every field of its registries holds what its file gave; none can be
+    added; and no name a file gives is also a browser global (a file that forgot to take it
+    would reach the global instead of failing)."""
+    code, names = (
+        (explorer.bundle(), "VIEW") if which == "explorer" else (deck.bundle(), "VIEW, LESSON")
+    )
+    page.set_content("<div></div>")
+    page.add_script_tag(content=f"{code}globalThis.__units = {{ {names} }};", type="module")
+    page.wait_for_function("() => !!globalThis.__units")
+    for name, got in page.evaluate(REGISTRIES).items():
+        assert got == {"sealed": True, "empty": [], "globals": [], "added": False}, name
 
 
 # ---- createView on a bare page: no Streamlit --------------------------------------------------

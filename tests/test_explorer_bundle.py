@@ -1,139 +1,50 @@
-"""The attention view's bundle (ui/explorer) and the lesson's (ui/lesson, which mounts the view
-with createView: the view's files, read from ui/explorer, then its own): each file names only
-files before it, no two define the same name, and the view's leaf files (arithmetic, colour,
-layout, text alternatives, payloads) touch no page, clock or global state."""
+"""The browser code's bundles (ui/explorer/units.py): the attention view's (ui/explorer) and the
+lesson's (the view's files without their Streamlit glue, then ui/lesson's). Each file takes only
+what files before it give, names no registry field it did not take, and gives exactly what its
+registry section declares; the view's leaf files (arithmetic, colour, layout, text
+alternatives, payloads) take only from leaves and touch no page, clock or global state. The
+same structure in Chromium: tests/test_browser_view_js.py."""
 
 from __future__ import annotations
 
-import functools
 import re
+import shutil
 
 import pytest
 
 from ui import explorer
-from ui.explorer import HERE, JS_FILES, LEAVES, bundle
+from ui.explorer import HERE, LEAVES, units
 from ui.lesson import deck
 
-IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+BUNDLES = {"explorer": lambda: [explorer.package()], "lesson": deck.packages}
 # Words a leaf may not name: the page, the clock, timers, storage, the network.
-IMPURE = {
+IMPURE = (
     "document", "window", "globalThis", "navigator", "location", "localStorage", "fetch",
     "setTimeout", "setInterval", "requestAnimationFrame", "addEventListener", "Date",
     "performance", "Math.random", "ResizeObserver", "IntersectionObserver", "console",
-}  # fmt: skip
-REGEX_BEFORE = set("(,=:[!&|?{};+-*%<>~^") | {""}
-KEYWORDS_BEFORE_REGEX = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete"}
-
-
-def _string_end(src: str, i: int, quote: str) -> int:
-    """Index after the string literal that starts at src[i] (a quote)."""
-    i += 1
-    while src[i] != quote:
-        i += 2 if src[i] == "\\" else 1
-    return i + 1
-
-
-def _template(src: str, i: int, out: list[str]) -> int:
-    """Skip a template literal at src[i] ("`"), lexing the code inside its ${…} into out."""
-    i += 1
-    while src[i] != "`":
-        if src[i] == "\\":
-            i += 2
-        elif src.startswith("${", i):
-            i = _code(src, i + 2, out, closing="}")
-        else:
-            i += 1
-    return i + 1
-
-
-def _code(src: str, i: int, out: list[str], closing: str | None = None) -> int:
-    """Tokens of JS code from src[i] into out (identifiers, "." and other single characters),
-    comments, strings and regular expressions left out; stops after `closing` at depth 0."""
-    depth = 0
-    while i < len(src):
-        c = src[i]
-        if src.startswith("//", i):
-            i = src.find("\n", i) if "\n" in src[i:] else len(src)
-        elif src.startswith("/*", i):
-            i = src.index("*/", i) + 2
-        elif c in "'\"":
-            i = _string_end(src, i, c)
-        elif c == "`":
-            i = _template(src, i, out)
-        elif c == "/" and (out[-1] if out else "") in REGEX_BEFORE | KEYWORDS_BEFORE_REGEX:
-            i += 1  # a regular expression literal: skip to its closing slash (and flags)
-            while src[i] != "/":
-                i += 2 if src[i] == "\\" else 1
-            i = IDENT.match(src, i + 1).end() if IDENT.match(src, i + 1) else i + 1
-        elif IDENT.match(src, i) and not (i and (src[i - 1].isalnum() or src[i - 1] in "_$")):
-            word = IDENT.match(src, i).group()
-            out.append(word)
-            i += len(word)
-        elif c.isspace():
-            i += 1
-        else:
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                if closing and depth == 0:
-                    return i + 1
-                depth -= 1
-            out.append(c)
-            i += 1
-    return i
-
-
-@functools.cache  # the order test lexes every later file once per file: ~50× the same texts
-def tokens(src: str) -> tuple[str, ...]:
-    out: list[str] = []
-    _code(src, 0, out)
-    return tuple(out)
-
-
-def top_level(src: str) -> set[str]:
-    """Names a file defines at its top level: function, const, let, class declarations."""
-    names, depth = set(), 0
-    toks = tokens(src)
-    for k, tok in enumerate(toks):
-        if tok in "{([":
-            depth += 1
-        elif tok in "})]":
-            depth -= 1
-        elif depth == 0 and tok in ("function", "const", "let", "class") and k + 1 < len(toks):
-            names.add(toks[k + 1])
-    return names
-
-
-def used(src: str) -> set[str]:
-    """Identifiers a file names that are not properties (after ".") or object keys."""
-    toks = tokens(src)
-    return {
-        tok for k, tok in enumerate(toks) if IDENT.fullmatch(tok) and (k == 0 or toks[k - 1] != ".")
-    }
-
-
-def sources(which: str = "explorer") -> dict[str, str]:
-    """name → source of every file of a bundle, in bundle order."""
-    if which == "explorer":
-        return {name: (HERE / name).read_text(encoding="utf-8") for name in JS_FILES}
-    return {name: path.read_text(encoding="utf-8") for name, path in deck.named_files()}
-
-
-BUNDLES = {"explorer": len(JS_FILES), "lesson": len(deck.named_files())}
-POSITIONS = [(which, i) for which, count in BUNDLES.items() for i in range(count)]
-
-
-def test_the_lexer_sees_code_not_strings_comments_or_regexes():
-    src = "const a = `x ${b + c} y`; // d\n/* e */ f('g', \"h\", /i\\/j/u.test(k)); l.m;"
-    assert used(src) == {"const", "a", "b", "c", "f", "k", "l"}
-    assert top_level("function p() { const q = 1; }\nconst r = 2;\nlet s;") == {"p", "r", "s"}
+)  # fmt: skip
+COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 
 
 @pytest.mark.parametrize("which", BUNDLES)
-def test_the_bundle_holds_every_file_in_order(which):
-    text = bundle() if which == "explorer" else deck.bundle()
-    at = [text.index(f"// ---- {name}\n") for name in sources(which)]
+def test_every_file_takes_only_what_files_before_it_give(which):
+    """The build-time check finds nothing: takes given above, gives as declared, no name
+    declared twice, the registry named only in takes, a header on every file."""
+    assert units.problems(BUNDLES[which]()) == []
+
+
+@pytest.mark.parametrize("which", BUNDLES)
+def test_the_bundle_holds_its_registries_then_every_file_in_order(which):
+    text = explorer.bundle() if which == "explorer" else deck.bundle()
+    names = [
+        f"{p.prefix}{name}"
+        for p in BUNDLES[which]()
+        for name in (p.registry.path.name, *p.registry.files)
+        if name not in p.skip
+    ]
+    at = [text.index(f"// ---- {name}\n") for name in names]
     assert at == sorted(at)
+    assert text.endswith("export default function () {}\n")
 
 
 def test_the_lesson_mounts_the_view_from_its_own_files():
@@ -143,46 +54,110 @@ def test_the_lesson_mounts_the_view_from_its_own_files():
     for name in explorer.VIEW_FILES:
         assert named[f"explorer/{name}"] == HERE / name
     assert "explorer/streamlit.js" not in named
+    assert f"explorer/{explorer.GLUE}" not in deck.bundle()
     assert not [n for n in named if n.startswith("lesson/") and "map" in n]  # no second renderer
 
 
-@pytest.mark.parametrize(("which", "index"), POSITIONS)
-def test_each_file_names_only_files_before_it(which, index):
-    files = sources(which)
-    names = list(files)
-    mine = names[index]
-    later = {n: top_level(files[n]) for n in names[index + 1 :]}
-    own = top_level(files[mine])
-    ahead = {
-        word: where
-        for where, defined in later.items()
-        for word in (used(files[mine]) & defined) - own
-    }
-    assert not ahead, f"{mine} names what later files define: {ahead}"
+def test_a_file_reads_as_its_takes_its_code_and_its_gives():
+    src = "/* What it is for. */\n\nconst { a, b } = VIEW;\nconst { c } = LESSON;\n\nf(a);\n"
+    src += "return { f, g };\n"
+    taken, start = units.takes(src)
+    assert taken == [("VIEW", ("a", "b")), ("LESSON", ("c",))]
+    assert src[start:].startswith("f(a);")
+    assert units.gives(src) == ("f", "g")
+    assert units.gives("function f() { return { a }; }\n") is None  # a function's, not the file's
 
 
-@pytest.mark.parametrize("which", BUNDLES)
-def test_no_two_files_define_the_same_name(which):
-    seen: dict[str, str] = {}
-    for name, src in sources(which).items():
-        for word in top_level(src):
-            assert word not in seen, f"{word} is defined in {seen.get(word)} and {name}"
-            seen[word] = name
+def test_the_check_reads_code_not_comments_strings_or_regular_expressions():
+    src = (
+        'const a = `x ${b("c", d)} y`; // e\n/* f */ g(/h\\/i/u.test(j)); k.l; ({ m: n });\n'
+        "const o = 'p' + \"q\";"
+    )
+    assert units._words(src) == {"const", "a", "b", "d", "g", "j", "k", "n", "o"}
 
 
 @pytest.mark.parametrize("name", LEAVES)
-def test_leaf_files_are_pure(name):
+def test_leaf_files_take_only_from_leaves_and_are_pure(name):
     src = (HERE / name).read_text(encoding="utf-8")
-    words = used(src)
-    calls = set(re.findall(r"\b\w+\.\w+", " ".join(tokens(src)).replace(" . ", ".")))
-    assert not (words | calls) & IMPURE, (words | calls) & IMPURE
-    assert not re.search(r"^(let|var)\s", src, re.M), "no module-level mutable state"
+    taken, _ = units.takes(src)
+    leaves = {n for leaf in LEAVES for n in explorer.REGISTRY.sections[leaf]}
+    assert all(n in leaves for _, names in taken for n in names), taken
+    code = COMMENTS.sub("", src)
+    found = [w for w in IMPURE if re.search(rf"(?<![\w$.]){re.escape(w)}(?![\w$])", code)]
+    assert not found, found
+    assert not re.search(r"^(let|var)\s", code, re.M), "no module-level mutable state"
 
 
-def test_a_file_that_calls_ahead_is_caught(monkeypatch):
-    """The check itself: softmax.js calling a view.js function must fail it."""
-    real = sources()
-    bad = dict(real, **{"softmax.js": real["softmax.js"] + "\nfunction f() { createView(); }\n"})
-    monkeypatch.setattr(f"{__name__}.sources", lambda which="explorer": bad)
-    with pytest.raises(AssertionError, match="createView"):
-        test_each_file_names_only_files_before_it("explorer", 0)
+# ---- the check itself, on a copy of the view's files --------------------------------------------
+
+
+@pytest.fixture
+def view_copy(tmp_path):
+    """A copy of ui/explorer's JS in tmp_path: (write(name, text), problems())."""
+    for path in HERE.glob("*.js"):
+        shutil.copy(path, tmp_path / path.name)
+
+    def write(name, change):
+        path = tmp_path / name
+        path.write_text(change(path.read_text(encoding="utf-8")), encoding="utf-8")
+
+    def problems():
+        units.read_registry.cache_clear()
+        try:
+            reg = units.read_registry(tmp_path / "registry.js")
+            return units.problems([units.Package(reg, "", {"STYLESHEET": ""})])
+        finally:
+            units.read_registry.cache_clear()
+
+    return write, problems
+
+
+def test_a_file_that_takes_from_a_later_file_is_caught(view_copy):
+    write, problems = view_copy
+    assert problems() == []
+    write("softmax.js", lambda s: s.replace("*/\n", "*/\n\nconst { createView } = VIEW;\n", 1))
+    assert problems() == ["softmax.js takes createView, which no file before it gives to VIEW"]
+
+
+def test_a_name_used_without_being_taken_is_caught(view_copy):
+    """A forgotten take (the bundle would throw a ReferenceError only when that line runs), and
+    a file calling ahead to a later file's name."""
+    write, problems = view_copy
+    write("paint.js", lambda s: s.replace("const { argmaxRow, ", "const { ", 1))
+    write("softmax.js", lambda s: s.replace("return { ", "createView();\nreturn { "))
+    found = problems()
+    assert any(p.startswith("paint.js names argmaxRow, a registry's field") for p in found)
+    assert any(p.startswith("softmax.js names createView") for p in found)
+
+
+def test_a_field_given_but_not_declared_or_declared_but_not_given_is_caught(view_copy):
+    write, problems = view_copy
+    write("softmax.js", lambda s: s.replace("return { ", "return { extra, "))
+    assert any("softmax.js gives" in p and "extra" in p for p in problems())
+    write("softmax.js", lambda s: s.replace("return { extra, attentionWeights, ", "return { "))
+    assert any("softmax.js gives" in p for p in problems())
+
+
+def test_the_registry_named_in_a_files_code_is_caught(view_copy):
+    write, problems = view_copy
+    write("a11y.js", lambda s: s + "\nVIEW.extra = 1;\n")
+    found = problems()
+    assert any("names the registry VIEW" in p for p in found)
+    assert any("does not end with `return" in p for p in found)  # its gives are no longer last
+
+
+def test_an_unused_take_and_a_missing_header_are_caught(view_copy):
+    write, problems = view_copy
+    write("draw.js", lambda s: s.replace("const { ", "const { pct, ", 1))
+    write("input.js", lambda s: re.sub(r"\A/\*.*?\*/\n", "", s, flags=re.S))
+    found = problems()
+    assert any("draw.js takes pct and never uses it" in p for p in found)
+    assert any("input.js does not start with a header" in p for p in found)
+
+
+def test_a_bundle_that_does_not_fit_is_not_built(view_copy, tmp_path):
+    write, _ = view_copy
+    write("softmax.js", lambda s: s.replace("*/\n", "*/\n\nconst { createView } = VIEW;\n", 1))
+    reg = units.read_registry.__wrapped__(tmp_path / "registry.js")
+    with pytest.raises(ValueError, match="takes createView"):
+        units.bundle([units.Package(reg, "", {"STYLESHEET": ""})])

@@ -375,3 +375,31 @@ def test_every_colour_the_lessons_css_reads_is_an_ink_of_the_palette():
     }
     inks = {k.replace("_", "-") for k, v in palette.LESSON_INK.items() if isinstance(v, str)}
     assert read and read <= inks, read - inks
+
+
+# ---- the keys: written once (deck.KEY_MAP), bound, listed, in the README ----------------------
+
+
+def test_the_readmes_key_table_is_the_key_map():
+    """README's key table is deck.KEY_MAP as the key list writes it, in English, row for row."""
+    rows = "\n".join(f"| {keys} | {does} |" for keys, does in deck.key_rows("en"))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"|---|---|\n{rows}\n\n" in readme, f"README's key table should read:\n{rows}"
+
+
+def test_each_key_does_one_thing_and_keys_js_binds_every_action():
+    keys = [key for _, ks, _ in deck.KEY_MAP for key in ks]
+    assert len(keys) == len(set(keys))
+    assert all(k == k.upper() or len(k) > 1 for k in keys)  # a letter stands for both cases
+    code = (ROOT / "ui" / "lesson" / "keys.js").read_text(encoding="utf-8")
+    actions = code[code.index("const ACTIONS = {") : code.index("};", code.index("ACTIONS"))]
+    bound = set(re.findall(r"^  (\w+): ", actions, re.M))
+    assert bound == {action for action, _, _ in deck.KEY_MAP}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_key_list_names_every_key_in_both_languages(lang):
+    lines = deck.key_help(lang)
+    assert len(lines) == len(deck.KEY_MAP) and all(lines)
+    assert deck.key_names(tuple("1234567890"), lang) == "1–9 / 0"
+    assert deck.key_names(("Space", "N"), lang) == f"{t('lesson.key.space', lang)} / N"

@@ -28,31 +28,24 @@ import streamlit as st
 
 from attention_core.model import DECIDED_GAP, DECIDED_MIN
 from ui import palette
+from ui.explorer import units
 from ui.text import SECTIONS, t
 
 HERE = Path(__file__).resolve().parent
-# One job per file (STYLE.md); concatenated in this order into one ES module (no build step).
-# Each file names only files before it (tests/test_explorer_bundle.py checks); the first four
-# are pure leaves (arithmetic, colour, layout, text alternatives).
-JS_FILES = (
-    "softmax.js",
-    "colour.js",
-    "layout.js",
-    "a11y.js",
-    "payload.js",
-    "draw.js",
-    "input.js",
-    "export.js",
-    "dom.js",
-    "paint.js",
-    "handlers.js",
-    "view.js",
-    "streamlit.js",
-)
+# One job per file (STYLE.md), each a unit that takes what files before it give and gives what
+# its section of registry.js declares; the registry lists them in bundle order (units.py joins
+# and checks them). The first five are pure leaves (arithmetic, colour, layout, text
+# alternatives, payloads).
+REGISTRY = units.read_registry(HERE / "registry.js")
+JS_FILES = REGISTRY.files
 LEAVES = JS_FILES[:5]
+GLUE = "streamlit.js"  # the view as a Streamlit component of its own
 # What another page's bundle includes to mount the view with createView (the lesson's deck):
 # every file but the Streamlit glue, read from here (never copied).
-VIEW_FILES = JS_FILES[:-1]
+VIEW_FILES = tuple(name for name in JS_FILES if name != GLUE)
+# "Decided", as the reading decides it (top weight ≥ min, and ≥ gap above the runner-up): sent to
+# every view, which answers it live as τ and the causal mask change the weights (a11y.js).
+DECIDED = {"min": DECIDED_MIN, "gap": DECIDED_GAP}
 MAGIC = b"ALV1"
 VIEW_NAME = "attention_lab.explorer"  # the component that draws (the other carries the code)
 KEY = "explorer"  # session-state key of the mounted view; its state lives under KEY["view"]
@@ -94,16 +87,16 @@ def stylesheet() -> str:
     return (HERE / "explorer.css").read_text(encoding="utf-8")
 
 
-def join_files(named: Sequence[tuple[str, Path]]) -> str:
-    """Files as one ES module's code, in order, each under a "// ---- name" line."""
-    return "\n".join(f"// ---- {name}\n{path.read_text(encoding='utf-8')}" for name, path in named)
+def package(glue: bool = True) -> units.Package:
+    """The view's files as a bundle takes them: all (glue) or without the Streamlit glue."""
+    given = {"STYLESHEET": stylesheet()}
+    return units.Package(REGISTRY, "explorer/", given, skip=() if glue else (GLUE,))
 
 
 @cache
 def bundle() -> str:
-    """The view's code as one ES module: the stylesheet, then the job files in order."""
-    code = join_files([(name, HERE / name) for name in JS_FILES])
-    return f"const STYLESHEET = {json.dumps(stylesheet())};\n{code}"
+    """The view's code as one ES module: its registry, then its units in order (units.py)."""
+    return units.bundle([package()])
 
 
 def register(code_name: str, js: str, name: str, run_global: str):
@@ -207,7 +200,7 @@ def header_for(
             "tau": view.tau,
         },
         "ack": ack,
-        "decided": {"min": DECIDED_MIN, "gap": DECIDED_GAP},  # as the learned page decides
+        "decided": DECIDED,  # as the reading decides; the view answers it live
         "text": strings(lang),
         "palette": palette.for_view(classroom),
         # How another page mounts the view (read once, when it is created): heads (indices),

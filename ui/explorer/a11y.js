@@ -102,16 +102,25 @@ function tipOf(T, cell, masked, divisor, tau) {
   return fmt(T.tip_scaled, { q, k, s: s.toFixed(2), by, v: (s / divisor).toFixed(2), w });
 }
 
+/** Whether a row of n weights is decided, by the rule Python sends (header.decided: the
+    reading's DECIDED_MIN and DECIDED_GAP): its top weight at least `min` and at least `gap`
+    above the runner-up. With the top key a and the runner-up b (tests/test_browser_view_js.py
+    holds it to attention_core's top_two on the same rows). */
+function decidedRow(w, n, rule) {
+  const a = argmaxRow(w, n, 0);
+  let b = a === 0 ? 1 : 0;
+  for (let j = 0; j < n; j++) if (j !== a && w[j] > w[b]) b = j;
+  const gap = w[a] - (n > 1 ? w[b] : 0);
+  return { a, b, decided: w[a] >= rule.min && gap >= rule.gap };
+}
+
 /** One story line for head k: where the focus row w looks, or that it is torn between two. */
 function storyLine(header, k, w, n, q, name) {
   const T = header.text;
   const job = header.jobs[k];
-  const a = argmaxRow(w, n, 0);
-  let b = a === 0 ? 1 : 0;
-  for (let j = 0; j < n; j++) if (j !== a && w[j] > w[b]) b = j;
+  const { a, b, decided } = decidedRow(w, n, header.decided);
   const head = fmt(T.head, { i: k + 1 });
-  const gap = w[a] - (n > 1 ? w[b] : 0);
-  if (w[a] >= header.decided.min && gap >= header.decided.gap) {
+  if (decided) {
     return fmt(T.story_head, { head, job: job.rel, q, k: name(a), w: pct(w[a]) });
   }
   return fmt(T.story_undecided, { head, job: job.rel, q, a: name(a), wa: pct(w[a]), b: name(b),
@@ -135,3 +144,6 @@ function storyOf(header, heads, weights, i, name, touch) {
   if (!header.jobs.some((j) => j && j.clear)) return [touch ? T.story_none_touch : T.story_none];
   return [fmt(touch ? T.story_other_touch : T.story_other, { q })];
 }
+
+return { argmaxRow, captionsOf, clipLabel, cursorLine, decidedRow, distinctNames, fmt, glossed, pct,
+  storyOf, summaryText, tableRows, tauText, tipOf };

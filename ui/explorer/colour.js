@@ -1,6 +1,7 @@
 /* Colour, from what Python sends (ui/palette.py, header.palette): 256-entry ramps between the
-   stops, and the ink rule. A cell's colour and its number's colour are decided here and nowhere
-   else in the view; the rule is ui/palette.text_on's (tests/test_browser_explorer.py compares). */
+   stops, a map's cells as places on them, and the ink rule. A cell's colour and its number's
+   colour are decided here and nowhere else in the view; the rule is ui/palette.text_on's
+   (tests/test_browser_view_js.py compares). */
 
 const RAMP_SIZE = 256;
 
@@ -57,7 +58,29 @@ function paintRamp(stops, rule) {
   return { lut, ink };
 }
 
+/** Cells of a weight map: ramp index (or -1 when masked) and the number, 0…100, per cell. */
+function weightCells(w, n, causal, zmax) {
+  return {
+    index: (i, j) => (causal && j > i ? -1 : rampIndex(w[i * n + j], 0, zmax)),
+    text: (i, j) => (causal && j > i ? null : String(Math.round(w[i * n + j] * 100))),
+    widest: "100",
+  };
+}
+
+/** Cells of a score map: raw[off + i·n + j] / divide on the diverging ramp ±limit. */
+function scoreCells(raw, off, n, divide, limit, masked) {
+  const v = (i, j) => raw[off + i * n + j] / divide;
+  return {
+    index: (i, j) => (masked && j > i ? -1 : rampIndex(v(i, j), -limit, limit)),
+    text: (i, j) => (masked && j > i ? null : v(i, j).toFixed(1)),
+    widest: `-${Math.max(limit, 1).toFixed(1)}`,
+  };
+}
+
 /** Colour of head k in bars and legends (palette.heads: one per head up to sixteen). */
 function headColour(colours, k) {
   return colours[k % colours.length];
 }
+
+return { headColour, hexRgb, inkOn, paintRamp, RAMP_SIZE, rampCss, rampIndex, scoreCells,
+  weightCells };

@@ -2,6 +2,8 @@
    maps, head buttons and token buttons (once per sentence), the weights table. Builders only:
    no state, no listeners. */
 
+const { fmt, sliderFromTau } = VIEW;
+
 function el(doc, tag, cls, attrs) {
   const e = doc.createElement(tag);
   if (cls) e.className = cls;
@@ -249,3 +251,5 @@ function fillLegend(legend, headNames, colours) {
     if (li.lastChild.textContent !== headNames[s]) li.lastChild.textContent = headNames[s];
   });
 }
+
+return { el, fillLegend, fillTable, mapItem, skeleton, skipLinkEl, tokenButton, writeWords };

@@ -2,6 +2,9 @@
    Functions of their arguments: colours and sizes come in `look` (the palette Python sent),
    pixel ratio included; they never read the DOM back. */
 
+const { boxesMeet, headColour, isUpright, labelDepth, labelIndices, labelWidth, RAMP_SIZE,
+  rampCss } = VIEW;
+
 /** A crisp canvas of css size w × h; returns its context with the device-pixel transform set. */
 function sizeCanvas(canvas, w, h, dpr) {
   const pw = Math.round(w * dpr);
@@ -253,25 +256,6 @@ function marks(ctx, g, m, ink) {
   }
 }
 
-/** Cells of a weight map: ramp index (or -1 when masked) and the number, 0…100, per cell. */
-function weightCells(w, n, causal, zmax) {
-  return {
-    index: (i, j) => (causal && j > i ? -1 : rampIndex(w[i * n + j], 0, zmax)),
-    text: (i, j) => (causal && j > i ? null : String(Math.round(w[i * n + j] * 100))),
-    widest: "100",
-  };
-}
-
-/** Cells of a score map: raw[off + i·n + j] / divide on the diverging ramp ±limit. */
-function scoreCells(raw, off, n, divide, limit, masked) {
-  const v = (i, j) => raw[off + i * n + j] / divide;
-  return {
-    index: (i, j) => (masked && j > i ? -1 : rampIndex(v(i, j), -limit, limit)),
-    text: (i, j) => (masked && j > i ? null : v(i, j).toFixed(1)),
-    widest: `-${Math.max(limit, 1).toFixed(1)}`,
-  };
-}
-
 /** A token map. spec: cells (index, text, widest; or rgb(i, j) and ink(i, j) for colours of
     its own, as a morph between two ramps), paint ({lut, ink}), causal, numbers, marks, and a
     label layer ({canvas, fonts, boxes}, see labelLayer) or labels, axes and keep to draw; look:
@@ -397,3 +381,6 @@ function drawBars(canvas, width, height, rows, heads, labels, hover, keep, look)
   }
   return { left, group, top: 8, plotH };
 }
+
+return { axisLabels, cellLines, cellNumberPx, cellNumbers, drawBars, drawColourBar, drawMap,
+  gridLines, hatchFuture, labelLayer, marks, outline, paintGrid, publishText, sizeCanvas };

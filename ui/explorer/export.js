@@ -2,6 +2,8 @@
    view's state (snap: what it shows, its words and its palette), not from the view itself:
    every head's map, the inspected head's before/after panels and the focus bars. */
 
+const { drawBars, drawMap, fontSizes, GAP, headColour, mapGeometry, weightCells } = VIEW;
+
 const EXPORT_WIDTH = 1920;
 
 function exportTitle(ctx, fonts, ink, text, x, y) {
@@ -85,3 +87,5 @@ function exportCanvas(doc, snap) {
   placed(doc, ctx, draw, pad, y, inner, barsH);
   return out;
 }
+
+return { exportCanvas };

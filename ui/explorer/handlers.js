@@ -2,6 +2,9 @@
    of the setters view.js put on the record (v.setState, v.setHover, v.setCursor, v.setTip,
    v.raise); none draws. bindView wires them all and remembers every listener for destroy(). */
 
+const { argmaxRow, barAt, cellAt, cursorAfter, cursorLine, el, exportCanvas, fmt, listen, pct,
+  radioAfter, releasedTau, rowLabelAt, snapshotOf, tauFromSlider, tipText, viewHeadName } = VIEW;
+
 const SEND_DELAY_MS = 250; // arrow keys on tokens/heads/τ: tell the page once the hand rests
 
 function pointIn(canvas, ev) {
@@ -165,3 +168,5 @@ function bindView(v) {
     });
   }
 }
+
+return { bindView };

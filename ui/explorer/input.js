@@ -81,3 +81,6 @@ function unlistenAll(list) {
     target.removeEventListener(type, fn, options);
   }
 }
+
+return { barAt, cellAt, cursorAfter, listen, radioAfter, releasedTau, rowLabelAt, sliderFromTau,
+  tauFromSlider, unlistenAll };

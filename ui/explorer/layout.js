@@ -171,3 +171,6 @@ function viewLayout(width, viewportH, n, h, classroom, palette, scale, mode = nu
   const barsH = classroom ? 340 : width < PHONE ? 220 : 260;
   return { width, fonts, cols, box, maxH, panelCols, panelBox, barsH, phone: width < PHONE };
 }
+
+return { boxesMeet, FIGURE_PAD, fitGrid, fontSizes, GAP, isUpright, labelDepth, labelIndices,
+  labelWidth, mapGeometry, viewLayout };

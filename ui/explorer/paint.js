@@ -3,6 +3,11 @@
    controls, the maps, the panels, the bars, the story, the tooltip and the text alternatives.
    They only write: the record and the page; nothing here reads the DOM back. */
 
+const { argmaxRow, attentionWeights, captionsOf, drawBars, drawColourBar, drawMap, el, FIGURE_PAD,
+  fillLegend, fillTable, fitGrid, fmt, glossed, headColour, labelLayer, mapGeometry, pct, rowStats,
+  scoreCells, sliderFromTau, storyOf, summaryText, tableRows, tauText, tipOf, viewLayout,
+  weightCells, writeWords } = VIEW;
+
 /** What the scores are divided by: τ when set, else √d_k or 1 as the switch says. */
 function viewDivisor(v) {
   if (v.state.tau !== null) return v.state.tau;
@@ -339,3 +344,7 @@ function snapshotOf(v) {
     panels: panelCells(v), rows: focusRows(v).map((r) => Float64Array.from(r)),
   };
 }
+
+return { applyWords, computeRef, computeWeights, describeView, drawLabelLayers, relayoutView,
+  renderBars, renderControls, renderGrid, renderPanels, renderStory, renderTip, snapshotOf, tipText,
+  viewHeadName };

@@ -15,3 +15,5 @@ function readPayload(bytes, magic) {
 function floatsOf(body, count) {
   return new Float32Array(body.buffer, body.byteOffset, count);
 }
+
+return { floatsOf, readPayload };

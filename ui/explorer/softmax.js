@@ -48,3 +48,5 @@ function rowStats(weights, n) {
   }
   return { entropy: entropy / n, max: peak / n };
 }
+
+return { attentionWeights, rowSpread, rowStats };

@@ -2,6 +2,8 @@
    once per sentence, the float32 scores); the settings the user chose sent back as component
    state "view", numbered, so a late rerun never undoes a newer click. */
 
+const { createView, floatsOf, readPayload, STYLESHEET } = VIEW;
+
 const SCORES = new Map(); // digest → Float32Array of every head's raw Q·Kᵀ (a few sentences back)
 const KEEP_SENTENCES = 8;
 const MOUNTS = new Map(); // parent element → { view, api, seq, pending }
@@ -24,7 +26,7 @@ function remember(digest, scores) {
     component state "view", numbered, so a late rerun never undoes a newer click (Python echoes
     the number as `ack`). */
 function mountIn(parent, options) {
-  const m = { api: null, seq: 0, pending: 0 };
+  const m = Object.seal({ view: null, api: null, seq: 0, pending: 0 });
   const o = options || {};
   m.view = createView(parent, {
     ...(o.heads ? { heads: o.heads } : {}),
@@ -86,4 +88,4 @@ globalThis.__attentionLab = { run, createView, mounts: () => MOUNTS.size };
 globalThis.__attentionLabQueue = [];
 for (const component of waiting.splice(0)) run(component);
 
-export default function () {}
+return {};

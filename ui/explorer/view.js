@@ -5,10 +5,15 @@
    drawing never reads the DOM back; destroy() removes every listener, observer, timer and node
    it added. streamlit.js mounts it in Streamlit; another page (the lesson) mounts it with its
    own options.
-   Calls run one way, down the bundle's order (ui/explorer/__init__.py JS_FILES): softmax →
-   colour → layout → a11y → payload (pure leaves) → draw → input → export → dom → paint →
-   handlers → view → streamlit. Each file names only files before it, never one after
-   (tests/test_explorer_bundle.py); a later file reaches back only through the record `v`. */
+   Calls run one way, down the bundle's order (registry.js): softmax → colour → layout → a11y →
+   payload (pure leaves) → draw → input → export → dom → paint → handlers → view → streamlit.
+   Each file takes only what files before it give; a later file reaches back only through the
+   record `v`, whose fields are all written here, where it is made (it is sealed). */
+
+const { applyWords, bindView, clipLabel, computeRef, computeWeights, describeView, distinctNames,
+  drawLabelLayers, el, hexRgb, mapItem, paintRamp, relayoutView, renderBars, renderControls,
+  renderGrid, renderPanels, renderStory, renderTip, skeleton, skipLinkEl, tokenButton,
+  unlistenAll } = VIEW;
 
 const TIP_TOUCH_MS = 2500; // a tapped cell's tooltip goes away by itself
 // Sections a page may show (opts.parts): the token buttons, the story line, the note under the
@@ -32,7 +37,7 @@ function createView(host, opts = {}) {
   const uid = `alx${(viewCount += 1)}`;
   const style = o.css ? el(doc, "style") : null;
   if (style) style.textContent = o.css;
-  const v = {
+  const v = Object.seal({
     o, doc, win, uid, els: skeleton(doc, uid, o.parts), skip: o.skipLink ? skipLinkEl(doc) : null,
     // What Python sent, and what follows from it per sentence.
     header: null, scores: null, names: [], labels: [], heads: [], paints: null, look: null,
@@ -49,7 +54,9 @@ function createView(host, opts = {}) {
     dirty: new Set(), dirtyMaps: new Set(), timers: { frame: 0, a11y: 0, send: 0, tip: 0 },
     targets: new Map(), // canvas → { kind, visible, stale }
     listeners: [], observers: [],
-  };
+    // The setters (below): handlers.js and paint.js change the view only through these.
+    raise: null, setState: null, setHover: null, setCursor: null, setTip: null, setRoom: null,
+  });
   const { els } = v;
 
   // ---- setters: change state, raise flags, schedule one commit --------------------------------
@@ -260,3 +267,5 @@ function createView(host, opts = {}) {
   ro.observe(els.root);
   return { update, setState: (patch) => v.setState(patch), setBox, mark, destroy, root: els.root };
 }
+
+return { createView };

@@ -18,3 +18,5 @@ function mixRows(w, v, off, n, d, out) {
 function rankRow(w, n, i) {
   return Array.from({ length: n }, (_, j) => j).sort((a, b) => w[i * n + b] - w[i * n + a]);
 }
+
+return { mixRows, rankRow };

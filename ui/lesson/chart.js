@@ -1,6 +1,8 @@
 /* Line charts on the pen (§5's variance, §7's measurements, §10's learning curve): a legend row
    above, the y title above the axis (never turned), ticks placed only where they fit. */
 
+const { penFont, penLine, penText, penTry, penWrap } = LESSON;
+
 /** A log axis over measured values: from the first ÷ pad to the last × pad, a tick at each. */
 function logAxis(values, title, pad) {
   return {
@@ -105,3 +107,5 @@ function decadeTicks(lo, hi) {
   }
   return out;
 }
+
+return { decadeTicks, drawChart, logAxis };

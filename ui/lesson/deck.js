@@ -1,11 +1,12 @@
-/* The deck's state and what every part of it reads: the scenes' registry (scenes_*.js fill
-   SCENES), the words (tx), which numbers a scene uses, the weights (softmax.js, cached), the
-   room (type from the palette) and the figure's box, the live line, the state sent back to
-   Python, and the animation clock. frame.js builds the frame, stage.js the scene on screen,
-   keys.js binds the keyboard, run.js connects it to Streamlit. Nothing here computes
-   attention but the softmax the view is tested with. */
+/* What every part of the deck reads from its record D (made in run.js's newDeck): the scenes
+   (D.scenes: each scenes_*.js gives its own, run.js lists them), the words (tx), which numbers
+   a scene uses, the weights (softmax.js, cached), the room (type from the palette) and the
+   figure's box, the live line, the state sent back to Python, and the animation clock. frame.js
+   builds the frame, stage.js the scene on screen, keys.js binds the keyboard, run.js connects it
+   to Streamlit. Nothing here computes attention but the softmax the view is tested with. */
 
-const SCENES = {}; // scene number → {steps, title, take, mount, part, quiz, layout}
+const { attentionWeights, clipLabel, distinctNames, fmt, fontSizes } = VIEW;
+const { penStart } = LESSON;
 
 const PHONE_W = 640; // narrower: one column, figure first, the page scrolls
 
@@ -45,7 +46,7 @@ function needOf(D, k) {
 }
 
 function sceneTitle(D, k) {
-  const scene = SCENES[k];
+  const scene = D.scenes[k];
   if (!scene) return "";
   const set = setFor(D, k);
   return scene.title(D, set);
@@ -124,7 +125,7 @@ function figureBox(D) {
   const fig = D.els.scene.querySelector(".figure");
   const room = roomOf(D);
   const w = Math.floor(fig.clientWidth);
-  const phone = SCENES[D.at] && SCENES[D.at].phone; // a scene's height on a phone, × its width
+  const phone = D.scenes[D.at]?.phone; // a scene's height on a phone, × its width
   const tall = (typeof phone === "function" ? phone(D.step) : phone) || 1.05;
   if (room.phone) return { w, h: Math.round(Math.max(300, w * tall)) };
   return { w, h: Math.floor(fig.clientHeight) };
@@ -213,3 +214,7 @@ function stopAnimation(D) {
   D.anim = 0;
   delete D.els.root.dataset.anim;
 }
+
+return { animate, arr, button, deepActive, divisorOf, figureBox, focusIn, fontsOf, labelChars,
+  labelsOf, lookOfDeck, make, needOf, roomOf, scenePen, sceneTitle, sendState, setFor,
+  SIDE_FRACTION, speak, stopAnimation, tx, weightsOf };

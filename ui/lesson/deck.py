@@ -14,34 +14,53 @@ import numpy as np
 import streamlit as st
 
 from ui import explorer
+from ui.explorer import units
+from ui.text import t
 
 HERE = Path(__file__).resolve().parent
-# The lesson's own files, one job each, in bundle order (each names only files before it),
-# after the attention view's (explorer.VIEW_FILES: its maps are the view, mounted with
-# createView). tests/test_explorer_bundle.py checks the order.
-JS_FILES = (
-    "pen.js",
-    "arith.js",
-    "deck.js",
-    "frame.js",
-    "stage.js",
-    "keys.js",
-    "widgets.js",
-    "views.js",
-    "chart.js",
-    "scenes_words.js",
-    "scenes_library.js",
-    "scenes_formula.js",
-    "scenes_scaling.js",
-    "scenes_heads.js",
-    "scenes_cost.js",
-    "run.js",
-)
+# The lesson's own files, one job each, run after the attention view's (explorer.VIEW_FILES: its
+# maps are the view, mounted with createView); registry.js lists them in bundle order, with what
+# each gives (ui/explorer/units.py joins and checks them).
+REGISTRY = units.read_registry(HERE / "registry.js")
+JS_FILES = REGISTRY.files
 CSS = (HERE / "lesson.css", HERE / "lesson_parts.css")  # the deck's stylesheet, in this order
+# The deck's keys, written once (reveal.js keeps its key map in one place and builds its help
+# from it): per action, the keys that do it (KeyboardEvent.key; a letter in capitals stands for
+# both cases, "Space" for " ", "Shift+Space" for Space with Shift held) and its line in the key
+# list. keys.js binds them (the bundle carries them as KEY_MAP), the key list (?) shows
+# key_help's lines, and README's key table is tested against them (tests/test_lesson.py).
+KEY_MAP = (
+    ("next", ("ArrowRight", "ArrowDown", "Space", "PageDown", "N"), "lesson.k.next"),
+    ("prev", ("ArrowLeft", "ArrowUp", "Shift+Space", "PageUp", "Backspace", "P"), "lesson.k.prev"),
+    ("first", ("Home",), "lesson.k.first"),
+    ("last", ("End",), "lesson.k.last"),
+    ("jump", ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0"), "lesson.k.jump"),
+    ("notes", ("S",), "lesson.k.notes"),
+    ("full", ("F",), "lesson.k.full"),
+    ("black", ("B", "."), "lesson.k.black"),
+    ("help", ("?",), "lesson.k.help"),
+    ("close", ("Escape",), "lesson.k.close"),
+)
+# How the key list writes a key (any other key as KeyboardEvent.key names it: PageDown, N, ?).
+KEY_NAMES = {"ArrowRight": "→", "ArrowLeft": "←", "ArrowUp": "↑", "ArrowDown": "↓", "Escape": "Esc"}
+KEY_WORDS = {
+    "Space": "lesson.key.space",
+    "Shift+Space": "lesson.key.shift_space",
+    "Backspace": "lesson.key.backspace",
+}
 MAGIC = b"ALL1"
 KEY = "lesson"  # session key of the mounted deck; its state lives under KEY["deck"]
 SENT = "_lesson_sent"  # digest of the arrays this session's browser was last sent
 NEED = "_lesson_need"  # set when the browser asks for the arrays again
+
+
+def packages() -> list[units.Package]:
+    """The deck's bundle: the view's files (not its Streamlit glue), then the deck's own, with
+    their stylesheets and the key map from the builder."""
+    css = "".join(path.read_text(encoding="utf-8") for path in CSS)
+    keys = [[action, list(keys)] for action, keys, _ in KEY_MAP]
+    lesson = units.Package(REGISTRY, "lesson/", {"LESSON_CSS": css, "KEY_MAP": keys})
+    return [explorer.package(glue=False), lesson]
 
 
 def named_files() -> list[tuple[str, Path]]:
@@ -55,12 +74,35 @@ def view_text(lang: str) -> dict[str, str]:
     return explorer.strings(lang)
 
 
+def key_names(keys: tuple[str, ...], lang: str) -> str:
+    """Keys as the key list writes them: "→ / ↓ / Space / PageDown / N"; digits in a row as
+    "1–9"."""
+    out: list[str] = []
+    for key in keys:
+        run = out[-1].split("–") if out else [""]
+        if key.isdigit() and run[-1].isdigit() and int(key) == int(run[-1]) + 1:
+            out[-1] = f"{run[0]}–{key}"  # 1 2 3 … 9 → 1–9
+        else:
+            out.append(t(KEY_WORDS[key], lang) if key in KEY_WORDS else KEY_NAMES.get(key, key))
+    return " / ".join(out)
+
+
+def key_rows(lang: str) -> list[tuple[str, str]]:
+    """(keys, what they do) per action of KEY_MAP, in its order (README's key table is these)."""
+    return [(key_names(keys, lang), t(does, lang)) for _, keys, does in KEY_MAP]
+
+
+def key_help(lang: str) -> list[str]:
+    """The key list's lines (?): per action of KEY_MAP its keys, then what they do."""
+    return [t("lesson.k.line", lang, keys=keys, does=does) for keys, does in key_rows(lang)]
+
+
 @cache
 def bundle() -> str:
-    """The deck's code as one ES module: the view's stylesheet and its own (LESSON_CSS, in that
-    order: the deck's rules for the view come last), then the files of named_files()."""
-    css = explorer.stylesheet() + "".join(path.read_text(encoding="utf-8") for path in CSS)
-    return f"const LESSON_CSS = {json.dumps(css)};\n{explorer.join_files(named_files())}"
+    """The deck's code as one ES module (units.py): the view's registry and units, then the
+    deck's; the builder gives the view's stylesheet and the deck's (LESSON_CSS, its rules for the
+    view last) and the key map."""
+    return units.bundle(packages())
 
 
 @cache

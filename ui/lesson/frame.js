@@ -2,6 +2,8 @@
    the teacher's notes (S), the key list (?), the black screen (B), full screen (F). Builders and
    toggles; run.js wires their buttons. */
 
+const { deepActive, make, sceneTitle, sendState, speak, tx } = LESSON;
+
 const FULL_ICON =
   '<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" ' +
   'stroke-width="2.5"><path d="M3 9V3h6M15 3h6v6M21 15v6h-6M9 21H3v-6"/></svg>';
@@ -13,11 +15,11 @@ function deckSkeleton(host) {
   const top = make(doc, "div", "topbar");
   const strip = make(doc, "nav", "strip", { "data-testid": "lesson-strip" });
   const tools = make(doc, "div", "tools");
-  const button = (cls, id) => make(doc, "button", cls, { type: "button", "data-testid": id });
-  const edit = button("tool", "lesson-edit");
-  const notes = button("tool", "lesson-notes-toggle");
-  const keys = button("tool icon", "lesson-keys");
-  const full = button("tool icon", "lesson-full");
+  const tool = (cls, id) => make(doc, "button", cls, { type: "button", "data-testid": id });
+  const edit = tool("tool", "lesson-edit");
+  const notes = tool("tool", "lesson-notes-toggle");
+  const keys = tool("tool icon", "lesson-keys");
+  const full = tool("tool icon", "lesson-full");
   tools.append(edit, notes, keys, full);
   top.append(strip, tools);
   const notices = make(doc, "div", "notices", { role: "status", "data-testid": "lesson-notices" });
@@ -33,7 +35,7 @@ function deckSkeleton(host) {
   const live = make(doc, "div", "sr-only", { "aria-live": "polite", "data-testid": "lesson-live" });
   root.append(top, notices, editor, scene, notesBox, help, black, live);
   host.append(root);
-  return {
+  return Object.seal({
     root,
     top,
     strip,
@@ -50,7 +52,13 @@ function deckSkeleton(host) {
     black,
     live,
     stripButtons: [],
-  };
+    // the sentence box's controls, built with its first words (buildEditor)
+    sentenceLabel: null,
+    sentence: null,
+    apply: null,
+    exampleButton: null,
+    closeEditor: null,
+  });
 }
 
 function frameTexts(D) {
@@ -81,10 +89,10 @@ function frameTexts(D) {
   els.black.setAttribute("aria-label", tx(D, "lesson.blackout"));
 }
 
-function setLabel(button, text, name) {
-  button.textContent = text;
-  button.setAttribute("aria-label", name);
-  button.title = name;
+function setLabel(node, text, name) {
+  node.textContent = text;
+  node.setAttribute("aria-label", name);
+  node.title = name;
 }
 
 /** The sentence box, built once: a rerun renames its buttons (a new language) but never takes
@@ -141,22 +149,15 @@ function applySentence(D, text) {
   sendState(D, { sentence: text });
 }
 
+/** The key list (?): a line per action of the key map, as Python wrote it from that map
+    (header.keys, ui/lesson/deck.py key_help), and what holds for every key. */
 function buildHelp(D) {
   const { els } = D;
   const doc = els.root.ownerDocument;
-  const keys = [
-    "lesson.k.next",
-    "lesson.k.prev",
-    "lesson.k.ends",
-    "lesson.k.jump",
-    "lesson.k.notes",
-    "lesson.k.full",
-    "lesson.k.black",
-    "lesson.k.help",
-    "lesson.k.remote",
-  ];
   const list = make(doc, "ul");
-  for (const k of keys) list.append(make(doc, "li", "", {}, tx(D, k)));
+  for (const line of [...D.header.keys, tx(D, "lesson.k.remote")]) {
+    list.append(make(doc, "li", "", {}, line));
+  }
   const title = make(doc, "h3", "", { id: "lesson-help-title" }, tx(D, "lesson.keys"));
   const close = make(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
   close.addEventListener("click", () => toggleHelp(D, false));
@@ -241,3 +242,6 @@ function closeOverlays(D) {
   toggleEditor(D, false);
   return open;
 }
+
+return { applySentence, closeOverlays, deckSkeleton, fillNotes, frameTexts, showNotices,
+  toggleEditor, toggleFull, toggleHelp, toggleNotes, togglePause };

@@ -1,11 +1,26 @@
-/* The keyboard, as reveal.js has it: → Space PageDown N next, ← PageUp Backspace P back (a
-   presenter remote sends the page keys), Home / End, 1–9 and 0 jump, S notes, F full screen,
-   B or . pause, ? the key list, Esc closes. Never while the user types in a box or moves a
-   slider, never with Ctrl, Alt or Meta held (the browser's own shortcuts stay). */
+/* The keyboard, as reveal.js has it: the key map (KEY_MAP: which keys do what) is written once,
+   in ui/lesson/deck.py, which also writes the key list (?) from it; here each of its actions is
+   bound. Never while the user types in a box or moves a slider, never with Ctrl, Alt or Meta
+   held (the browser's own shortcuts stay); Space and Enter press a focused button. */
 
-const NEXT_KEYS = new Set(["ArrowRight", "ArrowDown", "PageDown", "n", "N"]);
+const { closeOverlays, deepActive, goScene, KEY_MAP, stepBack, stepNext, toggleEditor, toggleFull,
+  toggleHelp, toggleNotes, togglePause } = LESSON;
 
-const PREV_KEYS = new Set(["ArrowLeft", "ArrowUp", "PageUp", "Backspace", "p", "P"]);
+// What each action of the key map does (false: the deck did not use the key).
+const ACTIONS = {
+  next: (D) => stepNext(D),
+  prev: (D) => stepBack(D),
+  first: (D) => goScene(D, 1, 0),
+  last: (D) => goScene(D, D.header.scenes, 0),
+  jump: (D, key) => goScene(D, key === "0" ? 10 : Number(key), 0),
+  notes: (D) => toggleNotes(D),
+  full: (D) => toggleFull(D),
+  black: (D) => togglePause(D, true),
+  help: (D) => toggleHelp(D),
+  close: (D) => closeOverlays(D),
+};
+const ACTION_OF = new Map(KEY_MAP.flatMap(([action, keys]) => keys.map((key) => [key, action])));
+for (const [action] of KEY_MAP) if (!ACTIONS[action]) throw new Error(`no key action ${action}`);
 
 const OWN_KEYS = /^(textarea|select)$/i; // elements that use the keys themselves
 
@@ -24,20 +39,20 @@ const OWN_ROLES = new Set([
 
 /** True when the focused element wants the keys for itself: a text box, a select, a slider
     (a switch or a button only wants Space and Enter, see pressable). */
-function typing(el) {
-  if (!el) return false;
-  if (OWN_KEYS.test(el.tagName) || el.isContentEditable) return true;
-  if (/^input$/i.test(el.tagName) && !PRESSED_BY_SPACE.has(el.type)) return true;
-  const role = el.getAttribute?.("role");
+function typing(node) {
+  if (!node) return false;
+  if (OWN_KEYS.test(node.tagName) || node.isContentEditable) return true;
+  if (/^input$/i.test(node.tagName) && !PRESSED_BY_SPACE.has(node.type)) return true;
+  const role = node.getAttribute?.("role");
   return !!role && OWN_ROLES.has(role);
 }
 
 /** Space and Enter press a focused button, link or switch; the other keys still turn the page. */
-function pressable(el) {
-  if (!el) return false;
+function pressable(node) {
+  if (!node) return false;
   return (
-    /^(button|a|summary)$/i.test(el.tagName) ||
-    (/^input$/i.test(el.tagName) && PRESSED_BY_SPACE.has(el.type))
+    /^(button|a|summary)$/i.test(node.tagName) ||
+    (/^input$/i.test(node.tagName) && PRESSED_BY_SPACE.has(node.type))
   );
 }
 
@@ -45,21 +60,22 @@ function pressable(el) {
     word, then presses → for the next step); a control reached with Tab keeps it. */
 function releaseAfterPointer(D) {
   D.els.root.addEventListener("pointerup", (ev) => {
-    const el = ev.target.closest?.("button, input[type=checkbox], input[type=range], canvas[data-head]");
-    if (!el || el.closest(".editor")) return;
+    const node = ev.target.closest?.("button, input[type=checkbox], input[type=range], canvas[data-head]");
+    if (!node || node.closest(".editor")) return;
     setTimeout(() => {
-      if (deepActive(D.host.ownerDocument) === el) el.blur();
+      if (deepActive(D.host.ownerDocument) === node) node.blur();
     }, 0);
   });
 }
 
+/** Bind the keyboard; returns what unbinds it. */
 function bindKeys(D) {
   const doc = D.host.ownerDocument;
   const onKey = (ev) => {
     if (!D.header || !D.els.root.isConnected || ev.defaultPrevented) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const el = deepActive(doc);
-    if (typing(el)) {
+    const node = deepActive(doc);
+    if (typing(node)) {
       if (ev.key === "Escape" && !D.els.editor.hidden) toggleEditor(D, false);
       return;
     }
@@ -68,32 +84,26 @@ function bindKeys(D) {
       togglePause(D, false);
       return;
     }
-    if (handle(D, ev, el)) ev.preventDefault();
+    if (handle(D, ev, node)) ev.preventDefault();
   };
   doc.addEventListener("keydown", onKey);
   releaseAfterPointer(D);
-  D.unbindKeys = () => doc.removeEventListener("keydown", onKey);
+  return () => doc.removeEventListener("keydown", onKey);
+}
+
+/** A key as the key map names it: "Space" (with Shift: "Shift+Space"), a letter in capitals
+    (either case), else KeyboardEvent.key. */
+function keyName(ev) {
+  if (ev.key === " ") return ev.shiftKey ? "Shift+Space" : "Space";
+  return ev.key.length === 1 ? ev.key.toUpperCase() : ev.key;
 }
 
 /** One key; true when the deck used it. */
-function handle(D, ev, el) {
-  const key = ev.key;
-  if (key === " " || key === "Enter") {
-    if (pressable(el) || key === "Enter") return false;
-    if (ev.shiftKey) stepBack(D);
-    else stepNext(D);
-    return true;
-  }
-  if (NEXT_KEYS.has(key)) stepNext(D);
-  else if (PREV_KEYS.has(key)) stepBack(D);
-  else if (key === "Home") goScene(D, 1, 0);
-  else if (key === "End") goScene(D, D.header.scenes, 0);
-  else if (/^[0-9]$/.test(key)) goScene(D, key === "0" ? 10 : Number(key), 0);
-  else if (key === "s" || key === "S") toggleNotes(D);
-  else if (key === "f" || key === "F") toggleFull(D);
-  else if (key === "b" || key === "B" || key === ".") togglePause(D, true);
-  else if (key === "?") toggleHelp(D);
-  else if (key === "Escape") return closeOverlays(D);
-  else return false;
-  return true;
+function handle(D, ev, node) {
+  const name = keyName(ev);
+  if (name.endsWith("Space") && pressable(node)) return false; // it presses the focused button
+  const action = ACTION_OF.get(name);
+  return !!action && ACTIONS[action](D, ev.key) !== false;
 }
+
+return { bindKeys };

@@ -5,6 +5,9 @@
    where it overlaps none already placed. Cells, grid lines, hatching and outlines are the view's
    (draw.js); colours and font stacks come in `theme` (the palette, header.colours). */
 
+const { axisLabels, boxesMeet, cellNumberPx, cellNumbers, gridLines, hatchFuture, inkOn, marks,
+  outline, paintGrid, publishText, rampIndex, sizeCanvas } = VIEW;
+
 /** A crisp canvas of css size w × h, cleared; the pen that draws on it. theme: ink (colours by
     name), stack and mono (font stacks), dpr, masked ([r, g, b] of a masked cell), scratch. */
 function penStart(canvas, w, h, theme) {
@@ -166,3 +169,6 @@ function penMap(pen, g, spec) {
 function penInkOn(pen, rgb) {
   return inkOn(rgb[0], rgb[1], rgb[2], pen.theme.rule);
 }
+
+return { penArrow, penCells, penDone, penFont, penInkOn, penLine, penMap, penMeasure, penOutline,
+  penStart, penText, penTry, penWrap, rampRgb };

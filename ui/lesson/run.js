@@ -2,6 +2,17 @@
    arrays by digest (a rerun that changes nothing sends none), adopt the server's state once it
    has seen the deck's latest change, and redraw only what changed. */
 
+const { floatsOf, hexRgb, paintRamp, readPayload, STYLESHEET } = VIEW;
+const { applySentence, bindKeys, deckSkeleton, frameTexts, goScene, layoutDeck, LESSON_CSS,
+  lookOfDeck, renderScene, scene1, scene10, scene2, scene3, scene4, scene5, scene6, scene7, scene8,
+  scene9, scheduleLayout, sendState, showNotices, stopAnimation, toggleEditor, toggleFull,
+  toggleHelp, toggleNotes } = LESSON;
+
+// The deck's scenes by number (§1 … §10, ui/lesson/data.py SCENES): a new scene's file gives it,
+// and it is listed here.
+const SCENES = { 1: scene1, 2: scene2, 3: scene3, 4: scene4, 5: scene5, 6: scene6, 7: scene7,
+  8: scene8, 9: scene9, 10: scene10 };
+
 const ARRAYS = new Map(); // digest → Map(name → Float32Array), a few sentences back
 const KEEP_SETS = 6;
 
@@ -27,18 +38,25 @@ function keepArrays(digest, arrays) {
   while (ARRAYS.size > KEEP_SETS) ARRAYS.delete(ARRAYS.keys().next().value);
 }
 
-function newDeck(host) {
-  const D = {
+/** The deck's record: every field it ever has is written here, and it is sealed (a field
+    written anywhere else throws), as are its settings. A new part of the deck that keeps state
+    (the class's follow, say) adds its fields here. */
+function newDeck(host, style) {
+  const D = Object.seal({
     host,
+    style, // the deck's stylesheet in the page
     els: deckSkeleton(host),
+    scenes: SCENES,
     header: null,
     arrays: null,
+    theme: null, // what the lesson draws with (themeOf)
+    luts: null, // the palette's ramps as lookup tables (themeOf)
     at: 1,
     step: 0,
-    inst: null,
-    ctx: null,
+    inst: null, // the scene on screen (its mount's draw and destroy)
+    ctx: null, // its context S (stage.js renderScene)
     // shared settings (scale, causal, focus: in the link) and scene-local choices
-    state: {
+    state: Object.seal({
       scale: true,
       causal: false,
       focus: "",
@@ -46,29 +64,32 @@ function newDeck(host) {
       s2head: null,
       s6: "after",
       s8pos: false,
-    },
+    }),
     example: {}, // scene → true while it runs on the example sentence
     quiz: {}, // scene → chosen choice index, or null
+    asked: {}, // measurements asked of Python (widgets.js askBlock) → true
     seq: 0,
     pending: 0,
+    resends: 0, // the scene sent again in a row (resendScene)
     api: null,
     anim: 0,
     frame: 0,
     cache: new Map(), // weights per (part, head, τ, mask)
+    seen: null, // what the scene on screen depends on (lookOfDeck) when it was drawn
     size: "",
     notices: [],
-  };
+    unbind: null, // undoes what outlives the deck's own nodes (destroyDeck)
+  });
   bindFrame(D);
-  bindKeys(D);
+  const unbindKeys = bindKeys(D);
   const resized = new ResizeObserver(() => scheduleLayout(D)); // the room, or the scene's box
   resized.observe(D.els.root); // (a notice, the sentence box or a note taking room from it)
   resized.observe(D.els.scene);
   const win = host.ownerDocument.defaultView;
   const onResize = () => scheduleLayout(D);
   win.addEventListener("resize", onResize);
-  // What outlives the deck's own nodes, undone when it leaves the page (destroyDeck).
   D.unbind = () => {
-    D.unbindKeys?.();
+    unbindKeys();
     resized.disconnect();
     win.removeEventListener("resize", onResize);
   };
@@ -84,7 +105,7 @@ function destroyDeck(D) {
   D.inst = null;
   D.unbind();
   D.els.root.remove();
-  D.style?.remove();
+  D.style.remove();
 }
 
 function bindFrame(D) {
@@ -169,7 +190,7 @@ function applyHeaderDeck(D, header, arrays) {
     that read an older link): tell it again which scene is on screen, three times at most in a
     row (each time waits for the server to catch up). */
 function resendScene(D, at) {
-  D.resends = at === D.at ? 0 : (D.resends || 0) + 1;
+  D.resends = at === D.at ? 0 : D.resends + 1;
   if (D.resends > 0 && D.resends <= 3) sendState(D);
 }
 
@@ -179,10 +200,9 @@ function runLesson(component) {
   let D = parentElement.__lesson;
   if (!D) {
     const style = (parentElement.ownerDocument || document).createElement("style");
-    style.textContent = LESSON_CSS;
+    style.textContent = STYLESHEET + LESSON_CSS; // the view's rules, then the deck's
     parentElement.append(style);
-    D = newDeck(parentElement);
-    D.style = style;
+    D = newDeck(parentElement, style);
     parentElement.__lesson = D;
   }
   D.api = { setStateValue, setTriggerValue };
@@ -205,4 +225,4 @@ globalThis.__attentionLesson = { run: runLesson };
 globalThis.__attentionLessonQueue = [];
 for (const component of lessonWaiting.splice(0)) runLesson(component);
 
-export default function () {}
+return {};

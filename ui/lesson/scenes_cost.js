@@ -2,6 +2,12 @@
    counted operations; §10 why attention won: every row at once beside an RNN's chain, and the
    pronoun head learning by gradient descent. */
 
+const { cellLines, hexRgb, mapGeometry } = VIEW;
+const { animate, askBlock, decadeTicks, drawChart, fillSide, focusIn, fontsOf, headWeights,
+  labelsOf, logAxis, pctText, penArrow, penCells, penDone, penLine, penMap, penText, penTry,
+  penWrap, rampRgb, roomOf, s2Head, sceneCanvas, scenePen, stepTexts, tx, wButton, wReadout,
+  wSlider } = LESSON;
+
 // ---- §7 -----------------------------------------------------------------------------------------
 
 function medianOf(xs) {
@@ -21,7 +27,7 @@ function doublings(ns, ys) {
   return out;
 }
 
-SCENES[7] = {
+const scene7 = {
   phone: 1.4,
   title: (D) => tx(D, "lesson.s7.title"),
   steps: (S) => stepTexts(S, ["lesson.s7.step0", "lesson.s7.step1", "lesson.s7.step2"]),
@@ -203,7 +209,7 @@ function powerOfTen(v) {
 
 // ---- §10 ----------------------------------------------------------------------------------------
 
-SCENES[10] = {
+const scene10 = {
   phone: 1.9,
   title: (D) => tx(D, "lesson.s10.title"),
   steps: (S) => stepTexts(S, ["lesson.s10.step0", "lesson.s10.step1"]),
@@ -368,3 +374,5 @@ function s10Curve(S, pen, W, H, base, readout) {
   readout.textContent = `${tx(D, "lesson.s10.curve", { head: head + 1 })}: ${pctText(c.hits[0])} → ${pctText(c.hits.at(-1))}${say ? ` · ${say}` : ""}`;
   return readout.textContent;
 }
+
+return { scene10, scene7 };

@@ -1,9 +1,14 @@
 /* §4: the four steps morphing into one another on the sentence's real numbers
    (Q·Kᵀ → ÷√d_k → softmax → ·V), one head, the focus row's numbers beside. */
 
+const { mapGeometry } = VIEW;
+const { animate, arr, divisorOf, drawScene, fillSide, focusIn, fontsOf, headPicker, headWeights,
+  labelsOf, mixRows, pctText, penCells, penDone, penInkOn, penMap, penText, penTry, penWrap,
+  rampRgb, rankRow, s2Head, sceneCanvas, scenePen, tx, wButton, wReadout } = LESSON;
+
 // ---- §4 -----------------------------------------------------------------------------------------
 
-SCENES[4] = {
+const scene4 = {
   phone: 1.2,
   title: (D) => tx(D, "lesson.s4.title"),
   steps: (S) => {
@@ -23,7 +28,8 @@ SCENES[4] = {
     const canvas = sceneCanvas(S);
     const readout = wReadout(S, "lesson-readout");
     let shown = { from: 0, to: 0, p: 1 };
-    const paint = () => s4Paint(S, canvas, shown, readout);
+    const kept = { key: "", gFull: null, gSmall: null }; // the maps' geometry (s4Geometry)
+    const paint = () => s4Paint(S, canvas, shown, readout, kept);
     const morph = (from, to, ms = 650) => {
       shown = { from, to, p: 0 };
       animate(S.D, ms, (p) => {
@@ -106,21 +112,21 @@ function s4Layers(S, part, head) {
   ].map((layer) => ({ ...layer, w }));
 }
 
-function s4Paint(S, canvas, shown, readout) {
+function s4Paint(S, canvas, shown, readout, kept) {
   const { D, W, H, base, pen } = scenePen(S, canvas);
   const part = S.part;
   const fonts = fontsOf(D);
   const i = focusIn(D, part);
   const head = s2Head(S, part, i);
   const layers = s4Layers(S, part, head);
-  const names = SCENES[4].steps(S);
+  const names = scene4.steps(S);
   const to = shown.to;
   const lines = D.header.numpy[D.state.causal ? "True" : "False"];
   const titleH = penWrap(pen, names[to], 0, 0, W, { px: Math.round(base * 1.15), weight: 700 });
   penText(pen, lines[to], 0, titleH + 4, { px: base, base: "top", mono: true, colour: pen.ink.muted });
   const top = titleH + base * 1.6 + 8;
   const labels = labelsOf(part);
-  const { gFull, gSmall } = s4Geometry(S, labels, W, H - top, fonts);
+  const { gFull, gSmall } = s4Geometry(S, kept, labels, W, H - top, fonts);
   const into3 = to === 3 ? (shown.from === 3 ? 1 : shown.p) : shown.from === 3 ? 1 - shown.p : 0;
   const g0 = into3 > 0 ? gSmall : gFull;
   const dy = top + (into3 > 0 ? base * 1.4 : 0);
@@ -160,18 +166,17 @@ function s4Numbers(pen, layer) {
 }
 
 /** The map's geometry alone (steps ①–③) and beside V and O (step ④), kept while the room and
-    the labels stay: a morph repaints cells, not the layout. */
-function s4Geometry(S, labels, w, h, fonts) {
+    the labels stay (in `kept`, the scene's own): a morph repaints cells, not the layout. */
+function s4Geometry(S, kept, labels, w, h, fonts) {
   const key = JSON.stringify([labels, w, h, fonts]);
-  if (S.s4 && S.s4.key === key) return S.s4;
+  if (kept.key === key) return kept;
   const part = S.part;
   const n = part.n;
   const ctx = S.doc.createElement("canvas").getContext("2d");
   const gFull = mapGeometry(ctx, labels, w, h, fonts);
   const room = (w - gFull.left - 2 * 24) * (n / (n + 2 * part.d_k)) + gFull.left;
   const gSmall = mapGeometry(ctx, labels, room, h - fonts.label * 1.4, fonts);
-  S.s4 = { key, gFull, gSmall };
-  return S.s4;
+  return Object.assign(kept, { key, gFull, gSmall });
 }
 
 /** Step ④: A · V = O beside the weights, rows aligned (fading in as it arrives). */
@@ -226,7 +231,7 @@ function s4Words(S, canvas, readout, step, head, layers, i) {
   const D = S.D;
   const part = S.part;
   const n = part.n;
-  const names = SCENES[4].steps(S);
+  const names = scene4.steps(S);
   const w = layers[0].w;
   const order = rankRow(w, n, i)
     .slice(0, 4)
@@ -261,3 +266,5 @@ function s4Words(S, canvas, readout, step, head, layers, i) {
     tx(D, "lesson.s4.alt", { head: head + 1, name, n, m: step === 3 ? part.d_k : n, rows }),
   );
 }
+
+return { scene4 };

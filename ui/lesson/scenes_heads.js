@@ -2,6 +2,11 @@
    training); §8 我打你 and 你打我 without and with positions; §9 the numpy skeleton and the
    causal mask. Their maps are the attention view (views.js). */
 
+const { attentionWeights } = VIEW;
+const { arr, changeShared, divisorOf, drawScene, fillSide, focusIn, fontsOf, make, pctText, penDone,
+  penStart, penText, rankRow, roomOf, sceneView, stepTexts, tx, viewHeader, wReadout,
+  wSwitch } = LESSON;
+
 // ---- §6 -----------------------------------------------------------------------------------------
 
 function s6Choice(S, when, label) {
@@ -24,7 +29,7 @@ function s6Choice(S, when, label) {
   return b;
 }
 
-SCENES[6] = {
+const scene6 = {
   phone: 4.2,
   side: 0.22,
   title: (D) => tx(D, "lesson.s6.title"),
@@ -97,7 +102,7 @@ function s8Pos(S, step) {
   return step >= 2 || (step === 1 && S.D.state.s8pos);
 }
 
-SCENES[8] = {
+const scene8 = {
   phone: 2.4,
   title: (D) => tx(D, "lesson.s8.title"),
   steps: (S) => stepTexts(S, ["lesson.s8.step0", "lesson.s8.step1", "lesson.s8.step2"]),
@@ -210,7 +215,7 @@ function s8Hidden(S, canvas, w, h, name) {
 
 const S9_MASK = /mask is not None|np\.where\(mask|causal_mask|tril/; // the lines the mask adds
 
-SCENES[9] = {
+const scene9 = {
   layout: "stack",
   title: (D) => tx(D, "lesson.s9.title"),
   steps: (S) => stepTexts(S, ["lesson.s9.step0"]),
@@ -232,8 +237,8 @@ SCENES[9] = {
     return {
       draw() {
         const causal = D.state.causal;
-        codeLines.forEach((el, k) =>
-          el.classList.toggle("hot", causal && S9_MASK.test(D.header.code[k])),
+        codeLines.forEach((line, k) =>
+          line.classList.toggle("hot", causal && S9_MASK.test(D.header.code[k])),
         );
         const sw = wSwitch(
           S,
@@ -257,3 +262,5 @@ SCENES[9] = {
     };
   },
 };
+
+return { scene6, scene8, scene9 };

@@ -1,6 +1,11 @@
 /* §2 the library: one query against every key's card, softmax into shares, the values mixed;
    §3 one word's three faces: its x times W_Q, W_K, W_V gives q, k, v. */
 
+const { rowSpread } = VIEW;
+const { animate, arr, changeShared, divisorOf, drawScene, fillSide, focusIn, fontsOf, headPicker,
+  headWeights, mixRows, pctText, penArrow, penCells, penDone, penFont, penLine, penOutline, penText,
+  penTry, rampRgb, rankRow, sceneCanvas, scenePen, stepTexts, tx, wReadout, wTokens } = LESSON;
+
 /** The head a query is shown in: the one chosen, else the head whose row is most decided. */
 function s2Head(S, part, i) {
   const chosen = S.D.state.s2head;
@@ -15,27 +20,7 @@ function s2Head(S, part, i) {
   return best;
 }
 
-function headPicker(S, part, head, onPick) {
-  const doc = S.doc;
-  const group = make(doc, "div", "chips", {
-    role: "group",
-    "aria-label": tx(S.D, "lesson.head", { i: "" }).trim(),
-  });
-  for (let k = 0; k < part.h; k++) {
-    const b = make(
-      doc,
-      "button",
-      "",
-      { type: "button", "data-key": `head-${k}`, "aria-pressed": String(k === head) },
-      tx(S.D, "lesson.head", { i: k + 1 }),
-    );
-    b.addEventListener("click", () => onPick(k));
-    group.append(b);
-  }
-  return group;
-}
-
-SCENES[2] = {
+const scene2 = {
   phone: 1.7,
   title: (D) => tx(D, "lesson.s2.title"),
   steps: (S) => stepTexts(S, ["lesson.s2.step0", "lesson.s2.step1", "lesson.s2.step2"]),
@@ -263,7 +248,7 @@ function s2Mix(S, pen, at, w, head, i, out) {
 
 const S3_NAMES = ["Q", "K", "V"];
 
-SCENES[3] = {
+const scene3 = {
   title: (D) => tx(D, "lesson.s3.title"),
   steps: (S) =>
     stepTexts(S, ["lesson.s3.step0", "lesson.s3.step1", "lesson.s3.step2", "lesson.s3.step3"]),
@@ -393,3 +378,5 @@ function argmaxAbs(a) {
   for (let j = 1; j < a.length; j++) if (Math.abs(a[j]) > Math.abs(a[best])) best = j;
   return best;
 }
+
+return { s2Head, scene2, scene3 };

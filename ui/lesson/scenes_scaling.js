@@ -1,6 +1,11 @@
 /* §5 why √d_k: var(q·k) measured against d_k, predict-then-reveal on the focus row (with and
    without ÷√d_k, side by side), then the τ sweep on the map (the map adapter). */
 
+const { rowSpread } = VIEW;
+const { animate, arr, askBlock, changeShared, decadeTicks, divisorOf, drawChart, fillSide, focusIn,
+  logAxis, make, NO_JOB, pctText, penDone, penText, roomOf, sceneCanvas, scenePen, sceneView,
+  stepTexts, tx, viewHeader, wButton, weightsOf, wReadout, wSlider, wSwitch } = LESSON;
+
 // ---- §5 -----------------------------------------------------------------------------------------
 
 function s5Tau(D, part) {
@@ -35,7 +40,7 @@ const S5_CHOICES = [
   ["same", "lesson.s5.c_same"],
 ];
 
-SCENES[5] = {
+const scene5 = {
   phone: (step) => (step === 2 ? 2.2 : 1.15), // two maps, one under the other, at the answer
   title: (D) => tx(D, "lesson.s5.title"),
   steps: (S) =>
@@ -62,15 +67,15 @@ SCENES[5] = {
 function s5Mount(S) {
   const D = S.D;
   const readout = wReadout(S, "lesson-readout");
-  const fig = { views: [], kind: "" };
+  const fig = { views: [], kind: "", said: 0 }; // said: when the readout last changed
   const paint = (step) => {
     const { i, head } = s5Judge(S);
     s5Figure(S, fig, step, head);
     if (step === 0) return s5Chart(S, S.figure.querySelector("canvas"), readout);
     const still = D.els.root.dataset.anim === undefined; // at rest (or the animation's last frame)
     s5Maps(S, fig, step, head);
-    if (still || performance.now() - (S.s5said || 0) > 120) {
-      S.s5said = performance.now(); // mid-sweep the words follow at 8 Hz
+    if (still || performance.now() - fig.said > 120) {
+      fig.said = performance.now(); // mid-sweep the words follow at 8 Hz
       s5Stats(S, readout, step, i, head);
     }
   };
@@ -234,3 +239,5 @@ function s5Chart(S, canvas, readout) {
     `${spec.y.title}. ${block.d_k.map((d, j) => `d_k ${d}: ${block.raw[j].toFixed(1)} / ${block.scaled[j].toFixed(2)}`).join(tx(D, "explorer.sep"))}`,
   );
 }
+
+return { scene5 };

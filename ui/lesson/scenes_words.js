@@ -1,6 +1,9 @@
 /* §1 whom 他 means (the trained model's pronoun head, then an RNN's chain), §2 the library
    lookup (one query against every key's card, the values mixed), §3 one word's three faces. */
 
+const { animate, divisorOf, fillSide, make, pctText, penArrow, penDone, penLine, penMeasure,
+  penText, penTry, penWrap, quoteTok, rankRow, scenePen, tx, weightsOf, wReadout } = LESSON;
+
 function sceneCanvas(S, id = "lesson-canvas") {
   const c = make(S.doc, "canvas", "", { role: "img", "data-testid": id });
   S.figure.append(c);
@@ -27,7 +30,7 @@ function s1Hops(quiz) {
   return quiz.top === null ? 0 : Math.abs(quiz.query - quiz.top);
 }
 
-SCENES[1] = {
+const scene1 = {
   title: (D, set) => tx(D, "lesson.s1.title", { q: s1Pronoun(set) }),
   steps: (S) => stepTexts(S, ["lesson.s1.step0", "lesson.s1.step1", "lesson.s1.step2"]),
   take: (S) => tx(S.D, "lesson.s1.take", { q: s1Pronoun(S.set), hops: s1Hops(S.tpart.quiz) }),
@@ -262,3 +265,5 @@ function s1Alt(S, step, w) {
   }
   return alt;
 }
+
+return { headWeights, scene1, sceneCanvas, stepTexts };

@@ -2,8 +2,11 @@
    rerun), predict-then-reveal, the example for a sentence it cannot use, and its layout in the
    room. */
 
+const { button, deepActive, figureBox, fillNotes, make, needOf, roomOf, sceneTitle, sendState,
+  setFor, showNotices, SIDE_FRACTION, speak, stopAnimation, tx } = LESSON;
+
 function stepNames(D) {
-  return D.inst && D.ctx ? SCENES[D.at].steps(D.ctx) : [""];
+  return D.inst && D.ctx ? D.scenes[D.at].steps(D.ctx) : [""];
 }
 
 function stepNext(D) {
@@ -34,7 +37,7 @@ function goScene(D, k, step) {
 }
 
 function setStep(D, i) {
-  const quiz = D.inst && SCENES[D.at].quiz;
+  const quiz = D.inst && D.scenes[D.at].quiz;
   if (quiz && i === quiz.step) D.quiz[D.at] = null; // back to the question: ask it again
   const from = D.step;
   D.step = i;
@@ -53,14 +56,16 @@ function renderScene(D, step) {
   D.inst?.destroy?.();
   D.inst = null;
   const k = D.at;
-  const scene = SCENES[k];
+  const scene = D.scenes[k];
   const parts = sceneFrame(D, scene);
   fillNotes(D);
   const need = needOf(D, k);
   if (need && !D.example[k]) return needPanel(D, need, parts);
   const set = setFor(D, k);
-  D.ctx = { D, k, set, part: set.lab, tpart: set.trained, doc: parts.doc };
-  Object.assign(D.ctx, { figure: parts.figure, side: parts.controls, quizBox: parts.quiz });
+  // The scene's context S, every field written here (sealed): a scene keeps its own state in
+  // its mount's closure, never on S.
+  D.ctx = Object.seal({ D, k, set, part: set.lab, tpart: set.trained, doc: parts.doc,
+    figure: parts.figure, side: parts.controls, quizBox: parts.quiz, box: null });
   if (D.example[k]) exampleNote(D, parts.side);
   parts.title.textContent = scene.title(D, set);
   D.ctx.box = figureBox(D);
@@ -168,7 +173,7 @@ function updateNav(D, names) {
     first, so the figure is measured in the room they leave. */
 function drawScene(D, step, from) {
   if (!D.inst) return;
-  const scene = SCENES[D.at];
+  const scene = D.scenes[D.at];
   D.els.scene.dataset.step = String(step);
   const names = scene.steps(D.ctx);
   updateNav(D, names);
@@ -196,7 +201,7 @@ function layoutDeck(D) {
   root.classList.toggle("phone", room.phone);
   root.style.setProperty("--base", `${room.base}px`);
   root.style.setProperty("--code-phone", `${D.header.colours.lesson.type.phone_code}px`);
-  const side = (SCENES[D.at] && SCENES[D.at].side) || SIDE_FRACTION;
+  const side = D.scenes[D.at]?.side || SIDE_FRACTION;
   root.style.setProperty("--side", `${Math.round(Math.max(250, room.w * side))}px`);
   if (room.phone) root.style.height = "";
   else {
@@ -267,9 +272,11 @@ function verdict(D, quiz, choices, chosen) {
 /** A student's answer: judged at once, explained, and the answer revealed. */
 function chooseAnswer(D, i) {
   D.quiz[D.at] = i;
-  const quiz = SCENES[D.at].quiz;
+  const quiz = D.scenes[D.at].quiz;
   if (D.step === quiz.step) setStep(D, quiz.step + 1);
-  else renderQuiz(D, SCENES[D.at], D.step);
+  else renderQuiz(D, D.scenes[D.at], D.step);
   const said = D.ctx.quizBox.querySelector(".verdict");
   if (said) speak(D.els.live, said.textContent);
 }
+
+return { drawScene, goScene, layoutDeck, renderScene, scheduleLayout, stepBack, stepNext };

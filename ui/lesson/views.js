@@ -4,6 +4,9 @@
    built here from a part (a sentence's tokens and sizes) and the words and palette Python sent
    once (header.view_text, header.colours); its numbers are the part's arrays. */
 
+const { createView } = VIEW;
+const { changeShared, focusIn, labelChars, roomOf } = LESSON;
+
 const NO_JOB = { label: "", rel: "", clear: false, relation: "" };
 
 /** The view's header for `part`. o: digest (what the numbers are), h (maps in the array, default
@@ -52,3 +55,5 @@ function sceneView(S, host, part, heads) {
 function viewCanvases(S) {
   return [...S.figure.querySelectorAll('canvas[data-testid="explorer-map"]')];
 }
+
+return { NO_JOB, sceneView, viewHeader };

@@ -1,6 +1,8 @@
-/* The controls a scene puts next to its figure: token chips, a switch, a slider, a button and a
-   readout line. Each is a real form control with a name and a data-key, so a rebuild after a
+/* The controls a scene puts next to its figure: token chips, head buttons, a switch, a slider, a
+   button and a readout line. Each is a real form control with a name and a data-key, so a rebuild after a
    rerun puts the keyboard back where it was. */
+
+const { deepActive, drawScene, lookOfDeck, make, sendState, tx } = LESSON;
 
 /** A token's chip text: the word, and its English gloss when the lesson is in English. */
 function chipText(D, tok) {
@@ -44,6 +46,27 @@ function wTokens(S, legend, part, chosen, onPick, key) {
     b.addEventListener("click", () => onPick(i));
     group.append(b);
   });
+  return group;
+}
+
+/** Pick a head: one toggle button per head of `part`, `head` pressed. */
+function headPicker(S, part, head, onPick) {
+  const doc = S.doc;
+  const group = make(doc, "div", "chips", {
+    role: "group",
+    "aria-label": tx(S.D, "lesson.head", { i: "" }).trim(),
+  });
+  for (let k = 0; k < part.h; k++) {
+    const b = make(
+      doc,
+      "button",
+      "",
+      { type: "button", "data-key": `head-${k}`, "aria-pressed": String(k === head) },
+      tx(S.D, "lesson.head", { i: k + 1 }),
+    );
+    b.addEventListener("click", () => onPick(k));
+    group.append(b);
+  }
   return group;
 }
 
@@ -125,10 +148,12 @@ function fillSide(S, nodes) {
 
 /** Ask Python once for a measurement the scene needs (it arrives with the next rerun). */
 function askBlock(D, name) {
-  D.asked ||= {};
   if (D.header.blocks[name]) return;
   D.els.scene.dataset.waiting = name; // for tests: the figure says "measuring" until it comes
   if (D.asked[name]) return;
   D.asked[name] = true;
   D.api?.setTriggerValue("block", name);
 }
+
+return { askBlock, changeShared, fillSide, headPicker, pctText, quoteTok, wButton, wReadout,
+  wSlider, wSwitch, wTokens };
