@@ -11,18 +11,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attention_core import reading
-from attention_core.corpus import LINKS, heldout_words
-from attention_core.model import (
+from demo_model import (
     JOB_THRESHOLD,
-    RELATIONS,
     DemoHistory,
     describe_heads,
     job_onsets,
     load_demo_history,
     load_demo_model,
-    read_pronoun,
+    reading,
 )
+from demo_model.data.corpus import heldout_words
+from demo_model.metrics import RELATIONS
+from demo_model.reading import read_pronoun
+from demo_model.relations import LINKS
 from ui import charts, figures, widgets
 from ui.controls import Settings, show_notices
 from ui.figures import RELATION_KEYS
@@ -86,7 +87,7 @@ def maps_figure(sentence: str, scale: bool, active: int, lang: str, classroom: b
 
 # ---- what the pronoun head says ------------------------------------------------------------------
 
-HEADLINES = {  # the core's reading status → the headline (attention_core/reading.py)
+HEADLINES = {  # the demo model's reading status → the headline (demo_model/reading.py)
     reading.ANSWER: "learned.read.answer",
     reading.UNDECIDED: "learned.read.undecided",
     reading.LOOKS_AHEAD: "learned.read.looks_ahead",
@@ -146,8 +147,8 @@ def reading_line(texts, r, step: int, t) -> str:
 
 
 def heldout_counts() -> dict[str, int]:
-    """How many words of each kind the held-out split holds out (attention_core.corpus: none of
-    them occurs in training; tests/test_corpus.py checks it on the tokens)."""
+    """How many words of each kind the held-out split holds out (demo_model.data.corpus: none of
+    them occurs in training; tests/model/test_corpus.py checks it on the tokens)."""
     held = heldout_words()
     kinds = ("names", "people", "animals", "objects", "places", "modifiers", "verbs")
     counts = {kind: len(set(held[kind])) for kind in kinds}

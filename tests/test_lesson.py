@@ -21,7 +21,8 @@ from attention_core import (
     scaled_dot_product_attention,
     tokenize,
 )
-from attention_core.model import describe_heads, load_demo_history, load_demo_model, read_token
+from demo_model import describe_heads, load_demo_history, load_demo_model
+from demo_model.reading import read_token
 from ui import palette
 from ui.controls import DEFAULTS
 from ui.lesson import data, deck, page, skeleton

@@ -12,7 +12,7 @@ import numpy as np
 import streamlit as st
 
 from attention_core.experiments import cell_counts
-from attention_core.model import DECIDED_GAP, DECIDED_MIN
+from demo_model.reading import DECIDED_GAP, DECIDED_MIN
 from ui import controls, palette, state
 from ui.controls import DEFAULT_SENTENCE, Settings
 from ui.lesson import data, deck, skeleton

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import lexicon
-from .embed import sinusoidal_positions, token_vector
+from attention_core.embed import sinusoidal_positions, token_vector
+from demo_model import lexicon
 
 # jieba POS tags that get their own learned embedding; any other tag shares "unk".
 TAGS = (
@@ -234,7 +234,8 @@ def _placed(block: np.ndarray, start: int, d_model: int) -> np.ndarray:
 
 
 def word_vectors(tokens: list, config: ModelConfig) -> np.ndarray:
-    """Unit-norm hashed word vectors in the word columns (n, d_model): the read-out's targets."""
+    """Hashed word vectors / √d_word (norm ≈ 1) in the word columns (n, d_model): the read-out's
+    targets."""
     w = np.stack([token_vector(t.text, config.d_word) for t in tokens])  # (n, d_word)
     return _placed(w / np.sqrt(config.d_word), 0, config.d_model)
 
