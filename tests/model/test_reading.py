@@ -1,6 +1,7 @@
 """demo_model.reading: which head answers a token's question, and the status that says whether
 the pick may be presented as the answer (the rules of plausibility: test_plausible.py)."""
 
+import ast
 import json
 from pathlib import Path
 
@@ -257,3 +258,39 @@ def test_exactly_one_pill_is_labelled_wrong():
     assert [p["text"] for p in pills if p.get("wrong")] == [
         "老师把作业还给了小王，因为他上周生病了。"
     ]
+
+
+# ---- the rules read top to bottom ---------------------------------------------------------------
+
+MODEL_DIR = Path(__file__).resolve().parents[2] / "demo_model"
+
+
+def _used_before_defined(path: Path, *, functions: bool) -> list[str]:
+    """Module-level names (word lists, constants; with `functions`, also functions and classes)
+    that a statement uses above the line that defines them."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    defined: dict[str, int] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and functions:
+            defined.setdefault(node.name, node.lineno)
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        for target in targets:
+            if isinstance(target, ast.Name):
+                defined.setdefault(target.id, node.lineno)
+    return [
+        f"{path.name}:{sub.lineno} uses {sub.id} (defined at {defined[sub.id]})"
+        for node in tree.body
+        for sub in ast.walk(node)
+        if isinstance(sub, ast.Name) and defined.get(sub.id, 0) > node.lineno
+    ]
+
+
+def test_the_reading_and_its_rules_use_no_name_before_its_definition():
+    """reading.py and plausible.py read top to bottom: every word list, constant and helper
+    stands above its first use; in every module of the demo model, every word list and
+    constant does."""
+    late = [u for name in ("reading.py", "plausible.py")
+            for u in _used_before_defined(MODEL_DIR / name, functions=True)]  # fmt: skip
+    for path in sorted(MODEL_DIR.rglob("*.py")):
+        late += _used_before_defined(path, functions=False)
+    assert not late, late
