@@ -1,8 +1,9 @@
 """A training batch: padded sentences and the questions asked of them, built by name in one place.
 
-Every per-token array of a sentence comes from token_arrays() (the features, by Batch field
-name); make_batch() pads them and lists the questions; subset() picks sentences. A new
-per-token feature is one field of Batch and one entry of token_arrays(), both in this file.
+Every per-token array of a sentence comes from features.token_arrays(), keyed by Batch field
+name (the model's X at run time reads the same arrays); make_batch() pads them by name and lists
+the questions; subset() picks sentences, slicing every field but QUESTIONS. A new per-token
+feature is one entry of token_arrays() and one field of Batch.
 """
 
 from __future__ import annotations
@@ -12,17 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from demo_model.features import (
-    ModelConfig,
-    Vocab,
-    clause_ids,
-    entries,
-    fixed_features,
-    gender_ids,
-    neighbour_ids,
-    tag_ids,
-    word_vectors,
-)
+from demo_model.features import ModelConfig, Vocab, entries, token_arrays
 from demo_model.lexicon import is_person
 from demo_model.relations import LINKS
 
@@ -73,21 +64,6 @@ def token_masks(tokens: list) -> np.ndarray:
     ).reshape(len(tokens), 4)  # fmt: skip
 
 
-def token_arrays(tokens: list, config: ModelConfig) -> dict[str, np.ndarray]:
-    """One sentence's per-token arrays, (n, …) each, keyed by the Batch field they fill."""
-    before, after = neighbour_ids(tokens)
-    return {
-        "tags": tag_ids(tokens),
-        "before": before,
-        "after": after,
-        "clause": clause_ids(tokens),
-        "gender": gender_ids(tokens),
-        "fixed": fixed_features(tokens, config),
-        "words": word_vectors(tokens, config),
-        "masks": token_masks(tokens),
-    }
-
-
 def _padded(parts: list, n_max: int) -> tuple[np.ndarray, np.ndarray]:
     """Per-sentence (n, K) rows and weights → (B, N, K_max) arrays padded with weight 0."""
     k = max(ids.shape[1] for ids, _ in parts)
@@ -111,7 +87,8 @@ def _stacked(rows: list[dict], n_max: int) -> dict[str, np.ndarray]:
 def make_batch(examples: list, config: ModelConfig, vocab: Vocab) -> Batch:
     """Pad examples (corpus.Example) to one length and list their questions, one per link."""
     n_max = max(len(e.tokens) for e in examples)
-    fields = _stacked([token_arrays(e.tokens, config) for e in examples], n_max)
+    rows = [{**token_arrays(e.tokens, config), "masks": token_masks(e.tokens)} for e in examples]
+    fields = _stacked(rows, n_max)
     valid = np.arange(n_max) < np.array([len(e.tokens) for e in examples])[:, None]  # (B, N)
     cls = _padded([entries(e.tokens, vocab, "classes") for e in examples], n_max)
     chars = _padded([entries(e.tokens, vocab, "chars") for e in examples], n_max)

@@ -249,3 +249,19 @@ def position_features(n: int, config: ModelConfig) -> np.ndarray:
 def fixed_features(tokens: list, config: ModelConfig) -> np.ndarray:
     """Everything in X that is not learned: the word and position blocks, (n, d_model)."""
     return config.word_scale * word_vectors(tokens, config) + position_features(len(tokens), config)
+
+
+def token_arrays(tokens: list, config: ModelConfig) -> dict[str, np.ndarray]:
+    """What the model knows of each token of a sentence, (n, …) arrays keyed by the name a batch
+    gives them (batch.Batch): the rows of its learned tables and the fixed blocks. The class and
+    character rows, several per token, come from entries()."""
+    before, after = neighbour_ids(tokens)
+    return {
+        "tags": tag_ids(tokens),
+        "before": before,
+        "after": after,
+        "clause": clause_ids(tokens),
+        "gender": gender_ids(tokens),
+        "fixed": fixed_features(tokens, config),
+        "words": word_vectors(tokens, config),
+    }

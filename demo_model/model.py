@@ -15,16 +15,7 @@ import numpy as np
 
 from attention_core.attention import AttentionParams, MultiHeadResult, multi_head_attention
 from attention_core.tokenize import Tokenized, tokenize
-from demo_model.features import (
-    ModelConfig,
-    Vocab,
-    clause_ids,
-    entries,
-    fixed_features,
-    gender_ids,
-    neighbour_ids,
-    tag_ids,
-)
+from demo_model.features import ModelConfig, Vocab, entries, token_arrays
 
 DEMO_PATH = Path(__file__).resolve().parent.parent / "assets" / "demo_model.npz"
 MODE = "word"  # the model reads jieba words (tokenize's mode)
@@ -70,22 +61,22 @@ class TrainedModel:
         return dict(self.weights)
 
     def inputs(self, tokens: list) -> np.ndarray:
-        """X (n, d_model) = tag + class + gender + character embeddings + word and position
-        blocks."""
-        learned = self.weights["tags"][tag_ids(tokens)]
+        """X (n, d_model) = tag + gender + neighbour + clause + class + character embeddings +
+        word and position blocks (features.token_arrays: the rows a training batch uses)."""
+        a, w = token_arrays(tokens, self.config), self.weights  # a: (n, …) each
+        learned = w["tags"][a["tags"]]
         if self.config.gender:
-            learned = learned + self.weights["genders"][gender_ids(tokens)]
+            learned = learned + w["genders"][a["gender"]]
         if self.config.context:
-            before, after = neighbour_ids(tokens)  # (n,) each
-            learned = learned + self.weights["before"][before] + self.weights["after"][after]
+            learned = learned + w["before"][a["before"]] + w["after"][a["after"]]
         if self.config.clauses:
-            learned = learned + self.weights["clause"][clause_ids(tokens)]
+            learned = learned + w["clause"][a["clause"]]
         for kind, proj in (("classes", "class_proj"), ("chars", "char_proj")):
             if getattr(self.config, kind):
-                ids, w = entries(tokens, self.vocab, kind)  # (n, K)
-                e = np.einsum("nk,nke->ne", w, self.weights[kind][ids])  # (n, d_embed)
-                learned = learned + e @ self.weights[proj]  # (n, d_model)
-        return learned + fixed_features(tokens, self.config)
+                ids, weight = entries(tokens, self.vocab, kind)  # (n, K)
+                e = np.einsum("nk,nke->ne", weight, w[kind][ids])  # (n, d_embed)
+                learned = learned + e @ w[proj]  # (n, d_model)
+        return learned + a["fixed"]
 
     def run(self, text: str, *, scale: bool = True) -> ModelRun:
         """Tokenise `text` (jieba words) and run the trained attention layer on it."""

@@ -5,9 +5,9 @@ import dataclasses
 
 import numpy as np
 
-from demo_model.batch import QUESTIONS, Batch, make_batch, subset, token_arrays, token_masks
+from demo_model.batch import QUESTIONS, Batch, make_batch, subset, token_masks
 from demo_model.data.corpus import Example
-from demo_model.features import ModelConfig, Vocab
+from demo_model.features import ModelConfig, Vocab, token_arrays
 from demo_model.relations import LINKS
 from tests.model.support import SMALL, toks
 
