@@ -78,7 +78,7 @@ class Checkpoint(Protocol):
     @property
     def params(self) -> AttentionParams: ...  # W_Q … W_O; they fix d_model and h
 
-    def run(self, text: str, *, scale: bool = True) -> TrainedRun:
+    def run(self, text: str, *, scale: bool) -> TrainedRun:
         """Tokenize `text` and run the trained attention on it (scale: divide by √d_k)."""
         ...
 

@@ -70,8 +70,8 @@ TARGETS = {
         "ui/state.py", ("tests/test_export.py",), ("weights_csv", "all_npz", "weights_at")
     ),
 }
-COPY = ("attention_core", "demo_model", "ui", "assets", "tests", "deploy", "pyproject.toml",
-        "app.py", "pages")  # fmt: skip
+COPY = ("attention_core", "demo_model", "ui", "assets", "tests", "deploy", "bench",
+        "pyproject.toml", "app.py", "pages")  # fmt: skip
 STATUS = re.compile(r"^\s*(\S+__mutmut_\d+): (.+)$")
 
 
@@ -90,13 +90,13 @@ def prepare(name: str, target: Target) -> Path:
     not_slow = "    -m\n    not slow\n"  # pytest arguments, one per line
     (work / "setup.cfg").write_text(
         "[mutmut]\n"
-        "source_paths =\n    attention_core\n    ui\n"
+        "source_paths =\n    attention_core\n    demo_model\n    ui\n"
         f"only_mutate =\n    {target.path}\n"
         f"pytest_add_cli_args_test_selection =\n    {tests}\n"
         "pytest_add_cli_args =\n    -p\n    no:cacheprovider\n"
         f"{'' if target.slow else not_slow}"
         "timeout_multiplier = 3\ntimeout_constant = 10\n"
-        "also_copy =\n    assets\n    app.py\n    pages\n    deploy\n",
+        "also_copy =\n    assets\n    app.py\n    pages\n    deploy\n    bench\n",
         encoding="utf-8",
     )
     return work

@@ -94,13 +94,14 @@ def test_the_record_says_what_the_trained_model_fixed():
     np.testing.assert_array_equal(lab.result.heads.weights, run.attention.heads.weights)
 
 
-def test_the_causal_mask_is_a_what_if_on_the_models_own_x():
+@pytest.mark.parametrize("scale", [True, False])
+def test_the_causal_mask_is_a_what_if_on_the_models_own_x(scale):
     stand_in = StandIn()
-    lab = compute(LabSettings("他走了。", causal=True, scale=False, weights="trained"), stand_in)
+    lab = compute(LabSettings("他走了。", causal=True, scale=scale, weights="trained"), stand_in)
     model = stand_in.at()
     p = model.params
-    weights, _ = loop_multi_head(model.run("他走了。").x, p.w_q, p.w_k, p.w_v, p.w_o, 2, False,
-                                 causal_allowed(4))  # fmt: skip
+    weights, _ = loop_multi_head(model.run("他走了。", scale=scale).x, p.w_q, p.w_k, p.w_v, p.w_o,
+                                 2, scale, causal_allowed(4))  # fmt: skip
     np.testing.assert_allclose(lab.result.heads.weights, weights, rtol=1e-9, atol=1e-12)
     assert lab.record.causal and lab.record.causal_what_if
 
@@ -124,7 +125,8 @@ def test_weights_that_cannot_be_read_fall_back_to_random_and_say_why(error, said
 
 
 def test_trained_weights_need_a_trained_model():
-    with pytest.raises(ValueError, match="needs a trained model"):
+    said = r'^weights="trained" needs a trained model: compute\(settings, trained\)$'
+    with pytest.raises(ValueError, match=said):
         compute(LabSettings("他走了。", weights="trained"))
     assert compute(LabSettings("我打你。", d_model=8, heads=1)).focus() == 2  # no focus words
 

@@ -11,7 +11,7 @@ from demo_model.features import ModelConfig, Vocab, token_arrays
 from demo_model.relations import LINKS
 from tests.model.support import SMALL, toks
 
-VOCAB = Vocab(("-",), ("-", "小", "明", "他"))
+VOCAB = Vocab(("-", "A", "Aa", "Aa01", "Aa01A"), ("-", "小", "明", "他"))  # Aa01A: a name's class
 
 
 def _example(pairs, **links) -> Example:
@@ -47,14 +47,32 @@ def test_sentences_are_padded_by_field_name_and_questions_listed_in_order():
     rows = np.stack([batch.qb, batch.qi, batch.qt, batch.qr], axis=1).tolist()
     assert rows == [[0, 1, 0, 2], [1, 3, 0, 0], [1, 1, 0, 2], [1, 4, 3, 2]]
     assert batch.chr_ids[1, 0].tolist() == [1, 2] and batch.chr_w[1, 0].tolist() == [0.5, 0.5]
+    assert batch.cls_ids[1, 0].tolist() == [1, 2, 3, 4] and batch.cls_w[1, 0].tolist() == [1.0] * 4
+    assert batch.cls_ids[1, 1].tolist() == [0] * 4 and batch.cls_w[1, 1].tolist() == [1, 0, 0, 0]
     assert batch.ctx.tolist() == batch.valid.astype(float).tolist() == batch.gen_w.tolist()
+
+
+def test_every_field_has_the_type_the_network_indexes_or_weighs_with():
+    batch = make_batch([SHORT, LONG], SMALL, VOCAB)
+    kinds = {f.name: getattr(batch, f.name).dtype.str for f in dataclasses.fields(Batch)}
+    ints = {"tags", "before", "after", "clause", "cls_ids", "chr_ids", "gender", *QUESTIONS}
+    flags = {"masks", "valid"}
+    assert {k for k, d in kinds.items() if d == "<i8"} == ints
+    assert {k for k, d in kinds.items() if d == "|b1"} == flags
+    assert {k for k, d in kinds.items() if d == "<f8"} == set(kinds) - ints - flags
 
 
 def test_a_switched_off_feature_weighs_zero():
     off = ModelConfig(**{**SMALL.__dict__, "context": False, "chars": False, "gender": False})
     batch = make_batch([SHORT, LONG], off, VOCAB)
     assert not batch.ctx.any() and not batch.gen_w.any() and not batch.chr_w.any()
-    assert batch.cl_w.sum() == 7 and batch.cls_w.sum() == 7  # clauses, classes still on
+    assert batch.chr_w.shape == batch.chr_ids.shape and batch.chr_ids[1, 0].tolist() == [1, 2]
+    assert batch.cl_w.sum() == 7 and batch.cls_w.sum() == 4 + 6  # 小明: 4 levels; 6 others: none
+    rest = ModelConfig(**{**SMALL.__dict__, "classes": False, "clauses": False})
+    batch = make_batch([SHORT, LONG], rest, VOCAB)
+    assert not batch.cls_w.any() and not batch.cl_w.any() and batch.chr_w.sum() == 7
+    assert batch.cls_w.shape == batch.cls_ids.shape
+    assert batch.cls_ids[1, 0].tolist() == [1, 2, 3, 4]  # the rows stay, weighing nothing
 
 
 def test_subset_is_the_batch_of_those_sentences_alone():
@@ -73,3 +91,4 @@ def test_subset_is_the_batch_of_those_sentences_alone():
     assert set(QUESTIONS) < {f.name for f in dataclasses.fields(Batch)}
     two = subset(both, np.array([2, 0]))
     assert two.qb.tolist() == [1, 1, 1, 0, 0, 0]  # sentence 0 becomes 1, sentence 2 becomes 0
+    assert two.tags.shape == (2, 5)  # the longer of the two, not their sum

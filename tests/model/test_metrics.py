@@ -50,9 +50,12 @@ def test_the_tables_print_the_figures():
     ev = {"relations": table, "loss": 0.5, "counts": np.arange(1, len(RELATIONS) + 1)}
     lines = head_table(ev).splitlines()
     assert lines[0].split() == ["head", *RELATIONS] and "95.2% (0.92)" in lines[2]
-    assert summary(ev, ev).startswith("loss 0.500  held-out h2 95%")
+    assert lines[2].split()[:3] == ["2", "95.2%", "(0.92)"]  # heads are numbered from 1
+    best = "h2 95%, h1 0%, h1 0%"
+    assert summary(ev, ev) == f"loss 0.500  held-out {best}  human {best}"
     out = numbers({"evals": [ev], "human": [ev]}).splitlines()
-    assert out[1].split()[:5] == ["pronoun_antecedent", "h2", "95.2%", "of", "1"]
+    assert out[0].split() == ["relation", "held-out", "split", "human-written", "set"]
+    assert out[1].split() == ["pronoun_antecedent", *["h2", "95.2%", "of", "1"] * 2]
 
 
 def test_head_measurements_equal_a_plain_loop(small):
@@ -85,3 +88,39 @@ def test_head_measurements_equal_a_plain_loop(small):
                     shares[name].append(row[masks[:, k]].sum())
         for p, name in enumerate(PROFILES):
             assert ev["profiles"][h, p] == pytest.approx(np.mean(shares[name])), name
+
+
+def test_self_previous_and_the_read_outs_against_loops(small):
+    """The rows of "self" and "previous"; per question type the read-out's accuracy, how often
+    some head's argmax hits, the chance of each; the chance shares of PROFILES; the counts."""
+    _, examples, batch, theta = small
+    ev, fw = evaluate(theta, batch, 2), forward(theta, batch, 2)
+    a, h = fw["a"], 2
+    lengths = [len(e.tokens) for e in examples]
+    for r, rel in enumerate(("self", "previous"), start=len(LINKS)):
+        rows = [(b, i, i - (rel == "previous")) for b, n in enumerate(lengths) for i in range(n)]
+        rows = [(b, i, j) for b, i, j in rows if j >= 0]
+        for head in range(h):
+            hits = [np.argmax(a[b, head, i, : lengths[b]]) == j for b, i, j in rows]
+            assert ev["relations"][head, r, 0] == pytest.approx(np.mean(hits)), rel
+        assert ev["counts"][r] == len(rows)
+    questions = list(enumerate(zip(batch.qb, batch.qi, batch.qt, batch.qr, strict=True)))
+    for r in range(len(LINKS)):
+        asked = [(q, b, i, t) for q, (b, i, t, k) in questions if k == r]
+        n = np.array([lengths[b] for _, b, _, _ in asked], dtype=float)
+        right = [np.argmax(fw["p"][q]) == t for q, _, _, t in asked]
+        some = [any(np.argmax(a[b, head, i]) == t for head in range(h)) for _, b, i, t in asked]
+        assert ev["counts"][r] == len(asked)
+        assert ev["readout_acc"][r] == pytest.approx(np.mean(right))
+        assert ev["readout_chance"][r] == pytest.approx(np.mean(1 / n))
+        assert ev["any_head_acc"][r] == pytest.approx(np.mean(some))
+        assert ev["any_head_chance"][r] == pytest.approx(np.mean(1 - (1 - 1 / n) ** h))
+    n = np.array([m for m in lengths for _ in range(m)], dtype=float)  # per token, its sentence's
+    first = np.array([i > 0 for m in lengths for i in range(m)])
+    assert ev["profile_chance"][PROFILES.index("self")] == pytest.approx(np.mean(1 / n))
+    assert ev["profile_chance"][PROFILES.index("first")] == pytest.approx(np.mean(1 / n[first]))
+    masks = np.concatenate([token_masks(e.tokens) for e in examples])  # (T, 4)
+    people = [masks[sum(lengths[:b]) : sum(lengths[: b + 1]), 1].sum() / m
+              for b, m in enumerate(lengths) for _ in range(m)]  # fmt: skip
+    assert ev["profile_chance"][PROFILES.index("people")] == pytest.approx(np.mean(people))
+    assert ev["loss"] == fw["loss"]

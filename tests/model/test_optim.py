@@ -15,6 +15,9 @@ def test_the_first_step_moves_each_weight_by_lr_against_its_gradients_sign():
     np.testing.assert_allclose(theta["w"], [1.0 - 0.1 * 0.5 / (0.5 + 1e-8),
                                             -2.0 + 0.1 * 4.0 / (4.0 + 1e-8), 3.0])  # fmt: skip
     assert adam.t == 1
+    tiny = {"w": np.array([0.0])}  # a gradient the size of eps: eps halves the step
+    Adam(lr=0.1).update(tiny, {"w": np.array([1e-8])})
+    assert tiny["w"][0] == pytest.approx(-0.05)
 
 
 def test_two_steps_by_hand():
