@@ -1,7 +1,8 @@
 """A thin cache over attention_core.pipeline: settings → the Lab every page draws, its notices.
 
-The app's one join of the two packages: it hands the trained demo model (TRAINED) to the core's
-pipeline, which takes it as a TrainedWeights.
+Here, and only here, the app hands the trained demo model (TRAINED) to the core's pipeline, which
+takes it as a TrainedWeights; pages that show the model's own measurements (its heads' jobs, its
+readings) import demo_model for them.
 """
 
 from __future__ import annotations
