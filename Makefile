@@ -49,7 +49,7 @@ help:
 	@echo "make bench    the benchmark table (latency, reruns, cold start, payload, core)"
 	@echo "make load     opt-in load test: 40 sessions for 60 s on loopback (TARGET=proxy: via nginx)"
 	@echo "              SCENARIO=class: 1 teacher + 200 phones in one class on make serve WORKERS=2"
-	@echo "make mutate   opt-in mutation testing of the core, links and export (MUTATE=\"attention …\")"
+	@echo "make mutate   opt-in mutation testing of the core, the model's training parts, links and export (MUTATE=\"attention …\")"
 	@echo "make lint     ruff check + ruff format --check"
 	@echo "make format   ruff check --fix + ruff format"
 	@echo "make clean    remove caches and test artifacts (distclean also removes .venv)"

@@ -1,4 +1,8 @@
-"""Command line: python -m attention_core "句子" — tokens, tags and where the focus token looks."""
+"""Command line: python -m attention_core "句子" — tokens, tags and where the focus token looks.
+
+The command line is an app of the core, like the Streamlit one: it passes the trained demo model
+(demo_model.DEMO) to the pipeline, the one place in attention_core/ that names it.
+"""
 
 from __future__ import annotations
 
@@ -16,8 +20,8 @@ from attention_core.pipeline import (
     Lab,
     LabSettings,
     compute,
-    focus_index,
 )
+from demo_model import DEMO
 
 EXAMPLE = DEFAULT_SENTENCE
 DEFAULT_HEADS, DEFAULT_D_MODEL = 4, 64
@@ -68,9 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed,
                    help="seed of the random W_Q, W_K, W_V, W_O (default 0); token vectors "
                    "depend only on the token, as in the app")  # fmt: skip
-    p.add_argument(
-        "--focus", help="token whose weights to show (default 他/她, else the last word)"
-    )
+    p.add_argument("--focus", help="token whose weights to show (default: the trained "
+                   f"model's {'/'.join(DEMO.focus_words)}, else the last word)")  # fmt: skip
     p.add_argument("--weights", choices=("random", "trained"), default="random",
                    help="random projections, or the trained demo model (its own d_model, "
                    "heads, words and positions)")  # fmt: skip
@@ -106,12 +109,12 @@ def ignored_flags(args: argparse.Namespace) -> list[str]:
 
 def compute_run(settings: LabSettings, focus: str | None = None) -> Run:
     """The pipeline's Lab and the focus token; a focus missing from the sentence is an error."""
-    lab = compute(settings)
+    lab = compute(settings, DEMO)
     if focus is not None and focus not in lab.texts:
         raise ValueError(
             f"focus token {focus!r} is not in the sentence; tokens: {' '.join(lab.texts)}"
         )
-    return Run(lab, focus_index(lab.texts, focus))
+    return Run(lab, lab.focus(focus))
 
 
 def display_width(text: str) -> int:

@@ -23,18 +23,26 @@ from attention_core.attention import (
     split_heads,
 )
 from attention_core.embed import build_inputs, embed_tokens, sinusoidal_positions
-from attention_core.pipeline import Lab, LabSettings, compute, trained_steps
+from attention_core.pipeline import Checkpoint, Lab, LabSettings, TrainedWeights, compute
 from attention_core.tiled import tiled_attention
 from attention_core.tokenize import EmptyInputError, Tokenized, tokenize
 
 # ---- the whole computation as the article writes it: the steps page shows this source --------
 
 
-def walk(tokens, params: AttentionParams, *, model=None, positions=False, scale=True, causal=False):
+def walk(
+    tokens,
+    params: AttentionParams,
+    *,
+    model: Checkpoint | None = None,
+    positions=False,
+    scale=True,
+    causal=False,
+):
     """Tokens → output, one numpy line a step ①…⑦ (tested equal to the pipeline).
 
     The steps page lists this function's lines, those of switches that are off left out.
-    model: the trained demo model (its own X); positions: add sinusoidal positions to X.
+    model: a trained model's weights (its own X); positions: add sinusoidal positions to X.
     """
     n, h, d_k = len(tokens), params.num_heads, params.d_k
     if model:  # noqa: SIM108 (one branch a line: the steps page lists them)
@@ -359,12 +367,14 @@ def compare_keys(lab: Lab, head: int, i: int, keys: Sequence[int]) -> list[dict]
     return out
 
 
-def untrained_sums(text: str, head: int, i: int, keys: Sequence[int]) -> list[float] | None:
+def untrained_sums(
+    text: str, head: int, i: int, keys: Sequence[int], trained: TrainedWeights
+) -> list[float] | None:
     """q_i·k_j of the same head at the trained model's first checkpoint, or None."""
-    steps = trained_steps()
+    steps = trained.steps()
     if len(steps) < 2:
         return None
-    att = compute(LabSettings(text, weights="trained", step=steps[0])).result
+    att = compute(LabSettings(text, weights="trained", step=steps[0]), trained).result
     return [float(att.q[head, i] @ att.k[head, j]) for j in keys]
 
 

@@ -1,8 +1,14 @@
-"""Sentence + settings → tokens, X, W, every step of attention, and a record of what was used."""
+"""Sentence + settings → tokens, X, W, every step of attention, and a record of what was used.
+
+Trained weights come in from outside, through one narrow interface (TrainedWeights below): the
+caller passes a trained model to compute(); this module knows nothing of how it was trained.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -14,8 +20,6 @@ from attention_core.attention import (
     multi_head_attention,
 )
 from attention_core.embed import build_inputs
-from attention_core.model import DEMO_PATH, PRONOUNS, TrainedModel, load_demo_history
-from attention_core.model import load_demo_model as _load_demo_model
 from attention_core.tokenize import (
     MAX_CHARS,
     MAX_TOKENS,
@@ -47,19 +51,81 @@ def _is_int(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
+# ---- what the pipeline needs of a trained model (the app and the CLI pass one in) -------------
+
+
+@runtime_checkable
+class TrainedRun(Protocol):
+    """A trained model applied to one sentence."""
+
+    @property
+    def tokens(self) -> Tokenized: ...  # n tokens as tokenize(text, mode) returns them
+
+    @property
+    def x(self) -> np.ndarray: ...  # (n, d_model) the model's own input X
+
+    @property
+    def attention(self) -> MultiHeadResult: ...  # multi_head_attention(x, params)
+
+
+@runtime_checkable
+class Checkpoint(Protocol):
+    """The weights of a trained model at one saved step, and how it reads a sentence."""
+
+    @property
+    def step(self) -> int: ...  # the training step these weights were saved at
+
+    @property
+    def params(self) -> AttentionParams: ...  # W_Q … W_O; they fix d_model and h
+
+    def run(self, text: str, *, scale: bool) -> TrainedRun:
+        """Tokenize `text` and run the trained attention on it (scale: divide by √d_k)."""
+        ...
+
+    def inputs(self, tokens: Sequence[Token]) -> np.ndarray:
+        """X (n, d_model) of these tokens (the steps page's walk builds X with it)."""
+        ...
+
+
+@runtime_checkable
+class TrainedWeights(Protocol):
+    """A trained model the pipeline can compute with: its saved steps and what it fixes."""
+
+    @property
+    def mode(self) -> str: ...  # the tokens it reads: "word" or "char"
+
+    @property
+    def positions(self) -> bool: ...  # True when its X carries positions of its own
+
+    @property
+    def focus_words(self) -> tuple[str, ...]: ...  # tokens a view looks from by default
+
+    def available(self) -> bool:
+        """True when its weights exist (they may still fail to load)."""
+        ...
+
+    def steps(self) -> tuple[int, ...]:
+        """Its saved training steps, () when they cannot be read."""
+        ...
+
+    def at(self, step: int | None = None) -> Checkpoint:
+        """The weights at a saved step (None: the last); raises when they cannot be read."""
+        ...
+
+
 @dataclass(frozen=True)
 class LabSettings:
     """What to compute; validated, so the pipeline can trust it."""
 
     sentence: str = DEFAULT_SENTENCE  # the text as typed; tokenize() cuts it and says so
-    mode: str = "word"  # "word" (jieba) or "char"; the trained model always reads words
+    mode: str = "word"  # "word" (jieba) or "char"; a trained model reads its own mode
     d_model: int = 64  # width of X and of W_Q … W_O (random weights), 1 … MAX_D_MODEL
     heads: int = 4  # h, a divisor of d_model (random weights)
     scale: bool = True  # divide Q·Kᵀ by √d_k
     causal: bool = False  # mask future keys (j > i); on trained weights a what-if
     pos: bool = False  # add sinusoidal positions to X (random weights; trained has its own)
     seed: int = 0  # seed of the random W_Q … W_O (token vectors depend on the token only)
-    weights: str = "random"  # "random", or "trained": the demo model fixes d_model, h, mode
+    weights: str = "random"  # "random", or "trained": the trained model fixes d_model, h, mode
     step: int | None = None  # training step of the trained weights (None: the final one)
 
     def __post_init__(self) -> None:
@@ -132,6 +198,7 @@ class Lab:
     result: MultiHeadResult  # q, k, v (h, n, d_k); heads.* (h, n, n); output (n, d_model)
     record: Record  # what it was computed with
     notices: tuple[Notice, ...] = ()  # cut input, punctuation only, trained weights missing
+    focus_words: tuple[str, ...] = ()  # the trained model's default focus tokens (focus_index)
 
     @property
     def texts(self) -> list[str]:
@@ -155,41 +222,22 @@ class Lab:
 
     def focus(self, text: str | None = None, at: int | None = None) -> int:
         """Index of the focus token (focus_index on this sentence's tokens)."""
-        return focus_index(self.texts, text, at)
+        return focus_index(self.texts, text, at, self.focus_words)
 
 
-def focus_index(texts: list[str], text: str | None = None, at: int | None = None) -> int:
+def focus_index(
+    texts: list[str], text: str | None = None, at: int | None = None, prefer: Sequence[str] = ()
+) -> int:
     """The token a view looks from: `text` at position `at` (tells two 了 apart), else the first
-    `text`, else the first 他, else the first 她, else the last token that is not punctuation,
-    else the last token."""
+    `text`, else the first of the `prefer` words found (in their order: a trained model's
+    focus_words), else the last token that is not punctuation, else the last token."""
     if text and _is_int(at) and 0 <= at < len(texts) and texts[at] == text:
         return int(at)
-    for wanted in (text, *PRONOUNS):
+    for wanted in (text, *prefer):
         if wanted and wanted in texts:
             return texts.index(wanted)
     words = [i for i, t in enumerate(texts) if not is_punctuation(t)]
     return words[-1] if words else len(texts) - 1
-
-
-# ---- the trained demo model: loaded here and only here ------------------------------------------
-
-
-def trained_available() -> bool:
-    """True when the demo model's weights file exists (it may still fail to load)."""
-    return DEMO_PATH.exists()
-
-
-def trained_steps() -> tuple[int, ...]:
-    """The saved training steps of the demo model, or () when it cannot be read."""
-    try:
-        return tuple(int(s) for s in load_demo_history().steps)
-    except Exception:  # a missing or half-written file: the caller falls back
-        return ()
-
-
-def trained_model(step: int | None = None) -> TrainedModel:
-    """The demo model at a saved step (None: final); raises when it cannot be read."""
-    return _load_demo_model(step)
 
 
 # ---- the pipeline ------------------------------------------------------------------------------
@@ -206,7 +254,7 @@ def _notices(tokens: Tokenized) -> list[Notice]:
     return notes
 
 
-def _random_lab(s: LabSettings, notes: list[Notice]) -> Lab:
+def _random_lab(s: LabSettings, notes: list[Notice], focus_words: tuple[str, ...]) -> Lab:
     """Random projections on token vectors that depend only on the token text."""
     tokens = tokenize(s.sentence, s.mode)
     x = build_inputs(tokens, s.d_model, positions=s.pos)  # (n, d_model)
@@ -215,38 +263,45 @@ def _random_lab(s: LabSettings, notes: list[Notice]) -> Lab:
     result = multi_head_attention(x, params, scale=s.scale, mask=mask)
     record = Record("random", s.scale, s.causal, False, s.pos, s.mode, s.seed, None,
                     s.d_model, s.heads)  # fmt: skip
-    return Lab(tuple(tokens), x, params, result, record, (*notes, *_notices(tokens)))
+    notes = (*notes, *_notices(tokens))
+    return Lab(tuple(tokens), x, params, result, record, notes, focus_words)
 
 
-def _trained_lab(s: LabSettings, model: TrainedModel) -> Lab:
-    """The demo model: jieba words, its own X; the causal mask is a what-if on its scores."""
+def _trained_lab(s: LabSettings, trained: TrainedWeights, model: Checkpoint) -> Lab:
+    """A trained model: its own tokens and X; the causal mask is a what-if on its scores."""
     run = model.run(s.sentence, scale=s.scale)
     result = run.attention
     if s.causal:  # trained without a mask: the same scores, future keys masked
         mask = causal_mask(len(run.tokens))  # (n, n) True = may attend
         result = multi_head_attention(run.x, model.params, scale=s.scale, mask=mask)
-    cfg = model.config
-    record = Record("trained", s.scale, s.causal, s.causal, True, "word", None, model.step,
-                    cfg.d_model, cfg.num_heads)  # fmt: skip
-    return Lab(tuple(run.tokens), run.x, model.params, result, record, tuple(_notices(run.tokens)))
+    p = model.params
+    record = Record("trained", s.scale, s.causal, s.causal, trained.positions, trained.mode, None,
+                    model.step, p.d_model, p.num_heads)  # fmt: skip
+    notes = tuple(_notices(run.tokens))
+    return Lab(tuple(run.tokens), run.x, p, result, record, notes, trained.focus_words)
 
 
-def compute(settings: LabSettings) -> Lab:
+def compute(settings: LabSettings, trained: TrainedWeights | None = None) -> Lab:
     """Tokens → X → Q, K, V → scores → scaled → weights → output for one sentence.
 
-    Trained weights that cannot be read fall back to random ones, with a TRAINED_UNAVAILABLE
-    notice. Raises tokenize's EmptyInputError when there is nothing to tokenize, ValueError
-    for a training step that was not saved.
+    `trained`: the trained model that weights="trained" runs (its focus_words also pick the
+    default focus of random weights). Trained weights that cannot be read fall back to random
+    ones, with a TRAINED_UNAVAILABLE notice. Raises tokenize's EmptyInputError when there is
+    nothing to tokenize, ValueError for weights="trained" without a trained model or for a
+    training step that was not saved.
     """
     notes: list[Notice] = []
+    focus_words = tuple(trained.focus_words) if trained is not None else ()
     if settings.weights == "trained":
-        steps = trained_steps()
+        if trained is None:
+            raise ValueError('weights="trained" needs a trained model: compute(settings, trained)')
+        steps = trained.steps()
         if settings.step is not None and steps and settings.step not in steps:
             raise ValueError(f"no saved step {settings.step}; the saved steps are {list(steps)}")
         try:
-            model = trained_model(settings.step)
+            model = trained.at(settings.step)
         except Exception as err:  # a missing or half-written model must not stop the lab
             notes.append(Notice(TRAINED_UNAVAILABLE, {"error": str(err) or type(err).__name__}))
         else:
-            return _trained_lab(settings, model)
-    return _random_lab(settings, notes)
+            return _trained_lab(settings, trained, model)
+    return _random_lab(settings, notes, focus_words)

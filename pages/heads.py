@@ -11,7 +11,7 @@ import streamlit as st
 from attention_core import EmptyInputError
 from attention_core.analysis import attention_cost
 from attention_core.experiments import strongest_edges
-from attention_core.model import describe_heads, load_demo_history, load_demo_model
+from demo_model import describe_heads, load_demo_history, load_demo_model
 from ui import charts, figures, sidebar, state, widgets
 from ui.gloss import token_names
 from ui.settings import Settings, head_options

@@ -11,18 +11,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attention_core import reading
-from attention_core.corpus import LINKS, heldout_words
-from attention_core.model import (
+from demo_model import (
     JOB_THRESHOLD,
-    RELATIONS,
     DemoHistory,
     describe_heads,
     job_onsets,
     load_demo_history,
     load_demo_model,
-    read_pronoun,
+    reading,
 )
+from demo_model.data.corpus import heldout_words
+from demo_model.metrics import RELATIONS
+from demo_model.reading import read_pronoun
+from demo_model.relations import LINKS
 from ui import charts, figures, widgets
 from ui.figures import RELATION_KEYS
 from ui.gloss import token_names
@@ -128,8 +129,8 @@ def reading_line(texts, r, step: int, t) -> str:
 
 
 def heldout_counts() -> dict[str, int]:
-    """How many words of each kind the held-out split holds out (attention_core.corpus: none of
-    them occurs in training; tests/test_corpus.py checks it on the tokens)."""
+    """How many words of each kind the held-out split holds out (demo_model.data.corpus: none of
+    them occurs in training; tests/model/test_corpus.py checks it on the tokens)."""
     held = heldout_words()
     kinds = ("names", "people", "animals", "objects", "places", "modifiers", "verbs")
     counts = {kind: len(set(held[kind])) for kind in kinds}

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from attention_core import reading
-from attention_core.model import describe_heads, load_demo_model
-from attention_core.relations import questions_of
+from demo_model import describe_heads, load_demo_model, reading
+from demo_model.relations import questions_of
 from ui import charts, explorer, sidebar, state, widgets
 from ui import figures as fig
 from ui.figures import RELATION_KEYS
@@ -222,7 +221,7 @@ def in_training_state(view: explorer.ViewState) -> bool:
 
 def reading_section(lab: state.Lab, lang: str, view: explorer.ViewState, readings) -> None:
     """Under the view: how the trained model reads the focus token, in the weights the view
-    shows, with the statuses of attention_core.reading (random weights: the view says chance)."""
+    shows, with the statuses of demo_model.reading (random weights: the view says chance)."""
     if lab.source != "trained":
         return
     name = token_name(lab, lang, view.focus)

@@ -14,7 +14,7 @@ from attention_core.pipeline import Record
 from ui import charts, figures, widgets
 from ui.gloss import named
 from ui.settings import Settings
-from ui.state import Lab, focus_index
+from ui.state import TRAINED, Lab, focus_index
 from ui.text import md_escape
 
 LAST = 6  # steps ① … ⑦
@@ -266,7 +266,7 @@ def compare(run: Lab, head: int, i: int, keys: tuple[int, int], s: Settings, t) 
     if run.source != "trained":
         st.caption(t("steps.random_compare") + side_note(s, t))
         return
-    before = ex.untrained_sums(s.sentence, head, i, keys)
+    before = ex.untrained_sums(s.sentence, head, i, keys, TRAINED)
     if before is not None:
         d0, d1 = before[0] - before[1], sa - sb
         key = "steps.trained_grew" if d1 > d0 and wa > wb else "steps.trained_not"

@@ -13,7 +13,8 @@ import plotly.io as pio
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core import corpus, softmax, tokenize
+from attention_core import softmax, tokenize
+from demo_model.data import corpus
 from tests.app_support import open_app
 from ui import figures as fig
 from ui.gloss import gloss, tag_name

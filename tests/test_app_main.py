@@ -106,7 +106,7 @@ def test_the_page_opens_on_the_trained_model_looking_from_he(run_app):
     assert pronoun and all(
         texts[int(np.argmax(scores[k, texts.index("他")]))] == "小明" for k in pronoun
     )
-    from attention_core.model import describe_heads, load_demo_history
+    from demo_model import describe_heads, load_demo_history
 
     job = describe_heads()[pronoun[0]]  # its label: a count of questions people wrote, said
     rel = t("learned.rel.pronoun_antecedent", "zh")
@@ -474,7 +474,7 @@ def test_link_notices_go_away_once_a_setting_changes(run_app):
 def test_trained_weights_say_their_own_size_beside_the_greyed_sliders(run_app):
     at = run_app(w="trained")
     ok(at)
-    from attention_core.model import load_demo_history
+    from demo_model import load_demo_history
 
     cfg = load_demo_history().config  # the shipped model's own size
     said = t("side.trained_fixed", "zh", d=cfg.d_model, h=cfg.num_heads)

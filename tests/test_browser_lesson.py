@@ -16,7 +16,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from attention_core import softmax
 from attention_core.analysis import row_entropy
-from attention_core.model import load_demo_model
+from demo_model import load_demo_model
 from ui.lesson import deck
 from ui.text import t
 

@@ -13,7 +13,7 @@ from attention_core import (
     causal_mask,
     scaled_dot_product_attention,
 )
-from attention_core.reading import top_two
+from demo_model.reading import top_two
 from ui import explorer, palette
 from ui.explorer import HERE, units
 from ui.lesson import deck
@@ -113,7 +113,7 @@ def test_layout_keeps_the_focus_label_and_gives_panels_room(page):
 
 def test_decided_in_js_equals_the_readings_rule(page):
     """a11y.js decides with the thresholds Python sends (explorer.DECIDED, in every view's
-    header) exactly as attention_core/reading.py's top_two does, on the same rows: random rows
+    header) exactly as demo_model/reading.py's top_two does, on the same rows: random rows
     and rows on and beside the thresholds (a one-token row; a tie)."""
     page.set_content(units_alone("a11y.js"))
     rng = np.random.default_rng(5)

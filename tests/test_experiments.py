@@ -12,6 +12,7 @@ import pytest
 from attention_core import experiments as ex
 from attention_core import pipeline
 from attention_core.pipeline import LabSettings
+from demo_model import DEMO
 from tests.reference import causal_allowed, loop_multi_head, loop_softmax
 
 SENTENCE = "小明把书放在了桌子上，然后他走了。"
@@ -19,7 +20,7 @@ TA = 9  # 他
 
 
 def lab(**settings) -> pipeline.Lab:
-    return pipeline.compute(LabSettings(SENTENCE, **settings))
+    return pipeline.compute(LabSettings(SENTENCE, **settings), DEMO)
 
 
 @pytest.mark.parametrize(
@@ -40,7 +41,7 @@ def test_walk_is_the_loop_reference_in_every_random_state(pos, scale, causal):
 @pytest.mark.parametrize("causal", [False, True])
 def test_walk_with_the_trained_model_gives_the_pipelines_numbers(causal):
     run = lab(weights="trained", causal=causal)
-    model = pipeline.trained_model()
+    model = DEMO.at()
     got = ex.walk(run.tokens, run.params, model=model, scale=True, causal=causal)
     np.testing.assert_allclose(got["x"], run.x, atol=0)
     np.testing.assert_allclose(got["weights"], run.result.heads.weights, atol=1e-12)

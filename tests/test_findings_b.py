@@ -13,9 +13,8 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core import reading
-from attention_core.corpus import build, heldout_words
-from attention_core.model import describe_heads, load_demo_history, load_demo_model
+from demo_model import describe_heads, load_demo_history, load_demo_model, reading
+from demo_model.data.corpus import build, heldout_words
 from tests.app_support import chart_specs, open_app, shown_app
 from tests.test_app_main import view
 from ui.gloss import tag_name

@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core import init_params
 from attention_core.embed import embed_tokens
 from attention_core.experiments import FIT_FROM
-from attention_core.model import load_demo_model
+from demo_model import load_demo_model
 from tests import browser_support as waits
 from tests.app_support import chart_specs_by_key, open_app
 from tests.app_support import opened as open_page

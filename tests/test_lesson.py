@@ -21,8 +21,8 @@ from attention_core import (
     scaled_dot_product_attention,
     tokenize,
 )
-from attention_core.model import describe_heads, load_demo_history, load_demo_model, read_token
-from attention_core.reading import ANSWER, STATUSES
+from demo_model import describe_heads, load_demo_history, load_demo_model
+from demo_model.reading import ANSWER, STATUSES, read_token
 from pages import lesson as page
 from ui import palette
 from ui.lesson import data, deck, skeleton

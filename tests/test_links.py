@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core.model import load_demo_history
+from demo_model import load_demo_history
 from tests.browser_support import REPO_ROOT
 from ui.text import md_escape, t
 

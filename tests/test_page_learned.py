@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core.corpus import LINKS
-from attention_core.model import describe_heads, load_demo_history, load_demo_model
+from demo_model import describe_heads, load_demo_history, load_demo_model
+from demo_model.relations import LINKS
 from tests.app_support import chart_specs, open_app, unwrapped
 from ui.figures import decode_array, head_job_label
 from ui.text import t

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core import build_inputs, init_params, multi_head_attention, tokenize
 from attention_core import experiments as ex
 from attention_core.analysis import attention_cost, qk_variance
-from attention_core.model import describe_heads, load_demo_history
+from demo_model import describe_heads, load_demo_history
 from tests.app_support import chart_specs, open_app, shown_app
 from ui import figures
 from ui.settings import DEFAULTS

@@ -1,4 +1,5 @@
-"""The pipeline: settings validated, each intermediate against the loop, the record, notices."""
+"""The pipeline: settings validated, each intermediate against the loop, the record, notices,
+the focus (trained weights: tests/core/test_pipeline_trained.py)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,12 @@ import numpy as np
 import pytest
 
 from attention_core import pipeline
-from attention_core.model import load_demo_model
-from attention_core.pipeline import Lab, LabSettings, Notice, Record, compute, focus_index
+from attention_core.pipeline import Lab, LabSettings, Record, compute, focus_index
 from tests.reference import causal_allowed, loop_multi_head, sinusoid
 
 EXAMPLE = "小明把书放在了桌子上，然后他走了。"
 TEXTS = ["小明", "把", "书", "放在", "了", "桌子", "上", "，", "然后", "他", "走", "了", "。"]
-MODEL = load_demo_model()
+FOCUS_WORDS = ("他", "她", "它")  # the demo model's focus words (DemoWeights.focus_words)
 
 
 # ---- settings
@@ -86,64 +86,6 @@ def test_char_mode_gives_one_token_per_character():
     assert lab.result.heads.weights.shape == (4, 17, 17)
 
 
-# ---- trained weights: the model's own numbers, the mask as a recorded what-if
-
-
-def test_trained_lab_is_the_models_run_and_records_what_it_fixed():
-    lab = compute(LabSettings(EXAMPLE, mode="char", d_model=16, heads=2, pos=False, seed=9,
-                              weights="trained"))  # fmt: skip
-    run = MODEL.run(EXAMPLE)
-    assert lab.texts == TEXTS  # words, whatever the mode asked
-    np.testing.assert_array_equal(lab.x, run.x)
-    np.testing.assert_array_equal(lab.result.heads.weights, run.attention.heads.weights)
-    cfg = MODEL.config
-    assert lab.record == Record("trained", True, False, False, True, "word", None, MODEL.step,
-                                cfg.d_model, cfg.num_heads)  # fmt: skip
-    assert lab.params is MODEL.params and lab.notices == ()
-
-
-def test_trained_weights_with_the_causal_mask_are_the_models_scores_masked():
-    lab = compute(LabSettings(EXAMPLE, weights="trained", causal=True, scale=False))
-    assert lab.record.causal and lab.record.causal_what_if and not lab.record.scale
-    p = MODEL.params
-    weights, out = loop_multi_head(MODEL.run(EXAMPLE).x, p.w_q, p.w_k, p.w_v, p.w_o,
-                                   MODEL.config.num_heads, False, causal_allowed(13))  # fmt: skip
-    np.testing.assert_allclose(lab.result.heads.weights, weights, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(lab.result.output, out, rtol=1e-9, atol=1e-12)
-    unmasked = MODEL.run(EXAMPLE, scale=False).attention
-    np.testing.assert_array_equal(lab.result.heads.scores, unmasked.heads.scores)
-
-
-def test_an_earlier_training_step_and_a_step_never_saved():
-    steps = pipeline.trained_steps()
-    first = compute(LabSettings(EXAMPLE, weights="trained", step=steps[0]))
-    assert first.record.step == steps[0] != MODEL.step
-    np.testing.assert_array_equal(first.params.w_q, load_demo_model(steps[0]).params.w_q)
-    with pytest.raises(ValueError, match="no saved step"):
-        compute(LabSettings(EXAMPLE, weights="trained", step=steps[-1] + 1))
-
-
-def test_unreadable_trained_weights_fall_back_to_random_and_say_so(monkeypatch):
-    def broken(step=None):
-        raise OSError("demo_model.npz is half written")
-
-    monkeypatch.setattr(pipeline, "_load_demo_model", broken)
-    lab = compute(LabSettings(EXAMPLE, weights="trained", causal=True, d_model=8, heads=2))
-    assert lab.source == "random" and lab.record.causal and not lab.record.causal_what_if
-    assert lab.record.d_model == 8 and lab.record.seed == 0
-    assert lab.notices == (Notice("trained_unavailable", {"error": "demo_model.npz is half "
-                                                                   "written"}),)  # fmt: skip
-    assert "random weights used" in lab.notices[0].text()
-
-
-def test_trained_available_and_steps_follow_the_weights_file(monkeypatch, tmp_path):
-    assert pipeline.trained_available() and MODEL.step in pipeline.trained_steps()
-    monkeypatch.setattr(pipeline, "DEMO_PATH", tmp_path / "missing.npz")
-    assert not pipeline.trained_available()
-    monkeypatch.setattr(pipeline, "load_demo_history", lambda: 1 / 0)
-    assert pipeline.trained_steps() == ()
-
-
 # ---- notices
 
 
@@ -188,37 +130,18 @@ def test_an_empty_sentence_is_tokenizes_error():
     ],
 )
 def test_default_focus(texts, focus, at, want):
-    assert focus_index(texts, focus, at) == want
+    assert focus_index(texts, focus, at, FOCUS_WORDS) == want
+
+
+def test_without_focus_words_the_default_is_the_last_word():
+    assert focus_index(TEXTS) == 11 and focus_index(TEXTS, "猫") == 11  # 了, not 。
+    assert focus_index(["她", "说", "他", "。"], prefer=("她",)) == 0
 
 
 def test_lab_focus_uses_the_same_rule():
     lab = compute(LabSettings("我打你。", d_model=8, heads=1))
     assert isinstance(lab, Lab) and lab.focus() == 2 and lab.focus("我") == 0
     assert lab.record.as_dict()["d_k"] == 8
-
-
-def test_the_trained_model_follows_scaling_with_and_without_the_mask():
-    for scale in (True, False):
-        lab = compute(LabSettings(EXAMPLE, weights="trained", scale=scale))
-        want = MODEL.run(EXAMPLE, scale=scale).attention.heads.weights
-        np.testing.assert_array_equal(lab.result.heads.weights, want)
-    masked = compute(LabSettings(EXAMPLE, weights="trained", causal=True, scale=True))
-    unmasked = MODEL.run(EXAMPLE, scale=True).attention.heads.scaled  # ÷√d_k, mask or not
-    np.testing.assert_allclose(masked.result.heads.scaled, unmasked, rtol=1e-12)
-
-
-def test_trained_weights_say_what_was_cut_too():
-    lab = compute(LabSettings("他走了。" * 600, weights="trained"))
-    assert [n.code for n in lab.notices] == ["chars_cut", "tokens_cut"]
-
-
-def test_a_nameless_load_error_is_named_by_its_type(monkeypatch):
-    def broken(step=None):
-        raise OSError
-
-    monkeypatch.setattr(pipeline, "_load_demo_model", broken)
-    lab = compute(LabSettings(EXAMPLE, weights="trained"))
-    assert lab.notices[0].values == {"error": "OSError"}
 
 
 def test_focus_positions_at_the_ends():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from attention_core import reading
+from demo_model import reading
 from ui.readings import TOLD
 from ui.text import TEXT
 

@@ -15,6 +15,7 @@ import streamlit
 
 from attention_core import pipeline
 from attention_core.tokenize import MAX_CHARS
+from demo_model import DemoWeights
 from tests.app_support import open_app
 from ui import links, state, text
 from ui.figures.base import plotly_config
@@ -223,11 +224,9 @@ def lab_notices(monkeypatch) -> list[state.Notice]:
         lab = pipeline.compute(pipeline.LabSettings(sentence))
         said += state.notices_of(lab)
 
-    def unreadable(step=None):
-        raise OSError("demo_model.npz: truncated")
-
-    monkeypatch.setattr(pipeline, "trained_model", unreadable)
-    said += state.notices_of(pipeline.compute(pipeline.LabSettings("他走了", weights="trained")))
+    missing = DemoWeights(Path("/nonexistent/demo_model.npz"))  # weights that cannot be read
+    said += state.notices_of(pipeline.compute(pipeline.LabSettings("他走了", weights="trained"),
+                                              missing))  # fmt: skip
     fields_ = dict(mode="word", scale=True, causal=False, pos=False, seed=0, weights="random")
     for sentence, d, h in (("  ", 64, 4), ("他", 10, 3)):  # empty; h does not divide d
         said += state.lab_for(SimpleNamespace(sentence=sentence, d_model=d, heads=h, **fields_))[1]

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core import analysis  # attributes looked up in each test: one fails alone
 from attention_core.__main__ import main as cli_main
 from attention_core.experiments import fit_slope, measure_cost
-from attention_core.model import load_demo_model
+from demo_model import load_demo_model
 from tests.app_support import EXAMPLE_TOKENS as TEXTS
 from tests.app_support import TA, chart_specs, opened, shown, unwrapped
 from tests.test_pages_teach import decode

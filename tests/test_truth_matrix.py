@@ -30,7 +30,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core import tokenize
 from attention_core.__main__ import main as cli_main
-from attention_core.model import load_demo_model
+from demo_model import load_demo_model
 from tests.app_support import chart_specs, chart_specs_by_key, open_app, unwrapped
 from tests.reference import causal_allowed, loop_softmax
 from tests.test_pages_teach import decode

@@ -1,4 +1,5 @@
-"""Mutation testing (mutmut) of the core, the share-link parser and the export helpers.
+"""Mutation testing (mutmut) of the core, the demo model's training parts, the share-link parser
+and the export helpers.
 
 One target at a time in a scratch copy, each mutant against that target's fast tests (those
 marked slow are left out: each mutant runs them again).
@@ -42,7 +43,13 @@ TARGETS = {
     "embed": Target("attention_core/embed.py", ("tests/test_embed.py",)),
     "analysis": Target("attention_core/analysis.py", ("tests/test_analysis.py",)),
     "tokenize": Target("attention_core/tokenize.py", ("tests/test_tokenize.py",), slow=True),
-    "pipeline": Target("attention_core/pipeline.py", ("tests/test_pipeline.py",)),
+    "pipeline": Target(
+        "attention_core/pipeline.py",
+        ("tests/test_pipeline.py", "tests/core/test_pipeline_trained.py"),
+    ),
+    "batch": Target("demo_model/batch.py", ("tests/model/test_batch.py",)),
+    "optim": Target("demo_model/optim.py", ("tests/model/test_optim.py",)),
+    "metrics": Target("demo_model/metrics.py", ("tests/model/test_metrics.py",)),
     "links": Target("ui/links.py", ("tests/test_query.py",)),
     "settings": Target(
         "ui/settings.py", ("tests/test_query.py",), ("head_options", "nearest_heads")
@@ -51,8 +58,8 @@ TARGETS = {
         "ui/state.py", ("tests/test_export.py",), ("weights_csv", "all_npz", "weights_at")
     ),
 }
-COPY = ("attention_core", "ui", "assets", "tests", "deploy", "bench", "pyproject.toml", "app.py",
-        "pages")  # fmt: skip
+COPY = ("attention_core", "demo_model", "ui", "assets", "tests", "deploy", "bench",
+        "pyproject.toml", "app.py", "pages")  # fmt: skip
 STATUS = re.compile(r"^\s*(\S+__mutmut_\d+): (.+)$")
 
 
@@ -71,7 +78,7 @@ def prepare(name: str, target: Target) -> Path:
     not_slow = "    -m\n    not slow\n"  # pytest arguments, one per line
     (work / "setup.cfg").write_text(
         "[mutmut]\n"
-        "source_paths =\n    attention_core\n    ui\n"
+        "source_paths =\n    attention_core\n    demo_model\n    ui\n"
         f"only_mutate =\n    {target.path}\n"
         f"pytest_add_cli_args_test_selection =\n    {tests}\n"
         "pytest_add_cli_args =\n    -p\n    no:cacheprovider\n"

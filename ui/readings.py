@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from attention_core import reading
+from demo_model import reading
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class Told:
     # or wrong, by the student's choice)
 
 
-# The core decides the status (attention_core/reading.py); this table is what the UI says for it.
+# The core decides the status (demo_model/reading.py); this table is what the UI says for it.
 # A new status is one row here and its texts.
 TOLD = {
     reading.ANSWER: Told("main.read.answer", "learned.read.answer", None, None),

@@ -1,4 +1,9 @@
-"""A thin cache over attention_core.pipeline: settings → the Lab every page draws, its notices."""
+"""A thin cache over attention_core.pipeline: settings → the Lab every page draws, its notices.
+
+Here, and only here, the app hands the trained demo model (TRAINED) to the core's pipeline, which
+takes it as a TrainedWeights; pages that show the model's own measurements (its heads' jobs, its
+readings) import demo_model for them.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,9 @@ import streamlit as st
 
 from attention_core import EmptyInputError, causal_mask, pipeline, reweight
 from attention_core.pipeline import Lab, LabSettings
+from demo_model import DEMO
+
+TRAINED = DEMO  # the trained model every page computes with (pipeline.TrainedWeights)
 
 Notice = tuple[str, str, dict]  # (level "warning" | "info", text key, format values)
 NOTICE_KEYS = {  # pipeline notice code → (level, text key)
@@ -22,14 +30,14 @@ NOTICE_KEYS = {  # pipeline notice code → (level, text key)
 
 
 def trained_available() -> bool:
-    """True once the demo model's weights file exists (pipeline.trained_available)."""
-    return pipeline.trained_available()
+    """True once the demo model's weights file exists (it may still fail to load)."""
+    return TRAINED.available()
 
 
 def trained_config():
     """The demo model's ModelConfig (d_model, num_heads …), or None when it cannot be read."""
     try:
-        return pipeline.trained_model().config
+        return TRAINED.at().config
     except Exception:  # a missing or half-written file: the sidebar says so elsewhere
         return None
 
@@ -54,7 +62,7 @@ def compute_lab(
     """pipeline.compute, cached by every argument; raises EmptyInputError when there is nothing
     to tokenize. lab.record says what was used (the trained model fixes its own size)."""
     settings = LabSettings(sentence, mode, d_model, heads, scale, causal, pos, seed, weights)
-    return pipeline.compute(settings)
+    return pipeline.compute(settings, TRAINED)
 
 
 def lab_for(settings) -> tuple[Lab | None, list[Notice]]:
@@ -88,8 +96,9 @@ def lab_key(s) -> tuple:
 
 
 def focus_index(texts: list[str], focus: str, pos: int | None = None) -> int:
-    """Index of the focus token: the core's one rule (pipeline.focus_index)."""
-    return pipeline.focus_index(texts, focus, pos)
+    """Index of the focus token: the core's one rule (pipeline.focus_index), the trained
+    model's focus words (他, 她, 它) first when `focus` is not in the sentence."""
+    return pipeline.focus_index(texts, focus, pos, TRAINED.focus_words)
 
 
 def weights_at(lab: Lab, tau: float | None, causal: bool) -> np.ndarray:

@@ -93,7 +93,7 @@ def head_picker(where, heads: int, key: str, t) -> int:
 
 
 def reading_fields(r, name: Callable[[int], str], say) -> dict:
-    """What a sentence about a reading (attention_core.reading.TokenReading) is filled with:
+    """What a sentence about a reading (demo_model.reading.TokenReading) is filled with:
     the asking token q, the head and its count on the human-written set, the picks k, k2 with
     their weights w, w2, the unknown words; `name(j)` names token j as the page writes it."""
     out = {"q": name(r.query)}

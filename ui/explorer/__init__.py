@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from attention_core.model import DECIDED_GAP, DECIDED_MIN
+from demo_model.reading import DECIDED_GAP, DECIDED_MIN
 from ui import palette
 from ui.explorer import units
 from ui.text import SECTIONS, t

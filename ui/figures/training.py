@@ -40,7 +40,7 @@ RELATION_KEYS = {  # a head's measured job → its name in the text tables
 # A head without a job "leans" towards a kind of word when it gives it at least this many times
 # the share an even spread would (a display rule: below it, the title says the weight is spread).
 LEAN = 1.5
-PROFILE_KEYS = {  # where a head without a job puts its weight (attention_core.model.PROFILES)
+PROFILE_KEYS = {  # where a head without a job puts its weight (demo_model.metrics.PROFILES)
     "self": "learned.profile.self",
     "previous": "learned.profile.previous",
     "next": "learned.profile.next",
@@ -53,7 +53,7 @@ PROFILE_KEYS = {  # where a head without a job puts its weight (attention_core.m
 
 
 def job_text(summary, t) -> str:
-    """ "代词 → 所指的人 · 测试句答对 64/76" from a measured HeadSummary (attention_core.model):
+    """ "代词 → 所指的人 · 测试句答对 64/76" from a measured HeadSummary (demo_model.demo):
     the count is of the questions people wrote (the human-written set), never a weight. A head
     below the job threshold says where its weight measurably goes instead. t: text lookup."""
     rel = t(RELATION_KEYS[summary.relation])

@@ -14,16 +14,9 @@ import numpy as np
 from attention_core import experiments as ex
 from attention_core import tokenize
 from attention_core.analysis import attention_cost, generation_cost, qk_variance, rnn_states
-from attention_core.model import (
-    PRONOUNS,
-    RELATIONS,
-    describe_heads,
-    job_onsets,
-    load_demo_history,
-    load_demo_model,
-    read_token,
-)
-from attention_core.reading import ANSWER, NO_HEAD
+from demo_model import describe_heads, job_onsets, load_demo_history, load_demo_model
+from demo_model.metrics import RELATIONS
+from demo_model.reading import ANSWER, NO_HEAD, PRONOUNS, read_token
 from ui.gloss import gloss, named, short_gloss, tag_name
 from ui.readings import TOLD
 from ui.state import Lab, focus_index

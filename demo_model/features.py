@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import lexicon
-from .embed import sinusoidal_positions, token_vector
+from attention_core.embed import sinusoidal_positions, token_vector
+from demo_model import lexicon
 
 # jieba POS tags that get their own learned embedding; any other tag shares "unk".
 TAGS = (
@@ -234,7 +234,8 @@ def _placed(block: np.ndarray, start: int, d_model: int) -> np.ndarray:
 
 
 def word_vectors(tokens: list, config: ModelConfig) -> np.ndarray:
-    """Unit-norm hashed word vectors in the word columns (n, d_model): the read-out's targets."""
+    """Hashed word vectors / √d_word (norm ≈ 1) in the word columns (n, d_model): the read-out's
+    targets."""
     w = np.stack([token_vector(t.text, config.d_word) for t in tokens])  # (n, d_word)
     return _placed(w / np.sqrt(config.d_word), 0, config.d_model)
 
@@ -248,3 +249,19 @@ def position_features(n: int, config: ModelConfig) -> np.ndarray:
 def fixed_features(tokens: list, config: ModelConfig) -> np.ndarray:
     """Everything in X that is not learned: the word and position blocks, (n, d_model)."""
     return config.word_scale * word_vectors(tokens, config) + position_features(len(tokens), config)
+
+
+def token_arrays(tokens: list, config: ModelConfig) -> dict[str, np.ndarray]:
+    """What the model knows of each token of a sentence, (n, …) arrays keyed by the name a batch
+    gives them (batch.Batch): the rows of its learned tables and the fixed blocks. The class and
+    character rows, several per token, come from entries()."""
+    before, after = neighbour_ids(tokens)
+    return {
+        "tags": tag_ids(tokens),
+        "before": before,
+        "after": after,
+        "clause": clause_ids(tokens),
+        "gender": gender_ids(tokens),
+        "fixed": fixed_features(tokens, config),
+        "words": word_vectors(tokens, config),
+    }

@@ -1,10 +1,10 @@
 """The corpus's word lists, split into training and held-out words (never shared).
 
-None of them is a labelled word of the human-written sets (assets/eval_set.txt, the development
-set, assets/eval_test.txt, the former test set, and the blind sets assets/eval_blind.txt,
-assets/eval_round4.txt and assets/eval_round5.txt):
+None of them is a labelled word of the human-written sets beside this file (eval_set.txt, the
+development set, eval_test.txt, the former test set, and the blind sets eval_blind.txt,
+eval_round4.txt and eval_round5.txt):
 no 老师, 妈妈, 医生, 奶奶, 猫, 狗, 看, 买, 漂亮 … here, so the model must reach those through
-their meaning class (Cilin) and their characters. tests/test_eval_set.py checks it.
+their meaning class (Cilin) and their characters. tests/model/test_eval_set.py checks it.
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ VERBS = {
 TIMES = {"train": ("那天", "今天", "周末", "后来", "傍晚"), "heldout": ("上午", "中午", "下周")}
 SPLIT_APART = ("个旧", "本书", "那本书", "一个集")  # jieba joins 一个旧 (a city), 一本书,
 # 那本书 (a name), 一个集 (一个集会 → 一个集 / 会)
-# Names a human-written set labels (assets/eval_round4.txt): the corpus leaves them out.
+# Names a human-written set labels (eval_round4.txt): the corpus leaves them out.
 TAKEN_NAMES = ("冯涛", "唐婷", "罗刚", "蒋磊")
 # Words the corpus gave up for the round-4 set (its labels) that jieba must still keep whole,
 # as the user dictionary did when the set was written (快递员, not 快递 / 员).
@@ -196,7 +196,7 @@ def _held_out(word: str) -> bool:
     return hashlib.blake2b(word.encode(), digest_size=2).digest()[0] % HELDOUT_SHARE == 0
 
 
-POOLS_PATH = Path(__file__).resolve().parent.parent / "assets" / "corpus_pools.txt"
+POOLS_PATH = Path(__file__).resolve().parent / "corpus_pools.txt"
 
 
 @functools.lru_cache(maxsize=1)
@@ -211,11 +211,11 @@ def lexicon_pools(path: Path = POOLS_PATH) -> dict:
 
 
 def pools_text() -> str:
-    """assets/corpus_pools.txt: build_pools() one line per kind and split, after a header."""
+    """data/corpus_pools.txt: build_pools() one line per kind and split, after a header."""
     head = [
         "# Words the corpus draws from jieba's dictionary and Cilin",
-        "# (attention_core/corpus_words.py build_pools); rewrite with:",
-        "# python -m attention_core.corpus --pools",
+        "# (demo_model/data/corpus_words.py build_pools); rewrite with:",
+        "# python -m demo_model.data.corpus --pools",
     ]
     lines = [
         f"{k} {split} {' '.join(ws)}" for k, v in build_pools().items() for split, ws in v.items()
@@ -228,7 +228,8 @@ def build_pools() -> dict:
     at least POOL_MIN_FREQ common, that Cilin files only under the given classes. None occurs
     in any sentence of the human-written sets written before the shipped model
     (evalset.POOLS_AVOID), nor in the hand-written lists above."""
-    from . import evalset, lexicon
+    from demo_model import lexicon
+    from demo_model.data import evalset
 
     paths = [evalset.ALL_SETS[name] for name in evalset.POOLS_AVOID]
     texts = [text for path in paths for _, text, _ in evalset.parse(path)]

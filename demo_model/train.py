@@ -1,9 +1,6 @@
-"""Train the demo model with numpy backprop and Adam: `python -m attention_core.train`.
-
-`OPENBLAS_NUM_THREADS=1 python -m attention_core.train` takes about a minute of CPU; the
-matrices are small, so a second BLAS thread only spins (same weights bit for bit).
-`--no-classes`, `--no-chars`, `--no-context` and `--no-gender` train the ablations MODEL.md
-reports; `--seed` another draw of corpus and weights.
+"""Training the demo model: the config, the starting weights, the batches' augmentations and
+the loop (network.py's backprop, optim.py's Adam, metrics.py's measurements), and the .npz it
+writes. The command line is `python -m demo_model` (__main__.py).
 
 Nobody tells a head where to look. The model is only asked questions at certain tokens — at
 他/她/它 "who is meant?", at a modifier "which noun do you describe?", at a verb "who does
@@ -16,27 +13,28 @@ what the heads look at, is learned — and measured afterwards.
 
 from __future__ import annotations
 
-import argparse
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from . import corpus, evalset
-from .attention import init_params
-from .features import CLAUSES, NEIGHBOURS, TAGS, ModelConfig, Vocab, build_vocab, position_features
-from .model import (
-    DEMO_PATH,
-    PARAM_NAMES,
-    PROFILES,
-    RELATIONS,
-    Batch,
-    backward,
-    forward,
-    make_batch,
+from attention_core.attention import init_params
+from demo_model.batch import Batch, make_batch, subset
+from demo_model.data import corpus, evalset
+from demo_model.features import (
+    CLAUSES,
+    NEIGHBOURS,
+    TAGS,
+    ModelConfig,
+    Vocab,
+    build_vocab,
+    position_features,
 )
-from .relations import LINKS
+from demo_model.metrics import PROFILES, RELATIONS, evaluate, summary
+from demo_model.model import PARAM_NAMES
+from demo_model.network import backward, forward
+from demo_model.optim import Adam
+from demo_model.relations import LINKS
 
 STORE_DTYPE = np.float16  # checkpoints are kept, measured and shipped at this precision
 
@@ -60,7 +58,7 @@ class TrainConfig:
     drop_classes: float = 0.25  # share of training tokens shown as "not in Cilin" each step
     drop_chars: float = 0.25  # share of training tokens shown with unknown characters
     drop_gender: float = 0.25  # share of training tokens shown without a gender
-    focus: float = 1.0  # weight of the one-head-per-question term on the gates (model.forward)
+    focus: float = 1.0  # weight of the one-head-per-question term on the gates (network.forward)
     gated: tuple = ("pronoun_antecedent", "verb_subject")  # learned gates; others read all heads
 
     def __post_init__(self) -> None:
@@ -124,44 +122,7 @@ def init_theta(config: ModelConfig, vocab: Vocab, seed: int) -> dict:
     }
 
 
-@dataclass
-class Adam:
-    """Adam (Kingma & Ba) over a dict of arrays."""
-
-    lr: float
-    beta1: float = 0.9
-    beta2: float = 0.999
-    eps: float = 1e-8
-    t: int = 0
-    m: dict = field(default_factory=dict)
-    v: dict = field(default_factory=dict)
-
-    def update(self, theta: dict, grads: dict) -> None:
-        """One in-place step on theta."""
-        self.t += 1
-        for name, g in grads.items():
-            m = self.m[name] = self.beta1 * self.m.get(name, 0.0) + (1 - self.beta1) * g
-            v = self.v[name] = self.beta2 * self.v.get(name, 0.0) + (1 - self.beta2) * g * g
-            m_hat = m / (1 - self.beta1**self.t)
-            v_hat = v / (1 - self.beta2**self.t)
-            theta[name] -= self.lr * m_hat / (np.sqrt(v_hat) + self.eps)
-
-
-def subset(batch: Batch, idx: np.ndarray) -> Batch:
-    """The sentences idx of a batch, with their questions renumbered, padded only to the
-    longest of them (attention costs n² per sentence)."""
-    where = np.full(len(batch.tags), -1)
-    where[idx] = np.arange(len(idx))
-    keep = where[batch.qb] >= 0
-    n = int(batch.valid[idx].sum(1).max())
-    per_sentence = ("tags", "before", "after", "ctx", "clause", "cl_w")
-    per_sentence += ("cls_ids", "cls_w", "chr_ids", "chr_w")
-    per_sentence += ("gender", "gen_w")
-    per_sentence += ("fixed", "words", "masks", "valid")
-    return batch.replace(
-        **{name: getattr(batch, name)[idx, :n] for name in per_sentence},
-        qb=where[batch.qb[keep]], qi=batch.qi[keep], qt=batch.qt[keep], qr=batch.qr[keep],
-    )  # fmt: skip
+# ---- what each training step shows the model: fresh words, dropped features, shifted positions
 
 
 def fresh_words(batch: Batch, config: TrainConfig, rng: np.random.Generator) -> Batch:
@@ -215,86 +176,7 @@ def shift_positions(batch: Batch, config: TrainConfig, rng: np.random.Generator)
     return batch.replace(fixed=batch.fixed + moved * batch.valid[..., None])
 
 
-# ---- measuring what the heads do ----------------------------------------------------------------
-
-
-def relation_rows(batch: Batch) -> dict:
-    """(sentence, asking token, answering token) index arrays for every name in RELATIONS."""
-    rows = {
-        rel: (batch.qb[batch.qr == r], batch.qi[batch.qr == r], batch.qt[batch.qr == r])
-        for r, rel in enumerate(LINKS)
-    }
-    b, i = np.nonzero(batch.valid)
-    rows["self"] = (b, i, i)
-    rows["previous"] = (b[i > 0], i[i > 0], i[i > 0] - 1)
-    return rows
-
-
-def head_relation(a: np.ndarray, rows: tuple) -> np.ndarray:
-    """Per head (h, 2): how often the row's argmax is the target, and the target's mean weight.
-
-    a: (B, h, N, N) attention weights; rows: (sentence, asking token, answering token) arrays.
-    """
-    b, i, j = rows
-    w = a[b, :, i, :]  # (R, h, N)
-    hit = np.argmax(w, axis=-1) == j[:, None]  # (R, h)
-    return np.stack([hit.mean(0), w[np.arange(len(b)), :, j].mean(0)], axis=-1)  # (h, 2)
-
-
-def profiles(a: np.ndarray, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
-    """Per head, the mean share of a row's weight on each of PROFILES (h, P), and the share
-    uniform weights would give (P,). Rows: every token (previous, next, first: those that have
-    one). a: (B, h, N, N) attention weights."""
-    b, i = np.nonzero(batch.valid)  # (T,) every real token
-    n = batch.valid.sum(1)[b].astype(float)  # (T,) tokens in its sentence
-    rows = a[b, :, i, :]  # (T, h, N)
-    t = np.arange(len(b))
-    picks = {
-        "self": (np.ones_like(i, dtype=bool), i),
-        "previous": (i > 0, np.maximum(i - 1, 0)),
-        "next": (i < n - 1, np.minimum(i + 1, n.astype(int) - 1)),
-        "first": (i > 0, np.zeros_like(i)),
-    }
-    share, chance = [], []
-    for name in PROFILES:
-        if name in picks:
-            sel, j = picks[name]
-            share.append(rows[t, :, j][sel].mean(0))  # (h,)
-            chance.append(float(np.mean(1 / n[sel])))
-        else:
-            m = batch.masks[b][..., PROFILES.index(name) - len(picks)]  # (T, N)
-            share.append(np.einsum("thn,tn->h", rows, m) / len(b))
-            chance.append(float(np.mean(m.sum(1) / n)))
-    return np.stack(share, axis=1), np.array(chance)  # (h, P), (P,)
-
-
-def evaluate(theta: dict, batch: Batch, num_heads: int) -> dict:
-    """Figures on one labelled set: per head × relation hit rate and weight, where each head's
-    weight goes; per question type the read-out's accuracy, how often some head's argmax hits,
-    and the chance of each."""
-    fw = forward(theta, batch, num_heads)
-    a = fw["a"]  # (B, h, N, N)
-    rows = relation_rows(batch)
-    n_tok = batch.valid.sum(1)[batch.qb].astype(float)  # (Q,) tokens in each question's sentence
-    readout_hit = np.argmax(fw["p"], -1) == batch.qt  # (Q,)
-    some_head = (np.argmax(a[batch.qb, :, batch.qi, :], -1) == batch.qt[:, None]).any(1)  # (Q,)
-    per = np.stack([batch.qr == r for r in range(len(LINKS))]).astype(float)  # (L, Q)
-    count = per.sum(1)  # (L,)
-    share, chance = profiles(a, batch)
-    return {
-        "loss": fw["loss"],
-        "readout_acc": per @ readout_hit / count,  # (L,)
-        "readout_chance": per @ (1 / n_tok) / count,  # (L,) one guess among n tokens
-        "any_head_acc": per @ some_head / count,  # (L,)
-        "any_head_chance": per @ (1 - (1 - 1 / n_tok) ** num_heads) / count,  # (L,)
-        "relations": np.stack([head_relation(a, rows[r]) for r in RELATIONS], axis=1),  # (h, R, 2)
-        "counts": np.array([len(rows[r][0]) for r in RELATIONS]),  # (R,) rows measured
-        "profiles": share,  # (h, P)
-        "profile_chance": chance,  # (P,)
-    }
-
-
-# ---- the training loop --------------------------------------------------------------------------
+# ---- the training loop and the file it writes ----------------------------------------------
 
 
 def _stored(theta: dict) -> dict:
@@ -330,7 +212,7 @@ def train(config: TrainConfig, log=print) -> dict:
             humans.append(evaluate(kept, human, mc.num_heads))
             if step in config.checkpoints:
                 ckpts.append(kept)
-                log(f"step {step:5d}  " + _summary(evals[-1], humans[-1]))
+                log(f"step {step:5d}  " + summary(evals[-1], humans[-1]))
         if step == config.steps:
             break
         batch = subset(full, rng.choice(len(full.tags), config.batch_size, replace=False))
@@ -343,31 +225,6 @@ def train(config: TrainConfig, log=print) -> dict:
         adam.update(theta, grads)
         losses[step] = fw["loss"]
     return {"vocab": vocab, "checkpoints": ckpts, "evals": evals, "human": humans, "losses": losses}
-
-
-def best_heads(table: np.ndarray) -> list[tuple[int, float]]:
-    """Per relation in LINKS: (best head, its argmax hit rate) of a (h, R, 2) table."""
-    acc = table[:, : len(LINKS), 0]  # (h, L)
-    return [(int(np.argmax(acc[:, r])), float(acc[:, r].max())) for r in range(len(LINKS))]
-
-
-def _summary(ev: dict, human: dict) -> str:
-    def line(table):
-        return ", ".join(f"h{h + 1} {acc:.0%}" for h, acc in best_heads(table))
-
-    return (
-        f"loss {ev['loss']:.3f}  held-out {line(ev['relations'])}  human {line(human['relations'])}"
-    )
-
-
-def head_table(ev: dict) -> str:
-    """Per head × relation: argmax hit rate % (mean weight), as a plain-text table."""
-    rel = ev["relations"]  # (h, R, 2)
-    lines = ["head  " + "  ".join(f"{r:>20}" for r in RELATIONS)]
-    for h, rows in enumerate(rel):
-        cells = [f"{100 * acc:5.1f}% ({w:.2f})" for acc, w in rows]
-        lines.append(f"{h + 1:4d}  " + "  ".join(f"{c:>20}" for c in cells))
-    return "\n".join(lines)
 
 
 def save(path: Path, config: TrainConfig, result: dict) -> None:
@@ -401,50 +258,3 @@ def save(path: Path, config: TrainConfig, result: dict) -> None:
         seed=np.array(config.seed),
         **arrays,
     )
-
-
-def numbers(result: dict) -> str:
-    """The final figures: per relation, the best head's hit rate on both sets."""
-    lines = [f"{'relation':<20} {'held-out split':>18} {'human-written set':>20}"]
-    held, human = result["evals"][-1], result["human"][-1]
-    for rel, (hh, ha), (uh, ua) in zip(
-        LINKS, best_heads(held["relations"]), best_heads(human["relations"]), strict=True
-    ):
-        r = RELATIONS.index(rel)
-        n_held, n_human = held["counts"][r], human["counts"][r]
-        cell = f"h{hh + 1} {ha:6.1%} of {n_held}"
-        lines.append(f"{rel:<20} {cell:>18} {f'h{uh + 1} {ua:6.1%} of {n_human}':>20}")
-    return "\n".join(lines)
-
-
-def main(argv: list | None = None) -> None:
-    """Command line: train with the default config and write assets/demo_model.npz."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--out", type=Path, default=DEMO_PATH, help="where to write the .npz")
-    parser.add_argument("--steps", type=int, default=TrainConfig.steps, help="Adam updates")
-    parser.add_argument("--seed", type=int, default=TrainConfig.seed, help="corpus and init seed")
-    parser.add_argument("--no-classes", action="store_true", help="ablation: no Cilin classes")
-    parser.add_argument("--no-chars", action="store_true", help="ablation: no characters")
-    parser.add_argument("--no-context", action="store_true", help="ablation: no neighbours")
-    parser.add_argument("--no-gender", action="store_true", help="ablation: no genders")
-    parser.add_argument("--no-clauses", action="store_true", help="ablation: no clause numbers")
-    args = parser.parse_args(argv)
-    checkpoints = (*(s for s in TrainConfig.checkpoints if s < args.steps), args.steps)
-    mc = ModelConfig(
-        classes=not args.no_classes, chars=not args.no_chars, context=not args.no_context,
-        gender=not args.no_gender, clauses=not args.no_clauses,
-    )  # fmt: skip
-    config = TrainConfig(model=mc, steps=args.steps, checkpoints=checkpoints, seed=args.seed)
-    start, cpu = time.perf_counter(), time.process_time()
-    result = train(config)
-    save(args.out, config, result)
-    print("held-out split\n" + head_table(result["evals"][-1]))
-    print("human-written set\n" + head_table(result["human"][-1]))
-    print(numbers(result))
-    size = args.out.stat().st_size / 1024
-    wall, used = time.perf_counter() - start, time.process_time() - cpu
-    print(f"wrote {args.out} ({size:.0f} KiB) in {wall:.1f} s wall, {used:.1f} s CPU")
-
-
-if __name__ == "__main__":
-    main()

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import corpus_words as words
-from .corpus_words import SPLITS
-from .grammar import compose
-from .relations import LINKS, questions_of
+from attention_core.tokenize import USER_DICT, tokenize
+from demo_model.data import corpus_words as words
+from demo_model.data.corpus_words import SPLITS
+from demo_model.data.grammar import compose
+from demo_model.relations import LINKS, questions_of
 
 __all__ = ["LINKS", "SPLITS", "Example", "Sentence", "build", "generate", "label"]
 PRONOUN = {"m": "他", "f": "她"}
@@ -355,8 +356,6 @@ def label(sentence: Sentence, tokens: list) -> Example | None:
 
 def build(split: str, n: int, seed: int = 0) -> list[Example]:
     """Generate, tokenise (jieba words) and label up to n examples; misaligned ones are dropped."""
-    from .tokenize import tokenize
-
     out = []
     for sentence in generate(split, n, seed):
         example = label(sentence, tokenize(sentence.text, mode="word"))
@@ -366,13 +365,12 @@ def build(split: str, n: int, seed: int = 0) -> list[Example]:
 
 
 def main(argv: list | None = None) -> None:
-    """Command line: rewrite assets/userdict.txt and assets/corpus_pools.txt from the code."""
+    """Command line: rewrite assets/userdict.txt (the tokenizer's) and data/corpus_pools.txt from
+    the code: `python -m demo_model.data.corpus --pools --userdict`."""
     import argparse
 
-    from .tokenize import USER_DICT
-
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--pools", action="store_true", help="rewrite assets/corpus_pools.txt")
+    parser.add_argument("--pools", action="store_true", help="rewrite data/corpus_pools.txt")
     parser.add_argument("--userdict", action="store_true", help="rewrite assets/userdict.txt")
     args = parser.parse_args(argv)
     if args.pools:

@@ -1,7 +1,7 @@
 """The shipped demo model: its checkpoints, what training measured, and each head's job.
 
 Every head is measured at every evaluation step on two sets: the generated held-out split
-(unseen names, words and sentence shapes) and every human-written set (assets/eval_*.txt,
+(unseen names, words and sentence shapes) and every human-written set (data/eval_*.txt,
 evalset.load_all). A head's job is read from the held-out split (so nothing in the app is
 chosen by the human-written sets); its score on them stands beside it. The numbers are stored
 with the weights, never recomputed here.
@@ -16,9 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .features import ModelConfig, Vocab
-from .model import DEMO_PATH, PARAM_NAMES, PROFILES, RELATIONS, TrainedModel
-from .relations import LINKS
+from demo_model.features import ModelConfig, Vocab
+from demo_model.metrics import PROFILES, RELATIONS
+from demo_model.model import DEMO_PATH, MODE, PARAM_NAMES, TrainedModel
+from demo_model.relations import LINKS, THIRD_PERSON
 
 JOB_THRESHOLD = 0.5  # a head has a job when its largest weight hits the target in ≥ half the rows
 DIFFUSE = "diffuse"  # the relation name of a head without a clear job
@@ -85,7 +86,7 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 def _load(path: str) -> dict:
     """Every array of a demo .npz, read-only; cached (immutable data)."""
     if not Path(path).exists():
-        raise FileNotFoundError(f"{path} is missing: run `python -m attention_core.train`")
+        raise FileNotFoundError(f"{path} is missing: run `python -m demo_model`")
     with np.load(path) as z:
         return {k: _readonly(z[k]) for k in z.files}
 
@@ -133,6 +134,35 @@ def _model_at(i: int, path: str) -> TrainedModel:
     w = {k: _readonly(z[f"theta_{k}"][i].astype(np.float64)) for k in PARAM_NAMES}
     vocab = Vocab(tuple(z["vocab_classes"].tolist()), tuple(z["vocab_chars"].tolist()))
     return TrainedModel(history.config, vocab, w, int(history.steps[i]))
+
+
+@dataclass(frozen=True)
+class DemoWeights:
+    """The shipped demo model as the core's pipeline takes it (attention_core.pipeline's
+    TrainedWeights): its saved steps, the weights at each, and what it fixes."""
+
+    path: Path = DEMO_PATH  # the .npz train.save wrote
+    mode: str = MODE  # it reads jieba words
+    positions: bool = True  # its X carries a position block of its own (features.py)
+    focus_words: tuple[str, ...] = THIRD_PERSON  # 他, 她, 它: what its pronoun head resolves
+
+    def available(self) -> bool:
+        """True when the weights file exists (it may still fail to load)."""
+        return self.path.exists()
+
+    def steps(self) -> tuple[int, ...]:
+        """The saved training steps, or () when the file cannot be read."""
+        try:
+            return tuple(int(s) for s in load_demo_history(self.path).steps)
+        except Exception:  # a missing or half-written file: the caller falls back
+            return ()
+
+    def at(self, step: int | None = None) -> TrainedModel:
+        """The model at a saved step (None: final); raises when it cannot be read."""
+        return load_demo_model(step, self.path)
+
+
+DEMO = DemoWeights()  # what the app and `python -m attention_core` pass to the pipeline
 
 
 def _job(rows: np.ndarray) -> tuple[str, int]:

@@ -1,33 +1,25 @@
-"""The reading API: which question a token asks, which head answers it, and the status that
-says whether the pick may be presented as the answer."""
+"""demo_model.reading: which head answers a token's question, and the status that says whether
+the pick may be presented as the answer (the rules of plausibility: test_plausible.py)."""
 
+import ast
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from attention_core import reading as rd
-from attention_core.demo import HeadSummary, describe_heads, load_demo_model
-from attention_core.features import Vocab
-from attention_core.relations import questions_of
-from attention_core.tokenize import Token, tokenize
+from attention_core.tokenize import tokenize
+from demo_model import HeadSummary, describe_heads, load_demo_model
+from demo_model import reading as rd
+from demo_model.features import Vocab
+from tests.model.support import toks
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "assets" / "examples.json"
+EXAMPLES = Path(__file__).resolve().parents[2] / "assets" / "examples.json"
 VOCAB = Vocab(("-", "A"), ("-", *"小红刚他她看见走的书在门口大家喜欢给拿说哥奶住安静镇警察抓住偷"))
 HEADS = [
     HeadSummary(0, "pronoun_antecedent", 0.95, 0.9, "pronoun_antecedent", 57, 60),
     HeadSummary(1, "verb_subject", 0.9, 0.8, "verb_subject"),
 ]
-
-
-def toks(*pairs) -> list:
-    """Tokens from (text, tag) pairs, offsets made up."""
-    out, at = [], 0
-    for text, tag in pairs:
-        out.append(Token(text, tag, at, at + len(text)))
-        at += len(text)
-    return out
 
 
 SENTENCE = toks(("小红", "nr"), ("看见", "v"), ("小刚", "nr"), ("他", "r"))
@@ -37,14 +29,6 @@ def weights_with(row: list, query: int = 3, head: int = 0, n: int = 4) -> np.nda
     w = np.full((2, n, n), 1 / n)
     w[head, query] = row
     return w
-
-
-def test_questions_follow_the_pos_tags():
-    tokens = tokenize("他的书很旧，小红看见了漂亮的花。")
-    asked = {t.text: questions_of(tokens, i) for i, t in enumerate(tokens)}
-    assert asked["他"] == ("pronoun_antecedent", "modifier_noun")  # 他的: two questions
-    assert asked["看见"] == ("verb_subject",) and asked["漂亮"] == ("modifier_noun",)
-    assert asked["书"] == () and asked["的"] == () and asked["。"] == ()
 
 
 ONE_PERSON = toks(("小刚", "nr"), ("看见", "v"), ("书", "n"), ("他", "r"))  # 小刚 is male
@@ -120,52 +104,6 @@ def test_a_modifier_after_its_noun_or_a_verb_on_itself_is_implausible():
     assert r.status == rd.IMPLAUSIBLE
     verb = _pick(toks(("小刚", "nr"), ("走", "v")), 1, 1, relation="verb_subject")
     assert verb.status == rd.IMPLAUSIBLE
-
-
-def test_a_modifier_describes_the_noun_its_phrase_ends_on():
-    """哥哥的房间里有很多书: 哥哥 describes 房间 (the phrase ends there), never 书; a noun
-    phrase goes on through 大 and 那本 to its noun."""
-    room = toks(("哥哥", "n"), ("的", "uj"), ("房间", "n"), ("里", "f"), ("有", "v"),
-                ("很多", "m"), ("书", "n"))  # fmt: skip
-    assert rd.plausible(room, 0, 2, "modifier_noun")
-    assert not rd.plausible(room, 0, 6, "modifier_noun")
-    eyes = toks(("明亮", "a"), ("的", "uj"), ("大", "n"), ("眼睛", "n"))
-    assert rd.plausible(eyes, 0, 3, "modifier_noun")
-    book = toks(("我", "r"), ("的", "uj"), ("那本", "r"), ("书", "n"))
-    assert rd.plausible(book, 0, 3, "modifier_noun")
-
-
-def test_a_verbs_doer_is_not_an_earlier_verbs_object_unless_a_pivot_hands_it_on():
-    chase = toks(("孩子", "n"), ("在", "p"), ("草地", "n"), ("上", "f"), ("追", "v"), ("着", "uz"),
-                 ("蝴蝶", "n"), ("跑", "v"))  # fmt: skip
-    assert not rd.plausible(chase, 7, 6, "verb_subject")  # 蝴蝶 is chased
-    assert rd.plausible(chase, 7, 0, "verb_subject")
-    ask = toks(("妈妈", "n"), ("叫", "v"), ("我", "r"), ("去", "v"), ("超市", "n"), ("买", "v"))
-    assert rd.plausible(ask, 5, 2, "verb_subject")  # 叫我去买: 我 buys
-    assert not rd.plausible(ask, 5, 0, "verb_subject")
-    listen = toks(("学生", "n"), ("听", "v"), ("老师", "n"), ("讲课", "v"))
-    assert rd.plausible(listen, 3, 2, "verb_subject")
-    knock = toks(("有", "v"), ("人", "n"), ("敲门", "v"))
-    assert rd.plausible(knock, 2, 1, "verb_subject")
-    apart = toks(("妈妈", "n"), ("叫", "v"), ("我", "r"), ("，", "x"), ("她", "r"), ("买", "v"))
-    assert rd.plausible(apart, 5, 0, "verb_subject")  # a comma between: the pivot rule stops
-
-
-def test_a_word_cilin_files_only_as_a_quality_or_a_state_is_no_noun_whatever_its_tag():
-    """那个腼腆的小伙子脸红了: jieba tags 脸红 n, Cilin files it only under I (states): 腼腆
-    describes 小伙子, not 脸红. 深深地吸了一口气: 深深地 (i; Cilin E, qualities) does not breathe.
-    An activity noun (H: 明天的考试) still is one, and so is a word Cilin lacks."""
-    blush = toks(("那个", "r"), ("腼腆", "a"), ("的", "uj"), ("小伙子", "n"), ("脸红", "n"),
-                 ("了", "ul"))  # fmt: skip
-    assert not rd.plausible(blush, 1, 4, "modifier_noun")
-    assert rd.plausible(blush, 1, 3, "modifier_noun")
-    breath = toks(("钟小燕", "nr"), ("，", "x"), ("深深地", "i"), ("吸", "v"))
-    assert not rd.plausible(breath, 3, 2, "verb_subject")
-    assert rd.plausible(breath, 3, 0, "verb_subject")
-    exam = toks(("明天", "t"), ("的", "uj"), ("考试", "n"))
-    assert rd.plausible(exam, 0, 2, "modifier_noun")
-    new = toks(("小红", "nr"), ("的", "uj"), ("嘟嘟车", "n"))
-    assert rd.plausible(new, 0, 2, "modifier_noun")
 
 
 def test_a_split_row_is_undecided_and_names_no_answer():
@@ -320,3 +258,39 @@ def test_exactly_one_pill_is_labelled_wrong():
     assert [p["text"] for p in pills if p.get("wrong")] == [
         "老师把作业还给了小王，因为他上周生病了。"
     ]
+
+
+# ---- the rules read top to bottom ---------------------------------------------------------------
+
+MODEL_DIR = Path(__file__).resolve().parents[2] / "demo_model"
+
+
+def _used_before_defined(path: Path, *, functions: bool) -> list[str]:
+    """Module-level names (word lists, constants; with `functions`, also functions and classes)
+    that a statement uses above the line that defines them."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    defined: dict[str, int] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and functions:
+            defined.setdefault(node.name, node.lineno)
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        for target in targets:
+            if isinstance(target, ast.Name):
+                defined.setdefault(target.id, node.lineno)
+    return [
+        f"{path.name}:{sub.lineno} uses {sub.id} (defined at {defined[sub.id]})"
+        for node in tree.body
+        for sub in ast.walk(node)
+        if isinstance(sub, ast.Name) and defined.get(sub.id, 0) > node.lineno
+    ]
+
+
+def test_the_reading_and_its_rules_use_no_name_before_its_definition():
+    """reading.py and plausible.py read top to bottom: every word list, constant and helper
+    stands above its first use; in every module of the demo model, every word list and
+    constant does."""
+    late = [u for name in ("reading.py", "plausible.py")
+            for u in _used_before_defined(MODEL_DIR / name, functions=True)]  # fmt: skip
+    for path in sorted(MODEL_DIR.rglob("*.py")):
+        late += _used_before_defined(path, functions=False)
+    assert not late, late
