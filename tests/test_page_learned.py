@@ -128,3 +128,30 @@ def test_english_and_head_descriptions():
 def test_bad_sentence_gives_a_notice():
     at = open_page(sentence="   ")
     assert not at.exception, [e.value for e in at.exception]
+
+
+# The page's prose says what its example sentences hold ("一男一女两个人", "两个男生"); the model
+# reads a name's gender with demo_model.lexicon.gender, and the lesson's §1 asks with that same
+# rule, so the prose's claims must be what that rule says (小红 is neither: 红 is in about twice
+# as many women's names as men's, below the rule's confidence).
+GENDERS_SAID = {
+    "那天，小丽在公园里看见了小刚，他很高兴。": {"小丽": "f", "小刚": "m"},
+    "小明和小刚去了公园，他很高兴。": {"小明": "m", "小刚": "m"},
+}
+
+
+@pytest.mark.parametrize("sentence", sorted(GENDERS_SAID))
+def test_the_prose_says_of_each_example_what_the_gender_rule_says(sentence):
+    from attention_core import tokenize
+    from demo_model.lexicon import gender
+    from pages.learned import EXAMPLES
+
+    assert sentence in EXAMPLES
+    for lang in ("zh", "en"):
+        assert sentence in t("learned.try", lang)  # the prose names it
+    tags = {tok.text: tok.tag for tok in tokenize(sentence)}
+    assert {name: gender(name, tags[name]) for name in GENDERS_SAID[sentence]} == GENDERS_SAID[
+        sentence
+    ]
+    tags = {tok.text: tok.tag for tok in tokenize("那天，小红在公园里看见了小刚，他很高兴。")}
+    assert gender("小红", tags["小红"]) == ""  # why the page no longer calls 小红 a girl
