@@ -179,6 +179,15 @@ def test_a_link_copied_after_in_view_changes_restores_the_view(page, streamlit_s
     page.wait_for_url("**head=3**", timeout=LOAD_MS)
     settle(page)
     shown = page.locator('[data-testid="explorer-tau-value"]').inner_text()
+    # The address follows the slider a moment later (written once the keys stop): wait for the
+    # τ on screen, not for the first tau= (on a loaded machine that was an earlier value).
+    value = float(shown.split("=")[-1])
+
+    def says_shown(url: str) -> bool:
+        tau = parse_qs(urlparse(url).query).get("tau")
+        return bool(tau) and f"{float(tau[0]):.2f}" == f"{value:.2f}"
+
+    page.wait_for_url(says_shown)
     link = page.url
     query = parse_qs(urlparse(link).query)
     assert query["causal"] == ["1"] and query["focus"] == ["了"] and query["nth"] == ["2"]
