@@ -17,8 +17,10 @@ import itertools
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import TimeoutError as PageTimeout
 
 from deploy.local import (  # noqa: F401 — re-exported for the tests
@@ -134,3 +136,14 @@ def map_pixels(page, head: int = 0) -> str:
 def map_pixels_js(head: int = 0) -> str:
     """A JS expression: head map `head`'s pixels as a data URL."""
     return f"{SHADOW}.querySelectorAll('{MAP}')[{head}].toDataURL()"
+
+
+# The accessibility audit's engine: axe-core as vendored in tests/vendor/axe-core (its README says
+# why not the 4.12 that axe-playwright-python bundles), run through that package's Axe.
+AXE_DIR = Path(__file__).resolve().parent / "vendor" / "axe-core"
+AXE_VERSION = "4.14.1"
+
+
+def axe() -> Axe:
+    """An Axe that injects the vendored axe-core (tests check it reports AXE_VERSION)."""
+    return Axe.from_file(AXE_DIR / "axe.min.js")

@@ -12,11 +12,11 @@ from urllib.parse import parse_qs, urlparse
 
 import numpy as np
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from attention_core import softmax
 from attention_core.analysis import row_entropy
 from demo_model import load_demo_model
+from tests.browser_support import axe
 from ui.lesson import deck
 from ui.text import t
 
@@ -408,7 +408,7 @@ def test_axe_finds_nothing_serious_on_any_scene(page, streamlit_server):
     for scene in range(1, SCENES + 1):
         if scene > 1:
             press(page, str(scene % 10))
-        for violation in Axe().run(page).response["violations"]:
+        for violation in axe().run(page).response["violations"]:
             if violation["impact"] in ("serious", "critical"):
                 for node in violation["nodes"]:
                     problems.append(f"§{scene} {violation['id']}: {node['html'][:140]}")

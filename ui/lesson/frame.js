@@ -79,7 +79,7 @@ function frameTexts(D) {
     b.setAttribute("aria-label", tx(D, "lesson.scene", { k: i + 1, title: sceneTitle(D, i + 1) }));
     b.title = b.getAttribute("aria-label");
   });
-  setLabel(els.edit, `✎ ${tx(D, "lesson.edit")}`, tx(D, "lesson.sentence"));
+  setLabel(els.edit, `✎ ${tx(D, "lesson.edit")}`, tx(D, "lesson.edit_name")); // the name begins with what it shows (WCAG 2.5.3)
   setLabel(els.notes, tx(D, "lesson.notes"), `${tx(D, "lesson.notes")} (S)`);
   setLabel(els.keys, "?", tx(D, "lesson.keys"));
   setLabel(els.full, "", `${tx(D, "lesson.full")} (F)`);
