@@ -6,7 +6,7 @@ import streamlit as st
 from attention_core import experiments as ex
 from attention_core.analysis import rnn_states, row_entropy
 from ui import charts, figures, widgets
-from ui.gloss import gloss_bar_ticks, named, short_gloss
+from ui.gloss import gloss_bar_ticks, named, short_gloss, token_names
 from ui.settings import Settings
 from ui.state import Lab, focus_index
 from ui.text import md_escape
@@ -18,10 +18,11 @@ NOTES = {"masked": "library.masked", "best": "library.best"}  # a key card's tag
 
 
 def key_cards(run: Lab, head: int, i: int, s: Settings, t) -> None:
-    """One card per key: the similarity the softmax used (÷√d_k or raw), masked keys as such."""
-    q = md_escape(named(run.texts, i, s.lang))
+    """One card per key: the similarity the softmax used (÷√d_k or raw), masked keys as such;
+    each token named as every page names it (书₁ … 书₅ told apart)."""
+    q, names = md_escape(named(run.texts, i, s.lang)), token_names(run.texts)
     st.header(t("library.cards_title", q=q))  # glossed once here; the caption under it not
-    plain = md_escape(run.texts[i])
+    plain = md_escape(names[i])
     st.caption(t("library.cards" if run.record.scale else "library.cards_raw", q=plain))
     cards = ex.key_cards(run, head, i)
     masked = sum(c["masked"] for c in cards)
@@ -34,7 +35,7 @@ def key_cards(run: Lab, head: int, i: int, s: Settings, t) -> None:
             tag = "masked" if card["masked"] else "best" if card["best"] else ""
             with col.container(border=True, key=f"keycard_{start + k}"):
                 st.metric(
-                    md_escape(card["text"]),
+                    md_escape(names[start + k]),
                     "−∞" if card["masked"] else f"{card['value']:.2f}",  # what the softmax saw
                     delta=t(NOTES[tag]) if tag else None,
                     delta_color="off",
@@ -45,11 +46,12 @@ def key_cards(run: Lab, head: int, i: int, s: Settings, t) -> None:
 
 
 def weight_bars(run: Lab, head: int, i: int, s: Settings, t, *, title: str, key: str, across=1):
-    """The query's row of weights as bars, the heaviest highlighted (`across` charts a row)."""
+    """The query's row of weights as bars, the heaviest highlighted (`across` charts a row);
+    a repeated token's bar is named by its number (了₁, 了₂), in English with its gloss."""
     w = run.result.heads.weights[head, i]  # (n,)
     fig = figures.bars(
         w,
-        run.texts,
+        token_names(run.texts),
         title=title,
         highlight=int(np.argmax(w)),
         y_range=(0, 1.1),
@@ -91,18 +93,18 @@ def mixture(run: Lab, head: int, i: int, s: Settings, t) -> None:
 def gap_chart(run: Lab, mix: dict, m: int, s: Settings, t) -> None:
     """The distance left to the output before any term (‖output‖) and after each, to DECIMALS:
     the first bar sets the scale, so a distance that rounds to 0 is drawn as 0."""
-    ordered = [run.texts[j] for j in mix["order"]]
+    names = token_names(run.texts)
     gaps = np.round([np.linalg.norm(mix["output"]), *mix["gap"]], DECIMALS)  # (n + 1,)
     fig = figures.bars(
         gaps,
-        [t("library.no_terms"), *ordered],
+        [t("library.no_terms"), *(names[j] for j in mix["order"])],
         title=t("library.gap"),
         highlight=m,
         y_title="‖Σ − output‖",
         fmt=f".{DECIMALS}f",
         classroom=s.classroom,
     )
-    gloss_bar_ticks(fig, ["", *ordered], s.lang, s.classroom)
+    gloss_bar_ticks(fig, ["", *(run.texts[j] for j in mix["order"])], s.lang, s.classroom)
     charts.chart(fig, key="library_gap", lang=s.lang)
 
 
@@ -115,7 +117,7 @@ def rnn_contrast(run: Lab, head: int, i: int, s: Settings, t) -> None:
     c1, c2 = st.columns(2)
     fig = figures.matrix_heatmap(
         states,
-        run.texts[: i + 1],
+        token_names(run.texts)[: i + 1],  # 了₁ … as the bars beside it name them
         title=t("library.rnn_states"),
         zmax=1.0,
         y_title=t("library.state_axis"),

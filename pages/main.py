@@ -338,54 +338,58 @@ def export_section(lab: state.Lab, s: Settings, view: explorer.ViewState) -> Non
     st.subheader(t("main.export", s.lang))  # under the view's own h2s, not above them
     st.caption(t("main.export_caption", s.lang))
     weights = state.weights_at(lab, view.tau, view.causal)  # what the view shows
+    download = partial(st.download_button, on_click="ignore", icon=":material/download:")
     with st.container(horizontal=True, key="exports"):
         for i in range(lab.heads):
-            st.download_button(
+            download(
                 t("main.csv_head", s.lang, i=i + 1),
                 partial(state.weights_csv, weights[i], lab.texts),
                 file_name=f"attention_head{i + 1}.csv",
                 mime="text/csv",
                 key=f"csv_{i}",
-                on_click="ignore",
-                icon=":material/download:",
             )
-        st.download_button(
+        download(
             t("main.npz", s.lang),
             partial(state.all_npz, lab, view.tau, view.causal),
             file_name="attention_lab.npz",
             mime="application/octet-stream",
             key="npz",
-            on_click="ignore",
-            icon=":material/download:",
         )
         used = lab.record.as_dict()  # what the numbers were computed with
         settings = {**asdict(s), "head": view.head + 1, "tau": view.tau, "in_force": used}
-        st.download_button(
+        download(
             t("main.settings_json", s.lang),
             json.dumps(settings, ensure_ascii=False, indent=2),
             file_name="attention_lab_settings.json",
             mime="application/json",
             key="settings_json",
-            on_click="ignore",
-            icon=":material/download:",
         )
 
 
-def main() -> None:
-    s, _ = widgets.open_page("main.title")
+def page_top() -> Settings:
+    """The first screen's top, kept short so that the view's first row of maps fits under it: the
+    title with the lesson's link beside it, then the sentence row (ui/sidebar.py sentence_box)."""
     lesson = str(Path(__file__).with_name("lesson.py"))  # the projected lesson, /lesson
-    st.page_link(lesson, label=t("lesson.open", s.lang))
-    if not s.classroom:  # the projector needs the room for the maps
-        st.caption(t("main.intro", s.lang))
-    sidebar.show_notices(sidebar.link_notices(s), s.lang)
-    sidebar.sentence_box(s.lang)
+    with st.container(key="main_top", gap="xsmall"):
+        with st.container(horizontal=True, vertical_alignment="center", key="main_title"):
+            s, _ = widgets.open_page("main.title", title_width="content")
+            st.page_link(lesson, label=t("main.lesson_link", s.lang), help=t("lesson.open", s.lang))
+        sidebar.show_notices(sidebar.link_notices(s), s.lang)
+        sidebar.sentence_box(s.lang)
+    return s
+
+
+def main() -> None:
+    s = page_top()
     lab, notices = state.lab_for(s)
     sidebar.show_notices(notices, s.lang)
     if lab is None:
         return
-    weights_line(lab, s)
     view, readings = explorer_section(lab, s)
     reading_section(lab, s.lang, view, readings)
+    weights_line(lab, s)  # what the view above was computed with, and the switch
+    if not s.classroom:  # the projector needs the room for the maps
+        st.caption(t("main.intro", s.lang))
     matrices_section(lab, s)
     export_section(lab, s, view)
 

@@ -222,7 +222,10 @@ def test_language_classroom_and_mode(run_app):
 
 def test_sentence_examples_focus_and_chosen_head(run_app):
     at = run_app(w="random")
+    at.session_state["examples_menu"] = True  # the examples' button opened: its pills drawn
+    at.run()
     at.button_group(key="example").set_value(1).run()  # 我打你。
+    assert at.session_state["examples_menu"] is False  # the menu closed behind the choice
     ok(at)
     assert at.text_area(key="sentence").value == "我打你。"
     assert head_scores(at).shape[-1] == 4

@@ -340,9 +340,13 @@ def test_tab_skips_toolbars_and_shows_a_ring_on_every_stop(page, streamlit_serve
     assert stops[0]["testid"] == "stSkipToContent" and stops[0]["text"] == t("chrome.skip", "zh")
 
 
+# The main page's sentence row in Tab order: the box, Apply, the examples' button, word/char.
+SENTENCE_ROW = ["st-key-sentence", "st-key-sentence_apply", "st-key-examples_menu", "st-key-mode"]
+
+
 def test_skip_link_then_the_sentence_box_within_five_stops(page, streamlit_server):
     """The frame's share of the 'within 15 stops' rule with the sidebar open: skip link first,
-    Enter, then the main page's widgets in reading order (examples, sentence, Apply, mode)."""
+    Enter, then the main page's widgets in reading order (sentence, Apply, examples, mode)."""
     open_settled(page, streamlit_server, (1280, 800))
     page.keyboard.press("Tab")  # the main page's own "跳到注意力图" (tests/test_browser_explorer)
     assert page.evaluate(FOCUSED)["testid"] == "explorer-skip"
@@ -350,12 +354,12 @@ def test_skip_link_then_the_sentence_box_within_five_stops(page, streamlit_serve
     assert page.evaluate(FOCUSED)["testid"] == "stSkipToContent"
     page.keyboard.press("Enter")
     page.keyboard.press("Tab")  # the link to the lesson, first on the page
-    assert page.evaluate(FOCUSED)["text"] == t("lesson.open")[:40]
+    assert page.evaluate(FOCUSED)["text"] == t("main.lesson_link")[:40]
     keys = []
     for _ in range(4):
         page.keyboard.press("Tab")
         keys.append(page.evaluate(FOCUSED)["key"])
-    assert keys == ["st-key-example", "st-key-sentence", "st-key-sentence_apply", "st-key-mode"]
+    assert keys == SENTENCE_ROW
 
 
 def test_a_collapsed_sidebar_leaves_the_tab_order(page, streamlit_server):
@@ -368,13 +372,8 @@ def test_a_collapsed_sidebar_leaves_the_tab_order(page, streamlit_server):
         stops.append(page.evaluate(FOCUSED))
     stops = stops[1:]  # the first is the main page's own skip link into the attention view
     assert [s["testid"] for s in stops[:2]] == ["stSkipToContent", "stExpandSidebarButton"]
-    assert stops[2]["text"] == t("lesson.open")[:40]  # the link to the lesson, first on the page
-    assert [s["key"] for s in stops[3:]] == [
-        "st-key-example",
-        "st-key-sentence",
-        "st-key-sentence_apply",
-        "st-key-mode",
-    ]
+    assert stops[2]["text"] == t("main.lesson_link")[:40]  # the lesson's link, first on the page
+    assert [s["key"] for s in stops[3:]] == SENTENCE_ROW
 
 
 # ---- text and language ----------------------------------------------------------------------

@@ -16,6 +16,7 @@ from attention_core import (
     multi_head_attention,
     tokenize,
 )
+from tests import browser_support as waits
 from ui.text import t
 
 pytestmark = pytest.mark.browser
@@ -82,7 +83,9 @@ def wait_renders(page, above: int) -> None:
 
 
 def map_pixels(page, head: int = 0) -> str:
-    return page.locator(MAP).nth(head).evaluate("c => c.toDataURL()")
+    """Head map `head`'s pixels, once it is on screen and drawn there (a map that scrolled out of
+    sight, say while the head picker under the maps was clicked, is drawn when it comes back)."""
+    return waits.map_pixels(page, head)
 
 
 def table_weights(page, head: int, n: int) -> np.ndarray:
@@ -113,9 +116,11 @@ def test_in_view_switches_change_pixels_and_the_table_holds_the_cores_weights(
 ):
     open_view(page, f"{streamlit_server}/?w=random")
     n = 13
-    page.locator(MAP).first.evaluate("c => c.scrollIntoView({block: 'center'})")
     seen = {map_pixels(page)}
     for scale, causal in ((True, False), (False, False), (False, True), (True, True)):
+        # The first map in sight (the table below took the page down), so the switches redraw it
+        # at once; the sticky toolbar keeps them in reach.
+        page.locator(MAP).first.evaluate("c => c.scrollIntoView({block: 'center'})")
         for name, want in (("scale", scale), ("causal", causal)):
             switch = page.locator(f'[data-testid="explorer-{name}"]')
             if switch.is_checked() != want:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from urllib.parse import quote
 
@@ -13,11 +14,48 @@ from tests.browser_support import LOAD_MS, MAP, SHADOW, VIEW
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+REPO = Path(__file__).resolve().parent.parent
+ARTIFACTS = REPO / "test-artifacts"
+# The README's screenshot and docs/screenshots/ (MAIN_DOCS=1 writes them there, as LESSON_DOCS=1
+# does the lesson's): file, window, link, what is shown: the first screen as it loads ("top"), the
+# first map in the middle ("map"), the first map with the keyboard's cell cursor on it ("keys").
+DOC_SHOTS = [
+    ("screenshot.png", (1280, 900), "", "top"),
+    ("screenshots/main_1024x768_laptop_top.png", (1024, 768), "", "top"),
+    ("screenshots/main_1024x768_classroom_top.png", (1024, 768), "?class=1", "top"),
+    ("screenshots/main_1024x768_classroom_map.png", (1024, 768), "?class=1", "map"),
+    ("screenshots/main_1280x800_keyboard_en.png", (1280, 800), "?lang=en", "keys"),
+    ("screenshots/main_1920x1080_classroom_top.png", (1920, 1080), "?class=1", "top"),
+    ("screenshots/main_1920x1080_classroom_map.png", (1920, 1080), "?class=1", "map"),
+    ("screenshots/main_390x844_phone_en_top.png", (390, 844), "?lang=en", "top"),
+    ("screenshots/main_390x844_phone_en_map.png", (390, 844), "?lang=en", "map"),
+]
+DEEP_FOCUS = """() => { let e = document.activeElement;
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  return e ? e.dataset.testid || e.tagName : ''; }"""
 # Where the first head map sits in the window, once the layout has stopped moving.
 FIRST_MAP_BOX = f"""JSON.stringify((r => [r.x, r.y, r.width, r.height].map(Math.round))(
   {SHADOW}.querySelector('{MAP}').getBoundingClientRect()))"""
 
+
+# The first head map and the view's √d_k switch as boxes in the window, and whether each is what
+# the window shows there (the topmost element at the map's corners, at the switch's middle):
+# nothing, such as Streamlit's header, drawn over them.
+FIRST_SCREEN = f"""() => {{
+  const root = {SHADOW};
+  const seen = (e, points) => {{
+    const r = e.getBoundingClientRect();
+    const box = [r.left, r.top, r.right, r.bottom].map(Math.round);
+    return {{ box, shown: points(r).every(([x, y]) => root.elementFromPoint(x, y) === e) }};
+  }};
+  const corners = (r) => [[r.left + 3, r.top + 3], [r.right - 3, r.top + 3],
+    [r.left + 3, r.bottom - 3], [r.right - 3, r.bottom - 3]];
+  const middle = (r) => [[(r.left + r.right) / 2, (r.top + r.bottom) / 2]];
+  return {{
+    map: seen(root.querySelector('{MAP}'), corners),
+    scale: seen(root.querySelector('[data-testid="explorer-scale"]'), middle),
+  }};
+}}"""
 
 SUBSCRIPTS = str.maketrans("", "", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -68,6 +106,27 @@ def test_chinese_tokens_the_views_scaling_reaches_the_address_bar_and_survives(
         timeout=LOAD_MS,
     )
     assert not page.locator("[data-testid='stException']").count()
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 800)], ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("room", ["0", "1"], ids=["laptop", "classroom"])
+def test_the_first_map_and_its_scaling_switch_are_on_the_first_screen(
+    page, streamlit_server, size, lang, room
+):
+    """Issue 31, item 10: the main page is the browser demo, yet at 1024 × 768 its first map began
+    at y ≈ 1350, under the title, the examples and the sentence box. Now, on load and without
+    scrolling, the whole first map and the √d_k switch that changes it are in the window, with
+    the sidebar as it opens (open on a laptop, closed in classroom mode) and in both languages."""
+    width, height = size
+    waits.open_view(page, f"{streamlit_server}/?lang={lang}&class={room}", width, height)
+    where = json.loads(waits.wait_still(page, f"JSON.stringify(({FIRST_SCREEN})())"))
+    for name in ("map", "scale"):
+        left, top, right, bottom = where[name]["box"]
+        assert 0 <= left < right <= width and 0 <= top < bottom <= height, (name, where)
+        assert where[name]["shown"], (name, where)  # nothing drawn over it
+    if room == "1":  # the projector's room: the first map still read from the back
+        assert page.evaluate(f"() => Number({VIEW}.dataset.labelPx)") >= 24
 
 
 @pytest.mark.parametrize("query", ["", "?class=1"])
@@ -186,3 +245,37 @@ def test_library_key_cards_show_whole_numbers(page, streamlit_server, width, que
         "vs => vs.map(v => parseFloat(getComputedStyle(v).fontSize))"
     )
     assert sizes and min(sizes) >= 20  # still the card's headline, not a footnote
+
+
+def keyboard_on_the_first_map(page) -> None:
+    """The view's skip link (the page's first Tab stop) to its toolbar, Tab on to the first map,
+    then its cell cursor: up to the last row, right twice, as a keyboard user reads a weight."""
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")  # "跳到注意力图": the √d_k switch has the keyboard
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        if page.evaluate(DEEP_FOCUS) == "explorer-map":
+            break
+    assert page.evaluate(DEEP_FOCUS) == "explorer-map"
+    for key in ("ArrowUp", "ArrowRight", "ArrowRight"):
+        page.keyboard.press(key)
+    waits.wait_still(page, waits.map_pixels_js())
+
+
+@pytest.mark.parametrize(
+    ("name", "size", "query", "what"), DOC_SHOTS, ids=[s[0] for s in DOC_SHOTS]
+)
+def test_the_docs_screenshots_of_the_main_page(page, streamlit_server, name, size, query, what):
+    """The README's screenshot and docs/screenshots/, taken as a reader meets the page; each in
+    test-artifacts/docs/, and with MAIN_DOCS=1 in docs/ itself."""
+    waits.open_view(page, f"{streamlit_server}/{query}", *size)
+    if what == "map":
+        waits.map_pixels(page)  # scrolled to the middle and drawn there
+    elif what == "keys":
+        keyboard_on_the_first_map(page)
+    assert not page.locator("[data-testid='stException']").count()
+    path = ARTIFACTS / "docs" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path))
+    if os.environ.get("MAIN_DOCS") == "1":
+        (REPO / "docs" / name).write_bytes(path.read_bytes())

@@ -267,6 +267,40 @@ def test_library_bars_are_the_core_weights_of_ta():
     np.testing.assert_allclose(weights, core.heads.weights[head, i], atol=1e-4)
 
 
+SHELVES = "我买了书，他借了书，你看了书，书很好，书很新。"  # five 书, three 了
+
+
+def shown_tokens(spec: dict) -> list[str]:
+    """The tokens a chart names: a bar chart's bars (their hover text "书₃: 0.12"), a heatmap's
+    rows; without plotly's zero-width marks and upright line breaks."""
+    trace = spec["data"][0]
+    raw = [h.rsplit(": ", 1)[0] for h in trace["hovertext"]] if "hovertext" in trace else trace["y"]
+    return [re.sub("\u200b|<br>", "", label) for label in raw]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_library_names_every_token_as_the_other_pages_do(lang):
+    """Issue 31 (audit): the library page showed repeated tokens bare (two 了, five 书) on its key
+    cards, its bars and its RNN map, while its captions named 书₃. Every place it shows a token
+    now numbers the repeats, as ui.gloss.token_names names them on every page."""
+    from tests.app_support import chart_specs_by_key
+    from ui.gloss import named, token_names
+
+    texts = tokenize(SHELVES).texts
+    names, last = token_names(texts), len(texts) - 1 - texts[::-1].index("书")  # 书₅
+    at = open_page("library", lang=lang, sentence=SHELVES, library_query=last)
+    assert not at.exception
+    assert [card.label for card in at.metric] == names  # one card per key: 书₁ … 书₅
+    assert t("library.cards", lang, q="书₅") in [c.value for c in at.caption]
+    assert named(texts, last, lang) in at.selectbox(key="library_query").options
+    specs = chart_specs_by_key(at)
+    assert shown_tokens(specs["library_bars"]) == names
+    mixed = shown_tokens(specs["library_gap"])[1:]  # after the bar of no terms, heaviest first
+    assert sorted(mixed) == sorted(names)
+    assert shown_tokens(specs["library_rnn"]) == names[: last + 1]
+    assert shown_tokens(specs["library_rnn_row"]) == names
+
+
 def test_value_mixture_ends_at_the_core_output():
     lab = compute_lab(
         "小明把书放在了桌子上，然后他走了。", "word", 16, 2, True, False, False, 0, "random"

@@ -22,6 +22,7 @@ from tests.app_support import EXAMPLE_TOKENS as TEXTS
 from tests.app_support import TA, chart_specs, opened, shown, unwrapped
 from tests.test_pages_teach import decode
 from ui.figures import WEIGHT_SCALE
+from ui.gloss import token_names
 from ui.settings import DEFAULT_SENTENCE
 from ui.state import compute_lab
 from ui.text import md_escape, t
@@ -81,7 +82,7 @@ def test_library_cards_show_what_the_softmax_used_and_masked_keys(scale):
     want = lab(scale=scale, causal=True).result.heads
     assert t("library.cards" if scale else "library.cards_raw", q="他") in captions(at)
     cards = at.metric[: len(TEXTS)]
-    assert [m.label for m in cards] == [md_escape(x) for x in TEXTS]
+    assert [m.label for m in cards] == [md_escape(x) for x in token_names(TEXTS)]  # 了₁, 了₂
     for j, card in enumerate(cards):
         if j > TA:  # a future key under the causal mask: −∞ before the softmax
             assert card.value == "−∞" and card.proto.delta == t("library.masked")

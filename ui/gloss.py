@@ -53,12 +53,16 @@ def _name(text: str, surnames: dict[str, str], given: dict[str, str]) -> str | N
     return f"{spelled} (name)"
 
 
+SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"  # token_names' numbers of a repeated token
+
+
 def gloss(text: str) -> str | None:
     """The English gloss of one token (他 → "he", 把 → "(object marker)"); None when unknown.
 
-    The UI shows t("gloss.none", lang) for None. Surrounding spaces are ignored.
+    The UI shows t("gloss.none", lang) for None. Surrounding spaces are ignored, and a token's
+    name from token_names glosses as its token (了₂ → "(aspect particle)").
     """
-    word = str(text).strip()
+    word = str(text).strip().rstrip(SUBSCRIPTS)
     if not word:
         return None
     words, surnames, given = _table()
@@ -127,7 +131,7 @@ def token_names(texts: Sequence[str]) -> list[str]:
 
 
 def _subscript(k: int) -> str:
-    return str(k).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+    return str(k).translate(str.maketrans("0123456789", SUBSCRIPTS))
 
 
 def named(texts: Sequence[str], i: int, lang: str) -> str:

@@ -223,6 +223,7 @@ def _use_example() -> None:
         ss["sentence"] = presets[chosen]["text"]
         ss["focus_text"] = ""
     ss["example"] = None
+    ss[EXAMPLES_MENU] = False  # chosen: the menu closes, the view under it shows the sentence
 
 
 def example_label(preset: dict, lang: str) -> str:
@@ -230,10 +231,21 @@ def example_label(preset: dict, lang: str) -> str:
     return preset.get(lang) or preset.get(FALLBACK) or preset["text"]
 
 
-def sentence_box(lang: str) -> None:
-    """Example presets, the sentence box and the word/char switch (values land in the session)."""
+EXAMPLES_MENU = "examples_menu"  # session key: the examples' popover is open
+
+
+def example_menu(lang: str) -> None:
+    """The example presets behind one button (a popover), so the sentence row stays one line; the
+    pills are drawn while it is open, and choosing one closes it."""
     presets = examples()
-    if presets:
+    if not presets:
+        return
+    menu = st.popover(
+        t("main.examples", lang), icon=":material/list:", key=EXAMPLES_MENU, on_change="rerun"
+    )
+    if not menu.open:
+        return
+    with menu:
         st.pills(
             t("main.examples", lang),
             options=list(range(len(presets))),
@@ -241,23 +253,32 @@ def sentence_box(lang: str) -> None:
             format_func=lambda i: md_escape(example_label(presets[i], lang)),
             on_change=_use_example,
         )
-    box, mode = st.columns([4, 1], vertical_alignment="top")
-    with box:
+
+
+def sentence_box(lang: str) -> None:
+    """The sentence row: the box; Apply and the example presets, with how to apply a typed
+    sentence under them; the word/char switch. One row on a laptop, stacked on a phone (values
+    land in the session)."""
+    with st.container(
+        horizontal=True, key="sentence_row", vertical_alignment="bottom", gap="small"
+    ):
         st.text_area(t("main.sentence", lang), key="sentence", height=68, persist_state="session")
-        # Streamlit's own "Press Ctrl+Enter to apply" is English and hidden (style.css); this
-        # says it in the UI language, and the button applies a typed sentence on a phone too
-        # (leaving the box commits its text; the click reruns the page with it).
-        with st.container(horizontal=True, vertical_alignment="center", key="sentence_apply_row"):
-            st.button(t("sentence.apply", lang), key="sentence_apply", icon=":material/check:")
+        with st.container(key="sentence_actions", gap="xxsmall", width="content"):
+            # Streamlit's own "Press Ctrl+Enter to apply" is English and hidden (style.css); the
+            # caption says it in the UI language, and the button applies a typed sentence on a
+            # phone too (leaving the box commits its text; the click reruns the page with it).
+            with st.container(horizontal=True, gap="xsmall", wrap=False, key="sentence_apply_row"):
+                st.button(t("sentence.apply", lang), key="sentence_apply", icon=":material/check:")
+                example_menu(lang)
             st.caption(t("sentence.apply_hint", lang))
-    mode.radio(
-        t("main.mode", lang),
-        ["word", "char"],
-        key="mode",
-        horizontal=True,  # one row on a phone, where the columns stack
-        persist_state="session",
-        format_func=lambda m: t(MODE_KEYS[m], lang),
-    )
+        st.radio(
+            t("main.mode", lang),
+            ["word", "char"],
+            key="mode",
+            horizontal=True,  # one row on a phone, where the row stacks
+            persist_state="session",
+            format_func=lambda m: t(MODE_KEYS[m], lang),
+        )
 
 
 def sync_query(settings: Settings) -> None:

@@ -16,13 +16,16 @@ from ui.settings import Settings
 from ui.text import t as text
 
 
-def open_page(title_key: str, intro_key: str | None = None) -> tuple[Settings, Callable]:
+def open_page(
+    title_key: str, intro_key: str | None = None, *, title_width: str = "stretch"
+) -> tuple[Settings, Callable]:
     """Every page's first line: through the router, the settings in force, `t` in the UI
-    language, the page's title and intro (text keys, written out where the page calls this)."""
+    language, the page's title and intro (text keys, written out where the page calls this);
+    title_width "content" leaves room beside the title in a row."""
     ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
     s = sidebar.current_settings()
     t = partial(text, lang=s.lang)
-    st.title(t(title_key))
+    st.title(t(title_key), width=title_width)
     if intro_key:
         st.markdown(t(intro_key))
     return s, t

@@ -67,26 +67,29 @@ function tableEl(doc) {
   return { tableBox, tableSummary, table };
 }
 
-/** The skeleton, built once per mounted view; `parts` names the sections a page shows. */
+/** The skeleton, built once per mounted view; `parts` names the sections a page shows: the
+    toolbar, the maps with their caption and the τ note under them, the head picker with the
+    before/after panels it chooses for, the focus bars. The token buttons and the story go where
+    the room has space for them (placeWords). */
 function skeleton(doc, uid, parts) {
   const root = el(doc, "div", "alx", { "data-testid": "explorer" });
   const t = toolbar(doc, uid);
   const x = {
     note: el(doc, "p", "note", { "data-testid": "explorer-note" }),
+    words: el(doc, "div", "words"),
     tokensLabel: el(doc, "p", "tokens-label", { id: `${uid}-tokens-label` }),
     tokens: el(doc, "div", "tokens", {
       role: "radiogroup", "aria-labelledby": `${uid}-tokens-label`, "data-testid": "explorer-tokens",
     }),
     tags: el(doc, "p", "tags", { "data-testid": "explorer-tags" }),
     story: el(doc, "ul", "story", { "data-testid": "explorer-story", "aria-live": "polite" }),
-    headsTitle: el(doc, "h2"),
     headsCaption: el(doc, "p", "caption"),
     pickerRow: el(doc, "div", "picker-row"),
     pickerName: el(doc, "span", "picker-name", { id: `${uid}-picker-name` }),
     picker: el(doc, "div", "picker", {
       role: "radiogroup", "data-testid": "explorer-heads", "aria-labelledby": `${uid}-picker-name`,
     }),
-    grid: el(doc, "div", "grid"),
+    grid: el(doc, "div", "grid", parts.includes("heads") ? { role: "group" } : {}),
     numbersNote: el(doc, "p", "note", { "data-testid": "explorer-no-numbers" }),
     gridBar: el(doc, "canvas", "colourbar", { "aria-hidden": "true" }),
     panelsTitle: el(doc, "h2"),
@@ -104,15 +107,36 @@ function skeleton(doc, uid, parts) {
   x.numbersNote.hidden = true;
   x.pickerRow.append(x.pickerName, x.picker);
   const show = (name, ...nodes) => (parts.includes(name) ? nodes : []);
+  x.words.append(x.tokensLabel, x.tokens, x.tags);
   root.append(
-    t.bar, ...show("note", x.note), ...show("tokens", x.tokensLabel, x.tokens, x.tags),
-    ...show("story", x.story), ...show("heads", x.headsTitle, x.headsCaption, x.pickerRow), x.grid,
-    ...show("note", x.numbersNote), ...show("colourbar", x.gridBar),
-    ...show("panels", x.panelsTitle, p.panels, p.panelBars, x.stats),
+    t.bar, ...show("tokens", x.words), ...show("story", x.story), x.grid,
+    ...show("note", x.numbersNote), ...show("colourbar", x.gridBar), ...show("heads", x.headsCaption),
+    ...show("note", x.note), ...show("panels", x.panelsTitle), ...show("heads", x.pickerRow),
+    ...show("panels", p.panels, p.panelBars, x.stats),
     ...show("table", tb.tableBox), ...show("bars", x.focusTitle, x.focusCaption, x.legend, x.bars),
     x.live, x.tip,
   );
   return { root, ...t, ...x, ...p, ...tb, maps: [] };
+}
+
+// Where the token buttons (words) and the story go, by room: [before the maps, after them]. The
+// first screen of a laptop has room for the story above the first row of maps, a classroom's
+// for the maps alone (its larger type); a phone shows the words first and scrolls to the maps.
+const WORD_PLACES = {
+  phone: [["words", "story"], []],
+  normal: [["story"], ["words"]],
+  classroom: [[], ["story", "words"]],
+};
+
+/** Move the words and the story where the room puts them (WORD_PLACES); nothing when the room is
+    the one they were placed for. */
+function placeWords(els, room) {
+  if (els.wordsRoom === room) return;
+  els.wordsRoom = room;
+  const shown = (names) => names.map((name) => els[name]).filter((e) => els.root.contains(e));
+  const [before, after] = WORD_PLACES[room].map(shown);
+  els.grid.before(...before);
+  shown(["grid", "numbersNote", "gridBar"]).pop().after(...after);
 }
 
 /** One figure per head shown: caption (name, job, colour range), canvas, summary; and its
@@ -220,7 +244,7 @@ function writeWords(els, header, { controls, touch, skip, headName }) {
   els.png.title = T.png;
   els.png.setAttribute("aria-label", T.png);
   els.tokensLabel.textContent = fmt(T.tokens, { n: header.n });
-  els.headsTitle.textContent = T.heads_title;
+  if (els.grid.hasAttribute("role")) els.grid.setAttribute("aria-label", T.heads_title); // the maps' name
   els.headsCaption.textContent = touch ? T.heads_caption_touch : T.heads_caption;
   els.tableSummary.textContent = T.table;
   els.tags.textContent = tagLegend(T.tags, header.tokens);

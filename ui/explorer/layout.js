@@ -1,7 +1,7 @@
 /* Layout by the room, not by the sentence: how many maps per row and how big, from the width the
    view has and the viewport's height (or the box a page gives it), so every map fits on one
-   screen. Pure: sizes come from the palette (Python), text widths from a canvas context the
-   caller passes. */
+   screen, and the first row whole on the first screen under what the page shows above it. Pure:
+   sizes come from the palette (Python), text widths from a canvas context the caller passes. */
 
 const GAP = 16; // px between maps
 const PHONE = 640; // narrower than this: one map per row, panels stacked
@@ -160,12 +160,26 @@ function firstBeats(a, b) {
   return false;
 }
 
-/** The whole view's layout for a width: grid columns, map box, panel box, bar height, fonts. */
-function viewLayout(width, viewportH, n, h, classroom, palette, scale, mode = null) {
+const FIT_MIN = 240; // px: a first row of maps smaller than this is not fitted to the first screen
+const FIT_MARGIN = 10; // px left under the first row on the first screen: its figure's edge, air
+
+/** How tall a map may be: one to a screen under the sticky toolbar; and when the first row of maps
+    starts `firstTop` px down the window (the page scrolled to its top; null: not known), that row
+    whole on the first screen, unless that leaves it under FIT_MIN (a phone: words come first). */
+function mapMaxH(viewportH, classroom, firstTop) {
+  const room = Math.max(220, viewportH - (classroom ? 150 : 100));
+  if (firstTop === null) return room;
+  const fit = viewportH - firstTop - FIT_MARGIN;
+  return fit >= FIT_MIN ? Math.min(room, fit) : room;
+}
+
+/** The whole view's layout for a width: grid columns, map box, panel box, bar height, fonts.
+    firstTop: where the first row of maps starts on the first screen (mapMaxH), or null. */
+function viewLayout(width, viewportH, n, h, classroom, palette, scale, mode = null, firstTop = null) {
   const fonts = fontSizes(palette, classroom, width, scale, mode);
   const cols = gridColumns(width, n, h, classroom);
   const box = Math.floor((width - GAP * (cols - 1)) / cols);
-  const maxH = Math.max(220, viewportH - (classroom ? 150 : 100));
+  const maxH = mapMaxH(viewportH, classroom, firstTop);
   const panelCols = panelColumns(width, n, fonts);
   const panelBox = Math.floor((width - GAP * (panelCols - 1)) / panelCols);
   const barsH = classroom ? 340 : width < PHONE ? 220 : 260;

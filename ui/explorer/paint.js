@@ -61,7 +61,8 @@ function relayoutView(v) {
   const { header: h, o, els } = v;
   const ctx = v.scratch.getContext("2d");
   v.layout = viewLayout(v.width, v.viewportH, h.n, v.heads.length, h.classroom, h.palette,
-    o.fontScale, o.fonts);
+    o.fontScale, o.fonts, v.box ? null : v.fit.top);
+  placeWords(els, v.layout.phone ? "phone" : h.classroom ? "classroom" : "normal");
   const fonts = v.layout.fonts;
   if (v.box) {
     ctx.font = `600 ${fonts.label}px ${fonts.stack}`;

@@ -2,7 +2,8 @@
    setters change it and raise dirty flags; one commit() per animation frame applies them in a
    fixed order (data → weights → layout → words → controls → maps → panels → bars → story → tip
    → text alternatives; the steps are paint.js's). Handlers (handlers.js) only call setters;
-   drawing never reads the DOM back; destroy() removes every listener, observer, timer and node
+   drawing never reads the DOM back (one read after a commit that moved things: where the first
+   row of maps starts, so it fits on the first screen); destroy() removes every listener, observer, timer and node
    it added. streamlit.js mounts it in Streamlit; another page (the lesson) mounts it with its
    own options.
    Calls run one way, down the bundle's order (registry.js): softmax → colour → layout → a11y →
@@ -22,6 +23,16 @@ const TIP_TOUCH_MS = 2500; // a tapped cell's tooltip goes away by itself
 const PARTS = ["tokens", "story", "note", "heads", "colourbar", "panels", "table", "bars"];
 const CONTROLS = ["scale", "causal", "tau", "png"];
 let viewCount = 0;
+
+/** The element that scrolls the page around `node` (across shadow roots), or null: the window. */
+function scrollerOf(node) {
+  const up = (n) => n.parentElement || n.getRootNode().host || null;
+  for (let n = up(node); n; n = up(n)) {
+    const y = n.ownerDocument.defaultView.getComputedStyle(n).overflowY;
+    if (y === "auto" || y === "scroll") return n;
+  }
+  return null;
+}
 
 /** Mount a view in `host`. opts: heads (indices to show, default all), controls (subset of
     CONTROLS), parts (subset of PARTS), fonts (a palette.fonts row for the room, default by the
@@ -45,6 +56,9 @@ function createView(host, opts = {}) {
     state: { scale: true, causal: false, tau: null, focus: 0, head: 0 },
     hover: null, cursor: null, tip: null, ring: null, dragging: false, byPointer: false,
     width: 0, viewportH: win.innerHeight || 800, dpr: win.devicePixelRatio || 1, box: null,
+    // The first screen: where the first row of maps starts (px down the window at the page's top;
+    // null: not measured), frozen once the user works in the view (their clicks never resize it).
+    fit: { top: null, frozen: false }, scroller: null,
     touch: !!win.matchMedia?.("(pointer: coarse)").matches,
     // Derived in commit().
     weights: [], zmax: [], layout: null, geom: { grid: null, panel: null, bars: null },
@@ -90,6 +104,7 @@ function createView(host, opts = {}) {
     if (s.head !== was.head) v.raise("ref", "panels", "scales", "controls", "a11y");
     const changed = scaling || masking || s.focus !== was.focus || s.head !== was.head;
     if (!user || !changed) return;
+    v.fit.frozen = true;
     if ((scaling && !v.dragging) || masking) v.say = "setting";
     send(delay);
   };
@@ -131,6 +146,7 @@ function createView(host, opts = {}) {
     const wide = Math.max(260, Math.floor(v.box ? v.box.w : w));
     if (wide === v.width && h === v.viewportH && ratio === v.dpr) return;
     [v.width, v.viewportH, v.dpr] = [wide, h, ratio];
+    v.fit.frozen = false; // a new room: its first screen again
     v.raise("layout", "labels", "maps", "panels", "bars", "scales");
   };
 
@@ -166,6 +182,7 @@ function createView(host, opts = {}) {
         "scales", "story", "controls", "a11y");
     }
     if (fresh || was.classroom !== next.classroom) {
+      v.fit.frozen = false; // a new sentence or room: its first screen again
       v.raise("layout", "labels", "words", "maps", "panels", "bars", "scales");
     }
     if (fresh || was.numbers !== next.numbers || was.shared !== next.shared) {
@@ -199,9 +216,30 @@ function createView(host, opts = {}) {
       win.clearTimeout(v.timers.a11y);
       v.timers.a11y = win.setTimeout(() => v.header && describeView(v), v.dragging ? 400 : 60);
     }
+    const refit = moved(d) && fitFirstRow();
     d.clear();
     v.dirtyMaps.clear();
     v.committing = false;
+    if (refit) v.raise("layout", "labels", "maps", "panels", "bars", "scales");
+  }
+
+  // ---- the first screen: the one read of the page's layout -------------------------------------
+
+  /** A commit that may have moved the first row of maps (not a drag, not in a page's box). */
+  function moved(d) {
+    if (v.box || v.fit.frozen || v.dragging || !els.maps.length) return false;
+    return ["layout", "words", "story", "data"].some((f) => d.has(f));
+  }
+
+  /** Where the first row's canvases start, in px down the window with the page at its top; true
+      when that moved, so the maps are laid out again to fit under it (layout.js mapMaxH). */
+  function fitFirstRow() {
+    v.scroller ||= scrollerOf(els.root);
+    const tops = els.maps.slice(0, v.layout.cols).map((m) => m.canvas.getBoundingClientRect().top);
+    const top = Math.round(Math.max(...tops) + (v.scroller?.scrollTop || 0) + (win.scrollY || 0));
+    if (v.fit.top !== null && Math.abs(top - v.fit.top) <= 2) return false;
+    v.fit.top = top;
+    return true;
   }
 
   function observe(canvas, kind) {
