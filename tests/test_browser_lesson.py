@@ -275,25 +275,51 @@ def test_the_decks_records_declare_every_field_where_they_are_made(page, streaml
     assert where(page)[0] == SCENES and page.evaluate(SEALED) == [True] * 5
 
 
-def test_a_share_link_opens_its_scene_with_its_settings_and_they_carry(page, streamlit_server):
+def test_a_share_link_opens_its_scene_and_step_and_carries_no_what_if(page, streamlit_server):
+    """README "What a lesson link carries": the scene, the step, the sentence, the language;
+    scale=0 in a link changes nothing (√d_k is each scene's own switch) and leaves the link."""
     sentence = "那天小红在公园里看见了小刚，她很高兴。"
-    open_lesson(page, streamlit_server, f"?at=5&lang=en&scale=0&s={sentence}")
-    assert where(page) == (5, 0)
+    open_lesson(page, streamlit_server, f"?at=5&step=2&lang=en&scale=0&s={sentence}")
+    assert where(page) == (5, 1)
     assert page.locator('[data-testid="lesson-title"]').inner_text() == t("lesson.s5.title", "en")
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('scale')")
     query = parse_qs(urlparse(page.url).query)
-    assert query["at"] == ["5"] and query["scale"] == ["0"] and query["lang"] == ["en"]
+    assert query["at"] == ["5"] and query["step"] == ["2"] and query["lang"] == ["en"]
     assert query["s"] == [sentence]
-    page.locator('[data-testid="lesson-strip"] button[data-at="9"]').click()
-    settle(page)
+    press(page, "ArrowRight")
+    assert parse_qs(urlparse(page.url).query)["step"] == ["3"]
+    open_lesson(page, streamlit_server, "?at=5&step=reveal&lang=en")  # a step by its id
+    assert where(page) == (5, 2)
+
+
+def reveal_s5(page) -> str:
+    """§5's answer, revealed with keys from wherever the deck is."""
+    press(page, "5")
+    press(page, "ArrowRight")
+    press(page, "ArrowRight")
+    assert where(page) == (5, 2)
+    return verdict(page)[1]
+
+
+def test_a_scenes_what_if_stays_in_its_scene(page, streamlit_server):
+    """At §9 the mask on (its switch), then 4 → →: §4 is unmasked, §5's reveal says what it
+    said before, and the link holds no causal=1."""
+    open_lesson(page, streamlit_server, "?at=9")
+    before = reveal_s5(page)
+    press(page, "9")
     page.locator('[data-testid="s9-causal"]').check()
-    page.wait_for_url("**causal=1**", timeout=LOAD_MS)
-    page.locator('[data-testid="lesson-strip"] button[data-at="4"]').click()
     settle(page)
-    press(page, "ArrowRight")  # ② ÷1: scaling off, as the link says
-    assert "÷1" in page.locator('[data-testid="lesson-step-name"]').inner_text()
-    press(page, "ArrowRight")  # ③ softmax, with the mask the link now holds
+    assert page.locator('[data-testid="s9-causal"]').is_checked()
+    press(page, "4")
+    press(page, "ArrowRight")
+    press(page, "ArrowRight")
+    assert where(page) == (4, 2)
     alt = page.locator('[data-testid="lesson-canvas"]').get_attribute("aria-label")
-    assert "np.where(mask" in alt
+    assert "np.where(mask" not in alt and "softmax(S" in alt
+    assert reveal_s5(page) == before
+    assert "causal" not in parse_qs(urlparse(page.url).query)
+    press(page, "9")
+    assert not page.locator('[data-testid="s9-causal"]').is_checked()  # entering resets it
 
 
 @pytest.mark.parametrize(
@@ -432,8 +458,9 @@ def test_the_browsers_weighted_mix_equals_the_cores_output(page, streamlit_serve
     head = chosen_head(page)
     got = json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))
     np.testing.assert_allclose(got, run[head, i], rtol=1e-4, atol=1e-5)
-    page.locator('[data-testid="lesson-side"] [data-key="head-2"]').click()
     press(page, "4")
+    page.locator('[data-testid="lesson-side"] [data-key="head-2"]').click()
+    settle(page)
     for _ in range(3):
         press(page, "ArrowRight")
     got = json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))

@@ -24,7 +24,7 @@ from pathlib import Path
 
 BUILDER = "builder"  # the registry's section of fields the bundle builder gives (from Python)
 _REGISTRY = re.compile(r"^const (\w+) = Object\.seal\(\{\n(.*?)^\}\);", re.M | re.S)
-_SECTION = re.compile(r"^\s*// ([\w.]+)")
+_SECTION = re.compile(r"^\s*// ([\w./]+)")  # a file name, in a folder of the package or not
 _FIELD = re.compile(r"\b(\w+): null\b")
 _HEADER = re.compile(r"\s*(?:/\*.*?\*/\s*|//[^\n]*\n\s*)*", re.S)  # a file's leading comments
 _TAKE = re.compile(r"const \{([^}]*)\} = (\w+);\s*")

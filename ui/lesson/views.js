@@ -5,14 +5,15 @@
    once (header.view_text, header.colours); its numbers are the part's arrays. */
 
 const { createView } = VIEW;
-const { changeShared, focusIn, labelChars, roomOf } = LESSON;
+const { focusIn, labelChars, roomOf, setLocal } = LESSON;
 
 const NO_JOB = { label: "", rel: "", clear: false, relation: "" };
 
 /** The view's header for `part`. o: digest (what the numbers are), h (maps in the array, default
     the part's), values ("scores": raw Q·Kᵀ the view divides, masks and softmaxes; "weights":
     the weights themselves), jobs (per head: {label} for its caption), state, numbers. */
-function viewHeader(D, part, o) {
+function viewHeader(S, part, o) {
+  const D = S.D;
   const h = o.h ?? part.h;
   const jobs = o.jobs || Array.from({ length: h }, () => NO_JOB);
   const colours = D.header.colours;
@@ -20,7 +21,7 @@ function viewHeader(D, part, o) {
     v: 1, digest: `${D.header.digest}|${o.digest}`, scores: true, n: part.n, h, d_k: part.d_k,
     tokens: part.tokens, jobs, source: part.source, lang: D.header.lang, classroom: true,
     numbers: !!o.numbers, shared: true, state: { scale: true, causal: false, tau: null, head: 0,
-      focus: focusIn(D, part), ...o.state }, ack: 0, decided: D.header.decided,
+      focus: focusIn(S, part), ...o.state }, ack: 0, decided: D.header.decided,
     text: D.header.view_text, // the deck's font (Latin first in English), labels cut for length
     palette: { ...colours, font_stack: D.theme.stack, label_chars: labelChars(part.n) },
     options: null, values: o.values || "scores",
@@ -37,7 +38,7 @@ function sceneView(S, host, part, heads) {
     heads, controls: [], parts: [], fonts: "room", fontScale: room.base / D.header.colours.lesson.type.base,
     onChange: (s) => {
       const tok = part.tokens[s.focus];
-      if (tok && tok.t !== D.state.focus) changeShared(D, { focus: tok.t });
+      if (tok && tok.t !== S.local.focus) setLocal(S, { focus: tok.t });
     },
   });
   return {
@@ -49,11 +50,6 @@ function sceneView(S, host, part, heads) {
     fit: (w, h) => view.setBox(w, h),
     destroy: () => view.destroy(),
   };
-}
-
-/** The canvases a scene's views draw (for its text alternative and tests). */
-function viewCanvases(S) {
-  return [...S.figure.querySelectorAll('canvas[data-testid="explorer-map"]')];
 }
 
 return { NO_JOB, sceneView, viewHeader };
