@@ -235,6 +235,17 @@ def strings(lang: str) -> dict[str, str]:
     return {key: t(key, lang) for key in keys}
 
 
+@cache
+def glossary(lang: str) -> list[list[str]]:
+    """The glossary (ui/text/glossary.toml), whole, in its order: [slug, term, definition,
+    example template or ""] per term (the deck fills an example's values, terms.js)."""
+    entries: dict[str, dict[str, str]] = {}
+    for key in SECTIONS["glossary"]:
+        slug, _, kind = key.removeprefix("glossary.").partition(".")
+        entries.setdefault(slug, {})[kind or "def"] = t(key, lang)
+    return [[slug, e["term"], e["def"], e.get("example", "")] for slug, e in entries.items()]
+
+
 def lesson_settings(s: Settings) -> Settings:
     """The settings the lesson's numbers are made with: the session's sentence and model; √d_k
     on, no mask and the default focus (each scene's what-ifs are its own, in the browser)."""
@@ -282,6 +293,7 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
         "notices": notices_for(s, bad),
         "text": strings(s.lang),
         "notes": notes(s.lang),
+        "glossary": glossary(s.lang),
         "sets": sets,
         "order": order,
         "blocks": blocks,

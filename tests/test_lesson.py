@@ -439,3 +439,37 @@ def test_the_key_list_names_every_key_in_both_languages(lang):
     assert len(lines) == len(deck.KEY_MAP) and all(lines)
     assert deck.key_names(tuple("1234567890"), lang) == "1–9 / 0"
     assert deck.key_names(("Space", "N"), lang) == f"{t('lesson.key.space', lang)} / N"
+
+
+# ---- the glossary and the captions' terms --------------------------------------------------------
+
+TERM_MARK = re.compile(r"\[\[([a-z][a-z0-9_]*)(?:\|[^\]]+)?\]\]")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_glossary_has_every_term_a_student_meets_in_both_languages(lang):
+    """≥ 14 terms (issue 34), zh and en key for key, each with a name and a definition; the
+    deck gets it whole and in order."""
+    entries = page.glossary(lang)
+    slugs = [slug for slug, *_ in entries]
+    assert len(slugs) >= 14 and len(set(slugs)) == len(slugs)
+    assert {"softmax", "query", "key", "value", "d_k", "variance", "gradient", "saturation",
+            "head", "w_o", "rnn", "positions", "causal_mask", "kv_cache", "temperature",
+            "entropy", "slope", "batch", "random_weights", "d_model"} <= set(slugs)  # fmt: skip
+    assert all(term and len(definition) > 20 for _, term, definition, _ in entries)
+    zh, en = page.glossary("zh"), page.glossary("en")
+    assert [e[0] for e in zh] == [e[0] for e in en]
+    assert all(bool(a[3]) == bool(b[3]) for a, b in zip(zh, en, strict=True))
+    assert page.glossary(lang) == payload(open_lesson(lang=lang))[0]["glossary"]
+
+
+def test_every_term_a_caption_marks_is_in_the_glossary():
+    slugs = {slug for slug, *_ in page.glossary("en")}
+    marked = {
+        (key, slug)
+        for area in page.deck_areas()
+        for key in SECTIONS[area]
+        for lang in ("zh", "en")
+        for slug in TERM_MARK.findall(t(key, lang))
+    }
+    assert marked and not {pair for pair in marked if pair[1] not in slugs}

@@ -38,7 +38,8 @@ _NOT_CODE = re.compile(
     re.S,
 )
 _INTERPOLATED = re.compile(r"\$\{((?:[^{}]|\{[^{}]*\})*)\}")  # a template's ${…}, one level of {}
-_WORD = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)(?![\w$])(?!\s*:)")
+# A name: not a property (after one "."; after a spread's "..." it is a name), nor an object key.
+_WORD = re.compile(r"(?<![\w$])(?<!(?<!\.\.)\.)([A-Za-z_$][\w$]*)(?![\w$])(?!\s*:)")
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ KEY_MAP = (
     ("notes", ("S",), "lesson.k.notes"),
     ("full", ("F",), "lesson.k.full"),
     ("black", ("B", "."), "lesson.k.black"),
+    ("glossary", ("G",), "lesson.k.glossary"),
     ("help", ("?",), "lesson.k.help"),
     ("close", ("Escape",), "lesson.k.close"),
 )

@@ -1,8 +1,9 @@
 /* The deck's frame: the progress strip and tools in the header's row, notices, the sentence box,
-   the teacher's notes (S), the key list (?), the black screen (B), full screen (F). Builders and
-   toggles; run.js wires their buttons. */
+   the teacher's notes (S), the key list (?), the glossary (G; "?" on a touch screen), a term's
+   popover, the black screen (B), full screen (F). Builders and toggles; run.js wires their
+   buttons. */
 
-const { deepActive, make, sceneTitle, sendState, speak, tx } = LESSON;
+const { closeTerm, deepActive, make, sceneTitle, sendState, speak, toggleGlossary, tx } = LESSON;
 
 const FULL_ICON =
   '<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" ' +
@@ -30,10 +31,18 @@ function deckSkeleton(host) {
   notesBox.hidden = true;
   const help = make(doc, "div", "help", { role: "dialog", "data-testid": "lesson-help" });
   help.hidden = true;
+  const glossary = make(doc, "div", "help glossary", { role: "dialog", "data-testid": "lesson-glossary" });
+  glossary.hidden = true;
+  const termPop = make(doc, "div", "term-pop", {
+    role: "dialog",
+    "aria-labelledby": "lesson-term-title",
+    "data-testid": "lesson-term-pop",
+  });
+  termPop.hidden = true;
   const black = make(doc, "div", "black", { "data-testid": "lesson-black" });
   black.hidden = true;
   const live = make(doc, "div", "sr-only", { "aria-live": "polite", "data-testid": "lesson-live" });
-  root.append(top, notices, editor, scene, notesBox, help, black, live);
+  root.append(top, notices, editor, scene, notesBox, help, glossary, termPop, black, live);
   host.append(root);
   return Object.seal({
     root,
@@ -49,6 +58,8 @@ function deckSkeleton(host) {
     scene,
     notesBox,
     help,
+    glossary,
+    termPop,
     black,
     live,
     stripButtons: [],
@@ -81,7 +92,7 @@ function frameTexts(D) {
   });
   setLabel(els.edit, `✎ ${tx(D, "lesson.edit")}`, tx(D, "lesson.sentence"));
   setLabel(els.notes, tx(D, "lesson.notes"), `${tx(D, "lesson.notes")} (S)`);
-  setLabel(els.keys, "?", tx(D, "lesson.keys"));
+  setLabel(els.keys, "?", tx(D, D.touch ? "lesson.glossary" : "lesson.keys")); // touch: no keys
   setLabel(els.full, "", `${tx(D, "lesson.full")} (F)`);
   els.full.innerHTML = FULL_ICON; // static markup, no text from anyone
   buildEditor(D);
@@ -150,7 +161,8 @@ function applySentence(D, text) {
 }
 
 /** The key list (?): a line per action of the key map, as Python wrote it from that map
-    (header.keys, ui/lesson/deck.py key_help), and what holds for every key. */
+    (header.keys, ui/lesson/deck.py key_help), and what holds for every key; the way to the
+    glossary (G). */
 function buildHelp(D) {
   const { els } = D;
   const doc = els.root.ownerDocument;
@@ -159,10 +171,18 @@ function buildHelp(D) {
     list.append(make(doc, "li", "", {}, line));
   }
   const title = make(doc, "h3", "", { id: "lesson-help-title" }, tx(D, "lesson.keys"));
+  const terms = make(doc, "button", "", { type: "button", "data-testid": "lesson-glossary-open" },
+    `${tx(D, "lesson.glossary")} (G)`); // prettier-ignore
+  terms.addEventListener("click", () => {
+    toggleHelp(D, false);
+    toggleGlossary(D, true);
+  });
   const close = make(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
   close.addEventListener("click", () => toggleHelp(D, false));
+  const row = make(doc, "p", "buttons");
+  row.append(terms, " ", close);
   els.help.setAttribute("aria-labelledby", "lesson-help-title");
-  els.help.replaceChildren(title, list, close);
+  els.help.replaceChildren(title, list, row);
 }
 
 function toggleHelp(D, show = D.els.help.hidden) {
@@ -235,11 +255,15 @@ function toggleFull(D) {
   else doc.documentElement.requestFullscreen?.().catch(() => {});
 }
 
+/** Esc: a term's popover first (alone), else every overlay; whether anything was open. */
 function closeOverlays(D) {
-  const open = !D.els.help.hidden || !D.els.notesBox.hidden || !D.els.editor.hidden;
+  if (closeTerm(D, true)) return true;
+  const { els } = D;
+  const open = [els.help, els.notesBox, els.editor, els.glossary].some((e) => !e.hidden);
   toggleHelp(D, false);
   toggleNotes(D, false);
   toggleEditor(D, false);
+  toggleGlossary(D, false);
   return open;
 }
 

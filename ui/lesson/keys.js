@@ -4,7 +4,7 @@
    held (the browser's own shortcuts stay); Space and Enter press a focused button. */
 
 const { closeOverlays, deepActive, goScene, KEY_MAP, stepBack, stepNext, toggleEditor, toggleFull,
-  toggleHelp, toggleNotes, togglePause } = LESSON;
+  toggleGlossary, toggleHelp, toggleNotes, togglePause } = LESSON;
 
 // What each action of the key map does (false: the deck did not use the key).
 const ACTIONS = {
@@ -16,6 +16,7 @@ const ACTIONS = {
   notes: (D) => toggleNotes(D),
   full: (D) => toggleFull(D),
   black: (D) => togglePause(D, true),
+  glossary: (D) => toggleGlossary(D),
   help: (D) => toggleHelp(D),
   close: (D) => closeOverlays(D),
 };

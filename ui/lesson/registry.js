@@ -96,6 +96,8 @@ const LESSON = Object.seal({
   // kit.js: the scene kit: addScene, the scenes' own settings, helpers every scene uses
   addScene: null, freshLocal: null, headWeights: null, pickHead: null, sceneCanvas: null,
   sceneList: null,
+  // terms.js: [[term]] markup in captions, a term's popover, the glossary page
+  closeTerm: null, plainText: null, richText: null, toggleGlossary: null, toggleTerm: null,
   // frame.js: the frame: strip, tools, notices, sentence box, notes, key list, black screen
   applySentence: null, closeOverlays: null, deckSkeleton: null, fillNotes: null, frameTexts: null,
   showNotices: null, toggleEditor: null, toggleFull: null, toggleHelp: null, toggleNotes: null,
@@ -111,8 +113,8 @@ const LESSON = Object.seal({
   // widgets.js: the controls a scene puts beside its figure; setLocal
   askBlock: null, fillSide: null, headPicker: null, pctText: null, quoteTok: null, setLocal: null,
   wButton: null, wReadout: null, wSlider: null, wSwitch: null, wTokens: null,
-  // views.js: the attention view in a scene
-  NO_JOB: null, sceneView: null, viewHeader: null,
+  // views.js: the attention view in a scene; one head large beside every head small
+  bigMap: null, NO_JOB: null, sceneView: null, viewHeader: null,
   // chart.js: line charts on the pen
   decadeTicks: null, drawChart: null, logAxis: null,
   // scenes/s01.js: §1 whom 他 means (predict, the pronoun head, an RNN's chain)

@@ -1,11 +1,11 @@
 /* The deck's life in Streamlit: decode the payload (header JSON + float32 arrays), keep the
-   arrays by digest (a rerun that changes nothing sends none), adopt the server's state once it
-   has seen the deck's latest change, and redraw only what changed. */
+   arrays by digest (a rerun that changes nothing sends none), start on the link's scene and
+   step, and redraw only what changed. */
 
 const { floatsOf, hexRgb, paintRamp, readPayload, STYLESHEET } = VIEW;
 const { applySentence, bindKeys, deckSkeleton, frameTexts, goScene, layoutDeck, LESSON_CSS,
   lookOfDeck, renderScene, sceneList, scheduleLayout, showNotices, stopAnimation, toggleEditor,
-  toggleFull, toggleHelp, toggleNotes, writeLink } = LESSON;
+  toggleFull, toggleGlossary, toggleHelp, toggleNotes, writeLink } = LESSON;
 
 // The deck's scenes by number: scenes/sNN.js each add theirs (kit.js addScene), in the order
 // registry.js lists them; ui/lesson/data.py SCENES counts the same files.
@@ -58,6 +58,7 @@ function newDeck(host, style) {
     touch: isTouch(host), // a touch screen: swipes step, "?" opens the glossary, no key hints
     example: {}, // scene → true while it runs on the example sentence
     answers: {}, // question id ("s05.ask") → the choice id picked
+    termFrom: null, // the lesson-term button whose popover is open (terms.js)
     asked: {}, // measurements asked of Python (widgets.js askBlock) → true
     seq: 0,
     pending: 0,
@@ -108,7 +109,7 @@ function bindFrame(D) {
   const { els } = D;
   els.edit.addEventListener("click", () => toggleEditor(D));
   els.notes.addEventListener("click", () => toggleNotes(D));
-  els.keys.addEventListener("click", () => toggleHelp(D));
+  els.keys.addEventListener("click", () => (D.touch ? toggleGlossary(D) : toggleHelp(D)));
   els.full.addEventListener("click", () => toggleFull(D));
   els.strip.addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-at]");

@@ -3,9 +3,9 @@
    (?at=N&step=K, history.replaceState), the example for a sentence it cannot use, and its layout
    in the room. Predict-then-reveal is quiz.js's; the scene API is registry.js's header. */
 
-const { button, deepActive, figureBox, fillNotes, freshLocal, keepAnswer, make, needOf, quizOf,
-  renderQuiz, roomOf, sayVerdict, sceneTitle, setFor, showNotices, SIDE_FRACTION, speak,
-  stopAnimation, takeText, tx } = LESSON;
+const { button, closeTerm, deepActive, figureBox, fillNotes, freshLocal, keepAnswer, make, needOf,
+  quizOf, renderQuiz, richText, roomOf, sayVerdict, sceneTitle, setFor, showNotices,
+  SIDE_FRACTION, speak, stopAnimation, takeText, tx } = LESSON;
 
 /** A string of the scene: a key of its text table (filled with the scene's words), or a
     function of S for one that depends on more. */
@@ -46,6 +46,7 @@ function goScene(D, k, step) {
 }
 
 function setStep(D, i) {
+  closeTerm(D, false);
   const S = D.ctx;
   const asked = S && quizOf(S, i);
   if (asked && asked.open) delete D.answers[asked.id]; // back to a question: ask it again
@@ -95,6 +96,7 @@ function stepIndex(steps, step) {
 function renderScene(D, step, keep = true) {
   const active = deepActive(D.els.root.ownerDocument);
   const held = active && D.els.scene.contains(active) ? active.dataset.key : null;
+  closeTerm(D, false);
   stopAnimation(D);
   D.inst?.destroy?.();
   D.inst = null;
@@ -223,7 +225,7 @@ function drawScene(D, step, from) {
   updateNav(D, stepLabels(S));
   const on = quizHandlers(D);
   renderQuiz(D, S, step, on);
-  D.els.scene.querySelector(".caption").textContent = sceneText(S, step0.caption);
+  D.els.scene.querySelector(".caption").replaceChildren(...richText(D, sceneText(S, step0.caption)));
   D.els.scene.querySelector(".takeaway").textContent = takeText(S, step);
   S.box = figureBox(D);
   D.inst.draw(step, from);

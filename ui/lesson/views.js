@@ -2,10 +2,12 @@
    createView, at the room's type ("room" fonts, scaled to the room's base), without the view's
    own controls (the scene's are beside it), fitted into the scene's figure box. Its header is
    built here from a part (a sentence's tokens and sizes) and the words and palette Python sent
-   once (header.view_text, header.colours); its numbers are the part's arrays. */
+   once (header.view_text, header.colours); its numbers are the part's arrays. bigMap shows one
+   head large beside a small overview of every head (readable from the back of a room). */
 
 const { createView } = VIEW;
-const { focusIn, labelChars, roomOf, setLocal } = LESSON;
+const { focusIn, labelChars, make, penCells, penDone, penStart, rampRgb, roomOf, setLocal,
+  tx } = LESSON;
 
 const NO_JOB = { label: "", rel: "", clear: false, relation: "" };
 
@@ -52,4 +54,90 @@ function sceneView(S, host, part, heads) {
   };
 }
 
-return { NO_JOB, sceneView, viewHeader };
+// ---- one head large, every head small ------------------------------------------------------------
+
+const THUMB_MAX = 140; // css px: an overview map's side at most
+const THUMB_MIN = 44;
+
+/** One head's map large (the attention view) beside a small overview of every head (buttons
+    with a thumbnail each; pressing one picks that head): cells ≥ 20 px for the example sentence
+    at 1024 × 680. Call .show(o, box): o = { head, values (h × n × n), kind ("scores": raw Q·Kᵀ
+    the view divides and masks; "weights"), digest, jobs (per head: {label}), state (the view's:
+    scale, causal), weights(k) (head k's n × n weights for its thumbnail), onPick(k) }. */
+function bigMap(S, host, part) {
+  const doc = S.doc;
+  const wrap = make(doc, "div", "bigmap");
+  const main = make(doc, "div", "bigmap-main");
+  const over = make(doc, "div", "overview", { role: "group", "data-testid": "lesson-heads" });
+  wrap.append(main, over);
+  host.append(wrap);
+  const big = { view: null, head: -1 }; // the large map: the view of one head (made again for another)
+  const thumbs = [];
+  return {
+    show(o, box) {
+      const phone = roomOf(S.D).phone;
+      const t = thumbSide(S, part.h, box, phone);
+      wrap.classList.toggle("under", phone);
+      over.style.setProperty("--thumb-cols", String(t.cols));
+      over.setAttribute("aria-label", tx(S.D, "lesson.heads_overview"));
+      drawThumbs(S, over, thumbs, part, o, t);
+      if (big.head !== o.head) {
+        big.view?.destroy();
+        main.replaceChildren();
+        [big.view, big.head] = [sceneView(S, main, part, [o.head]), o.head];
+      }
+      const header = viewHeader(S, part, { digest: o.digest, jobs: o.jobs, values: o.kind,
+        state: { ...o.state, head: o.head }, numbers: o.numbers }); // prettier-ignore
+      const aside = phone ? 0 : t.width + 16;
+      big.view.fit(box.w - aside, phone ? box.h - t.height - 12 : box.h);
+      big.view.show(header, o.values);
+    },
+    destroy: () => big.view?.destroy(),
+  };
+}
+
+/** The overview's thumbnail side and its box: a column (two for many heads) beside the map, or
+    a row under it on a phone. */
+function thumbSide(S, h, box, phone) {
+  const label = Math.ceil(S.D.header.colours.lesson.type.base * 1.6); // a button's line of text
+  if (phone) {
+    const side = Math.max(THUMB_MIN, Math.min(72, Math.floor((box.w - 8 * h) / h) - 12));
+    return { side, cols: h, width: box.w, height: side + label + 16 };
+  }
+  const cols = h <= 4 ? 1 : 2;
+  const rows = Math.ceil(h / cols);
+  const fit = Math.floor((box.h - (rows - 1) * 8) / rows) - label - 16;
+  const side = Math.max(THUMB_MIN, Math.min(THUMB_MAX, fit, Math.floor(box.w * 0.16)));
+  return { side, cols, width: cols * (side + 16) + (cols - 1) * 8, height: box.h };
+}
+
+/** The overview's buttons, one per head, each a thumbnail of its weights and its name; the
+    shown head pressed. */
+function drawThumbs(S, over, thumbs, part, o, t) {
+  const D = S.D;
+  const n = part.n;
+  while (thumbs.length < part.h) {
+    const k = thumbs.length;
+    const b = make(S.doc, "button", "thumb", { type: "button", "data-key": `head-${k}` });
+    const canvas = make(S.doc, "canvas", "", { "aria-hidden": "true" });
+    const name = make(S.doc, "span");
+    b.append(canvas, name);
+    b.addEventListener("click", () => thumbs[k].pick());
+    over.append(b);
+    thumbs.push({ b, canvas, name, pick: null });
+  }
+  thumbs.forEach((th, k) => {
+    th.pick = () => o.onPick(k);
+    th.name.textContent = tx(D, "lesson.head", { i: k + 1 });
+    th.b.setAttribute("aria-pressed", String(k === o.head));
+    const w = o.weights(k);
+    const pen = penStart(th.canvas, t.side, t.side, D.theme);
+    const masked = o.state.causal ? (i, j) => j > i : () => false;
+    penCells(pen, 0, 0, t.side, t.side, n, n, (i, j) =>
+      masked(i, j) ? null : rampRgb(D.luts.weight, w[i * n + j], 0, 1),
+    );
+    penDone(pen);
+  });
+}
+
+return { bigMap, NO_JOB, sceneView, viewHeader };

@@ -1,9 +1,9 @@
-/* §6 the trained model's heads side by side with their measured jobs, before training and after
-   (two steps: a presenter's → reaches both). Their maps are the attention view (views.js). */
+/* §6 the trained model's heads with their measured jobs, before training and after (two steps:
+   a presenter's → reaches both): one head large, every head small beside it (views.js bigMap). */
 
 const { attentionWeights } = VIEW;
-const { addScene, arr, divisorOf, fillSide, focusIn, make, pctText, rankRow, sceneView, setLocal,
-  tx, viewHeader, wReadout } = LESSON;
+const { addScene, arr, bigMap, divisorOf, fillSide, focusIn, make, pctText, pickHead, rankRow,
+  setLocal, tx, wReadout } = LESSON;
 
 function s6Choice(S, when, label) {
   const b = make(
@@ -46,8 +46,7 @@ addScene({
   },
   mount: (S) => {
     const part = S.tpart;
-    const heads = Array.from({ length: part.h }, (_, k) => k);
-    const view = sceneView(S, S.figure, part, heads);
+    const big = bigMap(S, S.figure, part); // one head large, every head small
     return {
       draw() {
         const D = S.D;
@@ -64,15 +63,17 @@ addScene({
         fillSide(S, [group, readout]);
         const name = before ? "scores0" : "scores";
         const scores = arr(D, `${part.prefix}${name}`);
-        const state = { scale: S.local.scale, causal: S.local.causal };
         const jobs = before ? part.jobs0 : part.jobs; // measured, with their hits (data.py)
-        const names = jobs.map((j) => ({ ...j, label: j.name })); // the caption: the job's name
-        view.fit(S.box.w, S.box.h);
-        const header = viewHeader(S, part, { digest: `${part.prefix}${name}`, jobs: names, state });
-        view.show(header, scores);
+        const n = part.n;
+        const weights = (k) => attentionWeights(scores, k * n * n, n, divisorOf(S, part),
+          S.local.causal, new Float64Array(n * n)); // prettier-ignore
+        big.show({ head: pickHead(S, part, focusIn(S, part)), values: scores, kind: "scores",
+          digest: `${part.prefix}${name}`, jobs: jobs.map((j) => ({ ...j, label: j.name })),
+          state: { scale: S.local.scale, causal: S.local.causal }, weights,
+          onPick: (k) => setLocal(S, { head: k }) }, S.box); // prettier-ignore
         readout.textContent = s6Rows(S, part, scores, jobs);
       },
-      destroy: () => view.destroy(),
+      destroy: () => big.destroy(),
     };
   },
 });
