@@ -69,6 +69,16 @@ PAGE_CSS = """<style>
    tools: the deck already shows the new state; the figure says when it waits for a measurement. */
 [data-testid="stStatusWidget"] { display: none !important; }
 [data-testid="stMainBlockContainer"] [data-stale="true"] { opacity: 1 !important; }
+/* The printed handout (the deck's print rules lay out its pages): nothing of Streamlit's frame,
+   and no box that clips the pages to one screen. */
+@media print {
+  [data-testid="stSidebar"], [data-testid="stHeader"], [data-testid="stToolbar"],
+  [data-testid="stDecoration"], [data-testid="stBottom"] { display: none !important; }
+  html, body, #root, [data-testid="stApp"], [data-testid="stAppViewContainer"],
+  [data-testid="stMain"], [data-testid="stMainBlockContainer"] {
+    height: auto !important; overflow: visible !important; position: static !important;
+  }
+}
 </style>"""
 
 

@@ -15,6 +15,7 @@ function deckSkeleton(host) {
   const root = make(doc, "div", "deck", { "data-testid": "lesson" });
   const top = make(doc, "div", "topbar");
   const strip = make(doc, "nav", "strip", { "data-testid": "lesson-strip" });
+  const where = make(doc, "button", "tool where", { type: "button", "data-testid": "lesson-where" });
   const tools = make(doc, "div", "tools");
   const tool = (cls, id) => make(doc, "button", cls, { type: "button", "data-testid": id });
   const edit = tool("tool", "lesson-edit");
@@ -22,7 +23,7 @@ function deckSkeleton(host) {
   const keys = tool("tool icon", "lesson-keys");
   const full = tool("tool icon", "lesson-full");
   tools.append(edit, notes, keys, full);
-  top.append(strip, tools);
+  top.append(where, strip, tools);
   const notices = make(doc, "div", "notices", { role: "status", "data-testid": "lesson-notices" });
   const editor = make(doc, "form", "editor", { "data-testid": "lesson-editor" });
   editor.hidden = true;
@@ -33,6 +34,9 @@ function deckSkeleton(host) {
   help.hidden = true;
   const glossary = make(doc, "div", "help glossary", { role: "dialog", "data-testid": "lesson-glossary" });
   glossary.hidden = true;
+  const overview = make(doc, "div", "help overview-box", { role: "dialog", "data-testid": "lesson-overview" });
+  overview.hidden = true;
+  const handout = make(doc, "div", "handout", { "aria-hidden": "true", "data-testid": "lesson-handout" });
   const termPop = make(doc, "div", "term-pop", {
     role: "dialog",
     "aria-labelledby": "lesson-term-title",
@@ -42,11 +46,13 @@ function deckSkeleton(host) {
   const black = make(doc, "div", "black", { "data-testid": "lesson-black" });
   black.hidden = true;
   const live = make(doc, "div", "sr-only", { "aria-live": "polite", "data-testid": "lesson-live" });
-  root.append(top, notices, editor, scene, notesBox, help, glossary, termPop, black, live);
+  root.append(top, notices, editor, scene, notesBox, help, glossary, overview, termPop, black, live,
+    handout); // prettier-ignore
   host.append(root);
   return Object.seal({
     root,
     top,
+    where,
     strip,
     tools,
     edit,
@@ -59,6 +65,8 @@ function deckSkeleton(host) {
     notesBox,
     help,
     glossary,
+    overview,
+    handout,
     termPop,
     black,
     live,
@@ -90,7 +98,9 @@ function frameTexts(D) {
     b.setAttribute("aria-label", tx(D, "lesson.scene", { k: i + 1, title: sceneTitle(D, i + 1) }));
     b.title = b.getAttribute("aria-label");
   });
-  setLabel(els.edit, `✎ ${tx(D, "lesson.edit")}`, tx(D, "lesson.sentence"));
+  setLabel(els.edit, "✎", tx(D, "lesson.sentence"));
+  els.edit.append(" ", make(doc, "span", "word", {}, tx(D, "lesson.edit"))); // a phone: ✎ alone
+  whereText(D);
   setLabel(els.notes, tx(D, "lesson.notes"), `${tx(D, "lesson.notes")} (S)`);
   setLabel(els.keys, "?", tx(D, D.touch ? "lesson.glossary" : "lesson.keys")); // touch: no keys
   setLabel(els.full, "", `${tx(D, "lesson.full")} (F)`);
@@ -98,6 +108,14 @@ function frameTexts(D) {
   buildEditor(D);
   buildHelp(D);
   els.black.setAttribute("aria-label", tx(D, "lesson.blackout"));
+}
+
+/** The phone's place in the lesson, "§3 / 10": it opens the overview (the strip is too long). */
+function whereText(D) {
+  const { els, header } = D;
+  els.where.textContent = `§${D.at} / ${header.scenes}`;
+  els.where.setAttribute("aria-label", `${tx(D, "lesson.overview")}: ${tx(D, "lesson.live", {
+    k: D.at, n: header.scenes, title: sceneTitle(D, D.at) })}`); // prettier-ignore
 }
 
 function setLabel(node, text, name) {
@@ -259,13 +277,14 @@ function toggleFull(D) {
 function closeOverlays(D) {
   if (closeTerm(D, true)) return true;
   const { els } = D;
-  const open = [els.help, els.notesBox, els.editor, els.glossary].some((e) => !e.hidden);
+  const open = [els.help, els.notesBox, els.editor, els.glossary, els.overview].some((e) => !e.hidden);
   toggleHelp(D, false);
   toggleNotes(D, false);
   toggleEditor(D, false);
   toggleGlossary(D, false);
+  els.overview.hidden = true;
   return open;
 }
 
 return { applySentence, closeOverlays, deckSkeleton, fillNotes, frameTexts, showNotices,
-  toggleEditor, toggleFull, toggleHelp, toggleNotes, togglePause };
+  toggleEditor, toggleFull, toggleHelp, toggleNotes, togglePause, whereText };

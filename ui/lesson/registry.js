@@ -101,18 +101,21 @@ const LESSON = Object.seal({
   // frame.js: the frame: strip, tools, notices, sentence box, notes, key list, black screen
   applySentence: null, closeOverlays: null, deckSkeleton: null, fillNotes: null, frameTexts: null,
   showNotices: null, toggleEditor: null, toggleFull: null, toggleHelp: null, toggleNotes: null,
-  togglePause: null,
+  togglePause: null, whereText: null,
   // quiz.js: predict, then reveal; answers by question id; the takeaway after the reveal
   keepAnswer: null, quizId: null, quizOf: null, renderQuiz: null, sayVerdict: null,
   takeShown: null, takeText: null,
   // stage.js: the scene on screen, its steps, the link, its layout
   drawScene: null, goScene: null, goStep: null, layoutDeck: null, renderScene: null,
   scheduleLayout: null, stepBack: null, stepNext: null, writeLink: null,
-  // keys.js: the keyboard, bound from KEY_MAP
-  bindKeys: null,
   // widgets.js: the controls a scene puts beside its figure; setLocal
   askBlock: null, fillSide: null, headPicker: null, pctText: null, quoteTok: null, setLocal: null,
   wButton: null, wReadout: null, wSlider: null, wSwitch: null, wTokens: null,
+  // overview.js: every scene's title (O, Esc); the printed handout, a page per scene
+  buildHandout: null, handoutNow: null, overviewKey: null, printHandout: null,
+  toggleOverview: null,
+  // keys.js: the keyboard and a finger's swipe, bound from KEY_MAP
+  bindKeys: null,
   // views.js: the attention view in a scene; one head large beside every head small
   bigMap: null, NO_JOB: null, sceneView: null, viewHeader: null,
   // chart.js: line charts on the pen

@@ -3,9 +3,10 @@
    step, and redraw only what changed. */
 
 const { floatsOf, hexRgb, paintRamp, readPayload, STYLESHEET } = VIEW;
-const { applySentence, bindKeys, deckSkeleton, frameTexts, goScene, layoutDeck, LESSON_CSS,
+const { applySentence, bindKeys, deckSkeleton, frameTexts, goScene, handoutNow, layoutDeck,
+  LESSON_CSS,
   lookOfDeck, renderScene, sceneList, scheduleLayout, showNotices, stopAnimation, toggleEditor,
-  toggleFull, toggleGlossary, toggleHelp, toggleNotes, writeLink } = LESSON;
+  toggleFull, toggleGlossary, toggleHelp, toggleNotes, toggleOverview, writeLink } = LESSON;
 
 // The deck's scenes by number: scenes/sNN.js each add theirs (kit.js addScene), in the order
 // registry.js lists them; ui/lesson/data.py SCENES counts the same files.
@@ -78,11 +79,14 @@ function newDeck(host, style) {
   resized.observe(D.els.scene);
   const win = host.ownerDocument.defaultView;
   const onResize = () => scheduleLayout(D);
+  const onPrint = () => D.header && handoutNow(D);
   win.addEventListener("resize", onResize);
+  win.addEventListener("beforeprint", onPrint);
   D.unbind = () => {
     unbindKeys();
     resized.disconnect();
     win.removeEventListener("resize", onResize);
+    win.removeEventListener("beforeprint", onPrint);
   };
   return D;
 }
@@ -110,6 +114,7 @@ function bindFrame(D) {
   els.edit.addEventListener("click", () => toggleEditor(D));
   els.notes.addEventListener("click", () => toggleNotes(D));
   els.keys.addEventListener("click", () => (D.touch ? toggleGlossary(D) : toggleHelp(D)));
+  els.where.addEventListener("click", () => toggleOverview(D));
   els.full.addEventListener("click", () => toggleFull(D));
   els.strip.addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-at]");

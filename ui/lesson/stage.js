@@ -5,7 +5,7 @@
 
 const { button, closeTerm, deepActive, figureBox, fillNotes, freshLocal, keepAnswer, make, needOf,
   quizOf, renderQuiz, richText, roomOf, sayVerdict, sceneTitle, setFor, showNotices,
-  SIDE_FRACTION, speak, stopAnimation, takeText, tx } = LESSON;
+  SIDE_FRACTION, speak, stopAnimation, takeText, tx, whereText } = LESSON;
 
 /** A string of the scene: a key of its text table (filled with the scene's words), or a
     function of S for one that depends on more. */
@@ -42,6 +42,7 @@ function goScene(D, k, step) {
   renderScene(D, step, false);
   showNotices(D);
   D.els.scene.querySelector(".title").focus({ preventScroll: true });
+  if (roomOf(D).phone) D.els.root.scrollIntoView({ block: "start" }); // a phone: from its top
   speak(D.els.live, tx(D, "lesson.live", { k: at, n: D.header.scenes, title: sceneTitle(D, at) }));
 }
 
@@ -150,6 +151,7 @@ function sceneFrame(D, scene) {
     if (i + 1 === D.at) b.setAttribute("aria-current", "step");
     else b.removeAttribute("aria-current");
   });
+  whereText(D);
   return { doc, title, figure, side, controls, quiz, take };
 }
 

@@ -101,7 +101,7 @@ function bigMap(S, host, part) {
 function thumbSide(S, h, box, phone) {
   const label = Math.ceil(S.D.header.colours.lesson.type.base * 1.6); // a button's line of text
   if (phone) {
-    const side = Math.max(THUMB_MIN, Math.min(72, Math.floor((box.w - 8 * h) / h) - 12));
+    const side = Math.max(THUMB_MIN, Math.min(72, Math.floor((box.w - 8 * (h - 1)) / h) - 20));
     return { side, cols: h, width: box.w, height: side + label + 16 };
   }
   const cols = h <= 4 ? 1 : 2;

@@ -2,7 +2,7 @@
    button and a readout line. Each is a real form control with a name and a data-key, so a rebuild after a
    rerun puts the keyboard back where it was. */
 
-const { deepActive, drawScene, make, tx } = LESSON;
+const { deepActive, drawScene, figureBox, make, roomOf, tx } = LESSON;
 
 /** A token's chip text: the word, and its English gloss when the lesson is in English. */
 function chipText(D, tok) {
@@ -137,12 +137,14 @@ function pctText(w, digits = 0) {
   return `${(w * 100).toFixed(digits)}%`;
 }
 
-/** Replace the scene's controls, keeping the keyboard on the control it was on (data-key). */
+/** Replace the scene's controls, keeping the keyboard on the control it was on (data-key); on a
+    phone, where the controls stand under the figure, the figure's box is measured again. */
 function fillSide(S, nodes) {
   const active = deepActive(S.doc);
   const key = active && S.side.contains(active) ? active.dataset.key : null;
   S.side.replaceChildren(...nodes.filter(Boolean));
   if (key) S.side.querySelector(`[data-key="${key}"]`)?.focus();
+  if (roomOf(S.D).phone) S.box = figureBox(S.D);
 }
 
 /** Ask Python once for a measurement the scene needs (it arrives with the next rerun). */
