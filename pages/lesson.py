@@ -282,6 +282,7 @@ def notices_for(s: Settings, more: list[str]) -> list[str]:
 def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, dict]:
     """The deck's header and arrays for these settings, opening on the link's scene and step."""
     at, step, bad = link
+    linked = "at" in st.query_params
     user, arrays = sentence_set(s, "u.")
     sets = {"user": user}
     if any(user["needs"].values()):
@@ -295,6 +296,7 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
     header = {
         "v": 1,
         "at": at,
+        "linked": linked,  # the link names a scene (else the deck may go where it left off)
         "step": step,
         "scenes": data.SCENES,
         "ack": int(st.session_state.get(ACK, 0) or 0),

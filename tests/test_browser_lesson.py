@@ -1,7 +1,9 @@
 """The lesson (/lesson) in Chromium: every scene and step fits a projector's screen and a big one,
 readable from the back (no text under 20 px, no labels on top of each other, nothing cut), the
 keys and the link, predict-then-reveal, bad links, a sentence a scene cannot use, the phone,
-axe, and the browser's arithmetic against the core. Helpers stay in this file."""
+axe, and the browser's arithmetic against the core. The rules every step meets (no spoilers, the
+phone's screen, the maps' cells) and the deck's frame (overview, handout, terms, progress):
+tests/test_browser_lesson_rules.py; shared helpers: tests/lesson_support.py."""
 
 from __future__ import annotations
 
@@ -17,68 +19,35 @@ from axe_playwright_python.sync_playwright import Axe
 from attention_core import softmax
 from attention_core.analysis import row_entropy
 from attention_core.model import load_demo_model
+from tests.lesson_support import (
+    DECK,
+    LOAD_MS,
+    ROOM_CHECK,
+    ROOT,
+    SCENE,
+    SENTENCE,
+    open_lesson,
+    press,
+    settle,
+    shot,
+    walk_every_step,
+    where,
+)
 from ui.lesson import deck
 from ui.text import t
 
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parent.parent
-ARTIFACTS = REPO / "test-artifacts" / "lesson"
 DOCS = REPO / "docs" / "lesson"  # LESSON_DOCS=1 writes the screenshots there
-LOAD_MS = 120_000
 SCENES = 10
-SENTENCE = "小明把书放在了桌子上，然后他走了。"
 LONG = (  # 64 jieba tokens, as bench/common.py's long case
     "小明把书放在了桌子上，然后他走了。小红拿起那本书，看了看封面，又把它放回了桌子上。"
     "老师走进教室，看见书在桌子上，就问这是谁的书。小明回来以后，发现书不见了，他很着急，到处寻找。"
 )
-ROOT = "document.querySelector('[data-testid=\"stBidiComponentIsolated\"]').shadowRoot"
-DECK = f"{ROOT}.querySelector('[data-testid=\"lesson\"]')"
-SCENE = f"{ROOT}.querySelector('[data-testid=\"lesson-scene\"]')"
-
-# Everything a person at the back of the room must be able to read, checked from outside: the
-# text nodes' computed sizes and boxes, the fonts and label boxes the canvases publish
-# (data-fonts, data-cell-fonts, data-labels), boxes that scroll or cut their content.
-ROOM_CHECK = (Path(__file__).with_name("lesson_room_check.js")).read_text(encoding="utf-8")
-
-# At rest: drawn, no animation, no measurement awaited, and the server has applied every change
-# the deck sent on the scene it shows (data-synced: the rerun a key started has come back).
-STILL = f"""() => {{
-  const d = {DECK};
-  const s = {SCENE};
-  return !!d && d.dataset.ready === '1' && d.dataset.synced === '1' && !d.dataset.anim
-    && !!s && !s.dataset.waiting;
-}}"""
 
 
-# ---- helpers ------------------------------------------------------------------------------------
-
-
-def open_lesson(page, base: str, query: str = "", size=(1024, 768)) -> None:
-    """Load /lesson with a query and wait until the deck has drawn its scene and rests."""
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.goto(f"{base}/lesson{query}")
-    page.wait_for_selector('[data-testid="lesson"][data-ready="1"]', timeout=LOAD_MS)
-    settle(page)
-
-
-def settle(page) -> None:
-    """Until no animation runs, no measurement is awaited, the server has caught up with the
-    deck (so a key's rerun has finished: never a sleep), and Streamlit is idle."""
-    page.wait_for_function(STILL, timeout=LOAD_MS, polling=100)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')?.innerText",
-        timeout=LOAD_MS,
-        polling=100,
-    )
-    page.evaluate("() => document.fonts.ready.then(() => new Promise(requestAnimationFrame))")
-    page.wait_for_function(STILL, timeout=LOAD_MS, polling=100)
-
-
-def where(page) -> tuple[int, int]:
-    """(scene, step) on screen."""
-    got = page.evaluate(f"() => [{SCENE}.dataset.scene, {SCENE}.dataset.step]")
-    return int(got[0]), int(got[1])
+# ---- helpers (the shared ones: tests/lesson_support.py) ----------------------------------------
 
 
 def link_at(page) -> str | None:
@@ -89,19 +58,6 @@ def wait_link(page, at: int) -> None:
     page.wait_for_function(
         f"() => new URLSearchParams(location.search).get('at') === '{at}'", timeout=LOAD_MS
     )
-
-
-def press(page, key: str) -> None:
-    page.keyboard.press(key)
-    settle(page)
-
-
-def shot(page, name: str) -> Path:
-    """A screenshot in test-artifacts/lesson (every step of the room tests lands there)."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / name
-    page.screenshot(path=str(path))
-    return path
 
 
 def keep_for_docs(shots: dict[int, Path], suffix: str) -> None:
@@ -128,21 +84,6 @@ def keep_phone_sheet(paths: list[Path], cols: int = 5, scale: float = 0.66, gap:
         sheet.paste(tile.resize((w, h), Image.LANCZOS), (x, y))
     DOCS.mkdir(parents=True, exist_ok=True)
     sheet.save(DOCS / "phone.png", optimize=True)
-
-
-def walk_every_step(page, check) -> list[str]:
-    """From §1 step 1 to §10's last step with →, calling check(scene, step) at each."""
-    problems: list[str] = []
-    seen = set()
-    for _ in range(60):
-        here = where(page)
-        if here in seen:
-            break
-        seen.add(here)
-        problems += [f"§{here[0]}.{here[1] + 1}: {p}" for p in check(*here)]
-        press(page, "ArrowRight")
-    assert {s for s, _ in seen} == set(range(1, SCENES + 1)), seen
-    return problems
 
 
 # ---- the room ---------------------------------------------------------------------------------

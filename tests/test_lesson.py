@@ -24,6 +24,7 @@ from attention_core import (
 from attention_core.model import describe_heads, load_demo_history, load_demo_model, read_token
 from attention_core.reading import ANSWER, STATUSES
 from pages import lesson as page
+from tests.lesson_support import spoilers
 from ui import links, palette
 from ui.lesson import data, deck, skeleton
 from ui.readings import TOLD
@@ -473,3 +474,22 @@ def test_every_term_a_caption_marks_is_in_the_glossary():
         for slug in TERM_MARK.findall(t(key, lang))
     }
     assert marked and not {pair for pair in marked if pair[1] not in slugs}
+
+
+def test_the_spoiler_check_finds_the_old_takeaways_that_gave_5_and_8_away():
+    """tests/lesson_support.py spoilers(): §5's takeaway said choice 1 word for word before the
+    reveal (Chinese and English), §8's in English; what those steps show now says neither."""
+
+    def choices(keys, lang):
+        return [[t(key, lang), ""] for key in keys]
+
+    s5 = ("lesson.s5.c_sharp", "lesson.s5.c_flat", "lesson.s5.c_same")
+    s8 = ("lesson.s8.c_diff", "lesson.s8.c_perm", "lesson.s8.c_same")
+    for lang in ("zh", "en"):
+        assert spoilers(choices(s5, lang), [t("lesson.s5.take", lang)])
+        before = [t(k, lang) for k in ("lesson.s5.take_before", "lesson.s5.cap.ask")]
+        assert not spoilers(choices(s5, lang), before)
+        before = [t(k, lang) for k in ("lesson.s8.take_before", "lesson.s8.cap.ask")]
+        assert not spoilers(choices(s8, lang), before)
+    assert spoilers(choices(s8, "en"), [t("lesson.s8.take", "en")])
+    assert not spoilers([["", "the why, said after the reveal"]], ["a caption"])

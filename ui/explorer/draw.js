@@ -236,6 +236,7 @@ function publishText(canvas, fonts, cellFonts, boxes, g = null, rows = null) {
   for (const [key, value] of Object.entries(text)) {
     if (canvas.dataset[key] !== value) canvas.dataset[key] = value;
   }
+  if (!g) for (const key of ["cell", "labelled"]) delete canvas.dataset[key]; // no map on it now
 }
 
 /** A double outline (ink.mark_inner inside ink.mark_outer), visible on every colour of the ramps. */

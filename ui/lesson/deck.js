@@ -7,7 +7,7 @@
    run.js connects it to Streamlit. Nothing here computes attention but the softmax the view is
    tested with. */
 
-const { attentionWeights, clipLabel, distinctNames, fmt, fontSizes } = VIEW;
+const { attentionWeights, clipLabel, distinctNames, fmt, fontSizes, mapGeometry } = VIEW;
 const { penStart } = LESSON;
 
 const PHONE_W = 640; // narrower: one column, figure first, the page scrolls
@@ -100,10 +100,24 @@ function labelChars(n) {
   return n > 32 ? 2 : n > 16 ? 4 : 6;
 }
 
-/** Token labels for maps drawn by the lesson (§4, §10), cut as labelChars says. */
-function labelsOf(D, part) {
+const GLOSS_ROOM = 0.9; // a gloss may cost a map this share of its cells' size, no more
+
+/** Token labels of the lesson's maps (its own and its views'), cut as labelChars says; in
+    English, where there is room, each with its short gloss, as the main page's view names a
+    token ("他 he", "小明 Xiaoming"). Room: in `box` ({w, h}, the map's, if known) the glossed
+    labels keep every token labelled and cells at least GLOSS_ROOM of the plain ones' size. */
+function labelsOf(D, part, box = null) {
   const names = distinctNames(part.tokens.map((t) => t.t));
-  return part.tokens.map((t, i) => clipLabel(t.t, names[i], labelChars(part.n)));
+  const plain = part.tokens.map((t, i) => clipLabel(t.t, names[i], labelChars(part.n)));
+  if (D.header.lang !== "en" || !box) return plain;
+  const withGloss = plain.map((label, i) => {
+    const g = part.tokens[i].under;
+    return g && !g.startsWith("(") ? `${label} ${g}` : label;
+  });
+  const fonts = fontsOf(D);
+  const ctx = D.theme.scratch.getContext("2d");
+  const [a, b] = [plain, withGloss].map((labels) => mapGeometry(ctx, labels, box.w, box.h, fonts));
+  return b.step === 1 && b.cell >= GLOSS_ROOM * a.cell ? withGloss : plain;
 }
 
 /** What the scene on screen depends on from Python besides the viewport (its own settings are

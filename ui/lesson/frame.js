@@ -36,6 +36,8 @@ function deckSkeleton(host) {
   glossary.hidden = true;
   const overview = make(doc, "div", "help overview-box", { role: "dialog", "data-testid": "lesson-overview" });
   overview.hidden = true;
+  const review = make(doc, "div", "help overview-box", { role: "dialog", "data-testid": "lesson-review" });
+  review.hidden = true;
   const handout = make(doc, "div", "handout", { "aria-hidden": "true", "data-testid": "lesson-handout" });
   const termPop = make(doc, "div", "term-pop", {
     role: "dialog",
@@ -46,8 +48,8 @@ function deckSkeleton(host) {
   const black = make(doc, "div", "black", { "data-testid": "lesson-black" });
   black.hidden = true;
   const live = make(doc, "div", "sr-only", { "aria-live": "polite", "data-testid": "lesson-live" });
-  root.append(top, notices, editor, scene, notesBox, help, glossary, overview, termPop, black, live,
-    handout); // prettier-ignore
+  root.append(top, notices, editor, scene, notesBox, help, glossary, overview, review, termPop, black,
+    live, handout); // prettier-ignore
   host.append(root);
   return Object.seal({
     root,
@@ -66,6 +68,7 @@ function deckSkeleton(host) {
     help,
     glossary,
     overview,
+    review,
     handout,
     termPop,
     black,
@@ -277,12 +280,14 @@ function toggleFull(D) {
 function closeOverlays(D) {
   if (closeTerm(D, true)) return true;
   const { els } = D;
-  const open = [els.help, els.notesBox, els.editor, els.glossary, els.overview].some((e) => !e.hidden);
+  const boxes = [els.help, els.notesBox, els.editor, els.glossary, els.overview, els.review];
+  const open = boxes.some((e) => !e.hidden);
   toggleHelp(D, false);
   toggleNotes(D, false);
   toggleEditor(D, false);
   toggleGlossary(D, false);
   els.overview.hidden = true;
+  els.review.hidden = true;
   return open;
 }
 

@@ -4,7 +4,8 @@
    canvases as pictures) and its takeaway, built here and laid out by lesson_parts.css's print
    rules (the browser's print, or a PDF). */
 
-const { askBlock, goScene, make, renderScene, sceneTitle, takeText, tx } = LESSON;
+const { askBlock, goScene, make, renderScene, sceneTitle, takeText, toggleReview, tx,
+  wrongOnes } = LESSON;
 
 /** Show or hide the overview; shown, the focus is on the scene on screen. */
 function toggleOverview(D, show = D.els.overview.hidden) {
@@ -14,7 +15,8 @@ function toggleOverview(D, show = D.els.overview.hidden) {
   D.els.overview.querySelector('[aria-current="true"]')?.focus({ preventScroll: true });
 }
 
-/** The overview's list: a button per scene (its number and title); printing the handout. */
+/** The overview's list: a button per scene (its number and title); the review (questions
+    answered wrong), printing the handout. */
 function fillOverview(D) {
   const doc = D.els.root.ownerDocument;
   const box = D.els.overview;
@@ -39,8 +41,22 @@ function fillOverview(D) {
   print.addEventListener("click", () => printHandout(D));
   const row = make(doc, "p", "buttons");
   row.append(print, " ", close);
+  const wrong = wrongOnes(D).length;
+  if (wrong) row.prepend(reviewButton(D, wrong), " ");
   box.setAttribute("aria-labelledby", "lesson-overview-title");
   box.replaceChildren(title, list, row);
+}
+
+/** The way to the review from the overview: "复习（2 道题）". */
+function reviewButton(D, count) {
+  const doc = D.els.root.ownerDocument;
+  const b = make(doc, "button", "", { type: "button", "data-testid": "lesson-review-open" },
+    tx(D, "lesson.review_open", { n: count })); // prettier-ignore
+  b.addEventListener("click", () => {
+    toggleOverview(D, false);
+    toggleReview(D, true, (at, id) => goScene(D, at, id));
+  });
+  return b;
 }
 
 /** ↑ ↓ (and ← →) move along the overview's buttons; true when the key was one of them. */

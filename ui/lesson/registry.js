@@ -105,6 +105,8 @@ const LESSON = Object.seal({
   // quiz.js: predict, then reveal; answers by question id; the takeaway after the reveal
   keepAnswer: null, quizId: null, quizOf: null, renderQuiz: null, sayVerdict: null,
   takeShown: null, takeText: null,
+  // progress.js: a student's progress in localStorage: the last place, the review
+  lastPlace: null, markAnswer: null, saveProgress: null, toggleReview: null, wrongOnes: null,
   // stage.js: the scene on screen, its steps, the link, its layout
   drawScene: null, goScene: null, goStep: null, layoutDeck: null, renderScene: null,
   scheduleLayout: null, stepBack: null, stepNext: null, writeLink: null,

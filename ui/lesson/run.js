@@ -3,8 +3,8 @@
    step, and redraw only what changed. */
 
 const { floatsOf, hexRgb, paintRamp, readPayload, STYLESHEET } = VIEW;
-const { applySentence, bindKeys, deckSkeleton, frameTexts, goScene, handoutNow, layoutDeck,
-  LESSON_CSS,
+const { applySentence, bindKeys, deckSkeleton, frameTexts, goScene, handoutNow, lastPlace,
+  layoutDeck, LESSON_CSS,
   lookOfDeck, renderScene, sceneList, scheduleLayout, showNotices, stopAnimation, toggleEditor,
   toggleFull, toggleGlossary, toggleHelp, toggleNotes, toggleOverview, writeLink } = LESSON;
 
@@ -168,8 +168,9 @@ function applyHeaderDeck(D, header, arrays) {
   D.header = header;
   D.arrays = known;
   if (first || langChanged) themeOf(D, header);
+  const place = first && !header.linked ? lastPlace(D) : null; // a link without a scene: back
   if (first) {
-    D.at = header.at;
+    D.at = place ? place[0] : header.at; // to where this device left off (progress.js)
     D.notices = [...header.notices];
   }
   // For tests and benches: the server has applied every change the deck sent.
@@ -180,7 +181,7 @@ function applyHeaderDeck(D, header, arrays) {
   if (!first && seen === D.seen) return writeLink(D);
   D.seen = seen;
   layoutDeck(D);
-  renderScene(D, first ? linkStep(header.step) : D.step, !first);
+  renderScene(D, first ? (place ? place[1] : linkStep(header.step)) : D.step, !first);
   if (first) D.els.root.dataset.ready = "1";
 }
 

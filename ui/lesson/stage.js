@@ -3,9 +3,10 @@
    (?at=N&step=K, history.replaceState), the example for a sentence it cannot use, and its layout
    in the room. Predict-then-reveal is quiz.js's; the scene API is registry.js's header. */
 
-const { button, closeTerm, deepActive, figureBox, fillNotes, freshLocal, keepAnswer, make, needOf,
-  quizOf, renderQuiz, richText, roomOf, sayVerdict, sceneTitle, setFor, showNotices,
-  SIDE_FRACTION, speak, stopAnimation, takeText, tx, whereText } = LESSON;
+const { button, closeTerm, deepActive, figureBox, fillNotes, freshLocal, keepAnswer, make,
+  markAnswer, needOf, quizOf, renderQuiz, richText, roomOf, saveProgress, sayVerdict, sceneTitle,
+  setFor, showNotices, SIDE_FRACTION, speak, stopAnimation, takeText, toggleReview, tx,
+  whereText, wrongOnes } = LESSON;
 
 /** A string of the scene: a key of its text table (filled with the scene's words), or a
     function of S for one that depends on more. */
@@ -22,9 +23,12 @@ function stepCount(D) {
   return D.ctx ? D.ctx.steps.length : 1;
 }
 
+/** The next step, the next scene; after the last one, the review of the questions answered
+    wrong (if any). */
 function stepNext(D) {
   if (D.step < stepCount(D) - 1) setStep(D, D.step + 1);
   else if (D.at < D.header.scenes) goScene(D, D.at + 1, 0);
+  else if (wrongOnes(D).length) toggleReview(D, true, (at, id) => goScene(D, at, id));
 }
 
 function stepBack(D) {
@@ -39,6 +43,8 @@ function goScene(D, k, step) {
   if (at === D.at && step === D.step && D.inst) return;
   if (at !== D.at) D.notices = D.notices.filter((n) => !D.header.notices.includes(n));
   D.at = at;
+  const mine = `${D.scenes[at].id}.`; // its questions are asked again
+  for (const id of Object.keys(D.answers)) if (id.startsWith(mine)) delete D.answers[id];
   renderScene(D, step, false);
   showNotices(D);
   D.els.scene.querySelector(".title").focus({ preventScroll: true });
@@ -242,7 +248,7 @@ function quizHandlers(D) {
     choose: (id) => {
       const S = D.ctx;
       const found = quizOf(S, D.step);
-      keepAnswer(D, S, D.step, id);
+      markAnswer(D, S, found.at, found.id, keepAnswer(D, S, D.step, id));
       if (found.open) setStep(D, D.step + 1);
       else renderQuiz(D, S, D.step, quizHandlers(D));
       sayVerdict(D, S);
@@ -259,6 +265,7 @@ function writeLink(D) {
   url.searchParams.set("at", String(D.at));
   url.searchParams.set("step", String(D.step + 1));
   if (url.href !== win.location.href) win.history.replaceState(win.history.state, "", url.href);
+  saveProgress(D);
 }
 
 function scheduleLayout(D) {

@@ -6,13 +6,13 @@
    head large beside a small overview of every head (readable from the back of a room). */
 
 const { createView } = VIEW;
-const { focusIn, labelChars, make, penCells, penDone, penStart, rampRgb, roomOf, setLocal,
-  tx } = LESSON;
+const { focusIn, labelChars, labelsOf, make, penCells, penDone, penStart, rampRgb, roomOf,
+  setLocal, tx } = LESSON;
 
 const NO_JOB = { label: "", rel: "", clear: false, relation: "" };
 
-/** The view's header for `part`. o: digest (what the numbers are), h (maps in the array, default
-    the part's), values ("scores": raw Q·Kᵀ the view divides, masks and softmaxes; "weights":
+/** The view's header for `part`. o: digest (what the numbers are), box (the map's room, for
+    its labels' glosses; default the figure's), h (maps in the array, default the part's), values ("scores": raw Q·Kᵀ the view divides, masks and softmaxes; "weights":
     the weights themselves), jobs (per head: {label} for its caption), state, numbers. */
 function viewHeader(S, part, o) {
   const D = S.D;
@@ -26,9 +26,10 @@ function viewHeader(S, part, o) {
       focus: focusIn(S, part), ...o.state }, ack: 0, decided: D.header.decided,
     text: D.header.view_text, // the deck's font (Latin first in English), labels cut for length
     palette: { ...colours, font_stack: D.theme.stack, label_chars: labelChars(part.n) },
-    options: null, values: o.values || "scores",
+    options: null, values: o.values || "scores", labels: labelsOf(D, part, o.box || S.box),
   };
-  return { ...header, wording: `${D.header.lang}|${jobs.map((j) => j.label).join("|")}` };
+  const wording = [D.header.lang, ...jobs.map((j) => j.label), ...header.labels].join("|");
+  return { ...header, wording };
 }
 
 /** A view in `host` showing `heads` (indices into the array it will get), the focus row of
@@ -86,10 +87,11 @@ function bigMap(S, host, part) {
         main.replaceChildren();
         [big.view, big.head] = [sceneView(S, main, part, [o.head]), o.head];
       }
-      const header = viewHeader(S, part, { digest: o.digest, jobs: o.jobs, values: o.kind,
-        state: { ...o.state, head: o.head }, numbers: o.numbers }); // prettier-ignore
       const aside = phone ? 0 : t.width + 16;
-      big.view.fit(box.w - aside, phone ? box.h - t.height - 12 : box.h);
+      const room = { w: box.w - aside, h: phone ? box.h - t.height - 12 : box.h };
+      const header = viewHeader(S, part, { digest: o.digest, jobs: o.jobs, values: o.kind,
+        state: { ...o.state, head: o.head }, numbers: o.numbers, box: room }); // prettier-ignore
+      big.view.fit(room.w, room.h);
       big.view.show(header, o.values);
     },
     destroy: () => big.view?.destroy(),

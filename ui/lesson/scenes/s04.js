@@ -136,7 +136,7 @@ function s4Paint(S, canvas, shown, readout, kept) {
   const titleH = penWrap(pen, s4Name(S, to), 0, 0, W, { px: Math.round(base * 1.15), weight: 700 });
   penText(pen, lines[to], 0, titleH + 4, { px: base, base: "top", mono: true, colour: pen.ink.muted });
   const top = titleH + base * 1.6 + 8;
-  const labels = labelsOf(D, part);
+  const labels = labelsOf(D, part, { w: W, h: H - top });
   const { gFull, gSmall } = s4Geometry(S, kept, labels, W, H - top, fonts);
   const into3 = to === 3 ? (shown.from === 3 ? 1 : shown.p) : shown.from === 3 ? 1 - shown.p : 0;
   const g0 = into3 > 0 ? gSmall : gFull;

@@ -66,7 +66,7 @@ function s10Race(S, pen, W, H, base, t, readout) {
   const mapTop = y0 + penWrap(pen, att, x0, y0, half, { px: base, weight: 700 }) + base * 0.4;
   const head = pickHead(S, part, focusIn(S, part));
   const w = headWeights(S, part, head);
-  const labels = labelsOf(D, part);
+  const labels = labelsOf(D, part, { w: half, h: H - mapTop });
   const fonts = fontsOf(D);
   const g0 = mapGeometry(S.doc.createElement("canvas").getContext("2d"), labels, half, H - mapTop, fonts);
   const g = { ...g0, left: g0.left + x0, top: g0.top + mapTop, height: g0.height + mapTop, x0 };
