@@ -351,8 +351,9 @@ def test_on_a_phone_each_scene_is_one_column_figure_first_and_never_sideways(
     open_lesson(page, streamlit_server, "?at=1", (390, 844))
     shots = []
     for scene in range(1, SCENES + 1):
-        if scene > 1:
-            page.locator(f'[data-testid="lesson-strip"] button[data-at="{scene}"]').click()
+        if scene > 1:  # the strip is the §k/n button on a phone: its overview
+            page.locator('[data-testid="lesson-where"]').click()
+            page.locator(f'[data-testid="lesson-overview"] button[data-at="{scene}"]').click()
             settle(page)
         shots.append(shot(page, f"phone_s{scene:02d}.png"))
         got = page.evaluate(f"""() => {{

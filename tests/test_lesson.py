@@ -24,8 +24,7 @@ from attention_core import (
 from attention_core.model import describe_heads, load_demo_history, load_demo_model, read_token
 from attention_core.reading import ANSWER, STATUSES
 from pages import lesson as page
-from tests.lesson_support import spoilers
-from ui import links, palette
+from ui import palette
 from ui.lesson import data, deck, skeleton
 from ui.readings import TOLD
 from ui.settings import DEFAULTS
@@ -69,6 +68,7 @@ def test_the_lesson_sends_every_scenes_numbers_words_and_notes():
     assert header["at"] == 1 and header["scenes"] == data.SCENES
     assert set(header["text"]) >= set(SECTIONS["lesson"]) | set(SECTIONS["lesson_s05"])
     assert not set(header["text"]) & set(SECTIONS["lesson_notes"])  # the notes are not the words
+    assert header["glossary"] == page.glossary("zh")
     assert sorted(header["notes"], key=int) == [str(k) for k in range(1, 11)]
     user = header["sets"]["user"]
     assert user["needs"] == {str(k): "" for k in range(1, 11)} and "example" not in header["sets"]
@@ -90,14 +90,18 @@ def test_a_rerun_that_changes_no_number_sends_no_arrays():
     assert again["digest"] == first["digest"] and arrays == {}
 
 
-@pytest.mark.parametrize("scene", [1, 5, 10])
-def test_the_link_opens_its_scene(scene):
-    at = open_lesson(at=str(scene), lang="en")
+@pytest.mark.parametrize(("scene", "step"), [(1, None), (5, "3"), (10, "learned")])
+def test_the_link_opens_its_scene_and_step_with_no_what_if_in_its_numbers(scene, step):
+    """The deck starts where the link says; a link's scale=0 and causal=1 change no number the
+    lesson sends (what the address keeps: tests/test_browser_lesson.py, through the router)."""
+    link = {"at": str(scene), "lang": "en", "scale": "0", "causal": "1"}
+    at = open_lesson(**link, **({"step": step} if step else {}))
     ok(at)
     header, _ = payload(at)
-    assert header["at"] == scene and header["notices"] == []
+    assert (header["at"], header["step"], header["notices"]) == (scene, step, [])
     assert header["text"]["lesson.s5.title"] == t("lesson.s5.title", "en")
     assert at.query_params["at"] == str(scene) and at.query_params["lang"] == "en"
+    assert "scale" not in header["settings"] and "causal" not in header["settings"]
 
 
 @pytest.mark.parametrize(
@@ -322,27 +326,6 @@ def test_every_scene_has_teachers_notes_with_a_question_for_the_class(lang):
         assert all(text.strip() for _, text in blocks)
 
 
-SCENE_DIR = ROOT / "ui" / "lesson" / "scenes"
-
-
-def test_each_scene_is_one_file_and_one_text_table_of_its_own():
-    """scenes/sNN.js (listed in the registry) and ui/text/lesson_sNN.toml, one per scene: its
-    keys are its own ("lesson.sN."), each step's label and caption among them."""
-    files = sorted(p.name for p in SCENE_DIR.glob("s[0-9][0-9].js"))
-    assert [f"scenes/{f}" for f in files] == list(data.SCENE_FILES) and len(files) == data.SCENES
-    for k, name in enumerate(files, start=1):
-        keys = set(SECTIONS[f"lesson_s{k:02d}"])
-        assert keys and all(key.startswith(f"lesson.s{k}.") for key in keys), k
-        for part in ("title", "take"):
-            assert f"lesson.s{k}.{part}" in keys, (k, part)
-        code = (SCENE_DIR / name).read_text(encoding="utf-8")
-        steps = re.findall(r'\bid: "([a-z][\w-]*)"', code)
-        captions = re.findall(r'caption: "(lesson\.s\d+\.cap\.[\w-]+)"', code)
-        assert captions and set(captions) <= keys, (k, set(captions) - keys)
-        named = [c.rsplit(".", 1)[1] for c in captions]  # a caption is named after its step
-        assert len(set(named)) == len(named) and set(named) <= set(steps), (k, named)
-
-
 def test_the_main_page_links_the_lesson():
     at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     ok(at)
@@ -362,27 +345,6 @@ def test_the_link_names_the_scene_and_the_step_on_every_run(monkeypatch):
     assert (at, step) == (1, "9" * page.STEP_CHARS) and bad == [
         t("lesson.at_bad", "en", value="x", n=data.SCENES, used=1)
     ]
-
-
-def test_a_lesson_link_carries_the_sentence_language_and_model_not_the_what_ifs():
-    """README "What a lesson link carries": s and lang; w, d, h, seed, pos, mode off default;
-    never √d_k, the mask or the focus (each scene's own)."""
-    s = replace(DEFAULTS, scale=False, causal=True, focus="小明", lang="en")
-    assert links.lesson_query(s) == {"s": DEFAULTS.sentence, "lang": "en"}
-    other = replace(s, d_model=DEFAULTS.d_model * 2, seed=DEFAULTS.seed + 1)
-    assert links.lesson_query(other) == {
-        "s": DEFAULTS.sentence, "d": str(other.d_model), "seed": str(other.seed), "lang": "en"
-    }  # fmt: skip
-
-
-def test_a_share_link_opens_the_deck_on_its_step_with_no_what_if_in_its_numbers():
-    """The deck starts where the link says; the link's scale=0 and causal=1 change no number the
-    lesson sends (what the address keeps: tests/test_browser_lesson.py, through the router)."""
-    at = open_lesson(at="4", step="3", scale="0", causal="1")
-    ok(at)
-    header, _ = payload(at)
-    assert (header["at"], header["step"]) == (4, "3")
-    assert "scale" not in header["settings"] and "causal" not in header["settings"]
 
 
 # A colour or a size in px written in the lesson's code (its comments left out).
@@ -440,56 +402,3 @@ def test_the_key_list_names_every_key_in_both_languages(lang):
     assert len(lines) == len(deck.KEY_MAP) and all(lines)
     assert deck.key_names(tuple("1234567890"), lang) == "1–9 / 0"
     assert deck.key_names(("Space", "N"), lang) == f"{t('lesson.key.space', lang)} / N"
-
-
-# ---- the glossary and the captions' terms --------------------------------------------------------
-
-TERM_MARK = re.compile(r"\[\[([a-z][a-z0-9_]*)(?:\|[^\]]+)?\]\]")
-
-
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_glossary_has_every_term_a_student_meets_in_both_languages(lang):
-    """≥ 14 terms (issue 34), zh and en key for key, each with a name and a definition; the
-    deck gets it whole and in order."""
-    entries = page.glossary(lang)
-    slugs = [slug for slug, *_ in entries]
-    assert len(slugs) >= 14 and len(set(slugs)) == len(slugs)
-    assert {"softmax", "query", "key", "value", "d_k", "variance", "gradient", "saturation",
-            "head", "w_o", "rnn", "positions", "causal_mask", "kv_cache", "temperature",
-            "entropy", "slope", "batch", "random_weights", "d_model"} <= set(slugs)  # fmt: skip
-    assert all(term and len(definition) > 20 for _, term, definition, _ in entries)
-    zh, en = page.glossary("zh"), page.glossary("en")
-    assert [e[0] for e in zh] == [e[0] for e in en]
-    assert all(bool(a[3]) == bool(b[3]) for a, b in zip(zh, en, strict=True))
-    assert page.glossary(lang) == payload(open_lesson(lang=lang))[0]["glossary"]
-
-
-def test_every_term_a_caption_marks_is_in_the_glossary():
-    slugs = {slug for slug, *_ in page.glossary("en")}
-    marked = {
-        (key, slug)
-        for area in page.deck_areas()
-        for key in SECTIONS[area]
-        for lang in ("zh", "en")
-        for slug in TERM_MARK.findall(t(key, lang))
-    }
-    assert marked and not {pair for pair in marked if pair[1] not in slugs}
-
-
-def test_the_spoiler_check_finds_the_old_takeaways_that_gave_5_and_8_away():
-    """tests/lesson_support.py spoilers(): §5's takeaway said choice 1 word for word before the
-    reveal (Chinese and English), §8's in English; what those steps show now says neither."""
-
-    def choices(keys, lang):
-        return [[t(key, lang), ""] for key in keys]
-
-    s5 = ("lesson.s5.c_sharp", "lesson.s5.c_flat", "lesson.s5.c_same")
-    s8 = ("lesson.s8.c_diff", "lesson.s8.c_perm", "lesson.s8.c_same")
-    for lang in ("zh", "en"):
-        assert spoilers(choices(s5, lang), [t("lesson.s5.take", lang)])
-        before = [t(k, lang) for k in ("lesson.s5.take_before", "lesson.s5.cap.ask")]
-        assert not spoilers(choices(s5, lang), before)
-        before = [t(k, lang) for k in ("lesson.s8.take_before", "lesson.s8.cap.ask")]
-        assert not spoilers(choices(s8, lang), before)
-    assert spoilers(choices(s8, "en"), [t("lesson.s8.take", "en")])
-    assert not spoilers([["", "the why, said after the reveal"]], ["a caption"])

@@ -4,7 +4,7 @@
    settings, the head a scene shows. The scene API itself is written in registry.js's header. */
 
 const { rowSpread } = VIEW;
-const { divisorOf, make, weightsOf } = LESSON;
+const { arr, divisorOf, focusIn, make, rankRow, weightsOf } = LESSON;
 
 const SCENE_LIST = []; // the scenes in bundle order (§1 first); filled once, as the files run
 
@@ -53,6 +53,20 @@ function headWeights(S, part, head) {
   return weightsOf(S.D, part, head, divisorOf(S, part), S.local.causal);
 }
 
+/** The glossary's softmax example on the scene's focus row (terms.js): its two heaviest keys'
+    scores (as divided) and shares, in the head the scene shows. */
+function softmaxExample(S, part) {
+  const n = part.n;
+  const i = focusIn(S, part);
+  const head = pickHead(S, part, i);
+  const w = headWeights(S, part, head);
+  const raw = arr(S.D, `${part.prefix}scores`);
+  const [a, b] = rankRow(w, n, i);
+  const score = (j) => (raw[(head * n + i) * n + j] / divisorOf(S, part)).toFixed(2);
+  const share = (j) => `${(w[i * n + j] * 100).toFixed(0)}%`;
+  return { q: part.tokens[i].t, a: score(a), b: score(b), wa: share(a), wb: share(b) };
+}
+
 /** The head a query is shown in: the scene's chosen head, else the one whose row is most
     decided. */
 function pickHead(S, part, i) {
@@ -67,4 +81,4 @@ function pickHead(S, part, i) {
   return best;
 }
 
-return { addScene, freshLocal, headWeights, pickHead, sceneCanvas, sceneList };
+return { addScene, freshLocal, headWeights, pickHead, sceneCanvas, sceneList, softmaxExample };

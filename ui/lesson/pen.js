@@ -168,10 +168,17 @@ function penMap(pen, g, spec) {
   ctx.restore();
 }
 
+/** The view's hatching over a map's masked (future) cells, geometry g as penMap's. */
+function penHatch(pen, g) {
+  pen.ctx.save();
+  hatchFuture(pen.ctx, g, pen.ink.hatch);
+  pen.ctx.restore();
+}
+
 /** The ink (palette rule) for a number written on a cell of colour [r, g, b]. */
 function penInkOn(pen, rgb) {
   return inkOn(rgb[0], rgb[1], rgb[2], pen.theme.rule);
 }
 
-return { penArrow, penCells, penDone, penFont, penInkOn, penLine, penMap, penMeasure, penOutline,
-  penStart, penText, penTry, penWrap, rampRgb };
+return { penArrow, penCells, penDone, penFont, penHatch, penInkOn, penLine, penMap, penMeasure,
+  penOutline, penStart, penText, penTry, penWrap, rampRgb };

@@ -14,10 +14,12 @@
    own text table, ui/text/lesson_sNN.toml (zh and en side by side; keys "lesson.sN.…", written
    out literally where they are used, so a grep finds each). To add §11: write scenes/s11.js and
    ui/text/lesson_s11.toml, add the line `// scenes/s11.js: what it shows` below (before
-   run.js), and its tests (tests/test_lesson_s11.py for its numbers, browser cases with
-   tests/lesson_support.py; the rules every step meets run by themselves:
-   tests/test_browser_lesson_rules.py). Nothing else: ui/lesson/data.py counts the scene files,
-   pages/lesson.py sends every lesson_*.toml table, the strip and the overview list it.
+   run.js), and its tests (tests/test_lesson_s11.py for its numbers; its browser cases in
+   tests/test_browser_lesson_s11.py with tests/lesson_support.py's open_lesson, press, where,
+   walk_scene; the rules every step meets run by themselves: tests/test_browser_lesson_rules.py,
+   where a rule the scene does not meet yet is a line in PHONE_TODO or MAPS_TODO). Nothing
+   else: ui/lesson/data.py counts the scene files, pages/lesson.py sends every lesson_sNN.toml
+   table, the strip, the overview and the handout list the scene.
 
    addScene({
      id: "s05",                   // "sNN", the file's name; a question's id is "s05.ask"
@@ -46,7 +48,9 @@
      ],
      words: (S) => ({ q: "他" }),  // optional: values for the {placeholders} of the scene's
                                   //   keys (title, labels, captions)
-     terms: (S) => ({ softmax: { a: "12.25" } }), // optional: values of glossary examples
+     terms: (S) => ({ softmax: softmaxExample(S, S.part) }), // optional: values a glossary
+                                  //   example needs ("glossary.softmax.example": q, a, b, wa,
+                                  //   wb); d_k, d_model, h, n and √d_k come from S.part
      take: (S) => text,           // the takeaway; NO SPOILERS: with a quiz it shows only on
                                   //   steps after every question's reveal (quiz.js takeShown)
      takeBefore: (S) => text,     // optional: the line before that (must state no answer)
@@ -71,21 +75,27 @@
    own (`local`). Entering a scene resets them; a step's `set` applies on arrival (going back
    undoes it); a control changes one with setLocal(S, { causal: true }) and the scene redraws.
    They never reach Python, another scene or the link (README's "What a lesson link carries").
-   Phone (roomOf(D).phone, 390 × 844): one column, the figure first, the step bar (◀ ▶) fixed
-   at the bottom of the screen; each step must fit one screen with its figure and its control:
-   tests/test_browser_lesson_rules.py measures it per step (the scene helper's job: the
-   figure's height and the scene's controls).
-   Maps: sceneView (views.js) mounts the attention view; labelsOf(D, part) gives the maps' token
-   labels (with English glosses where there is room). A scene that shows one head large and
-   every head small uses bigMap (views.js). Every map publishes its cell size (data-cell). */
+   Phone (roomOf(D).phone, 390 × 844; D.touch: a touch screen): one column, the caption, the
+   figure, the controls and the quiz, the takeaway, and the step bar (◀ ▶) fixed at the
+   screen's bottom; a swipe steps. S.box.h is the screen's rest (measured after fillSide) unless
+   the scene's `phone` asks for a height; each step must fit one screen with its figure and its
+   control (tests/test_browser_lesson_rules.py measures every step: the page scrolls ≤ 10 % of
+   the screen, no text box clipped). A comparison is one map with a tap to switch.
+   Maps: sceneView (views.js) mounts the attention view; bigMap (views.js) shows one head large
+   beside every head small (a tap picks the head: setLocal head); labelsOf(D, part, box) gives
+   a map's token labels, with English glosses where they cost no cell size. Every map publishes
+   data-cell (its cell side) and data-labelled ("13/13"): at 1024 × 680 and 1024 × 768 the
+   example's maps need cells ≥ 20 px, every token labelled, numbers ≥ 20 px.
+   Frame (not a scene's): the overview (O, Esc), the glossary (G; "?" on touch), the handout
+   (print), progress and the review (progress.js), the link (stage.js writeLink). */
 
 const LESSON = Object.seal({
   // builder: the deck's stylesheet and its key map (ui/lesson/deck.py KEY_MAP)
   LESSON_CSS: null, KEY_MAP: null,
   // pen.js: the lesson's figures on canvas, every word through the pen
-  penArrow: null, penCells: null, penDone: null, penFont: null, penInkOn: null, penLine: null,
-  penMap: null, penMeasure: null, penOutline: null, penStart: null, penText: null, penTry: null,
-  penWrap: null, rampRgb: null,
+  penArrow: null, penCells: null, penDone: null, penFont: null, penHatch: null, penInkOn: null,
+  penLine: null, penMap: null, penMeasure: null, penOutline: null, penStart: null, penText: null,
+  penTry: null, penWrap: null, rampRgb: null,
   // arith.js: a row of weights times V, keys ranked (pure)
   mixRows: null, rankRow: null,
   // deck.js: what every part reads from the deck's record: words, numbers, room, clock
@@ -95,7 +105,7 @@ const LESSON = Object.seal({
   SIDE_FRACTION: null, speak: null, stopAnimation: null, tx: null, weightsOf: null,
   // kit.js: the scene kit: addScene, the scenes' own settings, helpers every scene uses
   addScene: null, freshLocal: null, headWeights: null, pickHead: null, sceneCanvas: null,
-  sceneList: null,
+  sceneList: null, softmaxExample: null,
   // terms.js: [[term]] markup in captions, a term's popover, the glossary page
   closeTerm: null, plainText: null, richText: null, toggleGlossary: null, toggleTerm: null,
   // frame.js: the frame: strip, tools, notices, sentence box, notes, key list, black screen

@@ -6,8 +6,8 @@
    head large beside a small overview of every head (readable from the back of a room). */
 
 const { createView } = VIEW;
-const { focusIn, labelChars, labelsOf, make, penCells, penDone, penStart, rampRgb, roomOf,
-  setLocal, tx } = LESSON;
+const { focusIn, labelChars, labelsOf, make, penCells, penDone, penHatch, penStart, rampRgb,
+  roomOf, setLocal, tx } = LESSON;
 
 const NO_JOB = { label: "", rel: "", clear: false, relation: "" };
 
@@ -138,6 +138,7 @@ function drawThumbs(S, over, thumbs, part, o, t) {
     penCells(pen, 0, 0, t.side, t.side, n, n, (i, j) =>
       masked(i, j) ? null : rampRgb(D.luts.weight, w[i * n + j], 0, 1),
     );
+    if (o.state.causal) penHatch(pen, { left: 0, top: 0, cell: t.side / n, n, side: t.side });
     penDone(pen);
   });
 }

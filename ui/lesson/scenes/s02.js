@@ -2,7 +2,7 @@
 
 const { addScene, animate, arr, divisorOf, fillSide, focusIn, fontsOf, headPicker, headWeights,
   mixRows, pctText, penCells, penDone, penFont, penOutline, penText, penTry, pickHead, rampRgb,
-  rankRow, sceneCanvas, scenePen, setLocal, tx, wReadout, wTokens } = LESSON;
+  rankRow, sceneCanvas, scenePen, setLocal, softmaxExample, tx, wReadout, wTokens } = LESSON;
 
 addScene({
   id: "s02",
@@ -14,6 +14,7 @@ addScene({
     { id: "mix", label: "lesson.s2.step2", caption: "lesson.s2.cap.mix" },
   ],
   take: (S) => tx(S.D, "lesson.s2.take"),
+  terms: (S) => ({ softmax: softmaxExample(S, S.part) }), // the glossary's example, this row
   mount: (S) => {
     const canvas = sceneCanvas(S);
     const readout = wReadout(S, "lesson-readout");

@@ -5,8 +5,8 @@
 const { mapGeometry } = VIEW;
 const { addScene, animate, arr, divisorOf, fillSide, focusIn, fontsOf, goStep, headPicker,
   headWeights, labelsOf, mixRows, pctText, penCells, penDone, penInkOn, penMap, penText, penTry,
-  penWrap, pickHead, rampRgb, rankRow, sceneCanvas, scenePen, setLocal, tx, wButton,
-  wReadout } = LESSON;
+  penWrap, pickHead, rampRgb, rankRow, sceneCanvas, scenePen, setLocal, softmaxExample, tx,
+  wButton, wReadout } = LESSON;
 
 /** Step ②'s name: ÷√d_k with its value, or ÷1 with the scene's scaling off. */
 function s4Second(S) {
@@ -38,6 +38,7 @@ addScene({
   title: "lesson.s4.title",
   steps: [...S4_STEPS, { id: "play", label: "lesson.s4.step_play", caption: "lesson.s4.cap.play" }],
   take: (S) => tx(S.D, S.local.scale ? "lesson.s4.take" : "lesson.s4.take_off"),
+  terms: (S) => ({ softmax: softmaxExample(S, S.part) }), // the glossary's example, this row
   mount: (S) => {
     const canvas = sceneCanvas(S);
     const readout = wReadout(S, "lesson-readout");
