@@ -9,13 +9,34 @@ const FULL_ICON =
   '<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" ' +
   'stroke-width="2.5"><path d="M3 9V3h6M15 3h6v6M21 15v6h-6M9 21H3v-6"/></svg>';
 
-/** The frame, built once per mounted deck. */
+/** The frame, built once per mounted deck: the top bar, notices, the sentence box, the scene,
+    the overlays (hidden), the live line and the handout (printed only). */
 function deckSkeleton(host) {
   const doc = host.ownerDocument;
   const root = make(doc, "div", "deck", { "data-testid": "lesson" });
+  const bar = topBar(doc);
+  const notices = make(doc, "div", "notices", { role: "status", "data-testid": "lesson-notices" });
+  const editor = make(doc, "form", "editor", { "data-testid": "lesson-editor" });
+  editor.hidden = true;
+  const scene = make(doc, "section", "scene", { "data-testid": "lesson-scene" });
+  const boxes = overlays(doc);
+  const live = make(doc, "div", "sr-only", { "aria-live": "polite", "data-testid": "lesson-live" });
+  const handout = make(doc, "div", "handout", { "aria-hidden": "true", "data-testid": "lesson-handout" });
+  root.append(bar.top, notices, editor, scene, ...Object.values(boxes), live, handout);
+  host.append(root);
+  return Object.seal({
+    root, ...bar, notices, editor, scene, ...boxes, live, handout,
+    stripButtons: [],
+    // the sentence box's controls, built with its first words (buildEditor)
+    sentenceLabel: null, sentence: null, apply: null, exampleButton: null, closeEditor: null,
+  }); // prettier-ignore
+}
+
+/** The top bar: the phone's §k/n (its overview), the strip §1 … §10, the tools. */
+function topBar(doc) {
   const top = make(doc, "div", "topbar");
-  const strip = make(doc, "nav", "strip", { "data-testid": "lesson-strip" });
   const where = make(doc, "button", "tool where", { type: "button", "data-testid": "lesson-where" });
+  const strip = make(doc, "nav", "strip", { "data-testid": "lesson-strip" });
   const tools = make(doc, "div", "tools");
   const tool = (cls, id) => make(doc, "button", cls, { type: "button", "data-testid": id });
   const edit = tool("tool", "lesson-edit");
@@ -24,63 +45,27 @@ function deckSkeleton(host) {
   const full = tool("tool icon", "lesson-full");
   tools.append(edit, notes, keys, full);
   top.append(where, strip, tools);
-  const notices = make(doc, "div", "notices", { role: "status", "data-testid": "lesson-notices" });
-  const editor = make(doc, "form", "editor", { "data-testid": "lesson-editor" });
-  editor.hidden = true;
-  const scene = make(doc, "section", "scene", { "data-testid": "lesson-scene" });
-  const notesBox = make(doc, "aside", "notes-box", { "data-testid": "lesson-notes" });
-  notesBox.hidden = true;
-  const help = make(doc, "div", "help", { role: "dialog", "data-testid": "lesson-help" });
-  help.hidden = true;
-  const glossary = make(doc, "div", "help glossary", { role: "dialog", "data-testid": "lesson-glossary" });
-  glossary.hidden = true;
-  const overview = make(doc, "div", "help overview-box", { role: "dialog", "data-testid": "lesson-overview" });
-  overview.hidden = true;
-  const review = make(doc, "div", "help overview-box", { role: "dialog", "data-testid": "lesson-review" });
-  review.hidden = true;
-  const handout = make(doc, "div", "handout", { "aria-hidden": "true", "data-testid": "lesson-handout" });
-  const termPop = make(doc, "div", "term-pop", {
-    role: "dialog",
-    "aria-labelledby": "lesson-term-title",
-    "data-testid": "lesson-term-pop",
-  });
-  termPop.hidden = true;
-  const black = make(doc, "div", "black", { "data-testid": "lesson-black" });
-  black.hidden = true;
-  const live = make(doc, "div", "sr-only", { "aria-live": "polite", "data-testid": "lesson-live" });
-  root.append(top, notices, editor, scene, notesBox, help, glossary, overview, review, termPop, black,
-    live, handout); // prettier-ignore
-  host.append(root);
-  return Object.seal({
-    root,
-    top,
-    where,
-    strip,
-    tools,
-    edit,
-    notes,
-    keys,
-    full,
-    notices,
-    editor,
-    scene,
-    notesBox,
-    help,
-    glossary,
-    overview,
-    review,
-    handout,
-    termPop,
-    black,
-    live,
-    stripButtons: [],
-    // the sentence box's controls, built with its first words (buildEditor)
-    sentenceLabel: null,
-    sentence: null,
-    apply: null,
-    exampleButton: null,
-    closeEditor: null,
-  });
+  return { top, where, strip, tools, edit, notes, keys, full };
+}
+
+/** What opens over the scene, each hidden: the notes (S), the key list (?), the glossary (G),
+    the overview (O), the review, a term's popover, the black screen (B). */
+function overlays(doc) {
+  const box = (tag, cls, testid, attrs = {}) => {
+    const e = make(doc, tag, cls, { "data-testid": testid, ...attrs });
+    e.hidden = true;
+    return e;
+  };
+  const dialog = { role: "dialog" };
+  return {
+    notesBox: box("aside", "notes-box", "lesson-notes"),
+    help: box("div", "help", "lesson-help", dialog),
+    glossary: box("div", "help glossary", "lesson-glossary", dialog),
+    overview: box("div", "help overview-box", "lesson-overview", dialog),
+    review: box("div", "help overview-box", "lesson-review", dialog),
+    termPop: box("div", "term-pop", "lesson-term-pop", { ...dialog, "aria-labelledby": "lesson-term-title" }),
+    black: box("div", "black", "lesson-black"),
+  };
 }
 
 function frameTexts(D) {
