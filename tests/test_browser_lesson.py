@@ -200,20 +200,20 @@ def test_notes_are_hidden_until_s_and_the_title_takes_the_focus(page, streamlit_
 SEALED = f"""() => {{
   "use strict";
   const D = {DECK}.parentNode.__lesson; // the component's parent: its shadow root
-  const sealed = [D, D.state, D.els, D.ctx].map((r) => Object.isSealed(r));
+  const sealed = [D, D.local, D.els, D.ctx, D.ctx.local].map((r) => !!r && Object.isSealed(r));
   try {{ D.extra = 1; }} catch (e) {{ return [...sealed, e instanceof TypeError]; }}
   return [...sealed, false];
 }}"""
 
 
 def test_the_decks_records_declare_every_field_where_they_are_made(page, streamlit_server):
-    """D, D.state, D.els and the scene's context are sealed where they are made; every step of
-    every scene runs with them so (test_every_step_of_every_scene_fits_and_reads_from_the_back:
-    a field added anywhere else throws there)."""
+    """D, D.local (the scene's settings), D.els and the scene's context are sealed where they are
+    made; every step of every scene runs with them so (test_every_step_of_every_scene_fits_and_
+    reads_from_the_back: a field added anywhere else throws there)."""
     open_lesson(page, streamlit_server, "?at=1")
-    assert page.evaluate(SEALED) == [True] * 5
+    assert page.evaluate(SEALED) == [True] * 6
     press(page, "End")
-    assert where(page)[0] == SCENES and page.evaluate(SEALED) == [True] * 5
+    assert where(page)[0] == SCENES and page.evaluate(SEALED) == [True] * 6
 
 
 def test_a_share_link_opens_its_scene_and_step_and_carries_no_what_if(page, streamlit_server):
