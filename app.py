@@ -75,9 +75,14 @@ def opens_lesson() -> bool:
     return path.endswith("/lesson")
 
 
+def page_url(page) -> str:
+    """The page's url path ("main" for the default page)."""
+    return getattr(page, "url_path", "") or "main"
+
+
 def page_weights(page) -> str | None:
     """The weights a page always uses whatever the sidebar says (None: it follows the sidebar)."""
-    path = getattr(page, "url_path", "") or "main"
+    path = page_url(page)
     return next((fixed for _, url, _, _, fixed in PAGES if url == path), None)
 
 
@@ -130,7 +135,7 @@ def main() -> None:
     nav = st.navigation(page_entries(lang))
     # Before the page runs: widget values and callbacks have already landed in the session,
     # and an update sent after the page's elements reaches the address bar one run late.
-    sidebar.sync_query(sidebar.current_settings())
+    sidebar.sync_query(sidebar.current_settings(), lesson=page_url(nav) == "lesson")
     nav.run()
     # The sidebar and the frame script after the page: a sidebar click's rerun then delivers
     # the page (the attention view first of all) before twenty sidebar widgets, so the browser

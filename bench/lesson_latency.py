@@ -4,9 +4,10 @@ Method: bench/ui_latency.py's, with its pieces imported (Subject, Interaction, o
 baseline's √d_k toggle, latency_median, the screencast ceiling) and bench/screencast.py's frames:
 latency = input → the last frame in which the maps' region (the deck's canvases, inside its
 shadow root) changed, once the page is still. A step inside a scene answers in the browser with
-no rerun, so its sample does not wait for a server message; a scene change reruns (the link's
-at=) and does. Viewport 1280 × 800; two cases, the example (13 tokens, the trained model) and 64
-tokens × 8 heads (random weights), each sample interleaved with the baseline's.
+no rerun, so its sample does not wait for a server message; nor does a scene change (the deck
+writes the link itself with history.replaceState: no rerun either). Viewport 1280 × 800; two
+cases, the example (13 tokens, the trained model) and 64 tokens × 8 heads (random weights), each
+sample interleaved with the baseline's.
 
 - steps (≤ 0.3× the checkbox): §8's reveal (→, the hidden map appears), §8's answer clicked
   (judged, explained, revealed), §4's step ① → ② (→ starts a 650 ms morph: the first change is
@@ -80,8 +81,8 @@ KINDS = (
     Kind("step: §8 reveal (→)", "reveal", STEP_TARGET, False),
     Kind("step: §8 answer clicked (judged, revealed)", "answer", STEP_TARGET, False),
     Kind("step: §4 ① → ② morph (→), first change", "morph", STEP_TARGET, False, first=True),
-    Kind("scene change: §8 → §9 (→)", "next", SCENE_TARGET, True),
-    Kind("scene change: §9 → §8 (←)", "back", SCENE_TARGET, True),
+    Kind("scene change: §8 → §9 (→)", "next", SCENE_TARGET, False),
+    Kind("scene change: §9 → §8 (←)", "back", SCENE_TARGET, False),
 )
 
 
@@ -123,7 +124,7 @@ def lesson_interactions() -> dict[str, Interaction]:
         "answer": Interaction("answer", go(8, 0), click_first_choice),
         "morph": Interaction("morph", go(4, 0), press("ArrowRight")),
         "next": Interaction("next", go(8, 2), press("ArrowRight")),
-        "back": Interaction("back", go(9, 0), press("ArrowLeft")),
+        "back": Interaction("back", go(9, 0), press("ArrowLeft")),  # §9's first step
     }
 
 

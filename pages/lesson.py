@@ -1,13 +1,16 @@
-"""The lesson (/lesson?at=N): the article's §1–§10 as scenes for a projector, one at a time.
+"""The lesson (/lesson?at=N&step=K): the article's §1–§10 as scenes for a projector, one at a time.
 
-The page's Streamlit side: the scene in the link, the deck's state back into the session, the
-numbers of every scene for this sentence (cached), and the header the deck reads (ui/lesson/).
+The page's Streamlit side: the scene and step the link opens on, a new sentence from the deck,
+the numbers of every scene for this sentence (cached), and the header the deck reads
+(ui/lesson/). Scenes and steps are the browser's: the deck writes them into the link itself
+(history.replaceState), so turning a page never reruns this script.
 """
 
 from __future__ import annotations
 
 import inspect
 import math
+import re
 from dataclasses import replace
 from functools import cache, partial
 
@@ -22,9 +25,7 @@ from ui.routing import ensure_router
 from ui.settings import DEFAULT_SENTENCE, Settings
 from ui.text import SECTIONS, t
 
-AT = "lesson_at"  # the scene on screen, 1 … data.SCENES
-WRITTEN = "_lesson_at_written"  # the at= this session last wrote into the address bar
-NOTICES = "_lesson_notices"  # notices about the link, shown until the scene changes
+STEP_CHARS = 40  # characters of the link's step= passed on (a number or a step's id)
 BLOCKS = "_lesson_blocks"  # measurements the deck asked for: "variance" (§5), "cost" (§7)
 ACK = "lesson_ack"  # sequence number of the last deck state applied
 # Strings of other pages the deck shows as they are (map axes, summaries, job names).
@@ -68,6 +69,16 @@ PAGE_CSS = """<style>
    tools: the deck already shows the new state; the figure says when it waits for a measurement. */
 [data-testid="stStatusWidget"] { display: none !important; }
 [data-testid="stMainBlockContainer"] [data-stale="true"] { opacity: 1 !important; }
+/* The printed handout (the deck's print rules lay out its pages): nothing of Streamlit's frame,
+   and no box that clips the pages to one screen. */
+@media print {
+  [data-testid="stSidebar"], [data-testid="stHeader"], [data-testid="stToolbar"],
+  [data-testid="stDecoration"], [data-testid="stBottom"] { display: none !important; }
+  html, body, #root, [data-testid="stApp"], [data-testid="stAppViewContainer"],
+  [data-testid="stMain"], [data-testid="stMainBlockContainer"] {
+    height: auto !important; overflow: visible !important; position: static !important;
+  }
+}
 </style>"""
 
 
@@ -88,47 +99,33 @@ def parse_at(raw: str | None) -> tuple[int, bool]:
     return used, used == value
 
 
-def scene_from_link(lang: str) -> int:
-    """The scene to show: the link's at= when this session opens the lesson (a share link, a
-    bookmark), else the session's scene. Once the deck is on screen it owns the scene: a rerun
-    that carries an older address (a key pressed while the last rerun's link was still on its
-    way) must never take a presenter back."""
-    ss = st.session_state
+def link_of(lang: str) -> tuple[int, str | None, list[str]]:
+    """(scene, step, notices) the link names: at= (the nearest scene for a bad one, with a
+    notice), step= as written (the deck reads a number or a step's id). Read on every run: the
+    deck takes them when it starts (a fresh load, a share link), and owns them afterwards."""
     raw = st.query_params.get("at")
-    if raw is not None and ss.get(WRITTEN) is None:
-        at, exact = parse_at(raw)
-        ss[AT] = at
-        bad = [] if exact else [t("lesson.at_bad", lang, value=raw[:20], n=data.SCENES, used=at)]
-        ss[NOTICES] = bad
-    return min(max(int(ss.get(AT) or 1), 1), data.SCENES)
+    at, exact = parse_at(raw)
+    bad = [] if exact else [t("lesson.at_bad", lang, value=raw[:20], n=data.SCENES, used=at)]
+    step = st.query_params.get("step")
+    return at, None if step is None else str(step)[:STEP_CHARS], bad
 
 
 def write_link(at: int) -> None:
-    """at= into the address bar (the settings are written by app.py's sidebar.sync_query)."""
+    """at= into the address bar when the link has none or a bad one; the deck writes at= and
+    step= itself from then on (the settings: app.py's sidebar.sync_query)."""
     if st.query_params.get("at") != str(at):
         st.query_params["at"] = str(at)
-    st.session_state[WRITTEN] = str(at)
 
 
-# ---- the deck's state back into the session -----------------------------------------------------
+# ---- what the deck sends back: a new sentence ---------------------------------------------------
 
 
 def apply_deck() -> None:
-    """on_deck_change: the scene, focus token, √d_k, causal and a new sentence from the browser."""
+    """on_deck_change: a new sentence from the deck's sentence box (nothing else reruns)."""
     ss = st.session_state
     got = (ss.get(deck.KEY) or {}).get("deck")
     if not isinstance(got, dict):
         return
-    at = got.get("at")
-    if isinstance(at, int) and not isinstance(at, bool) and 1 <= at <= data.SCENES:
-        if at != ss.get(AT):
-            ss[NOTICES] = []
-        ss[AT] = at
-    for name in ("scale", "causal"):
-        if isinstance(got.get(name), bool):
-            ss[name] = got[name]
-    if isinstance(got.get("focus"), str):
-        ss["focus_text"] = got["focus"][:100]
     if isinstance(got.get("sentence"), str):
         ss["sentence"] = got["sentence"][:MAX_URL_SENTENCE]
         ss["focus_text"] = ""
@@ -235,17 +232,38 @@ def numpy_lines(scale: bool, causal: bool) -> list[str]:
     return ["S = Q @ K.swapaxes(-1, -2)", scaled, soft, "O = A @ V"]
 
 
+def deck_areas() -> tuple[str, ...]:
+    """The text tables the deck shows whole: lesson.toml, each scene's lesson_sNN.toml and the
+    glossary (never the teacher's notes, which go to the teacher alone)."""
+    scenes = tuple(area for area in SECTIONS if re.fullmatch(r"lesson_s\d\d", area))
+    return ("lesson", *scenes)
+
+
 def strings(lang: str) -> dict[str, str]:
     """Every string the deck shows, keyed as in the text tables (grep finds each use)."""
-    keys = (*SECTIONS["lesson"], *SHARED_KEYS)
+    keys = (*(k for area in deck_areas() for k in SECTIONS[area]), *SHARED_KEYS)
     return {key: t(key, lang) for key in keys}
+
+
+@cache
+def glossary(lang: str) -> list[list[str]]:
+    """The glossary (ui/text/glossary.toml), whole, in its order: [slug, term, definition,
+    example template or ""] per term (the deck fills an example's values, terms.js)."""
+    entries: dict[str, dict[str, str]] = {}
+    for key in SECTIONS["glossary"]:
+        slug, _, kind = key.removeprefix("glossary.").partition(".")
+        entries.setdefault(slug, {})[kind or "def"] = t(key, lang)
+    return [[slug, e["term"], e["def"], e.get("example", "")] for slug, e in entries.items()]
+
+
+def lesson_settings(s: Settings) -> Settings:
+    """The settings the lesson's numbers are made with: the session's sentence and model; √d_k
+    on, no mask and the default focus (each scene's what-ifs are its own, in the browser)."""
+    return replace(s, scale=True, causal=False, focus="")
 
 
 def settings_of(s: Settings) -> dict:
     return {
-        "scale": s.scale,
-        "causal": s.causal,
-        "focus": s.focus,
         "sentence": s.sentence,
         "weights": s.weights,
         "d": s.d_model,
@@ -256,14 +274,15 @@ def settings_of(s: Settings) -> dict:
     }
 
 
-def notices_for(s: Settings) -> list[str]:
+def notices_for(s: Settings, more: list[str]) -> list[str]:
     """The link's notices in plain text (the deck sets textContent: nothing is markup)."""
-    out = [t(key, s.lang, **fmt) for _, key, fmt in sidebar.link_notices(s)]
-    return out + list(st.session_state.get(NOTICES, []))
+    return [t(key, s.lang, **fmt) for _, key, fmt in sidebar.link_notices(s)] + more
 
 
-def build(s: Settings, at: int) -> tuple[dict, dict[str, np.ndarray]]:
-    """The deck's header and arrays for these settings, on scene `at`."""
+def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, dict]:
+    """The deck's header and arrays for these settings, opening on the link's scene and step."""
+    at, step, bad = link
+    linked = "at" in st.query_params
     user, arrays = sentence_set(s, "u.")
     sets = {"user": user}
     if any(user["needs"].values()):
@@ -277,18 +296,21 @@ def build(s: Settings, at: int) -> tuple[dict, dict[str, np.ndarray]]:
     header = {
         "v": 1,
         "at": at,
+        "linked": linked,  # the link names a scene (else the deck may go where it left off)
+        "step": step,
         "scenes": data.SCENES,
         "ack": int(st.session_state.get(ACK, 0) or 0),
         "lang": s.lang,
         "settings": settings_of(s),
-        "notices": notices_for(s),
+        "notices": notices_for(s, bad),
         "text": strings(s.lang),
         "notes": notes(s.lang),
+        "glossary": glossary(s.lang),
         "sets": sets,
         "order": order,
         "blocks": blocks,
         "code": listing(),
-        "numpy": {str(c): numpy_lines(s.scale, c) for c in (False, True)},
+        "numpy": {f"{int(a)}|{int(c)}": numpy_lines(a, c) for a in (0, 1) for c in (0, 1)},
         "cells": cell_counts(s.sentence),
         "heads_cost": data.heads_cost(*heads_of(user)),
         "example": DEFAULT_SENTENCE,
@@ -306,9 +328,9 @@ def heads_of(user: dict) -> tuple[int, int, int]:
     return max(info["n"], 1), info["d_model"], info["h"]
 
 
-def show(s: Settings, at: int) -> None:
-    """Mount the deck on scene `at`."""
-    header, arrays = build(s, at)
+def show(s: Settings, link: tuple[int, str | None, list[str]]) -> None:
+    """Mount the deck, opening (when it starts) on the link's scene and step."""
+    header, arrays = build(s, link)
     deck.mount(header, arrays, on_deck=apply_deck, on_block=ask_block)
 
 
@@ -317,13 +339,14 @@ def show(s: Settings, at: int) -> None:
 
 def main() -> None:
     ensure_router()  # a fresh server's first visit may skip app.py: rerun through it
-    s = sidebar.current_settings()
+    s = lesson_settings(sidebar.current_settings())
+    sidebar.own_settings("scale", "causal", note=t("lesson.side_owned", s.lang))
     st.html(PAGE_CSS)  # the deck fills the screen: no padding, no header band
     with st.container(key="lesson_h1"):  # the page's name for screen readers; each scene has an h2
         st.title(t("lesson.nav", s.lang))
-    at = scene_from_link(s.lang)  # ?at=N, the nearest scene for a bad one (with a notice)
-    show(s, at)  # every scene's numbers for this sentence; the browser steps through them
-    write_link(at)
+    link = link_of(s.lang)  # ?at=N&step=K, the nearest scene for a bad one (with a notice)
+    show(s, link)  # every scene's numbers for this sentence; the browser steps through them
+    write_link(link[0])
 
 
 if __name__ == "__main__":  # st.navigation runs a page as __main__; tests import its functions

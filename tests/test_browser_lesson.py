@@ -1,7 +1,9 @@
 """The lesson (/lesson) in Chromium: every scene and step fits a projector's screen and a big one,
 readable from the back (no text under 20 px, no labels on top of each other, nothing cut), the
 keys and the link, predict-then-reveal, bad links, a sentence a scene cannot use, the phone,
-axe, and the browser's arithmetic against the core. Helpers stay in this file."""
+axe, and the browser's arithmetic against the core. The rules every step meets (no spoilers, the
+phone's screen, the maps' cells) and the deck's frame (overview, handout, terms, progress):
+tests/test_browser_lesson_rules.py; shared helpers: tests/lesson_support.py."""
 
 from __future__ import annotations
 
@@ -17,68 +19,35 @@ from attention_core import softmax
 from attention_core.analysis import row_entropy
 from demo_model import load_demo_model
 from tests.browser_support import axe
+from tests.lesson_support import (
+    DECK,
+    LOAD_MS,
+    ROOM_CHECK,
+    ROOT,
+    SCENE,
+    SENTENCE,
+    open_lesson,
+    press,
+    settle,
+    shot,
+    walk_every_step,
+    where,
+)
 from ui.lesson import deck
 from ui.text import t
 
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parent.parent
-ARTIFACTS = REPO / "test-artifacts" / "lesson"
 DOCS = REPO / "docs" / "lesson"  # LESSON_DOCS=1 writes the screenshots there
-LOAD_MS = 120_000
 SCENES = 10
-SENTENCE = "小明把书放在了桌子上，然后他走了。"
 LONG = (  # 64 jieba tokens, as bench/common.py's long case
     "小明把书放在了桌子上，然后他走了。小红拿起那本书，看了看封面，又把它放回了桌子上。"
     "老师走进教室，看见书在桌子上，就问这是谁的书。小明回来以后，发现书不见了，他很着急，到处寻找。"
 )
-ROOT = "document.querySelector('[data-testid=\"stBidiComponentIsolated\"]').shadowRoot"
-DECK = f"{ROOT}.querySelector('[data-testid=\"lesson\"]')"
-SCENE = f"{ROOT}.querySelector('[data-testid=\"lesson-scene\"]')"
-
-# Everything a person at the back of the room must be able to read, checked from outside: the
-# text nodes' computed sizes and boxes, the fonts and label boxes the canvases publish
-# (data-fonts, data-cell-fonts, data-labels), boxes that scroll or cut their content.
-ROOM_CHECK = (Path(__file__).with_name("lesson_room_check.js")).read_text(encoding="utf-8")
-
-# At rest: drawn, no animation, no measurement awaited, and the server has applied every change
-# the deck sent on the scene it shows (data-synced: the rerun a key started has come back).
-STILL = f"""() => {{
-  const d = {DECK};
-  const s = {SCENE};
-  return !!d && d.dataset.ready === '1' && d.dataset.synced === '1' && !d.dataset.anim
-    && !!s && !s.dataset.waiting;
-}}"""
 
 
-# ---- helpers ------------------------------------------------------------------------------------
-
-
-def open_lesson(page, base: str, query: str = "", size=(1024, 768)) -> None:
-    """Load /lesson with a query and wait until the deck has drawn its scene and rests."""
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.goto(f"{base}/lesson{query}")
-    page.wait_for_selector('[data-testid="lesson"][data-ready="1"]', timeout=LOAD_MS)
-    settle(page)
-
-
-def settle(page) -> None:
-    """Until no animation runs, no measurement is awaited, the server has caught up with the
-    deck (so a key's rerun has finished: never a sleep), and Streamlit is idle."""
-    page.wait_for_function(STILL, timeout=LOAD_MS, polling=100)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')?.innerText",
-        timeout=LOAD_MS,
-        polling=100,
-    )
-    page.evaluate("() => document.fonts.ready.then(() => new Promise(requestAnimationFrame))")
-    page.wait_for_function(STILL, timeout=LOAD_MS, polling=100)
-
-
-def where(page) -> tuple[int, int]:
-    """(scene, step) on screen."""
-    got = page.evaluate(f"() => [{SCENE}.dataset.scene, {SCENE}.dataset.step]")
-    return int(got[0]), int(got[1])
+# ---- helpers (the shared ones: tests/lesson_support.py) ----------------------------------------
 
 
 def link_at(page) -> str | None:
@@ -89,19 +58,6 @@ def wait_link(page, at: int) -> None:
     page.wait_for_function(
         f"() => new URLSearchParams(location.search).get('at') === '{at}'", timeout=LOAD_MS
     )
-
-
-def press(page, key: str) -> None:
-    page.keyboard.press(key)
-    settle(page)
-
-
-def shot(page, name: str) -> Path:
-    """A screenshot in test-artifacts/lesson (every step of the room tests lands there)."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / name
-    page.screenshot(path=str(path))
-    return path
 
 
 def keep_for_docs(shots: dict[int, Path], suffix: str) -> None:
@@ -128,21 +84,6 @@ def keep_phone_sheet(paths: list[Path], cols: int = 5, scale: float = 0.66, gap:
         sheet.paste(tile.resize((w, h), Image.LANCZOS), (x, y))
     DOCS.mkdir(parents=True, exist_ok=True)
     sheet.save(DOCS / "phone.png", optimize=True)
-
-
-def walk_every_step(page, check) -> list[str]:
-    """From §1 step 1 to §10's last step with →, calling check(scene, step) at each."""
-    problems: list[str] = []
-    seen = set()
-    for _ in range(60):
-        here = where(page)
-        if here in seen:
-            break
-        seen.add(here)
-        problems += [f"§{here[0]}.{here[1] + 1}: {p}" for p in check(*here)]
-        press(page, "ArrowRight")
-    assert {s for s, _ in seen} == set(range(1, SCENES + 1)), seen
-    return problems
 
 
 # ---- the room ---------------------------------------------------------------------------------
@@ -259,41 +200,67 @@ def test_notes_are_hidden_until_s_and_the_title_takes_the_focus(page, streamlit_
 SEALED = f"""() => {{
   "use strict";
   const D = {DECK}.parentNode.__lesson; // the component's parent: its shadow root
-  const sealed = [D, D.state, D.els, D.ctx].map((r) => Object.isSealed(r));
+  const sealed = [D, D.local, D.els, D.ctx, D.ctx.local].map((r) => !!r && Object.isSealed(r));
   try {{ D.extra = 1; }} catch (e) {{ return [...sealed, e instanceof TypeError]; }}
   return [...sealed, false];
 }}"""
 
 
 def test_the_decks_records_declare_every_field_where_they_are_made(page, streamlit_server):
-    """D, D.state, D.els and the scene's context are sealed where they are made; every step of
-    every scene runs with them so (test_every_step_of_every_scene_fits_and_reads_from_the_back:
-    a field added anywhere else throws there)."""
+    """D, D.local (the scene's settings), D.els and the scene's context are sealed where they are
+    made; every step of every scene runs with them so (test_every_step_of_every_scene_fits_and_
+    reads_from_the_back: a field added anywhere else throws there)."""
     open_lesson(page, streamlit_server, "?at=1")
-    assert page.evaluate(SEALED) == [True] * 5
+    assert page.evaluate(SEALED) == [True] * 6
     press(page, "End")
-    assert where(page)[0] == SCENES and page.evaluate(SEALED) == [True] * 5
+    assert where(page)[0] == SCENES and page.evaluate(SEALED) == [True] * 6
 
 
-def test_a_share_link_opens_its_scene_with_its_settings_and_they_carry(page, streamlit_server):
+def test_a_share_link_opens_its_scene_and_step_and_carries_no_what_if(page, streamlit_server):
+    """README "What a lesson link carries": the scene, the step, the sentence, the language;
+    scale=0 in a link changes nothing (√d_k is each scene's own switch) and leaves the link."""
     sentence = "那天小红在公园里看见了小刚，她很高兴。"
-    open_lesson(page, streamlit_server, f"?at=5&lang=en&scale=0&s={sentence}")
-    assert where(page) == (5, 0)
+    open_lesson(page, streamlit_server, f"?at=5&step=2&lang=en&scale=0&s={sentence}")
+    assert where(page) == (5, 1)
     assert page.locator('[data-testid="lesson-title"]').inner_text() == t("lesson.s5.title", "en")
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('scale')")
     query = parse_qs(urlparse(page.url).query)
-    assert query["at"] == ["5"] and query["scale"] == ["0"] and query["lang"] == ["en"]
+    assert query["at"] == ["5"] and query["step"] == ["2"] and query["lang"] == ["en"]
     assert query["s"] == [sentence]
-    page.locator('[data-testid="lesson-strip"] button[data-at="9"]').click()
-    settle(page)
+    press(page, "ArrowRight")
+    assert parse_qs(urlparse(page.url).query)["step"] == ["3"]
+    open_lesson(page, streamlit_server, "?at=5&step=reveal&lang=en")  # a step by its id
+    assert where(page) == (5, 2)
+
+
+def reveal_s5(page) -> str:
+    """§5's answer, revealed with keys from wherever the deck is."""
+    press(page, "5")
+    press(page, "ArrowRight")
+    press(page, "ArrowRight")
+    assert where(page) == (5, 2)
+    return verdict(page)[1]
+
+
+def test_a_scenes_what_if_stays_in_its_scene(page, streamlit_server):
+    """At §9 the mask on (its switch), then 4 → →: §4 is unmasked, §5's reveal says what it
+    said before, and the link holds no causal=1."""
+    open_lesson(page, streamlit_server, "?at=9")
+    before = reveal_s5(page)
+    press(page, "9")
     page.locator('[data-testid="s9-causal"]').check()
-    page.wait_for_url("**causal=1**", timeout=LOAD_MS)
-    page.locator('[data-testid="lesson-strip"] button[data-at="4"]').click()
     settle(page)
-    press(page, "ArrowRight")  # ② ÷1: scaling off, as the link says
-    assert "÷1" in page.locator('[data-testid="lesson-step-name"]').inner_text()
-    press(page, "ArrowRight")  # ③ softmax, with the mask the link now holds
+    assert page.locator('[data-testid="s9-causal"]').is_checked()
+    press(page, "4")
+    press(page, "ArrowRight")
+    press(page, "ArrowRight")
+    assert where(page) == (4, 2)
     alt = page.locator('[data-testid="lesson-canvas"]').get_attribute("aria-label")
-    assert "np.where(mask" in alt
+    assert "np.where(mask" not in alt and "softmax(S" in alt
+    assert reveal_s5(page) == before
+    assert "causal" not in parse_qs(urlparse(page.url).query)
+    press(page, "9")
+    assert not page.locator('[data-testid="s9-causal"]').is_checked()  # entering resets it
 
 
 @pytest.mark.parametrize(
@@ -384,8 +351,9 @@ def test_on_a_phone_each_scene_is_one_column_figure_first_and_never_sideways(
     open_lesson(page, streamlit_server, "?at=1", (390, 844))
     shots = []
     for scene in range(1, SCENES + 1):
-        if scene > 1:
-            page.locator(f'[data-testid="lesson-strip"] button[data-at="{scene}"]').click()
+        if scene > 1:  # the strip is the §k/n button on a phone: its overview
+            page.locator('[data-testid="lesson-where"]').click()
+            page.locator(f'[data-testid="lesson-overview"] button[data-at="{scene}"]').click()
             settle(page)
         shots.append(shot(page, f"phone_s{scene:02d}.png"))
         got = page.evaluate(f"""() => {{
@@ -432,8 +400,9 @@ def test_the_browsers_weighted_mix_equals_the_cores_output(page, streamlit_serve
     head = chosen_head(page)
     got = json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))
     np.testing.assert_allclose(got, run[head, i], rtol=1e-4, atol=1e-5)
-    page.locator('[data-testid="lesson-side"] [data-key="head-2"]').click()
     press(page, "4")
+    page.locator('[data-testid="lesson-side"] [data-key="head-2"]').click()
+    settle(page)
     for _ in range(3):
         press(page, "ArrowRight")
     got = json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))

@@ -66,7 +66,9 @@ def test_the_lesson_sends_every_scenes_numbers_words_and_notes():
     ok(at)
     header, arrays = payload(at)
     assert header["at"] == 1 and header["scenes"] == data.SCENES
-    assert set(header["text"]) >= set(SECTIONS["lesson"])
+    assert set(header["text"]) >= set(SECTIONS["lesson"]) | set(SECTIONS["lesson_s05"])
+    assert not set(header["text"]) & set(SECTIONS["lesson_notes"])  # the notes are not the words
+    assert header["glossary"] == page.glossary("zh")
     assert sorted(header["notes"], key=int) == [str(k) for k in range(1, 11)]
     user = header["sets"]["user"]
     assert user["needs"] == {str(k): "" for k in range(1, 11)} and "example" not in header["sets"]
@@ -88,14 +90,18 @@ def test_a_rerun_that_changes_no_number_sends_no_arrays():
     assert again["digest"] == first["digest"] and arrays == {}
 
 
-@pytest.mark.parametrize("scene", [1, 5, 10])
-def test_the_link_opens_its_scene(scene):
-    at = open_lesson(at=str(scene), lang="en")
+@pytest.mark.parametrize(("scene", "step"), [(1, None), (5, "3"), (10, "learned")])
+def test_the_link_opens_its_scene_and_step_with_no_what_if_in_its_numbers(scene, step):
+    """The deck starts where the link says; a link's scale=0 and causal=1 change no number the
+    lesson sends (what the address keeps: tests/test_browser_lesson.py, through the router)."""
+    link = {"at": str(scene), "lang": "en", "scale": "0", "causal": "1"}
+    at = open_lesson(**link, **({"step": step} if step else {}))
     ok(at)
     header, _ = payload(at)
-    assert header["at"] == scene and header["notices"] == []
+    assert (header["at"], header["step"], header["notices"]) == (scene, step, [])
     assert header["text"]["lesson.s5.title"] == t("lesson.s5.title", "en")
     assert at.query_params["at"] == str(scene) and at.query_params["lang"] == "en"
+    assert "scale" not in header["settings"] and "causal" not in header["settings"]
 
 
 @pytest.mark.parametrize(
@@ -119,20 +125,19 @@ def test_parse_at_takes_the_nearest_scene():
     assert page.parse_at("inf") == (1, False)
 
 
-def test_the_decks_state_moves_the_scene_and_the_shared_settings(monkeypatch):
-    """What the browser sends back lands in the session (malformed values are left out)."""
+def test_only_a_new_sentence_comes_back_from_the_deck(monkeypatch):
+    """Scenes, steps and each scene's what-ifs (√d_k, the mask, the focus) are the browser's:
+    the session takes a new sentence from the deck and nothing else."""
     ss = {deck.KEY: {"deck": {"at": 6, "scale": False, "causal": True, "focus": "小明", "seq": 3}}}
     monkeypatch.setattr(page.st, "session_state", ss)
     page.apply_deck()
-    assert (ss[page.AT], ss["scale"], ss["causal"], ss["focus_text"], ss[page.ACK]) == (
-        6, False, True, "小明", 3
-    )  # fmt: skip
-    ss[deck.KEY] = {"deck": {"at": 99, "scale": "yes", "sentence": "你好。", "seq": 4}}
+    assert ss[page.ACK] == 3 and not {"scale", "causal", "focus_text", "sentence"} & set(ss)
+    ss[deck.KEY] = {"deck": {"sentence": "你好。", "seq": 4}}
     page.apply_deck()
-    assert ss[page.AT] == 6 and ss["scale"] is False and ss["sentence"] == "你好。"
+    assert ss["sentence"] == "你好。" and ss["focus_text"] == "" and ss[page.ACK] == 4
     ss[deck.KEY] = {"deck": "garbage"}
     page.apply_deck()
-    assert ss[page.AT] == 6
+    assert ss[page.ACK] == 4
 
 
 def test_a_measurement_is_made_when_the_deck_asks_for_it():
@@ -321,12 +326,6 @@ def test_every_scene_has_teachers_notes_with_a_question_for_the_class(lang):
         assert all(text.strip() for _, text in blocks)
 
 
-def test_every_scene_has_a_title_steps_and_a_takeaway_in_both_languages():
-    for k in range(1, 11):
-        for part in ("title", "step0", "take"):
-            assert f"lesson.s{k}.{part}" in SECTIONS["lesson"], (k, part)
-
-
 def test_the_main_page_links_the_lesson():
     at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     ok(at)
@@ -334,18 +333,18 @@ def test_the_main_page_links_the_lesson():
     assert any(link.page.endswith("lesson.py") or "lesson" in link.page for link in links), links
 
 
-def test_a_rerun_that_carries_an_older_link_never_takes_the_deck_back(monkeypatch):
-    """The link's at= is read when a session opens the lesson (a share link, a bookmark); once
-    the deck is on screen its scene wins over an address a rerun carried from before the
-    presenter's last key (the deck turned to §4, the address bar still said at=1)."""
-    ss = {page.AT: 4, page.WRITTEN: "7"}
-    monkeypatch.setattr(page.st, "session_state", ss)
-    monkeypatch.setattr(page.st, "query_params", {"at": "1"})
-    assert page.scene_from_link("zh") == 4 and ss[page.AT] == 4
-    for raw, scene in (("1", 1), ("6", 6)):
-        monkeypatch.setattr(page.st, "session_state", {})
-        monkeypatch.setattr(page.st, "query_params", {"at": raw})
-        assert page.scene_from_link("zh") == scene  # a session opening the lesson there
+def test_the_link_names_the_scene_and_the_step_on_every_run(monkeypatch):
+    """at= and step= are read on every run (the deck takes them when it starts: a fresh load, a
+    share link, a bookmark); step= goes on as written, a number or a step's id."""
+    for query, want in (({"at": "5", "step": "2"}, (5, "2", [])), ({"at": "3", "step": "reveal"},
+                        (3, "reveal", [])), ({}, (1, None, []))):  # fmt: skip
+        monkeypatch.setattr(page.st, "query_params", query)
+        assert page.link_of("zh") == want
+    monkeypatch.setattr(page.st, "query_params", {"at": "x", "step": "9" * 99})
+    at, step, bad = page.link_of("en")
+    assert (at, step) == (1, "9" * page.STEP_CHARS) and bad == [
+        t("lesson.at_bad", "en", value="x", n=data.SCENES, used=1)
+    ]
 
 
 # A colour or a size in px written in the lesson's code (its comments left out).
@@ -356,7 +355,7 @@ COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 def test_the_lessons_js_writes_no_colour_and_no_font_size_of_its_own():
     """Colours, font stacks and type sizes come from ui/palette.py in the header (for_lesson):
     the deck's JS names none (its CSS reads them as variables the deck sets)."""
-    for path in sorted((ROOT / "ui" / "lesson").glob("*.js")):
+    for path in sorted((ROOT / "ui" / "lesson").rglob("*.js")):
         code = COMMENTS.sub("", path.read_text(encoding="utf-8"))
         found = WRITTEN_STYLE.findall(code)
         assert not found, (path.name, found)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from ui.links import QUERY_KEYS, parse_query, to_query
+from ui.links import QUERY_KEYS, lesson_query, parse_query, to_query
 from ui.settings import DEFAULTS, Settings, head_options, nearest_heads
 
 W = "warning"
@@ -235,3 +237,14 @@ def test_head_options_are_the_divisors_up_to_max_heads(d_model, heads):
 )
 def test_nearest_heads_takes_the_closest_divisor_and_the_smaller_on_a_tie(d_model, wanted, used):
     assert nearest_heads(d_model, wanted) == used
+
+
+def test_a_lesson_link_carries_the_sentence_language_and_model_not_the_what_ifs():
+    """README "What a lesson link carries": s and lang; w, d, h, seed, pos, mode off default;
+    never √d_k, the mask or the focus (each scene's own)."""
+    s = replace(DEFAULTS, scale=False, causal=True, focus="小明", lang="en")
+    assert lesson_query(s) == {"s": DEFAULTS.sentence, "lang": "en"}
+    other = replace(s, d_model=DEFAULTS.d_model * 2, seed=DEFAULTS.seed + 1)
+    assert lesson_query(other) == {
+        "s": DEFAULTS.sentence, "d": str(other.d_model), "seed": str(other.seed), "lang": "en"
+    }  # fmt: skip

@@ -139,9 +139,15 @@ PARAMS = {
     "head": PAGE,  # the main page's inspected head, 1-based (pages/main.py)
     "tau": PAGE,  # the attention view's temperature τ (pages/main.py)
     "nth": PAGE,  # which occurrence of the focus token the view looks from: 2 = the second 了
-    "at": PAGE,  # the lesson's scene (pages/lesson.py)
+    "at": PAGE,  # the lesson's scene (pages/lesson.py; the deck writes it, no rerun)
+    "step": PAGE,  # the lesson's step in its scene, 1-based as shown, or its id (the deck's)
 }
 QUERY_KEYS = tuple(name for name, param in PARAMS.items() if param.field)  # the settings'
+# What a lesson link carries besides its scene and step (README "What a lesson link carries"):
+# the sentence and the language always; the settings that make the sentence's numbers when they
+# differ from the defaults. √d_k, the mask, τ, the focus and a head are each scene's own what-ifs.
+LESSON_ALWAYS = ("s", "lang")
+LESSON_MODEL = ("w", "d", "h", "seed", "pos", "mode")
 
 
 def _parse_one(name: str, raw: str, found: dict) -> Notice | None:
@@ -200,3 +206,15 @@ def to_query(settings: Settings) -> dict[str, str]:
         for name, param in PARAMS.items()
         if param.field and param.written(settings)
     }
+
+
+def lesson_query(settings: Settings) -> dict[str, str]:
+    """Settings → what a lesson link carries (LESSON_ALWAYS, and LESSON_MODEL off default)."""
+
+    def differs(name: str) -> bool:
+        field = PARAMS[name].field
+        return getattr(settings, field) != getattr(DEFAULTS, field)
+
+    full = to_query(settings)
+    keep = [*LESSON_ALWAYS, *(name for name in LESSON_MODEL if differs(name))]
+    return {name: full[name] for name in keep if name in full}

@@ -8,7 +8,7 @@ from dataclasses import replace
 import streamlit as st
 
 from ui import text
-from ui.links import PARAMS, QUERY_KEYS, parse_query, to_query
+from ui.links import PARAMS, QUERY_KEYS, lesson_query, parse_query, to_query
 from ui.settings import (
     D_MODEL_MAX,
     D_MODEL_MIN,
@@ -281,9 +281,10 @@ def sentence_box(lang: str) -> None:
         )
 
 
-def sync_query(settings: Settings) -> None:
-    """Write the settings into the address bar (only the parameters that changed)."""
-    wanted = to_query(settings)
+def sync_query(settings: Settings, lesson: bool = False) -> None:
+    """Write the settings into the address bar (only the parameters that changed); on the
+    lesson, only what a lesson link carries (links.lesson_query)."""
+    wanted = lesson_query(settings) if lesson else to_query(settings)
     changed = {k: v for k, v in wanted.items() if st.query_params.get_all(k) != [v]}
     if changed:
         st.query_params.update(changed)

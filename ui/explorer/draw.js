@@ -173,7 +173,7 @@ function labelPlan(ctx, g, labels, axes, fonts, keep) {
   return { px: g.px, titlePx: tp, items: [...rowsKept, ...keysKept], titles };
 }
 
-/** Draw a label plan in `colour`; returns what was drawn: {fonts, boxes}. */
+/** Draw a label plan in `colour`; returns what was drawn: {fonts, boxes, rows (row labels)}. */
 function drawPlan(ctx, plan, colour, stack) {
   ctx.fillStyle = colour;
   ctx.font = `${plan.px}px ${stack}`;
@@ -185,7 +185,8 @@ function drawPlan(ctx, plan, colour, stack) {
   ctx.fillText(key.text, key.x, key.y);
   turnedText(ctx, query.text, query.x, query.y, "center");
   const boxes = [...plan.items, ...plan.titles].map((it) => it.box);
-  return { fonts: [plan.px, plan.titlePx], boxes };
+  const rows = plan.items.filter((it) => it.kind === "row").length;
+  return { fonts: [plan.px, plan.titlePx], boxes, rows };
 }
 
 /** One label of a plan (a row's, or a key's across, upright or turned), in the current font. */
@@ -222,17 +223,20 @@ function axisLabels(ctx, g, labels, axes, colour, fonts, keep) {
 
 /** Publish on a canvas what it shows in words, for tests that read the room from outside:
     data-fonts (px of its labels), data-cell-fonts (px of numbers in cells), data-labels (the
-    label boxes, css px inside the canvas). Written only when they change. */
-function publishText(canvas, fonts, cellFonts, boxes) {
+    label boxes, css px inside the canvas), data-cell (a map's cell side, css px) and
+    data-labelled (how many of its n tokens have a row label). Written only when they change. */
+function publishText(canvas, fonts, cellFonts, boxes, g = null, rows = null) {
   const round = (v) => Math.round(v * 10) / 10;
   const text = {
     fonts: [...new Set(fonts)].sort((a, b) => a - b).join(","),
     cellFonts: [...new Set(cellFonts)].sort((a, b) => a - b).join(","),
     labels: JSON.stringify(boxes.map((b) => b.map(round))),
+    ...(g ? { cell: String(round(g.cell)), labelled: `${rows}/${g.n}` } : {}),
   };
   for (const [key, value] of Object.entries(text)) {
     if (canvas.dataset[key] !== value) canvas.dataset[key] = value;
   }
+  if (!g) for (const key of ["cell", "labelled"]) delete canvas.dataset[key]; // no map on it now
 }
 
 /** A double outline (ink.mark_inner inside ink.mark_outer), visible on every colour of the ramps. */
@@ -286,7 +290,7 @@ function drawMap(canvas, g, spec, look) {
     cellNumbers(ctx, g, px, look.fonts, cells.text, ink);
   }
   marks(ctx, g, spec.marks, look.ink);
-  publishText(canvas, words.fonts, px ? [px] : [], words.boxes);
+  publishText(canvas, words.fonts, px ? [px] : [], words.boxes, g, words.rows);
   return px > 0;
 }
 

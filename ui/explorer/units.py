@@ -24,7 +24,7 @@ from pathlib import Path
 
 BUILDER = "builder"  # the registry's section of fields the bundle builder gives (from Python)
 _REGISTRY = re.compile(r"^const (\w+) = Object\.seal\(\{\n(.*?)^\}\);", re.M | re.S)
-_SECTION = re.compile(r"^\s*// ([\w.]+)")
+_SECTION = re.compile(r"^\s*// ([\w./]+)")  # a file name, in a folder of the package or not
 _FIELD = re.compile(r"\b(\w+): null\b")
 _HEADER = re.compile(r"\s*(?:/\*.*?\*/\s*|//[^\n]*\n\s*)*", re.S)  # a file's leading comments
 _TAKE = re.compile(r"const \{([^}]*)\} = (\w+);\s*")
@@ -38,7 +38,8 @@ _NOT_CODE = re.compile(
     re.S,
 )
 _INTERPOLATED = re.compile(r"\$\{((?:[^{}]|\{[^{}]*\})*)\}")  # a template's ${…}, one level of {}
-_WORD = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)(?![\w$])(?!\s*:)")
+# A name: not a property (after one "."; after a spread's "..." it is a name), nor an object key.
+_WORD = re.compile(r"(?<![\w$])(?<!(?<!\.\.)\.)([A-Za-z_$][\w$]*)(?![\w$])(?!\s*:)")
 
 
 @dataclass(frozen=True)

@@ -177,7 +177,8 @@ function createView(host, opts = {}) {
       v.heads = o.heads ? all.filter((k) => o.heads.includes(k)) : all;
       if (!v.heads.length) v.heads = all;
       v.names = distinctNames(next.tokens.map((t) => t.t));
-      v.labels = next.tokens.map((t, i) => clipLabel(t.t, v.names[i], next.palette.label_chars));
+      v.labels = next.labels // a page's own labels (the lesson's, glossed in English), or the tokens
+        || next.tokens.map((t, i) => clipLabel(t.t, v.names[i], next.palette.label_chars));
       v.raise("data", "weights", "ref", "words", "layout", "labels", "maps", "panels", "bars",
         "scales", "story", "controls", "a11y");
     }

@@ -7,7 +7,9 @@ weights·V on the raw scores (softmax.js, tested against the core in Chromium).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -17,11 +19,19 @@ from attention_core.analysis import attention_cost, generation_cost, qk_variance
 from demo_model import describe_heads, job_onsets, load_demo_history, load_demo_model
 from demo_model.metrics import RELATIONS
 from demo_model.reading import ANSWER, NO_HEAD, PRONOUNS, read_token
+from ui.explorer import units
 from ui.gloss import gloss, named, short_gloss, tag_name
 from ui.readings import TOLD
 from ui.state import Lab, focus_index
 
-SCENES = 10  # §1 … §10, the link's at=1 … 10
+# The scenes: one file each, scenes/sNN.js, listed in the deck's registry in lesson order (an
+# 11th scene is its file, its text table and its tests: registry.js says how).
+SCENE_FILES = tuple(
+    name
+    for name in units.read_registry(Path(__file__).resolve().parent / "registry.js").files
+    if re.fullmatch(r"scenes/s\d\d\.js", name)
+)
+SCENES = len(SCENE_FILES)  # §1 … §10, the link's at=1 … 10
 NEEDS_TWO = (2, 3, 4, 5, 6, 9, 10)  # scenes whose figure needs at least two tokens
 TRAINED_SCENES = (1, 6)  # scenes that always show the trained model
 PAIR = ("我打你", "你打我")  # §8, as in the article

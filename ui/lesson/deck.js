@@ -1,11 +1,13 @@
 /* What every part of the deck reads from its record D (made in run.js's newDeck): the scenes
-   (D.scenes: each scenes_*.js gives its own, run.js lists them), the words (tx), which numbers
-   a scene uses, the weights (softmax.js, cached), the room (type from the palette) and the
-   figure's box, the live line, the state sent back to Python, and the animation clock. frame.js
-   builds the frame, stage.js the scene on screen, keys.js binds the keyboard, run.js connects it
-   to Streamlit. Nothing here computes attention but the softmax the view is tested with. */
+   (D.scenes: each scenes/sNN.js adds its own, kit.js addScene), the words (tx), which numbers
+   a scene uses, the scene-local settings (S.local: focus, √d_k), the weights (softmax.js,
+   cached), the room (type from the palette) and the figure's box, the live line, what the deck
+   sends to Python (a new sentence only: a scene or a step never reruns), and the animation
+   clock. frame.js builds the frame, stage.js the scene on screen, keys.js binds the keyboard,
+   run.js connects it to Streamlit. Nothing here computes attention but the softmax the view is
+   tested with. */
 
-const { attentionWeights, clipLabel, distinctNames, fmt, fontSizes } = VIEW;
+const { attentionWeights, clipLabel, distinctNames, fmt, fontSizes, mapGeometry } = VIEW;
 const { penStart } = LESSON;
 
 const PHONE_W = 640; // narrower: one column, figure first, the page scrolls
@@ -45,26 +47,30 @@ function needOf(D, k) {
   return D.header.sets.user.needs[String(k)] || "";
 }
 
+/** Scene k's title: a key of its text table, or a function of a context that has (at least)
+    D, k, scene and set (titles are read for every scene, the strip's and the overview's). */
 function sceneTitle(D, k) {
   const scene = D.scenes[k];
   if (!scene) return "";
-  const set = setFor(D, k);
-  return scene.title(D, set);
+  if (typeof scene.title !== "function") return tx(D, scene.title);
+  return scene.title({ D, k, scene, set: setFor(D, k) });
 }
 
 function arr(D, name) {
   return D.arrays.get(name);
 }
 
-/** Index of the focus token in a part: the shared focus text, else the part's default. */
-function focusIn(D, part) {
-  const i = part.tokens.findIndex((t) => t.t === D.state.focus);
+/** Index of the focus token in a part: the scene's focus (S.local.focus, a token's text), else
+    the part's default. */
+function focusIn(S, part) {
+  const i = part.tokens.findIndex((t) => t.t === S.local.focus);
   return i >= 0 ? i : part.focus;
 }
 
-/** What the scores are divided by in every scene but §5's τ: √d_k, or 1 with scaling off. */
-function divisorOf(D, part) {
-  return D.state.scale ? Math.sqrt(part.d_k) : 1;
+/** What the scores are divided by in every scene but §5's τ: √d_k, or 1 with the scene's
+    scaling off (S.local.scale). */
+function divisorOf(S, part) {
+  return S.local.scale ? Math.sqrt(part.d_k) : 1;
 }
 
 /** One head's weights, softmax(scores/τ) with the mask (softmax.js), cached per setting. */
@@ -94,16 +100,31 @@ function labelChars(n) {
   return n > 32 ? 2 : n > 16 ? 4 : 6;
 }
 
-/** Token labels for maps drawn by the lesson (§4, §10), cut as labelChars says. */
-function labelsOf(part) {
+const GLOSS_ROOM = 0.9; // a gloss may cost a map this share of its cells' size, no more
+
+/** Token labels of the lesson's maps (its own and its views'), cut as labelChars says; in
+    English, where there is room, each with its short gloss, as the main page's view names a
+    token ("他 he", "小明 Xiaoming"). Room: in `box` ({w, h}, the map's, if known) the glossed
+    labels keep every token labelled and cells at least GLOSS_ROOM of the plain ones' size. */
+function labelsOf(D, part, box = null) {
   const names = distinctNames(part.tokens.map((t) => t.t));
-  return part.tokens.map((t, i) => clipLabel(t.t, names[i], labelChars(part.n)));
+  const plain = part.tokens.map((t, i) => clipLabel(t.t, names[i], labelChars(part.n)));
+  if (D.header.lang !== "en" || !box) return plain;
+  const withGloss = plain.map((label, i) => {
+    const g = part.tokens[i].under;
+    return g && !g.startsWith("(") ? `${label} ${g}` : label;
+  });
+  const fonts = fontsOf(D);
+  const ctx = D.theme.scratch.getContext("2d");
+  const [a, b] = [plain, withGloss].map((labels) => mapGeometry(ctx, labels, box.w, box.h, fonts));
+  return b.step === 1 && b.cell >= GLOSS_ROOM * a.cell ? withGloss : plain;
 }
 
-/** What the scene on screen depends on besides the viewport: equal looks draw equal pixels. */
+/** What the scene on screen depends on from Python besides the viewport (its own settings are
+    the scene's): equal looks draw equal pixels. */
 function lookOfDeck(D) {
   const h = D.header;
-  return JSON.stringify([h.digest, h.lang, h.sets, h.order, h.blocks, D.state]);
+  return JSON.stringify([h.digest, h.lang, h.sets, h.order, h.blocks]);
 }
 
 // ---- the room -----------------------------------------------------------------------------------
@@ -120,15 +141,34 @@ function roomOf(D) {
   return { w, h, phone, base: big ? type.big : type.base };
 }
 
-/** The figure's box in css px; on a phone a height that suits the scene. */
+/** The figure's box in css px. On a phone: the height the scene asks for (its `phone`, × the
+    width), or else the rest of the screen once everything else of the step is laid out (the
+    title, the caption, the controls, the quiz, the takeaway and the step bar): a step fits
+    one screen with its figure and its control. */
 function figureBox(D) {
   const fig = D.els.scene.querySelector(".figure");
   const room = roomOf(D);
   const w = Math.floor(fig.clientWidth);
+  if (!room.phone) return { w, h: Math.floor(fig.clientHeight) };
   const phone = D.scenes[D.at]?.phone; // a scene's height on a phone, × its width
-  const tall = (typeof phone === "function" ? phone(D.step) : phone) || 1.05;
-  if (room.phone) return { w, h: Math.round(Math.max(300, w * tall)) };
-  return { w, h: Math.floor(fig.clientHeight) };
+  const tall = typeof phone === "function" ? phone(D.step) : phone;
+  if (tall) return { w, h: Math.round(Math.max(PHONE_MIN_H, w * tall)) };
+  return { w, h: Math.max(PHONE_MIN_H, Math.floor(room.h - phoneRest(D, fig))) };
+}
+
+const PHONE_MIN_H = 220; // css px: a figure on a phone is never shorter (the page scrolls)
+
+/** On a phone, the height everything but the figure takes on the screen: above it (from the
+    page's top, however far it is scrolled) and below it in the scene (whose bottom padding
+    leaves the room of the fixed step bar). */
+function phoneRest(D, fig) {
+  const f = fig.getBoundingClientRect();
+  const scene = D.els.scene.getBoundingClientRect();
+  let scrolled = 0; // how far the page's scrolling boxes are scrolled, across the shadow root
+  for (let node = D.els.root; node; node = node.parentElement || node.getRootNode().host) {
+    scrolled += node.scrollTop || 0;
+  }
+  return f.top + scrolled + (scene.bottom - f.bottom) + 4;
 }
 
 /** The maps' type in this room: the palette's "room" row (the attention view's, in the lesson)
@@ -162,20 +202,14 @@ function deepActive(doc) {
 
 // ---- what the deck sends, and its clock --------------------------------------------------------
 
-/** Tell Python the deck's state: it reruns, writes the link and the session follows. */
-function sendState(D, extra = {}) {
+/** Tell Python what only Python can answer (a new sentence): it reruns and sends the numbers.
+    Scenes and steps never come here: they are the browser's, written into the link by
+    stage.js (history.replaceState), so a class of 200 phones costs no rerun per step. */
+function sendState(D, extra) {
   D.seq += 1;
   D.pending = D.seq;
   delete D.els.root.dataset.synced; // until a rerun's header acknowledges this change
-  const s = D.state;
-  D.api?.setStateValue("deck", {
-    at: D.at,
-    focus: s.focus,
-    scale: s.scale,
-    causal: s.causal,
-    seq: D.seq,
-    ...extra,
-  });
+  D.api?.setStateValue("deck", { seq: D.seq, ...extra });
 }
 
 /** Run fn(p) on every animation frame for `ms`, p from 0 to 1 (eased); one at a time. */

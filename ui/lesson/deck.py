@@ -38,8 +38,10 @@ KEY_MAP = (
     ("notes", ("S",), "lesson.k.notes"),
     ("full", ("F",), "lesson.k.full"),
     ("black", ("B", "."), "lesson.k.black"),
+    ("glossary", ("G",), "lesson.k.glossary"),
+    ("overview", ("O",), "lesson.k.overview"),
     ("help", ("?",), "lesson.k.help"),
-    ("close", ("Escape",), "lesson.k.close"),
+    ("close", ("Escape",), "lesson.k.close"),  # nothing open: the overview
 )
 # How the key list writes a key (any other key as KeyboardEvent.key names it: PageDown, N, ?).
 KEY_NAMES = {"ArrowRight": "→", "ArrowLeft": "←", "ArrowUp": "↑", "ArrowDown": "↓", "Escape": "Esc"}

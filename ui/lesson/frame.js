@@ -1,18 +1,41 @@
 /* The deck's frame: the progress strip and tools in the header's row, notices, the sentence box,
-   the teacher's notes (S), the key list (?), the black screen (B), full screen (F). Builders and
-   toggles; run.js wires their buttons. */
+   the teacher's notes (S), the key list (?), the glossary (G; "?" on a touch screen), a term's
+   popover, the black screen (B), full screen (F). Builders and toggles; run.js wires their
+   buttons. */
 
-const { deepActive, make, sceneTitle, sendState, speak, tx } = LESSON;
+const { closeTerm, deepActive, make, sceneTitle, sendState, speak, toggleGlossary, tx } = LESSON;
 
 const FULL_ICON =
   '<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" ' +
   'stroke-width="2.5"><path d="M3 9V3h6M15 3h6v6M21 15v6h-6M9 21H3v-6"/></svg>';
 
-/** The frame, built once per mounted deck. */
+/** The frame, built once per mounted deck: the top bar, notices, the sentence box, the scene,
+    the overlays (hidden), the live line and the handout (printed only). */
 function deckSkeleton(host) {
   const doc = host.ownerDocument;
   const root = make(doc, "div", "deck", { "data-testid": "lesson" });
+  const bar = topBar(doc);
+  const notices = make(doc, "div", "notices", { role: "status", "data-testid": "lesson-notices" });
+  const editor = make(doc, "form", "editor", { "data-testid": "lesson-editor" });
+  editor.hidden = true;
+  const scene = make(doc, "section", "scene", { "data-testid": "lesson-scene" });
+  const boxes = overlays(doc);
+  const live = make(doc, "div", "sr-only", { "aria-live": "polite", "data-testid": "lesson-live" });
+  const handout = make(doc, "div", "handout", { "aria-hidden": "true", "data-testid": "lesson-handout" });
+  root.append(bar.top, notices, editor, scene, ...Object.values(boxes), live, handout);
+  host.append(root);
+  return Object.seal({
+    root, ...bar, notices, editor, scene, ...boxes, live, handout,
+    stripButtons: [],
+    // the sentence box's controls, built with its first words (buildEditor)
+    sentenceLabel: null, sentence: null, apply: null, exampleButton: null, closeEditor: null,
+  }); // prettier-ignore
+}
+
+/** The top bar: the phone's §k/n (its overview), the strip §1 … §10, the tools. */
+function topBar(doc) {
   const top = make(doc, "div", "topbar");
+  const where = make(doc, "button", "tool where", { type: "button", "data-testid": "lesson-where" });
   const strip = make(doc, "nav", "strip", { "data-testid": "lesson-strip" });
   const tools = make(doc, "div", "tools");
   const tool = (cls, id) => make(doc, "button", cls, { type: "button", "data-testid": id });
@@ -21,44 +44,28 @@ function deckSkeleton(host) {
   const keys = tool("tool icon", "lesson-keys");
   const full = tool("tool icon", "lesson-full");
   tools.append(edit, notes, keys, full);
-  top.append(strip, tools);
-  const notices = make(doc, "div", "notices", { role: "status", "data-testid": "lesson-notices" });
-  const editor = make(doc, "form", "editor", { "data-testid": "lesson-editor" });
-  editor.hidden = true;
-  const scene = make(doc, "section", "scene", { "data-testid": "lesson-scene" });
-  const notesBox = make(doc, "aside", "notes-box", { "data-testid": "lesson-notes" });
-  notesBox.hidden = true;
-  const help = make(doc, "div", "help", { role: "dialog", "data-testid": "lesson-help" });
-  help.hidden = true;
-  const black = make(doc, "div", "black", { "data-testid": "lesson-black" });
-  black.hidden = true;
-  const live = make(doc, "div", "sr-only", { "aria-live": "polite", "data-testid": "lesson-live" });
-  root.append(top, notices, editor, scene, notesBox, help, black, live);
-  host.append(root);
-  return Object.seal({
-    root,
-    top,
-    strip,
-    tools,
-    edit,
-    notes,
-    keys,
-    full,
-    notices,
-    editor,
-    scene,
-    notesBox,
-    help,
-    black,
-    live,
-    stripButtons: [],
-    // the sentence box's controls, built with its first words (buildEditor)
-    sentenceLabel: null,
-    sentence: null,
-    apply: null,
-    exampleButton: null,
-    closeEditor: null,
-  });
+  top.append(where, strip, tools);
+  return { top, where, strip, tools, edit, notes, keys, full };
+}
+
+/** What opens over the scene, each hidden: the notes (S), the key list (?), the glossary (G),
+    the overview (O), the review, a term's popover, the black screen (B). */
+function overlays(doc) {
+  const box = (tag, cls, testid, attrs = {}) => {
+    const e = make(doc, tag, cls, { "data-testid": testid, ...attrs });
+    e.hidden = true;
+    return e;
+  };
+  const dialog = { role: "dialog" };
+  return {
+    notesBox: box("aside", "notes-box", "lesson-notes"),
+    help: box("div", "help", "lesson-help", dialog),
+    glossary: box("div", "help glossary", "lesson-glossary", dialog),
+    overview: box("div", "help overview-box", "lesson-overview", dialog),
+    review: box("div", "help overview-box", "lesson-review", dialog),
+    termPop: box("div", "term-pop", "lesson-term-pop", { ...dialog, "aria-labelledby": "lesson-term-title" }),
+    black: box("div", "black", "lesson-black"),
+  };
 }
 
 function frameTexts(D) {
@@ -79,14 +86,24 @@ function frameTexts(D) {
     b.setAttribute("aria-label", tx(D, "lesson.scene", { k: i + 1, title: sceneTitle(D, i + 1) }));
     b.title = b.getAttribute("aria-label");
   });
-  setLabel(els.edit, `✎ ${tx(D, "lesson.edit")}`, tx(D, "lesson.edit_name")); // the name begins with what it shows (WCAG 2.5.3)
+  setLabel(els.edit, "✎", tx(D, "lesson.edit_name")); // the name begins with what it shows (WCAG 2.5.3)
+  els.edit.append(" ", make(doc, "span", "word", {}, tx(D, "lesson.edit"))); // a phone: ✎ alone
+  whereText(D);
   setLabel(els.notes, tx(D, "lesson.notes"), `${tx(D, "lesson.notes")} (S)`);
-  setLabel(els.keys, "?", tx(D, "lesson.keys"));
+  setLabel(els.keys, "?", tx(D, D.touch ? "lesson.glossary" : "lesson.keys")); // touch: no keys
   setLabel(els.full, "", `${tx(D, "lesson.full")} (F)`);
   els.full.innerHTML = FULL_ICON; // static markup, no text from anyone
   buildEditor(D);
   buildHelp(D);
   els.black.setAttribute("aria-label", tx(D, "lesson.blackout"));
+}
+
+/** The phone's place in the lesson, "§3 / 10": it opens the overview (the strip is too long). */
+function whereText(D) {
+  const { els, header } = D;
+  els.where.textContent = `§${D.at} / ${header.scenes}`;
+  els.where.setAttribute("aria-label", `${tx(D, "lesson.overview")}: ${tx(D, "lesson.live", {
+    k: D.at, n: header.scenes, title: sceneTitle(D, D.at) })}`); // prettier-ignore
 }
 
 function setLabel(node, text, name) {
@@ -150,7 +167,8 @@ function applySentence(D, text) {
 }
 
 /** The key list (?): a line per action of the key map, as Python wrote it from that map
-    (header.keys, ui/lesson/deck.py key_help), and what holds for every key. */
+    (header.keys, ui/lesson/deck.py key_help), and what holds for every key; the way to the
+    glossary (G). */
 function buildHelp(D) {
   const { els } = D;
   const doc = els.root.ownerDocument;
@@ -159,10 +177,18 @@ function buildHelp(D) {
     list.append(make(doc, "li", "", {}, line));
   }
   const title = make(doc, "h3", "", { id: "lesson-help-title" }, tx(D, "lesson.keys"));
+  const terms = make(doc, "button", "", { type: "button", "data-testid": "lesson-glossary-open" },
+    `${tx(D, "lesson.glossary")} (G)`); // prettier-ignore
+  terms.addEventListener("click", () => {
+    toggleHelp(D, false);
+    toggleGlossary(D, true);
+  });
   const close = make(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
   close.addEventListener("click", () => toggleHelp(D, false));
+  const row = make(doc, "p", "buttons");
+  row.append(terms, " ", close);
   els.help.setAttribute("aria-labelledby", "lesson-help-title");
-  els.help.replaceChildren(title, list, close);
+  els.help.replaceChildren(title, list, row);
 }
 
 function toggleHelp(D, show = D.els.help.hidden) {
@@ -235,13 +261,20 @@ function toggleFull(D) {
   else doc.documentElement.requestFullscreen?.().catch(() => {});
 }
 
+/** Esc: a term's popover first (alone), else every overlay; whether anything was open. */
 function closeOverlays(D) {
-  const open = !D.els.help.hidden || !D.els.notesBox.hidden || !D.els.editor.hidden;
+  if (closeTerm(D, true)) return true;
+  const { els } = D;
+  const boxes = [els.help, els.notesBox, els.editor, els.glossary, els.overview, els.review];
+  const open = boxes.some((e) => !e.hidden);
   toggleHelp(D, false);
   toggleNotes(D, false);
   toggleEditor(D, false);
+  toggleGlossary(D, false);
+  els.overview.hidden = true;
+  els.review.hidden = true;
   return open;
 }
 
 return { applySentence, closeOverlays, deckSkeleton, fillNotes, frameTexts, showNotices,
-  toggleEditor, toggleFull, toggleHelp, toggleNotes, togglePause };
+  toggleEditor, toggleFull, toggleHelp, toggleNotes, togglePause, whereText };

@@ -1,10 +1,12 @@
 /* The keyboard, as reveal.js has it: the key map (KEY_MAP: which keys do what) is written once,
    in ui/lesson/deck.py, which also writes the key list (?) from it; here each of its actions is
    bound. Never while the user types in a box or moves a slider, never with Ctrl, Alt or Meta
-   held (the browser's own shortcuts stay); Space and Enter press a focused button. */
+   held (the browser's own shortcuts stay); Space and Enter press a focused button. On a touch
+   screen a swipe left or right steps, as → and ← do. */
 
-const { closeOverlays, deepActive, goScene, KEY_MAP, stepBack, stepNext, toggleEditor, toggleFull,
-  toggleHelp, toggleNotes, togglePause } = LESSON;
+const { closeOverlays, deepActive, goScene, KEY_MAP, overviewKey, stepBack, stepNext,
+  toggleEditor, toggleFull, toggleGlossary, toggleHelp, toggleNotes, toggleOverview,
+  togglePause } = LESSON;
 
 // What each action of the key map does (false: the deck did not use the key).
 const ACTIONS = {
@@ -16,8 +18,10 @@ const ACTIONS = {
   notes: (D) => toggleNotes(D),
   full: (D) => toggleFull(D),
   black: (D) => togglePause(D, true),
-  help: (D) => toggleHelp(D),
-  close: (D) => closeOverlays(D),
+  glossary: (D) => toggleGlossary(D),
+  overview: (D) => toggleOverview(D),
+  help: (D) => (D.touch ? toggleGlossary(D) : toggleHelp(D)),
+  close: (D) => closeOverlays(D) || toggleOverview(D, true), // nothing open: the overview
 };
 const ACTION_OF = new Map(KEY_MAP.flatMap(([action, keys]) => keys.map((key) => [key, action])));
 for (const [action] of KEY_MAP) if (!ACTIONS[action]) throw new Error(`no key action ${action}`);
@@ -88,6 +92,7 @@ function bindKeys(D) {
   };
   doc.addEventListener("keydown", onKey);
   releaseAfterPointer(D);
+  bindSwipe(D);
   return () => doc.removeEventListener("keydown", onKey);
 }
 
@@ -98,12 +103,39 @@ function keyName(ev) {
   return ev.key.length === 1 ? ev.key.toUpperCase() : ev.key;
 }
 
-/** One key; true when the deck used it. */
+/** One key; true when the deck used it. In the overview the arrows move along its scenes. */
 function handle(D, ev, node) {
   const name = keyName(ev);
   if (name.endsWith("Space") && pressable(node)) return false; // it presses the focused button
+  if (!D.els.overview.hidden && overviewKey(D, ev.key, node)) return true;
   const action = ACTION_OF.get(name);
-  return !!action && ACTIONS[action](D, ev.key) !== false;
+  if (!action) return false;
+  if (!D.els.overview.hidden && action !== "close" && action !== "overview") toggleOverview(D, false);
+  return ACTIONS[action](D, ev.key) !== false;
+}
+
+const SWIPE_PX = 50; // a swipe: this far sideways, mostly sideways, within SWIPE_MS
+const SWIPE_MS = 800;
+
+/** A finger swiping left steps on, right steps back (not on a slider, a box or an overlay). */
+function bindSwipe(D) {
+  let start = null;
+  const root = D.els.root;
+  root.addEventListener("touchstart", (ev) => {
+    const t = ev.changedTouches[0];
+    const own = ev.target.closest?.("input, select, textarea, .editor, .help, .term-pop, pre");
+    start = ev.touches.length === 1 && !own ? { x: t.clientX, y: t.clientY, at: ev.timeStamp } : null;
+  }, { passive: true }); // prettier-ignore
+  root.addEventListener("touchend", (ev) => {
+    if (!start || !D.header) return;
+    const t = ev.changedTouches[0];
+    const [dx, dy] = [t.clientX - start.x, t.clientY - start.y];
+    const quick = ev.timeStamp - start.at < SWIPE_MS;
+    start = null;
+    if (!quick || Math.abs(dx) < SWIPE_PX || Math.abs(dx) < 1.5 * Math.abs(dy)) return;
+    if (dx < 0) stepNext(D);
+    else stepBack(D);
+  });
 }
 
 return { bindKeys };

@@ -12,7 +12,8 @@ const { axisLabels, boxesMeet, cellNumberPx, cellNumbers, gridLines, hatchFuture
     name), stack and mono (font stacks), dpr, masked ([r, g, b] of a masked cell), scratch. */
 function penStart(canvas, w, h, theme) {
   const ctx = sizeCanvas(canvas, Math.max(1, w), Math.max(1, h), theme.dpr);
-  return { canvas, ctx, w, h, theme, ink: theme.ink, fonts: new Set(), cellFonts: new Set(), boxes: [] };
+  return { canvas, ctx, w, h, theme, ink: theme.ink, fonts: new Set(), cellFonts: new Set(),
+    boxes: [], map: null, rows: null }; // map, rows: the last map's geometry and row labels
 }
 
 function penFont(pen, px, weight = 400, mono = false) {
@@ -58,9 +59,10 @@ function penTry(pen, s, x, y, o) {
   return true;
 }
 
-/** Publish what was drawn: the fonts and the label boxes (css px inside the canvas). */
+/** Publish what was drawn: the fonts and the label boxes (css px inside the canvas), and the
+    cell size and labelled rows of the map drawn on it (penMap), if any. */
 function penDone(pen) {
-  publishText(pen.canvas, [...pen.fonts], [...pen.cellFonts], pen.boxes);
+  publishText(pen.canvas, [...pen.fonts], [...pen.cellFonts], pen.boxes, pen.map, pen.rows);
 }
 
 function penLine(pen, x0, y0, x1, y1, colour, width = 1, dash = null) {
@@ -154,6 +156,7 @@ function penMap(pen, g, spec) {
   gridLines(ctx, g, pen.ink.grid);
   if (spec.causal) hatchFuture(ctx, g, pen.ink.hatch);
   const words = axisLabels(ctx, g, spec.labels, spec.axes, pen.ink.text, spec.fonts, spec.keep);
+  [pen.map, pen.rows] = [g, words.rows];
   for (const px of words.fonts) pen.fonts.add(px);
   pen.boxes.push(...words.boxes);
   const px = spec.numbers ? cellNumberPx(ctx, g, spec.fonts, spec.numbers.widest) : 0;
@@ -165,10 +168,17 @@ function penMap(pen, g, spec) {
   ctx.restore();
 }
 
+/** The view's hatching over a map's masked (future) cells, geometry g as penMap's. */
+function penHatch(pen, g) {
+  pen.ctx.save();
+  hatchFuture(pen.ctx, g, pen.ink.hatch);
+  pen.ctx.restore();
+}
+
 /** The ink (palette rule) for a number written on a cell of colour [r, g, b]. */
 function penInkOn(pen, rgb) {
   return inkOn(rgb[0], rgb[1], rgb[2], pen.theme.rule);
 }
 
-return { penArrow, penCells, penDone, penFont, penInkOn, penLine, penMap, penMeasure, penOutline,
-  penStart, penText, penTry, penWrap, rampRgb };
+return { penArrow, penCells, penDone, penFont, penHatch, penInkOn, penLine, penMap, penMeasure,
+  penOutline, penStart, penText, penTry, penWrap, rampRgb };

@@ -3,21 +3,99 @@
    VIEW) run before them, and a deck file takes from either: `const { fmt } = VIEW;` and
    `const { make, tx } = LESSON;` at its top, `return { … };` last, exactly as the view's
    registry describes. ui/explorer/units.py builds the bundle from this list and checks it.
-
-   To add a scene (§11, say): write scenes_<topic>.js, taking what it draws with (the pen, the
-   widgets, sceneView …) and giving `scene11` (title, steps, take, mount, and a quiz if it asks);
-   add its section below, before run.js; list it in run.js's SCENES, and in ui/lesson/data.py.
    Another part of the deck (the class's follow, say) is a file here too; the state it keeps is a
    field of the deck's record D, written where D is made (run.js newDeck), never added elsewhere:
-   D, its settings and its frame are sealed. */
+   D, S (a scene's context), S.local and the frame are sealed.
+
+   ---- THE SCENE API (every scenes/sNN.js follows it) -----------------------------------------
+
+   A scene is one file, scenes/sNN.js, that ends with `addScene({ … }); return {};` (kit.js):
+   the scenes are numbered in the order their sections stand below (§1 first). Its words are its
+   own text table, ui/text/lesson_sNN.toml (zh and en side by side; keys "lesson.sN.…", written
+   out literally where they are used, so a grep finds each). To add §11: write scenes/s11.js and
+   ui/text/lesson_s11.toml, add the line `// scenes/s11.js: what it shows` below (before
+   run.js), and its tests (tests/test_lesson_s11.py for its numbers; its browser cases in
+   tests/test_browser_lesson_s11.py with tests/lesson_support.py's open_lesson, press, where,
+   walk_scene; the rules every step meets run by themselves: tests/test_browser_lesson_rules.py,
+   where a rule the scene does not meet yet is a line in PHONE_TODO or MAPS_TODO). Nothing
+   else: ui/lesson/data.py counts the scene files, pages/lesson.py sends every lesson_sNN.toml
+   table, the strip, the overview and the handout list the scene.
+
+   addScene({
+     id: "s05",                   // "sNN", the file's name; a question's id is "s05.ask"
+     title: "lesson.s5.title",    // a key, or (S) => text (S has at least D, k, scene, set)
+     steps: [                     // what → reaches, in order (reveal.js's fragments)
+       { id: "variance",          // ascii slug, unique in the scene: the link's step=variance,
+                                  //   the class's follow; keep ids when steps move
+         label: "lesson.s5.step0",          // its name beside ◀ ▶ (a key or (S) => text)
+         caption: "lesson.s5.cap.variance", // lesson-caption: 1–2 sentences for a student
+                                  //   alone, zh + en; terms marked [[softmax]] or
+                                  //   [[d_k|d_k 的大小]] (ui/text/glossary.toml keys); never
+                                  //   an open question's answer; never the teacher's notes
+         set: { causal: true },   // optional: scene-local settings this step sets (below)
+       },
+       { id: "ask", label: …, caption: …,
+         quiz: {                  // optional: this step asks; the NEXT step reveals
+           question: (S) => text,
+           choices: (S) => [{ id: "sharp", label, right: true | false | null, why }],
+                                  //   ids are ascii and stable (the class's server checks
+                                  //   them); right null everywhere: no right answer
+           words: true,           // optional: the labels are words of the sentence (they are
+                                  //   on screen anyway; the spoiler check skips the labels)
+           noAnswer: "lesson.quiz.no_answer", // optional: the verdict's head without an answer
+         } },
+       { id: "reveal", … },
+     ],
+     words: (S) => ({ q: "他" }),  // optional: values for the {placeholders} of the scene's
+                                  //   keys (title, labels, captions)
+     terms: (S) => ({ softmax: softmaxExample(S, S.part) }), // optional: values a glossary
+                                  //   example needs ("glossary.softmax.example": q, a, b, wa,
+                                  //   wb); d_k, d_model, h, n and √d_k come from S.part
+     take: (S) => text,           // the takeaway; NO SPOILERS: with a quiz it shows only on
+                                  //   steps after every question's reveal (quiz.js takeShown)
+     takeBefore: (S) => text,     // optional: the line before that (must state no answer)
+     local: { when: "after" },    // optional: the scene's own settings besides kit.js LOCAL
+     side: 0.22,                  // optional: the side panel's share of the width
+     layout: "stack",             // optional: controls under the figure, not beside it
+     phone: 1.2 | (step) => 1.2,  // optional: the figure's height on a phone, × its width;
+                                  //   omit it and the figure fills the screen's rest
+     mount: (S) => ({ draw(step, from), destroy() }),
+   });
+
+   S, the scene's context (stage.js renderScene, sealed): D (the deck), k (its number), scene,
+   steps, local, set (the sentence's numbers: part = set.lab, tpart = set.trained), doc,
+   figure (the figure's element), side (its controls' element), quizBox, box ({w, h} css px the
+   figure may use: read it after fillSide, which measures it again on a phone).
+   draw(step, from): step is the index into steps (compare S.steps[step].id when order may
+   change), from the step before (null: drawn fresh; equal: a redraw, e.g. a resize). Call
+   fillSide(S, nodes) first (the controls beside the figure), then paint. Animate with
+   animate(D, ms, fn) only when from is a neighbour.
+   Scene-local settings, S.local: scale (√d_k on), causal, focus (a token's text; null: the
+   part's default), head (null: the scene picks, pickHead), tau (null: √d_k), plus the scene's
+   own (`local`). Entering a scene resets them; a step's `set` applies on arrival (going back
+   undoes it); a control changes one with setLocal(S, { causal: true }) and the scene redraws.
+   They never reach Python, another scene or the link (README's "What a lesson link carries").
+   Phone (roomOf(D).phone, 390 × 844; D.touch: a touch screen): one column, the caption, the
+   figure, the controls and the quiz, the takeaway, and the step bar (◀ ▶) fixed at the
+   screen's bottom; a swipe steps. S.box.h is the screen's rest (measured after fillSide) unless
+   the scene's `phone` asks for a height; each step must fit one screen with its figure and its
+   control (tests/test_browser_lesson_rules.py measures every step: the page scrolls ≤ 10 % of
+   the screen, no text box clipped). A comparison is one map with a tap to switch.
+   Maps: sceneView (views.js) mounts the attention view; bigMap (views.js) shows one head large
+   beside every head small (a tap picks the head: setLocal head); labelsOf(D, part, box) gives
+   a map's token labels, with English glosses where they cost no cell size. Every map publishes
+   data-cell (its cell side) and data-labelled ("13/13"): at 1024 × 680 and 1024 × 768 the
+   example's maps need cells ≥ 20 px, every token labelled, numbers ≥ 20 px.
+   Frame (not a scene's): the overview (O, Esc), the glossary (G; "?" on touch), the handout
+   (print), progress and the review (progress.js), the link (stage.js writeLink). */
 
 const LESSON = Object.seal({
   // builder: the deck's stylesheet and its key map (ui/lesson/deck.py KEY_MAP)
   LESSON_CSS: null, KEY_MAP: null,
   // pen.js: the lesson's figures on canvas, every word through the pen
-  penArrow: null, penCells: null, penDone: null, penFont: null, penInkOn: null, penLine: null,
-  penMap: null, penMeasure: null, penOutline: null, penStart: null, penText: null, penTry: null,
-  penWrap: null, rampRgb: null,
+  penArrow: null, penCells: null, penDone: null, penFont: null, penHatch: null, penInkOn: null,
+  penLine: null, penMap: null, penMeasure: null, penOutline: null, penStart: null, penText: null,
+  penTry: null, penWrap: null, rampRgb: null,
   // arith.js: a row of weights times V, keys ranked (pure)
   mixRows: null, rankRow: null,
   // deck.js: what every part reads from the deck's record: words, numbers, room, clock
@@ -25,33 +103,44 @@ const LESSON = Object.seal({
   focusIn: null, fontsOf: null, labelChars: null, labelsOf: null, lookOfDeck: null, make: null,
   needOf: null, roomOf: null, scenePen: null, sceneTitle: null, sendState: null, setFor: null,
   SIDE_FRACTION: null, speak: null, stopAnimation: null, tx: null, weightsOf: null,
+  // kit.js: the scene kit: addScene, the scenes' own settings, helpers every scene uses
+  addScene: null, freshLocal: null, headWeights: null, pickHead: null, sceneCanvas: null,
+  sceneList: null, softmaxExample: null,
+  // terms.js: [[term]] markup in captions, a term's popover, the glossary page
+  closeTerm: null, plainText: null, richText: null, toggleGlossary: null, toggleTerm: null,
   // frame.js: the frame: strip, tools, notices, sentence box, notes, key list, black screen
   applySentence: null, closeOverlays: null, deckSkeleton: null, fillNotes: null, frameTexts: null,
   showNotices: null, toggleEditor: null, toggleFull: null, toggleHelp: null, toggleNotes: null,
-  togglePause: null,
-  // stage.js: the scene on screen, its steps, its quiz and its layout
-  drawScene: null, goScene: null, layoutDeck: null, renderScene: null, scheduleLayout: null,
-  stepBack: null, stepNext: null,
-  // keys.js: the keyboard, bound from KEY_MAP
+  togglePause: null, whereText: null,
+  // quiz.js: predict, then reveal; answers by question id; the takeaway after the reveal
+  keepAnswer: null, quizId: null, quizOf: null, renderQuiz: null, sayVerdict: null,
+  takeShown: null, takeText: null,
+  // progress.js: a student's progress in localStorage: the last place, the review
+  lastPlace: null, markAnswer: null, saveProgress: null, toggleReview: null, wrongOnes: null,
+  // stage.js: the scene on screen, its steps, the link, its layout
+  drawScene: null, goScene: null, goStep: null, layoutDeck: null, renderScene: null,
+  scheduleLayout: null, stepBack: null, stepNext: null, writeLink: null,
+  // widgets.js: the controls a scene puts beside its figure; setLocal
+  askBlock: null, fillSide: null, headPicker: null, pctText: null, quoteTok: null, setLocal: null,
+  wButton: null, wReadout: null, wSlider: null, wSwitch: null, wTokens: null,
+  // overview.js: every scene's title (O, Esc); the printed handout, a page per scene
+  buildHandout: null, handoutNow: null, overviewKey: null, printHandout: null,
+  toggleOverview: null,
+  // keys.js: the keyboard and a finger's swipe, bound from KEY_MAP
   bindKeys: null,
-  // widgets.js: the controls a scene puts beside its figure
-  askBlock: null, changeShared: null, fillSide: null, headPicker: null, pctText: null,
-  quoteTok: null, wButton: null, wReadout: null, wSlider: null, wSwitch: null, wTokens: null,
-  // views.js: the attention view in a scene
-  NO_JOB: null, sceneView: null, viewHeader: null,
+  // views.js: the attention view in a scene; one head large beside every head small
+  bigMap: null, NO_JOB: null, sceneView: null, viewHeader: null,
   // chart.js: line charts on the pen
   decadeTicks: null, drawChart: null, logAxis: null,
-  // scenes_words.js: §1 whom 他 means; helpers every scene uses
-  headWeights: null, scene1: null, sceneCanvas: null, stepTexts: null,
-  // scenes_library.js: §2 the library lookup, §3 one word's three faces
-  s2Head: null, scene2: null, scene3: null,
-  // scenes_formula.js: §4 the formula step by step
-  scene4: null,
-  // scenes_scaling.js: §5 why √d_k
-  scene5: null,
-  // scenes_heads.js: §6 heads, §8 order, §9 the causal mask
-  scene6: null, scene8: null, scene9: null,
-  // scenes_cost.js: §7 cost, §10 parallel and learned
-  scene7: null, scene10: null,
+  // scenes/s01.js: §1 whom 他 means (predict, the pronoun head, an RNN's chain)
+  // scenes/s02.js: §2 the library lookup
+  // scenes/s03.js: §3 one word's three faces
+  // scenes/s04.js: §4 the formula step by step
+  // scenes/s05.js: §5 why √d_k
+  // scenes/s06.js: §6 heads before and after training
+  // scenes/s07.js: §7 the n² cost
+  // scenes/s08.js: §8 order (我打你, 你打我)
+  // scenes/s09.js: §9 the numpy skeleton and the causal mask
+  // scenes/s10.js: §10 parallel and learned
   // run.js: the deck's record and its life in Streamlit (gives nothing)
 });

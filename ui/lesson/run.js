@@ -1,17 +1,16 @@
 /* The deck's life in Streamlit: decode the payload (header JSON + float32 arrays), keep the
-   arrays by digest (a rerun that changes nothing sends none), adopt the server's state once it
-   has seen the deck's latest change, and redraw only what changed. */
+   arrays by digest (a rerun that changes nothing sends none), start on the link's scene and
+   step, and redraw only what changed. */
 
 const { floatsOf, hexRgb, paintRamp, readPayload, STYLESHEET } = VIEW;
-const { applySentence, bindKeys, deckSkeleton, frameTexts, goScene, layoutDeck, LESSON_CSS,
-  lookOfDeck, renderScene, scene1, scene10, scene2, scene3, scene4, scene5, scene6, scene7, scene8,
-  scene9, scheduleLayout, sendState, showNotices, stopAnimation, toggleEditor, toggleFull,
-  toggleHelp, toggleNotes } = LESSON;
+const { applySentence, bindKeys, deckSkeleton, frameTexts, goScene, handoutNow, lastPlace,
+  layoutDeck, LESSON_CSS,
+  lookOfDeck, renderScene, sceneList, scheduleLayout, showNotices, stopAnimation, toggleEditor,
+  toggleFull, toggleGlossary, toggleHelp, toggleNotes, toggleOverview, writeLink } = LESSON;
 
-// The deck's scenes by number (§1 … §10, ui/lesson/data.py SCENES): a new scene's file gives it,
-// and it is listed here.
-const SCENES = { 1: scene1, 2: scene2, 3: scene3, 4: scene4, 5: scene5, 6: scene6, 7: scene7,
-  8: scene8, 9: scene9, 10: scene10 };
+// The deck's scenes by number: scenes/sNN.js each add theirs (kit.js addScene), in the order
+// registry.js lists them; ui/lesson/data.py SCENES counts the same files.
+const SCENES = sceneList();
 
 const ARRAYS = new Map(); // digest → Map(name → Float32Array), a few sentences back
 const KEEP_SETS = 6;
@@ -55,22 +54,15 @@ function newDeck(host, style) {
     step: 0,
     inst: null, // the scene on screen (its mount's draw and destroy)
     ctx: null, // its context S (stage.js renderScene)
-    // shared settings (scale, causal, focus: in the link) and scene-local choices
-    state: Object.seal({
-      scale: true,
-      causal: false,
-      focus: "",
-      tau: null,
-      s2head: null,
-      s6: "after",
-      s8pos: false,
-    }),
+    local: null, // the scene's own settings (S.local: kit.js freshLocal), fresh on entering it
+    localOf: 0, // the scene they belong to
+    touch: isTouch(host), // a touch screen: swipes step, "?" opens the glossary, no key hints
     example: {}, // scene → true while it runs on the example sentence
-    quiz: {}, // scene → chosen choice index, or null
+    answers: {}, // question id ("s05.ask") → the choice id picked
+    termFrom: null, // the lesson-term button whose popover is open (terms.js)
     asked: {}, // measurements asked of Python (widgets.js askBlock) → true
     seq: 0,
     pending: 0,
-    resends: 0, // the scene sent again in a row (resendScene)
     api: null,
     anim: 0,
     frame: 0,
@@ -87,13 +79,22 @@ function newDeck(host, style) {
   resized.observe(D.els.scene);
   const win = host.ownerDocument.defaultView;
   const onResize = () => scheduleLayout(D);
+  const onPrint = () => D.header && handoutNow(D);
   win.addEventListener("resize", onResize);
+  win.addEventListener("beforeprint", onPrint);
   D.unbind = () => {
     unbindKeys();
     resized.disconnect();
     win.removeEventListener("resize", onResize);
+    win.removeEventListener("beforeprint", onPrint);
   };
   return D;
+}
+
+/** A touch screen (a phone, a tablet): no key to press, a finger to swipe. */
+function isTouch(host) {
+  const win = host.ownerDocument.defaultView;
+  return (win.navigator.maxTouchPoints || 0) > 0 || "ontouchstart" in win;
 }
 
 /** The deck left the page: stop its clock, destroy the scene (and the views it mounted) and
@@ -112,7 +113,8 @@ function bindFrame(D) {
   const { els } = D;
   els.edit.addEventListener("click", () => toggleEditor(D));
   els.notes.addEventListener("click", () => toggleNotes(D));
-  els.keys.addEventListener("click", () => toggleHelp(D));
+  els.keys.addEventListener("click", () => (D.touch ? toggleGlossary(D) : toggleHelp(D)));
+  els.where.addEventListener("click", () => toggleOverview(D));
   els.full.addEventListener("click", () => toggleFull(D));
   els.strip.addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-at]");
@@ -150,9 +152,10 @@ function themeOf(D, header) {
   };
 }
 
-/** A new payload: adopt the server's settings once it has seen the deck's latest change; the
-    scene is the deck's own (a presenter's keys are never undone by a late rerun), taken from
-    the header only when the deck starts. Redraw only when what the scene shows changed. */
+/** A new payload: the numbers and words. The scene and the step are the deck's own (a
+    presenter's keys are never undone by a late rerun), taken from the link (header.at,
+    header.step) only when the deck starts; the link is written again after every payload
+    (Streamlit may have rewritten the address). Redraw only when what the scene shows changed. */
 function applyHeaderDeck(D, header, arrays) {
   if (arrays) keepArrays(header.digest, arrays);
   const known = ARRAYS.get(header.digest);
@@ -165,33 +168,28 @@ function applyHeaderDeck(D, header, arrays) {
   D.header = header;
   D.arrays = known;
   if (first || langChanged) themeOf(D, header);
-  const caughtUp = header.ack >= D.pending;
-  if (first || caughtUp) {
-    const s = header.settings;
-    Object.assign(D.state, { scale: !!s.scale, causal: !!s.causal, focus: s.focus || "" });
-  }
+  const place = first && !header.linked ? lastPlace(D) : null; // a link without a scene: back
   if (first) {
-    D.at = header.at;
+    D.at = place ? place[0] : header.at; // to where this device left off (progress.js)
     D.notices = [...header.notices];
-  } else if (caughtUp) resendScene(D, header.at);
-  // For tests and benches: the server has applied every change the deck sent, on this scene.
-  if (caughtUp && header.at === D.at) D.els.root.dataset.synced = "1";
+  }
+  // For tests and benches: the server has applied every change the deck sent.
+  if (header.ack >= D.pending) D.els.root.dataset.synced = "1";
   frameTexts(D);
   if (first || langChanged) showNotices(D);
   const seen = lookOfDeck(D);
-  if (!first && seen === D.seen) return;
+  if (!first && seen === D.seen) return writeLink(D);
   D.seen = seen;
   layoutDeck(D);
-  renderScene(D, first ? 0 : D.step);
+  renderScene(D, first ? (place ? place[1] : linkStep(header.step)) : D.step, !first);
   if (first) D.els.root.dataset.ready = "1";
 }
 
-/** The server has applied every change the deck sent and still names another scene (a rerun
-    that read an older link): tell it again which scene is on screen, three times at most in a
-    row (each time waits for the server to catch up). */
-function resendScene(D, at) {
-  D.resends = at === D.at ? 0 : D.resends + 1;
-  if (D.resends > 0 && D.resends <= 3) sendState(D);
+/** The link's step= as the stage reads it: "2" (as shown, 1-based) → 1; an id ("reveal") as
+    it is; none → 0. */
+function linkStep(raw) {
+  if (raw === null || raw === undefined || raw === "") return 0;
+  return /^\d+$/.test(raw) ? Number(raw) - 1 : raw;
 }
 
 /** One call of the deck component (Streamlit calls it again with each new payload). */

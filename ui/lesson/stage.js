@@ -1,18 +1,34 @@
-/* The scene on screen: entering it, its steps (fragments, answered in the browser with no
-   rerun), predict-then-reveal, the example for a sentence it cannot use, and its layout in the
-   room. */
+/* The scene on screen: entering it (its own settings fresh: S.local), its steps (objects with an
+   id, a label and a caption; answered in the browser, never a rerun), the link that names them
+   (?at=N&step=K, history.replaceState), the example for a sentence it cannot use, and its layout
+   in the room. Predict-then-reveal is quiz.js's; the scene API is registry.js's header. */
 
-const { button, deepActive, figureBox, fillNotes, make, needOf, roomOf, sceneTitle, sendState,
-  setFor, showNotices, SIDE_FRACTION, speak, stopAnimation, tx } = LESSON;
+const { button, closeTerm, deepActive, figureBox, fillNotes, freshLocal, keepAnswer, make,
+  markAnswer, needOf, quizOf, renderQuiz, richText, roomOf, saveProgress, sayVerdict, sceneTitle,
+  setFor, showNotices, SIDE_FRACTION, speak, stopAnimation, takeText, toggleReview, tx,
+  whereText, wrongOnes } = LESSON;
 
-function stepNames(D) {
-  return D.inst && D.ctx ? D.scenes[D.at].steps(D.ctx) : [""];
+/** A string of the scene: a key of its text table (filled with the scene's words), or a
+    function of S for one that depends on more. */
+function sceneText(S, key) {
+  if (typeof key === "function") return key(S);
+  return tx(S.D, key, S.scene.words ? S.scene.words(S) : undefined);
 }
 
+function stepLabels(S) {
+  return S.steps.map((step) => sceneText(S, step.label));
+}
+
+function stepCount(D) {
+  return D.ctx ? D.ctx.steps.length : 1;
+}
+
+/** The next step, the next scene; after the last one, the review of the questions answered
+    wrong (if any). */
 function stepNext(D) {
-  const n = stepNames(D).length;
-  if (D.step < n - 1) setStep(D, D.step + 1);
+  if (D.step < stepCount(D) - 1) setStep(D, D.step + 1);
   else if (D.at < D.header.scenes) goScene(D, D.at + 1, 0);
+  else if (wrongOnes(D).length) toggleReview(D, true, (at, id) => goScene(D, at, id));
 }
 
 function stepBack(D) {
@@ -20,64 +36,102 @@ function stepBack(D) {
   else if (D.at > 1) goScene(D, D.at - 1, "last");
 }
 
+/** Scene k at `step` (a number, "last", or a step's id): its settings fresh, its questions
+    asked again; announced, the title focused, the link written. */
 function goScene(D, k, step) {
   const at = Math.min(Math.max(1, k | 0), D.header.scenes);
   if (at === D.at && step === D.step && D.inst) return;
   if (at !== D.at) D.notices = D.notices.filter((n) => !D.header.notices.includes(n));
   D.at = at;
-  D.quiz[at] = null;
-  renderScene(D, step);
+  const mine = `${D.scenes[at].id}.`; // its questions are asked again
+  for (const id of Object.keys(D.answers)) if (id.startsWith(mine)) delete D.answers[id];
+  renderScene(D, step, false);
   showNotices(D);
   D.els.scene.querySelector(".title").focus({ preventScroll: true });
-  speak(
-    D.els.live,
-    tx(D, "lesson.live", { k: at, n: D.header.scenes, title: sceneTitle(D, at) }),
-  );
-  sendState(D);
+  if (roomOf(D).phone) D.els.root.scrollIntoView({ block: "start" }); // a phone: from its top
+  speak(D.els.live, tx(D, "lesson.live", { k: at, n: D.header.scenes, title: sceneTitle(D, at) }));
 }
 
 function setStep(D, i) {
-  const quiz = D.inst && D.scenes[D.at].quiz;
-  if (quiz && i === quiz.step) D.quiz[D.at] = null; // back to the question: ask it again
+  closeTerm(D, false);
+  const S = D.ctx;
+  const asked = S && quizOf(S, i);
+  if (asked && asked.open) delete D.answers[asked.id]; // back to a question: ask it again
   const from = D.step;
   D.step = i;
   stopAnimation(D);
+  if (S) applySet(S, i);
   drawScene(D, i, from);
-  const names = stepNames(D);
-  speak(D.els.live, tx(D, "lesson.live_step", { i: i + 1, n: names.length, name: names[i] }));
+  if (S) {
+    const name = stepLabels(S)[i];
+    speak(D.els.live, tx(D, "lesson.live_step", { i: i + 1, n: S.steps.length, name }));
+  }
 }
 
-/** Build scene D.at from scratch (new scene, new sentence or language) at `step`; the control
-    that had the keyboard (data-key) gets it back. */
-function renderScene(D, step) {
+/** Move the scene on screen to its step `id` (a control that is a step, e.g. §4's ▶). */
+function goStep(S, id) {
+  const i = S.steps.findIndex((s) => s.id === id);
+  if (i >= 0 && S.D.ctx === S && i !== S.D.step) setStep(S.D, i);
+}
+
+/** The settings the steps set (`set`), as they stand at step i: each key at the value the last
+    step at or before i gave it, or the scene's own; the other settings stay as the user left
+    them. */
+function applySet(S, i) {
+  const base = freshLocal(S.scene);
+  for (const step of S.steps) {
+    for (const key of Object.keys(step.set || {})) {
+      let value = base[key];
+      S.steps.slice(0, i + 1).forEach((s) => {
+        if (s.set && key in s.set) value = s.set[key];
+      });
+      S.local[key] = value;
+    }
+  }
+}
+
+/** The step a link or a caller names: a number (0-based here), "last", or a step's id. */
+function stepIndex(steps, step) {
+  if (step === "last") return steps.length - 1;
+  if (typeof step === "string") return Math.max(0, steps.findIndex((s) => s.id === step));
+  return Math.min(Math.max(0, step | 0), steps.length - 1);
+}
+
+/** Build scene D.at from scratch at `step`: a new scene (keep false: its settings fresh), or the
+    same one for new numbers or words (keep: its settings as they were). The control that had
+    the keyboard (data-key) gets it back. */
+function renderScene(D, step, keep = true) {
   const active = deepActive(D.els.root.ownerDocument);
-  const keep = active && D.els.scene.contains(active) ? active.dataset.key : null;
+  const held = active && D.els.scene.contains(active) ? active.dataset.key : null;
+  closeTerm(D, false);
   stopAnimation(D);
   D.inst?.destroy?.();
   D.inst = null;
   const k = D.at;
   const scene = D.scenes[k];
+  if (!keep || !D.local || D.localOf !== k) [D.local, D.localOf] = [freshLocal(scene), k];
   const parts = sceneFrame(D, scene);
   fillNotes(D);
   const need = needOf(D, k);
   if (need && !D.example[k]) return needPanel(D, need, parts);
   const set = setFor(D, k);
   // The scene's context S, every field written here (sealed): a scene keeps its own state in
-  // its mount's closure, never on S.
-  D.ctx = Object.seal({ D, k, set, part: set.lab, tpart: set.trained, doc: parts.doc,
-    figure: parts.figure, side: parts.controls, quizBox: parts.quiz, box: null });
+  // its mount's closure or in S.local (its settings), never on S.
+  D.ctx = Object.seal({ D, k, scene, steps: scene.steps, local: D.local, set, part: set.lab,
+    tpart: set.trained, doc: parts.doc, figure: parts.figure, side: parts.controls,
+    quizBox: parts.quiz, box: null }); // prettier-ignore
   if (D.example[k]) exampleNote(D, parts.side);
-  parts.title.textContent = scene.title(D, set);
+  parts.title.textContent = sceneText(D.ctx, scene.title);
   D.ctx.box = figureBox(D);
   D.inst = scene.mount(D.ctx);
-  const names = scene.steps(D.ctx);
-  D.step = step === "last" ? names.length - 1 : Math.min(step, names.length - 1);
+  D.step = stepIndex(scene.steps, step);
+  if (!keep) applySet(D.ctx, D.step);
   drawScene(D, D.step, null);
-  if (keep) D.els.scene.querySelector(`[data-key="${keep}"]`)?.focus();
+  if (held) D.els.scene.querySelector(`[data-key="${held}"]`)?.focus();
 }
 
-/** The scene's empty frame: title, figure beside the side panel (controls, quiz, steps), the
-    takeaway; the strip marks the scene. */
+/** The scene's empty frame: title; the step's caption over the figure, beside the side panel
+    (controls, quiz, steps); the takeaway; the strip marks the scene. */
 function sceneFrame(D, scene) {
   const { els } = D;
   const doc = els.root.ownerDocument;
@@ -87,19 +141,23 @@ function sceneFrame(D, scene) {
   const wide = Math.max(250, roomOf(D).w * (scene.side || SIDE_FRACTION));
   els.root.style.setProperty("--side", `${Math.round(wide)}px`);
   const title = make(doc, "h2", "title", { tabindex: "-1", "data-testid": "lesson-title" });
+  const caption = make(doc, "p", "caption", { "data-testid": "lesson-caption" });
   const figure = make(doc, "div", "figure", { "data-testid": "lesson-figure" });
   const side = make(doc, "div", "side", { "data-testid": "lesson-side" });
   const controls = make(doc, "div", "controls");
   const quiz = make(doc, "div", "quiz", { "data-testid": "lesson-quiz" });
   const body = make(doc, "div", "body");
+  const lead = make(doc, "div", "lead"); // the caption above the figure, beside the controls
   const take = make(doc, "p", "takeaway", { "data-testid": "lesson-take" });
   side.append(controls, quiz, stepNav(D));
-  body.append(figure, side);
+  lead.append(caption, figure);
+  body.append(lead, side);
   els.scene.replaceChildren(title, body, take);
   els.stripButtons.forEach((b, i) => {
     if (i + 1 === D.at) b.setAttribute("aria-current", "step");
     else b.removeAttribute("aria-current");
   });
+  whereText(D);
   return { doc, title, figure, side, controls, quiz, take };
 }
 
@@ -112,7 +170,7 @@ function needPanel(D, need, { title, figure, take }) {
   if (D.header.sets.example && need !== "lesson.need.trained") {
     const use = () => {
       D.example[D.at] = true;
-      renderScene(D, 0);
+      renderScene(D, 0, false);
       D.els.scene.querySelector(".title").focus({ preventScroll: true });
     };
     box.append(button(doc, "primary", "lesson-use-example", tx(D, "lesson.show_example"), use));
@@ -121,23 +179,19 @@ function needPanel(D, need, { title, figure, take }) {
   take.textContent = "";
   D.ctx = null;
   D.step = 0;
-  D.els.scene.dataset.step = "0";
+  Object.assign(D.els.scene.dataset, { step: "0", stepId: "" });
   updateNav(D, [""]);
+  writeLink(D);
 }
 
 function exampleNote(D, side) {
   const doc = D.els.root.ownerDocument;
-  const p = make(
-    doc,
-    "p",
-    "example-note",
-    { "data-testid": "lesson-example-note" },
-    tx(D, "lesson.on_example", { s: D.header.example }),
-  );
+  const say = tx(D, "lesson.on_example", { s: D.header.example });
+  const p = make(doc, "p", "example-note", { "data-testid": "lesson-example-note" }, say);
   const back = make(doc, "button", "", { type: "button" }, tx(D, "lesson.back_mine"));
   back.addEventListener("click", () => {
     D.example[D.at] = false;
-    renderScene(D, 0);
+    renderScene(D, 0, false);
   });
   p.append(" ", back);
   side.prepend(p);
@@ -172,19 +226,47 @@ function updateNav(D, names) {
 /** Draw the scene's step (animated from `from` when it is a neighbour) and its words; the words
     first, so the figure is measured in the room they leave. */
 function drawScene(D, step, from) {
-  if (!D.inst) return;
-  const scene = D.scenes[D.at];
-  D.els.scene.dataset.step = String(step);
-  const names = scene.steps(D.ctx);
-  updateNav(D, names);
-  renderQuiz(D, scene, step);
-  D.els.scene.querySelector(".takeaway").textContent = scene.take(D.ctx, step);
-  D.ctx.box = figureBox(D);
+  const S = D.ctx;
+  if (!D.inst || !S) return;
+  const step0 = S.steps[step];
+  Object.assign(D.els.scene.dataset, { step: String(step), stepId: step0.id });
+  updateNav(D, stepLabels(S));
+  const on = quizHandlers(D);
+  renderQuiz(D, S, step, on);
+  D.els.scene.querySelector(".caption").replaceChildren(...richText(D, sceneText(S, step0.caption)));
+  D.els.scene.querySelector(".takeaway").textContent = takeText(S, step);
+  S.box = figureBox(D);
   D.inst.draw(step, from);
-  if (scene.quiz) renderQuiz(D, scene, step); // the scene's draw may have changed its answer
+  if (quizOf(S, step)) renderQuiz(D, S, step, on); // the scene's draw may have changed its answer
+  writeLink(D);
 }
 
-// ---- predict, then reveal ---------------------------------------------------------------------
+/** What the quiz's buttons do: an answer is kept and judged and, at the question, revealed
+    (setStep); the reveal button is →. */
+function quizHandlers(D) {
+  return {
+    choose: (id) => {
+      const S = D.ctx;
+      const found = quizOf(S, D.step);
+      markAnswer(D, S, found.at, found.id, keepAnswer(D, S, D.step, id));
+      if (found.open) setStep(D, D.step + 1);
+      else renderQuiz(D, S, D.step, quizHandlers(D));
+      sayVerdict(D, S);
+    },
+    reveal: () => stepNext(D),
+  };
+}
+
+/** ?at=N&step=K in the address bar (K as shown: 1-based), without a rerun; every other
+    parameter as it is. */
+function writeLink(D) {
+  const win = D.els.root.ownerDocument.defaultView;
+  const url = new URL(win.location.href);
+  url.searchParams.set("at", String(D.at));
+  url.searchParams.set("step", String(D.step + 1));
+  if (url.href !== win.location.href) win.history.replaceState(win.history.state, "", url.href);
+  saveProgress(D);
+}
 
 function scheduleLayout(D) {
   if (D.frame || !D.header) return;
@@ -214,69 +296,5 @@ function layoutDeck(D) {
   if (D.inst) drawScene(D, D.step, D.step);
 }
 
-// ---- predict, then reveal ---------------------------------------------------------------------
-
-function renderQuiz(D, scene, step) {
-  const box = D.ctx.quizBox;
-  const quiz = scene.quiz;
-  if (!quiz || step < quiz.step || step > quiz.step + 1) {
-    box.replaceChildren();
-    box.hidden = true;
-    return;
-  }
-  box.hidden = false;
-  const doc = D.els.root.ownerDocument;
-  const choices = quiz.choices(D.ctx);
-  const chosen = D.quiz[D.at];
-  const open = step === quiz.step && (chosen === null || chosen === undefined);
-  const q = make(doc, "p", "question", { id: "lesson-question" });
-  q.append(make(doc, "strong", "", {}, tx(D, "lesson.quiz.guess")), " ", quiz.question(D.ctx));
-  const group = make(doc, "div", "choices", { role: "group", "aria-labelledby": "lesson-question" });
-  choices.forEach((c, i) => {
-    if (!open && !c.right && i !== chosen && choices.some((x) => x.right)) return; // answered: keep it short
-    const b = button(doc, "choice", "lesson-choice", c.label, () => chooseAnswer(D, i), {
-      "data-choice": String(i),
-    });
-    b.disabled = !open;
-    if (!open && c.right) b.classList.add("right");
-    if (!open && i === chosen && !c.right) b.classList.add("wrong");
-    b.setAttribute("aria-pressed", String(i === chosen));
-    group.append(b);
-  });
-  const parts = [q, group];
-  if (open) {
-    const reveal = tx(D, "lesson.quiz.reveal");
-    parts.push(button(doc, "reveal", "lesson-reveal", reveal, () => stepNext(D)));
-  } else parts.push(verdict(D, quiz, choices, chosen));
-  box.replaceChildren(...parts);
-}
-
-/** The judgement and its reason: of the answer chosen, or the answer itself when revealed; a
-    question without a right answer says so in the quiz's own words (quiz.noAnswer). */
-function verdict(D, quiz, choices, chosen) {
-  const doc = D.els.root.ownerDocument;
-  const p = make(doc, "p", "verdict", { role: "status", "data-testid": "lesson-verdict" });
-  const right = choices.find((c) => c.right);
-  const picked = chosen === null || chosen === undefined ? null : choices[chosen];
-  let head;
-  let why;
-  if (!right) [head, why] = [tx(D, quiz.noAnswer || "lesson.quiz.open"), (picked || choices[0]).why];
-  else if (!picked) [head, why] = [tx(D, "lesson.quiz.answer", { a: right.label }), right.why];
-  else if (picked.right) [head, why] = [tx(D, "lesson.quiz.right"), picked.why];
-  else [head, why] = [tx(D, "lesson.quiz.wrong"), picked.why];
-  p.dataset.verdict = !right ? "open" : !picked ? "revealed" : picked.right ? "right" : "wrong";
-  p.append(make(doc, "strong", "", {}, head), " ", why);
-  return p;
-}
-
-/** A student's answer: judged at once, explained, and the answer revealed. */
-function chooseAnswer(D, i) {
-  D.quiz[D.at] = i;
-  const quiz = D.scenes[D.at].quiz;
-  if (D.step === quiz.step) setStep(D, quiz.step + 1);
-  else renderQuiz(D, D.scenes[D.at], D.step);
-  const said = D.ctx.quizBox.querySelector(".verdict");
-  if (said) speak(D.els.live, said.textContent);
-}
-
-return { drawScene, goScene, layoutDeck, renderScene, scheduleLayout, stepBack, stepNext };
+return { drawScene, goScene, goStep, layoutDeck, renderScene, scheduleLayout, stepBack, stepNext,
+  writeLink };

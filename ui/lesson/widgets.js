@@ -2,7 +2,7 @@
    button and a readout line. Each is a real form control with a name and a data-key, so a rebuild after a
    rerun puts the keyboard back where it was. */
 
-const { deepActive, drawScene, lookOfDeck, make, sendState, tx } = LESSON;
+const { deepActive, drawScene, figureBox, make, roomOf, tx } = LESSON;
 
 /** A token's chip text: the word, and its English gloss when the lesson is in English. */
 function chipText(D, tok) {
@@ -120,12 +120,11 @@ function wReadout(S, key) {
   return make(S.doc, "p", "readout", { "data-testid": key });
 }
 
-/** Change a shared setting from a scene: redraw now, tell Python (the link follows). */
-function changeShared(D, patch) {
-  Object.assign(D.state, patch);
-  D.seen = lookOfDeck(D);
-  if (D.inst) drawScene(D, D.step, D.step);
-  sendState(D);
+/** Change one of the scene's own settings (S.local: a what-if, √d_k, the mask, the focus, the
+    head) and redraw: it stays in this scene, never reaches Python, another scene or the link. */
+function setLocal(S, patch) {
+  Object.assign(S.local, patch);
+  if (S.D.inst && S.D.ctx === S) drawScene(S.D, S.D.step, S.D.step);
 }
 
 /** A token's text for a sentence in a label: “小明”; in English with its gloss as Python's
@@ -138,12 +137,14 @@ function pctText(w, digits = 0) {
   return `${(w * 100).toFixed(digits)}%`;
 }
 
-/** Replace the scene's controls, keeping the keyboard on the control it was on (data-key). */
+/** Replace the scene's controls, keeping the keyboard on the control it was on (data-key); on a
+    phone, where the controls stand under the figure, the figure's box is measured again. */
 function fillSide(S, nodes) {
   const active = deepActive(S.doc);
   const key = active && S.side.contains(active) ? active.dataset.key : null;
   S.side.replaceChildren(...nodes.filter(Boolean));
   if (key) S.side.querySelector(`[data-key="${key}"]`)?.focus();
+  if (roomOf(S.D).phone) S.box = figureBox(S.D);
 }
 
 /** Ask Python once for a measurement the scene needs (it arrives with the next rerun). */
@@ -155,5 +156,5 @@ function askBlock(D, name) {
   D.api?.setTriggerValue("block", name);
 }
 
-return { askBlock, changeShared, fillSide, headPicker, pctText, quoteTok, wButton, wReadout,
-  wSlider, wSwitch, wTokens };
+return { askBlock, fillSide, headPicker, pctText, quoteTok, setLocal, wButton,
+  wReadout, wSlider, wSwitch, wTokens };

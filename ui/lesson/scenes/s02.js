@@ -1,30 +1,20 @@
-/* §2 the library: one query against every key's card, softmax into shares, the values mixed;
-   §3 one word's three faces: its x times W_Q, W_K, W_V gives q, k, v. */
+/* §2 the library: one query against every key's card, softmax into shares, the values mixed. */
 
-const { rowSpread } = VIEW;
-const { animate, arr, changeShared, divisorOf, drawScene, fillSide, focusIn, fontsOf, headPicker,
-  headWeights, mixRows, pctText, penArrow, penCells, penDone, penFont, penLine, penOutline, penText,
-  penTry, rampRgb, rankRow, sceneCanvas, scenePen, stepTexts, tx, wReadout, wTokens } = LESSON;
+const { addScene, animate, arr, divisorOf, fillSide, focusIn, fontsOf, headPicker, headWeights,
+  mixRows, pctText, penCells, penDone, penFont, penOutline, penText, penTry, pickHead, rampRgb,
+  rankRow, sceneCanvas, scenePen, setLocal, softmaxExample, tx, wReadout, wTokens } = LESSON;
 
-/** The head a query is shown in: the one chosen, else the head whose row is most decided. */
-function s2Head(S, part, i) {
-  const chosen = S.D.state.s2head;
-  if (chosen !== undefined && chosen !== null && chosen < part.h) return chosen;
-  let best = 0;
-  let top = -1;
-  for (let k = 0; k < part.h; k++) {
-    const w = headWeights(S, part, k);
-    const { top: t } = rowSpread(w, part.n, i);
-    if (t > top + 1e-9) [best, top] = [k, t];
-  }
-  return best;
-}
-
-const scene2 = {
+addScene({
+  id: "s02",
   phone: 1.7,
-  title: (D) => tx(D, "lesson.s2.title"),
-  steps: (S) => stepTexts(S, ["lesson.s2.step0", "lesson.s2.step1", "lesson.s2.step2"]),
+  title: "lesson.s2.title",
+  steps: [
+    { id: "match", label: "lesson.s2.step0", caption: "lesson.s2.cap.match" },
+    { id: "softmax", label: "lesson.s2.step1", caption: "lesson.s2.cap.softmax" },
+    { id: "mix", label: "lesson.s2.step2", caption: "lesson.s2.cap.mix" },
+  ],
   take: (S) => tx(S.D, "lesson.s2.take"),
+  terms: (S) => ({ softmax: softmaxExample(S, S.part) }), // the glossary's example, this row
   mount: (S) => {
     const canvas = sceneCanvas(S);
     const readout = wReadout(S, "lesson-readout");
@@ -34,24 +24,19 @@ const scene2 = {
     return {
       draw(step, from) {
         const part = S.part;
-        const i = focusIn(S.D, part);
-        const head = s2Head(S, part, i);
+        const i = focusIn(S, part);
+        const head = pickHead(S, part, i);
         const pick = wTokens(
           S,
           tx(S.D, "lesson.s2.pick"),
           part,
           i,
-          (j) => {
-            changeShared(S.D, { focus: part.tokens[j].t });
-          },
+          (j) => setLocal(S, { focus: part.tokens[j].t }),
           "s2-query",
         );
         const heads =
           part.h > 1
-            ? headPicker(S, part, head, (k) => {
-                S.D.state.s2head = k;
-                drawScene(S.D, S.D.step, S.D.step);
-              })
+            ? headPicker(S, part, head, (k) => setLocal(S, { head: k }))
             : null;
         fillSide(S, [pick, heads, readout]);
         grow = step >= 1 ? 1 : 0;
@@ -70,7 +55,7 @@ const scene2 = {
       },
     };
   },
-};
+});
 
 /** Which cards fit: every key in sentence order, or the heaviest ones and a "+ m" card. */
 function s2Cards(w, n, room) {
@@ -85,11 +70,11 @@ function s2Paint(S, canvas, step, grow, mix, readout) {
   const { D, W, H, base, pen } = scenePen(S, canvas);
   const part = S.part;
   const n = part.n;
-  const i = focusIn(D, part);
-  const head = s2Head(S, part, i);
+  const i = focusIn(S, part);
+  const head = pickHead(S, part, i);
   const all = headWeights(S, part, head);
   const w = all.subarray(i * n, (i + 1) * n);
-  const what = tx(D, "lesson.s2.match", { f: D.state.scale ? "q·k / √d_k" : "q·k" });
+  const what = tx(D, "lesson.s2.match", { f: S.local.scale ? "q·k / √d_k" : "q·k" });
   penText(pen, what, 0, 0, { px: base, base: "top", colour: pen.ink.muted });
   const used = s2Deck(S, pen, { step, grow, head, i, w, top: base * 1.5 });
   const out = s2Output(S, part, head, all);
@@ -125,11 +110,11 @@ function s2Deck(S, pen, o) {
   const at = (c) => [(c % cols) * (cw + 8), o.top + Math.floor(c / cols) * (cardH + 8)];
   const row = (o.head * n + o.i) * n;
   const raw = arr(D, `${prefix}scores`).subarray(row, row + n);
-  const div = divisorOf(D, part);
+  const div = divisorOf(S, part);
   const best = rankRow(o.w, n, 0)[0];
   cards.forEach((j, c) => {
     const [x, y] = at(c);
-    const masked = D.state.causal && j > o.i;
+    const masked = S.local.causal && j > o.i;
     s2Card(pen, { x, y, w: cw, h: cardH }, part.tokens[j], {
       base, en, masked, me: j === o.i, best: j === best && o.step >= 1, grow: o.grow,
       match: masked ? "−∞" : (raw[j] / div).toFixed(2),
@@ -244,139 +229,4 @@ function s2Mix(S, pen, at, w, head, i, out) {
   pen.ctx.globalAlpha = 1;
 }
 
-// ---- §3 -----------------------------------------------------------------------------------------
-
-const S3_NAMES = ["Q", "K", "V"];
-
-const scene3 = {
-  title: (D) => tx(D, "lesson.s3.title"),
-  steps: (S) =>
-    stepTexts(S, ["lesson.s3.step0", "lesson.s3.step1", "lesson.s3.step2", "lesson.s3.step3"]),
-  take: (S) => tx(S.D, "lesson.s3.take"),
-  mount: (S) => {
-    const canvas = sceneCanvas(S);
-    const readout = wReadout(S, "lesson-readout");
-    let fade = 1;
-    const paint = (step) => s3Paint(S, canvas, step, fade, readout);
-    return {
-      draw(step, from) {
-        const part = S.part;
-        const i = focusIn(S.D, part);
-        fillSide(S, [
-          wTokens(
-            S,
-            tx(S.D, "lesson.s3.pick"),
-            part,
-            i,
-            (j) => {
-              changeShared(S.D, { focus: part.tokens[j].t });
-            },
-            "s3-token",
-          ),
-          readout,
-        ]);
-        fade = 1;
-        if (from !== null && step === from + 1)
-          animate(S.D, 500, (p) => {
-            fade = p;
-            paint(step);
-          });
-        else paint(step);
-      },
-    };
-  },
-};
-
-/** x · W = row of Q, K or V (d_model numbers), from the arrays the core computed. */
-function s3Vectors(S, part, i) {
-  const D = S.D;
-  const d = part.d_model;
-  const x = arr(D, `${part.prefix}x`);
-  const row = x ? x.subarray(i * d, (i + 1) * d) : null;
-  const faces = S3_NAMES.map((name) => {
-    const m = name.toLowerCase();
-    const per = arr(D, `${part.prefix}${m}`); // (h, n, d_k): the row of token i, heads side by side
-    const out = new Float64Array(d);
-    for (let k = 0; k < part.h; k++) {
-      for (let c = 0; c < part.d_k; c++)
-        out[k * part.d_k + c] = per[(k * part.n + i) * part.d_k + c];
-    }
-    return { name, w: arr(D, `${part.prefix}w_${m}`), row: out };
-  });
-  return { x: row, faces };
-}
-
-function s3Paint(S, canvas, step, fade, readout) {
-  const { D, W, H, base, pen } = scenePen(S, canvas);
-  const part = S.part;
-  const i = focusIn(D, part);
-  const tok = part.tokens[i].t;
-  const d = part.d_model;
-  const { x, faces } = s3Vectors(S, part, i);
-  const stripH = Math.round(base * 1.3);
-  const lim = (a) => Math.max(1e-9, ...Array.from(a, Math.abs));
-  penText(pen, tx(D, "lesson.s3.x", { q: tok, d }), 0, 0, { px: base, base: "top", weight: 700 });
-  if (x) {
-    penCells(pen, 0, base * 1.4, W, stripH, 1, d, (_, c) =>
-      rampRgb(D.luts.signed, x[c], -lim(x), lim(x)),
-    );
-  }
-  const colW = (W - 2 * 16) / 3;
-  const top = base * 1.4 + stripH + base * 1.6;
-  const side = Math.max(40, Math.min(colW, H - top - base * 4.4 - stripH));
-  faces.forEach((f, k) => {
-    if (step < k + 1) return;
-    pen.ctx.globalAlpha = step === k + 1 ? fade : 1;
-    const x0 = k * (colW + 16);
-    const cx = x0 + colW / 2;
-    penArrow(pen, cx, base * 1.4 + stripH + 4, cx, top - 4, pen.ink.muted, 2);
-    penText(pen, `W_${f.name}  ${d} × ${d}`, cx, top, {
-      px: base,
-      align: "center",
-      base: "top",
-      colour: pen.ink.muted,
-    });
-    const wy = top + base * 1.3;
-    if (f.w)
-      penCells(pen, cx - side / 2, wy, side, side, d, d, (r, c) =>
-        rampRgb(D.luts.signed, f.w[r * d + c], -lim(f.w), lim(f.w)),
-      );
-    const ry = wy + side + base * 0.4;
-    penText(pen, `${f.name.toLowerCase()} = x·W_${f.name}`, cx, ry, {
-      px: base,
-      align: "center",
-      base: "top",
-      weight: 700,
-    });
-    penCells(pen, x0, ry + base * 1.4, colW, stripH, 1, d, (_, c) =>
-      rampRgb(D.luts.signed, f.row[c], -lim(f.row), lim(f.row)),
-    );
-    s3HeadTicks(pen, x0, ry + base * 1.4, colW, stripH, part);
-    pen.ctx.globalAlpha = 1;
-  });
-  penDone(pen);
-  const shown = step === 0 ? [] : faces.slice(0, step);
-  const lines = shown.map((f) =>
-    tx(D, "lesson.s3.row", { q: tok, name: f.name.toLowerCase(), d, j: argmaxAbs(f.row) }),
-  );
-  readout.textContent = lines.join("\n");
-  const alt =
-    step === 0 ? tx(D, "lesson.s3.alt", { name: "X", n: part.n, d, q: tok }) : lines.join(" ");
-  canvas.setAttribute("aria-label", alt);
-}
-
-/** Where one head's d_k columns end and the next head's begin. */
-function s3HeadTicks(pen, x, y, w, h, part) {
-  for (let k = 1; k < part.h; k++) {
-    const xx = x + (w * k * part.d_k) / part.d_model;
-    penLine(pen, xx, y - 4, xx, y + h + 4, pen.ink.text, 2);
-  }
-}
-
-function argmaxAbs(a) {
-  let best = 0;
-  for (let j = 1; j < a.length; j++) if (Math.abs(a[j]) > Math.abs(a[best])) best = j;
-  return best;
-}
-
-return { s2Head, scene2, scene3 };
+return {};

@@ -1,25 +1,8 @@
-/* §1 whom 他 means (the trained model's pronoun head, then an RNN's chain), §2 the library
-   lookup (one query against every key's card, the values mixed), §3 one word's three faces. */
+/* §1 whom 他 means: predict, then the trained model's pronoun head answers (its row as bars),
+   then an RNN's chain beside attention's one hop. */
 
-const { animate, divisorOf, fillSide, make, pctText, penArrow, penDone, penLine, penMeasure,
-  penText, penTry, penWrap, quoteTok, rankRow, scenePen, tx, weightsOf, wReadout } = LESSON;
-
-function sceneCanvas(S, id = "lesson-canvas") {
-  const c = make(S.doc, "canvas", "", { role: "img", "data-testid": id });
-  S.figure.append(c);
-  return c;
-}
-
-function stepTexts(S, keys) {
-  return keys.map((k) => tx(S.D, k));
-}
-
-/** The weights a scene shows for a head: the deck's τ (or √d_k / 1) and mask. */
-function headWeights(S, part, head) {
-  return weightsOf(S.D, part, head, divisorOf(S.D, part), S.D.state.causal);
-}
-
-// ---- §1 -----------------------------------------------------------------------------------------
+const { addScene, animate, fillSide, headWeights, pctText, penArrow, penDone, penLine, penMeasure,
+  penText, penTry, penWrap, quoteTok, rankRow, sceneCanvas, scenePen, tx, wReadout } = LESSON;
 
 function s1Pronoun(set) {
   const p = set.trained;
@@ -30,21 +13,32 @@ function s1Hops(quiz) {
   return quiz.top === null ? 0 : Math.abs(quiz.query - quiz.top);
 }
 
-const scene1 = {
-  title: (D, set) => tx(D, "lesson.s1.title", { q: s1Pronoun(set) }),
-  steps: (S) => stepTexts(S, ["lesson.s1.step0", "lesson.s1.step1", "lesson.s1.step2"]),
+addScene({
+  id: "s01",
+  title: (S) => tx(S.D, "lesson.s1.title", { q: s1Pronoun(S.set) }),
+  steps: [
+    {
+      id: "ask",
+      label: "lesson.s1.step0",
+      caption: "lesson.s1.cap.ask",
+      quiz: {
+        words: true, // the choices are words of the sentence: on screen before the reveal too
+        noAnswer: "lesson.quiz.no_answer", // the verdict's head when the model's pick is none
+        question: (S) => tx(S.D, "lesson.s1.question", { q: s1Pronoun(S.set) }),
+        choices: (S) =>
+          S.tpart.quiz.choices.map((c) => ({
+            id: `w${c.i}`,
+            label: quoteTok(S.D, S.tpart.tokens[c.i]),
+            right: S.tpart.quiz.judged ? c.right : null,
+            why: c.why,
+          })),
+      },
+    },
+    { id: "reveal", label: "lesson.s1.step1", caption: "lesson.s1.cap.reveal" },
+    { id: "rnn", label: "lesson.s1.step2", caption: "lesson.s1.cap.rnn" },
+  ],
+  words: (S) => ({ q: s1Pronoun(S.set) }),
   take: (S) => tx(S.D, "lesson.s1.take", { q: s1Pronoun(S.set), hops: s1Hops(S.tpart.quiz) }),
-  quiz: {
-    step: 0,
-    noAnswer: "lesson.quiz.no_answer", // the verdict's head when the model's pick is no answer
-    question: (S) => tx(S.D, "lesson.s1.question", { q: s1Pronoun(S.set) }),
-    choices: (S) =>
-      S.tpart.quiz.choices.map((c) => ({
-        label: quoteTok(S.D, S.tpart.tokens[c.i]),
-        right: S.tpart.quiz.judged ? c.right : null,
-        why: c.why,
-      })),
-  },
   mount: (S) => {
     const canvas = sceneCanvas(S);
     const readout = wReadout(S, "lesson-readout");
@@ -72,7 +66,7 @@ const scene1 = {
       },
     };
   },
-};
+});
 
 function s1Row(S) {
   const part = S.tpart;
@@ -266,4 +260,4 @@ function s1Alt(S, step, w) {
   return alt;
 }
 
-return { headWeights, scene1, sceneCanvas, stepTexts };
+return {};

@@ -1,27 +1,25 @@
 /* §5 why √d_k: var(q·k) measured against d_k, predict-then-reveal on the focus row (with and
-   without ÷√d_k, side by side), then the τ sweep on the map (the map adapter). */
+   without ÷√d_k, side by side), then the τ sweep on the map (played when → reaches it). */
 
 const { rowSpread } = VIEW;
-const { animate, arr, askBlock, changeShared, decadeTicks, divisorOf, drawChart, fillSide, focusIn,
+const { addScene, animate, arr, askBlock, decadeTicks, divisorOf, drawChart, fillSide, focusIn,
   logAxis, make, NO_JOB, pctText, penDone, penText, roomOf, sceneCanvas, scenePen, sceneView,
-  stepTexts, tx, viewHeader, wButton, weightsOf, wReadout, wSlider, wSwitch } = LESSON;
+  setLocal, tx, viewHeader, wButton, weightsOf, wReadout, wSlider, wSwitch } = LESSON;
 
-// ---- §5 -----------------------------------------------------------------------------------------
-
-function s5Tau(D, part) {
-  return D.state.tau ?? divisorOf(D, part);
+function s5Tau(S, part) {
+  return S.local.tau ?? divisorOf(S, part);
 }
 
 /** The focus row with √d_k and without in one head, and what happened to it (sharper, flatter,
-    the same). The head: the one chosen in §2/§4, else where scaling changes this row most. */
+    the same). The head: the scene's chosen one, else where scaling changes this row most. */
 function s5Judge(S) {
   const D = S.D;
   const part = S.part;
   const n = part.n;
-  const i = focusIn(D, part);
-  const spread = (k, tau) => rowSpread(weightsOf(D, part, k, tau, D.state.causal), n, i);
+  const i = focusIn(S, part);
+  const spread = (k, tau) => rowSpread(weightsOf(D, part, k, tau, S.local.causal), n, i);
   const change = (k) => Math.abs(spread(k, Math.sqrt(part.d_k)).entropy - spread(k, 1).entropy);
-  let head = D.state.s2head;
+  let head = S.local.head;
   if (head === null || head === undefined || head >= part.h) {
     head = 0;
     for (let k = 1; k < part.h; k++) if (change(k) > change(head) + 1e-9) head = k;
@@ -40,29 +38,39 @@ const S5_CHOICES = [
   ["same", "lesson.s5.c_same"],
 ];
 
-const scene5 = {
+addScene({
+  id: "s05",
   phone: (step) => (step === 2 ? 2.2 : 1.15), // two maps, one under the other, at the answer
-  title: (D) => tx(D, "lesson.s5.title"),
-  steps: (S) =>
-    stepTexts(S, ["lesson.s5.step0", "lesson.s5.step1", "lesson.s5.step2", "lesson.s5.step3"]),
-  take: (S) => tx(S.D, "lesson.s5.take"),
-  quiz: {
-    step: 1,
-    question: (S) => tx(S.D, "lesson.s5.question", { q: S.part.tokens[focusIn(S.D, S.part)].t }),
-    choices: (S) => {
-      const j = s5Judge(S);
-      const why = tx(S.D, "lesson.s5.why", {
-        q: S.part.tokens[j.i].t,
-        m1: pctText(j.on.top),
-        m0: pctText(j.off.top),
-        h1: j.on.entropy.toFixed(2),
-        h0: j.off.entropy.toFixed(2),
-      });
-      return S5_CHOICES.map(([v, key]) => ({ label: tx(S.D, key), right: v === j.verdict, why }));
+  title: "lesson.s5.title",
+  steps: [
+    { id: "variance", label: "lesson.s5.step0", caption: "lesson.s5.cap.variance" },
+    {
+      id: "ask",
+      label: "lesson.s5.step1",
+      caption: "lesson.s5.cap.ask",
+      quiz: {
+        question: (S) => tx(S.D, "lesson.s5.question", { q: S.part.tokens[focusIn(S, S.part)].t }),
+        choices: (S) => {
+          const j = s5Judge(S);
+          const why = tx(S.D, "lesson.s5.why", {
+            q: S.part.tokens[j.i].t,
+            m1: pctText(j.on.top),
+            m0: pctText(j.off.top),
+            h1: j.on.entropy.toFixed(2),
+            h0: j.off.entropy.toFixed(2),
+          });
+          const right = (v) => v === j.verdict;
+          return S5_CHOICES.map(([v, key]) => ({ id: v, label: tx(S.D, key), right: right(v), why }));
+        },
+      },
     },
-  },
+    { id: "reveal", label: "lesson.s5.step2", caption: "lesson.s5.cap.reveal" },
+    { id: "tau", label: "lesson.s5.step3", caption: "lesson.s5.cap.tau" },
+  ],
+  takeBefore: (S) => tx(S.D, "lesson.s5.take_before"),
+  take: (S) => tx(S.D, "lesson.s5.take"),
   mount: (S) => s5Mount(S),
-};
+});
 
 function s5Mount(S) {
   const D = S.D;
@@ -80,9 +88,17 @@ function s5Mount(S) {
     }
   };
   return {
-    draw(step) {
-      fillSide(S, step === 3 ? s5Controls(S, () => paint(3), readout) : [readout]);
-      paint(step);
+    draw(step, from) {
+      if (step !== 3) {
+        fillSide(S, [readout]);
+        paint(step);
+        return;
+      }
+      const repaint = () => paint(3);
+      const c = s5Controls(S, repaint, readout, () => s5Sweep(S, c.map, c.slider, repaint));
+      fillSide(S, c.nodes);
+      paint(3);
+      if (from === 2) s5Sweep(S, c.map, c.slider, repaint); // → into the step plays the sweep
     },
     destroy: () => fig.views.forEach((v) => v.destroy()),
   };
@@ -117,12 +133,12 @@ function s5Maps(S, fig, step, head) {
   const part = S.part;
   const root = Math.sqrt(part.d_k);
   const formula = tx(D, "lesson.s5.map");
-  const causal = D.state.causal;
+  const causal = S.local.causal;
   const maps = step === 2
     ? [[{ scale: true }, tx(D, "lesson.scale_on")], [{ scale: false }, tx(D, "lesson.scale_off")]]
     : step === 1
       ? [[{ tau: root }, `${formula} · τ = ${root.toFixed(2)}`]]
-      : [[{ tau: s5Tau(D, part) }, formula]]; // τ moves: the readout says its value
+      : [[{ tau: s5Tau(S, part) }, formula]]; // τ moves: the readout says its value
   const pair = maps.length > 1;
   const phone = roomOf(D).phone;
   const w = pair && !phone ? (S.box.w - 16) / 2 : S.box.w;
@@ -131,7 +147,7 @@ function s5Maps(S, fig, step, head) {
     const jobs = Array.from({ length: part.h }, (_, x) => (x === head ? { label } : NO_JOB));
     const o = { digest: `${part.prefix}scores|${label}`, jobs, state: { ...state, causal }, numbers: true };
     fig.views[k].fit(w, h);
-    fig.views[k].show(viewHeader(D, part, o), arr(D, `${part.prefix}scores`));
+    fig.views[k].show(viewHeader(S, part, o), arr(D, `${part.prefix}scores`));
   });
 }
 
@@ -139,8 +155,8 @@ function s5Stats(S, readout, step, i, head) {
   const D = S.D;
   const part = S.part;
   const q = part.tokens[i].t;
-  const tau = step === 1 ? Math.sqrt(part.d_k) : step === 2 ? 1 : s5Tau(D, part);
-  const r = rowSpread(weightsOf(D, part, head, tau, D.state.causal), part.n, i);
+  const tau = step === 1 ? Math.sqrt(part.d_k) : step === 2 ? 1 : s5Tau(S, part);
+  const r = rowSpread(weightsOf(D, part, head, tau, S.local.causal), part.n, i);
   const stats = tx(D, "lesson.s5.stats", { q, m: pctText(r.top), h: r.entropy.toFixed(2) });
   const value = tx(D, "lesson.s5.tau_value", {
     v: tau.toFixed(2),
@@ -158,26 +174,23 @@ function s5Slider(part) {
   };
 }
 
-function s5Controls(S, repaint, readout) {
+/** The τ step's controls: the √d_k switch, the τ slider, ▶ Sweep τ (sweep()), the readout. */
+function s5Controls(S, repaint, readout, sweep) {
   const D = S.D;
   const part = S.part;
   const map = s5Slider(part);
-  const onScale = (checked) => {
-    D.state.tau = null;
-    changeShared(D, { scale: checked });
-  };
+  const onScale = (checked) => setLocal(S, { scale: checked, tau: null });
   const onTau = (pos) => {
-    D.state.tau = map.toTau(pos);
-    slider.input.setAttribute("aria-valuetext", `τ = ${D.state.tau.toFixed(2)}`);
+    S.local.tau = map.toTau(pos);
+    slider.input.setAttribute("aria-valuetext", `τ = ${S.local.tau.toFixed(2)}`);
     repaint();
   };
-  const on = D.state.scale && D.state.tau === null;
+  const on = S.local.scale && S.local.tau === null;
   const scale = wSwitch(S, tx(D, "lesson.s5.switch"), on, onScale, "s5-scale");
-  const at = map.toPos(s5Tau(D, part));
+  const at = map.toPos(s5Tau(S, part));
   const slider = wSlider(S, tx(D, "lesson.s5.tau"), 1000, at, onTau, "s5-tau");
-  const go = () => s5Sweep(S, map, slider, repaint);
-  const sweep = wButton(S, tx(D, "lesson.s5.sweep"), go, "s5-sweep", "primary");
-  return [scale, slider.box, sweep, readout];
+  const go = wButton(S, tx(D, "lesson.s5.sweep"), sweep, "s5-sweep", "primary");
+  return { nodes: [scale, slider.box, go, readout], slider, map };
 }
 
 /** ▶ Sweep τ: down to 1 (sharp), up to 4·√d_k (flat), back to √d_k, in 3.2 s; then τ follows
@@ -186,7 +199,7 @@ function s5Sweep(S, map, slider, repaint) {
   const D = S.D;
   const home = map.toPos(Math.sqrt(S.part.d_k));
   const legs = [
-    [map.toPos(s5Tau(D, S.part)), 0, 0.25],
+    [map.toPos(s5Tau(S, S.part)), 0, 0.25],
     [0, 1000, 0.5],
     [1000, home, 0.25],
   ];
@@ -200,7 +213,7 @@ function s5Sweep(S, map, slider, repaint) {
       }
       t -= share;
     }
-    D.state.tau = p >= 1 ? null : map.toTau(pos);
+    S.local.tau = p >= 1 ? null : map.toTau(pos);
     slider.input.value = String(Math.round(pos));
     repaint();
   });
@@ -240,4 +253,4 @@ function s5Chart(S, canvas, readout) {
   );
 }
 
-return { scene5 };
+return {};

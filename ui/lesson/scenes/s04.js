@@ -1,29 +1,44 @@
-/* §4: the four steps morphing into one another on the sentence's real numbers
-   (Q·Kᵀ → ÷√d_k → softmax → ·V), one head, the focus row's numbers beside. */
+/* §4 the formula, four steps morphing into one another on the sentence's real numbers
+   (Q·Kᵀ → ÷√d_k → softmax → ·V), one head, the focus row's numbers beside; then all four played
+   in a row (a step of its own, so a presenter's → reaches it). */
 
 const { mapGeometry } = VIEW;
-const { animate, arr, divisorOf, drawScene, fillSide, focusIn, fontsOf, headPicker, headWeights,
-  labelsOf, mixRows, pctText, penCells, penDone, penInkOn, penMap, penText, penTry, penWrap,
-  rampRgb, rankRow, s2Head, sceneCanvas, scenePen, tx, wButton, wReadout } = LESSON;
+const { addScene, animate, arr, divisorOf, fillSide, focusIn, fontsOf, goStep, headPicker,
+  headWeights, labelsOf, mixRows, pctText, penCells, penDone, penInkOn, penMap, penText, penTry,
+  penWrap, pickHead, rampRgb, rankRow, sceneCanvas, scenePen, setLocal, softmaxExample, tx,
+  wButton, wReadout } = LESSON;
 
-// ---- §4 -----------------------------------------------------------------------------------------
+/** Step ②'s name: ÷√d_k with its value, or ÷1 with the scene's scaling off. */
+function s4Second(S) {
+  const root = Math.sqrt(S.part.d_k).toFixed(2);
+  return S.local.scale ? tx(S.D, "lesson.s4.step1", { s: root }) : tx(S.D, "lesson.s4.step1_off");
+}
 
-const scene4 = {
+const S4_STEPS = [
+  { id: "scores", label: "lesson.s4.step0", caption: "lesson.s4.cap.scores" },
+  { id: "scaled", label: s4Second, caption: "lesson.s4.cap.scaled" },
+  { id: "softmax", label: "lesson.s4.step2", caption: "lesson.s4.cap.softmax" },
+  { id: "mix", label: "lesson.s4.step3", caption: "lesson.s4.cap.mix" },
+];
+
+/** The numpy line of each matrix step, as run with the scene's √d_k and mask (pages/lesson.py). */
+function s4Lines(S) {
+  return S.D.header.numpy[`${Number(S.local.scale)}|${Number(S.local.causal)}`];
+}
+
+/** The name of the matrix step k (0 … 3) shows. */
+function s4Name(S, k) {
+  const label = S4_STEPS[k].label;
+  return typeof label === "function" ? label(S) : tx(S.D, label);
+}
+
+addScene({
+  id: "s04",
   phone: 1.2,
-  title: (D) => tx(D, "lesson.s4.title"),
-  steps: (S) => {
-    const root = Math.sqrt(S.part.d_k).toFixed(2);
-    const second = S.D.state.scale
-      ? tx(S.D, "lesson.s4.step1", { s: root })
-      : tx(S.D, "lesson.s4.step1_off");
-    return [
-      tx(S.D, "lesson.s4.step0"),
-      second,
-      tx(S.D, "lesson.s4.step2"),
-      tx(S.D, "lesson.s4.step3"),
-    ];
-  },
-  take: (S) => tx(S.D, S.D.state.scale ? "lesson.s4.take" : "lesson.s4.take_off"),
+  title: "lesson.s4.title",
+  steps: [...S4_STEPS, { id: "play", label: "lesson.s4.step_play", caption: "lesson.s4.cap.play" }],
+  take: (S) => tx(S.D, S.local.scale ? "lesson.s4.take" : "lesson.s4.take_off"),
+  terms: (S) => ({ softmax: softmaxExample(S, S.part) }), // the glossary's example, this row
   mount: (S) => {
     const canvas = sceneCanvas(S);
     const readout = wReadout(S, "lesson-readout");
@@ -41,10 +56,8 @@ const scene4 = {
       let k = 0;
       shown = { from: 0, to: 0, p: 1 };
       const stepOn = () => {
-        if (k >= 3) return;
+        if (k >= 3 || S.D.ctx !== S || S.D.step !== S4_STEPS.length) return; // left meanwhile
         k += 1;
-        S.D.step = k;
-        S.D.els.scene.dataset.step = String(k);
         shown = { from: k - 1, to: k, p: 0 };
         animate(S.D, 900, (p) => {
           shown.p = p;
@@ -54,30 +67,30 @@ const scene4 = {
       };
       stepOn();
     };
+    const replay = () => (S.D.step === S4_STEPS.length ? play() : goStep(S, "play"));
     return {
       draw(step, from) {
         const part = S.part;
-        const i = focusIn(S.D, part);
-        const head = s2Head(S, part, i);
+        const i = focusIn(S, part);
+        const head = pickHead(S, part, i);
         fillSide(S, [
-          wButton(S, tx(S.D, "lesson.s4.play"), play, "s4-play", "primary"),
-          part.h > 1
-            ? headPicker(S, part, head, (k) => {
-                S.D.state.s2head = k;
-                drawScene(S.D, S.D.step, S.D.step);
-              })
-            : null,
+          wButton(S, tx(S.D, "lesson.s4.play"), replay, "s4-play", "primary"),
+          part.h > 1 ? headPicker(S, part, head, (k) => setLocal(S, { head: k })) : null,
           readout,
         ]);
-        if (from !== null && Math.abs(step - from) === 1) morph(from, step);
+        const last = S4_STEPS.length - 1; // the play step (after ④) ends on ④
+        const to = Math.min(step, last);
+        const was = from === null ? null : Math.min(from, last);
+        if (step > last && from !== null && from !== step) play();
+        else if (was !== null && Math.abs(to - was) === 1) morph(was, to);
         else {
-          shown = { from: step, to: step, p: 1 };
+          shown = { from: to, to, p: 1 };
           paint();
         }
       },
     };
   },
-};
+});
 
 /** The matrices of each step for the head: colour of cell (i, j), its number, and the ramp. */
 function s4Layers(S, part, head) {
@@ -86,9 +99,9 @@ function s4Layers(S, part, head) {
   const raw = arr(D, `${part.prefix}scores`).subarray(head * n * n, (head + 1) * n * n);
   let limit = 1e-9;
   for (const v of raw) limit = Math.max(limit, Math.abs(v));
-  const div = divisorOf(D, part);
+  const div = divisorOf(S, part);
   const w = headWeights(S, part, head);
-  const masked = (i, j) => D.state.causal && j > i;
+  const masked = (i, j) => S.local.causal && j > i;
   const signed = (f) => (i, j) => rampRgb(D.luts.signed, f(i, j), -limit, limit);
   return [
     {
@@ -116,16 +129,15 @@ function s4Paint(S, canvas, shown, readout, kept) {
   const { D, W, H, base, pen } = scenePen(S, canvas);
   const part = S.part;
   const fonts = fontsOf(D);
-  const i = focusIn(D, part);
-  const head = s2Head(S, part, i);
+  const i = focusIn(S, part);
+  const head = pickHead(S, part, i);
   const layers = s4Layers(S, part, head);
-  const names = scene4.steps(S);
   const to = shown.to;
-  const lines = D.header.numpy[D.state.causal ? "True" : "False"];
-  const titleH = penWrap(pen, names[to], 0, 0, W, { px: Math.round(base * 1.15), weight: 700 });
+  const lines = s4Lines(S);
+  const titleH = penWrap(pen, s4Name(S, to), 0, 0, W, { px: Math.round(base * 1.15), weight: 700 });
   penText(pen, lines[to], 0, titleH + 4, { px: base, base: "top", mono: true, colour: pen.ink.muted });
   const top = titleH + base * 1.6 + 8;
-  const labels = labelsOf(part);
+  const labels = labelsOf(D, part, { w: W, h: H - top });
   const { gFull, gSmall } = s4Geometry(S, kept, labels, W, H - top, fonts);
   const into3 = to === 3 ? (shown.from === 3 ? 1 : shown.p) : shown.from === 3 ? 1 - shown.p : 0;
   const g0 = into3 > 0 ? gSmall : gFull;
@@ -136,7 +148,7 @@ function s4Paint(S, canvas, shown, readout, kept) {
   const p = shown.p;
   const rgb = (r, c) => s4Blend(a.colour(r, c), b.colour(r, c), p);
   const numbers = p >= 1 && to <= 2 ? s4Numbers(pen, layers[to]) : null;
-  const causal = D.state.causal && Math.min(shown.from, to) >= 2;
+  const causal = S.local.causal && Math.min(shown.from, to) >= 2;
   const axes = { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") };
   penMap(pen, g, { rgb, labels, axes, keep: i, fonts, causal, numbers });
   if (into3 > 0) s4Mix(S, pen, g, head, layers[2].w, into3, base);
@@ -231,14 +243,13 @@ function s4Words(S, canvas, readout, step, head, layers, i) {
   const D = S.D;
   const part = S.part;
   const n = part.n;
-  const names = scene4.steps(S);
   const w = layers[0].w;
   const order = rankRow(w, n, i)
     .slice(0, 4)
     .filter((j, r) => r === 0 || step < 2 || w[i * n + j] >= 0.01);
   const row = i * n;
   const raw = layers[0].raw;
-  const div = divisorOf(D, part);
+  const div = divisorOf(S, part);
   const fmtOf = [
     (j) => raw[row + j].toFixed(2),
     (j) => (raw[row + j] / div).toFixed(2),
@@ -259,12 +270,12 @@ function s4Words(S, canvas, readout, step, head, layers, i) {
     step <= 2
       ? `${head1}: ${order.map((j) => `${part.tokens[j].t} ${fmtOf[step](j)}`).join(tx(D, "explorer.sep"))}`
       : "";
-  const lines = D.header.numpy[D.state.causal ? "True" : "False"];
-  const name = `${names[step]} (${lines[step]})`; // the numpy line too: what a reader would run
+  const lines = s4Lines(S);
+  const name = `${s4Name(S, step)} (${lines[step]})`; // the numpy line too: what a reader would run
   canvas.setAttribute(
     "aria-label",
     tx(D, "lesson.s4.alt", { head: head + 1, name, n, m: step === 3 ? part.d_k : n, rows }),
   );
 }
 
-return { scene4 };
+return {};

@@ -1,0 +1,254 @@
+"""The lesson's browser-test helpers (tests/test_browser_lesson*.py, a scene's own tests): open the
+deck and wait until it rests, keys, where it is, and the measurements every step is held to:
+the room (lesson_room_check.js), the phone's screen, the maps' cells, what is on screen before a
+question is revealed (spoilers: the matching is plain Python, unit-tested without a browser).
+
+    from tests.lesson_support import open_lesson, press, where, walk_scene
+    open_lesson(page, streamlit_server, "?at=5", (390, 844))
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ui.lesson.data import SCENES
+
+LOAD_MS = 120_000
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "lesson"
+SENTENCE = "小明把书放在了桌子上，然后他走了。"
+PHONE = (390, 844)
+ROOT = "document.querySelector('[data-testid=\"stBidiComponentIsolated\"]').shadowRoot"
+DECK = f"{ROOT}.querySelector('[data-testid=\"lesson\"]')"
+SCENE = f"{ROOT}.querySelector('[data-testid=\"lesson-scene\"]')"
+HERE = Path(__file__).resolve().parent
+ROOM_CHECK = (HERE / "lesson_room_check.js").read_text(encoding="utf-8")
+
+# At rest: drawn, no animation, no measurement awaited, and the server has applied every change
+# the deck sent (data-synced: a new sentence's rerun has come back; steps send none).
+STILL = f"""() => {{
+  const d = {DECK};
+  const s = {SCENE};
+  return !!d && d.dataset.ready === '1' && d.dataset.synced === '1' && !d.dataset.anim
+    && !!s && !s.dataset.waiting;
+}}"""
+
+
+def open_lesson(page, base: str, query: str = "", size=(1024, 768)) -> None:
+    """Load /lesson with a query and wait until the deck has drawn its scene and rests."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(f"{base}/lesson{query}")
+    page.wait_for_selector('[data-testid="lesson"][data-ready="1"]', timeout=LOAD_MS)
+    settle(page)
+
+
+def phone_page(browser, base: str, query: str = ""):
+    """A new 390 × 844 touch screen on /lesson (its own storage), at rest; close its context."""
+    context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True)
+    page = context.new_page()
+    open_lesson(page, base, query, PHONE)
+    return page
+
+
+def settle(page) -> None:
+    """Until no animation runs, no measurement is awaited, the server has caught up with the
+    deck, and Streamlit is idle (never a sleep)."""
+    page.wait_for_function(STILL, timeout=LOAD_MS, polling=100)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')?.innerText",
+        timeout=LOAD_MS,
+        polling=100,
+    )
+    page.evaluate("() => document.fonts.ready.then(() => new Promise(requestAnimationFrame))")
+    page.wait_for_function(STILL, timeout=LOAD_MS, polling=100)
+
+
+def where(page) -> tuple[int, int]:
+    """(scene, step) on screen, the step 0-based."""
+    got = page.evaluate(f"() => [{SCENE}.dataset.scene, {SCENE}.dataset.step]")
+    return int(got[0]), int(got[1])
+
+
+def press(page, key: str) -> None:
+    page.keyboard.press(key)
+    settle(page)
+
+
+def shot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path))
+    return path
+
+
+def walk_every_step(page, check) -> list[str]:
+    """From where the deck is to §10's last step with →, check(scene, step) at each."""
+    problems: list[str] = []
+    seen = set()
+    for _ in range(80):
+        here = where(page)
+        if here in seen:
+            break
+        seen.add(here)
+        problems += [f"§{here[0]}.{here[1] + 1}: {p}" for p in check(*here)]
+        press(page, "ArrowRight")
+    assert {s for s, _ in seen} == set(range(1, SCENES + 1)), seen
+    return problems
+
+
+def walk_scene(page, scene: int, check) -> list[str]:
+    """Every step of one scene from its first, with →, check(step) at each."""
+    press(page, str(scene % 10))
+    problems: list[str] = []
+    while True:
+        at, step = where(page)
+        if at != scene:
+            return problems
+        problems += [f"§{scene}.{step + 1}: {p}" for p in check(step)]
+        before = (at, step)
+        press(page, "ArrowRight")
+        if where(page) == before:  # the lesson's last step
+            return problems
+
+
+# ---- what a step shows before its question is revealed ------------------------------------------
+
+# Per step: the words of every choice of a question not yet revealed (its label, unless the
+# labels are words of the sentence, and its why), and the text a person sees on screen outside
+# the choice buttons (text nodes and the canvases' text alternatives).
+SHOWN = f"""() => {{
+  const root = {DECK};
+  const D = root.parentNode.__lesson;
+  const S = D.ctx;
+  if (!S) return {{ forbidden: [], texts: [], caption: '' }};
+  const forbidden = [];
+  S.steps.forEach((s, i) => {{
+    if (!s.quiz || i < D.step) return;
+    for (const c of s.quiz.choices(S)) forbidden.push([s.quiz.words ? '' : c.label, c.why || '']);
+  }});
+  const shown = (el) => {{
+    if (el.closest('.sr-only, [hidden], .choices, .handout')) return false;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden' || cs.display === 'none') return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1;
+  }};
+  const texts = [];
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {{
+    const n = walk.currentNode;
+    if (n.textContent.trim() && shown(n.parentElement)) texts.push(n.textContent);
+  }}
+  for (const c of root.querySelectorAll('canvas[aria-label]')) {{
+    if (shown(c)) texts.push(c.getAttribute('aria-label'));
+  }}
+  const blocks = [...root.querySelectorAll('.takeaway, .caption, .readout, .question')];
+  for (const b of blocks) if (shown(b)) texts.push(b.textContent);
+  const caption = root.querySelector('[data-testid="lesson-caption"]')?.textContent || '';
+  return {{ forbidden, texts, caption }};
+}}"""
+
+PHRASE_SPLIT = re.compile(r"[：:，,；;（）()。.!?！？]")
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def squash(text: str) -> str:
+    """Text as compared: no spaces, punctuation or quotes, lower case."""
+    return re.sub(r"[\W_]+", "", text).casefold()
+
+
+def windows(label: str) -> list[str]:
+    """The pieces of a choice's label that would give it away, squashed: the label itself; in each
+    of its phrases, every 4 characters of Chinese in a row ("份额挤到", "额挤到少" …), and every 3
+    words in a row of which two have 4 letters or more ("rows and columns")."""
+    out = [squash(label)]
+    for part in PHRASE_SPLIT.split(label):
+        chars = "".join(CJK.findall(part))
+        out += [chars[k : k + 4] for k in range(len(chars) - 3)]
+        words = re.findall(r"[A-Za-z]+", part)
+        for k in range(len(words) - 2):
+            three = words[k : k + 3]
+            if sum(len(w) >= 4 for w in three) >= 2:
+                out.append(squash(" ".join(three)))
+    return [w for w in out if w]
+
+
+def spoilers(forbidden: list[list[str]], texts: list[str]) -> list[str]:
+    """What on screen states an open question's answer: a text holding a piece of a choice's
+    label (`windows`) or its whole why-text."""
+    seen = [squash(t) for t in texts]
+    found = []
+    for label, why in forbidden:
+        pieces = [*(windows(label) if label else []), *([squash(why)] if why else [])]
+        for key in pieces:
+            hit = next((t for t in seen if key in t), None)
+            if hit:
+                found.append(f"“{key[:30]}” of “{(label or why)[:30]}” is on screen: {hit[:40]}")
+    return sorted(set(found))
+
+
+# ---- the phone's screen -------------------------------------------------------------------------
+
+PHONE_FIT = f"""() => {{
+  const root = {DECK};
+  const main = document.querySelector('[data-testid="stMain"]');
+  const height = Math.max(document.documentElement.scrollHeight, main ? main.scrollHeight : 0);
+  const shown = (el) => {{
+    if (el.closest('.sr-only, [hidden]')) return false;
+    const cs = getComputedStyle(el);
+    return cs.display !== 'none' && cs.visibility !== 'hidden' && el.getClientRects().length > 0;
+  }};
+  const clipped = [];
+  for (const el of root.querySelectorAll('*')) {{
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !shown(el) || getComputedStyle(el).display === 'inline') continue;
+    if (el.scrollWidth > el.clientWidth + 1) clipped.push(el.textContent.trim().slice(0, 24));
+  }}
+  for (const c of root.querySelectorAll('canvas')) {{
+    if (!shown(c)) continue;
+    const b = c.getBoundingClientRect();
+    for (const [x, y, w, h] of JSON.parse(c.dataset.labels || '[]')) {{
+      const out = x < -1 || y < -1 || x + w > b.width + 1 || y + h > b.height + 1;
+      if (out) clipped.push('canvas label');
+    }}
+  }}
+  const next = root.querySelector('[data-testid="lesson-next"]').getBoundingClientRect();
+  return {{ height, clipped, next: next.bottom, screen: innerHeight }};
+}}"""
+
+
+def phone_problems(page) -> list[str]:
+    """A step on a phone: the page scrolls by at most a tenth of the screen, no text box is
+    clipped, and the step's control (▶) is on the screen."""
+    got = page.evaluate(PHONE_FIT)
+    out = []
+    if got["height"] > 1.1 * got["screen"]:
+        out.append(f"page {got['height']} px for a {got['screen']} px screen")
+    out += [f"clipped: {text}" for text in got["clipped"]]
+    if got["next"] > got["screen"]:
+        out.append(f"▶ at {got['next']:.0f} px, below the screen")
+    return out
+
+
+# ---- the maps -----------------------------------------------------------------------------------
+
+MAPS = f"""() => {{
+  const root = {DECK};
+  return [...root.querySelectorAll('canvas[data-cell]')]
+    .filter((c) => c.getClientRects().length && !c.closest('[hidden], .overview, .handout'))
+    .map((c) => ({{ cell: Number(c.dataset.cell), labelled: c.dataset.labelled,
+      numbers: (c.dataset.cellFonts || '').split(',').filter(Boolean).map(Number) }}));
+}}"""
+
+
+def map_problems(page, min_px: float = 20) -> list[str]:
+    """Every map on screen: cells ≥ min_px, every token labelled, numbers (where shown) ≥ min_px."""
+    out = []
+    for k, m in enumerate(page.evaluate(MAPS)):
+        shown, n = (int(v) for v in m["labelled"].split("/"))
+        if m["cell"] < min_px:
+            out.append(f"map {k + 1}: cells {m['cell']} px")
+        if shown < n:
+            out.append(f"map {k + 1}: {shown} of {n} tokens labelled")
+        out += [f"map {k + 1}: numbers {px} px" for px in m["numbers"] if px < min_px]
+    return out

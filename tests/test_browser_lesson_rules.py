@@ -1,0 +1,282 @@
+"""The rules every step of every scene meets, in Chromium (issues 31 and 34), and the deck's frame.
+
+- No spoilers: before a question is revealed nothing on screen outside its choice buttons holds a
+  choice's words or its why; every step has a caption (1024 × 768 in Chinese; 390 × 844 with
+  touch, in English).
+- The phone: each step fits one screen (the page scrolls by at most a tenth of it) with its ▶,
+  and no text box is clipped.
+- The maps of the example sentence read from the back: cells ≥ 20 px, every token labelled,
+  numbers ≥ 20 px, at 1024 × 680 and 1024 × 768.
+- Keys reach every interactive step; the frame: terms and the glossary, the overview, the printed
+  handout, the phone's swipe and its Reveal, progress and the review.
+
+A scene that does not meet a rule yet is listed in PHONE_TODO or MAPS_TODO with what was
+measured: its test is xfail(strict=True), so the scene's helper flips it by deleting the line.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.lesson_support import (
+    DECK,
+    ROOT,
+    SCENE,
+    SHOWN,
+    map_problems,
+    open_lesson,
+    phone_page,
+    phone_problems,
+    press,
+    settle,
+    spoilers,
+    walk_every_step,
+    walk_scene,
+    where,
+)
+from ui.lesson.data import SCENES
+from ui.text import t
+
+pytestmark = pytest.mark.browser
+
+# Scenes that do not fit a phone's screen yet (measured at 390 × 844, the example sentence).
+PHONE_TODO: dict[int, str] = {}
+PHONE_TODO[2] = "§2: the page is 1204 px for an 844 px screen (the cards, the mix)"
+
+PHONE_TODO[3] = "§3: W_Q · W_K · W_V labels cut at 390 px (canvas labels clipped)"
+
+PHONE_TODO[5] = "§5: 1345 px at the reveal (two maps stacked), 1041 px at the question"
+
+PHONE_TODO[6] = "§6: 1227 px (the map, the overview, the before/after chips, 8 lines)"
+
+PHONE_TODO[7] = "§7: 949 px at the measured step, its chart labels clipped"
+
+PHONE_TODO[8] = "§8: 1489 px (two maps stacked)"
+
+PHONE_TODO[9] = "§9: 1225 px (the code above the map)"
+
+PHONE_TODO[10] = "§10: 1103 px (the chain above the map)"
+
+# Scenes whose maps of the example are not readable from the back yet (1024 × 680 / × 768).
+MAPS_TODO: dict[int, str] = {}
+MAPS_TODO[4] = "§4: A beside V and O at ④ has 14 px cells, 6 of 13 labelled; ③'s numbers 16 px"
+
+MAPS_TODO[5] = "§5: the reveal's two maps have 17 px cells, 6 of 13 labelled; numbers 16 px"
+
+MAPS_TODO[9] = "§9: at 1024 × 680 the map labels 6 of 13 tokens"
+
+MAPS_TODO[10] = "§10: the map beside the chain has 17 px cells, 6 of 13 labelled"
+
+
+def todo(table: dict[int, str], scene: int):
+    marks = [pytest.mark.xfail(strict=True, reason=table[scene])] if scene in table else []
+    return pytest.param(scene, marks=marks, id=f"s{scene:02d}")
+
+
+# ---- every step: no spoilers, a caption ---------------------------------------------------------
+
+
+def spoiler_check(page):
+    def check(scene: int, step: int) -> list[str]:
+        got = page.evaluate(SHOWN)
+        found = spoilers(got["forbidden"], got["texts"])
+        return found + ([] if got["caption"].strip() else ["no caption"])
+
+    return check
+
+
+def test_no_step_gives_an_open_answer_away_and_every_step_has_a_caption(page, streamlit_server):
+    open_lesson(page, streamlit_server, "?at=1&lang=zh")
+    problems = walk_every_step(page, spoiler_check(page))
+    assert not problems, "\n".join(problems)
+
+
+def test_on_a_phone_no_step_gives_an_answer_away_either(browser, streamlit_server):
+    page = phone_page(browser, streamlit_server, "?at=1&lang=en")
+    problems = walk_every_step(page, spoiler_check(page))
+    page.context.close()
+    assert not problems, "\n".join(problems)
+
+
+# ---- the phone's screen, the maps' cells --------------------------------------------------------
+
+
+@pytest.mark.parametrize("scene", [todo(PHONE_TODO, k) for k in range(1, SCENES + 1)])
+def test_each_step_fits_a_phone_screen_with_its_control(browser, streamlit_server, scene):
+    page = phone_page(browser, streamlit_server, f"?at={scene}")
+    problems = walk_scene(page, scene, lambda step: phone_problems(page))
+    page.context.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("scene", [todo(MAPS_TODO, k) for k in range(1, SCENES + 1)])
+def test_maps_of_the_example_read_from_the_back_row(page, streamlit_server, scene):
+    problems = []
+    for size in ((1024, 680), (1024, 768)):
+        open_lesson(page, streamlit_server, f"?at={scene}", size)
+        found = walk_scene(page, scene, lambda step: map_problems(page))
+        problems += [f"{size[0]}×{size[1]} {p}" for p in found]
+    assert not problems, "\n".join(problems)
+
+
+# ---- keys reach every step that shows something -------------------------------------------------
+
+
+def step_id(page) -> str:
+    return page.evaluate(f"() => {SCENE}.dataset.stepId")
+
+
+def test_keys_reach_every_interactive_step(page, streamlit_server):
+    """What took the mouse is a step → reaches: §4's four steps in a row, §5's τ sweep, §6's
+    heads before and after training, §9's causal mask."""
+    open_lesson(page, streamlit_server, "?at=4")
+    for _ in range(4):
+        press(page, "ArrowRight")
+    assert step_id(page) == "play"
+    open_lesson(page, streamlit_server, "?at=5&step=reveal")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => !!{DECK}.dataset.anim", timeout=10_000)  # the sweep plays
+    settle(page)
+    assert step_id(page) == "tau"
+    press(page, "6")
+    chip = '[aria-pressed="true"][data-key^="s6-"]'
+    pressed = f"() => {ROOT}.querySelector('{chip}').dataset.key"
+    assert (step_id(page), page.evaluate(pressed)) == ("before", "s6-before")
+    press(page, "ArrowRight")
+    assert (step_id(page), page.evaluate(pressed)) == ("after", "s6-after")
+    press(page, "9")
+    assert not page.locator('[data-testid="s9-causal"]').is_checked()
+    press(page, "ArrowRight")
+    assert step_id(page) == "mask" and page.locator('[data-testid="s9-causal"]').is_checked()
+    assert "step=2" in page.url
+
+
+# ---- terms and the glossary ---------------------------------------------------------------------
+
+
+def test_a_term_opens_its_definition_on_click_and_enter_and_esc_closes_it(page, streamlit_server):
+    open_lesson(page, streamlit_server, "?at=5")
+    term = page.locator('[data-testid="lesson-term"][data-term="variance"]')
+    pop = page.locator('[data-testid="lesson-term-pop"]')
+    term.click()
+    settle(page)
+    assert pop.is_visible() and t("glossary.variance", "zh") in pop.inner_text()
+    press(page, "Escape")
+    assert pop.is_hidden() and where(page) == (5, 0)  # Esc closed the term, nothing else
+    focused = f"() => {ROOT}.activeElement?.dataset.term"
+    assert page.evaluate(focused) == "variance"  # the focus is back on the term
+    press(page, "Enter")
+    assert pop.is_visible()
+    press(page, "g")
+    glossary = page.locator('[data-testid="lesson-glossary"]')
+    assert glossary.is_visible() and pop.is_hidden()
+    assert t("glossary.kv_cache.term", "zh") in glossary.inner_text()
+
+
+def test_on_a_touch_screen_a_tapped_term_opens_and_question_mark_opens_the_glossary(
+    browser, streamlit_server
+):
+    page = phone_page(browser, streamlit_server, "?at=9&lang=en")
+    page.locator('[data-testid="lesson-term"]').first.tap()
+    settle(page)
+    assert page.locator('[data-testid="lesson-term-pop"]').is_visible()
+    page.locator('[data-testid="lesson-keys"]').tap()
+    settle(page)
+    assert page.locator('[data-testid="lesson-glossary"]').is_visible()
+    assert page.locator('[data-testid="lesson-help"]').is_hidden()
+    page.context.close()
+
+
+# ---- the phone: swipe, Reveal -------------------------------------------------------------------
+
+SWIPE = f"""(dx) => {{
+  const el = {ROOT}.querySelector('[data-testid="lesson-figure"]');
+  const at = (x) => new Touch({{ identifier: 1, target: el, clientX: x, clientY: 300 }});
+  const send = (type, x, on) => el.dispatchEvent(new TouchEvent(type, {{ touches: on ? [at(x)] : [],
+    changedTouches: [at(x)], bubbles: true, composed: true }}));
+  send('touchstart', 200, true);
+  send('touchend', 200 + dx, false);
+}}"""
+
+
+def test_on_a_phone_a_swipe_steps_and_reveal_names_no_key(browser, streamlit_server):
+    page = phone_page(browser, streamlit_server, "?at=8")
+    assert page.locator('[data-testid="lesson-reveal"]').inner_text() == "揭晓"
+    page.evaluate(SWIPE, -150)  # a finger from right to left: on
+    settle(page)
+    assert where(page) == (8, 1)
+    page.evaluate(SWIPE, 150)
+    settle(page)
+    assert where(page) == (8, 0)
+    page.evaluate(SWIPE, -20)  # too short to be a swipe
+    settle(page)
+    assert where(page) == (8, 0)
+    page.context.close()
+
+
+# ---- the overview and the handout ---------------------------------------------------------------
+
+
+def test_the_overview_lists_every_scene_on_o_and_on_esc_with_nothing_open(page, streamlit_server):
+    open_lesson(page, streamlit_server, "?at=3")
+    overview = page.locator('[data-testid="lesson-overview"]')
+    press(page, "o")
+    assert overview.is_visible()
+    assert overview.get_by_role("button").filter(has_text="§").count() == SCENES
+    assert t("lesson.s7.title", "zh") in overview.inner_text()
+    focused = f"() => {ROOT}.activeElement?.dataset.at"
+    assert page.evaluate(focused) == "3"  # on the scene on screen
+    press(page, "ArrowDown")
+    press(page, "Enter")
+    assert where(page) == (4, 0) and overview.is_hidden()
+    press(page, "Escape")  # nothing open: the overview
+    assert overview.is_visible()
+    press(page, "Escape")
+    assert overview.is_hidden()
+
+
+def test_the_handout_prints_a_page_per_scene_with_its_figure_and_takeaway(page, streamlit_server):
+    open_lesson(page, streamlit_server, "?at=2&lang=en")
+    page.evaluate("() => { window.print = () => { window.__printed = true; }; }")
+    press(page, "o")
+    page.locator('[data-testid="lesson-print"]').click()
+    page.wait_for_selector('[data-testid="lesson"][data-handout="ready"]', timeout=300_000)
+    settle(page)
+    assert page.evaluate("() => window.__printed") and where(page) == (2, 0)
+    pages = page.locator('[data-testid="lesson-handout"] .page')
+    assert pages.count() == SCENES
+    assert all(pages.nth(k).locator("img").count() >= 1 for k in range(SCENES))
+    assert t("lesson.s3.take", "en") in pages.nth(2).inner_text()
+    pdf = page.pdf(format="A4")
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == SCENES
+
+
+# ---- progress on the phone alone ----------------------------------------------------------------
+
+
+def test_progress_survives_a_reload_and_a_wrong_answer_comes_back_in_the_review(
+    browser, streamlit_server
+):
+    page = phone_page(browser, streamlit_server, "?at=8")
+    page.get_by_role("button", name=t("lesson.s8.c_diff", "zh")).click()  # wrong
+    settle(page)
+    press(page, "4")
+    press(page, "ArrowRight")
+    again = page.context.new_page()  # the student comes back: /lesson, no scene in the link
+    open_lesson(again, streamlit_server, "", (390, 844))
+    assert where(again) == (4, 1)
+    press(again, "End")
+    press(again, "ArrowRight")
+    press(again, "ArrowRight")  # past the last step: the review
+    review = again.locator('[data-testid="lesson-review"]')
+    assert review.is_visible() and t("lesson.s8.question", "zh") in review.inner_text()
+    review.get_by_role("button", name=t("lesson.review_again", "zh")).click()
+    settle(again)
+    assert where(again) == (8, 0) and again.locator('[data-testid="lesson-choice"]').count() == 3
+    again.get_by_role("button", name=t("lesson.s8.c_perm", "zh")).click()  # now right
+    settle(again)
+    press(again, "o")
+    assert again.locator('[data-testid="lesson-review-open"]').count() == 0
+    page.context.close()

@@ -1,0 +1,89 @@
+"""The lesson's words without a browser: one text table per scene (its steps' labels and
+captions), the terms the captions mark and the one glossary they come from, and the check that
+nothing on screen gives an open question's answer away (tests/lesson_support.py spoilers)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pages import lesson as page
+from tests.lesson_support import spoilers
+from ui.lesson import data
+from ui.text import SECTIONS, t
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SCENE_DIR = ROOT / "ui" / "lesson" / "scenes"
+
+
+def test_each_scene_is_one_file_and_one_text_table_of_its_own():
+    """scenes/sNN.js (listed in the registry) and ui/text/lesson_sNN.toml, one per scene: its
+    keys are its own ("lesson.sN."), each step's label and caption among them."""
+    files = sorted(p.name for p in SCENE_DIR.glob("s[0-9][0-9].js"))
+    assert [f"scenes/{f}" for f in files] == list(data.SCENE_FILES) and len(files) == data.SCENES
+    for k, name in enumerate(files, start=1):
+        keys = set(SECTIONS[f"lesson_s{k:02d}"])
+        assert keys and all(key.startswith(f"lesson.s{k}.") for key in keys), k
+        for part in ("title", "take"):
+            assert f"lesson.s{k}.{part}" in keys, (k, part)
+        code = (SCENE_DIR / name).read_text(encoding="utf-8")
+        steps = re.findall(r'\bid: "([a-z][\w-]*)"', code)
+        captions = re.findall(r'caption: "(lesson\.s\d+\.cap\.[\w-]+)"', code)
+        assert captions and set(captions) <= keys, (k, set(captions) - keys)
+        named = [c.rsplit(".", 1)[1] for c in captions]  # a caption is named after its step
+        assert len(set(named)) == len(named) and set(named) <= set(steps), (k, named)
+
+
+# ---- the glossary and the captions' terms --------------------------------------------------------
+
+TERM_MARK = re.compile(r"\[\[([a-z][a-z0-9_]*)(?:\|[^\]]+)?\]\]")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_glossary_has_every_term_a_student_meets_in_both_languages(lang):
+    """≥ 14 terms (issue 34), zh and en key for key, each with a name and a definition; the
+    deck gets it whole and in order."""
+    entries = page.glossary(lang)
+    slugs = [slug for slug, *_ in entries]
+    assert len(slugs) >= 14 and len(set(slugs)) == len(slugs)
+    assert {"softmax", "query", "key", "value", "d_k", "variance", "gradient", "saturation",
+            "head", "w_o", "rnn", "positions", "causal_mask", "kv_cache", "temperature",
+            "entropy", "slope", "batch", "random_weights", "d_model"} <= set(slugs)  # fmt: skip
+    assert all(term and len(definition) > 20 for _, term, definition, _ in entries)
+    zh, en = page.glossary("zh"), page.glossary("en")
+    assert [e[0] for e in zh] == [e[0] for e in en]
+    assert all(bool(a[3]) == bool(b[3]) for a, b in zip(zh, en, strict=True))
+
+
+def test_every_term_a_caption_marks_is_in_the_glossary():
+    slugs = {slug for slug, *_ in page.glossary("en")}
+    marked = {
+        (key, slug)
+        for area in page.deck_areas()
+        for key in SECTIONS[area]
+        for lang in ("zh", "en")
+        for slug in TERM_MARK.findall(t(key, lang))
+    }
+    assert marked and not {pair for pair in marked if pair[1] not in slugs}
+
+
+def test_the_spoiler_check_finds_the_old_takeaways_that_gave_5_and_8_away():
+    """tests/lesson_support.py spoilers(): §5's takeaway said choice 1 word for word before the
+    reveal (Chinese and English), §8's in English; what those steps show now says neither."""
+
+    def choices(keys, lang):
+        return [[t(key, lang), ""] for key in keys]
+
+    s5 = ("lesson.s5.c_sharp", "lesson.s5.c_flat", "lesson.s5.c_same")
+    s8 = ("lesson.s8.c_diff", "lesson.s8.c_perm", "lesson.s8.c_same")
+    for lang in ("zh", "en"):
+        assert spoilers(choices(s5, lang), [t("lesson.s5.take", lang)])
+        before = [t(k, lang) for k in ("lesson.s5.take_before", "lesson.s5.cap.ask")]
+        assert not spoilers(choices(s5, lang), before)
+        before = [t(k, lang) for k in ("lesson.s8.take_before", "lesson.s8.cap.ask")]
+        assert not spoilers(choices(s8, lang), before)
+    assert spoilers(choices(s8, "en"), [t("lesson.s8.take", "en")])
+    assert not spoilers([["", "the why, said after the reveal"]], ["a caption"])
