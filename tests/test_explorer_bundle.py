@@ -130,6 +130,17 @@ def test_a_name_used_without_being_taken_is_caught(view_copy):
     assert any(p.startswith("softmax.js names createView") for p in found)
 
 
+def test_a_name_another_file_keeps_to_itself_is_caught(view_copy):
+    """The main page's placeWords was declared in dom.js and called from paint.js without being
+    given or taken: no registry field, so only a ReferenceError in Chromium told (merge of two
+    branches, one written before the units)."""
+    write, problems = view_copy
+    write("dom.js", lambda s: s.replace("  placeWords,\n", "", 1))
+    write("registry.js", lambda s: s.replace("placeWords: null, ", "", 1))
+    write("paint.js", lambda s: s.replace(" placeWords,", "", 1))
+    assert problems() == ["paint.js names placeWords, which dom.js declares but does not give"]
+
+
 def test_a_field_given_but_not_declared_or_declared_but_not_given_is_caught(view_copy):
     write, problems = view_copy
     write("softmax.js", lambda s: s.replace("return { ", "return { extra, "))

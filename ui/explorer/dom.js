@@ -276,4 +276,14 @@ function fillLegend(legend, headNames, colours) {
   });
 }
 
-return { el, fillLegend, fillTable, mapItem, skeleton, skipLinkEl, tokenButton, writeWords };
+return {
+  el,
+  fillLegend,
+  fillTable,
+  mapItem,
+  placeWords,
+  skeleton,
+  skipLinkEl,
+  tokenButton,
+  writeWords,
+};

@@ -4,7 +4,8 @@
    They only write: the record and the page; nothing here reads the DOM back. */
 
 const { argmaxRow, attentionWeights, captionsOf, drawBars, drawColourBar, drawMap, el, FIGURE_PAD,
-  fillLegend, fillTable, fitGrid, fmt, glossed, headColour, labelLayer, mapGeometry, pct, rowStats,
+  fillLegend, fillTable, fitGrid, fmt, glossed, headColour, labelLayer, mapGeometry, pct, placeWords,
+  rowStats,
   scoreCells, sliderFromTau, storyOf, summaryText, tableRows, tauText, tipOf, viewLayout,
   weightCells, writeWords } = VIEW;
 

@@ -44,8 +44,8 @@ const VIEW = Object.seal({
   // export.js: the PNG at projector width
   exportCanvas: null,
   // dom.js: the view's elements
-  el: null, fillLegend: null, fillTable: null, mapItem: null, skeleton: null, skipLinkEl: null,
-  tokenButton: null, writeWords: null,
+  el: null, fillLegend: null, fillTable: null, mapItem: null, placeWords: null, skeleton: null,
+  skipLinkEl: null, tokenButton: null, writeWords: null,
   // paint.js: the steps of one commit, as functions of the view's record
   applyWords: null, computeRef: null, computeWeights: null, describeView: null,
   drawLabelLayers: null, relayoutView: null, renderBars: null, renderControls: null,

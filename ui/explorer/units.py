@@ -168,11 +168,42 @@ def _check_file(name: str, src: str, known: dict[str, set[str]], section, declar
     return out
 
 
+_TOP = re.compile(r"^(?:async\s+)?(?:function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)", re.M)
+
+
+def _declares(src: str, n: str) -> bool:
+    """True when src declares n itself: a function, a variable, a parameter or a destructured
+    name (a loose reading: enough to tell a file's own local from another file's private)."""
+    decl = rf"(?:\b(?:function|const|let|var|class)\s+|[(,{{\[]\s*|\.\.\.){re.escape(n)}\b"
+    return bool(re.search(decl, _code_only(src))) or bool(
+        re.search(rf"\b{re.escape(n)}\s*=>", _code_only(src))
+    )
+
+
+def _privates_used(sources: dict[str, str], gives_of: dict[str, set[str]]) -> list[str]:
+    """A file naming another file's top-level name that that file keeps to itself: in one
+    bundle of units it is a ReferenceError at run time (the view's placeWords was one)."""
+    private = {}
+    for name, src in sources.items():
+        for n in _TOP.findall(_code_only(src)):
+            if n not in gives_of[name]:
+                private.setdefault(n, name)
+    out = []
+    for name, src in sources.items():
+        taken, start = takes(src)
+        for n in sorted(_words(src[start:]) & set(private)):
+            if private[n] != name and not _declares(src[start:], n):
+                out.append(f"{name} names {n}, which {private[n]} declares but does not give")
+    return out
+
+
 def problems(packages: list[Package]) -> list[str]:
     """Everything wrong with a bundle of these packages, in order; [] when it is sound."""
     out: list[str] = []
     known: dict[str, set[str]] = {}  # registry → fields given so far
     owner: dict[str, str] = {}  # field → "REGISTRY.section": no name is given twice
+    sources: dict[str, str] = {}  # file → its source, for the names no file may borrow
+    gives_of: dict[str, set[str]] = {}
     for p in packages:
         reg = p.registry
         for section, names in reg.sections.items():
@@ -194,7 +225,9 @@ def problems(packages: list[Package]) -> list[str]:
             src = path.read_text(encoding="utf-8")
             out += _check_file(p.prefix + name, src, known, reg.sections[name], set(owner))
             known[reg.name] |= set(reg.sections[name])
-    return out
+            sources[p.prefix + name] = src
+            gives_of[p.prefix + name] = set(gives(src) or ())
+    return out + _privates_used(sources, gives_of)
 
 
 def code(src: str) -> str:
