@@ -190,7 +190,7 @@ def _privates_used(sources: dict[str, str], gives_of: dict[str, set[str]]) -> li
                 private.setdefault(n, name)
     out = []
     for name, src in sources.items():
-        taken, start = takes(src)
+        _, start = takes(src)
         for n in sorted(_words(src[start:]) & set(private)):
             if private[n] != name and not _declares(src[start:], n):
                 out.append(f"{name} names {n}, which {private[n]} declares but does not give")
