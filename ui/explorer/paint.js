@@ -137,11 +137,14 @@ function renderControls(v) {
   [...els.tokens.children].forEach((b, i) => choose(b, i === state.focus));
 }
 
-/** A drawing target: drawn now when on screen (or never drawn), else when it scrolls in. */
-function drawTarget(v, canvas, draw) {
+/** A drawing target: drawn now when on screen (or never drawn), else when it scrolls in; one
+    put off still takes its new size `g` ({width, height}, when given) at once, so the page's
+    layout never waits for a scroll (a map below the fold kept its old size after a refit). */
+function drawTarget(v, canvas, draw, g = null) {
   const t = v.targets.get(canvas);
   if (t && !t.visible && t.drawn) {
     t.stale = true;
+    if (g) Object.assign(canvas.style, { width: `${g.width}px`, height: `${g.height}px` });
     return;
   }
   draw();
@@ -180,7 +183,7 @@ function renderGrid(v, all) {
     drawTarget(v, m.canvas, () => {
       const written = drawMap(m.canvas, v.geom.grid, mapSpec(v, m.k), v.look);
       hidden = hidden || (header.numbers && !written);
-    });
+    }, v.geom.grid);
   }
   if (!all) return;
   els.numbersNote.hidden = !hidden || !v.o.parts.includes("note");
@@ -224,7 +227,7 @@ function renderPanels(v) {
     setText(fig.cap, captions[p]);
     const spec = { cells, paint: p < 2 ? paints.signed : paints.weight, causal: p > 0 && state.causal,
       numbers: v.header.numbers, labelLayer: v.words.panel, marks: marksFor(v, "panel", p) };
-    drawTarget(v, fig.canvas, () => drawMap(fig.canvas, v.geom.panel, spec, v.look));
+    drawTarget(v, fig.canvas, () => drawMap(fig.canvas, v.geom.panel, spec, v.look), v.geom.panel);
   });
   const now = rowStats(v.weights[state.head], v.header.n);
   const { model, raw } = v.ref;

@@ -101,9 +101,11 @@ function frameTexts(D) {
 /** The phone's place in the lesson, "§3 / 10": it opens the overview (the strip is too long). */
 function whereText(D) {
   const { els, header } = D;
-  els.where.textContent = `§${D.at} / ${header.scenes}`;
-  els.where.setAttribute("aria-label", `${tx(D, "lesson.overview")}: ${tx(D, "lesson.live", {
-    k: D.at, n: header.scenes, title: sceneTitle(D, D.at) })}`); // prettier-ignore
+  const shown = `§${D.at} / ${header.scenes}`;
+  els.where.textContent = shown;
+  // The name begins with what the button shows (WCAG 2.5.3), then says what it opens.
+  els.where.setAttribute("aria-label", `${shown} · ${tx(D, "lesson.overview")}: ${tx(D,
+    "lesson.live", { k: D.at, n: header.scenes, title: sceneTitle(D, D.at) })}`); // prettier-ignore
 }
 
 function setLabel(node, text, name) {
