@@ -83,7 +83,7 @@ def prose(zh: str, en: str) -> dict[str, str]:
     ("files", "said"),
     [
         ({"p.toml": '["p.a"]\nzh = "甲"\n'}, "lacks ['en']"),  # English: the fallback
-        ({"p.toml": '["p.a"]\nzh = "甲"\nen = "A"\nfr = "A"\n'}, "may hold only"),
+        ({"p.toml": '["p.a"]\nzh = "甲"\nen = "A"\nxx = "A"\n'}, "may hold only"),
         ({"p.toml": '["p.a"]\nzh = "甲"\nen = " "\n'}, "has no en text"),
         ({"p.toml": '["p.a"]\nzh = "{n} 个"\nen = "{m} of them"\n'}, "different placeholders"),
         ({"p.toml": '["p.a"]\nzh = "{n 个"\nen = "{n} of them"\n'}, "not a valid template"),
@@ -96,8 +96,8 @@ def prose(zh: str, en: str) -> dict[str, str]:
         ({"p.zh.toml": '"p.new" = "新"\n'}, "lacks ['en']"),
         (prose("<!-- p.a -->\n甲\n<!-- p.a -->\n乙", "<!-- p.a -->\nA"), "written twice"),
         (prose("<!-- p.a -->\n\n<!-- p.b -->\n乙", "<!-- p.a -->\nA\n<!-- p.b -->\nB"), "no zh"),
-        ({"p.fr.md": "<!-- p.a -->\nA\n"}, "<area>.<lang>.md, lang in"),
-        ({"p.fr.toml": '"p.a" = "A"\n'}, "<area>.<lang>.md, lang in"),
+        ({"p.xx.md": "<!-- p.a -->\nA\n"}, "<area>.<lang>.md, lang in"),
+        ({"p.xx.toml": '"p.a" = "A"\n'}, "<area>.<lang>.md, lang in"),
         ({"notes.md": "# notes\n"}, "<area>.<lang>.md, lang in"),
     ],
 )
@@ -118,7 +118,7 @@ def test_a_missing_translation_shows_in_english(tmp_path, monkeypatch):
     monkeypatch.setattr(text, "TEXT", table)
     assert t("p.more", "zh", n=2) == "More, 2."  # no Chinese: English
     assert t("p.title", "zh", n=2) == "标题 2" and t("p.title", "en", n=2) == "Title 2"
-    assert t("p.title", "fr", n=2) == "Title 2"  # a language the app does not know: English
+    assert t("p.title", "xx", n=2) == "Title 2"  # a language the app does not know: English
 
 
 def test_the_app_reads_its_tables_by_key():
