@@ -69,9 +69,12 @@ def test_the_lesson_sends_every_scenes_numbers_words_and_notes():
     assert set(header["text"]) >= set(SECTIONS["lesson"]) | set(SECTIONS["lesson_s05"])
     assert not set(header["text"]) & set(SECTIONS["lesson_notes"])  # the notes are not the words
     assert header["glossary"] == page.glossary("zh")
-    assert sorted(header["notes"], key=int) == [str(k) for k in range(1, 11)]
+    assert sorted(header["notes"], key=int) == [str(k) for k in range(1, data.SCENES + 1)]
     user = header["sets"]["user"]
-    assert user["needs"] == {str(k): "" for k in range(1, 11)} and "example" not in header["sets"]
+    assert (
+        user["needs"] == {str(k): "" for k in range(1, data.SCENES + 1)}
+        and "example" not in header["sets"]
+    )
     lab = user["lab"]
     assert lab["source"] == "trained" and [tok["t"] for tok in lab["tokens"]][-4] == "他"
     n, h = lab["n"], lab["h"]
@@ -106,7 +109,16 @@ def test_the_link_opens_its_scene_and_step_with_no_what_if_in_its_numbers(scene,
 
 @pytest.mark.parametrize(
     ("raw", "used"),
-    [("0", 1), ("99", 10), ("x", 1), ("-3", 1), ("1e9", 10), ("nan", 1), ("", 1), ("2.6", 3)],
+    [
+        ("0", 1),
+        ("99", data.SCENES),
+        ("x", 1),
+        ("-3", 1),
+        ("1e9", data.SCENES),
+        ("nan", 1),
+        ("", 1),
+        ("2.6", 3),
+    ],
 )
 def test_a_bad_scene_number_opens_the_nearest_scene_with_a_notice_not_a_traceback(raw, used):
     at = open_lesson(at=raw)
@@ -161,7 +173,7 @@ def test_a_measurement_is_made_when_the_deck_asks_for_it():
     [
         ("我们明天去公园。", {1: "lesson.need.pronoun"}),
         ("好", {1: "lesson.need.pronoun", **dict.fromkeys(data.NEEDS_TWO, "lesson.need.two")}),
-        ("   ", {k: "lesson.need.empty" for k in range(1, 11) if k not in (7, 8)}),
+        ("   ", {k: "lesson.need.empty" for k in range(1, data.SCENES + 1) if k not in (7, 8)}),
     ],
 )
 def test_a_sentence_a_scene_cannot_use_is_named_and_the_example_comes_along(sentence, needs):
@@ -320,7 +332,7 @@ def test_s6_counts_h_heads_as_about_one_head_of_the_same_width():
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_scene_has_teachers_notes_with_a_question_for_the_class(lang):
     notes = page.notes(lang)
-    assert sorted(notes, key=int) == [str(k) for k in range(1, 11)]
+    assert sorted(notes, key=int) == [str(k) for k in range(1, data.SCENES + 1)]
     for number, blocks in notes.items():
         assert any(kind == "li" for kind, _ in blocks), number
         assert all(text.strip() for _, text in blocks)
