@@ -34,7 +34,7 @@ LONG = (  # 64 jieba tokens (word mode); the benches print the count they actual
 
 @dataclass(frozen=True)
 class Case:
-    """One main-page configuration, expressed as the share-link query of DESIGN.md."""
+    """One main-page configuration, expressed as its share-link query (ui/links.py PARAMS)."""
 
     name: str  # label in the table, e.g. "13 tok × 4 heads"
     sentence: str  # the `s` parameter
@@ -136,7 +136,7 @@ def chromium_ok(bench: str) -> bool:
 
 @contextmanager
 def chromium() -> Iterator[object]:
-    """A Playwright Browser on /usr/bin/chromium with the flags from DESIGN.md."""
+    """A Playwright Browser on /usr/bin/chromium with deploy/local.py CHROMIUM_FLAGS."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:

@@ -27,7 +27,8 @@ from deploy.children import REPO_ROOT, announced_port, wait_until_healthy
 from deploy.serve import worker_command
 
 CHROMIUM = "/usr/bin/chromium"
-# Debian's Chromium in a container: no sandbox, no GPU, no network chatter (see DESIGN.md).
+# Debian's Chromium in a container: no sandbox, no GPU, no network chatter (ARCHITECTURE.md,
+# "Fixed names").
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",

@@ -11,7 +11,7 @@ automatically; mark others by hand):
   script the same way and returns a `deploy.local.StreamlitServer` (`.url`, `.log_tail()`),
   stopped after the test.
 - `page`, `browser`, `context`: pytest-playwright's, launched from /usr/bin/chromium with the
-  flags in DESIGN.md (`browser_type_launch_args` below).
+  flags of deploy/local.py CHROMIUM_FLAGS (`browser_type_launch_args` below).
 
 Shared helpers are plain functions, importable from module-level code and module fixtures:
 `tests.app_support` (AppTest: `open_app`; `shown_app`, a first run shared read-only by the tests

@@ -117,8 +117,9 @@ class Param:
 
 
 PAGE = Param()  # a parameter the page that uses it reads (the link keeps it, no notice)
-# Every parameter a link may hold, in the order links write them (DESIGN.md "Share links"). A new
-# one is one entry here: a Settings field and its rule, or PAGE and the page's own reading.
+# Every parameter a link may hold, in the order links write them (ARCHITECTURE.md, "Fixed
+# names"). A new one is one entry here: a Settings field and its rule, or PAGE and the page's own
+# reading.
 PARAMS = {
     "s": Param("sentence", _parse_text, cut=MAX_URL_SENTENCE),
     "d": Param("d_model", _parse_d_model),
@@ -200,7 +201,7 @@ def _written(value: object, cut: int | None) -> str:
 
 
 def to_query(settings: Settings) -> dict[str, str]:
-    """Settings → the share-link parameters named in DESIGN.md."""
+    """Settings → the share-link parameters (PARAMS)."""
     return {
         name: _written(getattr(settings, param.field), param.cut)
         for name, param in PARAMS.items()
