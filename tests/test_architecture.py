@@ -1,11 +1,16 @@
 """ARCHITECTURE.md's rooms table is the import rule: every Python file of the repository imports
 only its own room and the rooms its row lists (read from the table, so the map and the check
-cannot drift apart), and the core, the demo model and the class import no UI library."""
+cannot drift apart); the core, the demo model and the class import no UI library; importing the
+core loads nothing of the demo model; no module re-exports through a module-level __getattr__."""
 
 from __future__ import annotations
 
 import ast
+import os
 import re
+import subprocess
+import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -31,16 +36,26 @@ def room_of(relative: str, known: dict[str, set[str]]) -> str | None:
     return max(holding, key=len, default=None)
 
 
-def sources() -> list[Path]:
-    """Every Python file of the repository (vendored and generated folders left out)."""
-    return sorted(p for p in ROOT.rglob("*.py") if not SKIP & set(p.relative_to(ROOT).parts[:-1]))
+@cache
+def sources() -> tuple[Path, ...]:
+    """Every Python file of the repository (vendored, generated and hidden folders left out)."""
+    found = []
+    for folder, subfolders, files in os.walk(ROOT):
+        subfolders[:] = sorted(d for d in subfolders if d not in SKIP and not d.startswith("."))
+        found += [Path(folder, f) for f in sorted(files) if f.endswith(".py")]
+    return tuple(found)
+
+
+@cache
+def tree(path: Path) -> ast.Module:
+    """A file's syntax tree, parsed once for all the checks."""
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def imported(path: Path, code: str | None = None) -> set[str]:
     """The absolute names of every module a file imports (relative imports resolved)."""
     names = set()
-    code = path.read_text(encoding="utf-8") if code is None else code
-    for node in ast.walk(ast.parse(code)):
+    for node in ast.walk(tree(path) if code is None else ast.parse(code)):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -53,6 +68,7 @@ def imported(path: Path, code: str | None = None) -> set[str]:
     return names
 
 
+@cache
 def as_path(module: str) -> str:
     """A module's name as a path in the repository ("ui.explorer.units" → its file)."""
     parts = module.split(".")
@@ -117,3 +133,26 @@ def test_relative_imports_are_resolved():
     code = "from . import units\nfrom ..text import t\n"
     assert {"ui.explorer.units", "ui.text"} <= imported(path, code)
     assert room_of(as_path("ui.explorer.units"), rooms()) == "ui/explorer/"
+
+
+def test_importing_the_core_loads_nothing_of_the_demo_model():
+    """A fresh interpreter: the package, the pipeline, the experiments and the analyses load,
+    and no demo_model module (nor jieba, which tokenize() loads on first use) comes with them."""
+    code = (
+        "import sys, attention_core, attention_core.pipeline, attention_core.experiments, "
+        "attention_core.analysis, attention_core.fast, attention_core.tiled; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('demo_model', 'jieba')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_no_module_defines_a_module_level_getattr():
+    """A module __getattr__ forwards names that go-to-definition cannot follow."""
+    files = sources()
+    assert len(files) > 50
+    for path in files:
+        defs = (ast.FunctionDef, ast.AsyncFunctionDef)
+        names = {n.name for n in tree(path).body if isinstance(n, defs)}
+        assert "__getattr__" not in names and "__dir__" not in names, path.relative_to(ROOT)
