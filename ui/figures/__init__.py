@@ -1,8 +1,9 @@
 """The one figure kit: pure builders, arrays + token texts → plotly Figures (no Streamlit here).
 
 base: the config, one layout, one font system (sizes from ui/palette.py), one text width;
-maps: attention weights and any other matrix; plots: lines, bars, histograms; training: the
-learned page's curves and played maps. Pages call them as `figures.<builder>`.
+maps: attention weights and any other matrix, axes: their token labels, glosses and margins;
+plots: lines, bars, histograms; training: the learned page's curves, played: its played maps.
+Pages call them as `figures.<builder>`.
 """
 
 from ui.figures.base import (
@@ -31,6 +32,7 @@ from ui.figures.maps import (
     square_offset,
     vector_rows,
 )
+from ui.figures.played import training_maps_figure
 from ui.figures.plots import bars, grouped_bars, histogram_pair, loglog_fit, sweep_lines
 from ui.figures.training import (
     RELATION_KEYS,
@@ -39,7 +41,6 @@ from ui.figures.training import (
     job_curves_figure,
     job_text,
     loss_figure,
-    training_maps_figure,
 )
 
 # The palette's names that tests and pages read here (one definition, in ui/palette.py).

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import plotly.graph_objects as go
 
+from ui.figures import axes
 from ui.figures.base import (
     colourbar,
     colourbar_room,
@@ -17,13 +16,11 @@ from ui.figures.base import (
     ink,
     layout,
     plot_room,
-    text_px,
     title_band,
     token_labels,
     vline_shape,
     weights_to_pct,
 )
-from ui.gloss import short_gloss
 from ui.palette import (
     BLACK,
     MAX_CELL_NUMBERS,
@@ -36,11 +33,7 @@ from ui.palette import (
 from ui.text import t
 
 UPRIGHT_MAX = 8  # up to this many tokens, x labels read across; above, they stand or turn
-DTICK_ALL = 40  # up to this many tokens every axis label is drawn
-# Chinese labels (CJK, full-width punctuation, "…"), as ui/explorer/layout.js's WIDE
-CJK = re.compile(r"^[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f\u2080-\u2089\u2026]+$")
 MARGINS_USUAL = 110  # px of margins ui.figures.base.plot_room already took off a chart's share
-ZWSP = "\u200b"  # token_labels' mark of a repeated token (same glyphs, its own category)
 
 
 # ---- cells: numbers in the ink their colour needs, at a size that fits ------------------------
@@ -78,88 +71,6 @@ def _with_numbers(trace: dict, z: np.ndarray, labels: np.ndarray, size: int) -> 
 # ---- axes and margins ----------------------------------------------------------------------------
 
 
-def _axis(labels: list[str], size: int, colour: str, title: str, ticks: dict) -> dict:
-    """A category axis of unique labels in order (tokens, dimensions), drawn as `ticks` says."""
-    text = {"size": size, "color": colour}
-    return {
-        "type": "category",
-        "categoryorder": "array",
-        "categoryarray": labels,
-        "automargin": False,  # margins come from _margins: no second layout pass in plotly
-        "showgrid": False,
-        **ticks,
-        "tickfont": text,
-        "title": {"text": esc(title), "font": text, "standoff": 6},
-    }
-
-
-def stands_upright(labels: list[str]) -> bool:
-    """True when every label is Chinese (CJK, full-width punctuation, "…"): labels that do not
-    fit across then stand upright, one character under another, as the main page's view draws
-    them (ui/explorer/layout.js isUpright), rather than turned on their side."""
-    return all(CJK.match(label.replace(ZWSP, "")) for label in labels)
-
-
-def _glossed(label: str, word: str | None, size: int, *, below: bool) -> str:
-    """A tick label with its English gloss in smaller type, below it or after it."""
-    if not word:
-        return label
-    return f'{label}{"<br>" if below else " "}<span style="font-size:{size}px">{esc(word)}</span>'
-
-
-def _ticks(labels: list[str], glosses: list, every: int, way: str, size: int) -> dict:
-    """Tick values and texts of every `every`-th label: "across" (gloss on a second line),
-    "stacked" (characters one under another) or "turned" (-90°); `size`: the gloss's type."""
-    shown = range(0, len(labels), every)
-    if way == "stacked":
-        text = ["<br>".join(labels[k].replace(ZWSP, "")) for k in shown]
-    else:
-        text = [_glossed(labels[k], glosses[k], size, below=way == "across") for k in shown]
-    angle = -90 if way == "turned" else 0
-    return {"tickmode": "array", "tickvals": [labels[k] for k in shown], "ticktext": text,
-            "tickangle": angle}  # fmt: skip
-
-
-def _margins(rows: list[str], cols: list[str], size: int, way: str, spec: dict) -> dict:
-    """Left/bottom margins that fit the tick labels, their glosses and the axis titles
-    (text_px estimates).
-
-    Fixed margins instead of plotly's automargin, which lays every map out twice (measure the
-    labels, grow the margins, draw again): −19 % renderer CPU per click at 13 tokens, −39 % at
-    64 (BENCHMARKS.md).
-    """
-    widest = lambda labels: max((text_px(x, size) for x in labels), default=size)  # noqa: E731
-    x_title = int(1.5 * size) + 4 if spec["titles"][0] else 0
-    small = gloss_px(size)
-    if way == "stacked":
-        bottom = int(max(len(c.replace(ZWSP, "")) for c in cols) * 1.25 * size) + 12
-    elif way == "turned":
-        bottom = widest(cols) + 22
-    else:  # across, a second line where a gloss is shown
-        bottom = size + 12 + (int(1.3 * small) if any(spec["glosses"][1]) else 0)
-    return {"l": _left_margin(rows, size, spec), "b": bottom + x_title}
-
-
-def _left_margin(rows: list[str], size: int, spec: dict) -> int:
-    """Pixels left of a map for its row labels (with their glosses) and the y axis title."""
-    small, row_gloss = gloss_px(size), spec["glosses"][0]
-    left = max(
-        text_px(r, size) + (text_px(" " + g, small) if g else 0)
-        for r, g in zip(rows, row_gloss, strict=True)
-    )
-    return int(1.1 * left) + 22 + (int(1.5 * size) + 4 if spec["titles"][1] else 0)
-
-
-def glosses(texts: list[str], lang: str) -> list[str | None]:
-    """Each token's short English gloss for its axis label (all None in Chinese)."""
-    return [short_gloss(x, lang) for x in texts]
-
-
-def gloss_px(size: int) -> int:
-    """The type size of a gloss beside or under a tick label of size `size`."""
-    return max(9, round(0.8 * size))
-
-
 def square_offset(spec) -> int:
     """Pixels to add to a map's width to get the height at which its plot area is square.
 
@@ -176,31 +87,6 @@ def map_height(n: int, classroom: bool = False) -> int:
     return max(260, min(top, chrome + per * n))
 
 
-def _every(count: int, label_px: float, room: float) -> int:
-    """Every how many-th of `count` labels to draw so that each has `label_px` in `room` px:
-    1, 2, 4, 8 … (dimension 0, 8, 16 … rather than 0, 9, 18 …)."""
-    need = count * label_px / max(room, 1)
-    return next(k for k in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512) if k >= need or k == 512)
-
-
-def _x_labels(cols: list[str], size: int, spec: dict) -> tuple[str, list, int]:
-    """How the column labels are drawn: (way, their glosses, every how many-th is drawn).
-
-    Across when they all fit (or spec["upright"] says so), with their glosses on a second line
-    when those fit too; else Chinese labels stand upright and others turn -90°."""
-    room, small = spec["room"], gloss_px(size)
-    glossed = (spec.get("glosses") or (None, [None] * len(cols)))[1]
-    none = [None] * len(cols)
-    label_px = max(text_px(c, size) for c in cols) + size / 2
-    if spec["upright"] or len(cols) * label_px <= room:
-        every = _every(len(cols), label_px, room)
-        gloss_px_ = max(text_px(g or "", small) for g in glossed) + size / 2
-        fits = any(glossed) and _every(len(cols), max(label_px, gloss_px_), room) == every
-        return "across", glossed if fits else none, every
-    way = "stacked" if stands_upright(cols) else "turned"
-    return way, none, _every(len(cols), size + 4, room)
-
-
 def _map(trace: dict, rows: list[str], cols: list[str], spec: dict) -> go.Figure:
     """A heatmap from one trace: rows top to bottom, margins for its labels, every label that
     fits drawn. spec: title, height, classroom, titles (x, y), square, upright (labels fit
@@ -213,17 +99,19 @@ def _map(trace: dict, rows: list[str], cols: list[str], spec: dict) -> go.Figure
     spec = {**spec, "glosses": (row_gloss, spec.get("glosses", (None, [None] * len(cols)))[1])}
     if not spec["square"]:  # the chart's share of the page less its margins (glossed rows'
         bar = colourbar_room(size, spec["bar_chars"]) if spec.get("bar_chars") else 10
-        spec["room"] += MARGINS_USUAL - _left_margin(rows, size, spec) - bar  # widen the left)
-    way, col_gloss, every = _x_labels(cols, size, spec)
+        spec["room"] += MARGINS_USUAL - axes.left_margin(rows, size, spec) - bar  # widen the left)
+    way, col_gloss, every = axes.x_labels(cols, size, spec)
     spec = {**spec, "glosses": (row_gloss, col_gloss)}
-    ticks = _ticks(cols, col_gloss, every, way, gloss_px(size))
-    lay["xaxis"] = _axis(cols, size, colour, x_title, ticks)
-    ticks = _ticks(rows, row_gloss, _every(size + 4, 1, spec["row_px"]), "beside", gloss_px(size))
-    lay["yaxis"] = {**_axis(rows, size, colour, y_title, ticks), "autorange": "reversed"}
+    ticks = axes.ticks(cols, col_gloss, every, way, axes.gloss_px(size))
+    lay["xaxis"] = axes.axis(cols, size, colour, x_title, ticks)
+    ticks = axes.ticks(
+        rows, row_gloss, axes.every_nth(size + 4, 1, spec["row_px"]), "beside", axes.gloss_px(size)
+    )
+    lay["yaxis"] = {**axes.axis(rows, size, colour, y_title, ticks), "autorange": "reversed"}
     if spec["square"]:  # square cells; the square hangs from the top-left corner
         lay["xaxis"].update(constrain="domain", constraintoward="left")
         lay["yaxis"].update(scaleanchor="x", constrain="domain", constraintoward="top")
-    lay["margin"].update(_margins(rows, cols, size, way, spec))
+    lay["margin"].update(axes.margins(rows, cols, size, way, spec))
     if spec.get("bar_chars"):
         lay["margin"]["r"] = colourbar_room(size, spec["bar_chars"], spec.get("bar_title", ""))
     if spec.get("shapes"):
@@ -296,7 +184,7 @@ def attention_heatmap(
         "room": room,
         "across": 2 if narrow else 1,
         "row_px": room / n,
-        "glosses": (glosses(texts, lang), glosses(texts, lang)),
+        "glosses": (axes.glosses(texts, lang), axes.glosses(texts, lang)),
         "bar_chars": 4 if keep_bar else 0,  # "100%"
         "bar_title": bar_title,
     }
@@ -427,7 +315,7 @@ def matrix_heatmap(
         "room": room,
         "across": across,
         "row_px": row_px,
-        "glosses": (glosses(rows, lang), [None] * d if dims else glosses(cols, lang)),
+        "glosses": (axes.glosses(rows, lang), [None] * d if dims else axes.glosses(cols, lang)),
         "bar_chars": 5,
         "shapes": [vline_shape(x, "solid", color=BLACK, width=2) for x in col_lines],
     }

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from ui.figures.axes import ZWSP, stands_upright
 from ui.figures.base import (
     axis_style,
     esc,
@@ -23,7 +24,6 @@ from ui.figures.base import (
     vline_shape,
 )
 from ui.figures.base import vline as vline_parts
-from ui.figures.maps import ZWSP, stands_upright
 
 LINE_PX = 260  # plot height of a line chart; the title, axes and legend add theirs
 
