@@ -29,6 +29,7 @@ Interactions, each interleaved sample by sample with bench/baseline_app.py under
   So CPU_DRAGS more drags per case run without the screencast, traced: the renderer's
   main-thread CPU per view draw, and the intervals between the frames Chromium presented with
   the page's update (cc's PipelineReporter, STATE_PRESENTED_ALL), first to last mouse move.
+  The drag itself: bench/view_drag.py.
 
 The view is scrolled so its top sits under Streamlit's header (switches, τ, tokens and the first
 maps in view; at 64 × 8 only the top ~200 px of the first map); the sidebar is scrolled to its
@@ -48,7 +49,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/ui_latency.py`
 
 from bench import screencast as sc
-from bench import trace
 from bench.common import (
     BASELINE_APP,
     CASES,
@@ -62,28 +62,26 @@ from bench.common import (
     running,
     table_main,
 )
+from bench.view_drag import (
+    VERBOSE,
+    VIEW,
+    drag,
+    drag_cpu,
+    scroll_to,
+)
 
-VERBOSE = os.environ.get("BENCH_VERBOSE") == "1"
 FRAMES_DIR = os.environ.get("BENCH_FRAMES", "")  # a directory: write every changing frame there
 MAX_FAILURES = 3  # samples per page that may fail to settle before the run stops
 VIEWPORT = {"width": 1280, "height": 800}
-HEADER_PX = 72  # Streamlit's header (64 px, transparent, on top of the main area) and a margin
 DRAGS = 4  # τ drags per case, alternating direction
 CPU_DRAGS = 2  # traced τ drags per case (CPU per draw), after the measured ones
-DRAG_S, DRAG_STEPS = 1.5, 90
-DRAG_TAIL_S = 0.1  # frames this soon after the release still show moves the renderer queued
 FPS_TARGET_MS = 33.0
 VIEW_TARGETS = {"13 tok × 4 heads": 0.3, "64 tok × 8 heads": 0.5}
 SERVER_TARGETS = {"13 tok × 4 heads": 1.3, "64 tok × 8 heads": 2.0}
-VIEW = '[data-testid="explorer"]'
 DRAWN = {  # what a subject has drawn once it is loaded
     "main": f'{VIEW}[data-renders] [data-testid="explorer-map"]',
     "baseline": ".js-plotly-plot .hm, .js-plotly-plot image",
 }
-SCROLL_JS = """(e, top) => {
-  const main = document.querySelector('[data-testid="stMain"]');
-  main.scrollTop += e.getBoundingClientRect().top - top;
-}"""
 
 
 @dataclass
@@ -109,11 +107,6 @@ class Subject:
 
 
 # --- preparing and acting -------------------------------------------------------------------
-
-
-def scroll_to(selector: str, top: float = HEADER_PX) -> Callable:
-    """prepare(): scroll the main area so selector's top is `top` px below the viewport top."""
-    return lambda page: page.locator(selector).first.evaluate(SCROLL_JS, top)
 
 
 def sidebar(selector: str, then: Callable | None = None) -> Callable:
@@ -266,100 +259,6 @@ def block(pairs: list[tuple[Subject, Interaction]], clicks: int, toggles: bool) 
     if toggles and (clicks + 1) % 2:
         for sub, inter in pairs:
             measure(sub, inter)
-
-
-def renders(page) -> int:
-    """How many times the view has drawn itself (its root's data-renders)."""
-    return int(page.locator(VIEW).first.get_attribute("data-renders") or 0)
-
-
-@dataclass
-class Drag:
-    """Where a τ drag goes: the thumb's centre to one end of the track, at height y."""
-
-    x_from: float
-    x_to: float
-    y: float
-
-
-def drag_path(page, leftwards: bool) -> Drag:
-    """prepare(): the view under the header; from the τ slider's thumb to the far end."""
-    scroll_to(VIEW)(page)
-    slider = page.locator('[data-testid="explorer-tau"]').first
-    box = slider.bounding_box()
-    left, right = box["x"] + 4, box["x"] + box["width"] - 4
-    value = float(slider.input_value()) / 1000  # the range input's value, 0 … 1000
-    y = box["y"] + box["height"] / 2
-    return Drag(left + value * (right - left), left if leftwards else right, y)
-
-
-def drag_moves(page, cdp, path: Drag) -> tuple[float, float, int]:
-    """Press, DRAG_STEPS moves over DRAG_S, release; (press time, release time, view draws)."""
-    drawn = renders(page)
-    t_press = time.time()
-    sc.mouse(cdp, "mousePressed", path.x_from, path.y, pressed=True)
-    for i in range(1, DRAG_STEPS + 1):
-        wait = t_press + i * DRAG_S / DRAG_STEPS - time.time()
-        if wait > 0:
-            page.wait_for_timeout(wait * 1000)
-        x = path.x_from + (path.x_to - path.x_from) * i / DRAG_STEPS
-        sc.mouse(cdp, "mouseMoved", x, path.y, pressed=True)
-    drawn = renders(page) - drawn
-    t_release = time.time()
-    sc.mouse(cdp, "mouseReleased", path.x_to, path.y)
-    return t_press, t_release, drawn
-
-
-def drag(sub: Subject, leftwards: bool) -> tuple[list[float], float]:
-    """One τ drag across the slider's track: (intervals between changing frames in ms, the
-    view's own draws per second during the drag)."""
-    page, cast = sub.page, sub.cast
-    page.bring_to_front()
-    path = drag_path(page, leftwards)
-    rects = sc.region(page)
-    sc.mouse(cast.cdp, "mouseMoved", path.x_from, path.y)
-    cast.start()
-    try:
-        cast.mark()
-        t_press, t_release, drawn = drag_moves(page, cast.cdp, path)
-        cast.settle(t_press)
-    finally:
-        cast.stop()
-    changed = sc.sample_of(cast.frames, rects, t_press, exact=True).changed
-    stamps = [s for s in changed if s <= t_release + DRAG_TAIL_S]
-    intervals = sc.gaps_ms(stamps)
-    rate = drawn / (t_release - t_press)
-    if VERBOSE:
-        print(
-            f"  {sub.name:18} τ drag: {len(stamps)} changing frames, {drawn} draws in "
-            f"{t_release - t_press:.2f} s, interval p50 {sc.percentile(intervals, 50):.1f} ms "
-            f"p95 {sc.percentile(intervals, 95):.1f} ms"
-        )
-    return intervals, rate
-
-
-def drag_cpu(browser, sub: Subject, leftwards: bool) -> tuple[float, list[float]]:
-    """One traced τ drag (no screencast): renderer main-thread CPU per view draw, and the
-    intervals between the frames Chromium presented with the view's new drawing.
-
-    Thread time, not wall time: what a quiet machine would need per frame (a 30 fps drag needs
-    well under 33 ms), far less inflated by other load than the frame intervals. The presented
-    frames are the trace's own count (cc's PipelineReporter), free of the screencast's PNG
-    encoding, which on 2 cores takes CPU from the page it watches.
-    """
-    page, cast = sub.page, sub.cast
-    page.bring_to_front()
-    path = drag_path(page, leftwards)
-    sc.mouse(cast.cdp, "mouseMoved", path.x_from, path.y)
-    browser.start_tracing(page=page, categories=trace.CATEGORIES)
-    try:
-        cast.mark()
-        t_press, _, drawn = drag_moves(page, cast.cdp, path)
-        sc.flush(page)
-    finally:
-        chrome = browser.stop_tracing()
-    cast.settle(t_press)
-    return trace.main_thread_cpu_ms(chrome) / max(drawn, 1), trace.presented_intervals(chrome)
 
 
 # --- subjects -----------------------------------------------------------------------------------
