@@ -7,13 +7,16 @@ seen = shown_app("heads", weights="random")               # the same first run, 
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from functools import lru_cache
 
+import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from deploy.local import REPO_ROOT
+from ui import explorer
 
 APP = str(REPO_ROOT / "app.py")
 TIMEOUT_S = 180  # one script run on a shared 2-core machine; a cap, never a measurement
@@ -27,7 +30,7 @@ def open_app(
 
     The page is chosen before the first run (its url path is its file name), so the main page
     is not drawn first: that was a whole main-page run per page test. (A further `at.run()` of
-    the main page runs pages/main.py without the router under AppTest; tests/test_app_main.py's
+    the main page runs pages/main.py without the router under AppTest; tests/pages/test_main.py's
     `run_app` avoids that.)
     """
     at = AppTest.from_file(APP, default_timeout=timeout)
@@ -109,3 +112,33 @@ def unwrapped(text: str | None) -> str:
     """A chart title or label as written, whatever lines the figure kit broke it into: the
     breaks (<br>) and the spaces they replaced taken out, so the text compares with the table's."""
     return re.sub(r"<br>|\s", "", text or "")
+
+
+def decode(obj) -> np.ndarray:
+    """A plotly array from its JSON: a plain list or a base64 typed array."""
+    if isinstance(obj, dict) and "bdata" in obj:
+        flat = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=obj["dtype"])
+        shape = obj.get("shape")
+        return flat.reshape([int(d) for d in str(shape).split(",")]) if shape else flat
+    return np.asarray(obj, dtype=float)
+
+
+# The browser's cache of scores by digest: the view gets them once per sentence/model setting.
+BROWSER: dict[str, np.ndarray] = {}
+
+
+def sent(at: AppTest) -> bytes:
+    """The attention view's payload as this run sent it."""
+    (element,) = [
+        e for e in at.get("bidi_component") if e.proto.component_name == explorer.VIEW_NAME
+    ]
+    return element.proto.bytes
+
+
+def view(at: AppTest) -> tuple[dict, np.ndarray]:
+    """The attention view's header and the scores the browser holds for it."""
+    header, scores = explorer.decode(sent(at))
+    if scores is not None:
+        BROWSER[header["digest"]] = scores
+    assert header["digest"] in BROWSER, "the view was sent no scores it has seen"
+    return header, BROWSER[header["digest"]]

@@ -1,4 +1,4 @@
-// Everything a person at the back of the room must be able to read (tests/test_browser_lesson.py):
+// Everything a person at the back of the room must be able to read (tests/browser/test_lesson.py):
 // page.evaluate(this file) returns the problems found, [] when none.
 () => {
   const host = document.querySelector('[data-testid="stBidiComponentIsolated"]');

@@ -15,8 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from demo_model import describe_heads, load_demo_history, load_demo_model, reading
 from demo_model.data.corpus import build, heldout_words
-from tests.app_support import chart_specs, open_app, shown_app
-from tests.test_app_main import view
+from tests.app_support import chart_specs, open_app, shown_app, view
 from ui.gloss import tag_name
 from ui.settings import MAX_HEADS, examples
 from ui.text import t

@@ -14,10 +14,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app_support import EXAMPLE_TOKENS as TEXTS
-from tests.app_support import TA, chart_specs_by_key
+from tests.app_support import TA, chart_specs_by_key, decode
 from tests.app_support import opened as open_page
 from tests.app_support import shown as shown_page
-from tests.test_pages_teach import decode
 from ui.settings import DEFAULT_SENTENCE
 from ui.state import compute_lab
 from ui.text import t

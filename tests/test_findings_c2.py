@@ -20,12 +20,11 @@ from attention_core.embed import embed_tokens
 from attention_core.experiments import FIT_FROM
 from demo_model import load_demo_model
 from tests import browser_support as waits
-from tests.app_support import chart_specs_by_key, open_app
+from tests.app_support import chart_specs_by_key, decode, open_app
 from tests.app_support import opened as open_page
 from tests.app_support import shown as shown_page
 from tests.browser_support import LOAD_MS
 from tests.reference import causal_allowed, loop_multi_head, sinusoid
-from tests.test_pages_teach import decode
 from ui import figures
 from ui.figures.base import NARROW_PX, plotly_config
 from ui.text import TEXT, t

@@ -19,8 +19,7 @@ from attention_core.__main__ import main as cli_main
 from attention_core.experiments import fit_slope, measure_cost
 from demo_model import load_demo_model
 from tests.app_support import EXAMPLE_TOKENS as TEXTS
-from tests.app_support import TA, chart_specs, opened, shown, unwrapped
-from tests.test_pages_teach import decode
+from tests.app_support import TA, chart_specs, decode, opened, shown, unwrapped
 from ui.figures import WEIGHT_SCALE
 from ui.gloss import token_names
 from ui.settings import DEFAULT_SENTENCE

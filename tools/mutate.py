@@ -35,27 +35,27 @@ class Target:
     slow: bool = False  # also run the tests marked slow (the tokenizer's dictionary snapshot)
 
 
-CORE_TESTS = ("tests/test_attention.py", "tests/test_fast.py")
+CORE_TESTS = ("tests/core/test_attention.py", "tests/core/test_fast.py")
 TARGETS = {
     "attention": Target("attention_core/attention.py", CORE_TESTS),
-    "fast": Target("attention_core/fast.py", ("tests/test_fast.py",)),
-    "tiled": Target("attention_core/tiled.py", ("tests/test_tiled.py",)),
-    "embed": Target("attention_core/embed.py", ("tests/test_embed.py",)),
-    "analysis": Target("attention_core/analysis.py", ("tests/test_analysis.py",)),
-    "tokenize": Target("attention_core/tokenize.py", ("tests/test_tokenize.py",), slow=True),
+    "fast": Target("attention_core/fast.py", ("tests/core/test_fast.py",)),
+    "tiled": Target("attention_core/tiled.py", ("tests/core/test_tiled.py",)),
+    "embed": Target("attention_core/embed.py", ("tests/core/test_embed.py",)),
+    "analysis": Target("attention_core/analysis.py", ("tests/core/test_analysis.py",)),
+    "tokenize": Target("attention_core/tokenize.py", ("tests/core/test_tokenize.py",), slow=True),
     "pipeline": Target(
         "attention_core/pipeline.py",
-        ("tests/test_pipeline.py", "tests/core/test_pipeline_trained.py"),
+        ("tests/core/test_pipeline.py", "tests/core/test_pipeline_trained.py"),
     ),
     "batch": Target("demo_model/batch.py", ("tests/model/test_batch.py",)),
     "optim": Target("demo_model/optim.py", ("tests/model/test_optim.py",)),
     "metrics": Target("demo_model/metrics.py", ("tests/model/test_metrics.py",)),
-    "links": Target("ui/links.py", ("tests/test_query.py",)),
+    "links": Target("ui/links.py", ("tests/ui/test_links.py",)),
     "settings": Target(
-        "ui/settings.py", ("tests/test_query.py",), ("head_options", "nearest_heads")
+        "ui/settings.py", ("tests/ui/test_links.py",), ("head_options", "nearest_heads")
     ),
     "export": Target(
-        "ui/state.py", ("tests/test_export.py",), ("weights_csv", "all_npz", "weights_at")
+        "ui/state.py", ("tests/ui/test_state.py",), ("weights_csv", "all_npz", "weights_at")
     ),
 }
 COPY = ("attention_core", "demo_model", "ui", "assets", "tests", "deploy", "bench",

@@ -43,7 +43,7 @@ DIVERGING = SIGNED_SCALE  # the teaching pages' name for the same scale
 
 # Sixteen heads, sixteen colours: Okabe–Ito's seven first, then Paul Tol's, chosen greedily so
 # that every pair stays ≥ 13 CIELAB ΔE apart for normal vision and for simulated protanopia,
-# deuteranopia and tritanopia (tests/test_a11y_frame.py checks it); the first eight are dark
+# deuteranopia and tritanopia (tests/ui/test_a11y_frame.py checks it); the first eight are dark
 # enough for lines on white, the light ones come last.
 HEAD_COLOURS = (
     "#0072B2",

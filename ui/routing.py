@@ -6,7 +6,7 @@ bare run of pages/x.py executes nothing else. No supported way exists: Streamlit
 that "as soon as any session of your app executes st.navigation, your app will ignore the pages/
 directory (across all sessions)"; no setting turns the legacy pages/ folder off, and renaming
 the folder (app_pages/, as Streamlit now advises) would break the layout the project promises.
-So the patch is pinned: tests/test_routing.py names the Streamlit versions it was checked on
+So the patch is pinned: tests/ui/test_routing.py names the Streamlit versions it was checked on
 (CHECKED_ON) and fails on any other, and fails when Streamlit stops taking its legacy path, so
 the patch can go then.
 """
@@ -18,7 +18,7 @@ import sys
 import streamlit as st
 
 # Streamlit releases on which the patch below was read against Streamlit's source and the
-# fresh-server browser test passed (tests/test_browser_main.py); requirements.txt pins one.
+# fresh-server browser test passed (tests/browser/test_main.py); requirements.txt pins one.
 CHECKED_ON = ("1.67.0",)
 
 

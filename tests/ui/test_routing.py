@@ -2,7 +2,7 @@
 needed, and in one place.
 
 These fail on a Streamlit the patch was not checked on, and when Streamlit changes the legacy
-pages/-folder path the patch works around; then check tests/test_browser_main.py's fresh-server
+pages/-folder path the patch works around; then check tests/browser/test_main.py's fresh-server
 test without the patch and drop it if it passes.
 """
 
@@ -18,7 +18,7 @@ import streamlit
 
 from ui.routing import CHECKED_ON
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -37,7 +37,7 @@ def test_the_patch_was_checked_on_this_streamlit():
         f"ui/routing.py patches Streamlit's private PagesManager and was checked on Streamlit "
         f"{', '.join(CHECKED_ON)}, not on {streamlit.__version__}. Check it on this one: read "
         "streamlit/runtime/pages_manager.py (uses_pages_directory) and scriptrunner's _mpa_v1, "
-        "then run this file and tests/test_browser_main.py::"
+        "then run this file and tests/browser/test_main.py::"
         "test_fresh_server_opens_a_sub_page_link_through_the_router with ensure_router's patch "
         "left out. If that browser test passes without it, delete the patch; if it needs it, "
         "add the version to ui.routing.CHECKED_ON."

@@ -31,7 +31,7 @@ from ui.settings import DEFAULTS
 from ui.state import lab_for
 from ui.text import SECTIONS, t
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 TIMEOUT = 120  # seconds: a shared 2-core machine; never a timing assertion
 EXAMPLE = DEFAULTS.sentence
@@ -96,7 +96,7 @@ def test_a_rerun_that_changes_no_number_sends_no_arrays():
 @pytest.mark.parametrize(("scene", "step"), [(1, None), (5, "3"), (10, "learned")])
 def test_the_link_opens_its_scene_and_step_with_no_what_if_in_its_numbers(scene, step):
     """The deck starts where the link says; a link's scale=0 and causal=1 change no number the
-    lesson sends (what the address keeps: tests/test_browser_lesson.py, through the router)."""
+    lesson sends (what the address keeps: tests/browser/test_lesson.py, through the router)."""
     link = {"at": str(scene), "lang": "en", "scale": "0", "causal": "1"}
     at = open_lesson(**link, **({"step": step} if step else {}))
     ok(at)

@@ -21,7 +21,7 @@ from ui.text import t
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PAGES = ("main", "steps", "scaling", "heads", "cost", "order", "library", "learned", "lesson")
 VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
 HALF_A = (("desktop", "zh", False), ("phone", "en", True))

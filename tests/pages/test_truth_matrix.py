@@ -31,15 +31,14 @@ from streamlit.testing.v1 import AppTest
 from attention_core import tokenize
 from attention_core.__main__ import main as cli_main
 from demo_model import load_demo_model
-from tests.app_support import chart_specs, chart_specs_by_key, open_app, unwrapped
+from tests.app_support import chart_specs, chart_specs_by_key, decode, open_app, unwrapped
 from tests.reference import causal_allowed, loop_softmax
-from tests.test_pages_teach import decode
 from ui import explorer
 from ui.settings import DEFAULT_SENTENCE
 from ui.state import all_npz, compute_lab
 from ui.text import md_escape, t
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
 SETTINGS = ("scale", "causal", "pos", "weights", "mode", "lang", "shared_scale")
 VALUES = {

@@ -3,7 +3,7 @@ lesson's (the view's files without their Streamlit glue, then ui/lesson's). Each
 what files before it give, names no registry field it did not take, and gives exactly what its
 registry section declares; the view's leaf files (arithmetic, colour, layout, text
 alternatives, payloads) take only from leaves and touch no page, clock or global state. The
-same structure in Chromium: tests/test_browser_view_js.py."""
+same structure in Chromium: tests/browser/test_view_js.py."""
 
 from __future__ import annotations
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import re
 from functools import partial
 from pathlib import Path
@@ -15,13 +14,13 @@ from attention_core import build_inputs, init_params, multi_head_attention, toke
 from attention_core import experiments as ex
 from attention_core.analysis import attention_cost, qk_variance
 from demo_model import describe_heads, load_demo_history
-from tests.app_support import chart_specs, open_app, shown_app
+from tests.app_support import chart_specs, decode, open_app, shown_app
 from ui import figures
 from ui.settings import DEFAULTS
 from ui.state import compute_lab
 from ui.text import t
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 120  # seconds: a shared 2-core machine; never a timing assertion
 TRAINED_HEADS = load_demo_history().config.num_heads
 # heads page: random and trained maps of the demo model, then the sidebar's heads, concat, W_O
@@ -43,15 +42,6 @@ TITLES = {  # page → its title's text key
 open_page = partial(open_app, weights="random")
 shown_page = partial(shown_app, weights="random")  # the same first run, shared: read only
 charts = chart_specs
-
-
-def decode(obj) -> np.ndarray:
-    """A plotly array from its JSON: a plain list or a base64 typed array."""
-    if isinstance(obj, dict) and "bdata" in obj:
-        flat = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=obj["dtype"])
-        shape = obj.get("shape")
-        return flat.reshape([int(d) for d in str(shape).split(",")]) if shape else flat
-    return np.asarray(obj, dtype=float)
 
 
 def unwrapped(title: str) -> str:

@@ -1,5 +1,5 @@
 """The main page's attention view (ui/explorer) in Chromium: its switches, the share link, the
-keyboard, long sentences (its JavaScript alone: tests/test_browser_view_js.py)."""
+keyboard, long sentences (its JavaScript alone: tests/browser/test_view_js.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from ui.text import t
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 LOAD_MS = 90_000
 SENTENCE = "小明把书放在了桌子上，然后他走了。"
 LONG = (

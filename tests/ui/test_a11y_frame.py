@@ -21,7 +21,7 @@ from ui.gloss import gloss, tag_name
 from ui.settings import examples
 from ui.text import LANGS, TEXT, t
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 120  # seconds: a shared 2-core machine; never a timing assertion
 TEXTS = ["小明", "把", "书", "放在", "了", "桌子", "上", "，", "然后", "他", "走", "了", "。"]
 

@@ -14,7 +14,7 @@ from tests.browser_support import LOAD_MS, MAP, SHADOW, VIEW
 
 pytestmark = pytest.mark.browser
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
 # The README's screenshot and docs/screenshots/ (MAIN_DOCS=1 writes them there, as LESSON_DOCS=1
 # does the lesson's): file, window, link, what is shown: the first screen as it loads ("top"), the

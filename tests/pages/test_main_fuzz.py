@@ -86,7 +86,7 @@ def _long(args: tuple[str, int]) -> str:
 def app(tmp_path_factory) -> AppTest:
     """One AppTest for every example (a fresh one per example would cost seconds each).
 
-    Run through an entry file outside the repo (as tests/test_app_main.py does): AppTest would
+    Run through an entry file outside the repo (as tests/pages/test_main.py does): AppTest would
     otherwise rerun pages/main.py alone after the first run, without the router's sidebar, so
     the link's settings (w=random here) would fall back to the defaults.
     """
@@ -97,7 +97,7 @@ def app(tmp_path_factory) -> AppTest:
     at.query_params["d"] = "16"  # small model, two heads: the input path is what is fuzzed
     at.query_params["h"] = "2"
     at.query_params["w"] = "random"  # the playground honours word/char; the trained model is
-    # word-level (tests/test_app_main.py checks it says so)
+    # word-level (tests/pages/test_main.py checks it says so)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at

@@ -2,7 +2,7 @@
 
 The view's payload (raw Q·Kᵀ per head) is checked against a plain loop over the core's Q and K;
 ÷τ, the causal mask and the softmax happen in the browser and are tested there, against the core
-(tests/test_browser_explorer.py)."""
+(tests/browser/test_explorer.py)."""
 
 from __future__ import annotations
 
@@ -15,39 +15,19 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.app_support import sent, view
 from ui import explorer
 from ui.figures import decode_array
 from ui.state import all_npz, compute_lab, weights_at, weights_csv
 from ui.text import t
 
-APP = Path(__file__).resolve().parent.parent / "app.py"
+APP = Path(__file__).resolve().parents[2] / "app.py"
 TIMEOUT = 120
 
 
 def charts(at: AppTest) -> dict[str, dict]:
     """Plotly charts by their widget key (the id's suffix), as the browser would get them."""
     return {c.proto.id.rsplit("-", 1)[-1]: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
-
-
-# The browser's cache of scores by digest: the view gets them once per sentence/model setting.
-BROWSER: dict[str, np.ndarray] = {}
-
-
-def sent(at: AppTest) -> bytes:
-    """The attention view's payload as this run sent it."""
-    (element,) = [
-        e for e in at.get("bidi_component") if e.proto.component_name == explorer.VIEW_NAME
-    ]
-    return element.proto.bytes
-
-
-def view(at: AppTest) -> tuple[dict, np.ndarray]:
-    """The attention view's header and the scores the browser holds for it."""
-    header, scores = explorer.decode(sent(at))
-    if scores is not None:
-        BROWSER[header["digest"]] = scores
-    assert header["digest"] in BROWSER, "the view was sent no scores it has seen"
-    return header, BROWSER[header["digest"]]
 
 
 def head_scores(at: AppTest) -> np.ndarray:

@@ -14,7 +14,7 @@ from tests.lesson_support import spoilers
 from ui.lesson import data
 from ui.text import SECTIONS, t
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 SCENE_DIR = ROOT / "ui" / "lesson" / "scenes"
 

@@ -3,7 +3,7 @@ readable from the back (no text under 20 px, no labels on top of each other, not
 keys and the link, predict-then-reveal, bad links, a sentence a scene cannot use, the phone,
 axe, and the browser's arithmetic against the core. The rules every step meets (no spoilers, the
 phone's screen, the maps' cells) and the deck's frame (overview, handout, terms, progress):
-tests/test_browser_lesson_rules.py; shared helpers: tests/lesson_support.py."""
+tests/browser/test_lesson_rules.py; shared helpers: tests/lesson_support.py."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ from ui.text import t
 
 pytestmark = pytest.mark.browser
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs" / "lesson"  # LESSON_DOCS=1 writes the screenshots there
 SCENES = 10
 LONG = (  # 64 jieba tokens, as bench/common.py's long case

@@ -22,7 +22,7 @@ from ui.figures.base import plotly_config
 from ui.text import LANGS, SECTIONS, TEXT, Language, t
 from ui.text.load import TextError, load
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # Where keys are used: the app's Python and JavaScript (the tables themselves are data files).
 SOURCES = ("app.py", "pages/**/*.py", "ui/**/*.py", "ui/**/*.js", "assets/*.js")
 VIEW_JS = "ui/explorer/*.js"  # the view reads its table without the prefix: T.live, text.summary
@@ -164,7 +164,7 @@ def frontend_bundle() -> str:
 def test_every_key_is_used_somewhere():
     """A key counts as used where the app's source names it in quotes; the view's table where
     ui/explorer/*.js reads it by name; chrome.toml where Streamlit's own front end shows it;
-    glossary.toml where the lesson's glossary page lists it (tests/test_lesson.py)."""
+    glossary.toml where the lesson's glossary page lists it (tests/pages/test_lesson.py)."""
     literal, view = literal_strings(), view_names()
     unused = [
         f"{key} ({area})"
@@ -257,7 +257,10 @@ def test_every_notice_renders_in_both_languages(monkeypatch):
 # page → (its title's key, a paragraph it shows on first load, from the page's Markdown)
 PAGE_WORDS = {
     "main": ("main.title", "main.intro"),
-    "lesson": ("lesson.nav", None),  # the deck's words ride in its payload (tests/test_lesson.py)
+    "lesson": (
+        "lesson.nav",
+        None,
+    ),  # the deck's words ride in its payload (tests/pages/test_lesson.py)
     "steps": ("steps.title", "steps.intro"),
     "scaling": ("scaling.title", "scaling.intro"),
     "heads": ("heads.title", "heads.intro"),

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from attention_core import MAX_CHARS, MAX_TOKENS
 from attention_core.__main__ import main
 from tests.browser_support import REPO_ROOT
-from tests.test_fuzz_app import sentences
+from tests.pages.test_main_fuzz import sentences
 
 pytestmark = pytest.mark.slow  # a subprocess per case, and hypothesis: `make test`, not check
 SMALL = ["--d-model", "8", "--heads", "2"]  # the input path is what is fuzzed, not the maths
