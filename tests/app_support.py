@@ -10,13 +10,15 @@ from __future__ import annotations
 import base64
 import json
 import re
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from deploy.local import REPO_ROOT
 from ui import explorer
+from ui.settings import DEFAULT_SENTENCE
+from ui.state import compute_lab
 
 APP = str(REPO_ROOT / "app.py")
 TIMEOUT_S = 180  # one script run on a shared 2-core machine; a cap, never a measurement
@@ -142,3 +144,66 @@ def view(at: AppTest) -> tuple[dict, np.ndarray]:
         BROWSER[header["digest"]] = scores
     assert header["digest"] in BROWSER, "the view was sent no scores it has seen"
     return header, BROWSER[header["digest"]]
+
+
+def head_scores(at: AppTest) -> np.ndarray:
+    """(h, n, n) raw scores the view was sent, checked against a plain loop over Q and K."""
+    header, scores = view(at)
+    ss = at.session_state
+    texts = [tok["t"] for tok in header["tokens"]]
+    lab = compute_lab(
+        ss["sentence"], ss["mode"], ss["d_model"], ss["heads"], ss["scale"], ss["causal"],
+        ss["pos"], ss["seed"], ss["weights"],
+    )  # fmt: skip
+    assert lab.texts == texts
+    q, k = lab.result.q, lab.result.k  # (h, n, d_k) each, the core's projections
+    h, n, d_k = q.shape
+    loop = [
+        [[sum(float(q[a, i, d]) * float(k[a, j, d]) for d in range(d_k)) for j in range(n)]
+         for i in range(n)]
+        for a in range(h)
+    ]  # fmt: skip
+    np.testing.assert_allclose(scores, loop, rtol=1e-5, atol=1e-4)  # sent as float32
+    return scores
+
+
+# ---- what the page tests share -----------------------------------------------------------------
+
+
+def ok(at: AppTest) -> AppTest:
+    """The run, once it is known to have raised nothing."""
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def said(at: AppTest) -> str:
+    """Every markdown element's text, one per line."""
+    return "\n".join(m.value for m in at.markdown)
+
+
+def captions(at: AppTest) -> list[str]:
+    """Every caption's text."""
+    return [c.value for c in at.caption]
+
+
+def chart(at: AppTest, title: str) -> dict:
+    """The chart spec titled `title` (line breaks of the wrapping left out)."""
+    found = [
+        c
+        for c in chart_specs(at)
+        if unwrapped(c["layout"].get("title", {}).get("text")) == unwrapped(title)
+    ]
+    assert found, (
+        f"no chart titled {title!r}: {[c['layout'].get('title') for c in chart_specs(at)]}"
+    )
+    return found[0]
+
+
+# The teaching pages' openers on the random weights unless a test says `weights=…`.
+open_random = partial(opened, weights="random")
+shown_random = partial(shown, weights="random")
+
+
+def lab(scale=True, causal=False, pos=False, weights="random", mode="word", seed=0):
+    """The Lab of the example sentence at d_model 64 and 4 heads in the given state."""
+    return compute_lab(DEFAULT_SENTENCE, mode, 64, 4, scale, causal, pos, seed, weights)

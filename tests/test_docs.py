@@ -7,9 +7,17 @@ import re
 import subprocess
 from pathlib import Path
 
+from demo_model import load_demo_model
+
 ROOT = Path(__file__).resolve().parents[1]
+
+
 MAP = ROOT / "ARCHITECTURE.md"
+
+
 PATHLIKE = re.compile(r"^[\w.-]+(?:/[\w.-]+)*/?$")
+
+
 FILE = re.compile(r"\.(py|md|toml|js|css|txt|json|template)$")
 
 
@@ -64,3 +72,35 @@ def test_no_file_cites_a_design_document_but_the_map():
         and pattern.search((ROOT / f).read_text(encoding="utf-8", errors="replace"))
     ]  # fmt: skip
     assert not citing, f"cite ARCHITECTURE.md instead: {citing}"
+
+
+def layout_paths(readme: str) -> list[str]:
+    """The files and folders the README's layout block names, as repository paths."""
+    block = readme.split("## Layout", 1)[1].split("```")[1]
+    paths, top = [], ""
+    for line in block.splitlines():
+        if len(line) - len(line.lstrip()) > 6:  # a description's second line
+            continue
+        field = re.split(r"\s{2,}", line.strip())[0] if line.strip() else ""
+        names = re.findall(r"[\w.]+(?:\.py|/)|\.streamlit/config\.toml", field)
+        if not line.startswith(" ") and names:
+            top = names[0] if names[0].endswith("/") else ""
+            paths.append(names[0])
+        elif names:
+            paths += [top + n for n in names]
+    return paths
+
+
+def test_17_readme_names_the_shipped_model_and_the_files_that_exist():
+    """Item 17: the trained model's width as shipped; every path of the layout exists, and it
+    lists the core's modules and the ui packages (text/, figures/) that do."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    cfg = load_demo_model().config
+    assert f"d_model {cfg.d_model}, {cfg.num_heads} heads" in readme
+    paths = layout_paths(readme)
+    missing = [p for p in paths if not (ROOT / p).exists()]
+    assert not missing, missing
+    core = {f"attention_core/{p.name}" for p in (ROOT / "attention_core").glob("*.py")}
+    assert core - {"attention_core/__init__.py"} <= set(paths)
+    assert {"ui/text/", "ui/figures/", "ui/state.py", "ui/widgets.py"} <= set(paths)
+    assert "ui/teach.py" not in readme and "text.py" not in readme.split("## Layout")[1]

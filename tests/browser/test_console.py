@@ -7,11 +7,16 @@ import re
 
 import pytest
 
+import app
 from tests.browser_support import open_settled
 
 pytestmark = pytest.mark.browser
 
-PAGES = ("", "steps", "scaling", "heads", "cost", "order", "library", "learned", "lesson?at=3")
+# Every page of app.PAGES by its link: the default one at /, the lesson on a scene past the first.
+PAGES = tuple(
+    "" if i == 0 else url + ("?at=3" if url == "lesson" else "")
+    for i, (_, url, *_) in enumerate(app.PAGES)
+)
 # Opened at /<page>, Streamlit's frontend first asks /<page>/_stcore/health and host-config in
 # case the app is served under /<page>, gets 404 and falls back to / (streamlit/streamlit#7074,
 # open upstream). Answering them would make /<page> the app's base, so they stay 404s.

@@ -9,8 +9,13 @@ import sys
 import pytest
 
 from attention_core.__main__ import display_width
+from attention_core.__main__ import main as cli_main
+from demo_model import load_demo_model
+from ui.settings import DEFAULT_SENTENCE
 
 pytestmark = pytest.mark.slow  # a fresh interpreter per test: `make test`, not `make check`
+
+
 EXAMPLE = "小明把书放在了桌子上，然后他走了。"
 
 
@@ -91,3 +96,15 @@ def test_the_d_model_guard_refuses_before_allocating(args, needle):
     """4104 is divisible by 8 but over the limit: four 4104² float64 weights would be 514 MiB."""
     r = cli(EXAMPLE, *args)
     assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr
+
+
+def test_cli_trained_run_reports_its_own_positions_and_no_seed(capsys):
+    assert cli_main([DEFAULT_SENTENCE, "--weights", "trained", "--json"]) == 0
+    settings = json.loads(capsys.readouterr().out)["settings"]
+    assert settings["source"] == "trained"
+    assert settings["pos"] is True and settings["seed"] is None
+    assert settings["causal"] is False and settings["step"] == load_demo_model().step
+    assert cli_main([DEFAULT_SENTENCE, "--weights", "trained", "--seed", "3", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["settings"]["seed"] is None  # the app greys the seed out: ignored
+    assert "ignored --seed" in err

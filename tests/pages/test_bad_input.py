@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+import app
 from tests.app_support import open_app
 from ui.text import t
 
-PAGES = ("main", "steps", "scaling", "heads", "order", "library", "cost", "learned")
+# every page of app.PAGES but the lesson, whose bad input tests/pages/test_lesson.py checks
+PAGES = tuple(stem for stem, *_ in app.PAGES if stem != "lesson")
 EMPTY = {"cost": "cost.cells_empty"}  # page → its own words for an empty sentence
 CUT = {"cost": "cost.cells_cut"}  # page → its own words for a cut (per panel: words, characters)
 LONG = "我们明天去公园散步，" * 500  # 5,000 characters, far over 128 words after the 2,000 cut

@@ -10,18 +10,27 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from demo_model import describe_heads, load_demo_history, load_demo_model
+from demo_model.data.corpus import build, heldout_words
 from demo_model.relations import LINKS
-from tests.app_support import chart_specs, open_app, unwrapped
+from tests.app_support import chart_specs, ok, open_app, said, shown_app, unwrapped
 from ui.figures import decode_array, head_job_label
 from ui.text import t
 
 HISTORY = load_demo_history()
+
+
 STEPS = [int(s) for s in HISTORY.steps]
+
+
 HEADS = HISTORY.config.num_heads
+
+
 EXAMPLE = "小明把书放在了桌子上，然后他走了。"
 
 
 open_page = partial(open_app, "learned")  # the app through its router, on pages/learned.py
+
+
 charts = chart_specs
 
 
@@ -155,3 +164,34 @@ def test_the_prose_says_of_each_example_what_the_gender_rule_says(sentence):
     ]
     tags = {tok.text: tok.tag for tok in tokenize("那天，小红在公园里看见了小刚，他很高兴。")}
     assert gender("小红", tags["小红"]) == ""  # why the page no longer calls 小红 a girl
+
+
+def test_6_the_held_out_note_says_what_is_held_out_and_it_is():
+    """The note counts the held-out words by kind from the corpus itself, and none of the
+    held-out verbs occurs in a training sample (the audit found 找到, 买, 拿 claimed)."""
+    at = ok(shown_app("learned"))
+    held = heldout_words()
+    note = [c.value for c in at.caption if "留出集的句子" in c.value]
+    assert note and f"{len(set(held['verbs']))} 个动词" in note[0]
+    assert "虚词" in note[0]  # function words are not claimed to be held out
+    seen = {tok.text for e in build("train", 400, seed=0) for tok in e.tokens}
+    assert not seen & set(held["verbs"])
+
+
+def test_18_the_learned_maps_have_one_step_control_and_start_at_the_headline_step():
+    at = ok(shown_app("learned"))
+    assert not [s for s in at.select_slider if s.key == "learned_step"]
+    (maps,) = [c for c in chart_specs(at) if c.get("frames")]
+    slider = maps["layout"]["sliders"][0]
+    last = int(load_demo_history().steps[-1])
+    assert slider["steps"][slider["active"]]["label"] == str(last)
+    assert f"第 {last} 步" in maps["layout"]["title"]["text"]
+    assert f"第 {last} 步" in said(at)
+
+
+def test_26_the_learned_table_shows_every_column():
+    at = ok(shown_app("learned"))
+    assert not at.dataframe  # a scrolling grid cut its last column at 1024 px
+    (table,) = at.table
+    columns = list(table.value.columns)
+    assert columns[-1] == t("learned.rel.previous") + " %" and len(columns) == 2 + 5

@@ -32,8 +32,14 @@ from ui.state import lab_for
 from ui.text import SECTIONS, t
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
 APP = str(ROOT / "app.py")
+
+
 TIMEOUT = 120  # seconds: a shared 2-core machine; never a timing assertion
+
+
 EXAMPLE = DEFAULTS.sentence
 
 
@@ -56,9 +62,6 @@ def payload(at: AppTest) -> tuple[dict, dict[str, np.ndarray]]:
 
 def ok(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
-
-
-# ---- the page and its payload ------------------------------------------------------------------
 
 
 def test_the_lesson_sends_every_scenes_numbers_words_and_notes():
@@ -165,9 +168,6 @@ def test_a_measurement_is_made_when_the_deck_asks_for_it():
     assert np.all(np.abs(ratio - 1) < 0.2) and np.all(np.abs(np.array(block["scaled"]) - 1) < 0.2)
 
 
-# ---- sentences a scene cannot use --------------------------------------------------------------
-
-
 @pytest.mark.parametrize(
     ("sentence", "needs"),
     [
@@ -187,9 +187,6 @@ def test_a_sentence_a_scene_cannot_use_is_named_and_the_example_comes_along(sent
     assert header["settings"]["sentence"] == sentence  # what was typed is kept
 
 
-# ---- the numbers behind the scenes -------------------------------------------------------------
-
-
 # Sentences a class might type: for each, the quiz must say what read_token says (the pronoun
 # head's reading and its status), whatever the trained model answers today.
 S1_SENTENCES = (
@@ -201,6 +198,8 @@ S1_SENTENCES = (
     "他说小明来了。",  # nothing before 他
     "小明把书给了小红，她很高兴。",
 )
+
+
 NOT_ANSWER = [status for status in STATUSES if status != ANSWER]  # the statuses §1 judges none
 
 
@@ -260,6 +259,8 @@ def test_every_reading_that_is_no_answer_says_why_in_both_languages(monkeypatch,
 
 # A no-answer line's fields; its first characters ("头 2 …") name the pronoun head, as measured.
 PRONOUN_HEAD = next(h.head for h in describe_heads() if h.relation == "pronoun_antecedent") + 1
+
+
 FIELDS = {
     **{"q": "他", "head": PRONOUN_HEAD, "k": "小明", "w": "1%"},
     **{"b": "书", "wb": "1%", "words": ""},
@@ -326,9 +327,6 @@ def test_s6_counts_h_heads_as_about_one_head_of_the_same_width():
     assert cost["many"] > cost["one"] and cost["many"] / cost["one"] < 1.02
 
 
-# ---- words and notes ---------------------------------------------------------------------------
-
-
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_scene_has_teachers_notes_with_a_question_for_the_class(lang):
     notes = page.notes(lang)
@@ -361,6 +359,8 @@ def test_the_link_names_the_scene_and_the_step_on_every_run(monkeypatch):
 
 # A colour or a size in px written in the lesson's code (its comments left out).
 WRITTEN_STYLE = re.compile(r"#[0-9a-fA-F]{3,8}\b|\brgba?\(|\d\s*px\b")
+
+
 COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 
 
@@ -388,9 +388,6 @@ def test_every_colour_the_lessons_css_reads_is_an_ink_of_the_palette():
     assert read and read <= inks, read - inks
 
 
-# ---- the keys: written once (deck.KEY_MAP), bound, listed, in the README ----------------------
-
-
 def test_the_readmes_key_table_is_the_key_map():
     """README's key table is deck.KEY_MAP as the key list writes it, in English, row for row."""
     rows = "\n".join(f"| {keys} | {does} |" for keys, does in deck.key_rows("en"))
@@ -414,3 +411,21 @@ def test_the_key_list_names_every_key_in_both_languages(lang):
     assert len(lines) == len(deck.KEY_MAP) and all(lines)
     assert deck.key_names(tuple("1234567890"), lang) == "1–9 / 0"
     assert deck.key_names(("Space", "N"), lang) == f"{t('lesson.key.space', lang)} / N"
+
+
+def test_the_lessons_tokens_name_themselves_as_the_pages_do():
+    """Lesson §1 in English: a choice read “小明 (Xiaoming (name))” and glosses under the row of
+    tokens were left out or ran under the next token ("(aspect particle)" under 走). The deck
+    now gets the pages' own wording and a short gloss for under a token (none for a function
+    word whose gloss would be cut)."""
+    from ui.lesson.data import tokens_of
+    from ui.settings import DEFAULTS
+    from ui.state import lab_for
+
+    run, _ = lab_for(DEFAULTS)
+    en = {tok["t"]: tok for tok in tokens_of(run, "en")}
+    assert en["小明"]["named"] == "小明 (Xiaoming, name)"
+    assert (en["小明"]["under"], en["走"]["under"], en["他"]["under"]) == ("Xiaoming", "walk", "he")
+    assert en["把"]["under"] is None and en["了"]["under"] is None
+    zh = {tok["t"]: tok for tok in tokens_of(run, "zh")}
+    assert zh["小明"]["named"] == "小明" and zh["走"]["under"] is None

@@ -15,40 +15,20 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app_support import sent, view
+from demo_model import describe_heads, load_demo_history
+from tests.app_support import head_scores, ok, sent, view
 from ui import explorer
 from ui.figures import decode_array
+from ui.settings import MAX_HEADS
 from ui.state import all_npz, compute_lab, weights_at, weights_csv
 from ui.text import t
 
 APP = Path(__file__).resolve().parents[2] / "app.py"
-TIMEOUT = 120
 
 
 def charts(at: AppTest) -> dict[str, dict]:
     """Plotly charts by their widget key (the id's suffix), as the browser would get them."""
     return {c.proto.id.rsplit("-", 1)[-1]: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
-
-
-def head_scores(at: AppTest) -> np.ndarray:
-    """(h, n, n) raw scores the view was sent, checked against a plain loop over Q and K."""
-    header, scores = view(at)
-    ss = at.session_state
-    texts = [tok["t"] for tok in header["tokens"]]
-    lab = compute_lab(
-        ss["sentence"], ss["mode"], ss["d_model"], ss["heads"], ss["scale"], ss["causal"],
-        ss["pos"], ss["seed"], ss["weights"],
-    )  # fmt: skip
-    assert lab.texts == texts
-    q, k = lab.result.q, lab.result.k  # (h, n, d_k) each, the core's projections
-    h, n, d_k = q.shape
-    loop = [
-        [[sum(float(q[a, i, d]) * float(k[a, j, d]) for d in range(d_k)) for j in range(n)]
-         for i in range(n)]
-        for a in range(h)
-    ]  # fmt: skip
-    np.testing.assert_allclose(scores, loop, rtol=1e-5, atol=1e-4)  # sent as float32
-    return scores
 
 
 def loop_softmax(row: list[float]) -> list[float]:
@@ -68,10 +48,6 @@ def set_view(at: AppTest, **changes) -> AppTest:
     return at.run()
 
 
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-
-
 def test_the_page_opens_on_the_trained_model_looking_from_he(run_app):
     at = run_app()
     ok(at)
@@ -86,7 +62,6 @@ def test_the_page_opens_on_the_trained_model_looking_from_he(run_app):
     assert pronoun and all(
         texts[int(np.argmax(scores[k, texts.index("他")]))] == "小明" for k in pronoun
     )
-    from demo_model import describe_heads, load_demo_history
 
     job = describe_heads()[pronoun[0]]  # its label: a count of questions people wrote, said
     rel = t("learned.rel.pronoun_antecedent", "zh")
@@ -284,105 +259,6 @@ def test_malformed_view_state_changes_nothing_it_should_not(sent):
     assert got.get(explorer.TAU) is None
 
 
-def test_a_link_with_head_and_tau_opens_the_view_there(run_app):
-    at = run_app(head="3", tau="9", causal="1", w="random")
-    ok(at)
-    state = view(at)[0]["state"]
-    assert (state["head"], state["tau"], state["causal"]) == (2, 9.0, True)
-    at = run_app(head="99", tau="1e9", w="random")
-    ok(at)
-    state = view(at)[0]["state"]
-    assert state["head"] == 3 and state["tau"] == 16.0  # clamped: last head, 4·√d_k
-
-
-def test_share_link_opens_with_its_settings(run_app):
-    at = run_app(
-        s="你打我。",
-        d="32",
-        h="8",
-        scale="0",
-        causal="1",
-        pos="1",
-        seed="5",
-        mode="char",
-        lang="en",
-        focus="我",
-        w="random",
-    )
-    ok(at)
-    ss = at.session_state
-    assert (ss["d_model"], ss["heads"], ss["scale"], ss["causal"], ss["pos"], ss["seed"]) == (
-        32,
-        8,
-        False,
-        True,
-        True,
-        5,
-    )
-    assert head_scores(at).shape == (8, 4, 4) and view(at)[0]["state"]["causal"] is True
-    assert at.title[0].value == t("main.title", "en")
-    assert not at.warning
-    header, _ = view(at)
-    assert header["tokens"][header["state"]["focus"]]["t"] == "我"  # the view looks from 我
-
-
-@pytest.mark.parametrize(
-    "query",
-    [
-        {"d": "abc", "h": "0", "scale": "2", "seed": "-1", "zzz": "1"},
-        {"d": "99999", "h": "7", "lang": "fr", "mode": "x", "w": "trained", "class": "yes!"},
-        {"s": "", "focus": "<b>x</b>"},
-    ],
-)
-def test_tampered_links_give_notices_never_tracebacks(run_app, query):
-    at = run_app(**query)
-    ok(at)
-    assert at.warning or at.info
-    assert "zzz" not in at.query_params
-
-
-@pytest.mark.parametrize(
-    ("sentence", "notice"),
-    [
-        ("", "notice.empty"),
-        ("   \n\t ", "notice.empty"),
-        ("\u200b\u200d", "notice.empty"),
-        ("。，！？", "notice.only_punct"),
-        ("小明" * 5000, "notice.chars_cut"),
-        ("<script>alert(1)</script><img src=x onerror=alert(1)>", None),
-        ("👨‍👩‍👧 emoji $x$ **b** [a](http://x)", None),
-    ],
-)
-def test_bad_input_shows_a_notice_and_what_it_can(run_app, sentence, notice):
-    at = run_app(w="random")
-    at.text_area(key="sentence").set_value(sentence).run()
-    ok(at)
-    shown = [m.value for m in [*at.warning, *at.info]]
-    if notice:
-        key = notice
-        expected = t(key, "zh", kept=2000, cut=8000) if key == "notice.chars_cut" else t(key, "zh")
-        assert expected in shown
-    if notice != "notice.empty":
-        assert head_scores(at).shape[0] == 4
-
-
-@pytest.mark.parametrize("sentence", ["😀😀", "مرحبا بالعالم", "龍與鳳飛過臺灣" * 3])
-def test_emoji_arabic_and_rare_han_are_not_called_punctuation(run_app, sentence):
-    at = run_app(w="random")
-    at.text_area(key="sentence").set_value(sentence).run()
-    ok(at)
-    assert t("notice.only_punct", "zh") not in [m.value for m in at.info]
-    assert head_scores(at).shape[0] == 4
-
-
-def test_markup_goes_to_the_view_as_data_never_as_markup(run_app):
-    at = run_app(s="<img src=x onerror=alert(1)>他")
-    ok(at)
-    header, _ = view(at)
-    assert "".join(tok["t"] for tok in header["tokens"]) == "<imgsrc=xonerror=alert(1)>他"
-    assert "<img" not in json.dumps(header["text"])  # labels come from ui/text.py only
-
-
 def test_router_switches_to_a_page_and_back(run_app):
     at = run_app(w="random")
     view(at)  # the browser holds what the first run sent (alone, this test saw nothing before)
@@ -446,20 +322,23 @@ def test_export_files(run_app):
     assert weights_at(lab, None, True) is lab.result.heads.weights
 
 
-def test_link_notices_go_away_once_a_setting_changes(run_app):
-    at = run_app(d="abc")
-    assert at.warning
-    at.toggle(key="shared_scale").set_value(False).run()
-    ok(at)
-    assert not at.warning
-
-
 def test_trained_weights_say_their_own_size_beside_the_greyed_sliders(run_app):
     at = run_app(w="trained")
     ok(at)
-    from demo_model import load_demo_history
 
     cfg = load_demo_history().config  # the shipped model's own size
     said = t("side.trained_fixed", "zh", d=cfg.d_model, h=cfg.num_heads)
     assert said in [c.value for c in at.sidebar.caption]
     assert head_scores(at).shape == (cfg.num_heads, 13, 13)  # its heads, not the slider's
+
+
+def test_26_sixteen_heads_sixteen_colours(run_app):
+    header, _ = view(ok(run_app(w="random", d="64", h=str(MAX_HEADS))))
+    assert header["h"] == MAX_HEADS
+    assert len(set(header["palette"]["heads"][:MAX_HEADS])) == MAX_HEADS
+
+
+def test_26_the_export_heading_ranks_below_the_maps(run_app):
+    at = ok(run_app())
+    assert t("main.export", "zh") in [h.value for h in at.subheader]
+    assert t("main.export", "zh") not in [h.value for h in at.header]

@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import app
 from attention_core import build_inputs, init_params, multi_head_attention, tokenize
 from attention_core import experiments as ex
 from attention_core.analysis import attention_cost, qk_variance
 from demo_model import describe_heads, load_demo_history
-from tests.app_support import chart_specs, decode, open_app, shown_app
+from tests.app_support import captions, chart_specs, decode, open_app, shown_app
 from ui import figures
 from ui.settings import DEFAULTS
 from ui.state import compute_lab
@@ -25,7 +26,9 @@ TIMEOUT = 120  # seconds: a shared 2-core machine; never a timing assertion
 TRAINED_HEADS = load_demo_history().config.num_heads
 # heads page: random and trained maps of the demo model, then the sidebar's heads, concat, W_O
 HEADS_MAPS = 2 * TRAINED_HEADS + DEFAULTS.heads  # open_page below uses the random weights
-# page → plotly charts drawn on first load with the default settings
+# The teaching pages: app.PAGES but the main page, the lesson and the learned page (their own
+# files test them), each with the plotly charts it draws on first load with the default settings.
+TEACHING = tuple(stem for stem, *_ in app.PAGES if stem not in ("main", "lesson", "learned"))
 PAGES = {"steps": 2, "scaling": 7, "heads": 2 + HEADS_MAPS, "cost": 0, "order": 7, "library": 5}
 TITLES = {  # page → its title's text key
     "steps": "steps.title",
@@ -55,6 +58,10 @@ def metric(at: AppTest, label: str) -> float:
     return float(found[0].replace(",", ""))
 
 
+def test_every_teaching_page_of_the_router_is_counted_here():
+    assert set(PAGES) == set(TITLES) == set(TEACHING)
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_page_renders_with_its_charts(name):
     at = shown_page(name)
@@ -81,7 +88,7 @@ def test_page_runs_alone_without_the_router(name):
     assert charts(at)
 
 
-@pytest.mark.parametrize("name", ["steps", "scaling", "heads", "order", "library", "cost"])
+@pytest.mark.parametrize("name", TEACHING)
 @pytest.mark.parametrize("sentence", ["   ", "<script>alert(1)</script>", "。。！"])
 def test_bad_sentences_give_a_notice_not_a_traceback(name, sentence):
     at = open_page(name, sentence=sentence)
@@ -197,10 +204,6 @@ def test_heads_page_draws_one_map_per_head():
     titles = [c["layout"]["title"]["text"] for c in charts(at)]
     assert sum(title.startswith(t("teach.head", h="")) for title in titles) == 8
     assert t("heads.weights_random", d=DEFAULTS.d_model, seed=DEFAULTS.seed) in captions(at)
-
-
-def captions(at: AppTest) -> list[str]:
-    return [c.value for c in at.caption]
 
 
 @pytest.mark.parametrize("weights", ["random", "trained"])

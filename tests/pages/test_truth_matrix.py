@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import app
 from attention_core import tokenize
 from attention_core.__main__ import main as cli_main
 from demo_model import load_demo_model
@@ -39,7 +40,7 @@ from ui.state import all_npz, compute_lab
 from ui.text import md_escape, t
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
+PAGES = sorted(stem for stem, *_ in app.PAGES)
 SETTINGS = ("scale", "causal", "pos", "weights", "mode", "lang", "shared_scale")
 VALUES = {
     "scale": (True, False),

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import streamlit
 
+import app
 from ui.routing import CHECKED_ON
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,8 +91,13 @@ def test_the_patch_is_called_from_the_router_and_the_one_page_opening():
     assert calls(ROOT / "ui" / "widgets.py", "ensure_router") == 1
 
 
-@pytest.mark.parametrize("page", sorted(p.name for p in (ROOT / "pages").glob("*.py")))
+@pytest.mark.parametrize("page", [f"{stem}.py" for stem, *_ in app.PAGES])
 def test_every_page_opens_through_the_router(page):
     """A bare first run of a page executes only that page: it must open with the router."""
     path = ROOT / "pages" / page
     assert calls(path, "open_page") + calls(path, "ensure_router") >= 1, page
+
+
+def test_every_file_in_pages_is_a_page_of_the_router():
+    """pages/ holds the pages app.PAGES lists, and nothing else a test would miss."""
+    assert sorted(p.stem for p in (ROOT / "pages").glob("*.py")) == sorted(s for s, *_ in app.PAGES)
