@@ -1,0 +1,169 @@
+"""The numbers behind the lesson's scenes (ui/lesson/data.py): §1's quiz says what read_token
+says, §6's titles the heads' measured jobs, §8's maps the permutation, §9's skeleton the core."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+
+import numpy as np
+import pytest
+
+from attention_core import (
+    build_inputs,
+    causal_mask,
+    init_params,
+    multi_head_attention,
+    scaled_dot_product_attention,
+    tokenize,
+)
+from demo_model import describe_heads, load_demo_history, load_demo_model
+from demo_model.reading import ANSWER, STATUSES, read_token
+from pages import lesson as page
+from ui.lesson import data, skeleton
+from ui.readings import TOLD
+from ui.settings import DEFAULTS
+from ui.state import lab_for
+from ui.text import t
+
+EXAMPLE = DEFAULTS.sentence
+
+
+# Sentences a class might type: for each, the quiz must say what read_token says (the pronoun
+# head's reading and its status), whatever the trained model answers today.
+S1_SENTENCES = (
+    EXAMPLE,
+    "小明和小刚去了公园，他很高兴。",  # two people of one gender
+    "老师告诉学生他迟到了。",
+    "魑魅魍魉吓到了小明，他跑了。",  # a word the model has no meaning class or characters for
+    "书放在桌子上，他告诉小明。",  # the only person comes after 他
+    "他说小明来了。",  # nothing before 他
+    "小明把书给了小红，她很高兴。",
+)
+
+
+NOT_ANSWER = [status for status in STATUSES if status != ANSWER]  # the statuses §1 judges none
+
+
+def say_zh(key, **fmt):
+    return t(key, "zh", **fmt)
+
+
+# A no-answer line's fields; its first characters ("头 2 …") name the pronoun head, as measured.
+PRONOUN_HEAD = next(h.head for h in describe_heads() if h.relation == "pronoun_antecedent") + 1
+
+
+FIELDS = {
+    **{"q": "他", "head": PRONOUN_HEAD, "k": "小明", "w": "1%"},
+    **{"b": "书", "wb": "1%", "words": ""},
+}
+
+
+@pytest.mark.parametrize("sentence", S1_SENTENCES)
+def test_s1_presents_the_heads_pick_as_the_answer_only_when_read_token_says_answer(sentence):
+    lab, _ = lab_for(replace(DEFAULTS, sentence=sentence))
+    quiz = data.pronoun_quiz(lab, say_zh)
+    model = load_demo_model()
+    i = next(j for j, w in enumerate(lab.texts) if w in ("他", "她"))
+    weights = lab.result.heads.weights  # (h, n, n)
+    reading = read_token(lab.tokens, i, weights, describe_heads(), model.vocab,
+                         relation="pronoun_antecedent")  # fmt: skip
+    head = reading.head.head
+    top = int(np.argmax(weights[head, i]))  # where the weight went, shown whatever the status
+    assert (quiz["query"], quiz["head"], quiz["status"], quiz["top"]) == (
+        i,
+        head,
+        reading.status,
+        top,
+    )
+    right = [c["i"] for c in quiz["choices"] if c["right"]]
+    if reading.status == "answer":
+        assert quiz["judged"] and right == [reading.keys[0]] == [top]
+        hits = f"{reading.head.total} 句中答对 {reading.head.hits} 句"
+        assert hits in next(c["why"] for c in quiz["choices"] if c["right"])
+    else:
+        assert not quiz["judged"] and right == []
+        said = {c["why"] for c in quiz["choices"]}
+        assert said == {say_zh(TOLD[reading.status].lesson, q=lab.texts[i], head=head + 1,
+                               k=lab.texts[top], w=f"{weights[head, i, top] * 100:.0f}%",
+                               b=lab.texts[reading.keys[1]],
+                               wb=f"{weights[head, i, reading.keys[1]] * 100:.0f}%",
+                               words="、".join(lab.texts[u] for u in reading.unknown))}  # fmt: skip
+    assert top in [c["i"] for c in quiz["choices"]]  # the word the weight went to is a choice
+
+
+@pytest.mark.parametrize("status", NOT_ANSWER)
+def test_every_reading_that_is_no_answer_says_why_in_both_languages(monkeypatch, status):
+    """A reading the model may give for 他, faked: the quiz judges nothing and says why."""
+    lab, _ = lab_for(DEFAULTS)
+    real = data.read_token
+
+    def fake(*args, **kwargs):
+        return replace(real(*args, **kwargs), status=status)
+
+    monkeypatch.setattr(data, "read_token", fake)
+    for lang in ("zh", "en"):
+        quiz = data.pronoun_quiz(lab, partial(t, lang=lang))
+        assert not quiz["judged"] and not any(c["right"] for c in quiz["choices"])
+        key = TOLD[status].lesson
+        assert all(c["why"].startswith(t(key, lang, **FIELDS)[:4]) for c in quiz["choices"])
+
+
+def test_s6_titles_say_each_heads_measured_job_with_its_hits_on_the_test_sentences(monkeypatch):
+    """The job and its counts come from describe_heads (the measurements stored with the
+    weights), never from a hand-written line: change the counts and the titles follow."""
+    heads = describe_heads()
+    say = lambda key, **f: t(key, "en", **f)  # noqa: E731
+    for job, head in zip(data.head_jobs(None, say), heads, strict=True):
+        assert f"{head.hits} of {head.total}" in job["label"]
+        assert job["relation"] == head.relation and job["clear"] == (head.relation != "diffuse")
+        assert job["label"] == f"{job['name']}: {job['measured']}"  # the caption: name only
+    jobs = {job["relation"]: job["label"] for job in data.head_jobs(None, say)}
+    assert jobs["pronoun_antecedent"].startswith("resolves 他/她: ")
+    before = data.head_jobs(int(load_demo_history().steps[0]), say)  # untrained: no job yet
+    assert all(job["label"].startswith("no clear job: at best ") for job in before)
+    fake = [replace(h, hits=3, total=7) for h in heads]
+    monkeypatch.setattr(data, "describe_heads", lambda step=None: fake)
+    assert all("3 of 7" in job["label"] for job in data.head_jobs(None, say))
+
+
+def test_s8_without_positions_is_the_same_map_permuted_and_with_them_is_not():
+    s = replace(DEFAULTS, weights="random")
+    info, arrays = data.order_part(s.d_model, s.heads, s.seed)
+    assert info["a"] == ["我", "打", "你"] and info["b"] == ["你", "打", "我"]
+    p = np.eye(3)[info["perm"]]  # (P·M)[i] = M[perm[i]]
+    for pos, close in ((0, True), (1, False)):
+        a, b = arrays[f"o.a{pos}"], arrays[f"o.b{pos}"]
+        params = init_params(s.d_model, s.heads, s.seed)
+        ref = multi_head_attention(
+            build_inputs(tokenize("我打你"), s.d_model, positions=bool(pos)), params
+        )
+        np.testing.assert_allclose(a, ref.heads.weights[0])
+        assert np.allclose(b, p @ a @ p.T, atol=1e-9) is close
+    assert info["diff0"] < 1e-12 < 1e-3 < info["diff1"]
+
+
+@pytest.mark.parametrize("lead", [(), (2,), (2, 3)])
+def test_s9s_skeleton_equals_the_core_with_and_without_the_mask(lead):
+    rng = np.random.default_rng(len(lead))
+    q, k, v = rng.standard_normal((3, *lead, 7, 5))
+    for scale in (True, False):
+        for mask in (None, skeleton.causal_mask(7)):
+            out, w = skeleton.attention(q, k, v, mask=mask, scale=scale)
+            ref = scaled_dot_product_attention(q, k, v, scale=scale, mask=mask)
+            np.testing.assert_allclose(w, ref.weights, atol=1e-12)
+            np.testing.assert_allclose(out, ref.output, atol=1e-12)
+    np.testing.assert_array_equal(skeleton.causal_mask(7), causal_mask(7))
+
+
+def test_s9_shows_the_skeletons_real_source():
+    lines = page.listing()
+    assert lines[0] == "def attention(q, k, v, mask=None, scale=True):"
+    assert "    w = softmax(s, axis=-1)  # rows sum to 1" in lines
+    assert not any('"""' in line for line in lines)
+    assert max(len(line) for line in lines) <= 48  # 20 px monospace beside a map at 1024 px
+
+
+def test_s6_counts_h_heads_as_about_one_head_of_the_same_width():
+    cost = data.heads_cost(13, 48, 4)
+    assert cost["many"] > cost["one"] and cost["many"] / cost["one"] < 1.02
