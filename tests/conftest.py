@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
 BROWSER_FIXTURES = {"page", "browser", "context", "new_context"}
 # Time limits in s: a slow test may train the model; a browser test may start a server first.
 LIMITS_S = {"slow": 1800, "browser": 600}
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"  # every test in it drives Chromium
 
 
 def uses_playwright(item: pytest.Item) -> bool:
@@ -85,10 +87,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test that uses a Playwright fixture as `browser`; give browser and slow tests
-    a longer time limit than pyproject.toml's (unless they set their own)."""
+    """Mark every test in tests/browser/ or using a Playwright fixture as `browser`; give browser
+    and slow tests a longer time limit than pyproject.toml's (unless they set their own)."""
     for item in items:
-        if uses_playwright(item):
+        if uses_playwright(item) or BROWSER_TESTS in item.path.parents:
             item.add_marker(pytest.mark.browser)
         if item.get_closest_marker("timeout") is None:
             for marker, seconds in LIMITS_S.items():

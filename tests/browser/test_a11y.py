@@ -22,17 +22,40 @@ from ui.text import t
 
 pytestmark = pytest.mark.browser
 
+
+def url_of(base: str, page: str, lang: str = "zh", classroom: bool = False) -> str:
+    query = [f"lang={lang}"] if lang != "zh" else []
+    query += ["class=1"] if classroom else []
+    path = "" if page == "main" else page
+    return f"{base}/{path}" + (f"?{'&'.join(query)}" if query else "")
+
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
 # app.PAGES, the lesson last: each page keeps the half of the matrix below it was audited in
 PAGES = tuple(sorted((stem for stem, *_ in app.PAGES), key=lambda stem: stem == "lesson"))
+
+
 VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
 HALF_A = (("desktop", "zh", False), ("phone", "en", True))
+
+
 HALF_B = (("desktop", "en", True), ("phone", "zh", False))
+
+
 MATRIX = [
     (page, *combo) for i, page in enumerate(PAGES) for combo in (HALF_A if i % 2 == 0 else HALF_B)
 ]
+
+
 AUDITED_IMPACTS = {"serious", "critical"}
+
+
 ALSO_AUDITED = {"heading-order"}  # "moderate" in axe, named by issue 15: sections are h2
+
 
 # Violations that come from Streamlit itself and that the app cannot fix: (rule id, page or
 # "*", regex on the node's selector or HTML, why). Empty now: what Streamlit 1.67 got wrong
@@ -40,13 +63,6 @@ ALSO_AUDITED = {"heading-order"}  # "moderate" in axe, named by issue 15: sectio
 # boxes that scroll get a Tab stop (scrollable-region-focusable), disabled widget labels are
 # darkened (color-contrast 2.6 : 1), heading anchors leave the Tab order.
 STREAMLIT_ALLOWED: list[tuple[str, str, str, str]] = []
-
-
-def url_of(base: str, page: str, lang: str = "zh", classroom: bool = False) -> str:
-    query = [f"lang={lang}"] if lang != "zh" else []
-    query += ["class=1"] if classroom else []
-    path = "" if page == "main" else page
-    return f"{base}/{path}" + (f"?{'&'.join(query)}" if query else "")
 
 
 def shot(page, name: str) -> None:
@@ -100,6 +116,8 @@ CHART_INK = """() => {
   }
   return low;
 }"""
+
+
 # Ink of code tokens against their code box.
 CODE_INK = """() => {
   const lum = c => {
@@ -123,6 +141,8 @@ CODE_INK = """() => {
   }
   return [...new Set(low)];
 }"""
+
+
 # Elements in the main area that reach past the right edge of the window, outside any box
 # that scrolls sideways or is visually hidden (a plotly chart's SVG is measured as a whole).
 SIDEWAYS = """() => {
@@ -194,191 +214,6 @@ def test_english_chart_titles_fit_a_phone(page, streamlit_server, name):
     open_settled(page, url_of(streamlit_server, name, "en"), VIEWPORTS["phone"])
     page.locator(".js-plotly-plot .gtitle").first.wait_for(timeout=LOAD_MS)
     assert page.evaluate(TITLES_CUT) == []
-
-
-# ---- touch --------------------------------------------------------------------------------
-
-TOKEN_MAP = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
-  .findIndex(gd => gd.layout && gd.layout.yaxis && gd.layout.yaxis.scaleanchor === 'x')"""
-DRAGGABLE = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
-  .findIndex(gd => gd._fullLayout && gd._fullLayout.dragmode !== false)"""
-STATE = """i => {
-  const gd = document.querySelectorAll('.js-plotly-plot')[i];
-  return {x: gd._fullLayout.xaxis.range.map(v => +v.toFixed(3)),
-          y: gd._fullLayout.yaxis.range.map(v => +v.toFixed(3)),
-          top: document.querySelector('[data-testid="stMain"]').scrollTop};
-}"""
-
-
-def swipe_up(context, page, index: int) -> tuple[dict, dict]:
-    """A finger swipe up (and a little sideways) from inside chart `index`; state before/after."""
-    chart = page.locator(".js-plotly-plot").nth(index)
-    chart.scroll_into_view_if_needed()
-    before = page.evaluate(STATE, index)
-    box = chart.locator(".nsewdrag").first.bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.7
-    cdp = context.new_cdp_session(page)
-    moves = [(-40 * k, -20 * k) for k in range(5)]
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-    for dy, dx in moves[1:]:
-        point = {"x": x + dx, "y": y + dy}
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    page.wait_for_function(f"({STATE})({index}).top !== {before['top']}", timeout=LOAD_MS)
-    return before, page.evaluate(STATE, index)
-
-
-def test_a_swipe_over_a_chart_on_a_phone_scrolls_the_page(browser, streamlit_server):
-    """Issue 15: a swipe over a heatmap zoomed it (x [-0.5, 12.5] → [5.96, 12.79])."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    try:
-        open_settled(page, f"{streamlit_server}/heads", (390, 844))
-        index = page.evaluate(TOKEN_MAP)
-        assert index >= 0, "no token map on /heads"
-        before, after = swipe_up(context, page, index)
-        assert after["top"] > before["top"]  # the page moved under the finger
-        assert (after["x"], after["y"]) == (before["x"], before["y"])  # the map did not
-        # A chart whose figure still has a drag mode (another builder's) is held by the frame.
-        other = page.evaluate(DRAGGABLE)
-        if other >= 0:
-            before, after = swipe_up(context, page, other)
-            assert after["top"] > before["top"]
-            assert (after["x"], after["y"]) == (before["x"], before["y"])
-    finally:
-        context.close()
-
-
-TAP_TARGETS = """() => {
-  const main = document.querySelector('[data-testid="stMain"]');
-  const sel = 'button, a[href], textarea, summary, [data-testid="stRadioOption"], '
-    + '[data-testid="stCheckbox"] label, .react-aria-ComboBox > [role="group"], '
-    + '[data-testid="stNumberInputContainer"]';
-  const small = [];
-  for (const e of main.querySelectorAll(sel)) {
-    if (e.closest('.modebar, svg, [data-testid="stSkipToContent"]')) continue;
-    if (e.closest('.react-aria-ComboBox')?.contains(e) && e.tagName === 'BUTTON')
-      continue;  // the select's arrow: part of the whole select, which is measured
-    const r = e.getBoundingClientRect();
-    if (!r.width || !r.height || getComputedStyle(e).visibility === 'hidden') continue;
-    if (r.width < 44 || r.height < 44)
-      small.push(`${e.tagName} ${Math.round(r.width)}x${Math.round(r.height)} `
-        + (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 16));
-  }
-  return small;
-}"""
-
-
-@pytest.mark.parametrize("name", ["main", "steps", "heads"])
-def test_phone_tap_targets_are_44_px_and_charts_have_no_toolbar(browser, streamlit_server, name):
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    try:
-        open_settled(page, url_of(streamlit_server, name), (390, 844))
-        assert page.evaluate(TAP_TARGETS) == []
-        visible_bars = page.locator(".modebar-container").evaluate_all(
-            "bars => bars.filter(b => getComputedStyle(b).display !== 'none').length"
-        )
-        assert visible_bars == 0
-    finally:
-        context.close()
-
-
-# ---- keyboard ------------------------------------------------------------------------------
-
-FOCUSED = """() => {
-  let e = document.activeElement;
-  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
-  const key = e.closest('[class*="st-key-"]');
-  return {tag: e.tagName.toLowerCase(), testid: e.getAttribute('data-testid') || '',
-          key: key ? [...key.classList].find(c => c.startsWith('st-key-')) : '',
-          modebar: !!e.closest('.modebar'),
-          anchor: !!e.closest('[data-testid="stHeaderActionElements"]'),
-          text: (e.textContent || '').trim().slice(0, 40)};
-}"""
-# The focus indicator of the focused element (or the label that draws a hidden input) and
-# its contrast with the nearest opaque background.
-RING = """() => {
-  let e = document.activeElement;
-  if (e.matches('input[type="radio"], input[type="checkbox"], input[type="range"]')) {
-    e = e.closest('label') || e.closest('[data-testid="stSlider"] div:has(> div > input)') || e;
-  }
-  const s = getComputedStyle(e);
-  const lum = c => {
-    const [r, g, b] = c.match(/[\\d.]+/g).map(Number).slice(0, 3).map(v => {
-      v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  let p = e.parentElement, bg = 'rgba(0, 0, 0, 0)';
-  while (p && /rgba\\(0, 0, 0, 0\\)|transparent/.test(bg)) {
-    bg = getComputedStyle(p).backgroundColor; p = p.parentElement;
-  }
-  if (/rgba\\(0, 0, 0, 0\\)|transparent/.test(bg)) bg = 'rgb(255, 255, 255)';
-  const a = lum(s.outlineColor), b = lum(bg);
-  return {style: s.outlineStyle, width: parseFloat(s.outlineWidth),
-          contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)};
-}"""
-
-
-def test_tab_skips_toolbars_and_shows_a_ring_on_every_stop(page, streamlit_server):
-    """Toolbars and heading anchors are out of the Tab order; every stop has a ≥ 3 : 1 ring."""
-    open_settled(page, f"{streamlit_server}/heads", (1280, 800))
-    stops = []
-    for _ in range(45):
-        page.keyboard.press("Tab")
-        stops.append(page.evaluate(FOCUSED))
-        if stops[-1]["tag"] == "body":  # past the last stop: the browser's own UI is next
-            break
-        if stops[-1]["tag"] != "main":  # the main area itself is a scroller, ringed by Chrome
-            ring = page.evaluate(RING)
-            assert ring["style"] != "none" and ring["width"] >= 2, (stops[-1], ring)
-            assert ring["contrast"] >= 3, (stops[-1], ring)
-    assert len(stops) > 20, stops  # the sidebar's widgets and the page's were all visited
-    assert not [s for s in stops if s["modebar"] or s["anchor"]], stops
-    assert stops[0]["testid"] == "stSkipToContent" and stops[0]["text"] == t("chrome.skip", "zh")
-
-
-# The main page's sentence row in Tab order: the box, Apply, the examples' button, word/char.
-SENTENCE_ROW = ["st-key-sentence", "st-key-sentence_apply", "st-key-examples_menu", "st-key-mode"]
-
-
-def test_skip_link_then_the_sentence_box_within_five_stops(page, streamlit_server):
-    """The frame's share of the 'within 15 stops' rule with the sidebar open: skip link first,
-    Enter, then the main page's widgets in reading order (sentence, Apply, examples, mode)."""
-    open_settled(page, streamlit_server, (1280, 800))
-    page.keyboard.press("Tab")  # the main page's own "跳到注意力图" (tests/test_browser_explorer)
-    assert page.evaluate(FOCUSED)["testid"] == "explorer-skip"
-    page.keyboard.press("Tab")
-    assert page.evaluate(FOCUSED)["testid"] == "stSkipToContent"
-    page.keyboard.press("Enter")
-    page.keyboard.press("Tab")  # the link to the lesson, first on the page
-    assert page.evaluate(FOCUSED)["text"] == t("main.lesson_link")[:40]
-    keys = []
-    for _ in range(4):
-        page.keyboard.press("Tab")
-        keys.append(page.evaluate(FOCUSED)["key"])
-    assert keys == SENTENCE_ROW
-
-
-def test_a_collapsed_sidebar_leaves_the_tab_order(page, streamlit_server):
-    """Classroom mode at 1024 × 768 opens with the sidebar collapsed: its 20 links and widgets
-    were invisible Tab stops. Now: skip link, the » button, then the page."""
-    open_settled(page, f"{streamlit_server}/?class=1", (1024, 768))
-    stops = []
-    for _ in range(8):
-        page.keyboard.press("Tab")
-        stops.append(page.evaluate(FOCUSED))
-    stops = stops[1:]  # the first is the main page's own skip link into the attention view
-    assert [s["testid"] for s in stops[:2]] == ["stSkipToContent", "stExpandSidebarButton"]
-    assert stops[2]["text"] == t("main.lesson_link")[:40]  # the lesson's link, first on the page
-    assert [s["key"] for s in stops[3:]] == SENTENCE_ROW
-
-
-# ---- text and language ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -13,7 +13,7 @@ from attention_core.__main__ import main as cli_main
 from demo_model import load_demo_model
 from ui.settings import DEFAULT_SENTENCE
 
-pytestmark = pytest.mark.slow  # a fresh interpreter per test: `make test`, not `make check`
+SLOW = pytest.mark.slow  # a fresh interpreter per test: `make test`, not `make check`
 
 
 EXAMPLE = "小明把书放在了桌子上，然后他走了。"
@@ -24,6 +24,7 @@ def cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
 
 
+@SLOW
 def test_default_run_prints_tokens_and_an_aligned_focus_table():
     r = cli(EXAMPLE, "--heads", "4", "--d-model", "64")
     assert r.returncode == 0 and not r.stderr
@@ -34,6 +35,7 @@ def test_default_run_prints_tokens_and_an_aligned_focus_table():
     assert max(widths) - min(widths) <= 1  # aligned even with 2-column CJK characters
 
 
+@SLOW
 def test_json_holds_the_whole_result():
     r = cli(EXAMPLE, "--heads", "2", "--d-model", "8", "--no-scale", "--causal", "--json")
     assert r.returncode == 0
@@ -44,17 +46,20 @@ def test_json_holds_the_whole_result():
     assert data["focus"]["text"] == "他" and data["weights"][0][0][1] == 0  # causal
 
 
+@SLOW
 def test_char_mode_and_focus():
     r = cli(EXAMPLE, "--char", "--focus", "明", "--positions", "--seed", "3", "--json")
     data = json.loads(r.stdout)
     assert len(data["tokens"]) == 17 and data["focus"] == {"index": 1, "text": "明"}
 
 
+@SLOW
 def test_default_focus_is_the_last_word_when_there_is_no_他():
     data = json.loads(cli("我打你。", "--json").stdout)
     assert data["focus"]["text"] == "你"
 
 
+@SLOW
 @pytest.mark.parametrize(
     "args",
     [["--heads", "3"], ["--heads", "0"], ["--d-model", "x"], ["--d-model", "99999"],
@@ -66,6 +71,7 @@ def test_bad_arguments_exit_2_with_a_reason(args):
     assert "error:" in r.stderr and "Traceback" not in r.stderr
 
 
+@SLOW
 @pytest.mark.parametrize(
     ("args", "needle"), [(["   "], "empty"), ([EXAMPLE, "--focus", "她"], "小明 把")]
 )
@@ -75,6 +81,7 @@ def test_bad_text_exits_1_with_the_library_message(args, needle):
     assert needle in r.stderr and "Traceback" not in r.stderr and r.stderr.count("\n") == 1
 
 
+@SLOW
 def test_trained_weights_take_the_causal_what_if_and_name_the_flags_they_ignore():
     r = cli(EXAMPLE, "--weights", "trained", "--causal", "--json")
     assert r.returncode == 0 and not r.stderr
@@ -88,6 +95,7 @@ def test_trained_weights_take_the_causal_what_if_and_name_the_flags_they_ignore(
     assert data["settings"]["mode"] == "word" and len(data["tokens"]) == 13  # its own words
 
 
+@SLOW
 @pytest.mark.parametrize(
     ("args", "needle"),
     [(["--d-model", "4104", "--heads", "8"], "4096"), (["--d-model", "20", "--heads", "3"], "20")],
