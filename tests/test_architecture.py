@@ -96,6 +96,8 @@ def test_every_file_imports_only_the_rooms_its_row_allows():
     for path in sources():
         relative = str(path.relative_to(ROOT))
         own = room_of(relative, known)
+        if known[own] >= set(known) - {own}:  # a room that may import every room (the tests)
+            continue
         for module in sorted(imported(path)):
             target = room_of(as_path(module), known) if as_path(module) else None
             if target is not None and target != own and target not in known[own]:
@@ -150,7 +152,7 @@ def test_importing_the_core_loads_nothing_of_the_demo_model():
 
 def test_no_module_defines_a_module_level_getattr():
     """A module __getattr__ forwards names that go-to-definition cannot follow."""
-    files = sources()
+    files = [p for p in sources() if p.relative_to(ROOT).parts[0] != "tests"]
     assert len(files) > 50
     for path in files:
         defs = (ast.FunctionDef, ast.AsyncFunctionDef)

@@ -21,6 +21,7 @@ def test_plain_attention_holds_plain_copies_n_by_n_arrays(n):
     assert experiments.plain_bytes(n) == floor
 
 
+@pytest.mark.slow  # traces memory at large n: make test
 def test_tiled_attention_holds_no_n_by_n_array():
     fns = experiments.attention_fns(1024)
     assert experiments.peak_bytes(fns["tiled"]) < 1024 * 1024 * 4 / 4

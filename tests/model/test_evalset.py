@@ -24,6 +24,10 @@ ISSUE_SENTENCES = (
     "老师把作业还给了小王，因为他上周生病了。",
 )
 
+# Every test here reads, tokenizes or evaluates whole evaluation sets (about 11 s of CPU in all):
+# checks of the data files, which `make test` runs and `make check` leaves out.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def sentences() -> list:

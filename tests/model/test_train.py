@@ -57,6 +57,7 @@ def test_measured_steps_are_every_eval_every_every_checkpoint_and_the_end():
     assert c.eval_steps == (0, 25, 50, 100, 120)
 
 
+@pytest.mark.slow  # trains twice: make test
 def test_training_twice_gives_identical_weights_and_measurements():
     runs = [train(TINY_RUN, log=lambda _: None) for _ in range(2)]
     for a, b in zip(runs[0]["checkpoints"], runs[1]["checkpoints"], strict=True):
@@ -69,6 +70,7 @@ def test_training_twice_gives_identical_weights_and_measurements():
     assert len(runs[0]["evals"]) == len(TINY_RUN.eval_steps) == 3
 
 
+@pytest.mark.slow  # trains and saves a run: make test
 def test_saved_run_loads_back_as_it_was_measured(tmp_path):
     result = train(TINY_RUN, log=lambda _: None)
     path = tmp_path / "tiny.npz"

@@ -39,6 +39,7 @@ def test_4_cells_ratio_is_said_as_times_as_many():
         assert "多算" not in entry["zh"] and "times more" not in entry["en"], key
 
 
+@pytest.mark.slow  # times attention up to large n: make test
 def test_5_doubling_ratio_leaves_out_the_overhead_points():
     """Item 5: "时间 ×…（中位数）" is the median over the doublings the slopes were fitted on
     (n ≥ FIT_FROM), not over the small n the fit caption calls overhead-dominated."""
@@ -83,6 +84,7 @@ def test_cost_page_fit_on_large_n_says_so():
     assert t("cost.fit_say", n=256, k=3) in captions(at)
 
 
+@pytest.mark.slow  # measures memory at large n: make test
 def test_cost_page_quotes_the_memory_plain_attention_really_holds():
     at = open_random("cost")
     at.select_slider(key="cost_range").set_value((64, 4096)).run()
