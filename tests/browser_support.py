@@ -147,3 +147,11 @@ AXE_VERSION = "4.14.1"
 def axe() -> Axe:
     """An Axe that injects the vendored axe-core (tests check it reports AXE_VERSION)."""
     return Axe.from_file(AXE_DIR / "axe.min.js")
+
+
+def url_of(base: str, page: str, lang: str = "zh", classroom: bool = False) -> str:
+    """A page's link (page: a stem of app.PAGES) in a language, in classroom mode or not."""
+    query = [f"lang={lang}"] if lang != "zh" else []
+    query += ["class=1"] if classroom else []
+    path = "" if page == "main" else page
+    return f"{base}/{path}" + (f"?{'&'.join(query)}" if query else "")

@@ -1,4 +1,4 @@
-"""The lesson's browser-test helpers (tests/test_browser_lesson*.py, a scene's own tests): open the
+"""The lesson's browser-test helpers (tests/browser/test_lesson*.py, a scene's own tests): open the
 deck and wait until it rests, keys, where it is, and the measurements every step is held to:
 the room (lesson_room_check.js), the phone's screen, the maps' cells, what is on screen before a
 question is revealed (spoilers: the matching is plain Python, unit-tested without a browser).

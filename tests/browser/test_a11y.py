@@ -17,17 +17,10 @@ from pathlib import Path
 import pytest
 
 import app
-from tests.browser_support import LOAD_MS, axe, open_settled
+from tests.browser_support import LOAD_MS, axe, open_settled, url_of
 from ui.text import t
 
 pytestmark = pytest.mark.browser
-
-
-def url_of(base: str, page: str, lang: str = "zh", classroom: bool = False) -> str:
-    query = [f"lang={lang}"] if lang != "zh" else []
-    query += ["class=1"] if classroom else []
-    path = "" if page == "main" else page
-    return f"{base}/{path}" + (f"?{'&'.join(query)}" if query else "")
 
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"

@@ -71,7 +71,7 @@ def test_skip_link_then_the_sentence_box_within_five_stops(page, streamlit_serve
     """The frame's share of the 'within 15 stops' rule with the sidebar open: skip link first,
     Enter, then the main page's widgets in reading order (sentence, Apply, examples, mode)."""
     open_settled(page, streamlit_server, (1280, 800))
-    page.keyboard.press("Tab")  # the main page's own "跳到注意力图" (tests/test_browser_explorer)
+    page.keyboard.press("Tab")  # the main page's own "跳到注意力图" (browser/test_explorer.py)
     assert page.evaluate(FOCUSED)["testid"] == "explorer-skip"
     page.keyboard.press("Tab")
     assert page.evaluate(FOCUSED)["testid"] == "stSkipToContent"

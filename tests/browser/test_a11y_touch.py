@@ -5,16 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser_support import LOAD_MS, open_settled
+from tests.browser_support import LOAD_MS, open_settled, url_of
 
 pytestmark = pytest.mark.browser
-
-
-def url_of(base: str, page: str, lang: str = "zh", classroom: bool = False) -> str:
-    query = [f"lang={lang}"] if lang != "zh" else []
-    query += ["class=1"] if classroom else []
-    path = "" if page == "main" else page
-    return f"{base}/{path}" + (f"?{'&'.join(query)}" if query else "")
 
 
 TOKEN_MAP = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))

@@ -56,9 +56,6 @@ def test_5_doubling_ratio_leaves_out_the_overhead_points():
     assert [s.value for s in at.success] == [want]
 
 
-# test_pages_teach's openers: the random weights unless a test says `weights=…`
-
-
 def test_cost_page_says_which_points_were_fitted_and_that_tiled_memory_grows():
     at = open_random("cost")
     at.select_slider(key="cost_range").set_value((64, 512)).run()
