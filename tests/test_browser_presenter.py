@@ -105,9 +105,10 @@ def test_s_opens_the_presenter_and_the_two_windows_move_together(browser, stream
         assert where(projector) == (3, 3)
         assert_no_notes(projector)
         assert presenter.locator('[data-testid="lesson-notes-toggle"]').is_hidden()
-        pages = len(context.pages)
+        presenter.evaluate("() => { window.stillOpen = true; }")
+        press(projector, "s")  # S again: the open presenter comes forward as it is, not reloaded
         press(presenter, "s")  # S in the presenter opens no third window
-        assert len(context.pages) == pages
+        assert len(context.pages) == 2 and presenter.evaluate("() => window.stillOpen")
         SHOTS.mkdir(parents=True, exist_ok=True)
         presenter.screenshot(path=str(SHOTS / "lesson_1280x800_presenter.png"))
         projector.screenshot(path=str(SHOTS / "lesson_1024x768_projector_with_presenter.png"))

@@ -26,8 +26,18 @@ function openPresenter(D) {
   const win = D.host.ownerDocument.defaultView;
   const url = new URL(win.location.href);
   url.searchParams.set("presenter", "1");
-  const opened = win.open(url.href, "attention-lab-presenter", "popup,width=1280,height=800");
-  opened?.focus?.();
+  // The window by its name: an open presenter is brought forward as it is (its clock runs on);
+  // a new one starts blank and loads the link.
+  const opened = win.open("", "attention-lab-presenter", "popup,width=1280,height=800");
+  if (!opened) return true; // a blocked popup: the browser says so itself
+  let blank = true;
+  try {
+    blank = opened.location.href === "about:blank";
+  } catch {
+    blank = true; // not readable: load it
+  }
+  if (blank) opened.location.replace(url.href);
+  opened.focus?.();
   return true;
 }
 
@@ -250,9 +260,11 @@ function tallyRows(D, doc, state, q) {
   const choices = Array.isArray(q.choices) ? q.choices.map(String) : Object.keys(counts);
   const sum = choices.reduce((a, id) => a + (Number(counts[id]) || 0), 0);
   const total = Number.isFinite(Number(tally?.total)) ? Number(tally.total) : sum;
-  const out = [make(doc, "p", "p-answered", { "data-testid": "presenter-answered" },
-    tx(D, "presenter.answered", { n: total }))]; // prettier-ignore
-  out.push(make(doc, "p", "p-shown", {}, tx(D, state.tally_visible ? "presenter.tally_shown" : "presenter.tally_hidden")));
+  const head = make(doc, "p", "p-answered", { "data-testid": "presenter-answered" },
+    tx(D, "presenter.answered", { n: total })); // prettier-ignore
+  const shown = state.tally_visible ? "presenter.tally_shown" : "presenter.tally_hidden";
+  head.append(" · ", make(doc, "span", "p-shown", {}, tx(D, shown)));
+  const out = [head];
   const list = make(doc, "ul", "p-bars");
   for (const id of choices) {
     const n = Number(counts[id]) || 0;

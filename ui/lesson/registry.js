@@ -87,7 +87,13 @@
    data-cell (its cell side) and data-labelled ("13/13"): at 1024 × 680 and 1024 × 768 the
    example's maps need cells ≥ 20 px, every token labelled, numbers ≥ 20 px.
    Frame (not a scene's): the overview (O, Esc), the glossary (G; "?" on touch), the handout
-   (print), progress and the review (progress.js), the link (stage.js writeLink). */
+   (print), progress and the review (progress.js), the link (stage.js writeLink).
+   The teacher's windows (not a scene's): S opens the presenter window (presenter.js,
+   /lesson?presenter=1: the notes, which no other window receives; the next step; the clock; the
+   class's tally); every window but a joined phone's opens channel.js's BroadcastChannel, and
+   each scene or step change posts a goto (stage.js writeLink → sharePlace), which the other
+   window follows (run.js pairWindows → stage.js goPlace). D's fields for them: winId, channel,
+   heard, shared, followed, pres, clock, classState (run.js newDeck). */
 
 const LESSON = Object.seal({
   // builder: the deck's stylesheet and its key map (ui/lesson/deck.py KEY_MAP)
