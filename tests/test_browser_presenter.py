@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pages.lesson import NOTE_KEYS
+from tests.browser_support import axe
 from tests.lesson_support import LOAD_MS, PHONE, ROOT, SCENE, open_lesson, press, settle, where
 from ui.text import t
 
@@ -240,5 +241,29 @@ def test_a_phone_alone_has_no_presenter_button(browser, streamlit_server):
         open_lesson(phone, streamlit_server, "?at=2", PHONE)
         assert phone.locator('[data-testid="lesson-notes-toggle"]').is_hidden()
         assert_no_notes(phone)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_axe_finds_nothing_serious_in_the_presenter(browser, streamlit_server, lang):
+    """The panel with the notes, the clock's buttons and a class's tally and buttons."""
+    context = browser.new_context(viewport=LAPTOP)
+    try:
+        page = context.new_page()
+        open_lesson(page, streamlit_server, f"?presenter=1&at=5&lang={lang}", (1280, 800))
+        page.evaluate(
+            f"""(s) => new BroadcastChannel("{CHANNEL}").postMessage(
+              {{kind: "class", state: s, from: "proj"}})""",
+            STATE,
+        )
+        page.locator('[data-testid="presenter-reveal"]').wait_for(timeout=LOAD_MS)
+        found = [
+            f"{v['id']}: {node['html'][:140]}"
+            for v in axe().run(page).response["violations"]
+            if v["impact"] in ("serious", "critical")
+            for node in v["nodes"]
+        ]
+        assert not found, "\n".join(found)
     finally:
         context.close()

@@ -89,7 +89,8 @@ function frameTexts(D) {
   setLabel(els.edit, "✎", tx(D, "lesson.edit_name")); // the name begins with what it shows (WCAG 2.5.3)
   els.edit.append(" ", make(doc, "span", "word", {}, tx(D, "lesson.edit"))); // a phone: ✎ alone
   whereText(D);
-  setLabel(els.notes, `${tx(D, "lesson.notes")} ↗`, `${tx(D, "presenter.open_name")} (S)`);
+  const notes = `${tx(D, "lesson.notes")} ↗`; // its name begins with what it shows (WCAG 2.5.3)
+  setLabel(els.notes, notes, `${notes}: ${tx(D, "presenter.open_name")} (S)`);
   els.notes.hidden = D.header.window !== "deck"; // the presenter's own, a phone's in a class
   setLabel(els.keys, "?", tx(D, D.touch ? "lesson.glossary" : "lesson.keys")); // touch: no keys
   setLabel(els.full, "", `${tx(D, "lesson.full")} (F)`);

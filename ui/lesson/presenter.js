@@ -59,6 +59,8 @@ function buildPresenter(D) {
   const now = section("p-now", "presenter-now");
   const next = section("p-next", "presenter-next");
   const notes = section("p-notes", "presenter-notes");
+  notes.tabIndex = 0; // it scrolls: Tab reaches it (the deck's keys still turn the page)
+  notes.setAttribute("role", "region");
   const tally = section("p-class", "presenter-tally");
   tally.hidden = true;
   const keys = make(doc, "details", "p-keys", { "data-testid": "presenter-keys" });
@@ -157,6 +159,7 @@ function fillNotesOf(D) {
       body.push(make(doc, "p", "", {}, text));
     }
   }
+  D.pres.notes.setAttribute("aria-label", tx(D, "lesson.notes_title"));
   D.pres.notes.replaceChildren(...body);
 }
 
