@@ -27,6 +27,7 @@ RECEIVED = f"() => JSON.stringify({HOST}.__lesson.header)"
 SHOWN = f"() => {ROOT}.querySelector('[data-testid=\"lesson\"]').innerText"
 PANEL = f"{ROOT}.querySelector('[data-testid=\"presenter\"]')"
 CHANNEL = "attention-lab-deck"
+OTHER = "我打你，你打我。"  # a second sentence the teacher types on the projector
 SEND_CLASS = "(s) => window.bc.postMessage({kind: 'class', state: s, from: 'proj'})"
 
 
@@ -113,6 +114,15 @@ def test_s_opens_the_presenter_and_the_two_windows_move_together(browser, stream
         SHOTS.mkdir(parents=True, exist_ok=True)
         presenter.screenshot(path=str(SHOTS / "lesson_1280x800_presenter.png"))
         projector.screenshot(path=str(SHOTS / "lesson_1024x768_projector_with_presenter.png"))
+        projector.locator('[data-testid="lesson-edit"]').click()  # a new sentence on the projector
+        projector.locator('[data-testid="lesson-sentence"]').fill(OTHER)
+        projector.keyboard.press("Enter")
+        settle(projector)
+        presenter.wait_for_function(  # the presenter takes it from the projector's link
+            f"(s) => {HOST}.__lesson.header.settings.sentence === s", arg=OTHER, timeout=LOAD_MS
+        )
+        settle(presenter)
+        assert where(presenter) == where(projector) == (3, 3)
     finally:
         context.close()
 

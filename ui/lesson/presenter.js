@@ -4,10 +4,11 @@
    the time since the lesson (or the class) started, the class's tally when there is a class,
    and the keys. The notes come only in this window's payload (pages/lesson.py gets_notes): the
    projector and a phone never receive them. The two windows move together through channel.js;
-   the tally comes from the projector ("class" messages) and the buttons send "action"s back. */
+   the tally comes from the projector ("class" messages) and the buttons send "action"s back; a
+   sentence typed on the projector reaches the presenter through the projector's link. */
 
-const { button, freshLocal, make, onMessage, openChannel, plainText, post, sceneTitle, setFor,
-  tx } = LESSON; // prettier-ignore
+const { applySentence, button, freshLocal, make, onMessage, openChannel, plainText, post,
+  sceneTitle, setFor, tx } = LESSON; // prettier-ignore
 
 // Static markup of the clock's buttons (no text from anyone): pause, go on, from zero.
 const ICON = (path) => '<svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18" ' +
@@ -69,13 +70,33 @@ function buildPresenter(D) {
   D.pres = Object.seal({ panel, clock, time, wall, pause, reset, now, next, notes, tally, keys,
     endAsked: 0 }); // prettier-ignore
   D.clock.start = Date.now();
-  D.clock.timer = doc.defaultView.setInterval(() => tickClock(D), 1000);
+  D.clock.timer = doc.defaultView.setInterval(() => {
+    tickClock(D);
+    followSentence(D);
+  }, 1000);
   onMessage(D, "class", (msg) => {
     if (!msg.state || typeof msg.state !== "object") return;
     D.classState = msg.state;
     startFromClass(D);
     fillClass(D);
   });
+}
+
+/** The presenter shows the projector's sentence: the window that opened it (same origin) carries
+    it in its link (s=); a new one there is taken here within the clock's second (one rerun of
+    this window; none while a change is on its way). */
+function followSentence(D) {
+  const win = D.host.ownerDocument.defaultView;
+  let sentence = null;
+  try {
+    const opener = win.opener && !win.opener.closed ? win.opener : null;
+    sentence = opener ? new URL(opener.location.href).searchParams.get("s") : null;
+  } catch {
+    sentence = null; // not ours to read (another origin): this window keeps its own
+  }
+  if (!sentence || sentence === D.header.settings.sentence) return;
+  if (D.els.root.dataset.synced !== "1") return;
+  applySentence(D, sentence);
 }
 
 /** Fill the panel for where the deck is (after every scene or step change, and new words). */
