@@ -122,7 +122,8 @@ function paintStrip(s, values, limit, lut, marked) {
 
 /** Write a breakdown `b` (or the hint when b is null) into the elements of buildCell. w: T
     (the view's texts), lut (the signed ramp), names (the tokens' names, glossed in English),
-    headName, tau (the slider's τ or null). */
+    headName, tau (the slider's τ or null), touch (say "tap"), namesUpTo (the row's keys are
+    named under their bars up to this many; default 16). */
 function fillCell(p, b, w) {
   const { T } = w;
   const doc = p.root.ownerDocument;
@@ -142,8 +143,10 @@ function fillCell(p, b, w) {
   p.title.textContent = fmt(T.cell_title, { head: w.headName, q, k: key });
   for (const s of [p.dims, p.qs, p.ks, p.ps]) sized(s, b.d, doc);
   p.dims.label.textContent = T.cell_dim;
-  [...p.dims.cells.children].forEach((c, x) => {
-    c.textContent = b.top.includes(x) ? String(x + 1) : "";
+  [...p.dims.cells.children].forEach((c, x) => { // an inline number may pass its narrow cell
+    const span = el(doc, "span");
+    span.textContent = b.top.includes(x) ? String(x + 1) : "";
+    c.replaceChildren(span);
   });
   p.qs.label.textContent = fmt(T.cell_q, { q });
   p.ks.label.textContent = fmt(T.cell_k, { k: key });
@@ -182,7 +185,7 @@ function fillShares(p, b, w, doc) {
   [...p.shares.children].forEach((bar, j) => {
     bar.firstChild.style.height = `${(100 * b.row[j]) / top}%`;
     bar.classList.toggle("chosen", j === b.j);
-    bar.lastChild.textContent = n <= 16 || j === b.j ? w.short[j] : "";
+    bar.lastChild.textContent = n <= (w.namesUpTo ?? 16) || j === b.j ? w.short[j] : "";
     bar.title = `${w.names[j]} ${pct(b.row[j])}`;
   });
 }

@@ -102,7 +102,8 @@ function svgEl(doc, tag, attrs) {
 }
 
 /** One head's plane as SVG, side × side px. o: plane, f, causal, names (glossed), short (the
-    labels), colour (the head's), ink (palette ink), T, title. The points are keyboard-reachable
+    labels), colour (the head's), ink (palette ink), T, title, px (its words' size; default the
+    stylesheet's). The points are keyboard-reachable
     (one Tab stop; arrows move along them, strongest key first); each says what it is. */
 function drawQkHead(doc, o, side) {
   const { plane, f, T } = o;
@@ -111,7 +112,7 @@ function drawQkHead(doc, o, side) {
   let lim = 1e-9;
   for (const [x, y] of pts) lim = Math.max(lim, Math.abs(x), Math.abs(y));
   lim *= 1.12;
-  const pad = 14;
+  const pad = Math.max(14, o.px || 0);
   const sc = (side / 2 - pad) / lim;
   const X = (x) => side / 2 + x * sc;
   const Y = (y) => side / 2 - y * sc;
@@ -121,9 +122,11 @@ function drawQkHead(doc, o, side) {
   const ink = o.ink;
   svg.append(svgEl(doc, "line", { x1: pad, y1: side / 2, x2: side - pad, y2: side / 2, stroke: ink.grid }));
   svg.append(svgEl(doc, "line", { x1: side / 2, y1: pad, x2: side / 2, y2: side - pad, stroke: ink.grid }));
-  const axisX = svgEl(doc, "text", { x: side - pad, y: side / 2 + 16, "text-anchor": "end", class: "qk-axis", fill: ink.text });
+  const axisX = svgEl(doc, "text", { x: side - 2, y: side - 4, "text-anchor": "end", class: "qk-axis", fill: ink.text,
+    ...(o.px ? { style: `font-size: ${o.px}px` } : {}) });
   axisX.textContent = T.qk_axis_x;
-  const axisY = svgEl(doc, "text", { x: side / 2 + 4, y: pad + 2, class: "qk-axis", fill: ink.text });
+  const axisY = svgEl(doc, "text", { x: 2, y: (o.px || 12) + 2, class: "qk-axis", fill: ink.text,
+    ...(o.px ? { style: `font-size: ${o.px}px` } : {}) });
   axisY.textContent = T.qk_axis_y;
   svg.append(axisX, axisY);
   const [fx, fy] = plane.queries[f];
@@ -148,7 +151,10 @@ function drawQkHead(doc, o, side) {
         transform: `rotate(45 ${X(x)} ${Y(y)})` });
     g.append(shape);
     if (big) {
-      const t = svgEl(doc, "text", { x: X(x) + 8, y: Y(y) - 7, class: "qk-label", fill: ink.text });
+      const left = X(x) > side * 0.6; // a label on the side with room
+      const t = svgEl(doc, "text", { x: X(x) + (left ? -9 : 9), y: Y(y) - 7, class: "qk-label", fill: ink.text,
+        "text-anchor": left ? "end" : "start",
+        ...(o.px ? { style: `font-size: ${o.px}px` } : {}) });
       t.textContent = p.kind === "key" ? o.short[p.i] : `q ${o.short[p.i]}`;
       g.append(t);
     }
