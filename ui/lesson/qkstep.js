@@ -52,7 +52,6 @@ function drawQkStep(S, part, box, early) {
   const cap = make(S.doc, "p", "qk-cap", {}, tx(D, early ? "lesson.s6.qk_at0" : "lesson.s6.qk_at", {
     head: head + 1, step: early ? part.step0 : part.step, kept: Math.round(plane.kept * 100) }));
   cap.style.fontSize = `${px}px`;
-  cap.style.margin = "0 0 4px";
   const side = Math.max(200, Math.min(S.box.w, S.box.h - px * 3.2));
   const svg = drawQkHead(S.doc, { plane, f, T, causal: S.local.causal, names,
     short: part.tokens.map((t) => t.t), colour: headColour(D.header.colours.heads, head),
