@@ -129,7 +129,7 @@ def check(b: dict, lab, head: int, i: int, j: int, scale: bool, causal: bool) ->
 @pytest.mark.parametrize("weights", ["random", "trained"])
 def test_the_payload_carries_q_and_k_and_the_scores_equal_the_cores(weights):
     lab = lab_of(weights)
-    header, scores = explorer.decode(bytes(payload(lab)))
+    _, scores = explorer.decode(bytes(payload(lab)))
     got = explorer.decode_vectors(bytes(payload(lab)))[1]
     np.testing.assert_array_equal(got["q"], lab.result.q.astype(np.float32))
     np.testing.assert_array_equal(got["k"], lab.result.k.astype(np.float32))
@@ -137,7 +137,7 @@ def test_the_payload_carries_q_and_k_and_the_scores_equal_the_cores(weights):
     np.testing.assert_allclose(scores, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
 
 
-# ---- a cell taken apart ---------------------------------------------------------------------------
+# ---- a cell taken apart --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("weights", ["random", "trained"])
@@ -175,9 +175,10 @@ def test_the_breakdown_follows_the_switch_and_tau_live(page):
     assert dragged["divisor"] == pytest.approx(shown, abs=0.005)
     want = core(lab, True, False, tau=dragged["divisor"])
     assert dragged["share"] == pytest.approx(want.weights[1, 9, 0], rel=1e-5)
-    assert t("explorer.cell_div_tau", "zh", d=f"{dragged['divisor']:.2f}") in page.locator(
-        '[data-testid="explorer-cell-sum"]'
-    ).inner_text()
+    assert (
+        t("explorer.cell_div_tau", "zh", d=f"{dragged['divisor']:.2f}")
+        in page.locator('[data-testid="explorer-cell-sum"]').inner_text()
+    )
 
 
 def test_a_masked_cell_says_minus_infinity_and_share_zero(page):
@@ -222,7 +223,7 @@ def test_a_click_on_a_cell_takes_it_apart_and_sets_the_focus_row(page):
     check(b, lab, 3, b["i"], b["j"], True, False)
 
 
-# ---- the query–key map ------------------------------------------------------------------------------
+# ---- the query–key map ---------------------------------------------------------------------------
 
 
 def plane(q: np.ndarray, k: np.ndarray, f: int) -> tuple[np.ndarray, np.ndarray]:
@@ -232,7 +233,7 @@ def plane(q: np.ndarray, k: np.ndarray, f: int) -> tuple[np.ndarray, np.ndarray]
     u = q[f] / np.linalg.norm(q[f])
     rest = k - np.outer(k @ u, u)  # (n, d)
     rest -= rest.mean(axis=0)
-    vals, vecs = np.linalg.eigh(rest.T @ rest)
+    _, vecs = np.linalg.eigh(rest.T @ rest)  # ascending
     v = vecs[:, -1]
     v = v if v[np.argmax(np.abs(v))] > 0 else -v
     return np.stack([k @ u, k @ v], 1), np.stack([q @ u, q @ v], 1)
@@ -313,7 +314,7 @@ def test_axe_finds_nothing_serious_in_the_breakdown_and_the_map(page):
     assert not found, found
 
 
-# ---- the lesson: §4's step "cell", §6's steps "qk0" and "qk" ----------------------------------------
+# ---- the lesson: §4's step "cell", §6's steps "qk0" and "qk" -------------------------------------
 
 
 def lesson_values(page, testid: str, inner: str = "") -> dict:
