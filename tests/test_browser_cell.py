@@ -385,3 +385,19 @@ def test_the_lessons_qk_steps_draw_the_trained_heads_plane(page, streamlit_serve
     keys, _ = plane(lab.result.q[heads[0]].astype(np.float32),
                     lab.result.k[heads[0]].astype(np.float32), f)  # fmt: skip
     np.testing.assert_allclose(got["keys"], keys, rtol=1e-5, atol=1e-5 * np.abs(keys).max())
+
+
+def test_arrow_keys_reach_the_cell_and_qk_steps(page, streamlit_server):
+    from tests.lesson_support import SCENE, open_lesson, press
+
+    step = f"() => {SCENE}.dataset.stepId"
+    open_lesson(page, streamlit_server, "?at=4&step=play")
+    press(page, "ArrowRight")
+    assert page.evaluate(step) == "cell"
+    open_lesson(page, streamlit_server, "?at=6&step=after")
+    press(page, "ArrowRight")
+    assert page.evaluate(step) == "qk0"
+    early = lesson_values(page, "lesson-qk", "svg")
+    press(page, "ArrowRight")
+    assert page.evaluate(step) == "qk"
+    assert lesson_values(page, "lesson-qk", "svg")["keys"] != early["keys"]  # step 0 ↔ trained

@@ -100,6 +100,7 @@ function buildCell(doc, testid) {
   const live = el(doc, "p", "sr-only", { "aria-live": "polite", "data-testid": `${testid}-live` });
   body.append(strips, sum, top, shareName, shares);
   root.append(head, hint, body, live);
+  root.hidden = true; // until it is filled (renderCell, or a lesson step)
   return { root, head, title, close, hint, body, strips, dims, qs, ks, ps, sum, top, shareName,
     shares, live, d: -1, n: -1 };
 }

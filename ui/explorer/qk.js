@@ -191,6 +191,7 @@ function buildQk(doc, testid) {
     "data-testid": `${testid}-step` });
   const heads = el(doc, "div", "qk-heads");
   root.append(title, about, step, heads);
+  root.hidden = true; // until renderQk draws it
   return { root, title, about, step, heads };
 }
 

@@ -65,6 +65,7 @@ function cellStep(S) {
         p.root.classList.add("lesson-cell");
         p.head.hidden = true; // the step's name says what it shows
         S.figure.append(p.root);
+        p.root.hidden = false;
       }
       const part = S.part;
       const head = pickHead(S, part, focusIn(S, part));
