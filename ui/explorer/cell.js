@@ -102,7 +102,7 @@ function buildCell(doc, testid) {
   root.append(head, hint, body, live);
   root.hidden = true; // until it is filled (renderCell, or a lesson step)
   return { root, head, title, close, hint, body, strips, dims, qs, ks, ps, sum, top, shareName,
-    shares, live, d: -1, n: -1 };
+    shares, live, drawn: "" };
 }
 
 /** Give a strip d cells (only when d changed). */
@@ -110,6 +110,11 @@ function sized(s, d, doc) {
   if (s.cells.childElementCount === d) return;
   s.cells.replaceChildren(...Array.from({ length: d }, () => el(doc, "span", "c")));
   s.cells.style.gridTemplateColumns = `repeat(${d}, minmax(0, 1fr))`;
+}
+
+/** textContent only when it changes (a τ drag rewrites the numbers every frame). */
+function say(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 /** Paint a strip's cells: values on the signed ramp ±limit, marked ones outlined. */
@@ -124,7 +129,8 @@ function paintStrip(s, values, limit, lut, marked) {
 /** Write a breakdown `b` (or the hint when b is null) into the elements of buildCell. w: T
     (the view's texts), lut (the signed ramp), names (the tokens' names, glossed in English),
     headName, tau (the slider's τ or null), touch (say "tap"), namesUpTo (the row's keys are
-    named under their bars up to this many; default 16). */
+    named under their bars up to this many; default 16), quiet (a drag: the live line waits). The
+    strips, which τ does not change, are painted again only for another cell or vector. */
 function fillCell(p, b, w) {
   const { T } = w;
   const doc = p.root.ownerDocument;
@@ -134,6 +140,7 @@ function fillCell(p, b, w) {
   p.close.setAttribute("aria-label", T.cell_close);
   p.close.title = T.cell_close;
   if (!b) {
+    p.drawn = "";
     p.title.textContent = T.cell_heading;
     p.hint.textContent = w.touch ? T.cell_hint_touch : T.cell_hint;
     p.root.removeAttribute("data-values");
@@ -141,7 +148,28 @@ function fillCell(p, b, w) {
   }
   const q = w.names[b.i];
   const key = w.names[b.j];
-  p.title.textContent = fmt(T.cell_title, { head: w.headName, q, k: key });
+  say(p.title, fmt(T.cell_title, { head: w.headName, q, k: key }));
+  const drawn = JSON.stringify([b.head, b.i, b.j, b.q, b.k, q, key]);
+  if (p.drawn !== drawn) {
+    p.drawn = drawn;
+    paintStrips(p, b, w, doc, q, key);
+  }
+  const s = b.sum.toFixed(2);
+  say(p.sum, b.masked
+    ? fmt(T.cell_masked, { s })
+    : fmt(T.cell_sum, { s, by: byText(T, b, w.tau), v: b.scaled.toFixed(2) }));
+  say(p.shareName, fmt(T.cell_share, { q, k: key, w: pct(b.share) }));
+  fillShares(p, b, w, doc);
+  const said = cellSay(T, b, q, key, w.tau);
+  if (!w.quiet) say(p.live, said);
+  p.root.dataset.values = JSON.stringify({ head: b.head, i: b.i, j: b.j, q: b.q, k: b.k,
+    products: b.prod, sum: b.sum, divisor: b.divisor, scaled: b.masked ? null : b.scaled,
+    share: b.share, row: b.row, masked: b.masked, top: b.top.map((c) => c + 1) });
+}
+
+/** The strips of a breakdown, their labels and the largest products in words. */
+function paintStrips(p, b, w, doc, q, key) {
+  const { T } = w;
   for (const s of [p.dims, p.qs, p.ks, p.ps]) sized(s, b.d, doc);
   p.dims.label.textContent = T.cell_dim;
   [...p.dims.cells.children].forEach((c, x) => { // an inline number may pass its narrow cell
@@ -156,19 +184,8 @@ function fillCell(p, b, w) {
   paintStrip(p.ks, b.k, b.limit, w.lut, []);
   paintStrip(p.ps, b.prod, b.plimit, w.lut, b.top);
   p.strips.setAttribute("aria-label", fmt(T.cell_strips, { d: b.d, q, k: key }));
-  const s = b.sum.toFixed(2);
-  p.sum.textContent = b.masked
-    ? fmt(T.cell_masked, { s })
-    : fmt(T.cell_sum, { s, by: byText(T, b, w.tau), v: b.scaled.toFixed(2) });
   p.top.textContent = T.cell_largest + b.top.map((c) => fmt(T.cell_term, { d: c + 1,
     a: b.q[c].toFixed(2), b: b.k[c].toFixed(2), p: b.prod[c].toFixed(2) })).join(T.sep);
-  p.shareName.textContent = fmt(T.cell_share, { q, k: key, w: pct(b.share) });
-  fillShares(p, b, w, doc);
-  const said = cellSay(T, b, q, key, w.tau);
-  if (p.live.textContent !== said) p.live.textContent = said;
-  p.root.dataset.values = JSON.stringify({ head: b.head, i: b.i, j: b.j, q: b.q, k: b.k,
-    products: b.prod, sum: b.sum, divisor: b.divisor, scaled: b.masked ? null : b.scaled,
-    share: b.share, row: b.row, masked: b.masked, top: b.top.map((c) => c + 1) });
 }
 
 /** The row's shares: one bar per key, the chosen key's marked, its label under it. */
@@ -184,10 +201,10 @@ function fillShares(p, b, w, doc) {
   let top = 1e-9;
   for (const x of b.row) top = Math.max(top, x);
   [...p.shares.children].forEach((bar, j) => {
-    bar.firstChild.style.height = `${(100 * b.row[j]) / top}%`;
+    bar.firstChild.style.height = `${((100 * b.row[j]) / top).toFixed(2)}%`;
     bar.classList.toggle("chosen", j === b.j);
-    bar.lastChild.textContent = n <= (w.namesUpTo ?? 16) || j === b.j ? w.short[j] : "";
-    bar.title = `${w.names[j]} ${pct(b.row[j])}`;
+    say(bar.lastChild, n <= (w.namesUpTo ?? 16) || j === b.j ? w.short[j] : "");
+    if (!w.quiet) bar.title = `${w.names[j]} ${pct(b.row[j])}`;
   });
 }
 
@@ -211,7 +228,7 @@ function renderCell(v) {
     : null;
   const names = v.names.map((s, x) => glossed(s, tokens[x].gloss, lang));
   fillCell(p, b, { T, lut: v.paints.signed.lut, names, short: v.labels, touch: v.touch,
-    headName: b ? fmt(T.head, { i: b.head + 1 }) : "", tau: v.state.tau });
+    headName: b ? fmt(T.head, { i: b.head + 1 }) : "", tau: v.state.tau, quiet: v.dragging });
 }
 
 return { buildCell, cellBreakdown, cellSay, fillCell, qkScores, renderCell };

@@ -110,7 +110,7 @@ function onTauRelease(v) {
   v.byPointer = false;
   v.say = "setting";
   v.setState(patch, { user: true, delay: SEND_DELAY_MS }); // arrow keys fire one change per step
-  v.raise("controls", "story", "a11y");
+  v.raise("controls", "story", "a11y", "cell"); // the breakdown's live line too
 }
 
 function onRadioKey(v, ev, group, current, patch) {
