@@ -215,7 +215,8 @@ function renderQk(v) {
     p.step.setAttribute("aria-pressed", String(early));
     p.step.textContent = fmt(early ? T.qk_step_start : T.qk_step_final, { s0: start.step, s: start.final });
   }
-  const side = Math.max(180, Math.min(300, Math.floor((v.width - 16 * (v.heads.length - 1)) / v.heads.length)));
+  const per = v.width < 640 ? 1 : v.heads.length; // a phone: one head to a row, as wide as fits
+  const side = Math.max(180, Math.min(300, Math.floor((v.width - 16 * (per - 1)) / per)));
   p.heads.replaceChildren(...v.heads.map((head) => {
     const plane = qkPlane(q, k, n, d, head, f);
     const fig = el(v.doc, "figure", "qk-head", { "data-head": String(head) });
