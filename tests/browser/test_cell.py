@@ -12,24 +12,28 @@ import math
 import numpy as np
 import pytest
 
-from attention_core import causal_mask, scaled_dot_product_attention
+from tests.browser.cell_support import SENTENCE, check, core, lab_of, plane
 from tests.browser_support import axe
 from ui import explorer
-from ui.state import compute_lab, first_step_lab
+from ui.state import first_step_lab
 from ui.text import t
 
 pytestmark = pytest.mark.browser
 
-SENTENCE = "小明把书放在了桌子上，然后他走了。"  # 了 twice: tokens 4 and 11
+
 CELL = '[data-testid="explorer-cell"]'
+
+
 QK = '[data-testid="explorer-qk"]'
+
+
 MAP = '[data-testid="explorer-map"]'
+
+
 RENDERS = "() => Number(document.querySelector('[data-testid=\"explorer\"]')?.dataset.renders || 0)"
+
+
 IMPACTS = {"serious", "critical"}
-
-
-def lab_of(weights: str = "random", heads: int = 4):
-    return compute_lab(SENTENCE, "word", 64, heads, True, False, False, 0, weights)
 
 
 def payload(lab, start=None, focus: int = 9) -> list[int]:
@@ -84,46 +88,9 @@ def values(page) -> dict | None:
     return None if raw is None else json.loads(raw)
 
 
-def core(lab, scale: bool, causal: bool, tau: float | None = None):
-    """The core's attention of every head from the Q and K the browser was sent (float32)."""
-    q, k = (a.astype(np.float32).astype(np.float64) for a in (lab.result.q, lab.result.k))
-    n = q.shape[1]
-    mask = causal_mask(n) if causal else None
-    if tau is not None:
-        return scaled_dot_product_attention(q / tau, k, k, scale=False, mask=mask)
-    return scaled_dot_product_attention(q, k, k, scale=scale, mask=mask)
-
-
-def check(b: dict, lab, head: int, i: int, j: int, scale: bool, causal: bool) -> None:
-    """A breakdown against numpy: its vectors, products, sum (= the core's raw score), the
-    scaled score and the softmax share (= the core's weight)."""
-    q = lab.result.q[head, i].astype(np.float32)
-    k = lab.result.k[head, j].astype(np.float32)
-    assert (b["head"], b["i"], b["j"]) == (head, i, j)
-    np.testing.assert_array_equal(np.float32(b["q"]), q)
-    np.testing.assert_array_equal(np.float32(b["k"]), k)
-    prod = q.astype(np.float64) * k.astype(np.float64)
-    np.testing.assert_allclose(b["products"], prod, rtol=1e-12)
-    assert b["sum"] == pytest.approx(float(np.sum(prod)), rel=1e-12, abs=1e-12)
-    raw = lab.result.heads.scores[head, i, j]  # the core's float64 raw score
-    scale_of = np.abs(q).max() * np.abs(k).max() * len(q)
-    assert abs(b["sum"] - raw) <= 1e-5 * max(abs(raw), scale_of * 1e-2)
-    top = np.argsort(-np.abs(prod), kind="stable")[:3] + 1  # dimensions counted from 1
-    assert set(b["top"]) == set(top.tolist())
-    want = core(lab, scale, causal)
-    div = math.sqrt(len(q)) if scale else 1.0
-    assert b["divisor"] == pytest.approx(div)
-    masked = causal and j > i
-    assert b["masked"] == masked
-    if masked:
-        assert b["scaled"] is None and b["share"] == 0
-    else:
-        assert b["scaled"] == pytest.approx(want.scaled[head, i, j], rel=1e-5, abs=1e-6)
-        assert b["share"] == pytest.approx(want.weights[head, i, j], rel=1e-5, abs=1e-7)
-    np.testing.assert_allclose(b["row"], want.weights[head, i], atol=1e-6)
-
-
-# ---- the scores the browser forms from Q and K ---------------------------------------------------
+def map_values(page, head: int) -> dict:
+    svg = page.locator(f'{QK} figure[data-head="{head}"] svg')
+    return json.loads(svg.get_attribute("data-values"))
 
 
 @pytest.mark.parametrize("weights", ["random", "trained"])
@@ -135,9 +102,6 @@ def test_the_payload_carries_q_and_k_and_the_scores_equal_the_cores(weights):
     np.testing.assert_array_equal(got["k"], lab.result.k.astype(np.float32))
     ref = lab.result.heads.scores
     np.testing.assert_allclose(scores, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
-
-
-# ---- a cell taken apart --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("weights", ["random", "trained"])
@@ -223,27 +187,6 @@ def test_a_click_on_a_cell_takes_it_apart_and_sets_the_focus_row(page):
     check(b, lab, 3, b["i"], b["j"], True, False)
 
 
-# ---- the query–key map ---------------------------------------------------------------------------
-
-
-def plane(q: np.ndarray, k: np.ndarray, f: int) -> tuple[np.ndarray, np.ndarray]:
-    """Numpy's reference: x on u = q_f/|q_f|; y on the keys' first principal component with u
-    taken out (eigh), its largest component positive. Returns (keys, queries), each (n, 2)."""
-    q, k = q.astype(np.float64), k.astype(np.float64)
-    u = q[f] / np.linalg.norm(q[f])
-    rest = k - np.outer(k @ u, u)  # (n, d)
-    rest -= rest.mean(axis=0)
-    _, vecs = np.linalg.eigh(rest.T @ rest)  # ascending
-    v = vecs[:, -1]
-    v = v if v[np.argmax(np.abs(v))] > 0 else -v
-    return np.stack([k @ u, k @ v], 1), np.stack([q @ u, q @ v], 1)
-
-
-def map_values(page, head: int) -> dict:
-    svg = page.locator(f'{QK} figure[data-head="{head}"] svg')
-    return json.loads(svg.get_attribute("data-values"))
-
-
 @pytest.mark.parametrize("weights", ["random", "trained"])
 def test_the_map_is_numpys_plane_and_its_x_is_the_score_over_q(page, weights):
     lab = lab_of(weights)
@@ -312,92 +255,3 @@ def test_axe_finds_nothing_serious_in_the_breakdown_and_the_map(page):
             for n in v["nodes"]
         ]
     assert not found, found
-
-
-# ---- the lesson: §4's step "cell", §6's steps "qk0" and "qk" -------------------------------------
-
-
-def lesson_values(page, testid: str, inner: str = "") -> dict:
-    from tests.lesson_support import SCENE
-
-    raw = page.evaluate(
-        f"([t, inner]) => {SCENE}.querySelector(`[data-testid='${{t}}'] ${{inner}}`)"
-        ".getAttribute('data-values')",
-        [testid, inner],
-    )
-    return json.loads(raw)
-
-
-def test_the_lessons_cell_step_takes_he_to_xiaoming_apart_with_the_cores_numbers(
-    page, streamlit_server
-):
-    from tests.lesson_support import SCENE, open_lesson, settle, where
-
-    open_lesson(page, streamlit_server, "?at=4&step=cell")
-    assert where(page) == (4, 5)
-    lab = lab_of("trained")
-    b = lesson_values(page, "lesson-cell")
-    assert (lab.texts[b["i"]], lab.texts[b["j"]]) == ("他", "小明")
-    check(b, lab, b["head"], b["i"], b["j"], True, False)
-    small = page.evaluate(
-        f"""() => [...{SCENE}.querySelectorAll('[data-testid="lesson-cell"] *')]
-          .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
-          .filter((e) => e.getClientRects().length && !e.closest('.sr-only'))
-          .map((e) => parseFloat(getComputedStyle(e).fontSize)).filter((px) => px < 20)"""
-    )
-    assert small == [], "text under 20 px at 1024 × 768"
-    page.evaluate(
-        f"() => {SCENE}.getRootNode().querySelector('[data-testid=\"lesson-cell-scale\"]').click()"
-    )
-    settle(page)
-    off = lesson_values(page, "lesson-cell")
-    assert off["divisor"] == 1
-    check(off, lab, off["head"], off["i"], off["j"], False, False)
-
-
-def test_the_lessons_cell_step_fits_a_phone(browser, streamlit_server):
-    from tests.lesson_support import phone_page, phone_problems, shot
-
-    page = phone_page(browser, streamlit_server, "?at=4&step=cell")
-    problems = phone_problems(page)
-    shot(page, "cell_s4_phone.png")
-    page.context.close()
-    assert not problems, problems
-
-
-@pytest.mark.parametrize("step", ["qk0", "qk"])
-def test_the_lessons_qk_steps_draw_the_trained_heads_plane(page, streamlit_server, step):
-    from tests.lesson_support import open_lesson
-
-    open_lesson(page, streamlit_server, f"?at=6&step={step}")
-    got = lesson_values(page, "lesson-qk", "svg")
-    lab = lab_of("trained")
-    if step == "qk0":
-        lab = first_step_lab((SENTENCE, "word", 64, 4, True, False, False, 0, "trained"))
-    f = got["focus"]
-    assert lab.texts[f] == "他"
-    heads = [
-        h for h in range(lab.heads)
-        if np.allclose(np.array(got["keys"])[:, 0] * got["qnorm"], lab.result.heads.scores[h, f],
-                       rtol=1e-5, atol=1e-4)
-    ]  # fmt: skip
-    assert len(heads) == 1, "x · |q| is the focus row's scores of exactly one head"
-    keys, _ = plane(lab.result.q[heads[0]].astype(np.float32),
-                    lab.result.k[heads[0]].astype(np.float32), f)  # fmt: skip
-    np.testing.assert_allclose(got["keys"], keys, rtol=1e-5, atol=1e-5 * np.abs(keys).max())
-
-
-def test_arrow_keys_reach_the_cell_and_qk_steps(page, streamlit_server):
-    from tests.lesson_support import SCENE, open_lesson, press
-
-    step = f"() => {SCENE}.dataset.stepId"
-    open_lesson(page, streamlit_server, "?at=4&step=play")
-    press(page, "ArrowRight")
-    assert page.evaluate(step) == "cell"
-    open_lesson(page, streamlit_server, "?at=6&step=after")
-    press(page, "ArrowRight")
-    assert page.evaluate(step) == "qk0"
-    early = lesson_values(page, "lesson-qk", "svg")
-    press(page, "ArrowRight")
-    assert page.evaluate(step) == "qk"
-    assert lesson_values(page, "lesson-qk", "svg")["keys"] != early["keys"]  # step 0 ↔ trained
