@@ -141,6 +141,8 @@ PARAMS = {
     "nth": PAGE,  # which occurrence of the focus token the view looks from: 2 = the second 了
     "at": PAGE,  # the lesson's scene (pages/lesson.py; the deck writes it, no rerun)
     "step": PAGE,  # the lesson's step in its scene, 1-based as shown, or its id (the deck's)
+    "room": PAGE,  # the lesson's class, the teacher's: "new" (make one) or its code
+    "join": PAGE,  # the lesson's class, a phone's: its code
 }
 QUERY_KEYS = tuple(name for name, param in PARAMS.items() if param.field)  # the settings'
 # What a lesson link carries besides its scene and step (README "What a lesson link carries"):

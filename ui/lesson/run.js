@@ -3,9 +3,10 @@
    step, and redraw only what changed. */
 
 const { floatsOf, hexRgb, paintRamp, readPayload, STYLESHEET } = VIEW;
-const { applySentence, bindKeys, deckSkeleton, frameTexts, goScene, handoutNow, lastPlace,
+const { applySentence, bindKeys, classHeader, deckSkeleton, frameTexts, goScene, handoutNow, lastPlace,
   layoutDeck, LESSON_CSS,
-  lookOfDeck, renderScene, sceneList, scheduleLayout, showNotices, stopAnimation, toggleEditor,
+  lookOfDeck, renderScene, sceneList, scheduleLayout, showNotices, startClassroom, stopAnimation,
+  stopClassroom, toggleEditor,
   toggleFull, toggleGlossary, toggleHelp, toggleNotes, toggleOverview, writeLink } = LESSON;
 
 // The deck's scenes by number: scenes/sNN.js each add theirs (kit.js addScene), in the order
@@ -70,6 +71,7 @@ function newDeck(host, style) {
     seen: null, // what the scene on screen depends on (lookOfDeck) when it was drawn
     size: "",
     notices: [],
+    klass: null, // the live class (class.js): its code, role, state, stream; null without one
     unbind: null, // undoes what outlives the deck's own nodes (destroyDeck)
   });
   bindFrame(D);
@@ -104,6 +106,7 @@ function destroyDeck(D) {
   cancelAnimationFrame(D.frame);
   D.inst?.destroy?.();
   D.inst = null;
+  stopClassroom(D);
   D.unbind();
   D.els.root.remove();
   D.style.remove();
@@ -176,6 +179,7 @@ function applyHeaderDeck(D, header, arrays) {
   // For tests and benches: the server has applied every change the deck sent.
   if (header.ack >= D.pending) D.els.root.dataset.synced = "1";
   frameTexts(D);
+  if (!first) classHeader(D); // a phone's class numbers (setup) before the scene looks at them
   if (first || langChanged) showNotices(D);
   const seen = lookOfDeck(D);
   if (!first && seen === D.seen) return writeLink(D);
@@ -183,6 +187,7 @@ function applyHeaderDeck(D, header, arrays) {
   layoutDeck(D);
   renderScene(D, first ? (place ? place[1] : linkStep(header.step)) : D.step, !first);
   if (first) D.els.root.dataset.ready = "1";
+  if (first) startClassroom(D); // make, lead or join a class as the link says (class.js)
 }
 
 /** The link's step= as the stage reads it: "2" (as shown, 1-based) → 1; an id ("reveal") as
