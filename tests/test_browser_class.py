@@ -59,15 +59,19 @@ def wait_place(page, scene: int, step: int) -> None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """The app with the class's routes, its classes in a redis-server of its own."""
+def redis(tmp_path_factory):
+    """A redis-server of the module's own, with its append-only file (a restart keeps classes)."""
     redis_or_skip()
-    redis = start_redis(tmp_path_factory.mktemp("class-redis"), persist=False)
-    try:
-        with start_streamlit("launcher.py", env={"REDIS_URL": redis.url}) as app:
-            yield app.url
-    finally:
-        redis.stop()
+    server = start_redis(tmp_path_factory.mktemp("class-redis"), persist=True)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def server(redis):
+    """The app with the class's routes, its classes in that redis-server."""
+    with start_streamlit("launcher.py", env={"REDIS_URL": redis.url}) as app:
+        yield app.url
 
 
 @pytest.fixture(scope="module")
@@ -125,6 +129,7 @@ def test_the_start_button_makes_a_class_and_a_reload_leads_it_again(browser, ser
     page = context.new_page()
     open_lesson(page, server, "?at=2&lang=en", PROJECTOR)
     assert by_id(page, "class-bar").is_hidden()  # no class until the teacher starts one
+    page.keyboard.press("?")  # the key list holds the teacher's tools: the class starts there
     by_id(page, "class-start").click()
     wait_status(page, "s.state === 'joined' && !!s.code", "the class made by the button")
     code = status(page)["code"]
@@ -148,10 +153,9 @@ def test_the_start_button_makes_a_class_and_a_reload_leads_it_again(browser, ser
 # ---- the phones -------------------------------------------------------------------------------
 
 
-def test_three_phones_follow_answer_and_see_the_reveal_and_the_next_scene(
-    browser, server, teacher
-):
+def test_three_phones_follow_answer_and_see_the_reveal_and_the_next_scene(browser, server, teacher):
     page, code = teacher
+    page.keyboard.press("1")
     wait_place(page, 1, 0)  # §1 asks whom 他 means
     phones = [joined(browser, server, code) for _ in range(3)]
     for p in phones:
@@ -206,6 +210,13 @@ def test_three_phones_follow_answer_and_see_the_reveal_and_the_next_scene(
     for p in phones:
         wait_place(p, 2, 0)
         assert status(p)["scene"] == "2"
+        # Following cost no rerun: the phone's deck never sent Python a change.
+        assert (
+            p.evaluate(
+                f"() => {ROOT}.querySelector('[data-testid=\"lesson\"]').parentNode.__lesson.seq"
+            )
+            == 0
+        )
     # A phone looks back (←) and comes back with one tap; meanwhile the class moves on.
     p = phones[0]
     p.keyboard.press("ArrowLeft")
@@ -283,4 +294,80 @@ def test_an_unknown_code_says_so_in_the_phones_language_and_offers_the_lesson_al
     alone.click()
     p.wait_for_function("() => !location.search.includes('join')", timeout=LOAD_MS)
     p.wait_for_selector('[data-testid="lesson"][data-ready="1"]', timeout=LOAD_MS)
+    p.context.close()
+
+
+def test_redis_lost_says_the_class_link_is_lost_keeps_the_lesson_and_recovers(
+    browser, server, teacher, redis
+):
+    page, code = teacher
+    page.keyboard.press("2")
+    wait_place(page, 2, 0)
+    p = joined(browser, server, code)
+    wait_place(p, 2, 0)
+    redis.stop()
+    try:
+        wait_status(p, "s.state === 'lost'", "the phone's notice")
+        assert status(p)["text"] == t("classroom.status.lost", "zh")
+        page.keyboard.press("ArrowRight")  # the teacher goes on; its post waits for Redis
+        moved = where(page)
+        p.keyboard.press("ArrowLeft")  # the phone's lesson still works alone
+        wait_place(p, 1, 2)
+    finally:
+        redis.start()
+    wait_status(p, "s.state === 'joined'", "the phone back in the class")
+    wait_status(page, "s.state === 'joined'", "the projector back in the class")
+    wait_status(p, f"s.scene === '{moved[0]}' && s.step === '{moved[1]}'", "the class's place")
+    by_id(p, "class-follow").click()
+    wait_place(p, *moved)
+    p.context.close()
+
+
+def test_the_presenter_window_hears_the_class_and_its_actions_lead_it(browser, server, teacher):
+    """The BroadcastChannel contract with the presenter view (another window of the teacher's
+    browser): hello → the class's state with its tally; an action runs as the teacher's key."""
+    page, code = teacher
+    other = page.context.new_page()  # the presenter window: same browser, same origin
+    other.goto(f"{server}/_stcore/health")
+    got = other.evaluate(
+        """() => new Promise((ok) => {
+          const ch = new BroadcastChannel('attention-lab-deck');
+          ch.onmessage = (ev) => { if (ev.data.kind === 'class') { ch.close(); ok(ev.data); } };
+          ch.postMessage({kind: 'hello', from: 'presenter'});
+        })"""
+    )
+    assert got["state"]["code"] == code and "tally" in got["state"]
+    assert "secret" not in str(got).lower()
+    for do, shown in (("tally_show", "true"), ("tally_hide", "false")):
+        other.evaluate(
+            """(act) => { const ch = new BroadcastChannel('attention-lab-deck');
+               ch.postMessage({kind: 'action', do: act}); ch.close(); }""",
+            do,
+        )
+        page.wait_for_function(
+            f"() => {ROOT}.querySelector('[data-testid=\"class-tally-toggle\"]')"
+            f".getAttribute('aria-pressed') === '{shown}'",
+            timeout=LOAD_MS,
+        )
+    other.close()
+
+
+def test_the_teacher_ends_the_class_with_e_twice_and_the_phones_are_told(browser, server):
+    context = browser.new_context(viewport={"width": PROJECTOR[0], "height": PROJECTOR[1]})
+    page = context.new_page()
+    open_lesson(page, server, "?room=new&at=3", PROJECTOR)
+    wait_status(page, "s.state === 'joined' && !!s.code", "a class of its own")
+    code = status(page)["code"]
+    p = joined(browser, server, code)
+    wait_place(p, 3, 0)
+    page.keyboard.press("Escape")  # the join panel stays; Esc is the deck's
+    page.keyboard.press("e")
+    assert status(page)["state"] == "joined"  # once is not enough
+    page.keyboard.press("e")
+    wait_status(page, "s.state === 'ended'", "the projector's class ended")
+    wait_status(p, "s.state === 'ended'", "the phone told")
+    assert status(p)["text"] == t("classroom.status.ended", "zh")
+    assert by_id(p, "class-alone").is_visible()
+    assert "join=" not in p.url and "room=" not in page.url  # a reload is the lesson alone
+    context.close()
     p.context.close()

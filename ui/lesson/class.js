@@ -121,7 +121,10 @@ function startClassroom(D) {
   const info = D.header.classroom;
   if (!info) return;
   const N = classNodes(D, {
-    start: () => makeClass(D),
+    start: () => {
+      D.els.help.hidden = true; // the key list closes; the join panel opens
+      makeClass(D);
+    },
     follow: () => followAgain(D),
     join: () => toggleJoin(D),
     tally: () => classAction(D, "tally"),

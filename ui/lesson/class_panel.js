@@ -55,8 +55,7 @@ function classNodes(D, on) {
   words.append(code, prompt, link, warn, close);
   join.append(qr, words);
   const tally = make(doc, "div", "class-tally", { "data-testid": "class-tally" });
-  const start = button(doc, "tool", "class-start", "", on.start);
-  D.els.tools.prepend(start);
+  const start = button(doc, "primary", "class-start", "", on.start); // in the key list (?)
   D.els.notices.after(bar);
   D.els.scene.after(join);
   return { bar, status, follow, alone, tools, joinB, tallyB, resetB, endB, join, qr, code,
@@ -72,6 +71,9 @@ function classTexts(D, N) {
     node.title = name || text;
   };
   set(N.start, classWord(D, "start"));
+  // The top bar has no room left at 1024 px: the class starts from the key list (? : the
+  // teacher's tools), which frame.js builds again with every header.
+  if (!K && !D.touch && N.start.parentNode !== D.els.help) D.els.help.prepend(N.start);
   set(N.follow, `↩ ${classWord(D, "follow")}`, classWord(D, "follow"));
   set(N.joinB, classWord(D, "join_button"), `${classWord(D, "join_button")} (J)`);
   set(N.tallyB, classWord(D, "tally_button"), `${classWord(D, "tally_button")} (T)`);
@@ -88,8 +90,8 @@ function classTexts(D, N) {
     the class's place), with the state and place in data-* for tests. */
 function paintBar(D, N) {
   const K = D.klass;
-  N.start.hidden = !!K || D.touch;
   if (!K) return;
+  N.start.remove(); // one class per deck
   N.bar.hidden = false;
   const st = K.state;
   const at = K.place ? K.place[0] : null;
