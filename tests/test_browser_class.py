@@ -352,14 +352,20 @@ def test_the_presenter_window_hears_the_class_and_its_actions_lead_it(browser, s
     other.close()
 
 
-def test_the_teacher_ends_the_class_with_e_twice_and_the_phones_are_told(browser, server):
+def test_phones_take_the_teachers_sentence_and_are_told_when_e_twice_ends_the_class(
+    browser, server
+):
     context = browser.new_context(viewport={"width": PROJECTOR[0], "height": PROJECTOR[1]})
     page = context.new_page()
-    open_lesson(page, server, "?room=new&at=3", PROJECTOR)
+    sentence = "老师把书给了小红，因为她想读。"
+    open_lesson(page, server, f"?room=new&at=3&s={sentence}", PROJECTOR)
     wait_status(page, "s.state === 'joined' && !!s.code", "a class of its own")
     code = status(page)["code"]
-    p = joined(browser, server, code)
+    p = joined(browser, server, code)  # its own link names no sentence: it takes the class's
+    deck = f"{ROOT}.querySelector('[data-testid=\"lesson\"]').parentNode.__lesson"
+    p.wait_for_function(f"() => {deck}.header.settings.sentence === {sentence!r}", timeout=LOAD_MS)
     wait_place(p, 3, 0)
+    assert p.evaluate(f"() => {deck}.seq") == 1  # one rerun for the sentence, none per step
     page.keyboard.press("Escape")  # the join panel stays; Esc is the deck's
     page.keyboard.press("e")
     assert status(page)["state"] == "joined"  # once is not enough
@@ -370,4 +376,26 @@ def test_the_teacher_ends_the_class_with_e_twice_and_the_phones_are_told(browser
     assert by_id(p, "class-alone").is_visible()
     assert "join=" not in p.url and "room=" not in page.url  # a reload is the lesson alone
     context.close()
+    p.context.close()
+
+
+def test_the_teacher_resets_a_question_and_the_phones_answer_again(browser, server, teacher):
+    page, code = teacher
+    page.keyboard.press("1")
+    wait_place(page, 1, 0)
+    p = joined(browser, server, code)
+    wait_place(p, 1, 0)
+    choice = p.locator('[data-testid="lesson-choice"]').first
+    choice.click()
+    tally = f"{ROOT}.querySelector('[data-testid=\"class-tally\"]')"
+    page.wait_for_function(f"() => Number({tally}?.dataset.total) >= 1", timeout=LOAD_MS)
+    page.keyboard.press("x")  # the question's answers gone, asked again
+    page.wait_for_function(f"() => {tally}?.dataset.total === '0'", timeout=LOAD_MS)
+    p.wait_for_function(
+        f"() => ![...{ROOT}.querySelectorAll('[data-testid=\"lesson-choice\"]')]"
+        ".some(b => b.getAttribute('aria-pressed') === 'true')",
+        timeout=LOAD_MS,
+    )
+    choice.click()  # and it counts again
+    page.wait_for_function(f"() => {tally}?.dataset.total === '1'", timeout=LOAD_MS)
     p.context.close()
