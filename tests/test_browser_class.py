@@ -399,3 +399,20 @@ def test_the_teacher_resets_a_question_and_the_phones_answer_again(browser, serv
     choice.click()  # and it counts again
     page.wait_for_function(f"() => {tally}?.dataset.total === '1'", timeout=LOAD_MS)
     p.context.close()
+
+
+def test_phones_show_the_figures_the_teachers_server_measured(browser, server, teacher):
+    """§5's variances and §7's timings come with the class: a phone never measures its own."""
+    page, code = teacher
+    deck = f"{ROOT}.querySelector('[data-testid=\"lesson\"]').parentNode.__lesson"
+    p = joined(browser, server, code)
+    for scene, block in ((5, "variance"), (7, "cost")):
+        page.keyboard.press(str(scene))
+        wait_place(page, scene, 0)
+        wait_place(p, scene, 0)
+        mine, theirs = (
+            q.evaluate(f"() => JSON.stringify({deck}.header.blocks.{block})") for q in (p, page)
+        )
+        assert mine == theirs and mine != "null"
+        assert p.evaluate(f"() => Object.keys({deck}.asked)") == []  # never asked its server
+    p.context.close()
