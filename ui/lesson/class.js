@@ -8,18 +8,19 @@
    answer per phone token, replaced until the reveal), may look back (←) and return
    (class-follow). The teacher's presenter window (another helper's) talks to this deck over a
    BroadcastChannel: hello → class; its actions (reveal, tally, reset, end) run here.
-   The class's record is D.klass (run.js newDeck); its nodes are class_panel.js's. */
+   The class's record is D.klass (run.js newDeck); its nodes are class_panel.js's, its calls
+   to the server and its place as the class's state class_net.js's. */
 
-const { classError, classNodes, classTexts, classWord, drawScene, goScene, goStep, paintBar,
-  paintJoin, paintTally, quizOf, speak, stepNext } = LESSON;
+const { classCall, classError, classErrorOf, classNodes, classTexts, classUrl, classWord, drawScene,
+  goScene, goStep, paintBar, paintJoin, paintTally, phoneToken, placeBody, placeOf, quizOf, speak,
+  stepNext } = LESSON;
 
 const CHANNEL = "attention-lab-deck"; // the teacher's windows (the presenter view's contract)
-const TOKEN_KEY = "attention-lab.phone"; // this phone's random token (localStorage)
 const CODE_RE = /^[2-9A-HJ-NP-Z]{4,6}$/; // classroom/codes.py: no 0/O/1/I
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000];
 const ANSWER_TRIES = 5;
+const ACTIONS = ["reveal", "tally_show", "tally_hide", "reset", "end"]; // a presenter's asks
 const END_ARMED_MS = 4000; // E, then E again within this, ends the class
-const TEXT_CAP = 400; // classroom/state.py TEXT_CAP
 
 /** The class's record: every field written here, sealed. */
 function newClass(role, code) {
@@ -61,58 +62,6 @@ function classHolds(D) {
     K.place[0] === D.at && K.place[1] === D.step); // prettier-ignore
 }
 
-// ---- the server ----------------------------------------------------------------------------
-
-function api(D, path) {
-  return new URL(path, D.els.root.ownerDocument.defaultView.location.origin).href;
-}
-
-/** A JSON call to the class's routes: {status, body} (status 0: no answer at all). */
-async function call(D, method, path, body) {
-  const init = { method, headers: {}, credentials: "same-origin", cache: "no-store" };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  try {
-    const r = await fetch(api(D, path), init);
-    let got = null;
-    try {
-      got = await r.json();
-    } catch {
-      got = null;
-    }
-    return { status: r.status, body: got, retryAfter: Number(r.headers.get("Retry-After")) || 0 };
-  } catch {
-    return { status: 0, body: null, retryAfter: 0 };
-  }
-}
-
-function errorOf(res) {
-  return res.body?.error || (res.status === 0 ? "store_unavailable" : "bad_json");
-}
-
-/** This phone's token: 16 random bytes, base64url, made once and kept on the device. */
-function phoneToken(D) {
-  const win = D.els.root.ownerDocument.defaultView;
-  let token = null;
-  try {
-    token = win.localStorage.getItem(TOKEN_KEY);
-  } catch {
-    token = null;
-  }
-  if (token && /^[A-Za-z0-9_-]{22,64}$/.test(token)) return token;
-  const bytes = win.crypto.getRandomValues(new Uint8Array(16));
-  token = win.btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
-  token = token.replace(/=+$/, "");
-  try {
-    win.localStorage.setItem(TOKEN_KEY, token);
-  } catch {
-    /* private mode: a token for this page only */
-  }
-  return token;
-}
-
 // ---- starting: the deck's first header ----------------------------------------------------
 
 /** The deck has its first header: build the class's nodes and, as the link says, make a class
@@ -131,7 +80,6 @@ function startClassroom(D) {
     reset: () => classAction(D, "reset"),
     end: () => classAction(D, "end"),
   });
-  D.klass = null;
   classNodesOf.set(D, N);
   openChannel(D);
   classTexts(D, N);
@@ -183,15 +131,15 @@ function writeClassLink(D) {
 /** POST /class/new with where the deck is: the teacher's cookie comes back (HttpOnly). */
 async function makeClass(D) {
   if (D.klass) return;
-  const res = await call(D, "POST", "/class/new", { ...placeBody(D), tally_visible: false });
+  const res = await classCall(D, "POST", "/class/new", { ...placeBody(D), tally_visible: false });
   if (res.status !== 201) {
-    D.notices = [...D.notices, classError(D, errorOf(res))];
+    D.notices = [...D.notices, classError(D, classErrorOf(res))];
     return;
   }
   const K = newClass("teacher", res.body.code);
   D.klass = K;
   K.join = res.body.join;
-  K.qr = api(D, res.body.qr);
+  K.qr = classUrl(D, res.body.qr);
   K.sent = JSON.stringify(placeBody(D));
   takeState(D, res.body.state);
   K.status = "joined";
@@ -202,14 +150,15 @@ async function makeClass(D) {
 
 /** room=CODE: this browser made the class (its cookie says so): lead it again, where it is. */
 async function leadAgain(D, code) {
-  const me = await call(D, "GET", `/class/${code}/me`);
+  const me = await classCall(D, "GET", `/class/${code}/me`);
   if (!me.body?.teacher) return joinClass(D, code); // not this browser's class: follow it
   const K = newClass("teacher", code);
   D.klass = K;
-  const [join, got] = [await call(D, "GET", `/class/${code}/join`), await call(D, "GET", `/class/${code}`)];
+  const join = await classCall(D, "GET", `/class/${code}/join`);
+  const got = await classCall(D, "GET", `/class/${code}`);
   if (join.status === 200) {
     K.join = join.body;
-    K.qr = api(D, join.body.qr);
+    K.qr = classUrl(D, join.body.qr);
   }
   if (got.status !== 200) return refused(D, got);
   K.tally = got.body.tally || null;
@@ -233,7 +182,7 @@ async function joinClass(D, code) {
 async function readClass(D) {
   const K = D.klass;
   const token = K.role === "phone" ? `?phone=${phoneToken(D)}` : "";
-  const got = await call(D, "GET", `/class/${K.code}${token}`);
+  const got = await classCall(D, "GET", `/class/${K.code}${token}`);
   if (got.status !== 200) return refused(D, got);
   if (got.body.question && got.body.mine) K.mine[got.body.question.id] = got.body.mine;
   if (got.body.tally) K.tally = got.body.tally;
@@ -247,7 +196,7 @@ async function readClass(D) {
     passing trouble (Redis, a restart, too many tries): the class link is lost, retried later. */
 function refused(D, res) {
   const K = D.klass;
-  const code = errorOf(res);
+  const code = classErrorOf(res);
   K.error = code === "store_unavailable" || code === "server_stopping" ? "" : code;
   if (code === "no_class" || code === "ended") {
     K.status = code === "ended" ? "ended" : "alone";
@@ -274,7 +223,7 @@ function openStream(D) {
   K.stream?.close();
   const win = D.els.root.ownerDocument.defaultView;
   const token = K.role === "phone" ? `?phone=${phoneToken(D)}` : "";
-  const es = new win.EventSource(api(D, `/class/${K.code}/events${token}`));
+  const es = new win.EventSource(classUrl(D, `/class/${K.code}/events${token}`));
   K.stream = es;
   const data = (ev) => {
     try {
@@ -346,7 +295,7 @@ function resetSince(old, now) {
 
 async function readMine(D) {
   const K = D.klass;
-  const got = await call(D, "GET", `/class/${K.code}?phone=${phoneToken(D)}`);
+  const got = await classCall(D, "GET", `/class/${K.code}?phone=${phoneToken(D)}`);
   if (got.status === 200 && got.body.question) {
     K.mine[got.body.question.id] = got.body.mine ?? undefined;
     if (got.body.mine == null) delete K.mine[got.body.question.id];
@@ -366,14 +315,6 @@ function endLocally(D) {
 }
 
 // ---- following: the class's place on this deck --------------------------------------------
-
-/** [scene number, step index] of a state's scene and step id on this deck (null: unknown). */
-function placeOf(D, state) {
-  const k = Object.keys(D.scenes).find((n) => D.scenes[n].id === state.scene);
-  if (!k) return null;
-  const i = D.scenes[k].steps.findIndex((s) => s.id === state.step);
-  return [Number(k), Math.max(0, i)];
-}
 
 /** The phone's sentence and numbers are the teacher's: the sentence asked of this phone's server
     once (one rerun), the measured figures (header.blocks) taken as they are. */
@@ -434,39 +375,6 @@ function classMoved(D) {
   paint(D);
 }
 
-/** The deck's place as the class's state: scene and step ids, the question asked or revealed
-    here (its answer and why: the server shows them to phones only once revealed). */
-function placeBody(D) {
-  const S = D.ctx;
-  const scene = D.scenes[D.at].id;
-  const step = S ? S.steps[D.step].id : null;
-  const found = S ? quizOf(S, D.step) : null;
-  return { scene, step, question: found ? questionOf(S, found) : null,
-    revealed: !!found && !found.open, setup: setupOf(D) }; // prettier-ignore
-}
-
-function questionOf(S, found) {
-  const cut = (x) => String(x ?? "").slice(0, TEXT_CAP);
-  const choices = found.quiz.choices(S);
-  const labels = {};
-  const why = {};
-  for (const c of choices) {
-    labels[c.id] = cut(c.label);
-    if (c.why) why[c.id] = cut(c.why);
-  }
-  const right = choices.find((c) => c.right);
-  return { id: found.id, choices: choices.map((c) => c.id), labels, why,
-    answer: right ? right.id : null }; // prettier-ignore
-}
-
-/** What phones need to show the projector's figures: the sentence, the numbers measured. */
-function setupOf(D) {
-  const h = D.header;
-  const blocks = {};
-  for (const name of ["variance", "cost"]) if (h.blocks[name]) blocks[name] = h.blocks[name];
-  return { sentence: h.settings.sentence, settings: h.settings, blocks };
-}
-
 /** POST the teacher's place when it changed; one request at a time, the latest wins. */
 async function postPlace(D) {
   const K = D.klass;
@@ -479,7 +387,7 @@ async function postPlace(D) {
     return;
   }
   K.sending = true;
-  const res = await call(D, "POST", `/class/${K.code}/state`, body);
+  const res = await classCall(D, "POST", `/class/${K.code}/state`, body);
   K.sending = false;
   if (res.status === 200) {
     K.sent = said;
@@ -487,7 +395,7 @@ async function postPlace(D) {
     if (K.status === "lost") K.status = "joined";
     takeState(D, res.body.state);
   } else {
-    K.error = errorOf(res);
+    K.error = classErrorOf(res);
     if (K.error === "store_unavailable" || res.status === 0) {
       K.status = "lost";
       K.error = "";
@@ -537,13 +445,13 @@ async function classAnswer(D, questionId, choice) {
 async function sendAnswer(D, body) {
   const K = D.klass;
   for (let i = 0; i < ANSWER_TRIES; i++) {
-    const res = await call(D, "POST", `/class/${K.code}/answer`, body);
+    const res = await classCall(D, "POST", `/class/${K.code}/answer`, body);
     if (res.status === 200) {
       K.error = "";
       return paint(D);
     }
     if (res.status !== 0 && res.status !== 503 && res.status !== 429) {
-      K.error = errorOf(res);
+      K.error = classErrorOf(res);
       return paint(D);
     }
     await new Promise((ok) => setTimeout(ok, Math.max(res.retryAfter * 1000, 500 * 2 ** i)));
@@ -594,9 +502,9 @@ function classAction(D, what) {
 
 async function teacherPost(D, route, body) {
   const K = D.klass;
-  const res = await call(D, "POST", `/class/${K.code}/${route}`, body);
+  const res = await classCall(D, "POST", `/class/${K.code}/${route}`, body);
   if (res.status === 200) takeState(D, res.body.state);
-  else K.error = errorOf(res);
+  else K.error = classErrorOf(res);
   if (res.status === 200 && route === "reset") K.tally = null;
   paint(D);
 }
@@ -625,7 +533,7 @@ function openChannel(D) {
     const K = D.klass;
     if (!K || K.role !== "teacher") return;
     if (m.kind === "hello") tellPresenter(D);
-    else if (m.kind === "action" && ["reveal", "tally_show", "tally_hide", "reset", "end"].includes(m.do)) {
+    else if (m.kind === "action" && ACTIONS.includes(m.do)) {
       if (m.do === "end") K.endArmed = Date.now(); // the presenter asked once: it means it
       classAction(D, m.do);
     }

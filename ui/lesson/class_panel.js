@@ -151,7 +151,8 @@ function paintTally(D, N, labels) {
   N.tally.dataset.visible = shown ? "1" : "0";
   N.tally.dataset.question = q ? q.id : "";
   const head = make(doc, "p", "tally-head", {}, classWord(D, "tally_count", { n: total }));
-  if (!shown) head.append(" · ", make(doc, "span", "tally-hint", {}, classWord(D, "tally_hidden")));
+  const hint = make(doc, "span", "tally-hint", {}, classWord(D, "tally_hidden"));
+  if (!shown) head.append(" · ", hint);
   const rows = [head];
   if (shown && q) {
     for (const id of q.choices) {

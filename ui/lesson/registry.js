@@ -129,6 +129,9 @@ const LESSON = Object.seal({
   // class_panel.js: the live class on screen: its bar, the join panel (code, QR), the tally
   classError: null, classNodes: null, classTexts: null, classWord: null, paintBar: null,
   paintJoin: null, paintTally: null,
+  // class_net.js: the class's routes called, a phone's token, the deck's place as the class's
+  classCall: null, classErrorOf: null, classUrl: null, phoneToken: null, placeBody: null,
+  placeOf: null,
   // class.js: the live class (classroom/README.md): make, lead, join, follow, answer, presenter
   classAction: null, classHeader: null, startClassroom: null, stopClassroom: null,
   toggleJoin: null,
