@@ -18,6 +18,7 @@ import pytest
 
 from deploy.local import start_streamlit
 from deploy.redis_local import start_redis
+from tests.browser_support import axe
 from tests.classroom.class_support import redis_or_skip
 from tests.lesson_support import LOAD_MS, PHONE, ROOT, SCENE, open_lesson, settle, where
 from ui.text import t
@@ -416,3 +417,23 @@ def test_phones_show_the_figures_the_teachers_server_measured(browser, server, t
         assert mine == theirs and mine != "null"
         assert p.evaluate(f"() => Object.keys({deck}.asked)") == []  # never asked its server
     p.context.close()
+
+
+def test_axe_finds_nothing_serious_on_the_projector_or_a_phone_in_a_class(browser, server, teacher):
+    page, code = teacher
+    page.keyboard.press("1")
+    wait_place(page, 1, 0)
+    page.evaluate(f"() => {ROOT}.querySelector('.class-join').hidden = false")
+    p = joined(browser, server, code)
+    wait_place(p, 1, 0)
+    p.locator('[data-testid="lesson-choice"]').first.click()
+    problems = []
+    for who, q in (("projector", page), ("phone", p)):
+        for violation in axe().run(q).response["violations"]:
+            if violation["impact"] in ("serious", "critical"):
+                problems += [
+                    f"{who} {violation['id']}: {n['html'][:140]}" for n in violation["nodes"]
+                ]
+    page.evaluate(f"() => {ROOT}.querySelector('.class-join').hidden = true")
+    p.context.close()
+    assert not problems, "\n".join(problems)
