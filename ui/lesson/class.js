@@ -6,16 +6,15 @@
    timings). Phones (/lesson?join=CODE) read the state, then follow its event stream in the
    browser: no Streamlit rerun per phone per step. A phone answers the class's question (one
    answer per phone token, replaced until the reveal), may look back (←) and return
-   (class-follow). The teacher's presenter window (another helper's) talks to this deck over a
-   BroadcastChannel: hello → class; its actions (reveal, tally, reset, end) run here.
+   (class-follow). The teacher's presenter window (presenter.js) talks to this deck over
+   channel.js's BroadcastChannel: hello → class; its actions (reveal, tally, reset, end) run here.
    The class's record is D.klass (run.js newDeck); its nodes are class_panel.js's, its calls
    to the server and its place as the class's state class_net.js's. */
 
 const { classCall, classError, classErrorOf, classNodes, classTexts, classUrl, classWord, drawScene,
-  goScene, goStep, paintBar, paintJoin, paintTally, phoneToken, placeBody, placeOf, quizOf, speak,
-  stepNext } = LESSON;
+  goScene, goStep, onMessage, paintBar, paintJoin, paintTally, phoneToken, placeBody, classPlaceOf,
+  post, quizOf, speak, stepNext } = LESSON;
 
-const CHANNEL = "attention-lab-deck"; // the teacher's windows (the presenter view's contract)
 const CODE_RE = /^[2-9A-HJ-NP-Z]{4,6}$/; // classroom/codes.py: no 0/O/1/I
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000];
 const ANSWER_TRIES = 5;
@@ -68,7 +67,7 @@ function classHolds(D) {
     (room=new), lead it again (room=CODE) or join one (join=CODE). */
 function startClassroom(D) {
   const info = D.header.classroom;
-  if (!info) return;
+  if (!info || D.header.window === "presenter") return; // it hears the class from the projector
   const N = classNodes(D, {
     start: () => {
       D.els.help.hidden = true; // the key list closes; the join panel opens
@@ -81,7 +80,7 @@ function startClassroom(D) {
     end: () => classAction(D, "end"),
   });
   classNodesOf.set(D, N);
-  openChannel(D);
+  listenToPresenter(D);
   classTexts(D, N);
   paintBar(D, N);
   if (info.room === "new") makeClass(D);
@@ -281,7 +280,7 @@ function takeState(D, state, fresh = false) {
     useSetup(D, bare.setup);
     if (K.following) goToClass(D);
   }
-  K.place = placeOf(D, bare);
+  K.place = classPlaceOf(D, bare);
   paint(D);
   tellPresenter(D);
 }
@@ -337,7 +336,7 @@ function useSetup(D, setup) {
 /** Move this deck to the class's scene and step (not a move of the phone's own). */
 function goToClass(D) {
   const K = D.klass;
-  const place = placeOf(D, K.state);
+  const place = classPlaceOf(D, K.state);
   if (!place || !D.header) return;
   K.applying = true;
   try {
@@ -522,32 +521,23 @@ function placeTally(D) {
   if (N.tally.parentNode !== box) box.append(N.tally);
 }
 
-/** The teacher's windows: answer a presenter's hello, run its actions, tell it every change. */
-function openChannel(D) {
-  const win = D.els.root.ownerDocument.defaultView;
-  if (!win.BroadcastChannel || D.touch) return;
-  const channel = new win.BroadcastChannel(CHANNEL);
-  channelOf.set(D, channel);
-  channel.addEventListener("message", (ev) => {
-    const m = ev.data || {};
+/** The teacher's presenter window (channel.js): its hello gets the class, its actions lead it
+    as the teacher's keys do. */
+function listenToPresenter(D) {
+  onMessage(D, "hello", () => tellPresenter(D));
+  onMessage(D, "action", (m) => {
     const K = D.klass;
-    if (!K || K.role !== "teacher") return;
-    if (m.kind === "hello") tellPresenter(D);
-    else if (m.kind === "action" && ACTIONS.includes(m.do)) {
-      if (m.do === "end") K.endArmed = Date.now(); // the presenter asked once: it means it
-      classAction(D, m.do);
-    }
+    if (!K || K.role !== "teacher" || !ACTIONS.includes(m.do)) return;
+    if (m.do === "end") K.endArmed = Date.now(); // the presenter asked twice already
+    classAction(D, m.do);
   });
 }
 
-const channelOf = new WeakMap(); // deck → its BroadcastChannel
-
+/** The class's state, its tally and join link, to the teacher's other windows. */
 function tellPresenter(D) {
   const K = D.klass;
-  const channel = channelOf.get(D);
-  if (!channel || !K || K.role !== "teacher" || !K.state) return;
-  const state = { ...K.state, tally: K.tally, join: K.join, qr: K.qr };
-  channel.postMessage({ kind: "class", from: "deck", state });
+  if (!K || K.role !== "teacher" || !K.state) return;
+  post(D, { kind: "class", state: { ...K.state, tally: K.tally, join: K.join, qr: K.qr } });
 }
 
 /** The deck leaves the page: close the stream, the channel and the timers. */
@@ -557,7 +547,6 @@ function stopClassroom(D) {
     K.stream?.close();
     clearTimeout(K.timer);
   }
-  channelOf.get(D)?.close();
 }
 
 return { classAction, classHeader, startClassroom, stopClassroom, toggleJoin };

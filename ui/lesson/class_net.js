@@ -60,7 +60,7 @@ function phoneToken(D) {
 }
 
 /** [scene number, step index] of a state's scene and step id on this deck (null: unknown). */
-function placeOf(D, state) {
+function classPlaceOf(D, state) {
   const k = Object.keys(D.scenes).find((n) => D.scenes[n].id === state.scene);
   if (!k) return null;
   const i = D.scenes[k].steps.findIndex((s) => s.id === state.step);
@@ -100,4 +100,4 @@ function setupOf(D) {
   return { sentence: h.settings.sentence, settings: h.settings, blocks };
 }
 
-return { classCall, classErrorOf, classUrl, phoneToken, placeBody, placeOf };
+return { classCall, classErrorOf, classUrl, phoneToken, placeBody, classPlaceOf };
