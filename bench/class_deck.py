@@ -44,7 +44,8 @@ POSTS = """() => {
   window.fetch = async (url, init) => {
     const t = performance.now();
     const r = await real(url, init);
-    if (String(url).endsWith('/state')) window.__posts.push([performance.now() - t, init.body.slice(0, 60)]);
+    const place = String(init?.body || '').slice(0, 40);
+    if (String(url).endsWith('/state')) window.__posts.push([performance.now() - t, place]);
     return r;
   };
 }"""
@@ -124,7 +125,7 @@ def run(pw, base: str, phones: int, steps: int) -> None:
                 missed += 1
         teacher.wait_for_timeout(150)  # the projector's animation ends before the next key
     posts = teacher.evaluate("() => window.__posts")
-    print(sorted(posts, reverse=True)[:4])
+    slowest = sorted(posts, reverse=True)[:3]
     posts = [ms for ms, _ in posts]
     browser.close()
     med_own, med_follow = statistics.median(own), statistics.median(follow)
@@ -144,7 +145,8 @@ def run(pw, base: str, phones: int, steps: int) -> None:
     print(f"slowest phone samples (scene.step): {slow}")
     print(
         f"the projector's POST /class/CODE/state: {len(posts)}, p50 {statistics.median(posts):.0f}"
-        f" ms, max {max(posts):.0f} ms"
+        f" ms, max {max(posts):.0f} ms; slowest: "
+        + ", ".join(f"{ms:.0f} ms {body}" for ms, body in slowest)
     )
 
 

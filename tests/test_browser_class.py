@@ -437,3 +437,36 @@ def test_axe_finds_nothing_serious_on_the_projector_or_a_phone_in_a_class(browse
     page.evaluate(f"() => {ROOT}.querySelector('.class-join').hidden = true")
     p.context.close()
     assert not problems, "\n".join(problems)
+
+
+def test_the_real_presenter_window_shows_the_tally_and_its_reveal_reaches_the_phones(
+    browser, server
+):
+    """S on a projector that leads a class: the presenter window (presenter.js, its link carries
+    room=CODE) leads no second class, hears the tally and its reveal reveals on the phone."""
+    context = browser.new_context(viewport={"width": PROJECTOR[0], "height": PROJECTOR[1]})
+    page = context.new_page()
+    open_lesson(page, server, "?room=new&at=1", PROJECTOR)
+    wait_status(page, "s.state === 'joined' && !!s.code", "a class of its own")
+    code = status(page)["code"]
+    p = joined(browser, server, code)
+    wait_place(p, 1, 0)
+    p.locator('[data-testid="lesson-choice"]').first.click()
+    with context.expect_page(timeout=LOAD_MS) as opened:
+        page.keyboard.press("s")
+    presenter = opened.value
+    presenter.wait_for_selector('[data-testid="lesson"][data-ready="1"]', timeout=LOAD_MS)
+    assert f"room={code}" in presenter.url
+    panel = f"{ROOT}.querySelector('[data-testid=\"presenter-tally\"]')"
+    presenter.wait_for_function(
+        f"() => ({panel}?.innerText || '').includes('{code}')"
+        f" && !!{panel}.querySelector('[data-choice][data-count=\"1\"]')",
+        timeout=LOAD_MS,
+    )
+    assert by_id(presenter, "class-bar").count() == 0  # no class of its own in that window
+    by_id(presenter, "presenter-reveal").click()
+    wait_place(page, 1, 1)
+    wait_place(p, 1, 1)
+    by_id(p, "lesson-verdict").wait_for(timeout=LOAD_MS)
+    context.close()
+    p.context.close()
