@@ -25,7 +25,7 @@ from ui.text import t
 
 pytestmark = pytest.mark.browser
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SHOTS = REPO / "docs" / "screenshots"  # CLASS_DOCS=1 writes the screenshots there
 PROJECTOR = (1024, 768)
 STATUS = f"{ROOT}.querySelector('[data-testid=\"class-status\"]')"

@@ -1,6 +1,6 @@
 """The class's deck side without a browser: every word the class's files ask for is in the
 class's table in zh and en, the link's room= and join= are known keys the page passes on, and
-the class's keys are in the key map (its README table: tests/test_lesson.py)."""
+the class's keys are in the key map (its README table: tests/ui/lesson/test_deck.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from ui.lesson import deck
 from ui.lesson.class_text import ERROR_KEYS, WORD_KEYS, class_text
 from ui.links import PARAMS, parse_query
 
-HERE = Path(__file__).resolve().parent.parent / "ui" / "lesson"
+HERE = Path(__file__).resolve().parents[3] / "ui" / "lesson"
 CLASS_FILES = ("class.js", "class_panel.js", "quiz.js")
 
 
