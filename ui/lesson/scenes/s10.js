@@ -8,7 +8,8 @@ const { addScene, animate, drawChart, fillSide, focusIn, fontsOf, headWeights, l
 
 addScene({
   id: "s10",
-  phone: 1.9,
+  phone: (step) => (step === 0 ? 1.36 : 0.95), // the chain over the map; the learning curve
+  side: 0.22,
   title: "lesson.s10.title",
   steps: [
     { id: "parallel", label: "lesson.s10.step0", caption: "lesson.s10.cap.parallel" },
@@ -28,11 +29,9 @@ addScene({
     };
     return {
       draw(step, from) {
-        const nodes =
-          step === 0
-            ? [wButton(S, tx(S.D, "lesson.s10.play"), race, "s10-play", "primary"), readout]
-            : [readout];
-        fillSide(S, nodes);
+        const play = step === 0 ? wButton(S, tx(S.D, "lesson.s10.play"), race, "s10-play", "primary") : null;
+        readout.hidden = step === 0 && roomOf(S.D).phone; // the figure's own headings say it there
+        fillSide(S, [play, readout]);
         if (step === 0 && from !== 0) race();
         else s10Paint(S, canvas, step, step === 0 ? t : 1, readout);
       },
@@ -55,20 +54,22 @@ function s10Race(S, pen, W, H, base, t, readout) {
   const part = S.part;
   const n = part.n;
   const phone = roomOf(D).phone;
-  const half = phone ? W : (W - base * 2) / 2;
+  const half = phone ? W : (W - base * 2) * 0.4; // the chain's width; the map takes the rest
   const done = t >= 1 ? n : Math.min(n, Math.floor(t * n) + (t > 0 ? 1 : 0));
   const rnn = tx(D, "lesson.s10.rnn", { t: done, n });
   const att = tx(D, "lesson.s10.att", { n });
   const top = penWrap(pen, rnn, 0, 0, half, { px: base, weight: 700 }) + base * 0.6;
-  s10Chain(S, pen, { x: 0, y: top, w: half, h: (phone ? H / 2 : H) - top }, done, base);
+  const chainH = phone ? s10ChainHeight(S, half, base) : H - top;
+  s10Chain(S, pen, { x: 0, y: top, w: half, h: chainH }, done, base);
   const x0 = phone ? 0 : half + base * 2;
-  const y0 = phone ? H / 2 + base * 0.5 : 0;
-  const mapTop = y0 + penWrap(pen, att, x0, y0, half, { px: base, weight: 700 }) + base * 0.4;
+  const y0 = phone ? s10ChainHeight(S, half, base) + top + base * 0.5 : 0;
+  const mw = phone ? W : W - x0; // the map's width
+  const mapTop = y0 + penWrap(pen, att, x0, y0, mw, { px: base, weight: 700 }) + base * 0.4;
   const head = pickHead(S, part, focusIn(S, part));
   const w = headWeights(S, part, head);
-  const labels = labelsOf(D, part, { w: half, h: H - mapTop });
+  const labels = labelsOf(D, part, { w: mw, h: H - mapTop });
   const fonts = fontsOf(D);
-  const g0 = mapGeometry(S.doc.createElement("canvas").getContext("2d"), labels, half, H - mapTop, fonts);
+  const g0 = mapGeometry(S.doc.createElement("canvas").getContext("2d"), labels, mw, H - mapTop, fonts);
   const g = { ...g0, left: g0.left + x0, top: g0.top + mapTop, height: g0.height + mapTop, x0 };
   const rgb = (i, j) => (t > 0 ? rampRgb(D.luts.weight, w[i * n + j], 0, 1) : null);
   const axes = { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") };
@@ -122,6 +123,14 @@ function s10Chain(S, pen, box, done, base) {
   }
 }
 
+/** The chain's height with every word in it (a phone's: the map goes under it). */
+function s10ChainHeight(S, w, base) {
+  const step = base * 3;
+  const perRow = Math.max(2, Math.floor(w / step));
+  const r = Math.min(base * 0.75, step * 0.3);
+  return Math.ceil(S.part.n / perRow) * (r * 2 + base * 2);
+}
+
 /** The arrow from one node to the next: across a row, or a bracket down at the row's end. */
 function s10Link(pen, [x, y], [x1, y1], r, colour) {
   if (y1 === y) {
@@ -172,7 +181,11 @@ function s10Curve(S, pen, W, H, base, readout) {
     say = tx(D, "lesson.s10.onset", { step: c.onset });
     penTry(pen, say, sc.sx(c.onset) + 10, sc.sy(0.4), { px: base, colour: pen.ink.warm, weight: 700 });
   }
-  readout.textContent = `${tx(D, "lesson.s10.curve", { head: head + 1 })}: ${pctText(c.hits[0])} → ${pctText(c.hits.at(-1))}${say ? ` · ${say}` : ""}`;
+  const job = part.jobs?.[head];
+  const human = job && job.relation === "pronoun_antecedent" && job.total
+    ? `\n${tx(D, "lesson.s10.human", { hits: job.hits, total: job.total, p: pctText(job.hits / job.total, 1) })}`
+    : ""; // the other set, as §1 and §6 count it
+  readout.textContent = `${tx(D, "lesson.s10.curve", { head: head + 1 })}: ${pctText(c.hits[0])} → ${pctText(c.hits.at(-1))}${say ? ` · ${say}` : ""}${human}`;
   return readout.textContent;
 }
 
