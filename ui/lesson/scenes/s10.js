@@ -3,13 +3,14 @@
 
 const { mapGeometry } = VIEW;
 const { addScene, animate, drawChart, fillSide, focusIn, fontsOf, headWeights, labelsOf, pctText,
-  penArrow, penDone, penLine, penMap, penTry, penWrap, pickHead, rampRgb, roomOf, sceneCanvas,
-  scenePen, tx, wButton, wReadout } = LESSON;
+  make, penArrow, penDone, penLine, penMap, penTry, penWrap, pickHead, rampRgb, roomOf,
+  sceneCanvas, scenePen, setLocal, tx, wButton, wReadout } = LESSON;
 
 addScene({
   id: "s10",
-  phone: (step) => (step === 0 ? 1.36 : 0.95), // the chain over the map; the learning curve
+  phone: (step) => (step === 0 ? 1.1 : 0.95), // the chain over the map; the learning curve
   side: 0.22,
+  local: { which: 0 }, // a phone's figure at the first step: 0 the RNN's chain, 1 the map
   title: "lesson.s10.title",
   steps: [
     { id: "parallel", label: "lesson.s10.step0", caption: "lesson.s10.cap.parallel" },
@@ -29,15 +30,28 @@ addScene({
     };
     return {
       draw(step, from) {
+        const phone = roomOf(S.D).phone;
         const play = step === 0 ? wButton(S, tx(S.D, "lesson.s10.play"), race, "s10-play", "primary") : null;
-        readout.hidden = step === 0 && roomOf(S.D).phone; // the figure's own headings say it there
-        fillSide(S, [play, readout]);
+        readout.hidden = step === 0 && phone; // the figure's own headings say it there
+        fillSide(S, [step === 0 && phone ? s10Which(S) : null, play, readout]);
         if (step === 0 && from !== 0) race();
         else s10Paint(S, canvas, step, step === 0 ? t : 1, readout);
       },
     };
   },
 });
+
+/** The phone's one figure: the chain or the map, a tap on the other switches (toggle buttons). */
+function s10Which(S) {
+  const box = make(S.doc, "div", "which", { role: "group", "data-testid": "s10-which" });
+  box.setAttribute("aria-label", tx(S.D, "lesson.s10.which"));
+  ["lesson.s10.which_rnn", "lesson.s10.which_att"].forEach((key, k) => {
+    const b = wButton(S, tx(S.D, key), () => setLocal(S, { which: k }), `s10-which-${k}`);
+    b.setAttribute("aria-pressed", String(S.local.which === k));
+    box.append(b);
+  });
+  return box;
+}
 
 function s10Paint(S, canvas, step, t, readout) {
   const { D, W, H, base, pen } = scenePen(S, canvas);
@@ -58,11 +72,16 @@ function s10Race(S, pen, W, H, base, t, readout) {
   const done = t >= 1 ? n : Math.min(n, Math.floor(t * n) + (t > 0 ? 1 : 0));
   const rnn = tx(D, "lesson.s10.rnn", { t: done, n });
   const att = tx(D, "lesson.s10.att", { n });
-  const top = penWrap(pen, rnn, 0, 0, half, { px: base, weight: 700 }) + base * 0.6;
-  const chainH = phone ? s10ChainHeight(S, half, base) : H - top;
-  s10Chain(S, pen, { x: 0, y: top, w: half, h: chainH }, done, base);
+  // A phone shows one of the two, the chain or the map, and a tap switches (S.local.which).
+  const only = phone ? S.local.which : null;
+  readout.textContent = `${rnn}\n${att}`;
+  if (only !== 1) {
+    const top = penWrap(pen, rnn, 0, 0, half, { px: base, weight: 700 }) + base * 0.6;
+    s10Chain(S, pen, { x: 0, y: top, w: half, h: H - top }, done, base);
+    if (only === 0) return `${rnn}. ${att}.`;
+  }
   const x0 = phone ? 0 : half + base * 2;
-  const y0 = phone ? s10ChainHeight(S, half, base) + top + base * 0.5 : 0;
+  const y0 = 0;
   const mw = phone ? W : W - x0; // the map's width
   const mapTop = y0 + penWrap(pen, att, x0, y0, mw, { px: base, weight: 700 }) + base * 0.4;
   const head = pickHead(S, part, focusIn(S, part));
@@ -74,7 +93,6 @@ function s10Race(S, pen, W, H, base, t, readout) {
   const rgb = (i, j) => (t > 0 ? rampRgb(D.luts.weight, w[i * n + j], 0, 1) : null);
   const axes = { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") };
   penMap(pen, g, { rgb, labels, axes, keep: focusIn(S, part), fonts, causal: false, numbers: null });
-  readout.textContent = `${rnn}\n${att}`;
   return `${rnn}. ${att}.`;
 }
 
@@ -121,14 +139,6 @@ function s10Chain(S, pen, box, done, base) {
       align: side > 0 ? "left" : "right",
     });
   }
-}
-
-/** The chain's height with every word in it (a phone's: the map goes under it). */
-function s10ChainHeight(S, w, base) {
-  const step = base * 3;
-  const perRow = Math.max(2, Math.floor(w / step));
-  const r = Math.min(base * 0.75, step * 0.3);
-  return Math.ceil(S.part.n / perRow) * (r * 2 + base * 2);
 }
 
 /** The arrow from one node to the next: across a row, or a bracket down at the row's end. */
