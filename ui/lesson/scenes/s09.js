@@ -62,7 +62,7 @@ addScene({
   id: "s09",
   layout: (step) => (step === 0 ? "stack" : "side"), // the code beside the map; then the question
   side: 0.26,
-  phone: (step) => [0, 0.95, 0.66][step], // the code fills the screen; then the map and the quiz
+  // phone: none: on a phone the figure (the code; then the map) fills what the quiz leaves
   title: "lesson.s9.title",
   steps: [
     { id: "code", label: "lesson.s9.step0", caption: "lesson.s9.cap.code", set: { causal: false } },
@@ -82,6 +82,7 @@ addScene({
       },
     },
     { id: "mask", label: "lesson.s9.step_mask", caption: "lesson.s9.cap.mask", set: { causal: true } },
+    { id: "compare", label: "lesson.s9.step_compare", caption: "lesson.s9.cap.compare", set: { causal: true } },
   ],
   take: (S) => tx(S.D, "lesson.s9.take"),
   mount: (S) => s9Mount(S),
@@ -104,7 +105,7 @@ function s9Mount(S) {
     draw(step) {
       const phone = roomOf(D).phone;
       const id = S.steps[step].id;
-      const causal = id === "mask" && S.local.causal;
+      const causal = (id === "mask" || id === "compare") && S.local.causal;
       // The code step: the whole code beside the map (on a phone: alone, indents halved so fewer
       // lines wrap). After it, the map, under the mask's own line of code (not on a phone).
       const excerpt = id !== "code";
@@ -119,7 +120,7 @@ function s9Mount(S) {
       });
       pre.style.fontSize = phone || excerpt ? "" : `${s9CodePx(S, codeLines.length)}px`;
       const sw =
-        id === "mask"
+        id === "compare" || (id === "mask" && !phone) // a phone's reveal has the verdict's room
           ? wSwitch(S, tx(D, "lesson.s9.switch"), causal, (on) => setLocal(S, { causal: on }), "s9-causal")
           : null;
       const batch = id === "code" ? make(S.doc, "p", "code-note") : null;
