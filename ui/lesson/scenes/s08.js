@@ -7,7 +7,7 @@ const { addScene, arr, fillSide, fontsOf, make, pctText, penDone, penStart, penT
 
 addScene({
   id: "s08",
-  phone: (step) => [0.85, 0.72, 0.75][step], // one map, its question or its switches under it
+  // phone: none: on a phone the one map fills what its question or its switches leave // one map, its question or its switches under it
   title: "lesson.s8.title",
   local: { pos: false, which: 1 }, // positions added (the switch, the last step); the phone's map
   steps: [
@@ -32,7 +32,6 @@ addScene({
     { id: "reveal", label: "lesson.s8.step1", caption: "lesson.s8.cap.reveal", set: { pos: false } },
     { id: "pos", label: "lesson.s8.step2", caption: "lesson.s8.cap.pos", set: { pos: true } },
   ],
-  takeBefore: (S) => tx(S.D, "lesson.s8.take_before"),
   take: (S) => tx(S.D, "lesson.s8.take"),
   mount: (S) => s8Mount(S),
 });
@@ -68,6 +67,7 @@ function s8Mount(S) {
       const line = step === 0 ? "" : pos ? tx(D, "lesson.s8.why_pos", { v: pctText(o.diff1) })
         : tx(D, "lesson.s8.why", { v: o.diff0.toExponential(1) });
       readout.textContent = step === 1 && !pos ? "" : line; // at the reveal the verdict says it
+      readout.hidden = !readout.textContent;
     },
     destroy: () => views.forEach((v) => v.destroy()),
   };
