@@ -8,7 +8,7 @@ const { addScene, animate, drawChart, fillSide, focusIn, fontsOf, headWeights, l
 
 addScene({
   id: "s10",
-  phone: (step) => (step === 0 ? 1.1 : 0.95), // the chain over the map; the learning curve
+  // phone: none: on a phone the chain, the map or the curve fills the screen's rest
   side: 0.22,
   local: { which: 0 }, // a phone's figure at the first step: 0 the RNN's chain, 1 the map
   title: "lesson.s10.title",
