@@ -187,20 +187,23 @@ def sentence_set(s: Settings, prefix: str) -> tuple[dict, dict[str, np.ndarray]]
         tinfo, tarr = data.trained_part(found, prefix + "t.", s.focus, s.sentence, say, s.lang)
         arrays.update(tarr)
     if info is not None:
-        info["skeleton"] = skeleton_part(arrays, prefix, info, s.scale)
+        info["skeleton"] = skeleton_part(arrays, prefix, info)
     needs = data.scene_needs(info, tinfo)
     if found is None and lab is not None and tinfo is None:
         needs.update({k: "lesson.need.trained" for k in data.TRAINED_SCENES})
     return {"lab": info, "trained": tinfo, "needs": needs}, arrays
 
 
-def skeleton_part(arrays: dict, prefix: str, info: dict, scale: bool) -> dict:
-    """§9: the skeleton's weights of head 1, mask off and on, added to `arrays`."""
-    q, k, v = (arrays[f"{prefix}{m}"] for m in "qkv")  # (h, n, d_k)
+def skeleton_part(arrays: dict, prefix: str, info: dict) -> dict:
+    """§9: the skeleton's weights of head 1 (X and head 1's columns of W_Q, W_K, W_V), mask off
+    and on, added to `arrays` (the lesson's numbers always divide by √d_k: lesson_settings)."""
+    x = arrays[f"{prefix}x"]  # (n, d_model)
+    d_k = info["d_k"]
+    w_q, w_k, w_v = (arrays[f"{prefix}w_{m}"][:, :d_k] for m in "qkv")  # (d_model, d_k) head 1
     head = 0
     for causal in (False, True):
         mask = skeleton.causal_mask(info["n"]) if causal else None
-        _, w = skeleton.attention(q[head], k[head], v[head], mask=mask, scale=scale)  # (n, n)
+        _, w = skeleton.attention(x, w_q, w_k, w_v, mask=mask)  # (n, n)
         arrays[f"{prefix}sk{int(causal)}"] = w
     return {"head": head}
 

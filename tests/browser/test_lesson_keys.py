@@ -165,8 +165,8 @@ def test_a_scenes_what_if_stays_in_its_scene(page, streamlit_server):
     open_lesson(page, streamlit_server, "?at=9")
     before = reveal_s5(page)
     press(page, "9")
-    page.locator('[data-testid="s9-causal"]').check()
-    settle(page)
+    press(page, "ArrowRight")
+    press(page, "ArrowRight")  # §9's mask step: the mask on
     assert page.locator('[data-testid="s9-causal"]').is_checked()
     press(page, "4")
     press(page, "ArrowRight")
@@ -177,7 +177,15 @@ def test_a_scenes_what_if_stays_in_its_scene(page, streamlit_server):
     assert reveal_s5(page) == before
     assert "causal" not in parse_qs(urlparse(page.url).query)
     press(page, "9")
-    assert not page.locator('[data-testid="s9-causal"]').is_checked()  # entering resets it
+    press(page, "ArrowRight")
+    press(page, "ArrowRight")
+    page.locator('[data-testid="s9-causal"]').uncheck()  # the what-if: off at the mask step
+    settle(page)
+    press(page, "8")
+    press(page, "9")
+    press(page, "ArrowRight")
+    press(page, "ArrowRight")
+    assert page.locator('[data-testid="s9-causal"]').is_checked()  # entering reset it
 
 
 @pytest.mark.parametrize(

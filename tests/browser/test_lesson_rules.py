@@ -53,21 +53,11 @@ PHONE_TODO[6] = "§6: 1227 px (the map, the overview, the before/after chips, 8 
 
 PHONE_TODO[7] = "§7: 949 px at the measured step, its chart labels clipped"
 
-PHONE_TODO[8] = "§8: 1489 px (two maps stacked)"
-
-PHONE_TODO[9] = "§9: 1225 px (the code above the map)"
-
-PHONE_TODO[10] = "§10: 1103 px (the chain above the map)"
-
 # Scenes whose maps of the example are not readable from the back yet (1024 × 680 / × 768).
 MAPS_TODO: dict[int, str] = {}
 MAPS_TODO[4] = "§4: A beside V and O at ④ has 14 px cells, 6 of 13 labelled; ③'s numbers 16 px"
 
 MAPS_TODO[5] = "§5: the reveal's two maps have 17 px cells, 6 of 13 labelled; numbers 16 px"
-
-MAPS_TODO[9] = "§9: at 1024 × 680 the map labels 6 of 13 tokens"
-
-MAPS_TODO[10] = "§10: the map beside the chain has 17 px cells, 6 of 13 labelled"
 
 
 def todo(table: dict[int, str], scene: int):
@@ -147,10 +137,12 @@ def test_keys_reach_every_interactive_step(page, streamlit_server):
     press(page, "ArrowRight")
     assert (step_id(page), page.evaluate(pressed)) == ("after", "s6-after")
     press(page, "9")
-    assert not page.locator('[data-testid="s9-causal"]').is_checked()
+    assert step_id(page) == "code" and page.locator('[data-testid="s9-causal"]').count() == 0
+    press(page, "ArrowRight")  # the question: what will the mask do? (no switch to peek with)
+    assert step_id(page) == "ask" and page.locator('[data-testid="s9-causal"]').count() == 0
     press(page, "ArrowRight")
     assert step_id(page) == "mask" and page.locator('[data-testid="s9-causal"]').is_checked()
-    assert "step=2" in page.url
+    assert "step=3" in page.url
 
 
 # ---- terms and the glossary ---------------------------------------------------------------------

@@ -261,6 +261,7 @@ def order_part(d_model: int, heads: int, seed: int) -> tuple[dict, dict[str, np.
     a, b = (tokenize(s).texts for s in PAIR)
     perm = ex.match_perm(a, b)
     info: dict = {"a": a, "b": b, "perm": perm, "d_model": d_model, "h": heads, "seed": seed}
+    info["under"] = {x: under_gloss(x, "en") for x in a}  # English glosses under the map's words
     arrays = {}
     for pos in (False, True):
         demo = ex.permutation_demo(a, perm, d_model, heads, pos=pos, seed=seed)

@@ -56,7 +56,8 @@
      takeBefore: (S) => text,     // optional: the line before that (must state no answer)
      local: { when: "after" },    // optional: the scene's own settings besides kit.js LOCAL
      side: 0.22,                  // optional: the side panel's share of the width
-     layout: "stack",             // optional: controls under the figure, not beside it
+     layout: "stack",             // optional: controls under the figure, not beside it; or
+                                  //   (step) => "stack" | "side", per step
      phone: 1.2 | (step) => 1.2,  // optional: the figure's height on a phone, × its width;
                                   //   omit it and the figure fills the screen's rest
      mount: (S) => ({ draw(step, from), destroy() }),

@@ -1,23 +1,26 @@
-"""The article's numpy skeleton of attention: what §9 shows and runs (tested equal to the core)."""
+"""The article's numpy skeleton of attention, one head: what §9 shows and runs (tested equal to
+the core). Its softmax is the article's, exp over the row's sum, without the max subtracted
+first: the lesson's scores (÷√d_k) stay far below exp's overflow (709)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from attention_core import softmax
 
-
-def attention(q, k, v, mask=None, scale=True):
-    """softmax(Q·Kᵀ/√d_k)·V and the weights, for any leading (batch, head) axes."""
-    s = q @ k.swapaxes(-1, -2)  # (…, n, n)
-    if scale:
-        s = s / np.sqrt(q.shape[-1])
+def attention(X, W_Q, W_K, W_V, mask=None):
+    """One head: X (n, d_model), W_* (d_model, d_k) -> (output (n, d_k), weights (n, n))."""
+    Q = X @ W_Q  # (n, d_k)
+    K = X @ W_K
+    V = X @ W_V
+    d_k = Q.shape[-1]
+    scores = Q @ K.T / np.sqrt(d_k)  # (n, n)
     if mask is not None:
-        s = np.where(mask, s, -np.inf)
-    w = softmax(s, axis=-1)  # rows sum to 1
-    return w @ v, w
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores)  # softmax = exp / sum
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ V, weights
 
 
 def causal_mask(n):
-    """(n, n) bool, True = may attend: each row sees itself and the words before."""
+    """(n, n) bool, True = may look: each word sees itself and the words before it."""
     return np.tril(np.ones((n, n), dtype=bool))

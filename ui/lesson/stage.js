@@ -250,6 +250,9 @@ function drawScene(D, step, from) {
   renderQuiz(D, S, step, on);
   D.els.scene.querySelector(".caption").replaceChildren(...richText(D, sceneText(S, step0.caption)));
   D.els.scene.querySelector(".takeaway").textContent = takeText(S, step);
+  if (typeof S.scene.layout === "function") {
+    D.els.scene.classList.toggle("stack", S.scene.layout(step) === "stack"); // a step's own layout
+  }
   S.box = figureBox(D);
   D.inst.draw(step, from);
   if (quizOf(S, step)) renderQuiz(D, S, step, on); // the scene's draw may have changed its answer

@@ -1,14 +1,15 @@
 /* §8 我打你 and 你打我: without positions the second map is the first one permuted (predict,
-   then reveal), with positions it is not. Their maps are the attention view (views.js). */
+   then reveal), with positions it is not. Their maps are the attention view (views.js): side by
+   side on a projector; on a phone one map, and a tap switches it between the two sentences. */
 
-const { addScene, arr, fillSide, fontsOf, make, penDone, penStart, penText, roomOf, sceneView,
-  setLocal, tx, viewHeader, wReadout, wSwitch } = LESSON;
+const { addScene, arr, fillSide, fontsOf, make, pctText, penDone, penStart, penText, roomOf,
+  sceneView, setLocal, tx, viewHeader, wButton, wReadout, wSwitch } = LESSON;
 
 addScene({
   id: "s08",
-  phone: 2.4,
+  // phone: none: on a phone the one map fills what its question or its switches leave // one map, its question or its switches under it
   title: "lesson.s8.title",
-  local: { pos: false }, // positions added to the words (the switch, and the last step)
+  local: { pos: false, which: 1 }, // positions added (the switch, the last step); the phone's map
   steps: [
     {
       id: "ask",
@@ -31,7 +32,6 @@ addScene({
     { id: "reveal", label: "lesson.s8.step1", caption: "lesson.s8.cap.reveal", set: { pos: false } },
     { id: "pos", label: "lesson.s8.step2", caption: "lesson.s8.cap.pos", set: { pos: true } },
   ],
-  takeBefore: (S) => tx(S.D, "lesson.s8.take_before"),
   take: (S) => tx(S.D, "lesson.s8.take"),
   mount: (S) => s8Mount(S),
 });
@@ -39,7 +39,7 @@ addScene({
 /** The two sentences as the view reads them: three tokens each, head 1's weights. */
 function s8Part(o, texts) {
   return { n: texts.length, h: 1, d_k: o.d_model / o.h, source: "random",
-    tokens: texts.map((t) => ({ t, tag: "", tag_name: "", gloss: null })) };
+    tokens: texts.map((t) => ({ t, tag: "", tag_name: "", gloss: null, under: o.under?.[t] || null })) };
 }
 
 function s8Mount(S) {
@@ -56,17 +56,34 @@ function s8Mount(S) {
   const hidden = make(S.doc, "canvas", "", { role: "img", "data-testid": "lesson-hidden-map" });
   return {
     draw(step) {
+      note.hidden = roomOf(D).phone; // the caption names the random weights there
       const pos = step >= 1 ? S.local.pos : false;
       const flip = (on) => setLocal(S, { pos: on });
-      fillSide(S, [step >= 1 ? wSwitch(S, tx(D, "lesson.s8.pos"), pos, flip, "s8-pos") : null, readout]);
+      const which = step >= 1 && roomOf(D).phone ? s8Which(S) : null;
+      const switchAt = roomOf(D).phone ? 2 : 1; // a phone's reveal has the tap between sentences
+      const sw = step >= switchAt ? wSwitch(S, tx(D, "lesson.s8.pos"), pos, flip, "s8-pos") : null;
+      fillSide(S, [sw, which, readout]);
       s8Maps(S, { views, parts, slots, pair, hidden }, step, pos);
-      const line = step === 0 ? "" : tx(D, pos ? "lesson.s8.why_pos" : "lesson.s8.why", {
-        v: (pos ? o.diff1 : o.diff0).toExponential(1),
-      });
+      const line = step === 0 ? "" : pos ? tx(D, "lesson.s8.why_pos", { v: pctText(o.diff1) })
+        : tx(D, "lesson.s8.why", { v: o.diff0.toExponential(1) });
       readout.textContent = step === 1 && !pos ? "" : line; // at the reveal the verdict says it
+      readout.hidden = !readout.textContent;
     },
     destroy: () => views.forEach((v) => v.destroy()),
   };
+}
+
+/** The phone's one map: which sentence it shows, a tap on the other switches (toggle buttons). */
+function s8Which(S) {
+  const o = S.D.header.order;
+  const box = make(S.doc, "div", "which", { role: "group", "data-testid": "s8-which" });
+  box.setAttribute("aria-label", tx(S.D, "lesson.s8.which"));
+  [o.a, o.b].forEach((texts, k) => {
+    const b = wButton(S, texts.join(""), () => setLocal(S, { which: k }), `s8-which-${k}`);
+    b.setAttribute("aria-pressed", String(S.local.which === k));
+    box.append(b);
+  });
+  return box;
 }
 
 /** 我打你 beside 你打我 (hidden behind a "?" until the reveal), each its own view with numbers;
@@ -76,12 +93,15 @@ function s8Maps(S, fig, step, pos) {
   const o = D.header.order;
   const phone = roomOf(D).phone;
   const w = phone ? S.box.w : (fig.pair.clientWidth - 16) / 2;
-  // On a phone the pair is as tall as its maps: share the scene's height under the note.
+  // On a phone one map, under the note: 我打你 at the question, then the one the tap chose.
   const above = fig.pair.getBoundingClientRect().top - S.figure.getBoundingClientRect().top;
-  const h = phone ? (S.box.h - above - 16) / 2 : fig.pair.clientHeight;
+  const h = phone ? S.box.h - above : fig.pair.clientHeight;
   const me = [o.a.indexOf(o.a[0]), o.a.length - 1]; // 我 → 你 in 我打你: row 0, column 2
   const cells = [me, [o.b.indexOf(o.a[me[0]]), o.b.indexOf(o.a[me[1]])]];
-  const show = step === 0 ? [0] : [0, 1];
+  const show = !phone ? (step === 0 ? [0] : [0, 1]) : [step === 0 ? 0 : S.local.which];
+  fig.slots.forEach((slot, k) => {
+    slot.hidden = phone && !show.includes(k);
+  });
   fig.slots[1].replaceChildren(...(step === 0 ? [fig.hidden] : [fig.views[1].view.root]));
   show.forEach((k) => {
     const texts = k === 0 ? o.a : o.b;
@@ -89,12 +109,12 @@ function s8Maps(S, fig, step, pos) {
     const values = arr(D, `o.${k === 0 ? "a" : "b"}${pos ? 1 : 0}`);
     const part = fig.parts[k];
     const head = { digest: `o.${k}${pos ? 1 : 0}`, values: "weights", jobs: [{ label }], numbers: true,
-      state: { focus: cells[k][0] } };
+      state: { focus: cells[k][0] }, box: { w, h } };
     fig.views[k].fit(w, h);
     fig.views[k].show(viewHeader(S, part, head), values);
     fig.views[k].view.mark(step >= 1 ? { i: cells[k][0], j: cells[k][1] } : null);
   });
-  if (step === 0) s8Hidden(S, fig.hidden, w, h, tx(D, "lesson.s8.map", { s: o.b.join("") }));
+  if (step === 0 && !phone) s8Hidden(S, fig.hidden, w, h, tx(D, "lesson.s8.map", { s: o.b.join("") }));
 }
 
 /** The map not shown yet: its name, a dashed square and a "?". */

@@ -3,12 +3,14 @@
 
 const { mapGeometry } = VIEW;
 const { addScene, animate, drawChart, fillSide, focusIn, fontsOf, headWeights, labelsOf, pctText,
-  penArrow, penDone, penLine, penMap, penTry, penWrap, pickHead, rampRgb, roomOf, sceneCanvas,
-  scenePen, tx, wButton, wReadout } = LESSON;
+  make, penArrow, penDone, penLine, penMap, penTry, penWrap, pickHead, rampRgb, roomOf,
+  sceneCanvas, scenePen, setLocal, tx, wButton, wReadout } = LESSON;
 
 addScene({
   id: "s10",
-  phone: 1.9,
+  // phone: none: on a phone the chain, the map or the curve fills the screen's rest
+  side: 0.22,
+  local: { which: 0 }, // a phone's figure at the first step: 0 the RNN's chain, 1 the map
   title: "lesson.s10.title",
   steps: [
     { id: "parallel", label: "lesson.s10.step0", caption: "lesson.s10.cap.parallel" },
@@ -28,17 +30,28 @@ addScene({
     };
     return {
       draw(step, from) {
-        const nodes =
-          step === 0
-            ? [wButton(S, tx(S.D, "lesson.s10.play"), race, "s10-play", "primary"), readout]
-            : [readout];
-        fillSide(S, nodes);
+        const phone = roomOf(S.D).phone;
+        const play = step === 0 ? wButton(S, tx(S.D, "lesson.s10.play"), race, "s10-play", "primary") : null;
+        readout.hidden = step === 0 && phone; // the figure's own headings say it there
+        fillSide(S, [step === 0 && phone ? s10Which(S) : null, play, readout]);
         if (step === 0 && from !== 0) race();
         else s10Paint(S, canvas, step, step === 0 ? t : 1, readout);
       },
     };
   },
 });
+
+/** The phone's one figure: the chain or the map, a tap on the other switches (toggle buttons). */
+function s10Which(S) {
+  const box = make(S.doc, "div", "which", { role: "group", "data-testid": "s10-which" });
+  box.setAttribute("aria-label", tx(S.D, "lesson.s10.which"));
+  ["lesson.s10.which_rnn", "lesson.s10.which_att"].forEach((key, k) => {
+    const b = wButton(S, tx(S.D, key), () => setLocal(S, { which: k }), `s10-which-${k}`);
+    b.setAttribute("aria-pressed", String(S.local.which === k));
+    box.append(b);
+  });
+  return box;
+}
 
 function s10Paint(S, canvas, step, t, readout) {
   const { D, W, H, base, pen } = scenePen(S, canvas);
@@ -55,25 +68,31 @@ function s10Race(S, pen, W, H, base, t, readout) {
   const part = S.part;
   const n = part.n;
   const phone = roomOf(D).phone;
-  const half = phone ? W : (W - base * 2) / 2;
+  const half = phone ? W : (W - base * 2) * 0.4; // the chain's width; the map takes the rest
   const done = t >= 1 ? n : Math.min(n, Math.floor(t * n) + (t > 0 ? 1 : 0));
   const rnn = tx(D, "lesson.s10.rnn", { t: done, n });
   const att = tx(D, "lesson.s10.att", { n });
-  const top = penWrap(pen, rnn, 0, 0, half, { px: base, weight: 700 }) + base * 0.6;
-  s10Chain(S, pen, { x: 0, y: top, w: half, h: (phone ? H / 2 : H) - top }, done, base);
+  // A phone shows one of the two, the chain or the map, and a tap switches (S.local.which).
+  const only = phone ? S.local.which : null;
+  readout.textContent = `${rnn}\n${att}`;
+  if (only !== 1) {
+    const top = penWrap(pen, rnn, 0, 0, half, { px: base, weight: 700 }) + base * 0.6;
+    s10Chain(S, pen, { x: 0, y: top, w: half, h: H - top }, done, base);
+    if (only === 0) return `${rnn}. ${att}.`;
+  }
   const x0 = phone ? 0 : half + base * 2;
-  const y0 = phone ? H / 2 + base * 0.5 : 0;
-  const mapTop = y0 + penWrap(pen, att, x0, y0, half, { px: base, weight: 700 }) + base * 0.4;
+  const y0 = 0;
+  const mw = phone ? W : W - x0; // the map's width
+  const mapTop = y0 + penWrap(pen, att, x0, y0, mw, { px: base, weight: 700 }) + base * 0.4;
   const head = pickHead(S, part, focusIn(S, part));
   const w = headWeights(S, part, head);
-  const labels = labelsOf(D, part, { w: half, h: H - mapTop });
+  const labels = labelsOf(D, part, { w: mw, h: H - mapTop });
   const fonts = fontsOf(D);
-  const g0 = mapGeometry(S.doc.createElement("canvas").getContext("2d"), labels, half, H - mapTop, fonts);
+  const g0 = mapGeometry(S.doc.createElement("canvas").getContext("2d"), labels, mw, H - mapTop, fonts);
   const g = { ...g0, left: g0.left + x0, top: g0.top + mapTop, height: g0.height + mapTop, x0 };
   const rgb = (i, j) => (t > 0 ? rampRgb(D.luts.weight, w[i * n + j], 0, 1) : null);
   const axes = { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") };
   penMap(pen, g, { rgb, labels, axes, keep: focusIn(S, part), fonts, causal: false, numbers: null });
-  readout.textContent = `${rnn}\n${att}`;
   return `${rnn}. ${att}.`;
 }
 
@@ -172,7 +191,11 @@ function s10Curve(S, pen, W, H, base, readout) {
     say = tx(D, "lesson.s10.onset", { step: c.onset });
     penTry(pen, say, sc.sx(c.onset) + 10, sc.sy(0.4), { px: base, colour: pen.ink.warm, weight: 700 });
   }
-  readout.textContent = `${tx(D, "lesson.s10.curve", { head: head + 1 })}: ${pctText(c.hits[0])} → ${pctText(c.hits.at(-1))}${say ? ` · ${say}` : ""}`;
+  const job = part.jobs?.[head];
+  const human = job && job.relation === "pronoun_antecedent" && job.total
+    ? `\n${tx(D, "lesson.s10.human", { hits: job.hits, total: job.total, p: pctText(job.hits / job.total, 1) })}`
+    : ""; // the other set, as §1 and §6 count it
+  readout.textContent = `${tx(D, "lesson.s10.curve", { head: head + 1 })}: ${pctText(c.hits[0])} → ${pctText(c.hits.at(-1))}${say ? ` · ${say}` : ""}${human}`;
   return readout.textContent;
 }
 

@@ -1,0 +1,133 @@
+"""§9 in Chromium: the code as the article writes it (no file path, 20 px on a projector), the
+question on the focus row (predict, judged, explained; its numbers against numpy here), the mask a
+step → reaches, the phone's steps (the code alone, then the map and the question).
+Screenshots: test-artifacts/lesson/s09_*.png."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pages import lesson as page_mod
+from tests.lesson_support import (
+    ROOT,
+    open_lesson,
+    phone_page,
+    phone_problems,
+    press,
+    settle,
+    shot,
+    where,
+)
+from ui.settings import DEFAULTS
+from ui.state import focus_index, lab_for
+from ui.text import t
+
+pytestmark = pytest.mark.browser
+
+CODE = f"{ROOT}.querySelector('[data-testid=\"lesson-code\"]')"
+
+
+def mask_row() -> dict:
+    """The focus row of head 1 without and with the mask, by a plain loop over the model's raw
+    scores (not the skeleton): the share of the words after it, and its largest earlier share."""
+    lab, _ = lab_for(page_mod.lesson_settings(DEFAULTS))
+    scores = lab.result.heads.scores[0] / np.sqrt(lab.d_k)  # (n, n) head 1, ÷√d_k
+    i = focus_index(lab.texts, "")
+    n = len(lab.texts)
+    w0 = np.exp(scores[i]) / np.exp(scores[i]).sum()
+    w1 = np.exp(scores[i, : i + 1]) / np.exp(scores[i, : i + 1]).sum()
+    top = int(np.argmax(w0[: i + 1]))
+    return {"q": lab.texts[i], "after": n - 1 - i, "future": w0[i + 1 :].sum(),
+            "a": w0[top], "b": w1[top], "past": w0[: i + 1].sum()}  # fmt: skip
+
+
+def pct(v: float) -> str:
+    return f"{v * 100:.1f}%"
+
+
+def deck_text(page) -> str:
+    return page.evaluate(f"() => {ROOT}.querySelector('[data-testid=\"lesson\"]').innerText")
+
+
+def test_the_code_reads_like_the_articles_at_20_px_with_no_file_path(page, streamlit_server):
+    open_lesson(page, streamlit_server, "?at=9&lang=en")
+    code = page.locator('[data-testid="lesson-code"]')
+    text = code.inner_text()
+    for line in ("Q = X @ W_Q", "scores = Q @ K.T / np.sqrt(d_k)", "e = np.exp(scores)"):
+        assert line in text
+    assert "skeleton.py" not in deck_text(page) and "ui/lesson" not in deck_text(page)
+    px = page.evaluate(f"() => parseFloat(getComputedStyle({CODE}).fontSize)")
+    assert px >= 20
+    shot(page, "s09_code_1024x768_en.png")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_question_before_the_mask_is_judged_and_explained_with_true_numbers(
+    page, streamlit_server, lang
+):
+    want = mask_row()
+    open_lesson(page, streamlit_server, f"?at=9&lang={lang}")
+    press(page, "ArrowRight")
+    assert where(page) == (9, 1)
+    caption = page.locator('[data-testid="lesson-caption"]').inner_text()
+    assert ("GPT" in caption) and ("一个词一个词地写" in caption or "one word at a time" in caption)
+    assert page.locator('[data-testid="s9-causal"]').count() == 0  # nothing to peek with
+    choices = page.locator('[data-testid="lesson-choice"]')
+    assert choices.count() == 3
+    assert want["q"] in page.locator('[data-testid="lesson-quiz"]').inner_text()
+    shot(page, f"s09_ask_1024x768_{lang}.png")
+    page.get_by_role("button", name=t("lesson.s9.c_keep", lang)).click()  # wrong: shares change
+    settle(page)
+    assert where(page) == (9, 2)
+    box = page.locator('[data-testid="lesson-verdict"]')
+    assert box.get_attribute("data-verdict") == "wrong"
+    said = box.inner_text()
+    for v in (want["future"], want["a"], want["b"]):
+        assert pct(v) in said, (pct(v), said)
+    assert f"{want['past']:.3f}" in said and str(want["after"]) in said
+    assert page.locator('[data-testid="s9-causal"]').is_checked()
+    shot(page, f"s09_mask_1024x768_{lang}.png")
+
+
+def test_the_mask_is_a_step_and_the_map_labels_every_word_at_1024x680(page, streamlit_server):
+    open_lesson(page, streamlit_server, "?at=9&step=mask", (1024, 680))
+    assert where(page) == (9, 2) and "step=3" in page.url
+    cells = page.evaluate(
+        f"() => [...{ROOT}.querySelectorAll('canvas[data-cell]')].filter((c) => "
+        "c.getClientRects().length).map((c) => [Number(c.dataset.cell), c.dataset.labelled])"
+    )
+    assert cells and all(cell >= 20 and lab == "13/13" for cell, lab in cells), cells
+    page.locator('[data-testid="s9-causal"]').uncheck()  # the what-if: the map without it
+    settle(page)
+    assert where(page) == (9, 2)
+    shot(page, "s09_mask_off_1024x680_zh.png")
+
+
+def test_on_a_phone_the_code_then_the_map_and_the_question(browser, streamlit_server):
+    page = phone_page(browser, streamlit_server, "?at=9&lang=en")
+    code = page.locator('[data-testid="lesson-code"]')
+    assert code.is_visible()
+    px = page.evaluate(f"() => parseFloat(getComputedStyle({CODE}).fontSize)")
+    assert px >= 16
+    wide = page.evaluate(f"() => {CODE}.scrollWidth <= {CODE}.clientWidth + 1")
+    assert wide  # wrapped, not cut
+    shot(page, "s09_code_390x844_en.png")
+    assert not phone_problems(page)  # in English too: one screen, nothing cut
+    press(page, "ArrowRight")
+    assert code.is_hidden() and page.locator('[data-testid="lesson-choice"]').count() == 3
+    shot(page, "s09_ask_390x844_en.png")
+    assert not phone_problems(page)
+    press(page, "ArrowRight")  # the reveal: the verdict under the masked map
+    assert page.locator('[data-testid="lesson-verdict"]').is_visible()
+    shot(page, "s09_mask_390x844_en.png")
+    assert not phone_problems(page)
+    press(page, "ArrowRight")  # the comparison: one map, a tap on the switch
+    switch = page.locator('[data-testid="s9-causal"]')
+    assert switch.is_checked()
+    assert not phone_problems(page)
+    switch.tap()
+    settle(page)
+    assert not switch.is_checked() and where(page) == (9, 3)
+    shot(page, "s09_compare_off_390x844_en.png")
+    page.context.close()
