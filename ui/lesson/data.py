@@ -204,7 +204,7 @@ def s1_why(lab: Lab, reading, row: np.ndarray, j: int, say: Say) -> str:
     second = int(np.argsort(row, kind="stable")[-2]) if len(row) > 1 else top
     unknown = say("explorer.sep").join(texts[u] for u in reading.unknown)
     return say(key, q=q, head=n, k=texts[top], w=pct(top), b=texts[second], wb=pct(second),
-               words=unknown)  # fmt: skip
+               words=unknown, r=texts[second])  # fmt: skip
 
 
 def quiz_choices(lab: Lab, i: int, top: int | None, count: int = 3) -> list[int]:
@@ -265,8 +265,8 @@ def scene_needs(lab_info: dict | None, trained_info: dict | None) -> dict[int, s
             out[k] = "" if k in (7, 8) else "lesson.need.empty"
         elif k in NEEDS_TWO and info["n"] < 2:
             out[k] = "lesson.need.two"
-    if trained_info is not None and trained_info.get("quiz") is None:
-        out[1] = "lesson.need.pronoun"
+    if trained_info is not None and trained_info.get("quiz") is None and not out[1]:
+        out[1] = "lesson.need.pronoun"  # (one token says so first: nothing to look at)
     return out
 
 

@@ -125,6 +125,7 @@ function s1Paint(S, canvas, step, bars, chain) {
   }
   if (s1Tall(S, pen, colW, base)) {
     s1Column(S, pen, { step, bars, chain, w, top, base });
+    canvas.dataset.words = `${n}/${n}`; // every word of the sentence drawn (tests)
     penDone(pen);
     canvas.setAttribute("aria-label", s1Alt(S, step, w));
     return;
@@ -133,7 +134,7 @@ function s1Paint(S, canvas, step, bars, chain) {
   const barTop = top + base * 1.6;
   const barMax = labelsY - 8 - barTop;
   const important = [q, ...(quiz.top !== null ? [quiz.top] : []), ...quiz.choices.map((c) => c.i)];
-  s1Labels(S, pen, x, labelsY, important, base);
+  canvas.dataset.words = `${s1Labels(S, pen, x, labelsY, important, base)}/${n}`;
   if (step === 0) {
     s1Arcs(pen, x, labelsY - 6, quiz, colW);
     penText(pen, "?", x(q), labelsY - 10, {
@@ -291,6 +292,7 @@ function s1Labels(S, pen, x, y, important, base) {
   const en = S.D.header.lang === "en";
   const colW = part.tokens.length > 1 ? x(1) - x(0) : pen.w; // a gloss may take two columns
   const seen = new Set();
+  let drawn = 0; // words of the sentence drawn: the rest would be crowded out
   for (const j of order) {
     if (seen.has(j)) continue;
     seen.add(j);
@@ -303,6 +305,7 @@ function s1Labels(S, pen, x, y, important, base) {
       weight: mine ? 700 : 400,
     };
     if (!penTry(pen, part.tokens[j].t, x(j), y, o)) continue;
+    drawn += 1;
     const under = en ? part.tokens[j].under : null;
     if (under) {
       const g = { ...o, colour: pen.ink.muted, weight: 400, max: 2 * colW };
@@ -310,6 +313,7 @@ function s1Labels(S, pen, x, y, important, base) {
       penTry(pen, under, Math.min(Math.max(x(j), half), pen.w - half), y + base * 1.3, g);
     }
   }
+  return drawn;
 }
 
 function s1Bars(pen, w, x, colW, bottom, maxH, quiz, base) {
