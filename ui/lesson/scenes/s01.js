@@ -123,7 +123,8 @@ function s1Paint(S, canvas, step, bars, chain) {
     const cap = tx(D, key, { head: head + 1, job, q: part.tokens[q].t });
     top = penWrap(pen, cap, 0, 0, W, { px: base, colour: ink.muted });
   }
-  if (s1Tall(S, pen, colW, base)) {
+  const roomy = roomOf(D).phone || (H - top - base * 3) / n >= base * 1.2; // rows at full size
+  if (roomy && s1Tall(S, pen, colW, base)) {
     s1Column(S, pen, { step, bars, chain, w, top, base });
     canvas.dataset.words = `${n}/${n}`; // every word of the sentence drawn (tests)
     penDone(pen);

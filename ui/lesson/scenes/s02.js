@@ -345,7 +345,8 @@ function s2Legend(S, pen, x, y, limit, px) {
   penCells(pen, x, y, w, px * 0.6, 1, steps, (_, c) =>
     rampRgb(S.D.luts.signed, ((2 * c) / (steps - 1) - 1) * limit, -limit, limit),
   );
-  const o = { px: Math.max(11, Math.round(px * 0.8)), base: "top", colour: pen.ink.muted };
+  const small = roomOf(S.D).phone ? Math.max(11, Math.round(px * 0.8)) : px; // the room's least
+  const o = { px: small, base: "top", colour: pen.ink.muted };
   const at = y + px * 0.7;
   penText(pen, `−${limit.toFixed(2)}`, x, at, o);
   penText(pen, "0", x + w / 2, at, { ...o, align: "center" });

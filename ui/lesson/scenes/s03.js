@@ -131,7 +131,7 @@ function s3Matrix(S, pen, g, i) {
   const order = [i, ...tokens.map((_, r) => r)];
   for (const r of new Set(order)) {
     penTry(pen, tokens[r].t, labelW - 6, y0 + (r + 0.5) * rowH, {
-      px: Math.min(g.base, Math.max(11, rowH * 0.8)),
+      px: roomOf(g.D).phone ? Math.min(g.base, Math.max(11, rowH * 0.8)) : g.base, // every few
       align: "right",
       weight: r === i ? 700 : 400,
       colour: r === i ? pen.ink.warm : pen.ink.text,
@@ -197,19 +197,18 @@ function s3Weights(pen, g, w, x, y, side) {
 /** The colours' legend at the top right: blue below 0, red above, each strip and matrix on
     its own scale (its largest |value| the deepest colour). */
 function s3Legend(pen, g) {
-  const px = Math.max(11, Math.round(g.base * 0.8));
-  const w = g.base * 5;
-  const x = g.W - w - px;
+  const px = roomOf(g.D).phone ? Math.max(11, Math.round(g.base * 0.8)) : g.base; // room's least
+  const o = { px, base: "middle", colour: pen.ink.muted };
+  const y = g.base * 0.6; // on the title's line, at its right: "colour − ▬▬▬ +"
+  const w = g.base * 4;
+  const x = g.W - px - w;
   const steps = 21;
-  penCells(pen, x, 2, w, px * 0.7, 1, steps, (_, c) =>
+  penCells(pen, x, y - px * 0.35, w, px * 0.7, 1, steps, (_, c) =>
     rampRgb(g.D.luts.signed, (2 * c) / (steps - 1) - 1, -1, 1),
   );
-  const o = { px, base: "top", colour: pen.ink.muted };
-  const at = 2 + px * 0.8;
-  penText(pen, "−", x, at, o);
-  penText(pen, "0", x + w / 2, at, { ...o, align: "center" });
-  penText(pen, "+", x + w, at, { ...o, align: "right" });
-  penTry(pen, tx(g.D, "lesson.s3.legend"), x - 6, 2, { ...o, align: "right" });
+  penText(pen, "+", g.W, y, { ...o, align: "right" });
+  const minus = penText(pen, "−", x - 4, y, { ...o, align: "right" });
+  penTry(pen, tx(g.D, "lesson.s3.legend"), minus[0] - 6, y, { ...o, align: "right" });
 }
 
 /** Where one head's d_k columns end and the next head's begin. */
