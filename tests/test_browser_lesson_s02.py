@@ -47,7 +47,7 @@ def test_the_mix_is_real_and_equals_the_cores_output(page, streamlit_server):
 
 
 def test_the_question_is_judged_on_the_rows_top_share(page, streamlit_server):
-    i, head, w = mixed_row()
+    _, _, w = mixed_row()
     texts = load_demo_model().run(SENTENCE).tokens.texts
     order = np.argsort(-w, kind="stable")
     open_lesson(page, streamlit_server, "?at=2")

@@ -218,7 +218,7 @@ def test_s1_presents_the_heads_pick_as_the_answer_only_when_read_token_says_answ
     right = [c["i"] for c in quiz["choices"] if c["right"]]
     if reading.status == "answer":
         assert quiz["judged"] and right == [reading.keys[0]] == [top]
-        hits = f"{reading.head.total} 个代词标注对了 {reading.head.hits} 个"  # labels, not sentences
+        hits = f"{reading.head.total} 个代词标注对了 {reading.head.hits} 个"  # labels
         assert hits in next(c["why"] for c in quiz["choices"] if c["right"])
     else:
         assert not quiz["judged"] and right == []
@@ -227,8 +227,9 @@ def test_s1_presents_the_heads_pick_as_the_answer_only_when_read_token_says_answ
             rival = lab.tokens[reading.rival]
             key = "lesson.s1.ambiguous_name" if not gender(rival.text, rival.tag) else None
             key = key or TOLD[reading.status].lesson
-            assert said == {say_zh(key, q=lab.texts[i], head=head + 1, k=lab.texts[top],
-                                   w=f"{weights[head, i, top] * 100:.0f}%", r=rival.text)}  # fmt: skip
+            w = f"{weights[head, i, top] * 100:.0f}%"
+            fmt = {"q": lab.texts[i], "head": head + 1, "k": lab.texts[top], "w": w}
+            assert said == {say_zh(key, r=rival.text, **fmt)}
             return
         assert said == {say_zh(TOLD[reading.status].lesson, q=lab.texts[i], head=head + 1,
                                k=lab.texts[top], w=f"{weights[head, i, top] * 100:.0f}%",

@@ -23,7 +23,8 @@ SETS = ("eval_set", "eval_test", "eval_blind", "eval_round4", "eval_round5")
 
 def raw_pronoun_labels() -> tuple[int, int, int]:
     """(pronoun labels, sentences with one, labels whose pronoun is 它) from the sets' raw lines:
-    "sentence | P 他>小明 | V 走>他" (它#2: the sentence's second 它), no tokenising, no project code."""
+    "sentence | P 他>小明 | V 走>他" (它#2: the sentence's second 它), no tokenising, no project
+    code."""
     labels = sentences = it = 0
     for name in SETS:
         for line in (DATA / f"{name}.txt").read_text(encoding="utf-8").splitlines():

@@ -1,5 +1,6 @@
 """§2's row against numpy: with nothing picked, the library shows 他 in the head whose row mixes
-most (its second and third shares together, at least MIX_MIN), not the pronoun head's 100% lookup."""
+most (its second and third shares together, at least MIX_MIN), not the pronoun head's 100%
+lookup."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def mixed_row(sentence: str = SENTENCE, word: str = "他") -> tuple[int, int, np
 
 
 def test_the_default_row_is_a_real_mix_not_a_lookup():
-    i, head, w = mixed_row()
+    i, _, w = mixed_row()
     top = np.sort(w)[::-1]
     assert top[1] + top[2] >= mix_min() and top[0] < 0.9
     assert (w >= 0.10).sum() >= 3  # 他 60%, 小明 21%, 书 12% today: three cards count
