@@ -210,7 +210,8 @@ function s2Deck(S, pen, o) {
   const cardH = base * (phone ? 4.9 : en ? 6.6 : 5.3);
   const wide = phone ? 3.2 : 4.6; // a card's least width, in labels
   const cols = Math.max(2, Math.min(n, Math.floor(pen.w / (base * wide)), 8));
-  const room = pen.h - (base * 1.7 * 4 + base * 3.4) - o.top; // the mix, its legend below
+  const mixRoom = phone ? 0 : base * 1.7 * 4 + base * 3.4; // the mix, its legend (a phone: alone)
+  const room = pen.h - mixRoom - o.top;
   const rows = Math.max(1, Math.floor(room / (cardH + 8)));
   const { cards, more } = s2Cards(o.w, n, cols * rows);
   const cw = (pen.w - (cols - 1) * 8) / cols;
