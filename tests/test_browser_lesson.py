@@ -335,6 +335,8 @@ def test_a_sentence_a_scene_cannot_use_says_so_and_offers_the_example(page, stre
     assert page.locator('[data-testid="lesson-choice"]').count() == 3  # the example's question
     assert parse_qs(urlparse(page.url).query)["s"] == [typed]
     press(page, "2")
+    press(page, "ArrowRight")
+    press(page, "ArrowRight")  # §2's query words stand beside its mix (its question first)
     chips = page.locator('[data-testid="lesson-side"] button[data-i]').all_inner_texts()
     assert "公园" in chips  # §2 runs on what was typed
     page.locator('[data-testid="lesson-edit"]').click()

@@ -43,10 +43,6 @@ pytestmark = pytest.mark.browser
 
 # Scenes that do not fit a phone's screen yet (measured at 390 × 844, the example sentence).
 PHONE_TODO: dict[int, str] = {}
-PHONE_TODO[2] = "§2: the page is 1204 px for an 844 px screen (the cards, the mix)"
-
-PHONE_TODO[3] = "§3: W_Q · W_K · W_V labels cut at 390 px (canvas labels clipped)"
-
 PHONE_TODO[5] = "§5: 1345 px at the reveal (two maps stacked), 1041 px at the question"
 
 PHONE_TODO[6] = "§6: 1227 px (the map, the overview, the before/after chips, 8 lines)"

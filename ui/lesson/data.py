@@ -7,6 +7,7 @@ weights·V on the raw scores (softmax.js, tested against the core in Chromium).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -17,6 +18,8 @@ from attention_core import experiments as ex
 from attention_core import tokenize
 from attention_core.analysis import attention_cost, generation_cost, qk_variance, rnn_states
 from demo_model import describe_heads, job_onsets, load_demo_history, load_demo_model
+from demo_model.data import evalset
+from demo_model.lexicon import gender
 from demo_model.metrics import RELATIONS
 from demo_model.reading import ANSWER, NO_HEAD, PRONOUNS, read_token
 from ui.explorer import units
@@ -32,7 +35,7 @@ SCENE_FILES = tuple(
     if re.fullmatch(r"scenes/s\d\d\.js", name)
 )
 SCENES = len(SCENE_FILES)  # §1 … §10, the link's at=1 … 10
-NEEDS_TWO = (2, 3, 4, 5, 6, 9, 10)  # scenes whose figure needs at least two tokens
+NEEDS_TWO = (1, 2, 3, 4, 5, 6, 9, 10)  # scenes whose figure needs at least two tokens
 TRAINED_SCENES = (1, 6)  # scenes that always show the trained model
 PAIR = ("我打你", "你打我")  # §8, as in the article
 COST_NS = (128, 256, 512, 1024, 2048)  # §7: lengths whose plain attention is measured
@@ -144,6 +147,14 @@ def head_jobs(step: int | None, say: Say) -> list[dict]:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def pronoun_sentences() -> int:
+    """How many human-written test sentences carry a pronoun label (its labels are the pronoun
+    head's total: 347 labels in 326 sentences); the files' lines, not tokenised."""
+    rows = [row for path in evalset.ALL_SETS.values() for row in evalset.parse(path)]
+    return sum(any(code == "P" for code, *_ in labels) for _, _, labels in rows)
+
+
 def pronoun_quiz(lab: Lab, say: Say) -> dict | None:
     """§1's question "他 looks at which word?", judged by read_token: the measured pronoun head's
     pick is the answer only when its status is "answer"; otherwise the verdict says why not and
@@ -169,6 +180,7 @@ def pronoun_quiz(lab: Lab, say: Say) -> dict | None:
             for j in choices
         ],
         "judged": reading.answer is not None,
+        "sentences": pronoun_sentences(),  # the human-written sentences its head's labels are in
     }
 
 
@@ -185,10 +197,14 @@ def s1_why(lab: Lab, reading, row: np.ndarray, j: int, say: Say) -> str:
             return say("lesson.s1.right", k=texts[j], w=pct(j), **fmt)
         return say("lesson.s1.wrong", c=texts[j], wc=pct(j), k=texts[top], w=pct(top), **fmt)
     key = TOLD[reading.status].lesson
+    if reading.rival is not None:  # AMBIGUOUS: who else fits, and why (the one gender rule)
+        r = lab.tokens[reading.rival]
+        key = "lesson.s1.ambiguous_name" if gender(r.text, r.tag) == "" else key
+        return say(key, q=q, head=n, k=texts[top], w=pct(top), r=r.text)
     second = int(np.argsort(row, kind="stable")[-2]) if len(row) > 1 else top
     unknown = say("explorer.sep").join(texts[u] for u in reading.unknown)
     return say(key, q=q, head=n, k=texts[top], w=pct(top), b=texts[second], wb=pct(second),
-               words=unknown)  # fmt: skip
+               words=unknown, r=texts[second])  # fmt: skip
 
 
 def quiz_choices(lab: Lab, i: int, top: int | None, count: int = 3) -> list[int]:
@@ -251,8 +267,8 @@ def scene_needs(lab_info: dict | None, trained_info: dict | None) -> dict[int, s
             out[k] = "" if k in (7, 8) else "lesson.need.empty"
         elif k in NEEDS_TWO and info["n"] < 2:
             out[k] = "lesson.need.two"
-    if trained_info is not None and trained_info.get("quiz") is None:
-        out[1] = "lesson.need.pronoun"
+    if trained_info is not None and trained_info.get("quiz") is None and not out[1]:
+        out[1] = "lesson.need.pronoun"  # (one token says so first: nothing to look at)
     return out
 
 
