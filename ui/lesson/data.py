@@ -8,6 +8,7 @@ weights·V on the raw scores (softmax.js, tested against the core in Chromium).
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -280,20 +281,64 @@ def variance_block(seed: int) -> dict:
     }
 
 
-def cost_block(ns: Sequence[int] = COST_NS) -> dict:
-    """§7: plain attention's measured time and peak memory at each n, slopes; KV-cache FLOPs."""
-    secs, peak = [], []
-    for n in ns:
-        run = ex.attention_fns(n)["plain"]
-        peak.append(float(ex.peak_bytes(run)))
-        secs.append(ex.best_time(run, 3))
+COST_ROUNDS = 7  # §7: rounds of timing, every length once per round (they share the noise)
+COST_RUN_MS = 2.0  # §7: a length's runs within a round add up to about this (its fastest counts)
+
+
+def cost_times(ns: Sequence[int], rounds: int = COST_ROUNDS) -> np.ndarray:
+    """(rounds, len(ns)) seconds of plain attention, warm: `rounds` rounds taking turns over the
+    lengths, after one round that is dropped; within a round each length runs at least 3 times
+    (a short one about COST_RUN_MS in all) and its fastest run counts."""
+    fns = [ex.attention_fns(n)["plain"] for n in ns]
+    out = np.empty((rounds + 1, len(ns)))
+    for r in range(rounds + 1):  # round 0 warms up (allocation, BLAS threads) and is dropped
+        for k, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            fn()
+            best = time.perf_counter() - t0
+            for _ in range(max(2, min(16, int(COST_RUN_MS / 1e3 / max(best, 1e-6))))):
+                t0 = time.perf_counter()
+                fn()
+                best = min(best, time.perf_counter() - t0)
+            out[r, k] = best
+    return out[1:]
+
+
+def fit_ends(ns: Sequence[int], ys: Sequence[float], keep: np.ndarray) -> list[float]:
+    """The least-squares line of log y on log n over the kept points, at its first and last n."""
+    x = np.log(np.asarray(ns, dtype=float)[keep])
+    slope, icpt = np.polyfit(x, np.log(np.asarray(ys, dtype=float)[keep]), 1)
+    return [float(np.exp(icpt + slope * x[0])), float(np.exp(icpt + slope * x[-1]))]
+
+
+def cost_block(ns: Sequence[int] = COST_NS, rounds: int = COST_ROUNDS) -> dict:
+    """§7: plain attention's measured time (fastest of the rounds) and peak memory at each n, and
+    ONE fit per measurement: the slope of log y on log n over the lengths where the n² work
+    dominates (n ≥ experiments.FIT_FROM: below it fixed costs rule), its range, and its spread:
+    the lowest and highest slope the same fit gives with any one round left out; doubling n
+    multiplies y by 2^slope. KV-cache FLOPs counted."""
+    with ex.MEASURING:
+        peak = [float(ex.peak_bytes(ex.attention_fns(n)["plain"])) for n in ns]
+        times = cost_times(ns, rounds)  # (rounds, len(ns))
+    secs = times.min(axis=0)
+    keep = ex.fit_points(ns, ex.FIT_FROM)
+    fit_ns = [n for n, k in zip(ns, keep, strict=True) if k]
+    rest = [np.delete(times, r, axis=0).min(axis=0) for r in range(rounds)]  # one round left out
+    spread = [ex.fit_slope(fit_ns, row[keep]) for row in rest]
+    ms, mib = secs * 1e3, np.asarray(peak) / 2**20
     kv = [generation_cost(t, ex.COST_D, 1) for t in KV_TS]
     return {
         "n": list(ns),
-        "ms": [s * 1e3 for s in secs],
-        "mib": [b / 2**20 for b in peak],
+        "ms": [float(v) for v in ms],
+        "ms_rounds": [[float(s) * 1e3 for s in row] for row in times],  # (rounds, len(ns))
+        "mib": [float(v) for v in mib],
+        "fit": [fit_ns[0], fit_ns[-1]],  # the lengths the slopes are fitted on
+        "fit_ms": fit_ends(ns, ms, keep),  # the fitted line at fit[0] and fit[1], to draw it
+        "fit_mib": fit_ends(ns, mib, keep),
         "slope_t": ex.fit_slope(ns, secs, ex.FIT_FROM),
+        "slope_t_spread": [min(spread), max(spread)],  # the same fit, any one round left out
         "slope_m": ex.fit_slope(ns, peak, ex.FIT_FROM),
+        "rounds": rounds,
         "d": ex.COST_D,
         "kv_t": list(KV_TS),
         "kv_with": [float(c.flops_with_cache) for c in kv],
