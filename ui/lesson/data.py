@@ -19,7 +19,8 @@ from attention_core import tokenize
 from attention_core.analysis import attention_cost, generation_cost, qk_variance, rnn_states
 from demo_model import describe_heads, job_onsets, load_demo_history, load_demo_model
 from demo_model.metrics import RELATIONS
-from demo_model.reading import ANSWER, NO_HEAD, PRONOUNS, read_token
+from demo_model.reading import ANSWER, NO_HEAD, PRONOUNS, best_head, read_token
+from demo_model.relations import questions_of
 from ui.explorer import units
 from ui.gloss import gloss, named, short_gloss, tag_name
 from ui.readings import TOLD
@@ -136,13 +137,25 @@ def head_jobs(step: int | None, say: Say) -> list[dict]:
     """Per head of the trained model at a measured step: its job as measured, in words: name
     (a map's caption), hits (the counts) and label (both, where one line says it all)."""
     out = []
-    for h in describe_heads(step):
+    heads = describe_heads(step)
+    for h in heads:
         name, hits = job_words(h, say)
         label = say("lesson.job.full", job=name, hits=hits)
         clear = h.relation != "diffuse"
+        best = best_head(heads, h.relation) if clear else None
         out.append({"relation": h.relation, "label": label, "name": name, "measured": hits,
-                    "clear": clear, "hits": h.hits, "total": h.total})  # fmt: skip
+                    "clear": clear, "hits": h.hits, "total": h.total,
+                    "heldout_hits": h.heldout_hits, "heldout_total": h.heldout_total,
+                    "read": best is not None and best.head == h.head})  # fmt: skip
     return out
+
+
+def head_queries(lab: Lab, jobs: list[dict]) -> list[int | None]:
+    """§6: per head, the first token of the sentence that asks the head's job (他 for the pronoun
+    head, a verb for the verb head, a modifier for the modifier heads: relations.questions_of),
+    or None when no token asks it (a head without a job, a sentence without a modifier)."""
+    asks = [questions_of(lab.tokens, i) for i in range(len(lab.tokens))]
+    return [next((i for i, q in enumerate(asks) if job["relation"] in q), None) for job in jobs]
 
 
 def pronoun_quiz(lab: Lab, say: Say) -> dict | None:
@@ -230,8 +243,10 @@ def trained_part(
     if start.shape == arrays[f"{prefix}scores"].shape:
         arrays[f"{prefix}scores0"] = start
     quiz = pronoun_quiz(lab, say)
+    jobs = head_jobs(None, say)
     info.update(
-        jobs=head_jobs(None, say),
+        jobs=jobs,
+        queries=head_queries(lab, jobs),
         jobs0=head_jobs(first, say),
         step=load_demo_model().step,
         step0=first,
