@@ -46,7 +46,7 @@ function s7Choices(S) {
 
 addScene({
   id: "s07",
-  phone: (step) => (step === 1 ? 0.7 : step === 0 ? 0.62 : 0.9),
+  phone: (step) => (step === 1 ? 0.58 : step === 0 ? 0.52 : 0.9),
   title: "lesson.s7.title",
   steps: [
     { id: "cells", label: "lesson.s7.step0", caption: "lesson.s7.cap.cells",
@@ -69,6 +69,7 @@ addScene({
         const D = S.D;
         const b = D.header.blocks.cost;
         if (!b) askBlock(D, "cost"); // asked on the question's step: measured by its reveal
+        S.quizBox.classList.add("row-choices"); // "about 2×, 4×, 8×" side by side
         const nodes = [readout];
         if (step === 1 && b) {
           pick = Math.min(pick, b.n.length - 1);
