@@ -49,10 +49,6 @@ PHONE_TODO[3] = "§3: W_Q · W_K · W_V labels cut at 390 px (canvas labels clip
 
 PHONE_TODO[5] = "§5: 1345 px at the reveal (two maps stacked), 1041 px at the question"
 
-PHONE_TODO[6] = "§6: 1227 px (the map, the overview, the before/after chips, 8 lines)"
-
-PHONE_TODO[7] = "§7: 949 px at the measured step, its chart labels clipped"
-
 PHONE_TODO[8] = "§8: 1489 px (two maps stacked)"
 
 PHONE_TODO[9] = "§9: 1225 px (the code above the map)"

@@ -5,7 +5,7 @@
 
 const { attentionWeights, headColour, hexRgb } = VIEW;
 const { addScene, arr, bigMap, divisorOf, fillSide, focusIn, make, pctText, pickHead, rankRow,
-  penArrow, penCells, penDone, penOutline, penText, quoteTok, roomOf, sceneCanvas, scenePen,
+  penArrow, penCells, penDone, penFont, penOutline, penText, quoteTok, roomOf, sceneCanvas, scenePen,
   setLocal, tx, wReadout } = LESSON;
 
 function s6Choice(S, when, label) {
@@ -72,8 +72,8 @@ addScene({
         const phone = roomOf(D).phone;
         S.quizBox.classList.add("row-choices"); // "head 1" … "head 4" side by side
         if (split) {
-          fillSide(S, [readout]);
           readout.textContent = tx(D, "lesson.s6.split_say", s6Words(S));
+          fillSide(S, [phone ? null : readout]); // a phone: the caption says it
           s6Split(S, canvas);
           return;
         }
@@ -178,8 +178,9 @@ function s6Why(S, k) {
     S.local.causal, new Float64Array(n * n)); // prettier-ignore
   const j = rankRow(w, n, i)[0];
   const job = part.jobs[k];
-  return tx(D, "lesson.s6.why", { head: k + 1, job: job.name, hits: job.measured,
-    q: quoteTok(D, part.tokens[i]), k: quoteTok(D, part.tokens[j]), w: pctText(w[i * n + j]) }); // prettier-ignore
+  const tok = (x) => (roomOf(D).phone ? part.tokens[x].t : quoteTok(D, part.tokens[x]));
+  return tx(D, "lesson.s6.why", { head: k + 1, job: job.name, hits: job.measured, q: tok(i),
+    k: tok(j), w: pctText(w[i * n + j]) }); // prettier-ignore
 }
 
 function s6HeadLabel(S, k) {
@@ -187,17 +188,20 @@ function s6HeadLabel(S, k) {
   return tx(S.D, "lesson.s6.step_head", { i: k + 1, job: job ? job.name : "" });
 }
 
-/** The readout: what the step's map shows, in a line or two. */
+/** The readout: what the step's map shows, in a line or two (a phone: shorter, the tokens
+    without glosses, the job's name left to the map's title). */
 function s6Say(S, id, head, i, w, jobs, before) {
   const D = S.D;
   const part = S.tpart;
   const n = part.n;
+  const phone = roomOf(D).phone;
   const j = rankRow(w, n, i)[0];
   const name = tx(D, "lesson.head", { i: head + 1 });
-  const arrow = `${quoteTok(D, part.tokens[i])} → ${quoteTok(D, part.tokens[j])} ${pctText(w[i * n + j])}`;
+  const tok = (k) => (phone ? part.tokens[k].t : quoteTok(D, part.tokens[k]));
+  const arrow = `${tok(i)} → ${tok(j)} ${pctText(w[i * n + j])}`;
   const row = tx(D, "lesson.s6.row", { row: arrow });
   if (id === "after") return tx(D, "lesson.s6.look", { q: part.tokens[i].t });
-  const lines = [`${name} · ${jobs[head].label}`, row];
+  const lines = [phone ? jobs[head].measured : `${name} · ${jobs[head].label}`, row];
   if (before || !/^h\d$/.test(id)) return lines.join("\n");
   const asked = part.queries?.[head];
   if (jobs[head].clear && (asked === null || asked === undefined))
@@ -205,7 +209,8 @@ function s6Say(S, id, head, i, w, jobs, before) {
   const twin = jobs.findIndex((o, k) => k !== head && o.clear && o.relation === jobs[head].relation);
   if (twin >= 0) {
     const [a, b] = jobs[head].read ? [head, twin] : [twin, head];
-    lines.push(tx(D, "lesson.s6.twins", { a: a + 1, b: b + 1, job: jobs[head].name,
+    const key = phone ? "lesson.s6.twins_short" : "lesson.s6.twins";
+    lines.push(tx(D, key, { a: a + 1, b: b + 1, job: jobs[head].name,
       ha: jobs[a].heldout_hits, hb: jobs[b].heldout_hits, t: jobs[a].heldout_total,
       ta: jobs[a].hits, tb: jobs[b].hits, total: jobs[a].total })); // prettier-ignore
   }
@@ -226,7 +231,11 @@ function s6Split(S, canvas) {
   const stripH = Math.min(base * 2.2, (H - gap * (rows + 1) - base * 1.4 * rows) / rows);
   const fullW = Math.min(W - base * 2, base * 24);
   const x0 = (W - fullW) / 2;
-  const line = (y, s, o = {}) => penText(pen, s, W / 2, y, { px: base, align: "center",
+  const fit = (text, w, weight = 600) => { // the type's size for text in w, at most base
+    pen.ctx.font = penFont(pen, base, weight);
+    return Math.min(base, Math.floor((base * w) / Math.max(1, pen.ctx.measureText(text).width)));
+  };
+  const line = (y, s, o = {}) => penText(pen, s, W / 2, y, { px: fit(s, W - 4), align: "center",
     base: "top", ...o }); // prettier-ignore
   const strip = (x, y, w, cols, hue) => {
     penCells(pen, x, y, w, stripH, 1, cols, (_, c) => hue(c));
@@ -245,8 +254,11 @@ function s6Split(S, canvas) {
   for (let k = 0; k < h; k++) {
     const x = x0 + k * (cut + gap);
     strip(x, y, cut, dk, () => hues[k % hues.length]);
-    penText(pen, tx(D, "lesson.head", { i: k + 1 }), x + cut / 2, y + stripH / 2, { px: base,
-      align: "center", colour: ink.text, weight: 600 }); // prettier-ignore
+    const said = tx(D, "lesson.head", { i: k + 1 });
+    const px = fit(said, cut - 6);
+    const name = px >= base * 0.8 ? said : String(k + 1); // too narrow: its number alone
+    penText(pen, name, x + cut / 2, y + stripH / 2, { px: fit(name, cut - 6), align: "center",
+      colour: ink.text, weight: 600 }); // prettier-ignore
   }
   y += stripH + base * 0.3;
   for (let k = 0; k < h; k++) penArrow(pen, x0 + k * (cut + gap) + cut / 2, y, x0 + (k + 0.5) * (fullW / h), y + gap, ink.muted, 2);
