@@ -7,9 +7,11 @@ weights·V on the raw scores (softmax.js, tested against the core in Chromium).
 
 from __future__ import annotations
 
+import ctypes
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -300,21 +302,56 @@ COST_ROUNDS = 7  # §7: rounds of timing, every length once per round (they shar
 COST_RUN_MS = 2.0  # §7: a length's runs within a round add up to about this (its fastest counts)
 
 
-def cost_times(ns: Sequence[int], rounds: int = COST_ROUNDS) -> np.ndarray:
+@contextmanager
+def one_blas_thread() -> Iterator[bool]:
+    """numpy's OpenBLAS on one thread while the block runs (True when it could be set): on a busy
+    machine BLAS threads that wait for each other's cores made n = 1024 take 10 to 80 times
+    n = 512's time, whatever the n² work; one thread times the work. Found by its symbol in the
+    loaded library (as threadpoolctl does); without it nothing changes."""
+    found = None
+    try:
+        with open("/proc/self/maps", encoding="utf-8") as maps:
+            paths = {line.split()[-1] for line in maps if "openblas" in line.lower()}
+        for path in sorted(p for p in paths if p.startswith("/")):
+            lib = ctypes.CDLL(path)
+            for pre in ("scipy_openblas", "openblas"):
+                for suf in ("64_", ""):
+                    get = getattr(lib, f"{pre}_get_num_threads{suf}", None)
+                    put = getattr(lib, f"{pre}_set_num_threads{suf}", None)
+                    if get and put and found is None:
+                        found = (get, put)
+    except OSError:
+        found = None
+    if found is None:
+        yield False
+        return
+    get, put = found
+    before = get()
+    put(1)
+    try:
+        yield True
+    finally:
+        put(before)
+
+
+def cost_times(
+    ns: Sequence[int], rounds: int = COST_ROUNDS, clock: Callable[[], float] = time.perf_counter
+) -> np.ndarray:
     """(rounds, len(ns)) seconds of plain attention, warm: `rounds` rounds taking turns over the
     lengths, after one round that is dropped; within a round each length runs at least 3 times
-    (a short one about COST_RUN_MS in all) and its fastest run counts."""
+    (a short one about COST_RUN_MS in all) and its fastest run counts. clock: the wall clock, or
+    this thread's CPU time when BLAS runs on it alone (a busy machine's waits left out)."""
     fns = [ex.attention_fns(n)["plain"] for n in ns]
     out = np.empty((rounds + 1, len(ns)))
     for r in range(rounds + 1):  # round 0 warms up (allocation, BLAS threads) and is dropped
         for k, fn in enumerate(fns):
-            t0 = time.perf_counter()
+            t0 = clock()
             fn()
-            best = time.perf_counter() - t0
+            best = clock() - t0
             for _ in range(max(2, min(16, int(COST_RUN_MS / 1e3 / max(best, 1e-6))))):
-                t0 = time.perf_counter()
+                t0 = clock()
                 fn()
-                best = min(best, time.perf_counter() - t0)
+                best = min(best, clock() - t0)
             out[r, k] = best
     return out[1:]
 
@@ -332,9 +369,12 @@ def cost_block(ns: Sequence[int] = COST_NS, rounds: int = COST_ROUNDS) -> dict:
     dominates (n ≥ experiments.FIT_FROM: below it fixed costs rule), its range, and its spread:
     the lowest and highest slope the same fit gives with any one round left out; doubling n
     multiplies y by 2^slope. KV-cache FLOPs counted."""
-    with ex.MEASURING:
-        peak = [float(ex.peak_bytes(ex.attention_fns(n)["plain"])) for n in ns]
-        times = cost_times(ns, rounds)  # (rounds, len(ns))
+    with ex.MEASURING, one_blas_thread() as one:
+        # peak memory: the least of 3 runs (tracemalloc counts the server's other threads too)
+        runs = [ex.attention_fns(n)["plain"] for n in ns]
+        peak = [float(min(ex.peak_bytes(run) for _ in range(3))) for run in runs]
+        clock = time.thread_time if one else time.perf_counter  # CPU time of the one thread
+        times = cost_times(ns, rounds, clock)  # (rounds, len(ns))
     secs = times.min(axis=0)
     keep = ex.fit_points(ns, ex.FIT_FROM)
     fit_ns = [n for n, k in zip(ns, keep, strict=True) if k]
@@ -354,6 +394,7 @@ def cost_block(ns: Sequence[int] = COST_NS, rounds: int = COST_ROUNDS) -> dict:
         "slope_t_spread": [min(spread), max(spread)],  # the same fit, any one round left out
         "slope_m": ex.fit_slope(ns, peak, ex.FIT_FROM),
         "rounds": rounds,
+        "one_thread": one,  # one BLAS thread, timed by its CPU time (else the wall clock)
         "d": ex.COST_D,
         "kv_t": list(KV_TS),
         "kv_with": [float(c.flops_with_cache) for c in kv],

@@ -189,7 +189,7 @@ function s6HeadLabel(S, k) {
 }
 
 /** The readout: what the step's map shows, in a line or two (a phone: shorter, the tokens
-    without glosses, the job's name left to the map's title). */
+    without glosses). */
 function s6Say(S, id, head, i, w, jobs, before) {
   const D = S.D;
   const part = S.tpart;
@@ -201,7 +201,8 @@ function s6Say(S, id, head, i, w, jobs, before) {
   const arrow = `${tok(i)} → ${tok(j)} ${pctText(w[i * n + j])}`;
   const row = tx(D, "lesson.s6.row", { row: arrow });
   if (id === "after") return tx(D, "lesson.s6.look", { q: part.tokens[i].t });
-  const lines = [phone ? jobs[head].measured : `${name} · ${jobs[head].label}`, row];
+  const lines = [before ? `${name} · ${jobs[head].label}` : jobs[head].measured, row]; // after
+  // training the map's title names the job: the readout gives its counts
   if (before || !/^h\d$/.test(id)) return lines.join("\n");
   const asked = part.queries?.[head];
   if (jobs[head].clear && (asked === null || asked === undefined))
