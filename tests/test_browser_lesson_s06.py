@@ -62,7 +62,8 @@ def test_the_question_hides_the_jobs_and_its_answer_is_the_measured_pronoun_head
     assert right.get_attribute("data-choice") == f"h{PRONOUN + 1}"
     assert "小明" in verdict.inner_text() and "308" in verdict.inner_text()
     said = page.evaluate(READOUT)
-    assert said.startswith(t("lesson.head", "zh", i=PRONOUN + 1)) and "小明" in said
+    counts = t("lesson.job.hits", "zh", hits=HEADS[PRONOUN].hits, total=HEADS[PRONOUN].total)
+    assert said.startswith(counts) and "他 → 小明" in said
 
 
 def test_each_head_step_shows_its_own_head_and_the_twins_say_which_the_app_reads(
@@ -75,8 +76,10 @@ def test_each_head_step_shows_its_own_head_and_the_twins_say_which_the_app_reads
         open_lesson(page, streamlit_server, f"?at=6&step=h{k + 1}")
         pressed = page.locator('[data-testid="lesson-heads"] [aria-pressed="true"]')
         assert pressed.get_attribute("data-key") == f"head-{k}"
-        said = page.evaluate(READOUT)
-        assert said.startswith(t("lesson.head", "zh", i=k + 1))
+        said = page.evaluate(READOUT)  # the counts of the job the map's title names
+        assert said.startswith(t("lesson.job.hits", "zh", hits=HEADS[k].hits, total=HEADS[k].total))
+        title = page.locator('[data-testid="lesson-figure"]').inner_text()
+        assert t(f"lesson.job.{HEADS[k].relation}", "zh") in title
         if k in twins:
             a, b = HEADS[read], HEADS[other]
             fields = {"a": read + 1, "b": other + 1, "t": a.heldout_total, "ha": a.heldout_hits}
