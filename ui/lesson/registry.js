@@ -147,6 +147,10 @@ const LESSON = Object.seal({
   bigMap: null, NO_JOB: null, sceneView: null, viewHeader: null,
   // chart.js: line charts on the pen
   decadeTicks: null, drawChart: null, logAxis: null,
+  // cellstep.js: §4's step "cell": one score taken apart (the view's cell.js breakdown)
+  asideFigure: null, CELL_STEP: null, cellStep: null,
+  // qkstep.js: §6's steps "qk" and "qk0": one head's queries and keys in one plane (qk.js)
+  QK_STEPS: null, qkStep: null,
   // scenes/s01.js: §1 whom 他 means (predict, the pronoun head, an RNN's chain)
   // scenes/s02.js: §2 the library lookup
   // scenes/s03.js: §3 one word's three faces

@@ -3,7 +3,7 @@
    in a row (a step of its own, so a presenter's → reaches it). */
 
 const { mapGeometry } = VIEW;
-const { addScene, animate, arr, divisorOf, fillSide, focusIn, fontsOf, goStep, headPicker,
+const { addScene, animate, arr, CELL_STEP, cellStep, divisorOf, fillSide, focusIn, fontsOf, goStep, headPicker,
   headWeights, labelsOf, mixRows, pctText, penCells, penDone, penInkOn, penMap, penText, penTry,
   penWrap, pickHead, rampRgb, rankRow, sceneCanvas, scenePen, setLocal, softmaxExample, tx,
   wButton, wReadout } = LESSON;
@@ -34,13 +34,15 @@ function s4Name(S, k) {
 
 addScene({
   id: "s04",
-  phone: 1.2,
+  phone: (step) => (step > S4_STEPS.length ? 0 : 1.2), // the cell step: the screen's rest
   title: "lesson.s4.title",
-  steps: [...S4_STEPS, { id: "play", label: "lesson.s4.step_play", caption: "lesson.s4.cap.play" }],
+  steps: [...S4_STEPS, { id: "play", label: "lesson.s4.step_play", caption: "lesson.s4.cap.play" },
+    CELL_STEP], // one score taken apart (cellstep.js)
   take: (S) => tx(S.D, S.local.scale ? "lesson.s4.take" : "lesson.s4.take_off"),
   terms: (S) => ({ softmax: softmaxExample(S, S.part) }), // the glossary's example, this row
   mount: (S) => {
     const canvas = sceneCanvas(S);
+    const cell = cellStep(S); // the step "cell" draws itself
     const readout = wReadout(S, "lesson-readout");
     let shown = { from: 0, to: 0, p: 1 };
     const kept = { key: "", gFull: null, gSmall: null }; // the maps' geometry (s4Geometry)
@@ -70,6 +72,7 @@ addScene({
     const replay = () => (S.D.step === S4_STEPS.length ? play() : goStep(S, "play"));
     return {
       draw(step, from) {
+        if (cell.draw(step)) return;
         const part = S.part;
         const i = focusIn(S, part);
         const head = pickHead(S, part, i);

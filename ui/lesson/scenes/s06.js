@@ -5,8 +5,8 @@
 
 const { attentionWeights, headColour, hexRgb } = VIEW;
 const { addScene, arr, bigMap, divisorOf, fillSide, focusIn, make, pctText, pickHead, rankRow,
-  penArrow, penCells, penDone, penFont, penOutline, penText, quoteTok, roomOf, sceneCanvas, scenePen,
-  setLocal, tx, wReadout } = LESSON;
+  penArrow, penCells, penDone, penFont, penOutline, penText, QK_STEPS, qkStep, quoteTok, roomOf,
+  sceneCanvas, scenePen, setLocal, tx, wReadout } = LESSON;
 
 function s6Choice(S, when, label) {
   const b = make(
@@ -41,6 +41,7 @@ addScene({
     { id: "h2", label: (S) => s6HeadLabel(S, 1), caption: "lesson.s6.cap.h2", set: { when: "after" } },
     { id: "h3", label: (S) => s6HeadLabel(S, 2), caption: "lesson.s6.cap.h3", set: { when: "after" } },
     { id: "h4", label: (S) => s6HeadLabel(S, 3), caption: "lesson.s6.cap.h4", set: { when: "after" } },
+    ...QK_STEPS, // queries and keys in one plane, step 0 then trained (qkstep.js)
     { id: "split", label: "lesson.s6.step_split", caption: "lesson.s6.cap.split" },
   ],
   words: (S) => s6Words(S),
@@ -59,9 +60,11 @@ addScene({
     const part = S.tpart;
     const big = bigMap(S, S.figure, part); // one head large, every head small
     const canvas = sceneCanvas(S, "s6-split");
+    const qk = qkStep(S, part); // the steps "qk0" and "qk" draw themselves
     let pickedAt = -1; // the step on which a head was picked in the overview (it wins there)
     return {
       draw(step, from) {
+        if (qk.draw(step)) return;
         const D = S.D;
         const id = S.steps[step].id;
         if (from !== step) pickedAt = -1;
