@@ -21,6 +21,7 @@ import classroom
 from attention_core.experiments import cell_counts
 from ui import explorer, palette, sidebar, state
 from ui.lesson import data, deck, skeleton
+from ui.lesson.class_text import class_text
 from ui.links import MAX_URL_SENTENCE
 from ui.routing import ensure_router
 from ui.settings import DEFAULT_SENTENCE, Settings
@@ -117,6 +118,21 @@ def write_link(at: int) -> None:
     step= itself from then on (the settings: app.py's sidebar.sync_query)."""
     if st.query_params.get("at") != str(at):
         st.query_params["at"] = str(at)
+
+
+# ---- the live class in the link (room=new | room=CODE: the teacher; join=CODE: a phone) ---------
+
+CODE_RE = re.compile(r"[2-9A-HJ-NP-Z]{4,6}")  # classroom/codes.py's alphabet: no 0/O/1/I
+
+
+def class_of(lang: str) -> dict:
+    """What the deck needs of the class the link names: room ("new" or a code), join (a code),
+    the class's words. A malformed code is passed on as it was typed (cut), so the phone says
+    that no class has it; the deck's class.js talks to the server itself."""
+    room = str(st.query_params.get("room") or "")[:8].strip()
+    join = str(st.query_params.get("join") or "")[:8].strip().upper()
+    room = room if room == "new" or CODE_RE.fullmatch(room) else ""
+    return {"room": room or None, "join": join or None, "text": class_text(lang)}
 
 
 # ---- what the deck sends back: a new sentence ---------------------------------------------------
@@ -315,7 +331,10 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
         arrays = {**arrays, **more}
     order, oarr = order_set(s.d_model, s.heads, s.seed)
     blocks = {"variance": None, "cost": None}
-    for name in st.session_state.get(BLOCKS, []):
+    klass = class_of(s.lang)
+    # A teacher's class shows the projector's figures on every phone: measure both up front.
+    wanted = ("variance", "cost") if klass["room"] else st.session_state.get(BLOCKS, [])
+    for name in wanted:
         blocks[name] = variance_block(s.seed) if name == "variance" else cost_block()
     window = window_of()
     header = {
@@ -346,6 +365,7 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
         "keys": deck.key_help(s.lang),  # the key list's lines, from the key map (deck.KEY_MAP)
         "colours": palette.for_lesson(),  # the one palette: the view's (room size), the deck's
         "view_text": deck.view_text(s.lang),  # the attention view's words (its maps are the view)
+        "classroom": klass,  # the class the link names, and its words (class.js)
     }
     return header, {**arrays, **oarr}
 

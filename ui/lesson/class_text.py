@@ -41,6 +41,15 @@ WORD_KEYS = {
     "right": "classroom.right",
     "wrong": "classroom.wrong",
     "tally_count": "classroom.tally_count",
+    "tally_hidden": "classroom.tally_hidden",
+    "join_button": "classroom.join_button",
+    "tally_button": "classroom.tally_button",
+    "reset": "classroom.reset",
+    "end_again": "classroom.end_again",
+    "close": "classroom.close",
+    "scan": "classroom.scan",
+    "qr_alt": "classroom.qr_alt",
+    "class_at": "classroom.class_at",
 }
 
 

@@ -23,7 +23,8 @@ HERE = Path(__file__).resolve().parent
 # each gives (ui/explorer/units.py joins and checks them).
 REGISTRY = units.read_registry(HERE / "registry.js")
 JS_FILES = REGISTRY.files
-CSS = (HERE / "lesson.css", HERE / "lesson_parts.css")  # the deck's stylesheet, in this order
+# The deck's stylesheet, in this order (class.css: the live class's bar, join panel and tally).
+CSS = (HERE / "lesson.css", HERE / "lesson_parts.css", HERE / "class.css")
 # The deck's keys, written once (reveal.js keeps its key map in one place and builds its help
 # from it): per action, the keys that do it (KeyboardEvent.key; a letter in capitals stands for
 # both cases, "Space" for " ", "Shift+Space" for Space with Shift held) and its line in the key
@@ -42,6 +43,12 @@ KEY_MAP = (
     ("overview", ("O",), "lesson.k.overview"),
     ("help", ("?",), "lesson.k.help"),
     ("close", ("Escape",), "lesson.k.close"),  # nothing open: the overview
+    # The live class's (ui/lesson/class.js): the teacher's, with a class; no mouse needed.
+    ("class_join", ("J",), "classroom.k.join"),
+    ("class_tally", ("T",), "classroom.k.tally"),
+    ("class_reveal", ("R",), "classroom.k.reveal"),
+    ("class_reset", ("X",), "classroom.k.reset"),
+    ("class_end", ("E",), "classroom.k.end"),
 )
 # How the key list writes a key (any other key as KeyboardEvent.key names it: PageDown, N, ?).
 KEY_NAMES = {"ArrowRight": "→", "ArrowLeft": "←", "ArrowUp": "↑", "ArrowDown": "↓", "Escape": "Esc"}

@@ -4,9 +4,9 @@
    held (the browser's own shortcuts stay); Space and Enter press a focused button. On a touch
    screen a swipe left or right steps, as → and ← do. */
 
-const { closeOverlays, deepActive, goScene, KEY_MAP, openPresenter, overviewKey, stepBack,
-  stepNext, toggleEditor, toggleFull, toggleGlossary, toggleHelp, toggleOverview,
-  togglePause } = LESSON;
+const { classAction, closeOverlays, deepActive, goScene, KEY_MAP, openPresenter, overviewKey,
+  stepBack, stepNext, toggleEditor, toggleFull, toggleGlossary, toggleHelp, toggleJoin,
+  toggleOverview, togglePause } = LESSON;
 
 // What each action of the key map does (false: the deck did not use the key).
 const ACTIONS = {
@@ -22,6 +22,12 @@ const ACTIONS = {
   overview: (D) => toggleOverview(D),
   help: (D) => (D.touch ? toggleGlossary(D) : toggleHelp(D)),
   close: (D) => closeOverlays(D) || toggleOverview(D, true), // nothing open: the overview
+  // the live class (class.js): the teacher's; without a class the keys are not the deck's
+  class_join: (D) => toggleJoin(D),
+  class_tally: (D) => classAction(D, "tally"),
+  class_reveal: (D) => classAction(D, "reveal"),
+  class_reset: (D) => classAction(D, "reset"),
+  class_end: (D) => classAction(D, "end"),
 };
 const ACTION_OF = new Map(KEY_MAP.flatMap(([action, keys]) => keys.map((key) => [key, action])));
 for (const [action] of KEY_MAP) if (!ACTIONS[action]) throw new Error(`no key action ${action}`);

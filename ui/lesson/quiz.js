@@ -47,8 +47,10 @@ function renderQuiz(D, S, step, on) {
   const { quiz, id } = found;
   const doc = D.els.root.ownerDocument;
   const choices = quiz.choices(S);
-  const chosen = D.answers[id] ?? null;
-  const open = found.open && chosen === null;
+  // A phone in a class (class.js): its answer is the class's, open until the teacher reveals.
+  const K = D.klass?.asks(D, id) ? D.klass : null;
+  const chosen = (K ? K.mine[id] : D.answers[id]) ?? null;
+  const open = K ? found.open && !K.state.revealed : found.open && chosen === null;
   const q = make(doc, "p", "question", { id: "lesson-question" });
   q.append(make(doc, "strong", "", {}, tx(D, "lesson.quiz.guess")), " ", quiz.question(S));
   const group = make(doc, "div", "choices", { role: "group", "aria-labelledby": "lesson-question" });
@@ -65,7 +67,10 @@ function renderQuiz(D, S, step, on) {
     group.append(b);
   }
   const parts = [q, group];
-  if (open) {
+  if (open && K) {
+    const said = chosen === null ? "" : D.header.classroom.text.word.answered;
+    parts.push(make(doc, "p", "class-answered", { role: "status", "data-testid": "class-answered" }, said));
+  } else if (open) {
     const reveal = tx(D, D.touch ? "lesson.quiz.reveal_touch" : "lesson.quiz.reveal");
     parts.push(button(doc, "reveal", "lesson-reveal", reveal, on.reveal));
   } else parts.push(verdict(D, quiz, choices, chosen));

@@ -141,6 +141,15 @@ const LESSON = Object.seal({
   // overview.js: every scene's title (O, Esc); the printed handout, a page per scene
   buildHandout: null, handoutNow: null, overviewKey: null, printHandout: null,
   toggleOverview: null,
+  // class_panel.js: the live class on screen: its bar, the join panel (code, QR), the tally
+  classError: null, classNodes: null, classTexts: null, classWord: null, paintBar: null,
+  paintJoin: null, paintTally: null,
+  // class_net.js: the class's routes called, a phone's token, the deck's place as the class's
+  classCall: null, classErrorOf: null, classPlaceOf: null, classUrl: null, phoneToken: null,
+  placeBody: null,
+  // class.js: the live class (classroom/README.md): make, lead, join, follow, answer, presenter
+  classAction: null, classHeader: null, startClassroom: null, stopClassroom: null,
+  toggleJoin: null,
   // keys.js: the keyboard and a finger's swipe, bound from KEY_MAP
   bindKeys: null,
   // views.js: the attention view in a scene; one head large beside every head small

@@ -3,11 +3,11 @@
    step, and redraw only what changed. */
 
 const { floatsOf, hexRgb, paintRamp, readPayload, STYLESHEET } = VIEW;
-const { applySentence, bindKeys, buildPresenter, closeChannel, deckSkeleton, fillPresenter,
-  frameTexts, goPlace, goScene, greet, handoutNow, lastPlace, layoutDeck, LESSON_CSS, lookOfDeck,
-  onMessage, openPresenter, placeOf, post, renderScene, sceneList, scheduleLayout, showNotices,
-  stopAnimation, stopPresenter, toggleEditor, toggleFull, toggleGlossary, toggleHelp,
-  toggleOverview, writeLink } = LESSON;
+const { applySentence, bindKeys, buildPresenter, classHeader, closeChannel, deckSkeleton,
+  fillPresenter, frameTexts, goPlace, goScene, greet, handoutNow, lastPlace, layoutDeck,
+  LESSON_CSS, lookOfDeck, onMessage, openPresenter, placeOf, post, renderScene, sceneList,
+  scheduleLayout, showNotices, startClassroom, stopAnimation, stopClassroom, stopPresenter,
+  toggleEditor, toggleFull, toggleGlossary, toggleHelp, toggleOverview, writeLink } = LESSON;
 
 // The deck's scenes by number: scenes/sNN.js each add theirs (kit.js addScene), in the order
 // registry.js lists them; ui/lesson/data.py SCENES counts the same files.
@@ -71,6 +71,7 @@ function newDeck(host, style) {
     seen: null, // what the scene on screen depends on (lookOfDeck) when it was drawn
     size: "",
     notices: [],
+    klass: null, // the live class (class.js): its code, role, state, stream; null without one
     unbind: null, // undoes what outlives the deck's own nodes (destroyDeck)
     // The teacher's windows as one (channel.js) and the presenter window (presenter.js):
     winId: windowId(host), // this window's id on the channel (its messages' `from`)
@@ -131,6 +132,7 @@ function destroyDeck(D) {
   cancelAnimationFrame(D.frame);
   D.inst?.destroy?.();
   D.inst = null;
+  stopClassroom(D);
   D.unbind();
   closeChannel(D);
   stopPresenter(D);
@@ -206,6 +208,7 @@ function applyHeaderDeck(D, header, arrays) {
   if (header.ack >= D.pending) D.els.root.dataset.synced = "1";
   frameTexts(D);
   if (first) pairWindows(D);
+  if (!first) classHeader(D); // a phone's class numbers (setup) before the scene looks at them
   if (first || langChanged) showNotices(D);
   if (langChanged) fillPresenter(D);
   const seen = lookOfDeck(D);
@@ -214,6 +217,7 @@ function applyHeaderDeck(D, header, arrays) {
   layoutDeck(D);
   renderScene(D, first ? (place ? place[1] : linkStep(header.step)) : D.step, !first);
   if (first) D.els.root.dataset.ready = "1";
+  if (first) startClassroom(D); // make, lead or join a class as the link says (class.js)
 }
 
 /** The link's step= as the stage reads it: "2" (as shown, 1-based) → 1; an id ("reveal") as

@@ -26,6 +26,7 @@ function stepCount(D) {
 /** The next step, the next scene; after the last one, the review of the questions answered
     wrong (if any). */
 function stepNext(D) {
+  if (D.klass?.holds(D)) return; // a phone in a class: the teacher's next step, not its own
   if (D.step < stepCount(D) - 1) setStep(D, D.step + 1);
   else if (D.at < D.header.scenes) goScene(D, D.at + 1, 0);
   else if (wrongOnes(D).length) toggleReview(D, true, (at, id) => goScene(D, at, id));
@@ -262,6 +263,7 @@ function quizHandlers(D) {
     choose: (id) => {
       const S = D.ctx;
       const found = quizOf(S, D.step);
+      if (D.klass?.asks(D, found.id)) return D.klass.answer(D, found.id, id); // to the class
       markAnswer(D, S, found.at, found.id, keepAnswer(D, S, D.step, id));
       if (found.open) setStep(D, D.step + 1);
       else renderQuiz(D, S, D.step, quizHandlers(D));
@@ -281,6 +283,7 @@ function writeLink(D) {
   if (url.href !== win.location.href) win.history.replaceState(win.history.state, "", url.href);
   saveProgress(D);
   if (sharePlace(D)) fillPresenter(D); // the teacher's other window follows (channel.js)
+  D.klass?.moved(D); // the class's follow (class.js): the teacher posts it, a phone looks back
 }
 
 function scheduleLayout(D) {

@@ -1,0 +1,154 @@
+"""Chromium: how long a following phone takes to show the teacher's step (the deck's side of the
+live class), against the teacher's own deck in the same run.
+
+One `streamlit run launcher.py` with a redis-server of its own (REDIS_URL), one projector
+(1024 × 768) that makes a class (/lesson?room=new) and PHONES phones (390 × 844, each a browser
+context) that join it. The projector steps with → through §1 … §3 STEPS times; each deck stamps
+the wall clock (performance.timeOrigin + now()) when its lesson-scene element names a new step
+(a MutationObserver), and the projector stamps the key press. Rows: key → the projector's own
+step (the baseline: no network), key → each phone's step (POST /class/CODE/state → Redis pub/sub
+→ the event stream → the phone's deck draws it; no Streamlit rerun), as p50 / p95 / max and the
+ratio of medians. Same machine, same clock. A DOM stamp, not pixels (bench/lesson_latency.py
+measures pixels); the phones' figures are drawn in the same task that sets the step.
+
+    python bench/class_deck.py [--phones 3] [--steps 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/x.py`
+
+from playwright.sync_api import sync_playwright
+
+from deploy.local import CHROMIUM, CHROMIUM_FLAGS, start_streamlit
+from deploy.redis_local import start_redis
+from tests.lesson_support import PHONE, ROOT, SCENE, open_lesson
+
+STAMP = f"""() => {{
+  const s = {SCENE};
+  window.__steps = [];
+  new MutationObserver(() => window.__steps.push(
+    [s.dataset.scene + '.' + s.dataset.step, performance.timeOrigin + performance.now()]))
+    .observe(s, {{attributes: true, attributeFilter: ['data-step', 'data-scene']}});
+}}"""
+# The projector's POSTs of its place: how long each took (the server's side of the follow).
+POSTS = """() => {
+  window.__posts = [];
+  const real = window.fetch;
+  window.fetch = async (url, init) => {
+    const t = performance.now();
+    const r = await real(url, init);
+    const place = String(init?.body || '').slice(0, 40);
+    if (String(url).endsWith('/state')) window.__posts.push([performance.now() - t, place]);
+    return r;
+  };
+}"""
+STATUS = f"{ROOT}.querySelector('[data-testid=\"class-status\"]')"
+
+
+def first_at(page, place: str, after: float) -> float | None:
+    """The wall-clock ms at which the deck first showed `place` after `after`."""
+    got = page.evaluate(
+        "([p, t]) => (window.__steps.find(([q, at]) => q === p && at >= t) || [0, null])[1]",
+        [place, after],
+    )
+    return got
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--phones", type=int, default=3)
+    ap.add_argument("--steps", type=int, default=20)
+    args = ap.parse_args()
+    redis = start_redis(Path(tempfile.mkdtemp(prefix="class-bench-")), persist=False)
+    try:
+        with (
+            start_streamlit("launcher.py", env={"REDIS_URL": redis.url}) as app,
+            sync_playwright() as pw,
+        ):
+            run(pw, app.url, args.phones, args.steps)
+    finally:
+        redis.stop()
+
+
+def run(pw, base: str, phones: int, steps: int) -> None:
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    teacher = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
+    open_lesson(teacher, base, "?room=new", (1024, 768))
+    teacher.wait_for_function(f"() => {STATUS}?.dataset.state === 'joined'", timeout=120_000)
+    code = teacher.evaluate(f"() => {STATUS}.dataset.code")
+    teacher.keyboard.press("j")  # the join panel closed: the scene as the class sees it
+    pages = []
+    for _ in range(phones):
+        ctx = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True)
+        page = ctx.new_page()
+        open_lesson(page, base, f"?join={code}", PHONE)
+        page.wait_for_function(f"() => {STATUS}?.dataset.state === 'joined'", timeout=120_000)
+        pages.append(page)
+    for page in [teacher, *pages]:
+        page.evaluate(STAMP)
+    teacher.evaluate(POSTS)
+    own: list[float] = []
+    follow: list[float] = []
+    missed = 0
+    where: list[tuple[float, str]] = []  # (ms, place) of every phone sample
+    for i in range(steps):
+        key = "ArrowRight" if (i // 8) % 2 == 0 else "ArrowLeft"  # §1 → §3 and back
+        t0 = teacher.evaluate("() => performance.timeOrigin + performance.now()")
+        teacher.keyboard.press(key)
+        teacher.wait_for_function(
+            "(t) => window.__steps.some(([, at]) => at >= t)", arg=t0, timeout=30_000
+        )
+        place = teacher.evaluate(f"() => {SCENE}.dataset.scene + '.' + {SCENE}.dataset.step")
+        own.append(first_at(teacher, place, t0) - t0)
+        for page in pages:
+            try:
+                page.wait_for_function(
+                    "([p, t]) => window.__steps.some(([q, at]) => q === p && at >= t)",
+                    arg=[place, t0],
+                    timeout=30_000,
+                )
+                follow.append(first_at(page, place, t0) - t0)
+                where.append((follow[-1], place))
+            except Exception:  # a phone that never got there is counted
+                missed += 1
+        teacher.wait_for_timeout(150)  # the projector's animation ends before the next key
+    posts = teacher.evaluate("() => window.__posts")
+    slowest = sorted(posts, reverse=True)[:3]
+    posts = [ms for ms, _ in posts]
+    browser.close()
+    med_own, med_follow = statistics.median(own), statistics.median(follow)
+    print(f"\nclass follow, Chromium, 1 projector + {phones} phones, {steps} steps, Redis\n")
+    print("| key → | samples | p50 ms | p95 ms | max ms | ratio of p50 to the projector's |")
+    print("|---|---|---|---|---|---|")
+    for name, xs, ratio in (
+        ("the projector's own step (baseline)", own, 1.0),
+        ("each phone showing that step", follow, med_follow / med_own),
+    ):
+        print(
+            f"| {name} | {len(xs)} | {statistics.median(xs):.0f} | {pct(xs, 0.95):.0f} "
+            f"| {max(xs):.0f} | {ratio:.1f}× |"
+        )
+    print(f"\nphones that never showed a step: {missed} of {phones * steps}")
+    slow = ", ".join(f"§{p} {ms:.0f} ms" for ms, p in sorted(where, reverse=True)[:5])
+    print(f"slowest phone samples (scene.step): {slow}")
+    print(
+        f"the projector's POST /class/CODE/state: {len(posts)}, p50 {statistics.median(posts):.0f}"
+        f" ms, max {max(posts):.0f} ms; slowest: "
+        + ", ".join(f"{ms:.0f} ms {body}" for ms, body in slowest)
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,176 @@
+/* The live class on screen (class.js keeps its state and talks to the server, classroom/): the
+   class bar under the notices (class-status; the teacher's code and tools; a phone's
+   class-follow), the join panel on the projector (class-code, class-qr: the server's SVG, large
+   enough to scan from the back of a room; the join link; whether phones can reach it) and the
+   tally (class-tally: how many answered, and each choice's share as a bar) that the projector
+   shows under the question. Builders and painters only: every word through classWord (the
+   class's table, ui/lesson/class_text.py), nothing typed rendered as markup. */
+
+const { fmt } = VIEW;
+const { button, make } = LESSON;
+
+/** A word of the class's table (header.classroom.text.word), its {placeholders} filled. */
+function classWord(D, name, values) {
+  const s = D.header.classroom?.text.word[name];
+  if (s === undefined) return name;
+  return values ? fmt(s, values) : s;
+}
+
+/** The message for an error code of the class's routes (classroom/README.md "Refusals"). */
+function classError(D, code) {
+  const table = D.header.classroom?.text.error || {};
+  return table[code] || table.store_unavailable || code;
+}
+
+/** The class's nodes, built once per deck: the bar (status, the teacher's buttons, a phone's
+    way back to the class), the join panel and the tally (both shown by class.js). */
+function classNodes(D, on) {
+  const doc = D.els.root.ownerDocument;
+  const bar = make(doc, "div", "class-bar", { "data-testid": "class-bar" });
+  bar.hidden = true;
+  const status = make(doc, "p", "class-status", { "data-testid": "class-status", role: "status" });
+  const follow = button(doc, "primary", "class-follow", "", on.follow);
+  follow.hidden = true;
+  const alone = make(doc, "a", "class-alone", { "data-testid": "class-alone" });
+  alone.hidden = true;
+  const tools = make(doc, "span", "class-tools");
+  const tool = (testid, act) => button(doc, "tool", testid, "", act);
+  const joinB = tool("class-join-toggle", on.join);
+  const tallyB = tool("class-tally-toggle", on.tally);
+  const resetB = tool("class-reset", on.reset);
+  const endB = tool("class-end", on.end);
+  tools.append(joinB, tallyB, resetB, endB);
+  tools.hidden = true;
+  bar.append(status, follow, alone, tools);
+  const join = make(doc, "div", "class-join", { "data-testid": "class-join", role: "dialog" });
+  join.hidden = true;
+  const qr = make(doc, "img", "class-qr", { "data-testid": "class-qr" });
+  const code = make(doc, "p", "class-code", { "data-testid": "class-code" });
+  const prompt = make(doc, "p", "class-prompt");
+  const link = make(doc, "p", "class-link", { "data-testid": "class-link" });
+  const warn = make(doc, "p", "class-unreachable", { "data-testid": "class-unreachable" });
+  warn.hidden = true;
+  const close = button(doc, "", "class-join-close", "", on.join);
+  const words = make(doc, "div", "class-words");
+  words.append(code, prompt, link, warn, close);
+  join.append(qr, words);
+  const tally = make(doc, "div", "class-tally", { "data-testid": "class-tally" });
+  const start = button(doc, "primary", "class-start", "", on.start); // in the key list (?)
+  D.els.notices.after(bar);
+  D.els.scene.after(join);
+  return { bar, status, follow, alone, tools, joinB, tallyB, resetB, endB, join, qr, code,
+    prompt, link, warn, close, tally, start }; // prettier-ignore
+}
+
+/** The class's words in the deck's language (a rerun may change it). */
+function classTexts(D, N) {
+  const K = D.klass;
+  const set = (node, text, name) => {
+    node.textContent = text;
+    node.setAttribute("aria-label", name || text);
+    node.title = name || text;
+  };
+  set(N.start, classWord(D, "start"));
+  // The top bar has no room left at 1024 px: the class starts from the key list (? : the
+  // teacher's tools), which frame.js builds again with every header.
+  if (!K && !D.touch && N.start.parentNode !== D.els.help) D.els.help.prepend(N.start);
+  set(N.follow, `↩ ${classWord(D, "follow")}`, classWord(D, "follow"));
+  set(N.joinB, classWord(D, "join_button"), `${classWord(D, "join_button")} (J)`);
+  set(N.tallyB, classWord(D, "tally_button"), `${classWord(D, "tally_button")} (T)`);
+  set(N.resetB, classWord(D, "reset"), `${classWord(D, "reset")} (X)`);
+  set(N.endB, classWord(D, "end"), `${classWord(D, "end")} (E E)`);
+  set(N.close, classWord(D, "close"));
+  N.alone.textContent = classWord(D, "open_alone");
+  N.alone.href = D.header.lang === "en" ? "/lesson?lang=en" : "/lesson";
+  N.join.setAttribute("aria-label", classWord(D, "join_button"));
+  N.qr.alt = K?.join ? classWord(D, "qr_alt", { url: K.join.url }) : "";
+}
+
+/** The bar: what the class's link is (joined, alone, lost, ended; a phone looking back names
+    the class's place), with the state and place in data-* for tests. */
+function paintBar(D, N) {
+  const K = D.klass;
+  if (!K) return;
+  N.start.remove(); // one class per deck
+  N.bar.hidden = false;
+  const st = K.state;
+  const at = K.place ? K.place[0] : null;
+  N.status.dataset.state = K.status;
+  N.status.dataset.code = K.code;
+  N.status.dataset.scene = at === null ? "" : String(at);
+  N.status.dataset.step = K.place ? String(K.place[1]) : "";
+  N.status.dataset.stepId = st?.step || "";
+  N.status.dataset.v = st ? String(st.v) : "";
+  let text = classWord(D, K.status === "joined" ? "joined" : K.status, { code: K.code });
+  if (K.error) text = classError(D, K.error);
+  if (K.role === "phone" && !K.following && at !== null && K.status === "joined") {
+    text = `${text} · ${classWord(D, "class_at", { k: at, i: K.place[1] + 1 })}`;
+  }
+  N.status.textContent = text;
+  N.follow.hidden = !(K.role === "phone" && !K.following && K.status === "joined");
+  N.alone.hidden = !(K.role === "phone" && (K.error === "no_class" || K.status === "ended"));
+  N.tools.hidden = K.role !== "teacher" || K.status === "ended";
+  N.tallyB.setAttribute("aria-pressed", String(!!st?.tally_visible));
+  N.joinB.setAttribute("aria-pressed", String(!N.join.hidden));
+  N.endB.classList.toggle("armed", !!K.endArmed);
+  if (K.endArmed) N.endB.textContent = classWord(D, "end_again");
+  else N.endB.textContent = classWord(D, "end");
+}
+
+/** The join panel: the code (big), the QR code of the join link (large), the link, and the
+    server's word on whether phones can reach it (loopback: they cannot). */
+function paintJoin(D, N) {
+  const K = D.klass;
+  if (!K || !K.join) return;
+  N.join.style.top = `${D.els.scene.offsetTop + 4}px`; // under the bar, over the scene
+  N.code.textContent = K.code;
+  N.link.textContent = K.join.url;
+  N.prompt.textContent = classWord(D, "scan");
+  if (N.qr.getAttribute("src") !== K.qr) N.qr.setAttribute("src", K.qr);
+  N.qr.alt = classWord(D, "qr_alt", { url: K.join.url });
+  const reason = K.join.reachable ? "" : K.join.reason;
+  N.warn.hidden = !reason;
+  N.warn.dataset.reason = reason;
+  if (reason) {
+    const host = new URL(K.join.url).hostname;
+    N.warn.textContent = classWord(D, reason === "loopback" ? "unreachable" : "no_lan", { host });
+  }
+}
+
+/** The tally under the projector's question: how many answered; each choice's share as a bar
+    (while the teacher shows it: T), labelled with the choice's words; the right one marked
+    once revealed. `labels`: choice id → its words on this screen. */
+function paintTally(D, N, labels) {
+  const K = D.klass;
+  const doc = D.els.root.ownerDocument;
+  const q = K?.state?.question;
+  const t = K?.tally && q && K.tally.question === q.id ? K.tally : null;
+  const total = t ? t.total : 0;
+  const shown = !!K?.state?.tally_visible;
+  N.tally.dataset.total = String(total);
+  N.tally.dataset.visible = shown ? "1" : "0";
+  N.tally.dataset.question = q ? q.id : "";
+  const head = make(doc, "p", "tally-head", {}, classWord(D, "tally_count", { n: total }));
+  const hint = make(doc, "span", "tally-hint", {}, classWord(D, "tally_hidden"));
+  if (!shown) head.append(" · ", hint);
+  const rows = [head];
+  if (shown && q) {
+    for (const id of q.choices) {
+      const n = t ? t.counts[id] || 0 : 0;
+      const share = total ? n / total : 0;
+      const row = make(doc, "div", "tally-row", { "data-choice": id, "data-count": String(n) });
+      if (K.state.revealed && q.answer === id) row.classList.add("right");
+      const label = make(doc, "span", "tally-label", {}, labels[id] || id);
+      const track = make(doc, "span", "tally-track");
+      const fill = make(doc, "span", "tally-fill");
+      fill.style.width = `${(100 * share).toFixed(1)}%`;
+      track.append(fill);
+      const amount = make(doc, "span", "tally-pct", {}, `${Math.round(100 * share)}% (${n})`);
+      row.append(label, track, amount);
+      rows.push(row);
+    }
+  }
+  N.tally.replaceChildren(...rows);
+}
+
+return { classError, classNodes, classTexts, classWord, paintBar, paintJoin, paintTally };
