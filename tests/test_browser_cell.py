@@ -394,7 +394,7 @@ def test_arrow_keys_reach_the_cell_and_qk_steps(page, streamlit_server):
     open_lesson(page, streamlit_server, "?at=4&step=play")
     press(page, "ArrowRight")
     assert page.evaluate(step) == "cell"
-    open_lesson(page, streamlit_server, "?at=6&step=after")
+    open_lesson(page, streamlit_server, "?at=6&step=h4")  # after the question and the heads
     press(page, "ArrowRight")
     assert page.evaluate(step) == "qk0"
     early = lesson_values(page, "lesson-qk", "svg")

@@ -45,9 +45,6 @@ pytestmark = pytest.mark.browser
 PHONE_TODO: dict[int, str] = {}
 PHONE_TODO[5] = "§5: 1345 px at the reveal (two maps stacked), 1041 px at the question"
 
-PHONE_TODO[6] = "§6: 1227 px (the map, the overview, the before/after chips, 8 lines)"
-
-PHONE_TODO[7] = "§7: 949 px at the measured step, its chart labels clipped"
 
 # Scenes whose maps of the example are not readable from the back yet (1024 × 680 / × 768).
 MAPS_TODO: dict[int, str] = {}
