@@ -193,8 +193,8 @@ def order_set(d_model: int, heads: int, seed: int):
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def variance_block(seed: int) -> dict:
-    return data.variance_block(seed)
+def variance_block(seed: int, d_k: int | None) -> dict:
+    return data.variance_block(seed, d_k)
 
 
 @st.cache_data(max_entries=1, ttl=3600, show_spinner=False)
@@ -292,7 +292,8 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
     order, oarr = order_set(s.d_model, s.heads, s.seed)
     blocks = {"variance": None, "cost": None}
     for name in st.session_state.get(BLOCKS, []):
-        blocks[name] = variance_block(s.seed) if name == "variance" else cost_block()
+        d_k = user["lab"]["d_k"] if user["lab"] else None  # §5 measures the sentence's d_k too
+        blocks[name] = variance_block(s.seed, d_k) if name == "variance" else cost_block()
     header = {
         "v": 1,
         "at": at,
