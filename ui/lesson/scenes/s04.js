@@ -405,6 +405,7 @@ function s4PaintExp(S, canvas, readout) {
   const sep = tx(D, "explorer.sep");
   readout.textContent = tx(D, "lesson.s4.exp_sum", { q, total: s4Big(row.total), v: sumShare.toFixed(3) });
   const lines = keys.map((j) => `${part.tokens[j].t} ${s4X(row.x[j])} → ${s4Big(row.ex[j])} → ${s4Share(row.share[j])}`);
+  if (rest.length) lines.push(cells[cells.length - 1].slice(2).join(" → ").replace(/^/, `${cells[cells.length - 1][0]} `));
   canvas.setAttribute("aria-label", `${tx(D, "lesson.head", { i: head + 1 })}, ${title}: ${lines.join(sep)}${sep}Σ ${s4Big(row.total)} → ${sumShare.toFixed(3)}`);
   canvas.dataset.values = JSON.stringify({ head, row: i, x: row.x.map((v) => (Number.isFinite(v) ? v : null)), exp: row.ex, total: row.total, share: row.share });
 }

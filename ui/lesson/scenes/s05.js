@@ -43,7 +43,7 @@ const S5_CHOICES = [
 ];
 
 /** On a phone, a map's height × the width (the quiz, the switch and the slider share the screen). */
-const S5_PHONE = { ask: 0.86, reveal: 0.86, tau: 0.8 };
+const S5_PHONE = { ask: 0.86, reveal: 0.66, tau: 0.8 };
 
 const S5_STEPS = [
   { id: "variance", label: "lesson.s5.step0", caption: "lesson.s5.cap.variance" },
