@@ -25,6 +25,10 @@ const S4_STEPS = [
 /** Between ③ and ④: softmax opened up on the focus row (s4PaintExp); not a matrix step. */
 const S4_EXP = { id: "exp", label: "lesson.s4.step_exp", caption: "lesson.s4.cap.exp" };
 
+/** On a phone, the figure's height × its width: ③'s map holds its numbers (cells ≥ 19 px);
+    ③′'s table takes the screen's rest. */
+const S4_PHONE = { softmax: 1.2, exp: 0 };
+
 const S4_SCENE_STEPS = [
   ...S4_STEPS.slice(0, 3),
   S4_EXP,
@@ -52,7 +56,7 @@ function s4Name(S, k) {
 
 addScene({
   id: "s04",
-  phone: (k) => (S4_SCENE_STEPS[k]?.id === "exp" ? 0 : 1.2), // ③′'s table takes the screen's rest
+  phone: (k) => S4_PHONE[S4_SCENE_STEPS[k]?.id] ?? 1, // ③′'s table: the screen's rest
   title: "lesson.s4.title",
   steps: S4_SCENE_STEPS,
   words: (S) => ({ q: S.part.tokens[focusIn(S, S.part)].t }),
@@ -95,7 +99,7 @@ addScene({
         fillSide(S, [
           wButton(S, tx(S.D, "lesson.s4.play"), replay, "s4-play", "primary"),
           part.h > 1 ? headPicker(S, part, head, (k) => setLocal(S, { head: k })) : null,
-          readout,
+          roomOf(S.D).phone && !S4_OWN[S.steps[step].id] ? null : readout, // a phone: the map's own
         ]);
         const own = S4_OWN[S.steps[step].id];
         if (own) {
@@ -159,9 +163,18 @@ function s4Paint(S, canvas, shown, readout, kept) {
   const to = shown.to;
   const lines = s4Lines(S);
   const top = s4Heading(S, pen, to, lines, W, base);
-  const labels = labelsOf(D, part, { w: W, h: H - top });
-  const { gFull, gSmall } = s4Geometry(S, kept, labels, W, H - top, fonts);
+  const full = labelsOf(D, part, { w: W, h: H - top });
+  const wide = mapGeometry(D.theme.scratch.getContext("2d"), full, W, H - top, fonts).left;
+  const small = labelsOf(D, part, { w: s4Room(part, W, wide), h: H - top - fonts.label * 1.4 }); // ④'s
+  const { gFull, gSmall } = s4Geometry(S, kept, [full, small], W, H - top, fonts);
   const into3 = to === 3 ? (shown.from === 3 ? 1 : shown.p) : shown.from === 3 ? 1 - shown.p : 0;
+  const labels = into3 > 0 ? small : full;
+  if (into3 > 0 && roomOf(D).phone) {
+    s4MixPhone(S, pen, { top, W, H, base, labels }, head, layers[2].w, into3);
+    penDone(pen);
+    s4Words(S, canvas, readout, to, head, layers, i);
+    return;
+  }
   const g0 = into3 > 0 ? gSmall : gFull;
   const dy = top + (into3 > 0 ? base * 1.4 : 0);
   const g = { ...g0, top: g0.top + dy, height: g0.height + dy }; // the map's place in the figure
@@ -189,8 +202,9 @@ const S4_PHONE_CELL_MIN = 9;
     (so the map keeps its place from step to step and gains a line of room), else one under the
     other. Returns where the map may start. */
 function s4Heading(S, pen, to, lines, W, base) {
-  const name = { px: Math.round(base * 1.15), weight: 700 };
-  const code = { px: base, base: "top", mono: true, colour: pen.ink.muted };
+  const phone = roomOf(S.D).phone; // narrow: smaller, and every word still on screen
+  const name = { px: Math.round(base * (phone ? 1 : 1.15)), weight: 700 };
+  const code = { px: phone ? Math.round(base * 0.8) : base, base: "top", mono: true, colour: pen.ink.muted };
   const gap = base * 1.5;
   const width = (k) => penMeasure(pen, s4Name(S, k), 0, 0, name)[2] + gap + penMeasure(pen, lines[k], 0, 0, code)[2];
   if (S4_STEPS.every((_, k) => width(k) <= W)) {
@@ -201,7 +215,7 @@ function s4Heading(S, pen, to, lines, W, base) {
   }
   const titleH = penWrap(pen, s4Name(S, to), 0, 0, W, name);
   penText(pen, lines[to], 0, titleH + 4, code);
-  return titleH + base * 1.6 + 8;
+  return titleH + code.px * 1.6 + 8;
 }
 
 /** A cell's colour between two steps' (null: masked in both). */
@@ -228,19 +242,25 @@ function s4Numbers(pen, layer) {
 /** The map's geometry alone (steps ①–③) and beside V (step ④: the focus row of O under V), kept
     while the room and the labels stay (in `kept`, the scene's own): a morph repaints cells, not
     the layout. */
-function s4Geometry(S, kept, labels, w, h, fonts) {
-  const key = JSON.stringify([labels, w, h, fonts]);
+function s4Geometry(S, kept, [full, small], w, h, fonts) {
+  const key = JSON.stringify([full, small, w, h, fonts]);
   if (kept.key === key) return kept;
   const part = S.part;
   const n = part.n;
   const ctx = S.doc.createElement("canvas").getContext("2d");
-  const gFull = mapGeometry(ctx, labels, w, h, fonts);
-  const room = (w - gFull.left - 24 - 6) * (n / (n + S4_V_COL * part.d_k)) + gFull.left + 6;
-  const gSmall = mapGeometry(ctx, labels, room, h - fonts.label * 1.4, fonts);
+  const gFull = mapGeometry(ctx, full, w, h, fonts);
+  const left = mapGeometry(ctx, small, w, h, fonts).left;
+  const gSmall = mapGeometry(ctx, small, s4Room(part, w, left), h - fonts.label * 1.4, fonts);
   return Object.assign(kept, { key, gFull, gSmall });
 }
 
 const S4_V_COL = 0.7; // V's columns (and O's) are narrower than A's: its rows, A's keys, align
+
+/** ④'s room for A in a figure w px wide whose labels take `left` px: A's n columns and V's d
+    narrower ones share the rest (a 24 px gap for the "·"). */
+function s4Room(part, w, left) {
+  return (w - left - 24 - 6) * (part.n / (part.n + S4_V_COL * part.d_k)) + left + 6;
+}
 
 /** Step ④: A · V beside the weights, rows aligned, and under V the focus row of O = A · V (the
     whole of O is computed, and published for tests); fading in as it arrives. */
@@ -289,6 +309,57 @@ function s4Mix(S, pen, g, head, w, alpha, base) {
   if (!penTry(pen, says, xV, yO + c + 4, { ...oTitle, max: pen.w - xV })) {
     penText(pen, "O", xV, yO + c + 4, oTitle); // a narrow V (many tokens, small d_k): its letter
   }
+  pen.ctx.globalAlpha = 1;
+  S.figure.querySelector("canvas").dataset.values = JSON.stringify(Array.from(out));
+}
+
+/** Step ④ on a phone, where A beside V would leave cells of 11 px: the focus row of A as a
+    column (its shares, in %, beside the keys they weigh), times V (rows: those keys), equals the
+    focus row of O; the whole of O is computed and published, as on a projector. */
+function s4MixPhone(S, pen, box, head, w, alpha) {
+  const D = S.D;
+  const part = S.part;
+  const n = part.n;
+  const d = part.d_k;
+  const i = focusIn(S, part);
+  const v = arr(D, `${part.prefix}v`);
+  const out = mixRows(w, v, head * n * d, n, d, new Float64Array(n * d));
+  const { top, W, H, base, labels } = box;
+  const rowH = Math.max(4, Math.min(base * 1.4, (H - top - base * 4.2) / (n + 1)));
+  const px = Math.max(10, Math.min(base, Math.floor(rowH * 0.85)));
+  const numPx = Math.max(8, Math.min(base * 0.75, Math.floor(rowH * 0.6)));
+  const labelW = Math.max(...labels.map((t) => penMeasure(pen, t, 0, 0, { px })[2]));
+  const xA = labelW + 8;
+  const colA = penMeasure(pen, "100", 0, 0, { px: numPx })[2] + 10;
+  const xV = xA + colA + 22;
+  const cv = Math.max(2, Math.min(rowH, (W - xV - 2) / d));
+  const y0 = top + base * 1.4;
+  let lv = 1e-9;
+  let lo = 1e-9;
+  for (let k = 0; k < n * d; k++) {
+    lv = Math.max(lv, Math.abs(v[head * n * d + k]));
+    lo = Math.max(lo, Math.abs(out[k]));
+  }
+  pen.ctx.globalAlpha = alpha;
+  const bold = { px: base, align: "center", base: "bottom", weight: 700 };
+  penText(pen, tx(D, "lesson.s4.a_row", { q: part.tokens[i].t }), xA, y0 - 4, { ...bold, align: "left" });
+  penTry(pen, "V", xV + (d * cv) / 2, y0 - 4, bold);
+  const share = (r) => w[i * n + r];
+  penCells(pen, xA, y0, colA, n * rowH, n, 1, (r) => rampRgb(D.luts.weight, share(r), 0, 1));
+  penCells(pen, xV, y0, d * cv, n * rowH, n, d, (r, k) => rampRgb(D.luts.signed, v[(head * n + r) * d + k], -lv, lv));
+  for (let r = 0; r < n; r++) {
+    const y = y0 + (r + 0.5) * rowH;
+    penText(pen, labels[r], labelW, y, { px, align: "right" });
+    const ink = penInkOn(pen, rampRgb(D.luts.weight, share(r), 0, 1));
+    penText(pen, String(Math.round(share(r) * 100)), xA + colA / 2, y, { px: numPx, align: "center", colour: ink, cell: true });
+  }
+  penText(pen, "·", xV - 11, y0 + (n * rowH) / 2, { px: Math.round(base * 1.4), align: "center", weight: 700 });
+  const yO = y0 + n * rowH + 8;
+  penText(pen, "=", xV - 11, yO + rowH / 2, { px: Math.round(base * 1.2), align: "center", weight: 700 });
+  penCells(pen, xV, yO, d * cv, rowH, 1, d, (r, k) => rampRgb(D.luts.signed, out[i * d + k], -lo, lo));
+  penOutline(pen, xV, yO, d * cv, rowH);
+  const says = tx(D, "lesson.s4.out_row", { q: part.tokens[i].t });
+  penWrap(pen, says, 0, yO + rowH + 4, W, { px: Math.min(base, 18), weight: 700 });
   pen.ctx.globalAlpha = 1;
   S.figure.querySelector("canvas").dataset.values = JSON.stringify(Array.from(out));
 }
