@@ -66,7 +66,7 @@ addScene({
     const canvas = sceneCanvas(S);
     const readout = wReadout(S, "lesson-readout");
     let shown = { from: 0, to: 0, p: 1 };
-    const kept = { key: "", gFull: null, gSmall: null }; // the maps' geometry (s4Geometry)
+    const kept = { key: "", gFull: null, gSmall: null, full: null, small: null }; // s4Geometry
     const paint = () => s4Paint(S, canvas, shown, readout, kept);
     const morph = (from, to, ms = 650) => {
       shown = { from, to, p: 0 };
@@ -163,10 +163,7 @@ function s4Paint(S, canvas, shown, readout, kept) {
   const to = shown.to;
   const lines = s4Lines(S);
   const top = s4Heading(S, pen, to, lines, W, base);
-  const full = labelsOf(D, part, { w: W, h: H - top });
-  const wide = mapGeometry(D.theme.scratch.getContext("2d"), full, W, H - top, fonts).left;
-  const small = labelsOf(D, part, { w: s4Room(part, W, wide), h: H - top - fonts.label * 1.4 }); // ④'s
-  const { gFull, gSmall } = s4Geometry(S, kept, [full, small], W, H - top, fonts);
+  const { gFull, gSmall, full, small } = s4Geometry(S, kept, W, H - top, fonts);
   const into3 = to === 3 ? (shown.from === 3 ? 1 : shown.p) : shown.from === 3 ? 1 - shown.p : 0;
   const labels = into3 > 0 ? small : full;
   if (into3 > 0 && roomOf(D).phone) {
@@ -242,16 +239,18 @@ function s4Numbers(pen, layer) {
 /** The map's geometry alone (steps ①–③) and beside V (step ④: the focus row of O under V), kept
     while the room and the labels stay (in `kept`, the scene's own): a morph repaints cells, not
     the layout. */
-function s4Geometry(S, kept, [full, small], w, h, fonts) {
-  const key = JSON.stringify([full, small, w, h, fonts]);
-  if (kept.key === key) return kept;
+function s4Geometry(S, kept, w, h, fonts) {
   const part = S.part;
-  const n = part.n;
+  const words = part.tokens.map((t) => t.t).join("\u0000");
+  const key = JSON.stringify([words, S.D.header.lang, w, h, fonts]);
+  if (kept.key === key) return kept;
   const ctx = S.doc.createElement("canvas").getContext("2d");
+  const full = labelsOf(S.D, part, { w, h }); // ①–③'s labels; ④'s for its narrower room
   const gFull = mapGeometry(ctx, full, w, h, fonts);
+  const small = labelsOf(S.D, part, { w: s4Room(part, w, gFull.left), h: h - fonts.label * 1.4 });
   const left = mapGeometry(ctx, small, w, h, fonts).left;
   const gSmall = mapGeometry(ctx, small, s4Room(part, w, left), h - fonts.label * 1.4, fonts);
-  return Object.assign(kept, { key, gFull, gSmall });
+  return Object.assign(kept, { key, gFull, gSmall, full, small });
 }
 
 const S4_V_COL = 0.7; // V's columns (and O's) are narrower than A's: its rows, A's keys, align
