@@ -521,8 +521,7 @@ function s4Table(S, pen, lines, o) {
     if (share !== null) {
       const x0 = right(3) + gap() / 2;
       const rgb = rampRgb(D.luts.weight, share, 0, 1);
-      pen.ctx.fillStyle = `rgb(${rgb.map(Math.round).join(",")})`;
-      pen.ctx.fillRect(x0, y - rowH * 0.3, Math.max(1, share * bar()), rowH * 0.6);
+      penCells(pen, x0, y - rowH * 0.3, Math.max(1, share * bar()), rowH * 0.6, 1, 1, () => rgb);
     }
   });
   const yLine = o.top + (rows - 1) * rowH;
