@@ -2,11 +2,12 @@
 the wire (Chromium through a counting proxy).
 
 1. View data: the main page's attention view is a components-v2 element (`bidi_component`)
-   whose `bytes` carry the header and every head's float32 Q·Kᵀ (ui/explorer.encode); its code
+   whose `bytes` carry the header and every head's float32 Q and K (the browser forms Q·Kᵀ;
+   on the trained model also training step 0's Q and K, ui/explorer.encode); its code
    (JS + CSS) rides in a second, data-less element sent once per session. Rows: the view's
    bytes plus the JSON of any plotly chart left on the page, after one AppTest run, per case;
    the code once. The baseline column is the baseline page's plotly JSON. `--breakdown` splits
-   the view's bytes into header and scores.
+   the view's bytes into header and vectors.
 2. Websocket, for the first load and for one √d_k switch (the view's own switch on the main
    page: its rerun; the toggle on the baseline): "decompressed" sums the frames Chromium
    delivers (Playwright `framereceived`, after permessage-deflate); "on the wire" counts the
@@ -214,18 +215,19 @@ def run(wire: bool = True) -> list[Row]:
 
 
 def print_breakdown() -> None:
-    """The view's bytes split into header JSON and float32 scores, per case."""
-    from ui.explorer import decode
+    """The view's bytes split into header JSON and float32 vectors (Q, K; Q₀, K₀), per case."""
+    from ui.explorer import decode_vectors
 
     _, held = apptest_rows()
     for name, got in held.items():
-        header, scores = decode(got["view"])
+        header, arrays = decode_vectors(got["view"])
         size = len(json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode())
-        body = 0 if scores is None else scores.nbytes
+        body = sum(a.nbytes for a in arrays.values())
         print(
             f"{name}: view {len(got['view']) / 1000:.1f} KB = header ~{size / 1000:.1f} KB "
             f"(text {len(json.dumps(header['text'], ensure_ascii=False).encode()) / 1000:.1f} KB)"
-            f" + scores {body / 1000:.1f} KB ({header['h']} × {header['n']}² float32); "
+            f" + vectors {body / 1000:.1f} KB ({'/'.join(arrays)}: {len(arrays)} × "
+            f"{header['h']} × {header['n']} × {header['d_k']} float32); "
             f"plotly JSON {spec_kb(got['plotly']):.1f} KB in {len(got['plotly'])} charts; "
             f"view code {got['code'] / 1000:.1f} KB"
         )

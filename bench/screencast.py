@@ -319,7 +319,7 @@ def click(cdp, x: float, y: float) -> float:
     return t
 
 
-KEYS = {"ArrowLeft": 37, "ArrowRight": 39}
+KEYS = {"ArrowLeft": 37, "ArrowRight": 39, "Enter": 13}
 
 
 def key(cdp, name: str) -> float:

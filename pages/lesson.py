@@ -17,6 +17,7 @@ from functools import cache, partial
 import numpy as np
 import streamlit as st
 
+import classroom
 from attention_core.experiments import cell_counts
 from ui import explorer, palette, sidebar, state
 from ui.lesson import data, deck, skeleton
@@ -25,6 +26,7 @@ from ui.routing import ensure_router
 from ui.settings import DEFAULT_SENTENCE, Settings
 from ui.text import SECTIONS, t
 
+PRESENTER = "presenter"  # the link key of the teacher's second window: /lesson?presenter=1
 STEP_CHARS = 40  # characters of the link's step= passed on (a number or a step's id)
 BLOCKS = "_lesson_blocks"  # measurements the deck asked for: "variance" (§5), "cost" (§7)
 ACK = "lesson_ack"  # sequence number of the last deck state applied
@@ -234,9 +236,9 @@ def numpy_lines(scale: bool, causal: bool) -> list[str]:
 
 def deck_areas() -> tuple[str, ...]:
     """The text tables the deck shows whole: lesson.toml, each scene's lesson_sNN.toml and the
-    glossary (never the teacher's notes, which go to the teacher alone)."""
+    presenter view's words (never the teacher's notes, which go to the teacher alone)."""
     scenes = tuple(area for area in SECTIONS if re.fullmatch(r"lesson_s\d\d", area))
-    return ("lesson", *scenes)
+    return ("lesson", *scenes, "presenter")
 
 
 def strings(lang: str) -> dict[str, str]:
@@ -254,6 +256,28 @@ def glossary(lang: str) -> list[list[str]]:
         slug, _, kind = key.removeprefix("glossary.").partition(".")
         entries.setdefault(slug, {})[kind or "def"] = t(key, lang)
     return [[slug, e["term"], e["def"], e.get("example", "")] for slug, e in entries.items()]
+
+
+# ---- which window this is: the projector, the presenter, a phone in a class -------------------
+
+
+def window_of() -> str:
+    """ "joined" (a browser that joined a class: never the teacher's notes), "presenter" (the
+    teacher's second window, /lesson?presenter=1) or "deck" (the projector, a reader alone)."""
+    if "join" in st.query_params:
+        return "joined"
+    return "presenter" if st.query_params.get(PRESENTER) == "1" else "deck"
+
+
+def gets_notes(window: str) -> bool:
+    """The notes go to the presenter window alone: in a class (room=CODE) only when this browser
+    holds the class's secret; in the lesson alone the presenter is their own teacher."""
+    if window != "presenter":
+        return False
+    room = st.query_params.get("room")
+    if room is None:
+        return True
+    return classroom.is_teacher(str(room)[:STEP_CHARS], st.context.cookies)
 
 
 def lesson_settings(s: Settings) -> Settings:
@@ -294,8 +318,10 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
     for name in st.session_state.get(BLOCKS, []):
         d_k = user["lab"]["d_k"] if user["lab"] else None  # §5 measures the sentence's d_k too
         blocks[name] = variance_block(s.seed, d_k) if name == "variance" else cost_block()
+    window = window_of()
     header = {
         "v": 1,
+        "window": window,  # "deck", "presenter" (the notes' window) or "joined" (window_of)
         "at": at,
         "linked": linked,  # the link names a scene (else the deck may go where it left off)
         "step": step,
@@ -305,7 +331,9 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
         "settings": settings_of(s),
         "notices": notices_for(s, bad),
         "text": strings(s.lang),
-        "notes": notes(s.lang),
+        # Only the presenter window of the lesson's teacher gets the notes (gets_notes): §5's
+        # state the answer, and the projector shows the address bar and whatever is on screen.
+        "notes": notes(s.lang) if gets_notes(window) else None,
         "glossary": glossary(s.lang),
         "sets": sets,
         "order": order,

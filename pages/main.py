@@ -299,6 +299,7 @@ def explorer_section(lab: state.Lab, s: Settings) -> tuple[explorer.ViewState, l
         shared=s.shared_scale,
         tokens=tokens,
         jobs=head_jobs(lab, s.lang),
+        start=state.first_step_lab(state.lab_key(s)),  # the query–key map's step 0
     )
     write_page_link(lab, view)
     sidebar.own_settings("scale", "causal")  # the view's switches are the settings here

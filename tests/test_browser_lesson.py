@@ -159,23 +159,18 @@ def test_keys_step_and_turn_the_scene_and_the_link_follows(page, streamlit_serve
     for key in ("ArrowRight", " ", "Backspace", "PageDown", "End", "s"):
         box.press(key)
     assert where(page) == (4, 0)
-    assert page.locator('[data-testid="lesson-notes"]').is_hidden()
+    assert len(page.context.pages) == 1  # an s typed in the box opened no presenter window
     box.press("Escape")
     assert page.locator('[data-testid="lesson-editor"]').is_hidden()
     assert last  # §10 has a step label to stay on
 
 
-def test_notes_are_hidden_until_s_and_the_title_takes_the_focus(page, streamlit_server):
-    """Nothing beside the scene (the sidebar starts collapsed); S shows the teacher's notes; a
-    scene change is announced and puts the focus on its title."""
+def test_the_key_list_a_black_screen_and_the_title_takes_the_focus(page, streamlit_server):
+    """Nothing beside the scene (the sidebar starts collapsed; S opens the presenter window,
+    tests/test_browser_presenter.py); a scene change is announced and puts the focus on its
+    title."""
     open_lesson(page, streamlit_server, "?at=3")
     assert page.locator('[data-testid="stSidebar"]').get_attribute("data-collapsed") == "true"
-    notes = page.locator('[data-testid="lesson-notes"]')
-    assert notes.is_hidden()
-    press(page, "s")
-    assert notes.is_visible() and "W_Q" in notes.inner_text()
-    press(page, "s")
-    assert notes.is_hidden()
     press(page, "?")  # the key list, a dialog, written from the key map; Esc closes it
     assert page.get_by_role("dialog").is_visible()
     listed = page.get_by_role("dialog").inner_text()

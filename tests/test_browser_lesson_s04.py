@@ -76,8 +76,9 @@ def test_keys_reach_every_step_in_order(page, streamlit_server):
         if where(page)[0] != 4:
             break
         seen.append(step_id(page))
-    assert seen[:3] == ["scores", "scaled", "softmax"] and seen[-1] == "play"
+    assert seen[:3] == ["scores", "scaled", "softmax"]
     assert seen.index("exp") == seen.index("softmax") + 1 and seen.index("mix") > seen.index("exp")
+    assert seen.index("play") > seen.index("mix")
 
 
 def test_a_v_reads_from_the_back_row_and_shows_the_focus_rows_output(page, streamlit_server):

@@ -17,6 +17,7 @@ FLAGS = {"scale": 1, "causal": 0, "pos": 0, "class": 0}
 CHOICES = {"w": "trained", "mode": "word", "lang": "zh"}
 ALL = ("s", "d", "h", "scale", "causal", "pos", "seed", "w", "focus", "mode", "lang", "class")
 PAGE = ("head", "tau")  # the main page's own: inspected head (1-based) and the view's τ
+LESSON = ("presenter", "room", "join")  # the lesson's windows: notes, a class's teacher, a phone
 TRAINED = load_demo_history().config  # the default weights: the shipped model's own size
 HEADS = TRAINED.num_heads
 TOP_TAU = f"{round(4 * (TRAINED.d_model / TRAINED.num_heads) ** 0.5, 3):g}"  # 4·√d_k, as shown
@@ -129,6 +130,15 @@ def test_every_parameter_repeated():
     at = open_link(twice)
     wanted = [t("notice.param_repeated", LANG, name=n) for n in ALL]
     assert_healthy(at, wanted)
+
+
+@pytest.mark.parametrize("name", LESSON)
+def test_the_lessons_window_keys_stay_in_the_link_without_a_notice(name):
+    """presenter=1 (the teacher's notes window), room=CODE, join=CODE: a reload keeps them."""
+    at = open_link({name: "1" if name == "presenter" else "K7MX2Q", "d": "32"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert shown(at) == []
+    assert at.query_params[name] == ("1" if name == "presenter" else "K7MX2Q")
 
 
 def test_unknown_parameters_are_listed_and_dropped():

@@ -134,8 +134,10 @@ def check_library(at: AppTest, f: dict, tr) -> None:
     assert said in texts_of(at, "caption")
     masked = [m.label for m in at.metric if m.proto.delta == tr("library.masked")]
     # a repeated token's card carries its occurrence (了₁ … 了₂), counted here on its own
-    names = [x + ("₀₁₂₃₄₅₆₇₈₉"[texts[: i + 1].count(x)] if texts.count(x) > 1 else "")
-             for i, x in enumerate(texts)]
+    names = [
+        x + ("₀₁₂₃₄₅₆₇₈₉"[texts[: i + 1].count(x)] if texts.count(x) > 1 else "")
+        for i, x in enumerate(texts)
+    ]
     assert masked == ([md_escape(x) for x in names[q + 1 :]] if f["causal"] else [])
 
 

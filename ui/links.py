@@ -141,6 +141,9 @@ PARAMS = {
     "nth": PAGE,  # which occurrence of the focus token the view looks from: 2 = the second 了
     "at": PAGE,  # the lesson's scene (pages/lesson.py; the deck writes it, no rerun)
     "step": PAGE,  # the lesson's step in its scene, 1-based as shown, or its id (the deck's)
+    "presenter": PAGE,  # 1: the lesson's presenter window, the teacher's notes (pages/lesson.py)
+    "room": PAGE,  # the class a teacher leads (classroom/; the secret is a cookie, never here)
+    "join": PAGE,  # the class a phone joined: such a browser never gets the teacher's notes
 }
 QUERY_KEYS = tuple(name for name, param in PARAMS.items() if param.field)  # the settings'
 # What a lesson link carries besides its scene and step (README "What a lesson link carries"):

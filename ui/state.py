@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 
 import numpy as np
 import streamlit as st
@@ -63,6 +64,20 @@ def compute_lab(
     to tokenize. lab.record says what was used (the trained model fixes its own size)."""
     settings = LabSettings(sentence, mode, d_model, heads, scale, causal, pos, seed, weights)
     return pipeline.compute(settings, TRAINED)
+
+
+@st.cache_data(max_entries=8, ttl=3600, show_spinner=False)
+def first_step_lab(key: tuple) -> Lab | None:
+    """The Lab of compute_lab(*key) on the trained model's first saved step (the query–key
+    map's step 0 ↔ final switch), or None: random weights, or no saved steps to read."""
+    settings = LabSettings(*key)
+    if settings.weights != "trained" or not TRAINED.available():
+        return None
+    try:
+        steps = TRAINED.steps()
+        return pipeline.compute(replace(settings, step=int(steps[0])), TRAINED) if steps else None
+    except Exception:  # a half-written weights file: the map goes without its switch
+        return None
 
 
 def lab_for(settings) -> tuple[Lab | None, list[Notice]]:

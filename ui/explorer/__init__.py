@@ -1,9 +1,13 @@
-"""The main page's attention view, drawn in the browser from the core's raw Q·Kᵀ.
+"""The main page's attention view, drawn in the browser from the core's Q and K.
 
-Python sends the view, once per sentence/model setting, the tokens and every head's raw scores
-(float32), with the palette, sizes and words it draws with (ui/palette.py, ui/text.py). The
-browser derives ÷τ, the causal mask and the softmax (softmax.js, tested equal to
-`scaled_dot_product_attention` in Chromium) and answers √d_k, causal, focus, head, hover and τ
+Python sends the view, once per sentence/model setting, the tokens and every head's queries and
+keys (float32; on the trained model also those of training step 0, for the query–key map's
+switch), with the palette, sizes and words it draws with (ui/palette.py, ui/text.py). The
+browser forms the raw scores Q·Kᵀ from them (cell.js qkScores: 2·d_k numbers per token instead
+of n, so 64 tokens × 8 heads send 33 KB instead of 135 KB; tested equal to the core), derives
+÷τ, the causal mask and the softmax (softmax.js, tested equal to
+`scaled_dot_product_attention` in Chromium), takes one cell apart into its q and k (cell.js)
+and draws the query–key map (qk.js); it answers √d_k, causal, focus, head, hover and τ
 without a server round trip: view.js's `createView(host, opts)` → {update, setState, destroy}
 (streamlit.js mounts it). What the user changes there comes back as component state "view";
 `apply_view` copies it into the session so the share link and the rest of the page follow. On
@@ -125,33 +129,51 @@ def strings(lang: str) -> dict[str, str]:
     return own | {name: t(key, lang) for name, key in SHARED_KEYS.items()}
 
 
-def scores_digest(scores: np.ndarray, texts: Sequence[str]) -> str:
-    """Identity of what the browser caches: the float32 scores and the token texts."""
+def scores_digest(arrays, texts: Sequence[str]) -> str:
+    """Identity of what the browser caches: the float32 arrays sent (Q and K: they fix the
+    scores) and the token texts."""
     h = hashlib.blake2b(digest_size=12)
-    h.update(np.ascontiguousarray(scores, dtype="<f4").tobytes())
+    for a in arrays if isinstance(arrays, (list, tuple)) else [arrays]:
+        h.update(np.ascontiguousarray(a, dtype="<f4").tobytes())
     h.update("\x00".join(texts).encode())
     return h.hexdigest()
 
 
-def encode(header: dict, scores: np.ndarray | None) -> bytes:
-    """MAGIC, uint32 header length, header JSON (padded to 4 bytes), float32 scores or nothing."""
+def encode(header: dict, body: Sequence[np.ndarray] | np.ndarray | None) -> bytes:
+    """MAGIC, uint32 header length, header JSON (padded to 4 bytes), then the float32 arrays
+    (Q, K and maybe Q₀, K₀, each (h, n, d_k); or one array of scores) or nothing."""
     raw = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode()
-    raw += b" " * (-len(raw) % 4)  # the scores start 4-byte aligned
-    body = b"" if scores is None else np.ascontiguousarray(scores, dtype="<f4").tobytes()
-    return MAGIC + struct.pack("<I", len(raw)) + raw + body
+    raw += b" " * (-len(raw) % 4)  # the numbers start 4-byte aligned
+    arrays = [] if body is None else body if isinstance(body, (list, tuple)) else [body]
+    data = b"".join(np.ascontiguousarray(a, dtype="<f4").tobytes() for a in arrays)
+    return MAGIC + struct.pack("<I", len(raw)) + raw + data
 
 
-def decode(payload: bytes) -> tuple[dict, np.ndarray | None]:
-    """The inverse of encode (for tests and tools)."""
+def decode_vectors(payload: bytes) -> tuple[dict, dict[str, np.ndarray]]:
+    """The header and the arrays sent ("q", "k", and "q0", "k0" with a step-0 switch), each
+    (h, n, d_k) float32; {} when the payload carries none (for tests and tools)."""
     if payload[:4] != MAGIC:
         raise ValueError("not an explorer payload")
     (size,) = struct.unpack("<I", payload[4:8])
     header = json.loads(payload[8 : 8 + size])
     if not header["scores"]:
+        return header, {}
+    h, n, d = header["h"], header["n"], header["d_k"]
+    flat = np.frombuffer(payload[8 + size :], dtype="<f4")
+    names = ["q", "k"] + (["q0", "k0"] if header.get("start") else [])
+    return header, {name: flat[c * h * n * d : (c + 1) * h * n * d].reshape(h, n, d)
+                    for c, name in enumerate(names)}  # fmt: skip
+
+
+def decode(payload: bytes) -> tuple[dict, np.ndarray | None]:
+    """The header and the raw scores Q·Kᵀ (h, n, n) the browser forms from the Q and K sent
+    (float64 products of the float32 numbers, as cell.js qkScores), or None when none were sent
+    (for tests and tools)."""
+    header, arrays = decode_vectors(payload)
+    if not arrays:
         return header, None
-    n, h = header["n"], header["h"]
-    scores = np.frombuffer(payload[8 + size :], dtype="<f4").reshape(h, n, n)
-    return header, scores
+    q, k = (arrays[name].astype(np.float64) for name in ("q", "k"))
+    return header, q @ k.swapaxes(-1, -2)  # (h, n, n)
 
 
 def wording(header: dict) -> str:
@@ -258,11 +280,16 @@ def _ask_again() -> None:
     st.session_state[NEED] = True
 
 
-def payload_for(lab, view: ViewState, **header_kw) -> bytes:
-    """The bytes for this run: header, plus the scores when the browser may not have them."""
+def payload_for(lab, view: ViewState, start=None, **header_kw) -> bytes:
+    """The bytes for this run: header, plus every head's Q and K (and, with `start`, the Lab of
+    the trained model's first saved step, its Q₀ and K₀) when the browser may not have them."""
     ss = st.session_state
-    scores = lab.result.heads.scores  # (h, n, n) raw q·kᵀ
-    digest = scores_digest(scores, lab.texts)
+    arrays = [lab.result.q, lab.result.k]  # (h, n, d_k) each; the browser forms Q·Kᵀ
+    if start is not None and start.result.q.shape != lab.result.q.shape:
+        start = None  # another tokenisation: no switch
+    if start is not None:
+        arrays += [start.result.q, start.result.k]
+    digest = scores_digest(arrays, lab.texts)
     with_scores = ss.pop(NEED, False) or ss.get(SENT) != digest
     ss[SENT] = digest
     header = header_for(
@@ -273,12 +300,15 @@ def payload_for(lab, view: ViewState, **header_kw) -> bytes:
         ack=int(ss.get(ACK, 0) or 0),
         **header_kw,
     )
-    return encode(header, scores if with_scores else None)
+    header["start"] = None if start is None else {"step": start.record.step,
+                                                  "final": lab.record.step}  # fmt: skip
+    return encode(header, arrays if with_scores else None)
 
 
-def mount(lab, view: ViewState, **header_kw) -> None:
-    """Draw the view (updated in place on later runs: its key stays the same)."""
-    data = payload_for(lab, view, **header_kw)
+def mount(lab, view: ViewState, start=None, **header_kw) -> None:
+    """Draw the view (updated in place on later runs: its key stays the same); `start`: the
+    trained model's Lab at its first saved step (the query–key map's switch), or None."""
+    data = payload_for(lab, view, start, **header_kw)
     code, draw = _components()
     code(key="explorer_code", width="stretch", height=0)
     draw(

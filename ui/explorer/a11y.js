@@ -35,7 +35,8 @@ function clipLabel(text, name, chars) {
 
 /** In English, a Chinese token with its gloss: “他 (he)”; otherwise the name alone. */
 function glossed(name, gloss, lang) {
-  return lang === "en" && gloss ? `${name} (${gloss})` : name;
+  if (lang !== "en" || !gloss) return name;
+  return gloss.startsWith("(") ? `${name} ${gloss}` : `${name} (${gloss})`; // “把 (object marker)”
 }
 
 /** Index of the largest weight of row i (the first one on ties). */

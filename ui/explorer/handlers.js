@@ -33,7 +33,8 @@ function leave(v) {
   if (v.tip && !v.tip.touch) v.setTip(null);
 }
 
-/** A click (or tap) on a map chooses its head and the clicked row as the focus token. */
+/** A click (or tap) on a map chooses its head and the clicked row as the focus token; on a cell
+    it also takes that cell apart (cell.js). */
 function onMapClick(v, ev) {
   const canvas = ev.target.closest?.("canvas[data-head]");
   if (!canvas || !v.header) return;
@@ -42,6 +43,7 @@ function onMapClick(v, ev) {
   const k = Number(canvas.dataset.head);
   if (ev.pointerType === "touch" && cell && cell.j !== null) tipAt(v, ev, tipText(v, k, cell.i, cell.j));
   v.setState(cell ? { head: k, focus: cell.i } : { head: k }, { user: true });
+  if (cell && cell.j !== null) v.setCell({ k, i: cell.i, j: cell.j });
 }
 
 function onBarsPointer(v, ev) {
@@ -69,6 +71,12 @@ function onMapKey(v, ev) {
   if (ev.key === "Enter" || ev.key === " ") {
     ev.preventDefault();
     v.setState({ head: k, focus: c.i }, { user: true });
+    v.setCell({ k, i: c.i, j: c.j }); // Enter takes the cursor's cell apart
+    return;
+  }
+  if (ev.key === "Escape" && v.cell) {
+    ev.preventDefault(); // Esc closes the breakdown (a deck's Esc waits for the next one)
+    v.setCell(null);
     return;
   }
   const next = cursorAfter(ev.key, c.i, c.j, v.header.n);
@@ -102,7 +110,7 @@ function onTauRelease(v) {
   v.byPointer = false;
   v.say = "setting";
   v.setState(patch, { user: true, delay: SEND_DELAY_MS }); // arrow keys fire one change per step
-  v.raise("controls", "story", "a11y");
+  v.raise("controls", "story", "a11y", "cell"); // the breakdown's live line too
 }
 
 function onRadioKey(v, ev, group, current, patch) {
@@ -158,6 +166,19 @@ function bindView(v) {
     onRadioKey(v, ev, els.picker, v.heads.indexOf(v.state.head), (s) => ({ head: v.heads[s] })));
   on(els.tableBox, "toggle", () => v.raise("a11y"));
   on(els.png, "click", () => exportPng(v));
+  on(v.cellEls.close, "click", () => {
+    const k = v.cell ? v.cell.k : v.state.head;
+    v.setCell(null);
+    els.maps.find((m) => m.k === k)?.canvas.focus();
+  });
+  on(v.cellEls.root, "keydown", (ev) => {
+    if (ev.key !== "Escape" || !v.cell) return;
+    ev.preventDefault();
+    const k = v.cell.k;
+    v.setCell(null);
+    els.maps.find((m) => m.k === k)?.canvas.focus();
+  });
+  on(v.qkEls.step, "click", () => v.setQkStart(!v.qkStart));
   on(win, "resize", () => v.setRoom(v.width, win.innerHeight, win.devicePixelRatio || 1));
   on(doc, "pointerdown", (ev) => v.tip?.touch && !els.grid.contains(ev.target) && v.setTip(null), true);
   if (skip) {

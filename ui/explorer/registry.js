@@ -46,6 +46,11 @@ const VIEW = Object.seal({
   // dom.js: the view's elements
   el: null, fillLegend: null, fillTable: null, mapItem: null, placeWords: null, skeleton: null,
   skipLinkEl: null, tokenButton: null, writeWords: null,
+  // cell.js: the raw scores from Q and K; one cell taken apart into its query and key
+  buildCell: null, cellBreakdown: null, cellSay: null, fillCell: null, qkScores: null,
+  renderCell: null,
+  // qk.js: the query–key map: queries and keys in one plane per head
+  buildQk: null, drawQkHead: null, qkPlane: null, renderQk: null,
   // paint.js: the steps of one commit, as functions of the view's record
   applyWords: null, computeRef: null, computeWeights: null, describeView: null,
   drawLabelLayers: null, relayoutView: null, renderBars: null, renderControls: null,

@@ -2,17 +2,25 @@
    once per sentence, the float32 scores); the settings the user chose sent back as component
    state "view", numbered, so a late rerun never undoes a newer click. */
 
-const { createView, floatsOf, readPayload, STYLESHEET } = VIEW;
+const { createView, floatsOf, qkScores, readPayload, STYLESHEET } = VIEW;
 
-const SCORES = new Map(); // digest → Float32Array of every head's raw Q·Kᵀ (a few sentences back)
+// digest → {scores, vectors}: every head's raw Q·Kᵀ, formed here from the Q and K (and step 0's)
+// Python sent (a few sentences back)
+const SCORES = new Map();
 const KEEP_SENTENCES = 8;
 const MOUNTS = new Map(); // parent element → { view, api, seq, pending }
 
-/** The payload Python's ui/explorer.encode wrote: header JSON and, maybe, the float32 scores. */
+/** The payload Python's ui/explorer.encode wrote: header JSON and, maybe, every head's float32
+    Q and K (then Q₀ and K₀ when header.start); the scores are formed from them (cell.js). */
 function decodePayload(bytes) {
   const { header, body } = readPayload(bytes, "ALV1");
-  const scores = header.scores ? floatsOf(body, header.h * header.n * header.n) : null;
-  return { header, scores };
+  if (!header.scores) return { header, scores: null };
+  const { h, n, d_k: d } = header;
+  const size = h * n * d;
+  const all = floatsOf(body, size * (header.start ? 4 : 2));
+  const part = (c) => all.subarray(c * size, (c + 1) * size);
+  const vectors = { q: part(0), k: part(1), q0: header.start ? part(2) : null, k0: header.start ? part(3) : null };
+  return { header, scores: { scores: qkScores(vectors.q, vectors.k, h, n, d), vectors } };
 }
 
 function remember(digest, scores) {
@@ -54,7 +62,7 @@ function receive(m, bytes) {
     m.api.setTriggerValue("need", header.digest);
     return;
   }
-  m.view.update(header, known);
+  m.view.update(header, known.scores, known.vectors);
   if (header.ack >= m.pending) m.view.setState(header.state);
   m.view.root.dataset.ack = String(header.ack); // for tests: Python has seen change number `ack`
   m.view.root.dataset.seq = String(m.seq);

@@ -11,16 +11,17 @@
    Each file takes only what files before it give; a later file reaches back only through the
    record `v`, whose fields are all written here, where it is made (it is sealed). */
 
-const { applyWords, bindView, clipLabel, computeRef, computeWeights, describeView, distinctNames,
+const { applyWords, bindView, buildCell, buildQk, clipLabel, computeRef, computeWeights, describeView, distinctNames,
   drawLabelLayers, el, hexRgb, mapItem, paintRamp, relayoutView, renderBars, renderControls,
-  renderGrid, renderPanels, renderStory, renderTip, skeleton, skipLinkEl, tokenButton,
+  renderCell, renderGrid, renderPanels, renderQk, renderStory, renderTip, skeleton, skipLinkEl, tokenButton,
   unlistenAll } = VIEW;
 
 const TIP_TOUCH_MS = 2500; // a tapped cell's tooltip goes away by itself
 // Sections a page may show (opts.parts): the token buttons, the story line, the note under the
 // toolbar (and the one saying numbers were left out), the heads' title and picker, the colour
-// bar, the before/after panels, the weights table, the focus bars.
-const PARTS = ["tokens", "story", "note", "heads", "colourbar", "panels", "table", "bars"];
+// bar, the before/after panels, the weights table, the focus bars, a cell taken apart (cell.js)
+// and the query–key map (qk.js), both only where the header brought Q and K.
+const PARTS = ["tokens", "story", "note", "heads", "colourbar", "panels", "table", "bars", "cell", "qk"];
 const CONTROLS = ["scale", "causal", "tau", "png"];
 let viewCount = 0;
 
@@ -52,6 +53,11 @@ function createView(host, opts = {}) {
     o, doc, win, uid, els: skeleton(doc, uid, o.parts), skip: o.skipLink ? skipLinkEl(doc) : null,
     // What Python sent, and what follows from it per sentence.
     header: null, scores: null, names: [], labels: [], heads: [], paints: null, look: null,
+    // Every head's Q and K (and step 0's, q0 and k0, for the map's switch) when Python sent them.
+    vectors: null,
+    // The cell taken apart ({k, i, j} or null), the map's step (true: training step 0), and
+    // their elements (cell.js buildCell, qk.js buildQk).
+    cell: null, qkStart: false, cellEls: buildCell(doc, "explorer-cell"), qkEls: buildQk(doc, "explorer-qk"),
     // The settings the view answers (and sends back), and what is transient.
     state: { scale: true, causal: false, tau: null, focus: 0, head: 0 },
     hover: null, cursor: null, tip: null, ring: null, dragging: false, byPointer: false,
@@ -70,6 +76,7 @@ function createView(host, opts = {}) {
     listeners: [], observers: [],
     // The setters (below): handlers.js and paint.js change the view only through these.
     raise: null, setState: null, setHover: null, setCursor: null, setTip: null, setRoom: null,
+    setCell: null, setQkStart: null,
   });
   const { els } = v;
 
@@ -98,9 +105,9 @@ function createView(host, opts = {}) {
     clampState();
     const scaling = s.scale !== was.scale || s.tau !== was.tau;
     const masking = s.causal !== was.causal;
-    if (scaling || masking) v.raise("weights", "maps", "panels", "bars", "story", "controls", "a11y");
-    if (masking) v.raise("ref");
-    if (s.focus !== was.focus) v.raise("labels", "maps", "panels", "bars", "story", "controls", "a11y");
+    if (scaling || masking) v.raise("weights", "maps", "panels", "bars", "story", "controls", "a11y", "cell");
+    if (masking) v.raise("ref", "qk");
+    if (s.focus !== was.focus) v.raise("labels", "maps", "panels", "bars", "story", "controls", "a11y", "qk");
     if (s.head !== was.head) v.raise("ref", "panels", "scales", "controls", "a11y");
     const changed = scaling || masking || s.focus !== was.focus || s.head !== was.head;
     if (!user || !changed) return;
@@ -142,12 +149,24 @@ function createView(host, opts = {}) {
     v.raise("tip");
   };
 
+  /** Take one cell apart ({k, i, j}: head, query, key), or close the breakdown (null). */
+  v.setCell = (next) => {
+    v.cell = next ? { k: next.k, i: next.i, j: next.j } : null;
+    v.raise("cell");
+  };
+
+  /** The query–key map from training step 0's Q and K (true) or the final ones. */
+  v.setQkStart = (on) => {
+    v.qkStart = !!on;
+    v.raise("qk");
+  };
+
   v.setRoom = (w, h, ratio) => {
     const wide = Math.max(260, Math.floor(v.box ? v.box.w : w));
     if (wide === v.width && h === v.viewportH && ratio === v.dpr) return;
     [v.width, v.viewportH, v.dpr] = [wide, h, ratio];
     v.fit.frozen = false; // a new room: its first screen again
-    v.raise("layout", "labels", "maps", "panels", "bars", "scales");
+    v.raise("layout", "labels", "maps", "panels", "bars", "scales", "qk");
   };
 
   /** Fit every map into a box of w × h css px (a page's figure), or back to the room (null). */
@@ -165,14 +184,18 @@ function createView(host, opts = {}) {
   }
 
   /** New data from Python: the header (tokens, words, palette, settings) and the scores (or the
-      weights themselves when header.values is "weights"). */
-  function update(next, nextScores) {
+      weights themselves when header.values is "weights"); vectors: {q, k, q0, k0} (each
+      (h, n, d_k) flat) that made the scores, or null. */
+  function update(next, nextScores, vectors = null) {
     const was = v.header;
     const fresh = !was || was.digest !== next.digest || was.wording !== next.wording
       || was.n !== next.n || was.h !== next.h;
     v.header = next;
     v.scores = nextScores;
+    v.vectors = vectors;
     if (fresh) {
+      v.cell = null;
+      v.qkStart = false;
       const all = Array.from({ length: next.h }, (_, k) => k);
       v.heads = o.heads ? all.filter((k) => o.heads.includes(k)) : all;
       if (!v.heads.length) v.heads = all;
@@ -180,7 +203,7 @@ function createView(host, opts = {}) {
       v.labels = next.labels // a page's own labels (the lesson's, glossed in English), or the tokens
         || next.tokens.map((t, i) => clipLabel(t.t, v.names[i], next.palette.label_chars));
       v.raise("data", "weights", "ref", "words", "layout", "labels", "maps", "panels", "bars",
-        "scales", "story", "controls", "a11y");
+        "scales", "story", "controls", "a11y", "cell", "qk");
     }
     if (fresh || was.classroom !== next.classroom) {
       v.fit.frozen = false; // a new sentence or room: its first screen again
@@ -212,6 +235,8 @@ function createView(host, opts = {}) {
     if (d.has("panels")) renderPanels(v);
     if (d.has("bars")) renderBars(v);
     if (d.has("story")) renderStory(v);
+    if (d.has("cell") || d.has("words")) renderCell(v);
+    if (d.has("qk") || d.has("words")) renderQk(v);
     if (d.has("tip")) renderTip(v);
     if (d.has("a11y")) {
       win.clearTimeout(v.timers.a11y);
@@ -299,6 +324,9 @@ function createView(host, opts = {}) {
     v.header = null;
   }
 
+  const anchor = ["grid", "numbersNote", "gridBar"].map((name) => els[name]).filter((e) => els.root.contains(e)).pop();
+  anchor.after(v.cellEls.root);
+  els.live.before(v.qkEls.root);
   bindView(v);
   if (style) host.append(style);
   host.append(els.root);

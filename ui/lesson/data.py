@@ -225,9 +225,11 @@ def trained_part(
     the step-0 scores (§6's switch), §1's quiz and §10's learning curve."""
     info, arrays = lab_part(lab, prefix, focus, lang)
     first = int(load_demo_history().steps[0])
-    start = load_demo_model(step=first).run(sentence).attention.heads.scores  # (h, n, n)
+    early = load_demo_model(step=first).run(sentence).attention
+    start = early.heads.scores  # (h, n, n)
     if start.shape == arrays[f"{prefix}scores"].shape:
         arrays[f"{prefix}scores0"] = start
+        arrays[f"{prefix}q0"], arrays[f"{prefix}k0"] = early.q, early.k  # §6's q–k map at step 0
     quiz = pronoun_quiz(lab, say)
     info.update(
         jobs=head_jobs(None, say),

@@ -35,7 +35,7 @@ KEY_MAP = (
     ("first", ("Home",), "lesson.k.first"),
     ("last", ("End",), "lesson.k.last"),
     ("jump", ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0"), "lesson.k.jump"),
-    ("notes", ("S",), "lesson.k.notes"),
+    ("presenter", ("S",), "lesson.k.presenter"),  # the notes' window, never on the projector
     ("full", ("F",), "lesson.k.full"),
     ("black", ("B", "."), "lesson.k.black"),
     ("glossary", ("G",), "lesson.k.glossary"),

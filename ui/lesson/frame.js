@@ -1,5 +1,6 @@
 /* The deck's frame: the progress strip and tools in the header's row, notices, the sentence box,
-   the teacher's notes (S), the key list (?), the glossary (G; "?" on a touch screen), a term's
+   the presenter window's button (S: presenter.js; the notes are never on this screen), the key
+   list (?), the glossary (G; "?" on a touch screen), a term's
    popover, the black screen (B), full screen (F). Builders and toggles; run.js wires their
    buttons. */
 
@@ -48,7 +49,7 @@ function topBar(doc) {
   return { top, where, strip, tools, edit, notes, keys, full };
 }
 
-/** What opens over the scene, each hidden: the notes (S), the key list (?), the glossary (G),
+/** What opens over the scene, each hidden: the key list (?), the glossary (G),
     the overview (O), the review, a term's popover, the black screen (B). */
 function overlays(doc) {
   const box = (tag, cls, testid, attrs = {}) => {
@@ -58,7 +59,6 @@ function overlays(doc) {
   };
   const dialog = { role: "dialog" };
   return {
-    notesBox: box("aside", "notes-box", "lesson-notes"),
     help: box("div", "help", "lesson-help", dialog),
     glossary: box("div", "help glossary", "lesson-glossary", dialog),
     overview: box("div", "help overview-box", "lesson-overview", dialog),
@@ -89,7 +89,9 @@ function frameTexts(D) {
   setLabel(els.edit, "✎", tx(D, "lesson.edit_name")); // the name begins with what it shows (WCAG 2.5.3)
   els.edit.append(" ", make(doc, "span", "word", {}, tx(D, "lesson.edit"))); // a phone: ✎ alone
   whereText(D);
-  setLabel(els.notes, tx(D, "lesson.notes"), `${tx(D, "lesson.notes")} (S)`);
+  const notes = `${tx(D, "lesson.notes")} ↗`; // its name begins with what it shows (WCAG 2.5.3)
+  setLabel(els.notes, notes, `${notes}: ${tx(D, "presenter.open_name")} (S)`);
+  els.notes.hidden = D.header.window !== "deck"; // the presenter's own, a phone's in a class
   setLabel(els.keys, "?", tx(D, D.touch ? "lesson.glossary" : "lesson.keys")); // touch: no keys
   setLabel(els.full, "", `${tx(D, "lesson.full")} (F)`);
   els.full.innerHTML = FULL_ICON; // static markup, no text from anyone
@@ -198,33 +200,6 @@ function toggleHelp(D, show = D.els.help.hidden) {
   if (show) D.els.help.querySelector("button").focus();
 }
 
-function toggleNotes(D, show = D.els.notesBox.hidden) {
-  D.els.notesBox.hidden = !show;
-  D.els.notes.setAttribute("aria-pressed", String(show));
-  fillNotes(D);
-}
-
-function fillNotes(D) {
-  const { els } = D;
-  if (els.notesBox.hidden) return;
-  const doc = els.root.ownerDocument;
-  const title = make(doc, "h3", "", {}, tx(D, "lesson.notes_title"));
-  const body = [title];
-  let list = null;
-  for (const [kind, text] of D.header.notes[String(D.at)] || []) {
-    if (kind === "li") {
-      list ||= make(doc, "ul");
-      list.append(make(doc, "li", "", {}, text));
-      if (!body.includes(list)) body.push(list);
-    } else {
-      list = null;
-      body.push(make(doc, "p", "", {}, text));
-    }
-  }
-  els.notesBox.setAttribute("aria-label", tx(D, "lesson.notes_title"));
-  els.notesBox.replaceChildren(...body);
-}
-
 function showNotices(D) {
   const { els } = D;
   const doc = els.root.ownerDocument;
@@ -267,10 +242,9 @@ function toggleFull(D) {
 function closeOverlays(D) {
   if (closeTerm(D, true)) return true;
   const { els } = D;
-  const boxes = [els.help, els.notesBox, els.editor, els.glossary, els.overview, els.review];
+  const boxes = [els.help, els.editor, els.glossary, els.overview, els.review];
   const open = boxes.some((e) => !e.hidden);
   toggleHelp(D, false);
-  toggleNotes(D, false);
   toggleEditor(D, false);
   toggleGlossary(D, false);
   els.overview.hidden = true;
@@ -278,5 +252,5 @@ function closeOverlays(D) {
   return open;
 }
 
-return { applySentence, closeOverlays, deckSkeleton, fillNotes, frameTexts, showNotices,
-  toggleEditor, toggleFull, toggleHelp, toggleNotes, togglePause, whereText };
+return { applySentence, closeOverlays, deckSkeleton, frameTexts, showNotices, toggleEditor,
+  toggleFull, toggleHelp, togglePause, whereText };

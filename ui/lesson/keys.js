@@ -4,8 +4,8 @@
    held (the browser's own shortcuts stay); Space and Enter press a focused button. On a touch
    screen a swipe left or right steps, as → and ← do. */
 
-const { closeOverlays, deepActive, goScene, KEY_MAP, overviewKey, stepBack, stepNext,
-  toggleEditor, toggleFull, toggleGlossary, toggleHelp, toggleNotes, toggleOverview,
+const { closeOverlays, deepActive, goScene, KEY_MAP, openPresenter, overviewKey, stepBack,
+  stepNext, toggleEditor, toggleFull, toggleGlossary, toggleHelp, toggleOverview,
   togglePause } = LESSON;
 
 // What each action of the key map does (false: the deck did not use the key).
@@ -15,7 +15,7 @@ const ACTIONS = {
   first: (D) => goScene(D, 1, 0),
   last: (D) => goScene(D, D.header.scenes, 0),
   jump: (D, key) => goScene(D, key === "0" ? 10 : Number(key), 0),
-  notes: (D) => toggleNotes(D),
+  presenter: (D) => openPresenter(D), // the presenter window (its notes): not in itself
   full: (D) => toggleFull(D),
   black: (D) => togglePause(D, true),
   glossary: (D) => toggleGlossary(D),

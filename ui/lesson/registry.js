@@ -87,7 +87,13 @@
    data-cell (its cell side) and data-labelled ("13/13"): at 1024 × 680 and 1024 × 768 the
    example's maps need cells ≥ 20 px, every token labelled, numbers ≥ 20 px.
    Frame (not a scene's): the overview (O, Esc), the glossary (G; "?" on touch), the handout
-   (print), progress and the review (progress.js), the link (stage.js writeLink). */
+   (print), progress and the review (progress.js), the link (stage.js writeLink).
+   The teacher's windows (not a scene's): S opens the presenter window (presenter.js,
+   /lesson?presenter=1: the notes, which no other window receives; the next step; the clock; the
+   class's tally); every window but a joined phone's opens channel.js's BroadcastChannel, and
+   each scene or step change posts a goto (stage.js writeLink → sharePlace), which the other
+   window follows (run.js pairWindows → stage.js goPlace). D's fields for them: winId, channel,
+   heard, shared, followed, pres, clock, classState (run.js newDeck). */
 
 const LESSON = Object.seal({
   // builder: the deck's stylesheet and its key map (ui/lesson/deck.py KEY_MAP)
@@ -108,17 +114,26 @@ const LESSON = Object.seal({
   sceneList: null, softmaxExample: null,
   // terms.js: [[term]] markup in captions, a term's popover, the glossary page
   closeTerm: null, plainText: null, richText: null, toggleGlossary: null, toggleTerm: null,
-  // frame.js: the frame: strip, tools, notices, sentence box, notes, key list, black screen
-  applySentence: null, closeOverlays: null, deckSkeleton: null, fillNotes: null, frameTexts: null,
-  showNotices: null, toggleEditor: null, toggleFull: null, toggleHelp: null, toggleNotes: null,
+  // channel.js: the teacher's windows as one deck (BroadcastChannel "attention-lab-deck"):
+  //   openChannel(D) once the header is in (none for a joined phone); post(D, {kind, …});
+  //   onMessage(D, kind, fn); messages: goto {scene, step} (ids), hello, class {state},
+  //   action {do: reveal | tally_show | tally_hide | reset | end}; the file's header has them all
+  closeChannel: null, followingPlace: null, onMessage: null, openChannel: null, placeOf: null,
+  post: null, sharePlace: null,
+  // frame.js: the frame: strip, tools, notices, sentence box, key list, black screen
+  applySentence: null, closeOverlays: null, deckSkeleton: null, frameTexts: null,
+  showNotices: null, toggleEditor: null, toggleFull: null, toggleHelp: null,
   togglePause: null, whereText: null,
   // quiz.js: predict, then reveal; answers by question id; the takeaway after the reveal
   keepAnswer: null, quizId: null, quizOf: null, renderQuiz: null, sayVerdict: null,
   takeShown: null, takeText: null,
   // progress.js: a student's progress in localStorage: the last place, the review
   lastPlace: null, markAnswer: null, saveProgress: null, toggleReview: null, wrongOnes: null,
+  // presenter.js: the presenter window (S): notes, the next step, the clock, the class's tally
+  buildPresenter: null, fillPresenter: null, greet: null, openPresenter: null,
+  stopPresenter: null,
   // stage.js: the scene on screen, its steps, the link, its layout
-  drawScene: null, goScene: null, goStep: null, layoutDeck: null, renderScene: null,
+  drawScene: null, goPlace: null, goScene: null, goStep: null, layoutDeck: null, renderScene: null,
   scheduleLayout: null, stepBack: null, stepNext: null, writeLink: null,
   // widgets.js: the controls a scene puts beside its figure; setLocal
   askBlock: null, fillSide: null, headPicker: null, pctText: null, quoteTok: null, setLocal: null,
@@ -132,6 +147,10 @@ const LESSON = Object.seal({
   bigMap: null, NO_JOB: null, sceneView: null, viewHeader: null,
   // chart.js: line charts on the pen
   decadeTicks: null, drawChart: null, logAxis: null,
+  // cellstep.js: §4's step "cell": one score taken apart (the view's cell.js breakdown)
+  asideFigure: null, CELL_STEP: null, cellStep: null,
+  // qkstep.js: §6's steps "qk" and "qk0": one head's queries and keys in one plane (qk.js)
+  QK_STEPS: null, qkStep: null,
   // scenes/s01.js: §1 whom 他 means (predict, the pronoun head, an RNN's chain)
   // scenes/s02.js: §2 the library lookup
   // scenes/s03.js: §3 one word's three faces

@@ -3,10 +3,11 @@
    step, and redraw only what changed. */
 
 const { floatsOf, hexRgb, paintRamp, readPayload, STYLESHEET } = VIEW;
-const { applySentence, bindKeys, deckSkeleton, frameTexts, goScene, handoutNow, lastPlace,
-  layoutDeck, LESSON_CSS,
-  lookOfDeck, renderScene, sceneList, scheduleLayout, showNotices, stopAnimation, toggleEditor,
-  toggleFull, toggleGlossary, toggleHelp, toggleNotes, toggleOverview, writeLink } = LESSON;
+const { applySentence, bindKeys, buildPresenter, closeChannel, deckSkeleton, fillPresenter,
+  frameTexts, goPlace, goScene, greet, handoutNow, lastPlace, layoutDeck, LESSON_CSS, lookOfDeck,
+  onMessage, openPresenter, placeOf, post, renderScene, sceneList, scheduleLayout, showNotices,
+  stopAnimation, stopPresenter, toggleEditor, toggleFull, toggleGlossary, toggleHelp,
+  toggleOverview, writeLink } = LESSON;
 
 // The deck's scenes by number: scenes/sNN.js each add theirs (kit.js addScene), in the order
 // registry.js lists them; ui/lesson/data.py SCENES counts the same files.
@@ -71,6 +72,15 @@ function newDeck(host, style) {
     size: "",
     notices: [],
     unbind: null, // undoes what outlives the deck's own nodes (destroyDeck)
+    // The teacher's windows as one (channel.js) and the presenter window (presenter.js):
+    winId: windowId(host), // this window's id on the channel (its messages' `from`)
+    channel: null, // the BroadcastChannel, once the header says which window this is
+    heard: new Map(), // message kind → what listens to it (onMessage)
+    shared: "", // "scene|step" (ids) this window last told the others it is at
+    followed: "", // "scene|step" a goto from another window is bringing it to
+    pres: null, // the presenter's panel (its nodes), in the presenter window only
+    clock: Object.seal({ start: 0, paused: 0, timer: 0, touched: false }), // since the start
+    classState: null, // the class's state as the projector last sent it ("class" message)
   });
   bindFrame(D);
   const unbindKeys = bindKeys(D);
@@ -91,6 +101,23 @@ function newDeck(host, style) {
   return D;
 }
 
+/** A random id for this window's messages on the channel. */
+function windowId(host) {
+  const bytes = host.ownerDocument.defaultView.crypto.getRandomValues(new Uint8Array(9));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The teacher's windows move together (channel.js): a goto moves this deck; the projector
+    answers a window that says hello with where it is; a new presenter says hello. */
+function pairWindows(D) {
+  buildPresenter(D); // the presenter window only: its panel, before the first draw fills it
+  onMessage(D, "goto", (msg) => goPlace(D, String(msg.scene), String(msg.step ?? "")));
+  if (D.header.window === "deck") {
+    onMessage(D, "hello", () => D.ctx && post(D, { kind: "goto", ...placeOf(D) }));
+  }
+  greet(D); // opens the channel (none for a joined phone)
+}
+
 /** A touch screen (a phone, a tablet): no key to press, a finger to swipe. */
 function isTouch(host) {
   const win = host.ownerDocument.defaultView;
@@ -105,6 +132,8 @@ function destroyDeck(D) {
   D.inst?.destroy?.();
   D.inst = null;
   D.unbind();
+  closeChannel(D);
+  stopPresenter(D);
   D.els.root.remove();
   D.style.remove();
 }
@@ -112,7 +141,7 @@ function destroyDeck(D) {
 function bindFrame(D) {
   const { els } = D;
   els.edit.addEventListener("click", () => toggleEditor(D));
-  els.notes.addEventListener("click", () => toggleNotes(D));
+  els.notes.addEventListener("click", () => openPresenter(D));
   els.keys.addEventListener("click", () => (D.touch ? toggleGlossary(D) : toggleHelp(D)));
   els.where.addEventListener("click", () => toggleOverview(D));
   els.full.addEventListener("click", () => toggleFull(D));
@@ -176,7 +205,9 @@ function applyHeaderDeck(D, header, arrays) {
   // For tests and benches: the server has applied every change the deck sent.
   if (header.ack >= D.pending) D.els.root.dataset.synced = "1";
   frameTexts(D);
+  if (first) pairWindows(D);
   if (first || langChanged) showNotices(D);
+  if (langChanged) fillPresenter(D);
   const seen = lookOfDeck(D);
   if (!first && seen === D.seen) return writeLink(D);
   D.seen = seen;

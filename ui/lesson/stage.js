@@ -3,10 +3,10 @@
    (?at=N&step=K, history.replaceState), the example for a sentence it cannot use, and its layout
    in the room. Predict-then-reveal is quiz.js's; the scene API is registry.js's header. */
 
-const { button, closeTerm, deepActive, figureBox, fillNotes, freshLocal, keepAnswer, make,
-  markAnswer, needOf, quizOf, renderQuiz, richText, roomOf, saveProgress, sayVerdict, sceneTitle,
-  setFor, showNotices, SIDE_FRACTION, speak, stopAnimation, takeText, toggleReview, tx,
-  whereText, wrongOnes } = LESSON;
+const { button, closeTerm, deepActive, figureBox, fillPresenter, followingPlace, freshLocal,
+  keepAnswer, make, markAnswer, needOf, quizOf, renderQuiz, richText, roomOf, saveProgress,
+  sayVerdict, sceneTitle, setFor, sharePlace, showNotices, SIDE_FRACTION, speak, stopAnimation,
+  takeText, toggleReview, tx, whereText, wrongOnes } = LESSON;
 
 /** A string of the scene: a key of its text table (filled with the scene's words), or a
     function of S for one that depends on more. */
@@ -74,6 +74,21 @@ function goStep(S, id) {
   if (i >= 0 && S.D.ctx === S && i !== S.D.step) setStep(S.D, i);
 }
 
+/** Where another of the teacher's windows went (a "goto" on the channel: scene and step by id):
+    the same scene steps there, another scene is entered there. False for an unknown scene. */
+function goPlace(D, sceneId, stepId) {
+  const found = Object.entries(D.scenes).find(([, scene]) => scene.id === sceneId);
+  if (!found || !D.header) return false;
+  const k = Number(found[0]);
+  const here = D.ctx && k === D.at;
+  const i = here ? D.ctx.steps.findIndex((s) => s.id === stepId) : -1;
+  if (here && (i < 0 || i === D.step)) return true; // there already (or no such step here)
+  followingPlace(D, { scene: sceneId, step: stepId });
+  if (here) setStep(D, i);
+  else goScene(D, k, typeof stepId === "string" && stepId ? stepId : 0);
+  return true;
+}
+
 /** The settings the steps set (`set`), as they stand at step i: each key at the value the last
     step at or before i gave it, or the scene's own; the other settings stay as the user left
     them. */
@@ -111,7 +126,6 @@ function renderScene(D, step, keep = true) {
   const scene = D.scenes[k];
   if (!keep || !D.local || D.localOf !== k) [D.local, D.localOf] = [freshLocal(scene), k];
   const parts = sceneFrame(D, scene);
-  fillNotes(D);
   const need = needOf(D, k);
   if (need && !D.example[k]) return needPanel(D, need, parts);
   const set = setFor(D, k);
@@ -266,6 +280,7 @@ function writeLink(D) {
   url.searchParams.set("step", String(D.step + 1));
   if (url.href !== win.location.href) win.history.replaceState(win.history.state, "", url.href);
   saveProgress(D);
+  if (sharePlace(D)) fillPresenter(D); // the teacher's other window follows (channel.js)
 }
 
 function scheduleLayout(D) {
@@ -296,5 +311,5 @@ function layoutDeck(D) {
   if (D.inst) drawScene(D, D.step, D.step);
 }
 
-return { drawScene, goScene, goStep, layoutDeck, renderScene, scheduleLayout, stepBack, stepNext,
+return { drawScene, goPlace, goScene, goStep, layoutDeck, renderScene, scheduleLayout, stepBack, stepNext,
   writeLink };

@@ -4,10 +4,10 @@
    ④; then all four played in a row (a step of its own, so a presenter's → reaches it). */
 
 const { mapGeometry } = VIEW;
-const { addScene, animate, arr, divisorOf, fillSide, focusIn, fontsOf, goStep, headPicker,
-  headWeights, labelsOf, mixRows, pctText, penCells, penDone, penInkOn, penMap, penMeasure,
-  penOutline, penText, penTry, penWrap, pickHead, rampRgb, rankRow, roomOf, sceneCanvas, scenePen,
-  setLocal, softmaxExample, stopAnimation, tx, wButton, wReadout } = LESSON;
+const { addScene, animate, arr, CELL_STEP, cellStep, divisorOf, fillSide, focusIn, fontsOf, goStep,
+  headPicker, headWeights, labelsOf, mixRows, pctText, penCells, penDone, penInkOn, penMap,
+  penMeasure, penOutline, penText, penTry, penWrap, pickHead, rampRgb, rankRow, roomOf, sceneCanvas,
+  scenePen, setLocal, softmaxExample, stopAnimation, tx, wButton, wReadout } = LESSON;
 
 /** Step ②'s name: ÷√d_k with its value, or ÷1 with the scene's scaling off. */
 function s4Second(S) {
@@ -26,14 +26,15 @@ const S4_STEPS = [
 const S4_EXP = { id: "exp", label: "lesson.s4.step_exp", caption: "lesson.s4.cap.exp" };
 
 /** On a phone, the figure's height × its width: ③'s map holds its numbers (cells ≥ 19 px);
-    ③′'s table takes the screen's rest. */
-const S4_PHONE = { softmax: 1.2, exp: 0 };
+    ③′'s table and the cell take the screen's rest. */
+const S4_PHONE = { softmax: 1.2, exp: 0, cell: 0 };
 
 const S4_SCENE_STEPS = [
   ...S4_STEPS.slice(0, 3),
   S4_EXP,
   S4_STEPS[3],
   { id: "play", label: "lesson.s4.step_play", caption: "lesson.s4.cap.play" },
+  CELL_STEP, // one score taken apart (cellstep.js)
 ];
 
 /** The matrix step (index into S4_STEPS) the scene's step k shows: the play step ends on ④; -1
@@ -56,7 +57,7 @@ function s4Name(S, k) {
 
 addScene({
   id: "s04",
-  phone: (k) => S4_PHONE[S4_SCENE_STEPS[k]?.id] ?? 1, // ③′'s table: the screen's rest
+  phone: (k) => S4_PHONE[S4_SCENE_STEPS[k]?.id] ?? 1, // ③′'s table, the cell: the screen's rest
   title: "lesson.s4.title",
   steps: S4_SCENE_STEPS,
   words: (S) => ({ q: S.part.tokens[focusIn(S, S.part)].t }),
@@ -64,6 +65,7 @@ addScene({
   terms: (S) => ({ softmax: softmaxExample(S, S.part) }), // the glossary's example, this row
   mount: (S) => {
     const canvas = sceneCanvas(S);
+    const cell = cellStep(S); // the step "cell" draws itself
     const readout = wReadout(S, "lesson-readout");
     let shown = { from: 0, to: 0, p: 1 };
     const kept = { key: "", gFull: null, gSmall: null, full: null, small: null }; // s4Geometry
@@ -93,6 +95,7 @@ addScene({
     const replay = () => (S.steps[S.D.step].id === "play" ? play() : goStep(S, "play"));
     return {
       draw(step, from) {
+        if (cell.draw(step)) return;
         const part = S.part;
         const i = focusIn(S, part);
         const head = pickHead(S, part, i);

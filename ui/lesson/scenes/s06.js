@@ -3,7 +3,7 @@
 
 const { attentionWeights } = VIEW;
 const { addScene, arr, bigMap, divisorOf, fillSide, focusIn, make, pctText, pickHead, rankRow,
-  setLocal, tx, wReadout } = LESSON;
+  QK_STEPS, qkStep, setLocal, tx, wReadout } = LESSON;
 
 function s6Choice(S, when, label) {
   const b = make(
@@ -24,7 +24,7 @@ function s6Choice(S, when, label) {
 
 addScene({
   id: "s06",
-  phone: 4.2,
+  phone: (step) => (step > 1 ? 0 : 4.2), // the q–k steps (qkstep.js): the screen's rest
   side: 0.22,
   title: "lesson.s6.title",
   local: { when: "after" }, // the heads before training ("before") or after ("after")
@@ -32,6 +32,7 @@ addScene({
     { id: "before", label: "lesson.s6.step_before", caption: "lesson.s6.cap.before",
       set: { when: "before" } },
     { id: "after", label: "lesson.s6.step0", caption: "lesson.s6.cap.after", set: { when: "after" } },
+    ...QK_STEPS, // queries and keys in one plane, step 0 then trained (qkstep.js)
   ],
   take: (S) => {
     const c = S.D.header.heads_cost;
@@ -47,8 +48,10 @@ addScene({
   mount: (S) => {
     const part = S.tpart;
     const big = bigMap(S, S.figure, part); // one head large, every head small
+    const qk = qkStep(S, part); // the steps "qk0" and "qk" draw themselves
     return {
-      draw() {
+      draw(step) {
+        if (qk.draw(step)) return;
         const D = S.D;
         const before = S.local.when === "before" && !!arr(D, `${part.prefix}scores0`);
         const group = make(S.doc, "div", "chips", {

@@ -1,0 +1,403 @@
+"""Why this cell (ui/explorer/cell.js) and the query–key map (ui/explorer/qk.js) in Chromium,
+without a server: the view is mounted through its Streamlit glue's `run` with the bytes Python
+sends (every head's float32 Q and K, ui/explorer.encode), so the scores the browser forms, the
+breakdown of a cell chosen by keyboard or mouse, and the map's points are all compared with numpy
+on the core's own Q and K."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from attention_core import causal_mask, scaled_dot_product_attention
+from tests.browser_support import axe
+from ui import explorer
+from ui.state import compute_lab, first_step_lab
+from ui.text import t
+
+pytestmark = pytest.mark.browser
+
+SENTENCE = "小明把书放在了桌子上，然后他走了。"  # 了 twice: tokens 4 and 11
+CELL = '[data-testid="explorer-cell"]'
+QK = '[data-testid="explorer-qk"]'
+MAP = '[data-testid="explorer-map"]'
+RENDERS = "() => Number(document.querySelector('[data-testid=\"explorer\"]')?.dataset.renders || 0)"
+IMPACTS = {"serious", "critical"}
+
+
+def lab_of(weights: str = "random", heads: int = 4):
+    return compute_lab(SENTENCE, "word", 64, heads, True, False, False, 0, weights)
+
+
+def payload(lab, start=None, focus: int = 9) -> list[int]:
+    """The bytes ui/explorer.payload_for sends on a first load (Q, K; with `start` Q₀, K₀)."""
+    view = explorer.ViewState(True, False, focus, 0, None)
+    tokens = [{"t": s, "tag": "x", "tag_name": "x", "gloss": "he" if s == "他" else None,
+               "roles": []} for s in lab.texts]  # fmt: skip
+    header = explorer.header_for(
+        lab, view, lang="zh", classroom=False, numbers=True, shared=True, tokens=tokens,
+        jobs=[{"label": "", "rel": "", "clear": False, "relation": ""}] * lab.heads,
+        digest="d", with_scores=True, ack=0,
+    )  # fmt: skip
+    arrays = [lab.result.q, lab.result.k]
+    header["start"] = None
+    if start is not None:
+        arrays += [start.result.q, start.result.k]
+        header["start"] = {"step": start.record.step, "final": lab.record.step}
+    return list(explorer.encode(header, arrays))
+
+
+def mount(page, lab, start=None, size=(1024, 768)) -> None:
+    """The view in a bare page, fed through streamlit.js's run() as Streamlit would."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.set_content('<div id="host" style="width: 980px"></div>')
+    page.add_script_tag(content=explorer.bundle(), type="module")
+    page.wait_for_function("() => !!globalThis.__attentionLab")
+    page.evaluate(
+        """(bytes) => globalThis.__attentionLab.run({ data: new Uint8Array(bytes),
+             parentElement: document.getElementById('host'), setStateValue() {},
+             setTriggerValue() {} })""",
+        payload(lab, start),
+    )
+    page.wait_for_function(f"({RENDERS})() > 0")
+
+
+def frames(page) -> None:
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def choose(page, head: int, i: int, j: int) -> dict:
+    """Move the keyboard cursor of head `head`'s map to (i, j) and press Enter; the breakdown."""
+    canvas = page.locator(MAP).nth(head)
+    canvas.focus()
+    for key in ("PageUp", "Home", *["ArrowDown"] * i, *["ArrowRight"] * j, "Enter"):
+        canvas.press(key)
+    frames(page)
+    return values(page)
+
+
+def values(page) -> dict | None:
+    raw = page.locator(CELL).get_attribute("data-values")
+    return None if raw is None else json.loads(raw)
+
+
+def core(lab, scale: bool, causal: bool, tau: float | None = None):
+    """The core's attention of every head from the Q and K the browser was sent (float32)."""
+    q, k = (a.astype(np.float32).astype(np.float64) for a in (lab.result.q, lab.result.k))
+    n = q.shape[1]
+    mask = causal_mask(n) if causal else None
+    if tau is not None:
+        return scaled_dot_product_attention(q / tau, k, k, scale=False, mask=mask)
+    return scaled_dot_product_attention(q, k, k, scale=scale, mask=mask)
+
+
+def check(b: dict, lab, head: int, i: int, j: int, scale: bool, causal: bool) -> None:
+    """A breakdown against numpy: its vectors, products, sum (= the core's raw score), the
+    scaled score and the softmax share (= the core's weight)."""
+    q = lab.result.q[head, i].astype(np.float32)
+    k = lab.result.k[head, j].astype(np.float32)
+    assert (b["head"], b["i"], b["j"]) == (head, i, j)
+    np.testing.assert_array_equal(np.float32(b["q"]), q)
+    np.testing.assert_array_equal(np.float32(b["k"]), k)
+    prod = q.astype(np.float64) * k.astype(np.float64)
+    np.testing.assert_allclose(b["products"], prod, rtol=1e-12)
+    assert b["sum"] == pytest.approx(float(np.sum(prod)), rel=1e-12, abs=1e-12)
+    raw = lab.result.heads.scores[head, i, j]  # the core's float64 raw score
+    scale_of = np.abs(q).max() * np.abs(k).max() * len(q)
+    assert abs(b["sum"] - raw) <= 1e-5 * max(abs(raw), scale_of * 1e-2)
+    top = np.argsort(-np.abs(prod), kind="stable")[:3] + 1  # dimensions counted from 1
+    assert set(b["top"]) == set(top.tolist())
+    want = core(lab, scale, causal)
+    div = math.sqrt(len(q)) if scale else 1.0
+    assert b["divisor"] == pytest.approx(div)
+    masked = causal and j > i
+    assert b["masked"] == masked
+    if masked:
+        assert b["scaled"] is None and b["share"] == 0
+    else:
+        assert b["scaled"] == pytest.approx(want.scaled[head, i, j], rel=1e-5, abs=1e-6)
+        assert b["share"] == pytest.approx(want.weights[head, i, j], rel=1e-5, abs=1e-7)
+    np.testing.assert_allclose(b["row"], want.weights[head, i], atol=1e-6)
+
+
+# ---- the scores the browser forms from Q and K ---------------------------------------------------
+
+
+@pytest.mark.parametrize("weights", ["random", "trained"])
+def test_the_payload_carries_q_and_k_and_the_scores_equal_the_cores(weights):
+    lab = lab_of(weights)
+    _, scores = explorer.decode(bytes(payload(lab)))
+    got = explorer.decode_vectors(bytes(payload(lab)))[1]
+    np.testing.assert_array_equal(got["q"], lab.result.q.astype(np.float32))
+    np.testing.assert_array_equal(got["k"], lab.result.k.astype(np.float32))
+    ref = lab.result.heads.scores
+    np.testing.assert_allclose(scores, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
+
+
+# ---- a cell taken apart --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("weights", ["random", "trained"])
+def test_the_breakdown_equals_numpy_for_every_head_and_switch(page, weights):
+    lab = lab_of(weights)
+    mount(page, lab)
+    pairs = [(9, 0), (11, 4), (4, 11), (0, 12)]  # 他 → 小明; the two 了 both ways; a masked one
+    for scale, causal in ((True, False), (False, False), (False, True), (True, True)):
+        for name, want in (("scale", scale), ("causal", causal)):
+            switch = page.locator(f'[data-testid="explorer-{name}"]')
+            if switch.is_checked() != want:
+                switch.click()
+        for head in range(lab.heads):
+            for i, j in pairs:
+                check(choose(page, head, i, j), lab, head, i, j, scale, causal)
+
+
+def test_the_breakdown_follows_the_switch_and_tau_live(page):
+    lab = lab_of("trained")
+    mount(page, lab)
+    before = choose(page, 1, 9, 0)
+    assert before["divisor"] == pytest.approx(math.sqrt(lab.d_k))
+    page.locator('[data-testid="explorer-scale"]').click()
+    frames(page)
+    after = values(page)
+    assert after["divisor"] == 1 and after["sum"] == before["sum"]
+    check(after, lab, 1, 9, 0, False, False)
+    tau = page.locator('[data-testid="explorer-tau"]')
+    tau.focus()
+    for _ in range(30):
+        tau.press("ArrowRight")
+    frames(page)
+    dragged = values(page)
+    shown = float(page.locator('[data-testid="explorer-tau-value"]').inner_text().split("=")[-1])
+    assert dragged["divisor"] == pytest.approx(shown, abs=0.005)
+    want = core(lab, True, False, tau=dragged["divisor"])
+    assert dragged["share"] == pytest.approx(want.weights[1, 9, 0], rel=1e-5)
+    assert (
+        t("explorer.cell_div_tau", "zh", d=f"{dragged['divisor']:.2f}")
+        in page.locator('[data-testid="explorer-cell-sum"]').inner_text()
+    )
+
+
+def test_a_masked_cell_says_minus_infinity_and_share_zero(page):
+    lab = lab_of("random")
+    mount(page, lab)
+    page.locator('[data-testid="explorer-causal"]').click()
+    b = choose(page, 0, 2, 7)
+    assert b["masked"] and b["share"] == 0
+    text = page.locator('[data-testid="explorer-cell-sum"]').inner_text()
+    assert "−∞" in text and f"{b['sum']:.2f}" in text
+
+
+def test_enter_opens_escape_closes_and_the_live_region_says_the_sum(page):
+    lab = lab_of("random")
+    mount(page, lab)
+    b = choose(page, 2, 9, 0)
+    live = page.locator('[data-testid="explorer-cell-live"]')
+    assert live.get_attribute("aria-live") == "polite"
+    said = live.inner_text()
+    assert f"q·k = {b['sum']:.2f}" in said
+    dims = "、".join(str(d) for d in b["top"])
+    assert dims in said  # "the largest products are in dimensions 7, 3 …", counted from 1
+    page.locator(MAP).nth(2).press("Escape")
+    frames(page)
+    assert values(page) is None
+    assert page.locator(f"{CELL} .cell-body").is_hidden()
+    assert page.locator(f"{CELL} .cell-hint").is_visible()
+
+
+def test_a_click_on_a_cell_takes_it_apart_and_sets_the_focus_row(page):
+    lab = lab_of("random")
+    mount(page, lab)
+    canvas = page.locator(MAP).nth(3)
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    canvas.click(position={"x": box["width"] * 0.6, "y": box["height"] * 0.5})
+    frames(page)
+    b = values(page)
+    assert b is not None and b["head"] == 3
+    chosen = page.locator('[data-testid="explorer-tokens"] [aria-checked="true"]')
+    assert chosen.get_attribute("data-i") == str(b["i"])  # the clicked row is the focus
+    check(b, lab, 3, b["i"], b["j"], True, False)
+
+
+# ---- the query–key map ---------------------------------------------------------------------------
+
+
+def plane(q: np.ndarray, k: np.ndarray, f: int) -> tuple[np.ndarray, np.ndarray]:
+    """Numpy's reference: x on u = q_f/|q_f|; y on the keys' first principal component with u
+    taken out (eigh), its largest component positive. Returns (keys, queries), each (n, 2)."""
+    q, k = q.astype(np.float64), k.astype(np.float64)
+    u = q[f] / np.linalg.norm(q[f])
+    rest = k - np.outer(k @ u, u)  # (n, d)
+    rest -= rest.mean(axis=0)
+    _, vecs = np.linalg.eigh(rest.T @ rest)  # ascending
+    v = vecs[:, -1]
+    v = v if v[np.argmax(np.abs(v))] > 0 else -v
+    return np.stack([k @ u, k @ v], 1), np.stack([q @ u, q @ v], 1)
+
+
+def map_values(page, head: int) -> dict:
+    svg = page.locator(f'{QK} figure[data-head="{head}"] svg')
+    return json.loads(svg.get_attribute("data-values"))
+
+
+@pytest.mark.parametrize("weights", ["random", "trained"])
+def test_the_map_is_numpys_plane_and_its_x_is_the_score_over_q(page, weights):
+    lab = lab_of(weights)
+    mount(page, lab)
+    f = 9  # 他
+    for head in range(lab.heads):
+        got = map_values(page, head)
+        q, k = lab.result.q[head].astype(np.float32), lab.result.k[head].astype(np.float32)
+        keys, queries = plane(q, k, f)
+        scale = np.abs(np.vstack([keys, queries])).max()
+        np.testing.assert_allclose(got["keys"], keys, rtol=1e-5, atol=1e-5 * scale)
+        np.testing.assert_allclose(got["queries"], queries, rtol=1e-5, atol=1e-5 * scale)
+        row = lab.result.heads.scores[head, f]
+        qn = np.linalg.norm(lab.result.q[head, f])
+        np.testing.assert_allclose(np.array(got["keys"])[:, 0] * qn, row, rtol=1e-5, atol=1e-5)
+        assert got["qnorm"] == pytest.approx(qn, rel=1e-5)
+        x = np.array(got["keys"])[:, 0]
+        assert np.argsort(-x, kind="stable").tolist() == np.argsort(-row, kind="stable").tolist()
+        assert got["strongest"] == np.argsort(-row, kind="stable")[:3].tolist()
+
+
+def test_the_maps_points_are_reachable_by_keyboard(page):
+    lab = lab_of("trained")
+    mount(page, lab)
+    first = page.locator(f'{QK} figure[data-head="0"] g.pt[tabindex="0"]')
+    assert first.count() == 1
+    first.focus()
+    said = []
+    for _ in range(4):
+        said.append(page.evaluate("() => document.activeElement.getAttribute('aria-label')"))
+        page.keyboard.press("ArrowRight")
+    assert said[0].startswith("query 他") and all(s.startswith("key ") for s in said[1:])
+    got = map_values(page, 0)
+    x = got["keys"][got["strongest"][0]][0]
+    assert f"{x:.2f}" in said[1]  # the strongest key first, its x and score in words
+
+
+def test_the_training_switch_draws_step_0s_plane(page):
+    lab = lab_of("trained")
+    start = first_step_lab((SENTENCE, "word", 64, 4, True, False, False, 0, "trained"))
+    assert start is not None and start.record.step == 0
+    mount(page, lab, start)
+    final = map_values(page, 0)
+    step = page.locator('[data-testid="explorer-qk-step"]')
+    assert step.get_attribute("aria-pressed") == "false"
+    step.click()
+    frames(page)
+    assert step.get_attribute("aria-pressed") == "true"
+    early = map_values(page, 0)
+    keys, _ = plane(start.result.q[0].astype(np.float32), start.result.k[0].astype(np.float32), 9)
+    np.testing.assert_allclose(early["keys"], keys, rtol=1e-5, atol=1e-5 * np.abs(keys).max())
+    assert early["keys"] != final["keys"]
+
+
+def test_axe_finds_nothing_serious_in_the_breakdown_and_the_map(page):
+    lab = lab_of("trained")
+    mount(page, lab)
+    choose(page, 1, 9, 0)
+    found = []
+    for part in (CELL, QK):
+        results = axe().run(page, context=part).response
+        found += [
+            f"{v['id']}: {n['target']}"
+            for v in results["violations"]
+            if v["impact"] in IMPACTS
+            for n in v["nodes"]
+        ]
+    assert not found, found
+
+
+# ---- the lesson: §4's step "cell", §6's steps "qk0" and "qk" -------------------------------------
+
+
+def lesson_values(page, testid: str, inner: str = "") -> dict:
+    from tests.lesson_support import SCENE
+
+    raw = page.evaluate(
+        f"([t, inner]) => {SCENE}.querySelector(`[data-testid='${{t}}'] ${{inner}}`)"
+        ".getAttribute('data-values')",
+        [testid, inner],
+    )
+    return json.loads(raw)
+
+
+def test_the_lessons_cell_step_takes_he_to_xiaoming_apart_with_the_cores_numbers(
+    page, streamlit_server
+):
+    from tests.lesson_support import SCENE, open_lesson, settle, where
+
+    open_lesson(page, streamlit_server, "?at=4&step=cell")
+    assert where(page) == (4, 6)  # after ③′ (softmax opened up) and the play step
+    lab = lab_of("trained")
+    b = lesson_values(page, "lesson-cell")
+    assert (lab.texts[b["i"]], lab.texts[b["j"]]) == ("他", "小明")
+    check(b, lab, b["head"], b["i"], b["j"], True, False)
+    small = page.evaluate(
+        f"""() => [...{SCENE}.querySelectorAll('[data-testid="lesson-cell"] *')]
+          .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+          .filter((e) => e.getClientRects().length && !e.closest('.sr-only'))
+          .map((e) => parseFloat(getComputedStyle(e).fontSize)).filter((px) => px < 20)"""
+    )
+    assert small == [], "text under 20 px at 1024 × 768"
+    page.evaluate(
+        f"() => {SCENE}.getRootNode().querySelector('[data-testid=\"lesson-cell-scale\"]').click()"
+    )
+    settle(page)
+    off = lesson_values(page, "lesson-cell")
+    assert off["divisor"] == 1
+    check(off, lab, off["head"], off["i"], off["j"], False, False)
+
+
+def test_the_lessons_cell_step_fits_a_phone(browser, streamlit_server):
+    from tests.lesson_support import phone_page, phone_problems, shot
+
+    page = phone_page(browser, streamlit_server, "?at=4&step=cell")
+    problems = phone_problems(page)
+    shot(page, "cell_s4_phone.png")
+    page.context.close()
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("step", ["qk0", "qk"])
+def test_the_lessons_qk_steps_draw_the_trained_heads_plane(page, streamlit_server, step):
+    from tests.lesson_support import open_lesson
+
+    open_lesson(page, streamlit_server, f"?at=6&step={step}")
+    got = lesson_values(page, "lesson-qk", "svg")
+    lab = lab_of("trained")
+    if step == "qk0":
+        lab = first_step_lab((SENTENCE, "word", 64, 4, True, False, False, 0, "trained"))
+    f = got["focus"]
+    assert lab.texts[f] == "他"
+    heads = [
+        h for h in range(lab.heads)
+        if np.allclose(np.array(got["keys"])[:, 0] * got["qnorm"], lab.result.heads.scores[h, f],
+                       rtol=1e-5, atol=1e-4)
+    ]  # fmt: skip
+    assert len(heads) == 1, "x · |q| is the focus row's scores of exactly one head"
+    keys, _ = plane(lab.result.q[heads[0]].astype(np.float32),
+                    lab.result.k[heads[0]].astype(np.float32), f)  # fmt: skip
+    np.testing.assert_allclose(got["keys"], keys, rtol=1e-5, atol=1e-5 * np.abs(keys).max())
+
+
+def test_arrow_keys_reach_the_cell_and_qk_steps(page, streamlit_server):
+    from tests.lesson_support import SCENE, open_lesson, press
+
+    step = f"() => {SCENE}.dataset.stepId"
+    open_lesson(page, streamlit_server, "?at=4&step=play")
+    press(page, "ArrowRight")
+    assert page.evaluate(step) == "cell"
+    open_lesson(page, streamlit_server, "?at=6&step=after")
+    press(page, "ArrowRight")
+    assert page.evaluate(step) == "qk0"
+    early = lesson_values(page, "lesson-qk", "svg")
+    press(page, "ArrowRight")
+    assert page.evaluate(step) == "qk"
+    assert lesson_values(page, "lesson-qk", "svg")["keys"] != early["keys"]  # step 0 ↔ trained
