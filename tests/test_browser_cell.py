@@ -334,7 +334,7 @@ def test_the_lessons_cell_step_takes_he_to_xiaoming_apart_with_the_cores_numbers
     from tests.lesson_support import SCENE, open_lesson, settle, where
 
     open_lesson(page, streamlit_server, "?at=4&step=cell")
-    assert where(page) == (4, 5)
+    assert where(page) == (4, 6)  # after ③′ (softmax opened up) and the play step
     lab = lab_of("trained")
     b = lesson_values(page, "lesson-cell")
     assert (lab.texts[b["i"]], lab.texts[b["j"]]) == ("他", "小明")

@@ -225,15 +225,15 @@ def test_a_share_link_opens_its_scene_and_step_and_carries_no_what_if(page, stre
     press(page, "ArrowRight")
     assert parse_qs(urlparse(page.url).query)["step"] == ["3"]
     open_lesson(page, streamlit_server, "?at=5&step=reveal&lang=en")  # a step by its id
-    assert where(page) == (5, 2)
+    assert where(page) == (5, 3)
 
 
 def reveal_s5(page) -> str:
     """§5's answer, revealed with keys from wherever the deck is."""
     press(page, "5")
-    press(page, "ArrowRight")
-    press(page, "ArrowRight")
-    assert where(page) == (5, 2)
+    for _ in range(3):  # the chart, why d_k, the question
+        press(page, "ArrowRight")
+    assert where(page) == (5, 3)
     return verdict(page)[1]
 
 
@@ -408,7 +408,9 @@ def test_the_browsers_weighted_mix_equals_the_cores_output(page, streamlit_serve
     press(page, "4")
     page.locator('[data-testid="lesson-side"] [data-key="head-2"]').click()
     settle(page)
-    for _ in range(3):
+    for _ in range(8):  # → until ④ (A·V)
+        if page.evaluate(f"() => {SCENE}.dataset.stepId") == "mix":
+            break
         press(page, "ArrowRight")
     got = json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))
     np.testing.assert_allclose(np.reshape(got, run[2].shape), run[2], rtol=1e-4, atol=1e-5)
@@ -423,8 +425,7 @@ def test_s5s_question_is_judged_on_the_rows_measured_change(page, streamlit_serv
     off = softmax(scores[:, i])  # (h, n)
     h_on, h_off = row_entropy(on, base=2), row_entropy(off, base=2)  # (h,)
     head = int(np.argmax(np.abs(h_on - h_off)))
-    open_lesson(page, streamlit_server, "?at=5")
-    press(page, "ArrowRight")
+    open_lesson(page, streamlit_server, "?at=5&step=ask")
     page.locator('[data-testid="lesson-choice"]').first.click()
     settle(page)
     kind, text = verdict(page)

@@ -44,7 +44,7 @@ TRAINED_SCENES = (1, 6)  # scenes that always show the trained model
 PAIR = ("我打你", "你打我")  # §8, as in the article
 COST_NS = (128, 256, 512, 1024, 2048)  # §7: lengths whose plain attention is measured
 KV_TS = (16, 32, 64, 128, 256, 512, 1024)  # §7: generated lengths whose FLOPs are counted
-VAR_DKS = (4, 8, 16, 32, 64, 128, 256, 512)  # §5: d_k of the Monte-Carlo variance
+VAR_DKS = (1, 4, 8, 16, 32, 64, 128, 256, 512)  # §5: d_k of the variance (1: one q_i·k_i)
 VAR_SAMPLES = 4000  # §5: q·k pairs per d_k
 
 Say = Callable[..., str]  # t(key, **fmt) in the UI language
@@ -306,11 +306,13 @@ def order_part(d_model: int, heads: int, seed: int) -> tuple[dict, dict[str, np.
     return info, arrays
 
 
-def variance_block(seed: int) -> dict:
-    """§5: var(q·k) of random unit-variance q, k against d_k, before and after ÷√d_k."""
-    est = [qk_variance(d, VAR_SAMPLES, seed) for d in VAR_DKS]
+def variance_block(seed: int, d_k: int | None = None) -> dict:
+    """§5: var(q·k) of random unit-variance q, k against d_k, before and after ÷√d_k; at the
+    sentence's own d_k too (the one its maps use), when given."""
+    dks = sorted(set(VAR_DKS) | ({d_k} if d_k else set()))
+    est = [qk_variance(d, VAR_SAMPLES, seed) for d in dks]
     return {
-        "d_k": list(VAR_DKS),
+        "d_k": dks,
         "raw": [e.raw_variance for e in est],
         "scaled": [e.scaled_variance for e in est],
         "samples": VAR_SAMPLES,
