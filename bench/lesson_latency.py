@@ -219,7 +219,7 @@ def animation_rows(browser, sub: Subject, runs: int) -> list[Row]:
     rows = []
     cases = (
         ("§4 morph ② → ③ (→)", go(4, 1), press("ArrowRight")),
-        ("§5 τ sweep (3.2 s)", go(5, 3), sweep_act),
+        ("§5 τ sweep (3.2 s)", go(5, 5), sweep_act),  # the τ step: after the gradient
     )
     for label, prepare, act in cases:
         gaps, rates, draws = [], [], []

@@ -214,8 +214,8 @@ def order_set(d_model: int, heads: int, seed: int):
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def variance_block(seed: int) -> dict:
-    return data.variance_block(seed)
+def variance_block(seed: int, d_k: int | None) -> dict:
+    return data.variance_block(seed, d_k)
 
 
 @st.cache_data(max_entries=1, ttl=3600, show_spinner=False)
@@ -338,7 +338,8 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
     # A teacher's class shows the projector's figures on every phone: measure both up front.
     wanted = ("variance", "cost") if klass["room"] else st.session_state.get(BLOCKS, [])
     for name in wanted:
-        blocks[name] = variance_block(s.seed) if name == "variance" else cost_block()
+        d_k = user["lab"]["d_k"] if user["lab"] else None  # §5 measures the sentence's d_k too
+        blocks[name] = variance_block(s.seed, d_k) if name == "variance" else cost_block()
     window = window_of()
     header = {
         "v": 1,

@@ -163,6 +163,8 @@ def test_a_sentence_a_scene_cannot_use_says_so_and_offers_the_example(page, stre
     assert page.locator('[data-testid="lesson-choice"]').count() == 3  # the example's question
     assert parse_qs(urlparse(page.url).query)["s"] == [typed]
     press(page, "2")
+    press(page, "ArrowRight")
+    press(page, "ArrowRight")  # §2's query words stand beside its mix (its question first)
     chips = page.locator('[data-testid="lesson-side"] button[data-i]').all_inner_texts()
     assert "公园" in chips  # §2 runs on what was typed
     page.locator('[data-testid="lesson-edit"]').click()
@@ -225,7 +227,9 @@ def test_the_browsers_weighted_mix_equals_the_cores_output(page, streamlit_serve
     press(page, "4")
     page.locator('[data-testid="lesson-side"] [data-key="head-2"]').click()
     settle(page)
-    for _ in range(3):
+    for _ in range(8):  # → until ④ (A·V)
+        if page.evaluate(f"() => {SCENE}.dataset.stepId") == "mix":
+            break
         press(page, "ArrowRight")
     got = json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))
     np.testing.assert_allclose(np.reshape(got, run[2].shape), run[2], rtol=1e-4, atol=1e-5)
@@ -240,8 +244,7 @@ def test_s5s_question_is_judged_on_the_rows_measured_change(page, streamlit_serv
     off = softmax(scores[:, i])  # (h, n)
     h_on, h_off = row_entropy(on, base=2), row_entropy(off, base=2)  # (h,)
     head = int(np.argmax(np.abs(h_on - h_off)))
-    open_lesson(page, streamlit_server, "?at=5")
-    press(page, "ArrowRight")
+    open_lesson(page, streamlit_server, "?at=5&step=ask")
     page.locator('[data-testid="lesson-choice"]').first.click()
     settle(page)
     kind, text = verdict(page)

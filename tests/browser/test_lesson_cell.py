@@ -32,7 +32,7 @@ def test_the_lessons_cell_step_takes_he_to_xiaoming_apart_with_the_cores_numbers
     from tests.lesson_support import SCENE, open_lesson, settle, where
 
     open_lesson(page, streamlit_server, "?at=4&step=cell")
-    assert where(page) == (4, 5)
+    assert where(page) == (4, 6)  # after ③′ (softmax opened up) and the play step
     lab = lab_of("trained")
     b = lesson_values(page, "lesson-cell")
     assert (lab.texts[b["i"]], lab.texts[b["j"]]) == ("他", "小明")
@@ -92,7 +92,7 @@ def test_arrow_keys_reach_the_cell_and_qk_steps(page, streamlit_server):
     open_lesson(page, streamlit_server, "?at=4&step=play")
     press(page, "ArrowRight")
     assert page.evaluate(step) == "cell"
-    open_lesson(page, streamlit_server, "?at=6&step=after")
+    open_lesson(page, streamlit_server, "?at=6&step=h4")  # after the question and the heads
     press(page, "ArrowRight")
     assert page.evaluate(step) == "qk0"
     early = lesson_values(page, "lesson-qk", "svg")

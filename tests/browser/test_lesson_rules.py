@@ -43,21 +43,9 @@ pytestmark = pytest.mark.browser
 
 # Scenes that do not fit a phone's screen yet (measured at 390 × 844, the example sentence).
 PHONE_TODO: dict[int, str] = {}
-PHONE_TODO[2] = "§2: the page is 1204 px for an 844 px screen (the cards, the mix)"
-
-PHONE_TODO[3] = "§3: W_Q · W_K · W_V labels cut at 390 px (canvas labels clipped)"
-
-PHONE_TODO[5] = "§5: 1345 px at the reveal (two maps stacked), 1041 px at the question"
-
-PHONE_TODO[6] = "§6: 1227 px (the map, the overview, the before/after chips, 8 lines)"
-
-PHONE_TODO[7] = "§7: 949 px at the measured step, its chart labels clipped"
 
 # Scenes whose maps of the example are not readable from the back yet (1024 × 680 / × 768).
 MAPS_TODO: dict[int, str] = {}
-MAPS_TODO[4] = "§4: A beside V and O at ④ has 14 px cells, 6 of 13 labelled; ③'s numbers 16 px"
-
-MAPS_TODO[5] = "§5: the reveal's two maps have 17 px cells, 6 of 13 labelled; numbers 16 px"
 
 
 def todo(table: dict[int, str], scene: int):
@@ -122,10 +110,12 @@ def test_keys_reach_every_interactive_step(page, streamlit_server):
     """What took the mouse is a step → reaches: §4's four steps in a row, §5's τ sweep, §6's
     heads before and after training, §9's causal mask."""
     open_lesson(page, streamlit_server, "?at=4")
-    for _ in range(4):
+    for _ in range(8):  # → through §4's steps until its last
+        if step_id(page) == "play":
+            break
         press(page, "ArrowRight")
-    assert step_id(page) == "play"
-    open_lesson(page, streamlit_server, "?at=5&step=reveal")
+    assert where(page)[0] == 4 and step_id(page) == "play"
+    open_lesson(page, streamlit_server, "?at=5&step=grad")
     page.keyboard.press("ArrowRight")
     page.wait_for_function(f"() => !!{DECK}.dataset.anim", timeout=10_000)  # the sweep plays
     settle(page)

@@ -124,7 +124,10 @@ function rampRgb(lut, v, lo, hi) {
 function penLines(pen, s, maxW, o) {
   pen.ctx.font = penFont(pen, o.px, o.weight || 400, o.mono);
   const fits = (t) => pen.ctx.measureText(t).width <= maxW;
-  const words = /[\u2e80-\u9fff]/u.test(s) ? [...s] : s.split(/(?<= )/);
+  // pieces a line may break after: each Chinese character, or a run of other characters with
+  // its spaces (English with a Chinese word in it still breaks between words)
+  const piece = /[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*|\s+/gu;
+  const words = s.match(piece) || [];
   const lines = [];
   let line = "";
   for (const w of words) {

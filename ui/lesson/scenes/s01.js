@@ -1,8 +1,9 @@
 /* §1 whom 他 means: predict, then the trained model's pronoun head answers (its row as bars),
    then an RNN's chain beside attention's one hop. */
 
-const { addScene, animate, fillSide, headWeights, pctText, penArrow, penDone, penLine, penMeasure,
-  penText, penTry, penWrap, quoteTok, rankRow, sceneCanvas, scenePen, tx, wReadout } = LESSON;
+const { addScene, animate, fillSide, headWeights, pctText, penArrow, penDone, penFont, penLine,
+  penMeasure, penText, penTry, penWrap, quoteTok, rankRow, roomOf, sceneCanvas, scenePen, tx,
+  wReadout } = LESSON;
 
 function s1Pronoun(set) {
   const p = set.trained;
@@ -11,6 +12,19 @@ function s1Pronoun(set) {
 
 function s1Hops(quiz) {
   return quiz.top === null ? 0 : Math.abs(quiz.query - quiz.top);
+}
+
+/** The head's job and how well it does it: for the pronoun head, labels counted as labels in
+    the human-written sentences they are in ("347 个代词标注 … 326 句"). */
+function s1Job(S, head) {
+  const part = S.tpart;
+  const job = part.jobs[head];
+  if (!job) return "";
+  if (job.relation !== "pronoun_antecedent") return job.label;
+  const hits = tx(S.D, "lesson.s1.hits", {
+    hits: job.hits, total: job.total, sentences: part.quiz.sentences,
+  }); // prettier-ignore
+  return tx(S.D, "lesson.job.full", { job: job.name, hits });
 }
 
 addScene({
@@ -38,7 +52,11 @@ addScene({
     { id: "rnn", label: "lesson.s1.step2", caption: "lesson.s1.cap.rnn" },
   ],
   words: (S) => ({ q: s1Pronoun(S.set) }),
-  take: (S) => tx(S.D, "lesson.s1.take", { q: s1Pronoun(S.set), hops: s1Hops(S.tpart.quiz) }),
+  take: (S) => {
+    const hops = s1Hops(S.tpart.quiz);
+    const key = hops > 0 ? "lesson.s1.take" : "lesson.s1.take_same"; // "传 0 步" says nothing
+    return tx(S.D, key, { q: s1Pronoun(S.set), hops });
+  },
   mount: (S) => {
     const canvas = sceneCanvas(S);
     const readout = wReadout(S, "lesson-readout");
@@ -50,7 +68,7 @@ addScene({
         const quiz = S.tpart.quiz;
         bars = step >= 1 ? 1 : 0;
         chain = step >= 2 ? 1 : 0;
-        fillSide(S, [step >= 1 ? readout : null]);
+        fillSide(S, [step >= 1 && !roomOf(S.D).phone ? readout : null]); // a phone: the verdict
         readout.textContent = step >= 1 ? s1Readout(S) : "";
         if (step === 1 && from === 0)
           animate(S.D, 700, (p) => {
@@ -85,8 +103,7 @@ function s1Readout(S) {
   const links = ranked
     .map((j) => `${part.tokens[j].t} ${pctText(w[j])}`)
     .join(tx(S.D, "explorer.sep"));
-  const job = part.jobs[head] ? part.jobs[head].label : "";
-  return `${tx(S.D, "lesson.head", { i: head + 1 })} · ${job}: ${links}`;
+  return `${tx(S.D, "lesson.head", { i: head + 1 })} · ${s1Job(S, head)}: ${links}`;
 }
 
 function s1Paint(S, canvas, step, bars, chain) {
@@ -101,15 +118,24 @@ function s1Paint(S, canvas, step, bars, chain) {
   const x = (j) => 12 + (j + 0.5) * colW;
   let top = 0;
   if (step >= 1) {
-    const job = part.jobs[head] ? part.jobs[head].label : "";
-    const cap = tx(D, "lesson.s1.bars", { head: head + 1, job, q: part.tokens[q].t });
+    const job = part.jobs[head] ? part.jobs[head].name : ""; // its counts: readout, verdict
+    const key = roomOf(D).phone ? "lesson.s1.bars_short" : "lesson.s1.bars"; // a phone: rows
+    const cap = tx(D, key, { head: head + 1, job, q: part.tokens[q].t });
     top = penWrap(pen, cap, 0, 0, W, { px: base, colour: ink.muted });
+  }
+  const roomy = roomOf(D).phone || (H - top - base * 3) / n >= base * 1.2; // rows at full size
+  if (roomy && s1Tall(S, pen, colW, base)) {
+    s1Column(S, pen, { step, bars, chain, w, top, base });
+    canvas.dataset.words = `${n}/${n}`; // every word of the sentence drawn (tests)
+    penDone(pen);
+    canvas.setAttribute("aria-label", s1Alt(S, step, w));
+    return;
   }
   const labelsY = Math.round(H * (step >= 2 ? 0.5 : 0.62));
   const barTop = top + base * 1.6;
   const barMax = labelsY - 8 - barTop;
   const important = [q, ...(quiz.top !== null ? [quiz.top] : []), ...quiz.choices.map((c) => c.i)];
-  s1Labels(S, pen, x, labelsY, important, base);
+  canvas.dataset.words = `${s1Labels(S, pen, x, labelsY, important, base)}/${n}`;
   if (step === 0) {
     s1Arcs(pen, x, labelsY - 6, quiz, colW);
     penText(pen, "?", x(q), labelsY - 10, {
@@ -126,6 +152,117 @@ function s1Paint(S, canvas, step, bars, chain) {
     s1Chain(S, pen, x, colW, labelsY + base * (D.header.lang === "en" ? 2.8 : 1.6), chain, base);
   penDone(pen);
   canvas.setAttribute("aria-label", s1Alt(S, step, w));
+}
+
+/** Whether the words in one row would crowd out a word: then they stand in a column. */
+function s1Tall(S, pen, colW, base) {
+  pen.ctx.font = penFont(pen, base);
+  return S.tpart.tokens.some((t) => pen.ctx.measureText(t.t).width + 6 > colW);
+}
+
+/** The sentence as a column, one word per row (a phone, a long sentence): every word shown;
+    the pronoun's bars run to the right; an RNN's chain stands at the left, its hop as an arc. */
+function s1Column(S, pen, o) {
+  const { step, bars, chain, w, base } = o;
+  const part = S.tpart;
+  const quiz = part.quiz;
+  const { n, tokens } = part;
+  const q = quiz.query;
+  const ink = pen.ink;
+  const en = S.D.header.lang === "en";
+  const foot = step >= 2 ? base * 2.8 : 0;
+  const top = o.top + base * 0.3;
+  const rowH = Math.min(base * 1.9, (pen.h - top - foot) / n);
+  const px = Math.max(10, Math.min(base, rowH * 0.8));
+  const y = (j) => top + (j + 0.5) * rowH;
+  const r = Math.max(3, Math.min(rowH * 0.32, base * 0.55));
+  const left = step >= 2 ? base * 1.4 + 2 * r + 8 : 0; // the chain's column
+  const cx = base * 1.4 + r;
+  let labelW = 0;
+  for (const t of tokens) {
+    const g = en && t.under ? ` ${t.under}` : "";
+    labelW = Math.max(labelW, penMeasure(pen, t.t + g, 0, 0, { px, weight: 700 })[2]);
+  }
+  const x0 = left + labelW + 10; // where the bars start
+  const barMax = Math.max(20, pen.w - x0 - px * 3.2);
+  tokens.forEach((t, j) => {
+    const mine = j === q;
+    const o2 = { px, base: "middle", colour: mine ? ink.warm : ink.text, weight: mine ? 700 : 400 };
+    const box = penText(pen, t.t, left, y(j), o2);
+    if (en && t.under) {
+      penTry(pen, t.under, left + box[2] + px * 0.3, y(j), { ...o2, colour: ink.muted, weight: 400 });
+    }
+  });
+  if (step === 0) {
+    s1ColumnArcs(pen, x0 - 4, y, quiz, rowH, barMax);
+    penText(pen, "?", x0 + px * 0.3, y(q), { px: px * 1.6, colour: ink.warm, weight: 700 });
+  } else {
+    const bh = Math.max(3, rowH * 0.62);
+    for (let j = 0; j < n; j++) {
+      pen.ctx.fillStyle = j === quiz.top ? ink.warm : ink.accent;
+      pen.ctx.fillRect(x0, y(j) - bh / 2, w[j] * barMax * bars, bh);
+      if (w[j] >= 0.02 && bars > 0) {
+        penTry(pen, pctText(w[j]), x0 + w[j] * barMax * bars + 4, y(j), { px, base: "middle" });
+      }
+    }
+    penLine(pen, x0 - 0.5, top, x0 - 0.5, top + n * rowH, ink.muted, 1);
+  }
+  if (step >= 2) s1ColumnChain(S, pen, { cx, r, y, rowH, p: chain, base, bottom: top + n * rowH });
+}
+
+/** Step 0 in a column: dashed arcs from the pronoun's row to each choice's, bulging right. */
+function s1ColumnArcs(pen, x, y, quiz, rowH, room) {
+  const { ctx } = pen;
+  ctx.save();
+  ctx.setLineDash([8, 6]);
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = pen.ink.line;
+  for (const c of quiz.choices) {
+    const span = Math.abs(c.i - quiz.query) * rowH;
+    ctx.beginPath();
+    ctx.moveTo(x, y(quiz.query));
+    ctx.quadraticCurveTo(x + Math.min(room, span * 0.8), (y(quiz.query) + y(c.i)) / 2, x, y(c.i));
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+/** The RNN's chain down the column: a state per word, passed down one row at a time, the path
+    from the answer to the pronoun lit hop by hop; attention's one hop as an arc at its left. */
+function s1ColumnChain(S, pen, o) {
+  const { cx, r, y, rowH, p, base } = o;
+  const quiz = S.tpart.quiz;
+  const n = S.tpart.n;
+  const ink = pen.ink;
+  const { ctx } = pen;
+  const a = Math.min(quiz.top ?? quiz.query, quiz.query);
+  const b = Math.max(quiz.top ?? quiz.query, quiz.query);
+  const lit = a + Math.floor(p * (b - a + 1) - 1e-9);
+  for (let j = 0; j < n; j++) {
+    if (j + 1 < n && rowH > 2 * r + 8) {
+      const on = j >= a && j < lit;
+      penArrow(pen, cx, y(j) + r + 2, cx, y(j + 1) - r - 2, on ? ink.accent : ink.line, 2);
+    }
+    ctx.beginPath();
+    ctx.arc(cx, y(j), r, 0, 2 * Math.PI);
+    ctx.fillStyle = j >= a && j <= lit ? ink.accent : ink.paper;
+    ctx.fill();
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = j === quiz.query ? ink.warm : ink.muted;
+    ctx.stroke();
+  }
+  ctx.save();
+  ctx.strokeStyle = ink.warm;
+  ctx.lineWidth = 3;
+  ctx.beginPath();
+  ctx.moveTo(cx - r - 2, y(quiz.query));
+  ctx.quadraticCurveTo(cx - r - base * 2.2, (y(a) + y(b)) / 2, cx - r - 2, y(quiz.top ?? quiz.query));
+  ctx.stroke();
+  ctx.restore();
+  const part = S.tpart;
+  const k = quiz.top === null ? part.tokens[quiz.query].t : part.tokens[quiz.top].t;
+  const text = tx(S.D, "lesson.s1.hops", { k, q: part.tokens[quiz.query].t, hops: s1Hops(quiz) });
+  penWrap(pen, text, 0, o.bottom + base * 0.4, pen.w, { px: base, weight: 600 });
 }
 
 /** Step 0: dashed arcs from the pronoun to each word the class may choose. */
@@ -156,6 +293,7 @@ function s1Labels(S, pen, x, y, important, base) {
   const en = S.D.header.lang === "en";
   const colW = part.tokens.length > 1 ? x(1) - x(0) : pen.w; // a gloss may take two columns
   const seen = new Set();
+  let drawn = 0; // words of the sentence drawn: the rest would be crowded out
   for (const j of order) {
     if (seen.has(j)) continue;
     seen.add(j);
@@ -168,6 +306,7 @@ function s1Labels(S, pen, x, y, important, base) {
       weight: mine ? 700 : 400,
     };
     if (!penTry(pen, part.tokens[j].t, x(j), y, o)) continue;
+    drawn += 1;
     const under = en ? part.tokens[j].under : null;
     if (under) {
       const g = { ...o, colour: pen.ink.muted, weight: 400, max: 2 * colW };
@@ -175,6 +314,7 @@ function s1Labels(S, pen, x, y, important, base) {
       penTry(pen, under, Math.min(Math.max(x(j), half), pen.w - half), y + base * 1.3, g);
     }
   }
+  return drawn;
 }
 
 function s1Bars(pen, w, x, colW, bottom, maxH, quiz, base) {

@@ -1,20 +1,36 @@
-/* §2 the library: one query against every key's card, softmax into shares, the values mixed. */
+/* §2 the library, in words: a query compared with every card's label, the matches turned into
+   shares, the cards' contents mixed by share. The formula waits for §3 and §4. The row shown is
+   one whose mix is real (MIX_MIN), unless the class picks a word or a head. */
 
 const { addScene, animate, arr, divisorOf, fillSide, focusIn, fontsOf, headPicker, headWeights,
-  mixRows, pctText, penCells, penDone, penFont, penOutline, penText, penTry, pickHead, rampRgb,
-  rankRow, sceneCanvas, scenePen, setLocal, softmaxExample, tx, wReadout, wTokens } = LESSON;
+  make, mixRows, pctText, penCells, penDone, penFont, penOutline, penText, penTry, penWrap,
+  quoteTok, rampRgb, rankRow, roomOf, sceneCanvas, scenePen, setLocal, tx, wReadout,
+  wTokens } = LESSON;
+
+// The second and third shares together at least this: the row mixes several cards' contents,
+// it does not copy one (the pronoun head gives 小明 100%: a lookup, no mix).
+const MIX_MIN = 0.25;
 
 addScene({
   id: "s02",
-  phone: 1.7,
   title: "lesson.s2.title",
   steps: [
-    { id: "match", label: "lesson.s2.step0", caption: "lesson.s2.cap.match" },
+    {
+      id: "match",
+      label: "lesson.s2.step0",
+      caption: "lesson.s2.cap.match",
+      quiz: {
+        words: true, // the choices are cards on screen: words of the sentence
+        question: (S) => tx(S.D, "lesson.s2.question", { q: s2Query(S) }),
+        choices: (S) => s2Choices(S),
+      },
+    },
     { id: "softmax", label: "lesson.s2.step1", caption: "lesson.s2.cap.softmax" },
     { id: "mix", label: "lesson.s2.step2", caption: "lesson.s2.cap.mix" },
   ],
+  words: (S) => ({ q: s2Query(S) }),
   take: (S) => tx(S.D, "lesson.s2.take"),
-  terms: (S) => ({ softmax: softmaxExample(S, S.part) }), // the glossary's example, this row
+  terms: (S) => ({ softmax: s2Example(S) }), // the glossary's example: the row on screen
   mount: (S) => {
     const canvas = sceneCanvas(S);
     const readout = wReadout(S, "lesson-readout");
@@ -24,21 +40,21 @@ addScene({
     return {
       draw(step, from) {
         const part = S.part;
-        const i = focusIn(S, part);
-        const head = pickHead(S, part, i);
-        const pick = wTokens(
-          S,
-          tx(S.D, "lesson.s2.pick"),
-          part,
-          i,
-          (j) => setLocal(S, { focus: part.tokens[j].t }),
-          "s2-query",
-        );
+        const { i, head } = s2Pick(S, part);
+        const onPick = (j) => setLocal(S, { focus: part.tokens[j].t });
+        const legend = tx(S.D, "lesson.s2.pick");
+        const phone = roomOf(S.D).phone; // a phone: the word only (the figure names the head)
+        const mixing = step >= 2; // before: the question and its answer take the panel
+        const pick = !mixing
+          ? null
+          : phone || S.D.header.lang === "en" // English chips carry glosses: seven lines
+            ? s2Select(S, legend, part, i, onPick)
+            : wTokens(S, legend, part, i, onPick, "s2-query");
         const heads =
-          part.h > 1
+          part.h > 1 && !phone && mixing
             ? headPicker(S, part, head, (k) => setLocal(S, { head: k }))
             : null;
-        fillSide(S, [pick, heads, readout]);
+        fillSide(S, [pick, heads, phone || !mixing ? null : readout]);
         grow = step >= 1 ? 1 : 0;
         mix = step >= 2 ? 1 : 0;
         if (step === 1 && from === 0)
@@ -57,6 +73,92 @@ addScene({
   },
 });
 
+/** How much of a row is mixed in besides its top card: its second and third shares. */
+function s2Spread(S, part, head, i) {
+  const w = headWeights(S, part, head);
+  const r = rankRow(w, part.n, i);
+  return (r.length > 1 ? w[i * part.n + r[1]] : 0) + (r.length > 2 ? w[i * part.n + r[2]] : 0);
+}
+
+/** The row the scene shows: the class's word and head when they picked them; else the part's
+    word (他) in its most mixed head when that mixes (MIX_MIN), else the most mixed row of all. */
+function s2Pick(S, part) {
+  const chosen = S.local.head !== null && S.local.head < part.h;
+  const heads = chosen ? [S.local.head] : [...Array(part.h).keys()];
+  const best = (i) => {
+    let head = heads[0];
+    for (const k of heads) {
+      if (s2Spread(S, part, k, i) > s2Spread(S, part, head, i) + 1e-9) head = k;
+    }
+    return { i, head, spread: s2Spread(S, part, head, i) };
+  };
+  if (S.local.focus !== null || part.n < 2) return best(focusIn(S, part));
+  const mine = best(part.focus);
+  if (mine.spread >= MIX_MIN) return mine;
+  let top = mine;
+  for (let i = 0; i < part.n; i++) {
+    const r = best(i);
+    if (r.spread > top.spread + 1e-9) top = r;
+  }
+  return top;
+}
+
+function s2Query(S) {
+  return S.part.tokens[s2Pick(S, S.part).i].t;
+}
+
+/** The question on the cards: which gets the largest share? The right card is the row's top
+    share (computed); the others are the next two. */
+function s2Choices(S) {
+  const part = S.part;
+  const n = part.n;
+  const { i, head } = s2Pick(S, part);
+  const w = headWeights(S, part, head);
+  const ranked = rankRow(w, n, i);
+  const picked = ranked.slice(0, 3); // the three best matches: close calls, one right
+  const raw = arr(S.D, `${part.prefix}scores`);
+  const match = (j) => (raw[(head * n + i) * n + j] / divisorOf(S, part)).toFixed(2);
+  const top = ranked[0];
+  return picked
+    .sort((a, b) => a - b)
+    .map((j) => ({
+      id: `w${j}`,
+      label: quoteTok(S.D, part.tokens[j]),
+      right: j === top,
+      why: tx(S.D, j === top ? "lesson.s2.why_right" : "lesson.s2.why_wrong", {
+        c: part.tokens[j].t, sc: match(j), k: part.tokens[top].t, sk: match(top),
+        w: pctText(w[i * n + top]), wc: pctText(w[i * n + j]),
+      }), // prettier-ignore
+    }));
+}
+
+/** The glossary's softmax example on the row on screen: its two heaviest cards. */
+function s2Example(S) {
+  const part = S.part;
+  const n = part.n;
+  const { i, head } = s2Pick(S, part);
+  const w = headWeights(S, part, head);
+  const raw = arr(S.D, `${part.prefix}scores`);
+  const [a, b] = rankRow(w, n, i);
+  const score = (j) => (raw[(head * n + i) * n + j] / divisorOf(S, part)).toFixed(2);
+  const share = (j) => pctText(w[i * n + j]);
+  return { q: part.tokens[i].t, a: score(a), b: score(b ?? a), wa: share(a), wb: share(b ?? a) };
+}
+
+/** The query word on a phone: one select (thirteen chips would take three lines of the screen). */
+function s2Select(S, legend, part, chosen, onPick) {
+  const label = make(S.doc, "label", "pick");
+  const sel = make(S.doc, "select", "", { "data-key": "s2-query", "data-testid": "s2-query" });
+  part.tokens.forEach((tok, i) => {
+    const o = make(S.doc, "option", "", { value: String(i) }, `${i + 1}. ${tok.named || tok.t}`);
+    o.selected = i === chosen;
+    sel.append(o);
+  });
+  sel.addEventListener("change", () => onPick(Number(sel.value)));
+  label.append(make(S.doc, "span", "", {}, legend), sel);
+  return label;
+}
+
 /** Which cards fit: every key in sentence order, or the heaviest ones and a "+ m" card. */
 function s2Cards(w, n, room) {
   if (n <= room) return { cards: Array.from({ length: n }, (_, j) => j), more: 0 };
@@ -70,13 +172,15 @@ function s2Paint(S, canvas, step, grow, mix, readout) {
   const { D, W, H, base, pen } = scenePen(S, canvas);
   const part = S.part;
   const n = part.n;
-  const i = focusIn(S, part);
-  const head = pickHead(S, part, i);
+  const { i, head } = s2Pick(S, part);
   const all = headWeights(S, part, head);
   const w = all.subarray(i * n, (i + 1) * n);
-  const what = tx(D, "lesson.s2.match", { f: S.local.scale ? "q·k / √d_k" : "q·k" });
-  penText(pen, what, 0, 0, { px: base, base: "top", colour: pen.ink.muted });
-  const used = s2Deck(S, pen, { step, grow, head, i, w, top: base * 1.5 });
+  const phone = roomOf(D).phone;
+  const key = phone ? "lesson.s2.match_short" : "lesson.s2.match";
+  const what = tx(D, key, { q: part.tokens[i].t, head: head + 1 });
+  const bare = phone && step >= 2; // a phone's mix step: the mix alone (its rows name the cards)
+  const high = bare ? 0 : penWrap(pen, what, 0, 0, W, { px: base, colour: pen.ink.muted });
+  const used = bare ? high : s2Deck(S, pen, { step, grow, head, i, w, top: high + base * 0.3 });
   const out = s2Output(S, part, head, all);
   const mine = Array.from(out.subarray(i * part.d_k, (i + 1) * part.d_k));
   canvas.dataset.values = JSON.stringify(mine); // the row's mix, for the test against the core
@@ -89,8 +193,9 @@ function s2Paint(S, canvas, step, grow, mix, readout) {
     "aria-label",
     tx(D, "lesson.s2.alt", { q: part.tokens[i].t, links: links.join(sep) }),
   );
-  const share = ranked.slice(0, 3).reduce((a, j) => a + w[j], 0);
-  const said = tx(D, "lesson.s2.top", { m: Math.min(3, n), share: pctText(share) });
+  const said = tx(D, "lesson.s2.top", {
+    k: part.tokens[ranked[0]].t, w: pctText(w[ranked[0]]), rest: pctText(1 - w[ranked[0]]),
+  }); // prettier-ignore
   readout.textContent = step >= 1 ? said : "";
 }
 
@@ -100,10 +205,13 @@ function s2Deck(S, pen, o) {
   const part = S.part;
   const { n, prefix } = part;
   const base = fontsOf(D).label;
-  const en = D.header.lang === "en";
-  const cardH = base * (en ? 6.6 : 5.3);
-  const cols = Math.max(2, Math.min(n, Math.floor(pen.w / (base * 4.6)), 8));
-  const room = pen.h - (base * 1.7 * 4 + base * 1.6) - o.top;
+  const phone = roomOf(D).phone; // small cards, no gloss line (the select names each word)
+  const en = D.header.lang === "en" && !phone;
+  const cardH = base * (phone ? 4.9 : en ? 6.6 : 5.3);
+  const wide = phone ? 3.2 : 4.6; // a card's least width, in labels
+  const cols = Math.max(2, Math.min(n, Math.floor(pen.w / (base * wide)), 8));
+  const mixRoom = phone ? 0 : base * 1.7 * 4 + base * 3.4; // the mix, its legend (a phone: alone)
+  const room = pen.h - mixRoom - o.top;
   const rows = Math.max(1, Math.floor(room / (cardH + 8)));
   const { cards, more } = s2Cards(o.w, n, cols * rows);
   const cw = (pen.w - (cols - 1) * 8) / cols;
@@ -116,7 +224,7 @@ function s2Deck(S, pen, o) {
     const [x, y] = at(c);
     const masked = S.local.causal && j > o.i;
     s2Card(pen, { x, y, w: cw, h: cardH }, part.tokens[j], {
-      base, en, masked, me: j === o.i, best: j === best && o.step >= 1, grow: o.grow,
+      base, en, masked, me: j === o.i, best: j === best && o.step >= 1, grow: o.grow, phone,
       match: masked ? "−∞" : (raw[j] / div).toFixed(2),
       share: o.step >= 1 && !masked ? o.w[j] : null,
     }); // prettier-ignore
@@ -149,13 +257,13 @@ function s2Card(pen, box, tok, o) {
   let line = y + 6;
   const max = w - 8;
   penTry(pen, tok.t, x + w / 2, line, {
-    px: Math.round(px * 1.15),
+    px: o.phone ? px : Math.round(px * 1.15),
     align: "center",
     base: "top",
     weight: 700,
     max,
   });
-  line += px * 1.45;
+  line += px * (o.phone ? 1.3 : 1.45);
   if (o.en) {
     penTry(pen, tok.gloss || "·", x + w / 2, line, {
       px,
@@ -195,38 +303,56 @@ function s2Mix(S, pen, at, w, head, i, out) {
   const part = S.part;
   const d = part.d_k;
   const v = arr(D, `${part.prefix}v`);
+  const px = at.base;
+  const title = tx(D, "lesson.s2.mix", { d, head: head + 1 });
+  const y0 = at.y + penWrap(pen, title, 0, at.y, at.w, { px, weight: 600 }) + px * 0.25;
   const top = rankRow(w, part.n, 0)
     .slice(0, 3)
     .filter((j, r) => r === 0 || w[j] >= 0.01);
   const rows = top.map((j) => ({
-    label: `${pctText(w[j])} × v(${part.tokens[j].t})`,
+    label: tx(D, roomOf(D).phone ? "lesson.s2.part_short" : "lesson.s2.part", {
+      w: pctText(w[j]), k: part.tokens[j].t,
+    }), // prettier-ignore
     values: Array.from({ length: d }, (_, c) => w[j] * v[(head * part.n + j) * d + c]),
   }));
+  const fit = Math.floor((pen.h - y0 - px * 4) / (px * 1.7)); // product rows that fit
+  rows.splice(Math.max(1, fit));
   rows.push({ label: "= Σ", values: Array.from(out.subarray(i * d, (i + 1) * d)), out: true });
   let limit = 1e-9;
   for (const r of rows) for (const x of r.values) limit = Math.max(limit, Math.abs(x));
-  const px = at.base;
-  penText(pen, tx(D, "lesson.s2.mix", { d, head: head + 1 }), 0, at.y, {
-    px,
-    base: "top",
-    weight: 600,
-  });
   pen.ctx.font = penFont(pen, px);
   const labelW = Math.max(...rows.map((r) => pen.ctx.measureText(r.label).width)) + 12;
   pen.ctx.globalAlpha = at.alpha;
   rows.forEach((r, k) => {
-    const y = at.y + px * 1.5 + k * px * 1.7;
+    const y = y0 + k * px * 1.7;
     penText(pen, r.label, labelW - 8, y + px * 0.6, {
       px,
       align: "right",
       weight: r.out ? 700 : 400,
     });
-    penCells(pen, labelW, y, at.w - labelW, px * 1.2, 1, d, (_, c) =>
+    penCells(pen, labelW, y, at.w - labelW - 3, px * 1.2, 1, d, (_, c) =>
       rampRgb(D.luts.signed, r.values[c], -limit, limit),
     );
-    if (r.out) penOutline(pen, labelW, y, at.w - labelW, px * 1.2, 2);
+    if (r.out) penOutline(pen, labelW, y, at.w - labelW - 3, px * 1.2, 2);
   });
+  s2Legend(S, pen, labelW, y0 + rows.length * px * 1.7, limit, px);
   pen.ctx.globalAlpha = 1;
+}
+
+/** The colours' legend: a ramp from −limit to +limit, its ends and 0 written. */
+function s2Legend(S, pen, x, y, limit, px) {
+  const w = Math.min(pen.w - x - 3, px * 12);
+  const steps = 21;
+  penCells(pen, x, y, w, px * 0.6, 1, steps, (_, c) =>
+    rampRgb(S.D.luts.signed, ((2 * c) / (steps - 1) - 1) * limit, -limit, limit),
+  );
+  const small = roomOf(S.D).phone ? Math.max(11, Math.round(px * 0.8)) : px; // the room's least
+  const o = { px: small, base: "top", colour: pen.ink.muted };
+  const at = y + px * 0.7;
+  penText(pen, `−${limit.toFixed(2)}`, x, at, o);
+  penText(pen, "0", x + w / 2, at, { ...o, align: "center" });
+  penText(pen, `+${limit.toFixed(2)}`, x + w, at, { ...o, align: "right" });
+  penTry(pen, tx(S.D, "lesson.s2.legend"), x - 8, at, { ...o, align: "right" });
 }
 
 return {};

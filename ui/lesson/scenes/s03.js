@@ -1,7 +1,8 @@
 /* §3 one word's three faces: its x times W_Q, W_K, W_V gives q, k, v. */
 
-const { addScene, animate, arr, fillSide, focusIn, penArrow, penCells, penDone, penLine, penText,
-  rampRgb, sceneCanvas, scenePen, setLocal, tx, wReadout, wTokens } = LESSON;
+const { addScene, animate, arr, fillSide, focusIn, make, penArrow, penCells, penDone, penLine,
+  penOutline, penText, penTry, penWrap, rampRgb, roomOf, sceneCanvas, scenePen, setLocal, tx,
+  wReadout, wTokens } = LESSON;
 
 const S3_NAMES = ["Q", "K", "V"];
 
@@ -14,6 +15,7 @@ addScene({
     { id: "k", label: "lesson.s3.step2", caption: "lesson.s3.cap.k" },
     { id: "v", label: "lesson.s3.step3", caption: "lesson.s3.cap.v" },
   ],
+  words: (S) => ({ h: S.part.h, dk: S.part.d_k }),
   take: (S) => tx(S.D, "lesson.s3.take"),
   mount: (S) => {
     const canvas = sceneCanvas(S);
@@ -24,15 +26,12 @@ addScene({
       draw(step, from) {
         const part = S.part;
         const i = focusIn(S, part);
+        const onPick = (j) => setLocal(S, { focus: part.tokens[j].t });
+        const legend = tx(S.D, "lesson.s3.pick");
         fillSide(S, [
-          wTokens(
-            S,
-            tx(S.D, "lesson.s3.pick"),
-            part,
-            i,
-            (j) => setLocal(S, { focus: part.tokens[j].t }),
-            "s3-token",
-          ),
+          roomOf(S.D).phone
+            ? s3Select(S, legend, part, i, onPick)
+            : wTokens(S, legend, part, i, onPick, "s3-token"),
           readout,
         ]);
         fade = 1;
@@ -73,56 +72,143 @@ function s3Paint(S, canvas, step, fade, readout) {
   const tok = part.tokens[i].t;
   const d = part.d_model;
   const { x, faces } = s3Vectors(S, part, i);
-  const stripH = Math.round(base * 1.3);
-  const lim = (a) => Math.max(1e-9, ...Array.from(a, Math.abs));
+  const g = { D, W, H, base, stripH: Math.round(base * 1.3), part, step, fade };
   penText(pen, tx(D, "lesson.s3.x", { q: tok, d }), 0, 0, { px: base, base: "top", weight: 700 });
-  if (x) {
-    penCells(pen, 0, base * 1.4, W, stripH, 1, d, (_, c) =>
-      rampRgb(D.luts.signed, x[c], -lim(x), lim(x)),
-    );
+  s3Legend(pen, g);
+  if (x) s3Strip(pen, g, x, 0, base * 1.4, W, false);
+  g.top = base * 1.4 + g.stripH + base * 1.6;
+  if (step === 0) s3Matrix(S, pen, g, i);
+  else if (roomOf(D).phone) s3Column(pen, g, faces);
+  else s3Row(pen, g, faces);
+  penDone(pen);
+  const shown = step === 0 ? [] : faces.slice(0, step);
+  const lines = shown.map((f) =>
+    tx(D, "lesson.s3.row", { q: tok, name: f.name.toLowerCase(), d, j: argmaxAbs(f.row) + 1 }),
+  );
+  readout.textContent = lines.slice(-1).join(""); // the step's face (the figure marks each)
+  const alt =
+    step === 0 ? tx(D, "lesson.s3.alt", { name: "X", n: part.n, d, q: tok }) : lines.join(" ");
+  canvas.setAttribute("aria-label", alt);
+}
+
+function s3Lim(a) {
+  let m = 1e-9;
+  for (const v of a) m = Math.max(m, Math.abs(v));
+  return m;
+}
+
+/** One row of d numbers as cells; `mark`: outline the largest |value| and write its number
+    (counted from 1) under it, and show where each head's piece ends. */
+function s3Strip(pen, g, row, x, y, w, mark) {
+  const lim = s3Lim(row);
+  const d = row.length;
+  penCells(pen, x, y, w, g.stripH, 1, d, (_, c) => rampRgb(g.D.luts.signed, row[c], -lim, lim));
+  if (!mark) return;
+  s3HeadTicks(pen, x, y, w, g.stripH, g.part);
+  const j = argmaxAbs(row);
+  const cw = w / d;
+  penOutline(pen, x + j * cw, y, cw, g.stripH, 2);
+  const at = Math.min(Math.max(x + (j + 0.5) * cw, x + g.base), x + w - g.base);
+  penTry(pen, String(j + 1), at, y + g.stripH + 3, {
+    px: g.base, align: "center", base: "top", weight: 700,
+  }); // prettier-ignore
+}
+
+/** Step x: the sentence's X, one row per word, the chosen word's row outlined. */
+function s3Matrix(S, pen, g, i) {
+  const x = arr(g.D, `${g.part.prefix}x`);
+  if (!x) return;
+  const { n, d_model: d, tokens } = g.part;
+  const rowH = Math.max(2, Math.min(g.base * 1.5, (g.H - g.top - g.base * 2.9) / n));
+  const labelW = g.base * 3.2;
+  const lim = s3Lim(x);
+  const said = tx(g.D, "lesson.s3.big_x", { n, d });
+  const y0 = g.top + penWrap(pen, said, 0, g.top, g.W, { px: g.base, colour: pen.ink.muted }) + 4;
+  penCells(pen, labelW, y0, g.W - labelW, rowH * n, n, d, (r, c) =>
+    rampRgb(g.D.luts.signed, x[r * d + c], -lim, lim),
+  );
+  penOutline(pen, labelW, y0 + i * rowH, g.W - labelW, rowH, 2);
+  const order = [i, ...tokens.map((_, r) => r)];
+  for (const r of new Set(order)) {
+    penTry(pen, tokens[r].t, labelW - 6, y0 + (r + 0.5) * rowH, {
+      px: roomOf(g.D).phone ? Math.min(g.base, Math.max(11, rowH * 0.8)) : g.base, // every few
+      align: "right",
+      weight: r === i ? 700 : 400,
+      colour: r === i ? pen.ink.warm : pen.ink.text,
+      max: labelW - 6,
+    });
   }
+}
+
+/** Wide: the three faces side by side, W above its row of q, k or v. */
+function s3Row(pen, g, faces) {
+  const { D, W, H, base, stripH, part, top } = g;
+  const d = part.d_model;
   const colW = (W - 2 * 16) / 3;
-  const top = base * 1.4 + stripH + base * 1.6;
-  const side = Math.max(40, Math.min(colW, H - top - base * 4.4 - stripH));
+  const side = Math.max(40, Math.min(colW, H - top - base * 5.6 - stripH));
   faces.forEach((f, k) => {
-    if (step < k + 1) return;
-    pen.ctx.globalAlpha = step === k + 1 ? fade : 1;
+    if (g.step < k + 1) return;
+    pen.ctx.globalAlpha = g.step === k + 1 ? g.fade : 1;
     const x0 = k * (colW + 16);
     const cx = x0 + colW / 2;
     penArrow(pen, cx, base * 1.4 + stripH + 4, cx, top - 4, pen.ink.muted, 2);
     penText(pen, `W_${f.name}  ${d} × ${d}`, cx, top, {
-      px: base,
-      align: "center",
-      base: "top",
-      colour: pen.ink.muted,
-    });
+      px: base, align: "center", base: "top", colour: pen.ink.muted,
+    }); // prettier-ignore
     const wy = top + base * 1.3;
-    if (f.w)
-      penCells(pen, cx - side / 2, wy, side, side, d, d, (r, c) =>
-        rampRgb(D.luts.signed, f.w[r * d + c], -lim(f.w), lim(f.w)),
-      );
+    if (f.w) s3Weights(pen, g, f.w, cx - side / 2, wy, side);
     const ry = wy + side + base * 0.4;
     penText(pen, `${f.name.toLowerCase()} = x·W_${f.name}`, cx, ry, {
-      px: base,
-      align: "center",
-      base: "top",
-      weight: 700,
-    });
-    penCells(pen, x0, ry + base * 1.4, colW, stripH, 1, d, (_, c) =>
-      rampRgb(D.luts.signed, f.row[c], -lim(f.row), lim(f.row)),
-    );
-    s3HeadTicks(pen, x0, ry + base * 1.4, colW, stripH, part);
+      px: base, align: "center", base: "top", weight: 700,
+    }); // prettier-ignore
+    s3Strip(pen, g, f.row, x0, ry + base * 1.4, colW, true);
     pen.ctx.globalAlpha = 1;
   });
-  penDone(pen);
-  const shown = step === 0 ? [] : faces.slice(0, step);
-  const lines = shown.map((f) =>
-    tx(D, "lesson.s3.row", { q: tok, name: f.name.toLowerCase(), d, j: argmaxAbs(f.row) }),
+}
+
+/** Phone: the step's face alone, its W as large as the screen allows (the readout keeps the
+    faces made before). */
+function s3Column(pen, g, faces) {
+  const { W, H, base, stripH, part } = g;
+  const d = part.d_model;
+  const f = faces[g.step - 1];
+  let y = g.top - base * 0.4;
+  pen.ctx.globalAlpha = g.fade;
+  penText(pen, `W_${f.name}: ${d} × ${d}`, W / 2, y, {
+    px: base, align: "center", base: "top", colour: pen.ink.muted,
+  }); // prettier-ignore
+  y += base * 1.3;
+  const side = Math.max(40, Math.min(W, H - y - base * 4.2 - stripH));
+  if (f.w) s3Weights(pen, g, f.w, (W - side) / 2, y, side);
+  const ry = y + side + base * 0.3;
+  penText(pen, `${f.name.toLowerCase()} = x·W_${f.name}`, 0, ry, {
+    px: base, base: "top", weight: 700,
+  }); // prettier-ignore
+  s3Strip(pen, g, f.row, 0, ry + base * 1.3, W, true);
+  pen.ctx.globalAlpha = 1;
+}
+
+function s3Weights(pen, g, w, x, y, side) {
+  const d = g.part.d_model;
+  const lim = s3Lim(w);
+  penCells(pen, x, y, side, side, d, d, (r, c) => rampRgb(g.D.luts.signed, w[r * d + c], -lim, lim));
+}
+
+/** The colours' legend at the top right: blue below 0, red above, each strip and matrix on
+    its own scale (its largest |value| the deepest colour). */
+function s3Legend(pen, g) {
+  const px = roomOf(g.D).phone ? Math.max(11, Math.round(g.base * 0.8)) : g.base; // room's least
+  const o = { px, base: "middle", colour: pen.ink.muted };
+  const y = g.base * 0.6; // on the title's line, at its right: "colour − ▬▬▬ +"
+  const w = g.base * 4;
+  const x = g.W - px - w;
+  const steps = 21;
+  penCells(pen, x, y - px * 0.35, w, px * 0.7, 1, steps, (_, c) =>
+    rampRgb(g.D.luts.signed, (2 * c) / (steps - 1) - 1, -1, 1),
   );
-  readout.textContent = lines.join("\n");
-  const alt =
-    step === 0 ? tx(D, "lesson.s3.alt", { name: "X", n: part.n, d, q: tok }) : lines.join(" ");
-  canvas.setAttribute("aria-label", alt);
+  penText(pen, "+", g.W, y, { ...o, align: "right" });
+  const minus = penText(pen, "−", x - 4, y, { ...o, align: "right" });
+  penTry(pen, tx(g.D, "lesson.s3.legend"), minus[0] - 6, y, { ...o, align: "right" });
 }
 
 /** Where one head's d_k columns end and the next head's begin. */
@@ -133,6 +219,21 @@ function s3HeadTicks(pen, x, y, w, h, part) {
   }
 }
 
+/** The word on a phone: one select (thirteen chips would take three lines of the screen). */
+function s3Select(S, legend, part, chosen, onPick) {
+  const label = make(S.doc, "label", "pick");
+  const sel = make(S.doc, "select", "", { "data-key": "s3-token", "data-testid": "s3-token" });
+  part.tokens.forEach((tok, i) => {
+    const o = make(S.doc, "option", "", { value: String(i) }, `${i + 1}. ${tok.named || tok.t}`);
+    o.selected = i === chosen;
+    sel.append(o);
+  });
+  sel.addEventListener("change", () => onPick(Number(sel.value)));
+  label.append(make(S.doc, "span", "", {}, legend), sel);
+  return label;
+}
+
+/** The dimension with the largest |value|, 0-based (the words count from 1). */
 function argmaxAbs(a) {
   let best = 0;
   for (let j = 1; j < a.length; j++) if (Math.abs(a[j]) > Math.abs(a[best])) best = j;

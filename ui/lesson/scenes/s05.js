@@ -1,10 +1,14 @@
-/* §5 why √d_k: var(q·k) measured against d_k, predict-then-reveal on the focus row (with and
-   without ÷√d_k, side by side), then the τ sweep on the map (played when → reaches it). */
+/* §5 why √d_k: var(q·k) measured against d_k and why it is d_k (a sum of d_k independent
+   products of variance 1, measured), predict-then-reveal on the focus row (one map: without
+   ÷√d_k, a tap switches to with), why a saturated row stops learning (the softmax's gradient on
+   that row, measured both ways), then the τ sweep on the map (played when → reaches it). */
 
 const { rowSpread } = VIEW;
 const { addScene, animate, arr, askBlock, decadeTicks, divisorOf, drawChart, fillSide, focusIn,
-  logAxis, make, NO_JOB, pctText, penDone, penText, roomOf, sceneCanvas, scenePen, sceneView,
-  setLocal, tx, viewHeader, wButton, weightsOf, wReadout, wSlider, wSwitch } = LESSON;
+  labelsOf, logAxis, make, NO_JOB, pctText, penCells, penDone, penInkOn, penLine, penMeasure,
+  penText,
+  penTry, penWrap, rampRgb, roomOf, sceneCanvas, scenePen, sceneView, setLocal, tx,
+  viewHeader, wButton, weightsOf, wReadout, wSlider, wSwitch } = LESSON;
 
 function s5Tau(S, part) {
   return S.local.tau ?? divisorOf(S, part);
@@ -38,35 +42,43 @@ const S5_CHOICES = [
   ["same", "lesson.s5.c_same"],
 ];
 
-addScene({
-  id: "s05",
-  phone: (step) => (step === 2 ? 2.2 : 1.15), // two maps, one under the other, at the answer
-  title: "lesson.s5.title",
-  steps: [
-    { id: "variance", label: "lesson.s5.step0", caption: "lesson.s5.cap.variance" },
-    {
-      id: "ask",
-      label: "lesson.s5.step1",
-      caption: "lesson.s5.cap.ask",
-      quiz: {
-        question: (S) => tx(S.D, "lesson.s5.question", { q: S.part.tokens[focusIn(S, S.part)].t }),
-        choices: (S) => {
-          const j = s5Judge(S);
-          const why = tx(S.D, "lesson.s5.why", {
-            q: S.part.tokens[j.i].t,
-            m1: pctText(j.on.top),
-            m0: pctText(j.off.top),
-            h1: j.on.entropy.toFixed(2),
-            h0: j.off.entropy.toFixed(2),
-          });
-          const right = (v) => v === j.verdict;
-          return S5_CHOICES.map(([v, key]) => ({ id: v, label: tx(S.D, key), right: right(v), why }));
-        },
+/** On a phone, a map's height × the width (the quiz, the switch and the slider share the screen). */
+const S5_PHONE = { ask: 0.86, reveal: 0.66, tau: 0.8 };
+
+const S5_STEPS = [
+  { id: "variance", label: "lesson.s5.step0", caption: "lesson.s5.cap.variance" },
+  { id: "why", label: "lesson.s5.step_why", caption: "lesson.s5.cap.why" },
+  {
+    id: "ask",
+    label: "lesson.s5.step1",
+    caption: "lesson.s5.cap.ask",
+    quiz: {
+      question: (S) => tx(S.D, "lesson.s5.question", { q: S.part.tokens[focusIn(S, S.part)].t }),
+      choices: (S) => {
+        const j = s5Judge(S);
+        const why = tx(S.D, "lesson.s5.why", {
+          q: S.part.tokens[j.i].t,
+          m1: pctText(j.on.top),
+          m0: pctText(j.off.top),
+          h1: j.on.entropy.toFixed(2),
+          h0: j.off.entropy.toFixed(2),
+        });
+        const right = (v) => v === j.verdict;
+        return S5_CHOICES.map(([v, key]) => ({ id: v, label: tx(S.D, key), right: right(v), why }));
       },
     },
-    { id: "reveal", label: "lesson.s5.step2", caption: "lesson.s5.cap.reveal" },
-    { id: "tau", label: "lesson.s5.step3", caption: "lesson.s5.cap.tau" },
-  ],
+  },
+  { id: "reveal", label: "lesson.s5.step2", caption: "lesson.s5.cap.reveal", set: { scale: false } },
+  { id: "grad", label: "lesson.s5.step_grad", caption: "lesson.s5.cap.grad" },
+  { id: "tau", label: "lesson.s5.step3", caption: "lesson.s5.cap.tau", set: { scale: true } },
+];
+
+addScene({
+  id: "s05",
+  title: "lesson.s5.title",
+  phone: (k) => S5_PHONE[S5_STEPS[k]?.id] || 0, // a map: this × the width; the rest: what is left
+  words: (S) => ({ d: S.part.d_k }),
+  steps: S5_STEPS,
   takeBefore: (S) => tx(S.D, "lesson.s5.take_before"),
   take: (S) => tx(S.D, "lesson.s5.take"),
   mount: (S) => s5Mount(S),
@@ -78,91 +90,117 @@ function s5Mount(S) {
   const fig = { views: [], kind: "", said: 0 }; // said: when the readout last changed
   const paint = (step) => {
     const { i, head } = s5Judge(S);
-    s5Figure(S, fig, step, head);
-    if (step === 0) return s5Chart(S, S.figure.querySelector("canvas"), readout);
+    const id = S.steps[step].id;
+    s5Figure(S, fig, id, head);
+    const canvas = S.figure.querySelector("canvas");
+    if (id === "variance") return s5Chart(S, canvas, readout);
+    if (id === "why") return s5Why(S, canvas, readout);
+    if (id === "grad") return s5Grad(S, canvas, readout);
     const still = D.els.root.dataset.anim === undefined; // at rest (or the animation's last frame)
-    s5Maps(S, fig, step, head);
+    s5Maps(S, fig, id, head);
     if (still || performance.now() - fig.said > 120) {
       fig.said = performance.now(); // mid-sweep the words follow at 8 Hz
-      s5Stats(S, readout, step, i, head);
+      s5Stats(S, readout, id, i, head);
     }
   };
   return {
     draw(step, from) {
-      if (step !== 3) {
-        fillSide(S, [readout]);
+      const id = S.steps[step].id;
+      if (id === "reveal") {
+        const other = tx(D, S.local.scale ? "lesson.s5.flip_off" : "lesson.s5.flip_on");
+        const flip = () => setLocal(S, { scale: !S.local.scale, tau: null });
+        const phone = roomOf(D).phone;
+        fillSide(S, [wButton(S, other, flip, "s5-flip", "primary"), ...(phone ? [] : [readout])]);
         paint(step);
         return;
       }
-      const repaint = () => paint(3);
+      if (id !== "tau") {
+        const phone = roomOf(D).phone; // there the quiz says the same: no room for it twice
+        fillSide(S, phone && (id === "ask" || id === "reveal") ? [] : [readout]);
+        paint(step);
+        return;
+      }
+      const repaint = () => paint(step);
       const c = s5Controls(S, repaint, readout, () => s5Sweep(S, c.map, c.slider, repaint));
       fillSide(S, c.nodes);
-      paint(3);
-      if (from === 2) s5Sweep(S, c.map, c.slider, repaint); // → into the step plays the sweep
+      paint(step);
+      if (from === step - 1) s5Sweep(S, c.map, c.slider, repaint); // → into the step plays the sweep
     },
     destroy: () => fig.views.forEach((v) => v.destroy()),
   };
 }
 
-/** The figure of a step: the variance chart (①), one map (②, ④) or two side by side (③): the
-    attention view, one per map, showing the head the question is about. */
-function s5Figure(S, fig, step, head) {
-  const want = step === 0 ? "chart" : `maps${step === 2 ? 2 : 1}-${head}`;
+const S5_CANVAS = ["variance", "why", "grad"]; // steps drawn on a canvas; the others: one map
+
+/** The figure of a step: a canvas (the variance chart, the why, the gradient) or one map (the
+    attention view showing the head the question is about). */
+function s5Figure(S, fig, id, head) {
+  const drawn = S5_CANVAS.includes(id);
+  const want = drawn ? `canvas-${id}` : `map-${head}`;
   if (want === fig.kind) return;
   fig.kind = want;
   fig.views.forEach((v) => v.destroy());
   fig.views = [];
   S.figure.replaceChildren();
-  if (step === 0) {
+  if (drawn) {
     sceneCanvas(S);
     return;
   }
-  const row = make(S.doc, "div", step === 2 ? "pair" : "one");
+  const row = make(S.doc, "div", "one");
   S.figure.append(row);
-  for (let k = 0; k < (step === 2 ? 2 : 1); k++) {
-    const cell = make(S.doc, "div");
-    row.append(cell);
-    fig.views.push(sceneView(S, cell, S.part, [head]));
-  }
+  const cell = make(S.doc, "div");
+  row.append(cell);
+  fig.views.push(sceneView(S, cell, S.part, [head]));
 }
 
-/** The maps: with √d_k (the question), with and without (the answer), at τ (the sweep): the
-    view divides the scores itself (softmax.js, tested against the core). */
-function s5Maps(S, fig, step, head) {
+/** The map: with √d_k (the question), with or without (the answer: a tap switches), at τ (the
+    sweep): the view divides the scores itself (softmax.js, tested against the core). */
+function s5Maps(S, fig, id, head) {
   const D = S.D;
   const part = S.part;
   const root = Math.sqrt(part.d_k);
   const formula = tx(D, "lesson.s5.map");
   const causal = S.local.causal;
-  const maps = step === 2
-    ? [[{ scale: true }, tx(D, "lesson.scale_on")], [{ scale: false }, tx(D, "lesson.scale_off")]]
-    : step === 1
-      ? [[{ tau: root }, `${formula} · τ = ${root.toFixed(2)}`]]
-      : [[{ tau: s5Tau(S, part) }, formula]]; // τ moves: the readout says its value
-  const pair = maps.length > 1;
-  const phone = roomOf(D).phone;
-  const w = pair && !phone ? (S.box.w - 16) / 2 : S.box.w;
-  const h = pair && phone ? (S.box.h - 16) / 2 : S.box.h;
-  maps.forEach(([state, label], k) => {
-    const jobs = Array.from({ length: part.h }, (_, x) => (x === head ? { label } : NO_JOB));
-    const o = { digest: `${part.prefix}scores|${label}`, jobs, state: { ...state, causal }, numbers: true };
-    fig.views[k].fit(w, h);
-    fig.views[k].show(viewHeader(S, part, o), arr(D, `${part.prefix}scores`));
-  });
+  const on = S.local.scale;
+  const [state, label] =
+    id === "reveal"
+      ? [{ tau: on ? root : 1 }, `${tx(D, on ? "lesson.scale_on" : "lesson.scale_off")} · τ = ${(on ? root : 1).toFixed(2)}`]
+      : id === "ask"
+        ? [{ tau: root }, `${formula} · τ = ${root.toFixed(2)}`]
+        : [{ tau: s5Tau(S, part) }, formula]; // τ moves: the readout says its value
+  const jobs = Array.from({ length: part.h }, (_, x) => (x === head ? { label } : NO_JOB));
+  const o = { digest: `${part.prefix}scores|${label}`, jobs, state: { ...state, causal }, numbers: true };
+  fig.views[0].fit(S.box.w, S.box.h);
+  fig.views[0].show(s5Readable(D, viewHeader(S, part, o)), arr(D, `${part.prefix}scores`));
 }
 
-function s5Stats(S, readout, step, i, head) {
+/** Numbers in cells: on a projector ≥ 20 px or none (read from the back row); on a phone as
+    small as a cell holds them (a phone is held close). */
+function s5Readable(D, header) {
+  const fonts = header.palette.fonts;
+  const cellMin = roomOf(D).phone ? 9 : Math.max(20, fonts.room.cell_min || 0);
+  return { ...header, palette: { ...header.palette, fonts: { ...fonts, room: { ...fonts.room, cell_min: cellMin } } } };
+}
+
+function s5Stats(S, readout, id, i, head) {
   const D = S.D;
   const part = S.part;
   const q = part.tokens[i].t;
-  const tau = step === 1 ? Math.sqrt(part.d_k) : step === 2 ? 1 : s5Tau(S, part);
-  const r = rowSpread(weightsOf(D, part, head, tau, S.local.causal), part.n, i);
+  const root = Math.sqrt(part.d_k);
+  const spread = (tau) => rowSpread(weightsOf(D, part, head, tau, S.local.causal), part.n, i);
+  if (id === "reveal") {
+    const line = (key, tau) => {
+      const r = spread(tau);
+      return `${tx(D, key)}: ${tx(D, "lesson.s5.stats", { q, m: pctText(r.top), h: r.entropy.toFixed(2) })}`;
+    };
+    readout.textContent = `${line("lesson.scale_on", root)}\n${line("lesson.scale_off", 1)}`;
+    return;
+  }
+  const tau = id === "ask" ? root : s5Tau(S, part);
+  const r = spread(tau);
   const stats = tx(D, "lesson.s5.stats", { q, m: pctText(r.top), h: r.entropy.toFixed(2) });
-  const value = tx(D, "lesson.s5.tau_value", {
-    v: tau.toFixed(2),
-    s: Math.sqrt(part.d_k).toFixed(2),
-  });
-  readout.textContent = step === 2 ? "" : `${value}\n${stats}`;
+  const value = tx(D, "lesson.s5.tau_value", { v: tau.toFixed(2), s: root.toFixed(2) });
+  readout.textContent = `${value}\n${stats}`;
 }
 
 /** τ on a log scale from 1 to 4·√d_k (√d_k lands in the middle), as the main page's slider. */
@@ -242,15 +280,156 @@ function s5Chart(S, canvas, readout) {
       { xs: block.d_k, ys: block.scaled, colour: ink.warm, marks: true, label: tx(D, "lesson.s5.scaled") },
     ],
   };
-  drawChart(pen, { x: 0, y: 0, w: W, h: H }, spec, base);
+  const at = drawChart(pen, { x: 0, y: 0, w: W, h: H }, spec, base);
+  const d = S.part.d_k; // the sentence's d_k, the one its maps use: marked, and read out
+  const k = block.d_k.indexOf(d);
+  if (d >= block.d_k[0] && d <= block.d_k[block.d_k.length - 1]) {
+    penLine(pen, at.sx(d), at.top, at.sx(d), at.bottom, ink.text, 2, [4, 4]);
+    const mark = { px: base, align: "left", base: "top", weight: 700 };
+    const says = tx(D, "lesson.s5.here", { d });
+    if (!penTry(pen, says, at.sx(d) + 6, at.top, mark)) penTry(pen, says, at.sx(d) + 6, at.top + base * 2.4, mark);
+  }
   penDone(pen);
-  const k = block.d_k.indexOf(64) >= 0 ? block.d_k.indexOf(64) : block.d_k.length - 1;
-  const line = `d_k = ${block.d_k[k]}: ${tx(D, "lesson.s5.raw")} ${block.raw[k].toFixed(1)}, ${tx(D, "lesson.s5.scaled")} ${block.scaled[k].toFixed(2)}`;
-  readout.textContent = line;
+  readout.textContent = k < 0 ? "" : tx(D, "lesson.s5.at_d", {
+    d, raw: block.raw[k].toFixed(1), scaled: block.scaled[k].toFixed(2),
+  }); // prettier-ignore
   canvas.setAttribute(
     "aria-label",
     `${spec.y.title}. ${block.d_k.map((d, j) => `d_k ${d}: ${block.raw[j].toFixed(1)} / ${block.scaled[j].toFixed(2)}`).join(tx(D, "explorer.sep"))}`,
   );
+}
+
+// ---- why var(q·k) ≈ d_k; why a saturated row stops learning ----------------------------------------
+
+const SUBSCRIPT = "₀₁₂₃₄₅₆₇₈₉";
+const sub = (n) => String(n).split("").map((c) => SUBSCRIPT[Number(c)]).join("");
+
+/** The reasoning in lines, each with what was measured (the variance block: one product q_i·k_i
+    is d_k = 1; the sentence's d_k; ÷√d_k). */
+function s5Why(S, canvas, readout) {
+  const { D, W, H, base, pen } = scenePen(S, canvas);
+  const block = D.header.blocks.variance;
+  if (!block) {
+    askBlock(D, "variance");
+    penText(pen, tx(D, "lesson.measuring"), W / 2, H / 2, { px: base, align: "center" });
+    penDone(pen);
+    canvas.setAttribute("aria-label", tx(D, "lesson.measuring"));
+    readout.textContent = "";
+    return;
+  }
+  const d = S.part.d_k;
+  const one = block.d_k.indexOf(1);
+  const k = block.d_k.indexOf(d);
+  const v1 = one < 0 ? null : block.raw[one];
+  const vd = k < 0 ? null : block.raw[k];
+  const vs = k < 0 ? null : block.scaled[k];
+  const dec = (v, digits) => (v === null ? "—" : v.toFixed(digits));
+  const words = { d, d1: sub(d), root: Math.sqrt(d).toFixed(2), m: block.samples };
+  const lines = [
+    [tx(D, "lesson.s5.why_sum", words), null],
+    [tx(D, "lesson.s5.why_one", words), tx(D, "lesson.s5.measured", { v: dec(v1, 2) })],
+    [tx(D, "lesson.s5.why_add", words), tx(D, "lesson.s5.measured", { v: dec(vd, 1) })],
+    [tx(D, "lesson.s5.why_scaled", words), tx(D, "lesson.s5.measured", { v: dec(vs, 2) })],
+  ];
+  let y = 0;
+  const gap = base * 0.9;
+  for (const [text, measured] of lines) {
+    y += penWrap(pen, text, 0, y, W, { px: base, weight: 400 });
+    if (measured) y += penWrap(pen, measured, base * 1.5, y, W - base * 1.5, { px: base, weight: 700, colour: pen.ink.accent });
+    y += gap;
+  }
+  penWrap(pen, tx(D, "lesson.s5.why_how", words), 0, y, W, { px: base, colour: pen.ink.muted });
+  penDone(pen);
+  canvas.setAttribute("aria-label", lines.map(([a, b]) => (b ? `${a} ${b}` : a)).join(" "));
+  canvas.dataset.values = JSON.stringify({ d_k: d, one: v1, raw: vd, scaled: vs, samples: block.samples });
+  readout.textContent = tx(D, "lesson.s5.at_d", { d, raw: dec(vd, 1), scaled: dec(vs, 2) });
+}
+
+/** ‖J‖_F of softmax's Jacobian at a row of weights a: J = diag(a) − a·aᵀ, how much the shares
+    move when the scores move (what reaches W_Q and W_K in training). */
+function s5Jacobian(a) {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) {
+    for (let j = 0; j < a.length; j++) {
+      const v = (i === j ? a[i] : 0) - a[i] * a[j];
+      sum += v * v;
+    }
+  }
+  return Math.sqrt(sum);
+}
+
+/** The focus row in the question's head, with ÷√d_k and without: its shares as two strips of
+    cells (numbers in them), and under each the size of softmax's gradient there. */
+function s5Grad(S, canvas, readout) {
+  const { D, W, H, base, pen } = scenePen(S, canvas);
+  const part = S.part;
+  const n = part.n;
+  const { i, head } = s5Judge(S);
+  const root = Math.sqrt(part.d_k);
+  const rowOf = (tau) => Array.from(weightsOf(D, part, head, tau, S.local.causal).subarray(i * n, (i + 1) * n));
+  const rows = [
+    [tx(D, "lesson.scale_on"), rowOf(root)],
+    [tx(D, "lesson.scale_off"), rowOf(1)],
+  ];
+  const norms = rows.map(([, a]) => s5Jacobian(a));
+  const q = part.tokens[i].t;
+  const names = labelsOf(D, part);
+  const title = tx(D, "lesson.s5.grad_title", { q, head: head + 1 });
+  let y = penWrap(pen, title, 0, 0, W, { px: base, weight: 700 }) + base * 0.6;
+  const c = Math.min(Math.floor(W / n), base * 3.2);
+  const phone = roomOf(D).phone;
+  const cellPx = Math.min(base, Math.floor(c * 0.5));
+  const numbersFit = cellPx >= (phone ? 9 : 20);
+  y += s5Columns(pen, names, c, y, base) + base * 0.4;
+  rows.forEach(([label, a], r) => {
+    y += penWrap(pen, label, 0, y, W, { px: base, weight: 700 }) + 4;
+    penCells(pen, 0, y, n * c, c, 1, n, (_, j) => rampRgb(D.luts.weight, a[j], 0, 1));
+    if (numbersFit) {
+      for (let j = 0; j < n; j++) {
+        const rgb = rampRgb(D.luts.weight, a[j], 0, 1);
+        penText(pen, String(Math.round(a[j] * 100)), j * c + c / 2, y + c / 2, { px: cellPx, align: "center", colour: penInkOn(pen, rgb), cell: true });
+      }
+    }
+    y += c + 4;
+    const says = tx(D, "lesson.s5.grad_norm", { v: s5Small(norms[r]) });
+    y += penWrap(pen, says, 0, y, W, { px: base, colour: pen.ink.accent, weight: 700 }) + base * 0.8;
+  });
+  penDone(pen);
+  const ratio = norms[1] > 0 ? norms[0] / norms[1] : Infinity;
+  readout.textContent = tx(D, "lesson.s5.grad_ratio", {
+    on: s5Small(norms[0]), off: s5Small(norms[1]), r: Number.isFinite(ratio) ? s5Times(ratio) : "∞",
+  }); // prettier-ignore
+  canvas.setAttribute("aria-label", `${title}. ${rows.map(([l, a], r) => `${l}: ${a.map((w, j) => `${part.tokens[j].t} ${pctText(w)}`).join(tx(D, "explorer.sep"))}; ${tx(D, "lesson.s5.grad_norm", { v: s5Small(norms[r]) })}`).join(". ")}`);
+  canvas.dataset.values = JSON.stringify({ head, row: i, on: rows[0][1], off: rows[1][1], norms });
+}
+
+/** The words over the strips' columns: across where one fits its column, else its characters
+    one under the other (Chinese); returns the height taken. */
+function s5Columns(pen, names, c, y, px) {
+  let deepest = px * 1.2;
+  names.forEach((t, j) => {
+    const x = j * c + c / 2;
+    if (penMeasure(pen, t, x, y, { px })[2] <= c - 2) {
+      penTry(pen, t, x, y, { px, align: "center", base: "top" });
+      return;
+    }
+    const chars = [...t];
+    if (!chars.every((ch) => penMeasure(pen, ch, x, y, { px })[2] <= c - 2)) return; // no room
+    chars.forEach((ch, k) => penTry(pen, ch, x, y + k * px * 1.1, { px, align: "center", base: "top" }));
+    deepest = Math.max(deepest, chars.length * px * 1.1 + px * 0.1);
+  });
+  return deepest;
+}
+
+/** A small positive number people can read: 3 decimals, or 2 figures and a power of ten. */
+function s5Small(v) {
+  if (v >= 0.001 || v === 0) return v.toFixed(3);
+  const e = Math.floor(Math.log10(v));
+  return `${(v / 10 ** e).toFixed(1)}×10${String(e).replace("-", "⁻").split("").map((ch) => (ch === "⁻" ? ch : "⁰¹²³⁴⁵⁶⁷⁸⁹"[Number(ch)])).join("")}`;
+}
+
+function s5Times(r) {
+  return r >= 100 ? Math.round(r).toLocaleString("en") : r.toFixed(r >= 10 ? 0 : 1);
 }
 
 return {};

@@ -2,42 +2,63 @@
    counted operations. */
 
 const { cellLines, hexRgb } = VIEW;
-const { addScene, askBlock, decadeTicks, drawChart, fillSide, logAxis, penCells, penDone, penText,
-  penWrap, roomOf, sceneCanvas, scenePen, tx, wReadout, wSlider } = LESSON;
+const { addScene, askBlock, decadeTicks, drawChart, fillSide, logAxis, penCells, penDone, penFont,
+  penText, penWrap, roomOf, sceneCanvas, scenePen, tx, wReadout, wSlider } = LESSON;
 
-function medianOf(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length
-    ? s.length % 2
-      ? s[(s.length - 1) / 2]
-      : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
-    : NaN;
+/** The one fit §7 says everywhere (chart, readout, question, takeaway): its range, the slopes of
+    time and memory, the time's spread (any one round left out), and what doubling n multiplies
+    (2^slope), all from the measured block (ui/lesson/data.py cost_block). */
+function s7Fit(b) {
+  const f = (s) => (2 ** s).toFixed(1);
+  const [lo, hi] = b.slope_t_spread;
+  return {
+    from: b.fit[0],
+    to: b.fit[1],
+    rounds: b.rounds,
+    s: b.slope_t.toFixed(2),
+    t: f(b.slope_t),
+    lo: lo.toFixed(2),
+    hi: hi.toFixed(2),
+    tlo: f(lo),
+    thi: f(hi),
+    sm: b.slope_m.toFixed(2),
+    m: f(b.slope_m),
+  };
 }
 
-/** y(2n) / y(n) for each doubling of the measured lengths. */
-function doublings(ns, ys) {
-  const out = [];
-  for (let k = 0; k + 1 < ns.length; k++)
-    if (ns[k + 1] === 2 * ns[k] && ys[k] > 0) out.push(ys[k + 1] / ys[k]);
-  return out;
+// §7's question: doubling n multiplies the time by about 2, 4 or 8; the right one is the nearest
+// (on a log scale) to what the measured fit says, 2^slope.
+const S7_CHOICES = [
+  ["x2", 2, "lesson.s7.c_x2"],
+  ["x4", 4, "lesson.s7.c_x4"],
+  ["x8", 8, "lesson.s7.c_x8"],
+];
+
+function s7Choices(S) {
+  const b = S.D.header.blocks.cost;
+  if (!b) return S7_CHOICES.map(([id, , key]) => ({ id, label: tx(S.D, key), right: null,
+    why: tx(S.D, "lesson.measuring") })); // prettier-ignore
+  const off = (x) => Math.abs(Math.log2(x) - b.slope_t);
+  const best = Math.min(...S7_CHOICES.map(([, x]) => off(x)));
+  const why = tx(S.D, "lesson.s7.why", s7Fit(b));
+  return S7_CHOICES.map(([id, x, key]) => ({ id, label: tx(S.D, key), right: off(x) === best, why }));
 }
 
 addScene({
   id: "s07",
-  phone: 1.4,
+  phone: (step) => (step === 1 ? 0.58 : step === 0 ? 0.52 : 0.9),
   title: "lesson.s7.title",
   steps: [
-    { id: "cells", label: "lesson.s7.step0", caption: "lesson.s7.cap.cells" },
+    { id: "cells", label: "lesson.s7.step0", caption: "lesson.s7.cap.cells",
+      quiz: { question: (S) => tx(S.D, "lesson.s7.question"), choices: s7Choices } },
     { id: "measured", label: "lesson.s7.step1", caption: "lesson.s7.cap.measured" },
     { id: "kv", label: "lesson.s7.step2", caption: "lesson.s7.cap.kv" },
   ],
+  takeBefore: (S) => tx(S.D, "lesson.s7.take_wait"),
   take: (S) => {
     const b = S.D.header.blocks.cost;
     if (!b) return tx(S.D, "lesson.s7.take_wait");
-    return tx(S.D, "lesson.s7.take", {
-      t: medianOf(doublings(b.n, b.ms)).toFixed(1),
-      m: medianOf(doublings(b.n, b.mib)).toFixed(1),
-    });
+    return tx(S.D, "lesson.s7.take", s7Fit(b));
   },
   mount: (S) => {
     const canvas = sceneCanvas(S);
@@ -47,7 +68,8 @@ addScene({
       draw(step) {
         const D = S.D;
         const b = D.header.blocks.cost;
-        if (!b) askBlock(D, "cost");
+        if (!b) askBlock(D, "cost"); // asked on the question's step: measured by its reveal
+        S.quizBox.classList.add("row-choices"); // "about 2×, 4×, 8×" side by side
         const nodes = [readout];
         if (step === 1 && b) {
           pick = Math.min(pick, b.n.length - 1);
@@ -58,6 +80,7 @@ addScene({
             pick,
             (k) => {
               pick = k;
+              sl.input.setAttribute("aria-valuetext", `n = ${b.n[pick]}`);
               s7Paint(S, canvas, step, pick, readout);
             },
             "s7-n",
@@ -133,33 +156,50 @@ function s7Grids(S, pen, W, H, base) {
 function s7Measured(S, pen, b, W, H, base, pick) {
   const D = S.D;
   const phone = roomOf(D).phone;
-  const cw = phone ? W : (W - base) / 2;
-  const ch = phone ? (H - base) / 2 : H - base * 1.6;
-  const title = tx(D, "lesson.s7.measured", { d: b.d });
-  penText(pen, title, 0, 0, { px: base, base: "top", weight: 600 });
+  const title = s7Title(pen, tx(D, "lesson.s7.measured"), `d = ${b.d}`, W, base);
+  const top = title.h + base * 0.4;
+  const fit = s7Fit(b);
   const charts = [
-    ["ms", "lesson.s7.ms", b.slope_t, pen.ink.accent],
-    ["mib", "lesson.s7.mib", b.slope_m, pen.ink.warm],
-  ];
-  charts.forEach(([key, name, slope, colour], k) => {
-    const box = phone
-      ? { x: 0, y: base * 1.5 + k * (ch + base * 0.5), w: W, h: ch }
-      : { x: k * (cw + base), y: base * 1.5, w: cw, h: ch };
-    s7Chart(S, pen, box, { ys: b[key], n: b.n, name, slope, colour, pick }, base);
+    ["ms", "lesson.s7.ms", fit.s, b.fit_ms, pen.ink.accent],
+    ["mib", "lesson.s7.mib", fit.sm, b.fit_mib, pen.ink.warm],
+  ].slice(0, phone ? 1 : 2); // a phone: time alone (its memory is in the readout)
+  const cw = (W - base * (charts.length - 1)) / charts.length;
+  charts.forEach(([key, name, slope, line, colour], k) => {
+    const box = { x: k * (cw + base), y: top, w: cw, h: H - top };
+    s7Chart(S, pen, box, { ys: b[key], n: b.n, name, slope, line, fit: b.fit, colour, pick }, base);
   });
   const rows = b.n.map((n, k) => `n ${n}: ${b.ms[k].toFixed(2)} ms, ${b.mib[k].toFixed(2)} MiB`);
-  return `${title}: ${rows.join(tx(D, "explorer.sep"))}`;
+  return `${title.text}: ${rows.join(tx(D, "explorer.sep"))}. ${tx(D, "lesson.s7.fit", fit)}`;
 }
 
-/** One log-log chart of a measurement against n, its fitted slope named, n = pick ringed. */
+/** The chart's heading on one line, or wrapped with its "d = 64" on a line of its own (never cut
+    in two). */
+function s7Title(pen, words, tail, W, base) {
+  const o = { px: base, weight: 600, base: "top" };
+  const text = `${words}${tail}`;
+  pen.ctx.font = penFont(pen, base, 600);
+  if (pen.ctx.measureText(text).width <= W) {
+    penText(pen, text, 0, 0, o);
+    return { h: base * 1.25, text };
+  }
+  const h = penWrap(pen, words, 0, 0, W, o);
+  penText(pen, tail, 0, h, o);
+  return { h: h + base * 1.25, text };
+}
+
+/** One log-log chart of a measurement against n: the measured points, the fitted line over the
+    fit's range (dashed, named by its slope), n = pick ringed. */
 function s7Chart(S, pen, box, m, base) {
   const lo = Math.min(...m.ys) / 2;
   const hi = Math.max(...m.ys) * 2;
-  const label = tx(S.D, "lesson.s7.slope", { s: m.slope.toFixed(2) });
   const spec = {
     x: logAxis(m.n, "n", 1.4),
     y: { ...logAxis([lo, hi], tx(S.D, m.name), 1), ticks: decadeTicks(lo, hi) },
-    series: [{ xs: m.n, ys: m.ys, colour: m.colour, marks: true, label }],
+    series: [
+      { xs: m.n, ys: m.ys, colour: m.colour, marks: true, width: 1.5 },
+      { xs: m.fit, ys: m.line, colour: pen.ink.text, width: 2, dash: [7, 5],
+        label: tx(S.D, "lesson.s7.slope", { s: m.slope, from: m.fit[0], to: m.fit[1] }) },
+    ],
   };
   const sc = drawChart(pen, box, spec, base);
   pen.ctx.beginPath();
@@ -169,10 +209,11 @@ function s7Chart(S, pen, box, m, base) {
   pen.ctx.stroke();
 }
 
+/** The point on the slider, then the fit every number of the scene comes from. */
 function s7Point(D, b, k) {
   const here = `n = ${b.n[k]}: ${b.ms[k].toFixed(2)} ms · ${b.mib[k].toFixed(2)} MiB`;
-  if (k === 0 || b.n[k] !== 2 * b.n[k - 1]) return here;
-  return `${here} (×${(b.ms[k] / b.ms[k - 1]).toFixed(1)} · ×${(b.mib[k] / b.mib[k - 1]).toFixed(1)}, n = ${b.n[k - 1]})`;
+  if (roomOf(D).phone) return here; // a phone: the fit is the chart's legend and the takeaway's
+  return `${here}\n${tx(D, "lesson.s7.fit", s7Fit(b))}`;
 }
 
 function s7Kv(S, pen, b, W, H, base) {

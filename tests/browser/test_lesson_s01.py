@@ -1,0 +1,69 @@
+"""§1 in Chromium: every word of the sentence drawn at 1024 × 768 and on a 390 × 844 touch phone
+(the column when a row would crowd one out), with ▶ on the screen; a one-token sentence is blocked
+with a notice; the pronoun head's counts are labels in human-written sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lesson_support import (
+    DECK,
+    PHONE,
+    open_lesson,
+    phone_page,
+    phone_problems,
+    press,
+    shot,
+    walk_scene,
+)
+from tests.ui.lesson.test_s01 import raw_pronoun_labels
+from ui.text import t
+
+pytestmark = pytest.mark.browser
+
+WORDS = f"() => {DECK}.querySelector('[data-testid=\"lesson-canvas\"]').dataset.words"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_word_is_drawn_on_a_phone_and_on_the_projector(browser, streamlit_server, lang):
+    page = phone_page(browser, streamlit_server, f"?at=1&lang={lang}")
+
+    def check(step: int) -> list[str]:
+        shot(page, f"s01_{step}_{lang}_{PHONE[0]}.png")
+        words = page.evaluate(WORDS)
+        return phone_problems(page) + ([] if words == "13/13" else [f"words drawn {words}"])
+
+    problems = walk_scene(page, 1, check)
+    page.context.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_every_word_is_drawn_at_1024(page, streamlit_server):
+    for lang in ("zh", "en"):
+        open_lesson(page, streamlit_server, f"?at=1&lang={lang}")
+
+        def check(step: int, lang=lang) -> list[str]:
+            shot(page, f"s01_{step}_{lang}_1024.png")
+            words = page.evaluate(WORDS)
+            return [] if words == "13/13" else [f"words drawn {words}"]
+
+        problems = walk_scene(page, 1, check)
+        assert not problems, problems
+
+
+def test_a_one_token_sentence_is_blocked_with_a_notice(page, streamlit_server):
+    open_lesson(page, streamlit_server, "?at=1&s=他")
+    need = page.locator('[data-testid="lesson-need"]')
+    assert need.is_visible() and t("lesson.need.two", "zh") in need.inner_text()
+    assert page.locator('[data-testid="lesson-choice"]').count() == 0
+    assert "0 步" not in page.locator('[data-testid="lesson"]').inner_text()
+
+
+def test_the_pronoun_heads_counts_say_labels_and_sentences(page, streamlit_server):
+    labels, sentences, _ = raw_pronoun_labels()
+    open_lesson(page, streamlit_server, "?at=1")
+    press(page, "ArrowRight")  # the reveal
+    readout = page.locator('[data-testid="lesson-readout"]').inner_text()
+    assert f"{sentences} 句、{labels} 个代词标注中对了 308 个" in readout
+    verdict = page.locator('[data-testid="lesson-verdict"]').inner_text()
+    assert f"{labels} 个代词标注对了 308 个" in verdict and f"{labels} 句" not in verdict

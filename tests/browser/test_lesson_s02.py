@@ -1,0 +1,92 @@
+"""§2 in Chromium: the row shown is a real mix (numpy picks the same head), its mix equals the
+core's output, the question's right card is the row's top share, §2 says no formula words before
+§3, and every step fits a phone (screenshots of each step in test-artifacts/lesson)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from demo_model import load_demo_model
+from tests.lesson_support import (
+    PHONE,
+    SHOWN,
+    open_lesson,
+    phone_page,
+    phone_problems,
+    press,
+    settle,
+    shot,
+    walk_scene,
+)
+from tests.ui.lesson.test_s02 import SENTENCE, mixed_row
+from ui.text import t
+
+pytestmark = pytest.mark.browser
+
+SIDE = '[data-testid="lesson-side"]'
+
+
+def test_the_mix_is_real_and_equals_the_cores_output(page, streamlit_server):
+    i, head, w = mixed_row()
+    out = load_demo_model().run(SENTENCE).attention.heads.output  # (h, n, d_k)
+    open_lesson(page, streamlit_server, "?at=2")
+    press(page, "ArrowRight")
+    press(page, "ArrowRight")
+    pressed = page.locator(f'{SIDE} [data-key^="head-"][aria-pressed="true"]')
+    assert pressed.get_attribute("data-key") == f"head-{head}"
+    got = json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))
+    np.testing.assert_allclose(got, out[head, i], rtol=1e-4, atol=1e-5)
+    top = int(np.argmax(w))
+    said = page.locator('[data-testid="lesson-readout"]').inner_text()
+    texts = load_demo_model().run(SENTENCE).tokens.texts
+    assert t("lesson.s2.top", "zh", k=texts[top], w=f"{w[top] * 100:.0f}%",
+             rest=f"{(1 - w[top]) * 100:.0f}%") == said  # fmt: skip
+
+
+def test_the_question_is_judged_on_the_rows_top_share(page, streamlit_server):
+    _, _, w = mixed_row()
+    texts = load_demo_model().run(SENTENCE).tokens.texts
+    order = np.argsort(-w, kind="stable")
+    open_lesson(page, streamlit_server, "?at=2")
+    choices = page.locator('[data-testid="lesson-choice"]')
+    assert sorted(choices.all_inner_texts()) == sorted(texts[j] for j in order[:3])
+    choices.filter(has_text=texts[order[1]]).click()
+    settle(page)
+    box = page.locator('[data-testid="lesson-verdict"]')
+    assert box.get_attribute("data-verdict") == "wrong" and f"{w[order[1]] * 100:.0f}%" in (
+        box.inner_text()
+    )
+    press(page, "ArrowLeft")
+    choices.filter(has_text=texts[order[0]]).first.click()
+    settle(page)
+    assert box.get_attribute("data-verdict") == "right"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_s2_says_it_in_words_before_the_formula(page, streamlit_server, lang):
+    """softmax, d_k, q·k and V wait for §3/§4: on screen only as a glossary term's words."""
+    open_lesson(page, streamlit_server, f"?at=2&lang={lang}")
+
+    def check(step: int) -> list[str]:
+        shot(page, f"s02_{step}_{lang}_1024.png")
+        seen = " ".join(page.evaluate(SHOWN)["texts"])
+        return [w for w in ("softmax", "d_k", "q·k", "√", "·V", "v(") if w in seen]
+
+    problems = walk_scene(page, 2, check)
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_step_fits_a_phone(browser, streamlit_server, lang):
+    page = phone_page(browser, streamlit_server, f"?at=2&lang={lang}")
+
+    def check(step: int) -> list[str]:
+        shot(page, f"s02_{step}_{lang}_{PHONE[0]}.png")
+        return phone_problems(page)
+
+    problems = walk_scene(page, 2, check)
+    page.context.close()
+    assert not problems, "\n".join(problems)

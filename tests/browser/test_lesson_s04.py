@@ -1,0 +1,114 @@
+"""§4 in Chromium: softmax opened up on the focus row (exp(x) / sum(exp(x))) against numpy on
+the core's scores, ④'s A·V readable from the back row, the softmax map's numbers on a phone,
+and → reaching every step. The rules every step meets: tests/browser/test_lesson_rules.py."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from demo_model import load_demo_model
+from tests.lesson_support import (
+    ROOT,
+    SCENE,
+    SENTENCE,
+    map_problems,
+    open_lesson,
+    phone_page,
+    phone_problems,
+    press,
+    settle,
+    shot,
+    where,
+)
+from ui.text import t
+
+pytestmark = pytest.mark.browser
+
+
+def values(page) -> dict:
+    return json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))
+
+
+def step_id(page) -> str:
+    return page.evaluate(f"() => {SCENE}.dataset.stepId")
+
+
+def chosen_head(page) -> int:
+    label = page.locator('[data-testid="lesson-side"] [data-key^="head-"][aria-pressed="true"]')
+    return int(label.get_attribute("data-key").split("-")[1])
+
+
+@pytest.mark.parametrize("head", [None, 0])
+def test_softmax_opened_up_is_exp_over_the_rows_sum(page, streamlit_server, head):
+    """③′: x = the focus row's Q·Kᵀ ÷ √d_k, eˣ, Σ eˣ and eˣ / Σ are numpy's on the core's raw
+    scores, in the head on screen (the scene's pick, then head 1 picked by hand)."""
+    attention = load_demo_model().run(SENTENCE).attention
+    scores, d_k = attention.heads.scores, attention.q.shape[-1]  # (h, n, n), d_k
+    i = scores.shape[1] - 4  # 他
+    open_lesson(page, streamlit_server, "?at=4&step=exp")
+    assert step_id(page) == "exp"
+    if head is not None:
+        page.locator(f'[data-testid="lesson-side"] [data-key="head-{head}"]').click()
+        settle(page)
+    shown = chosen_head(page)
+    got = values(page)
+    assert (got["head"], got["row"]) == (shown, i)
+    x = scores[shown, i] / np.sqrt(d_k)  # (n,)
+    e = np.exp(x)
+    np.testing.assert_allclose(got["x"], x, rtol=1e-5)
+    np.testing.assert_allclose(got["exp"], e, rtol=1e-5)
+    assert got["total"] == pytest.approx(e.sum(), rel=1e-5)
+    np.testing.assert_allclose(got["share"], e / e.sum(), rtol=1e-5, atol=1e-12)
+    readout = page.locator('[data-testid="lesson-readout"]').inner_text()
+    assert f"{(e / e.sum()).sum():.3f}" in readout and "1.000" in readout
+    caption = page.locator('[data-testid="lesson-caption"]').inner_text()
+    assert "exp(x) / sum(exp(x))" in caption and "他" in caption
+
+
+def test_keys_reach_every_step_in_order(page, streamlit_server):
+    open_lesson(page, streamlit_server, "?at=4")
+    seen = [step_id(page)]
+    while True:
+        press(page, "ArrowRight")
+        if where(page)[0] != 4:
+            break
+        seen.append(step_id(page))
+    assert seen[:3] == ["scores", "scaled", "softmax"]
+    assert seen.index("exp") == seen.index("softmax") + 1 and seen.index("mix") > seen.index("exp")
+    assert seen.index("play") > seen.index("mix")
+
+
+def test_a_v_reads_from_the_back_row_and_shows_the_focus_rows_output(page, streamlit_server):
+    """④ at 1024 × 680 and 1024 × 768: A's cells ≥ 20 px, 13 of 13 labelled; the words under V
+    name the focus word's output."""
+    for size in ((1024, 680), (1024, 768)):
+        open_lesson(page, streamlit_server, "?at=4&step=mix", size)
+        assert step_id(page) == "mix"
+        assert map_problems(page) == []
+        shot(page, f"s04_mix_{size[1]}.png")
+    cell = page.evaluate(f"() => Number({ROOT}.querySelector('canvas[data-cell]').dataset.cell)")
+    assert cell >= 20
+
+
+def test_on_a_phone_the_softmax_map_shows_its_numbers_and_each_step_fits(browser, streamlit_server):
+    page = phone_page(browser, streamlit_server, "?at=4&step=softmax&lang=en")
+    fonts = page.evaluate(f"() => {ROOT}.querySelector('canvas[data-cell]').dataset.cellFonts")
+    assert fonts and min(float(v) for v in fonts.split(",")) >= 9  # numbers in every cell
+    press(page, "ArrowRight")
+    assert step_id(page) == "exp" and phone_problems(page) == []
+    shot(page, "s04_phone_exp_en.png")
+    page.context.close()
+
+
+def test_a_long_sentence_keeps_the_largest_shares_and_sums_the_rest(page, streamlit_server):
+    """64 tokens do not fit the table: the largest shares stand, one line holds the others, and
+    the shares still add up to 1."""
+    long = "小明把书放在了桌子上，然后他走了。小红拿起那本书，看了看封面，又把它放回了桌子上。"
+    open_lesson(page, streamlit_server, f"?at=4&step=exp&w=random&s={long}")
+    got = values(page)
+    assert len(got["share"]) > 20 and sum(got["share"]) == pytest.approx(1, abs=1e-9)
+    alt = page.locator('[data-testid="lesson-canvas"]').get_attribute("aria-label")
+    assert t("lesson.s4.exp_rest", "zh", m=1).split("1")[0] in alt

@@ -1,0 +1,75 @@
+"""§7's numbers without a browser: the measured block's one fit (ui/lesson/data.py cost_block)
+against an independent numpy computation: the points are each length's fastest round, the slope
+is fitted on n ≥ 256 only (where the n² work dominates), its spread leaves one round out, the
+dashed line's ends lie on that fit; and the words the scene says with it exist in zh and en."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ui.lesson import data
+from ui.text import t
+
+NS = list(data.COST_NS)
+
+
+def independent_fit(ns, ys, start=256):
+    x = np.log([n for n in ns if n >= start])
+    y = np.log([v for n, v in zip(ns, ys, strict=True) if n >= start])
+    slope, icpt = np.polyfit(x, y, 1)
+    return slope, icpt, x
+
+
+def test_the_block_is_one_fit_of_its_own_points_over_the_lengths_where_n2_dominates(monkeypatch):
+    """A made-up set of rounds (fixed costs at n = 128, one bad round): the block's points, fit,
+    range, spread and line ends are what numpy says of the same rounds."""
+    rng = np.random.default_rng(7)
+    n = np.array(NS, dtype=float)
+    clean = 0.08e-3 + 2e-9 * n**2.1  # seconds: a fixed cost, then about n^2.1
+    times = clean * (1 + 0.05 * rng.random((data.COST_ROUNDS, len(NS))))
+    times[2] *= 3.0  # a round the machine was busy for
+    monkeypatch.setattr(data, "cost_times", lambda ns, rounds, clock: times.copy())
+    b = data.cost_block()
+    best = times.min(axis=0) * 1e3
+    np.testing.assert_allclose(b["ms"], best)
+    assert b["fit"] == [256, NS[-1]] and b["rounds"] == data.COST_ROUNDS
+    slope, icpt, x = independent_fit(NS, best)
+    assert b["slope_t"] == pytest.approx(slope, abs=1e-9)
+    np.testing.assert_allclose(b["fit_ms"], np.exp(icpt + slope * x[[0, -1]]), rtol=1e-9)
+    loo = [
+        independent_fit(NS, np.delete(times, r, axis=0).min(axis=0))[0]
+        for r in range(data.COST_ROUNDS)
+    ]
+    assert b["slope_t_spread"] == pytest.approx([min(loo), max(loo)], abs=1e-9)
+    assert (
+        b["slope_t_spread"][0] <= b["slope_t"] + 1e-9
+        and b["slope_t"] <= b["slope_t_spread"][1] + 1e-9
+    )
+    m_slope = independent_fit(NS, b["mib"])[0]
+    assert b["slope_m"] == pytest.approx(m_slope, abs=1e-9)
+    all_points = np.polyfit(np.log(n), np.log(best), 1)[0]
+    assert abs(all_points - slope) > 0.05  # n = 128 (fixed costs) would bend the fit: left out
+
+
+def test_a_real_measurement_is_warm_repeated_and_consistent():
+    b = data.cost_block()
+    assert len(b["ms_rounds"]) == data.COST_ROUNDS and all(
+        len(r) == len(NS) for r in b["ms_rounds"]
+    )
+    np.testing.assert_allclose(b["ms"], np.min(b["ms_rounds"], axis=0))
+    slope = independent_fit(NS, b["ms"])[0]
+    assert b["slope_t"] == pytest.approx(slope, abs=1e-9)
+    # memory is counted, not timed: 3 float32 n × n arrays, so its slope is 2 within a few %
+    assert b["slope_m"] == pytest.approx(2, abs=0.1)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_fit_words_name_the_range_the_slope_and_its_spread(lang):
+    fields = {"from": 256, "to": 2048, "s": "2.13", "lo": "2.07", "hi": "2.20", "t": "4.4",
+              "sm": "1.97", "m": "3.9", "rounds": 7}  # fmt: skip
+    said = t("lesson.s7.fit", lang, **fields)
+    assert all(v in said for v in ("256", "2048", "2.13", "2.07", "2.20", "4.4", "3.9"))
+    take = t("lesson.s7.take", lang, **fields)
+    assert "4.4" in take and "2.13" in take and "256" in take
+    assert "×3.6" not in take and "×3.8" not in take
