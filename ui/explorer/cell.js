@@ -81,7 +81,7 @@ function strip(doc, cls) {
 function buildCell(doc, testid) {
   const root = el(doc, "section", "cell-box", { "data-testid": testid });
   const head = el(doc, "div", "cell-head");
-  const title = el(doc, "h3", "cell-title");
+  const title = el(doc, "h2", "cell-title");
   const close = el(doc, "button", "cell-close", { type: "button", "data-testid": `${testid}-close` });
   close.textContent = "×";
   head.append(title, close);
