@@ -51,7 +51,8 @@ def gloss_problems(rows: list[str | None]) -> list[str]:
 
 
 def test_gloss_problems_reads_a_label_as_its_gloss_and_finds_a_missing_one():
-    assert gloss_problems(["小明 Xiaoming", "把 (object marker)", "走 walk", "了₂ (aspect particle)"]) == []
+    glossed = ["小明 Xiaoming", "把 (object marker)", "走 walk", "了₂ (aspect particle)"]
+    assert gloss_problems(glossed) == []
     assert gloss_problems(["我 I", "打 hit", "你 you"]) == []
     assert gloss_problems(["小明", None, "他 she"]) == [
         "'小明': not glossed as 'Xiaoming (name)'",
