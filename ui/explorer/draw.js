@@ -2,8 +2,8 @@
    Functions of their arguments: colours and sizes come in `look` (the palette Python sent),
    pixel ratio included; they never read the DOM back. */
 
-const { boxesMeet, headColour, isUpright, labelDepth, labelIndices, labelWidth, RAMP_SIZE,
-  rampCss } = VIEW;
+const { boxesMeet, headColour, isUpright, keyLabels, labelDepth, labelIndices, labelWidth,
+  RAMP_SIZE, rampCss } = VIEW;
 
 /** A crisp canvas of css size w × h; returns its context with the device-pixel transform set. */
 function sizeCanvas(canvas, w, h, dpr) {
@@ -147,7 +147,8 @@ function labelPlan(ctx, g, labels, axes, fonts, keep) {
   ctx.font = `${g.px}px ${fonts.stack}`;
   const shown = labelIndices(g.n, g.step, keep);
   const y0 = g.top + g.side + 6;
-  const keys = shown.map((j) => ({ ...keyItem(ctx, labels[j], g.left + (j + 0.5) * g.cell, y0,
+  const under = keyLabels(labels);
+  const keys = shown.map((j) => ({ ...keyItem(ctx, under[j], g.left + (j + 0.5) * g.cell, y0,
     g.px, g.rotate), i: j }));
   const rows = shown.map((i) => {
     const w = ctx.measureText(labels[i]).width;
@@ -173,7 +174,8 @@ function labelPlan(ctx, g, labels, axes, fonts, keep) {
   return { px: g.px, titlePx: tp, items: [...rowsKept, ...keysKept], titles };
 }
 
-/** Draw a label plan in `colour`; returns what was drawn: {fonts, boxes, rows (row labels)}. */
+/** Draw a label plan in `colour`; returns what was drawn: {fonts, boxes, rows (the row labels:
+    [token index, text] each)}. */
 function drawPlan(ctx, plan, colour, stack) {
   ctx.fillStyle = colour;
   ctx.font = `${plan.px}px ${stack}`;
@@ -185,7 +187,7 @@ function drawPlan(ctx, plan, colour, stack) {
   ctx.fillText(key.text, key.x, key.y);
   turnedText(ctx, query.text, query.x, query.y, "center");
   const boxes = [...plan.items, ...plan.titles].map((it) => it.box);
-  const rows = plan.items.filter((it) => it.kind === "row").length;
+  const rows = plan.items.filter((it) => it.kind === "row").map((it) => [it.i, it.text]);
   return { fonts: [plan.px, plan.titlePx], boxes, rows };
 }
 
@@ -223,20 +225,25 @@ function axisLabels(ctx, g, labels, axes, colour, fonts, keep) {
 
 /** Publish on a canvas what it shows in words, for tests that read the room from outside:
     data-fonts (px of its labels), data-cell-fonts (px of numbers in cells), data-labels (the
-    label boxes, css px inside the canvas), data-cell (a map's cell side, css px) and
-    data-labelled (how many of its n tokens have a row label). Written only when they change. */
+    label boxes, css px inside the canvas), data-cell (a map's cell side, css px),
+    data-labelled (how many of its n tokens have a row label) and data-rows (each token's row
+    label as drawn, null where none: "小明 Xiaoming" in the lesson in English). rows: the row
+    labels drawn, [token index, text] each. Written only when they change. */
 function publishText(canvas, fonts, cellFonts, boxes, g = null, rows = null) {
   const round = (v) => Math.round(v * 10) / 10;
+  const said = g ? Array.from({ length: g.n }, () => null) : [];
+  for (const [i, s] of rows || []) said[i] = s;
   const text = {
     fonts: [...new Set(fonts)].sort((a, b) => a - b).join(","),
     cellFonts: [...new Set(cellFonts)].sort((a, b) => a - b).join(","),
     labels: JSON.stringify(boxes.map((b) => b.map(round))),
-    ...(g ? { cell: String(round(g.cell)), labelled: `${rows}/${g.n}` } : {}),
+    ...(g ? { cell: String(round(g.cell)), labelled: `${(rows || []).length}/${g.n}`,
+      rows: JSON.stringify(said) } : {}),
   };
   for (const [key, value] of Object.entries(text)) {
     if (canvas.dataset[key] !== value) canvas.dataset[key] = value;
   }
-  if (!g) for (const key of ["cell", "labelled"]) delete canvas.dataset[key]; // no map on it now
+  if (!g) for (const key of ["cell", "labelled", "rows"]) delete canvas.dataset[key]; // no map now
 }
 
 /** A double outline (ink.mark_inner inside ink.mark_outer), visible on every colour of the ramps. */

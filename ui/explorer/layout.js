@@ -56,16 +56,24 @@ function axisTitlePx(fonts) {
   return Math.max(fonts.min, Math.round(fonts.label * 0.85));
 }
 
+/** A map's key (column) labels: `labels.columns` when a page gives its columns shorter labels
+    than its rows (the lesson in English: "小明 Xiaoming" beside a row, "小明" under a column),
+    else the row labels themselves. */
+function keyLabels(labels) {
+  return labels.columns || labels;
+}
+
 /** Cells and label room of an n × n map in a box `box` px wide and at most `maxH` px tall,
     the cells starting `top` px down; px: the labels' size. */
 function fitCells(ctx, labels, box, maxH, fonts, px, top) {
   const n = labels.length;
+  const keys = keyLabels(labels);
   const title = Math.round(axisTitlePx(fonts) * 1.5) + 4; // room for an axis title
-  const widest = labelWidth(ctx, labels, px, fonts.stack);
-  const left = widest + 8 + title;
+  const left = labelWidth(ctx, labels, px, fonts.stack) + 8 + title;
+  const widest = keys === labels ? left - 8 - title : labelWidth(ctx, keys, px, fonts.stack);
   const across = Math.floor((box - left - 6) / n);
   const sized = (rotate) => {
-    const bottom = (rotate ? labelDepth(ctx, labels, px, fonts.stack) + 8 : px + 8) + title;
+    const bottom = (rotate ? labelDepth(ctx, keys, px, fonts.stack) + 8 : px + 8) + title;
     const cell = Math.min(across, Math.floor((maxH - top - bottom) / n));
     return { left, cell: Math.max(cell, 2), rotate, bottom, title };
   };
@@ -186,5 +194,5 @@ function viewLayout(width, viewportH, n, h, classroom, palette, scale, mode = nu
   return { width, fonts, cols, box, maxH, panelCols, panelBox, barsH, phone: width < PHONE };
 }
 
-return { boxesMeet, FIGURE_PAD, fitGrid, fontSizes, GAP, isUpright, labelDepth, labelIndices,
-  labelWidth, mapGeometry, viewLayout };
+return { boxesMeet, FIGURE_PAD, fitGrid, fontSizes, GAP, isUpright, keyLabels, labelDepth,
+  labelIndices, labelWidth, mapGeometry, viewLayout };

@@ -27,7 +27,7 @@ const VIEW = Object.seal({
   rampIndex: null, scoreCells: null, weightCells: null,
   // layout.js: how many maps per row and how big, in the room (pure)
   boxesMeet: null, FIGURE_PAD: null, fitGrid: null, fontSizes: null, GAP: null, isUpright: null,
-  labelDepth: null, labelIndices: null, labelWidth: null, mapGeometry: null, viewLayout: null,
+  keyLabels: null, labelDepth: null, labelIndices: null, labelWidth: null, mapGeometry: null, viewLayout: null,
   // a11y.js: text alternatives and the story, and whether a row is decided (pure)
   argmaxRow: null, captionsOf: null, clipLabel: null, cursorLine: null, decidedRow: null,
   distinctNames: null, fmt: null, glossed: null, pct: null, storyOf: null, summaryText: null,

@@ -52,15 +52,16 @@ function drawQkStep(S, part, box, early) {
   const cap = make(S.doc, "p", "qk-cap", {}, tx(D, early ? "lesson.s6.qk_at0" : "lesson.s6.qk_at", {
     head: head + 1, step: early ? part.step0 : part.step, kept: Math.round(plane.kept * 100) }));
   cap.style.fontSize = `${px}px`;
-  const side = Math.max(200, Math.min(S.box.w, S.box.h - px * 3.2));
+  const side = Math.max(room.phone ? 150 : 200, Math.min(S.box.w, S.box.h - px * 3.2));
   const svg = drawQkHead(S.doc, { plane, f, T, causal: S.local.causal, names,
     short: part.tokens.map((t) => t.t), colour: headColour(D.header.colours.heads, head),
     ink: D.header.colours.ink, title: cap.textContent, px }, side);
   box.replaceChildren(cap, svg);
   const x = plane.keys.map((p) => p[0]);
   const order = rankRow(Float64Array.from(x), n, 0).filter((j) => !S.local.causal || j <= f).slice(0, 3);
-  readout.textContent = `${tx(D, "lesson.s6.qk_near", { q: names[f] })} ${order
-    .map((j) => `${names[j]} ${(x[j] * plane.qnorm).toFixed(1)}`).join(" · ")}`;
+  const said = room.phone ? part.tokens.map((t) => t.t) : names; // a phone: the plane glosses them
+  readout.textContent = `${tx(D, "lesson.s6.qk_near", { q: said[f] })} ${order
+    .map((j) => `${said[j]} ${(x[j] * plane.qnorm).toFixed(1)}`).join(" · ")}`;
 }
 
 return { QK_STEPS, qkStep };

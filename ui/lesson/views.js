@@ -59,6 +59,7 @@ function sceneView(S, host, part, heads) {
 
 const THUMB_MAX = 140; // css px: an overview map's side at most
 const THUMB_MIN = 44;
+const PHONE_MAP_MIN = 260; // css px: a phone's map at least this tall, or the overview gives way
 
 /** One head's map large (the attention view) beside a small overview of every head (buttons
     with a thumbnail each; pressing one picks that head): cells ≥ 20 px for the example sentence
@@ -78,10 +79,15 @@ function bigMap(S, host, part) {
     show(o, box) {
       const phone = roomOf(S.D).phone;
       const t = thumbSide(S, part.h, box, phone);
+      // A phone whose step leaves the map less than PHONE_MAP_MIN under the overview (a long
+      // caption or verdict) shows the map alone: the steps and the quiz pick the head there.
+      const alone = phone && box.h - t.height - 12 < PHONE_MAP_MIN;
+      if (alone) Object.assign(t, { height: -12 });
       wrap.classList.toggle("under", phone);
+      over.style.display = alone ? "none" : ""; // the overview's CSS shows [hidden] boxes
       over.style.setProperty("--thumb-cols", String(t.cols));
       over.setAttribute("aria-label", tx(S.D, "lesson.heads_overview"));
-      drawThumbs(S, over, thumbs, part, o, t);
+      if (!alone) drawThumbs(S, over, thumbs, part, o, t);
       if (big.head !== o.head) {
         big.view?.destroy();
         main.replaceChildren();
