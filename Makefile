@@ -24,7 +24,7 @@ DEV_STAMP := $(VENV)/.installed-dev-$(DEV_SUM)
 CHROMIUM    := /usr/bin/chromium
 NGINX       := /usr/sbin/nginx
 REDIS       := /usr/bin/redis-server
-SYSTEM_PKGS := chromium fonts-noto-cjk fontconfig nginx redis-server
+SYSTEM_PKGS := chromium fonts-noto-cjk fonts-dejavu-core fontconfig nginx redis-server
 
 # `make serve`: app processes behind one nginx (default: one per core); TARGET=proxy makes
 # `make load` drive them through nginx instead of one bare `streamlit run`.
@@ -107,7 +107,7 @@ endef
 
 sysdeps:
 	@if [ -x $(CHROMIUM) ] && [ -n "$$(fc-list :lang=zh 2>/dev/null)" ] && [ -x $(NGINX) ] \
-	  && [ -x $(REDIS) ]; then exit 0; fi; \
+	  && [ -n "$$(fc-list 'DejaVu Sans Mono' 2>/dev/null)" ] && [ -x $(REDIS) ]; then exit 0; fi; \
 	$(call apt_install,$(SYSTEM_PKGS),needed by the browser$(,) serve and class tests,Chromium$(,) \
 	  a CJK font$(,) nginx or redis-server is missing and this is not root with apt-get; the \
 	  tests that need them will skip (run 'make test' as root to install $(SYSTEM_PKGS)).)

@@ -12,8 +12,12 @@
     const r = el.getBoundingClientRect();
     return r.width > 1 && r.height > 1;
   };
-  const block = (el) => {  // text in one paragraph is one flow: its pieces may touch
-    while (el && getComputedStyle(el).display === 'inline') el = el.parentElement;
+  // Text in one paragraph is one flow: its pieces may touch. A marked term (an inline-block
+  // button) is a word of its sentence: its glyph box (1.45 em in the CJK font) meets the lines
+  // above and below it by the same 3 px as the paragraph's own lines do at line-height 1.3.
+  const inFlow = (el) => getComputedStyle(el).display === 'inline' || el.dataset.testid === 'lesson-term';
+  const block = (el) => {
+    while (el && inFlow(el)) el = el.parentElement;
     return el;
   };
   const boxes = [];
