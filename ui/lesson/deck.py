@@ -29,7 +29,7 @@ CSS = (HERE / "lesson.css", HERE / "lesson_parts.css", HERE / "class.css")
 # from it): per action, the keys that do it (KeyboardEvent.key; a letter in capitals stands for
 # both cases, "Space" for " ", "Shift+Space" for Space with Shift held) and its line in the key
 # list. keys.js binds them (the bundle carries them as KEY_MAP), the key list (?) shows
-# key_help's lines, and README's key table is tested against them (tests/test_lesson.py).
+# key_help's lines; README's key table is tested against them (tests/ui/lesson/test_deck.py).
 KEY_MAP = (
     ("next", ("ArrowRight", "ArrowDown", "Space", "PageDown", "N"), "lesson.k.next"),
     ("prev", ("ArrowLeft", "ArrowUp", "Shift+Space", "PageUp", "Backspace", "P"), "lesson.k.prev"),
