@@ -146,11 +146,15 @@ const LESSON = Object.seal({
   buildHandout: null, handoutNow: null, overviewKey: null, printHandout: null,
   toggleOverview: null,
   // class_panel.js: the live class on screen: its bar, the join panel (code, QR), the tally
-  classError: null, classNodes: null, classTexts: null, classWord: null, paintBar: null,
-  paintJoin: null, paintTally: null,
+  classError: null, classNodes: null, classNodesOf: null, classPaint: null, classTexts: null,
+  classWord: null, paintBar: null, paintJoin: null, paintTally: null,
   // class_net.js: the class's routes called, a phone's token, the deck's place as the class's
   classCall: null, classErrorOf: null, classPlaceOf: null, classUrl: null, phoneToken: null,
-  placeBody: null,
+  placeBody: null, writeClassLink: null,
+  // class_follow.js: the class's state on this deck: taken, followed, the teacher's place posted,
+  //   a phone's answer sent, the presenter told
+  classAnswer: null, classAsks: null, classHolds: null, classMoved: null, followAgain: null,
+  goToClass: null, takeState: null, tellPresenter: null, useSetup: null,
   // class.js: the live class (classroom/README.md): make, lead, join, follow, answer, presenter
   classAction: null, classHeader: null, startClassroom: null, stopClassroom: null,
   toggleJoin: null,
@@ -162,6 +166,14 @@ const LESSON = Object.seal({
   decadeTicks: null, drawChart: null, logAxis: null,
   // cellstep.js: §4's step "cell": one score taken apart (the view's cell.js breakdown)
   asideFigure: null, CELL_STEP: null, cellStep: null,
+  // expstep.js: §4's step "exp" (③′): softmax opened up on the focus row, a table of its numbers
+  EXP_STEP: null, paintExp: null,
+  // mixstep.js: §4's step ④: A · V beside the weights, the focus row of O (on a phone: a column)
+  paintMix: null, paintMixPhone: null, roomBesideV: null,
+  // whystep.js: §5's steps "why" (var(q·k) ≈ d_k) and "grad" (a saturated row stops learning)
+  paintGrad: null, paintWhy: null,
+  // rnnchain.js: §1's step "rnn": an RNN's chain beside attention's one hop (across, or down)
+  chainAcross: null, chainDown: null, chainHops: null,
   // qkstep.js: §6's steps "qk" and "qk0": one head's queries and keys in one plane (qk.js)
   QK_STEPS: null, qkStep: null,
   // scenes/s??.js: the scenes §1 … §10, each a file in the order of its number, found by
