@@ -31,9 +31,9 @@ import numpy as np
 import streamlit as st
 
 from demo_model.reading import DECIDED_GAP, DECIDED_MIN
-from ui import palette
+from ui import palette, text
 from ui.explorer import units
-from ui.text import LANGUAGES, SECTIONS, t
+from ui.text import SECTIONS, t
 
 HERE = Path(__file__).resolve().parent
 # One job per file (STYLE.md), each a unit that takes what files before it give and gives what
@@ -88,7 +88,7 @@ def loader(name: str) -> str:
 
 def html_langs() -> dict[str, str]:
     """Each UI language's code → its <html lang> (ui.text.LANGUAGES), for the page's lang."""
-    return {code: language.html for code, language in LANGUAGES.items()}
+    return {code: language.html for code, language in text.LANGUAGES.items()}
 
 
 @cache

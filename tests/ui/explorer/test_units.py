@@ -198,3 +198,18 @@ def test_the_decks_scenes_are_the_scene_files():
     scenes = [f for f in deck.REGISTRY.files if f.startswith("scenes/")]
     on_disk = sorted(p.name for p in (deck.HERE / "scenes").glob("s[0-9][0-9].js"))
     assert scenes == [f"scenes/{n}" for n in on_disk] and len(scenes) >= 10
+
+
+def test_the_view_is_given_each_languages_html_lang_from_the_language_table(monkeypatch):
+    """VIEW.HTML_LANG is ui.text.LANGUAGES's html per code, read when the bundle is built: a
+    third language's <html lang> reaches dom.js and frame.js with no JS change."""
+    from types import MappingProxyType
+
+    from ui import text
+
+    fr = text.Language("Français", "fr-FR")
+    monkeypatch.setattr(text, "LANGUAGES", MappingProxyType({**text.LANGUAGES, "fr": fr}))
+    given = explorer.package().given["HTML_LANG"]
+    assert given == {"zh": "zh-CN", "en": "en", "fr": "fr-FR"}
+    assert all("HTML_LANG[header.lang]" in (HERE.parent / f).read_text(encoding="utf-8")
+               for f in ("explorer/dom.js", "lesson/frame.js"))  # fmt: skip
