@@ -1,4 +1,4 @@
-"""The live class in Chromium, the deck's side (ui/lesson/class*.js): the teacher's
+"""The live class in Chromium, the deck's side (ui/lesson/class.js, class_panel.js): the teacher's
 projector (1024 × 768) and three phones (390 × 844), each a browser context of its own, against
 one `streamlit run launcher.py` with a real redis-server (REDIS_URL) for the module.
 
