@@ -31,7 +31,7 @@ from tests.lesson_support import (
     walk_every_step,
     where,
 )
-from ui.text import t
+from ui.text import LANGUAGES, t
 
 SCENES = 10
 
@@ -254,3 +254,16 @@ def test_s5s_question_is_judged_on_the_rows_measured_change(page, streamlit_serv
     assert kind == ("right" if sharper else "wrong")  # the first choice says "sharper"
     caption = page.locator('[data-testid="lesson-figure"] figcaption').first.inner_text()
     assert t("lesson.head", "zh", i=head + 1) in caption
+
+
+def test_the_deck_and_its_maps_say_their_language_as_the_language_table_does(
+    page, streamlit_server
+):
+    """The deck's lang (and a map's inside §6) is ui.text.LANGUAGES[lang].html, sent with the
+    bundle (VIEW.HTML_LANG): zh-CN for zh, en for en, never a guess for any language not English."""
+    for lang, language in LANGUAGES.items():
+        open_lesson(page, streamlit_server, f"?at=6&lang={lang}")
+        langs = page.locator(
+            '[data-testid="lesson"], [data-testid="lesson"] [data-testid="explorer"]'
+        ).evaluate_all("(els) => els.map((e) => e.lang).filter(Boolean)")
+        assert langs and set(langs) == {language.html}, (lang, langs)

@@ -31,7 +31,7 @@ import numpy as np
 import streamlit as st
 
 from demo_model.reading import DECIDED_GAP, DECIDED_MIN
-from ui import palette
+from ui import palette, text
 from ui.explorer import units
 from ui.text import SECTIONS, t
 
@@ -86,6 +86,11 @@ def loader(name: str) -> str:
 """
 
 
+def html_langs() -> dict[str, str]:
+    """Each UI language's code → its <html lang> (ui.text.LANGUAGES), for the page's lang."""
+    return {code: language.html for code, language in text.LANGUAGES.items()}
+
+
 @cache
 def stylesheet() -> str:
     return (HERE / "explorer.css").read_text(encoding="utf-8")
@@ -93,7 +98,7 @@ def stylesheet() -> str:
 
 def package(glue: bool = True) -> units.Package:
     """The view's files as a bundle takes them: all (glue) or without the Streamlit glue."""
-    given = {"STYLESHEET": stylesheet()}
+    given = {"STYLESHEET": stylesheet(), "HTML_LANG": html_langs()}
     return units.Package(REGISTRY, "explorer/", given, skip=() if glue else (GLUE,))
 
 

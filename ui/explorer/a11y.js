@@ -105,7 +105,7 @@ function tipOf(T, cell, masked, divisor, tau) {
 
 /** Whether a row of n weights is decided, by the rule Python sends (header.decided: the
     reading's DECIDED_MIN and DECIDED_GAP): its top weight at least `min` and at least `gap`
-    above the runner-up. With the top key a and the runner-up b (tests/test_browser_view_js.py
+    above the runner-up. With the top key a and the runner-up b (tests/browser/test_view_js.py
     holds it to attention_core's top_two on the same rows). */
 function decidedRow(w, n, rule) {
   const a = argmaxRow(w, n, 0);

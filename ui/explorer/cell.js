@@ -1,5 +1,5 @@
 /* Why this cell: one score taken apart into its query and its key. The raw scores Q·Kᵀ the view
-   draws are formed here from the Q and K Python sends (qkScores; tests/test_browser_cell.py holds
+   draws are formed here from the Q and K Python sends (qkScores; tests/browser/test_cell.py holds
    them to attention_core), and one cell (head k, query i, key j) is broken down: q_i and k_j on
    one signed scale, their products dimension by dimension with the largest marked, the sum (the
    raw score), ÷√d_k or ÷τ (the scaled score) and its softmax share beside its row's other keys;

@@ -1,7 +1,7 @@
 /* Colour, from what Python sends (ui/palette.py, header.palette): 256-entry ramps between the
    stops, a map's cells as places on them, and the ink rule. A cell's colour and its number's
    colour are decided here and nowhere else in the view; the rule is ui/palette.text_on's
-   (tests/test_browser_view_js.py compares). */
+   (tests/browser/test_view_js.py compares). */
 
 const RAMP_SIZE = 256;
 

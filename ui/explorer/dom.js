@@ -2,7 +2,7 @@
    maps, head buttons and token buttons (once per sentence), the weights table. Builders only:
    no state, no listeners. */
 
-const { fmt, sliderFromTau } = VIEW;
+const { fmt, HTML_LANG, sliderFromTau } = VIEW;
 
 function el(doc, tag, cls, attrs) {
   const e = doc.createElement(tag);
@@ -226,7 +226,7 @@ function skipLinkEl(doc) {
 function writeWords(els, header, { controls, touch, skip, headName }) {
   const T = header.text;
   const doc = els.root.ownerDocument;
-  els.root.lang = header.lang === "en" ? "en" : "zh-CN";
+  els.root.lang = HTML_LANG[header.lang] || header.lang; // ui.text.LANGUAGES's html
   els.root.classList.toggle("classroom", !!header.classroom);
   els.bar.setAttribute("aria-label", T.toolbar);
   const nodes = { scale: els.scale.label, causal: els.causal.label, tau: els.tauBox, png: els.png };

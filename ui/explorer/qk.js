@@ -4,7 +4,7 @@
    scores); y is the first principal component of the keys once u is taken out of them (the
    direction they spread most in besides u). What the plane keeps exactly: the focus row's scores
    (x·|q_f|); what it does not: every other query's scores and the rest of the d_k − 2
-   dimensions. qkPlane is pure (tests/test_browser_cell.py holds it to numpy); drawQkHead draws
+   dimensions. qkPlane is pure (tests/browser/test_cell.py holds it to numpy); drawQkHead draws
    one head as SVG with keyboard-reachable points (the lesson's §6 draws one head with it);
    buildQk and renderQk put every head side by side in the view, with the training step 0 ↔
    final switch when Python sent step 0's Q and K. */

@@ -18,8 +18,9 @@
    a record's fields are all written where it is made. */
 
 const VIEW = Object.seal({
-  // builder: the view's stylesheet (explorer.css), given by ui/explorer/__init__.py
-  STYLESHEET: null,
+  // builder: the view's stylesheet (explorer.css) and each language's <html lang> (ui.text
+  //   LANGUAGES: header.lang → "zh-CN"), given by ui/explorer/__init__.py
+  HTML_LANG: null, STYLESHEET: null,
   // softmax.js: ÷τ, the causal mask and the row softmax; a row's entropy and top share (pure)
   attentionWeights: null, rowSpread: null, rowStats: null,
   // colour.js: the palette's ramps, a map's cells on them, the ink on a colour (pure)

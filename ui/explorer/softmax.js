@@ -1,6 +1,6 @@
 /* The only arithmetic the view redoes on the core's numbers: ÷τ, the causal mask and a row
    softmax, exactly as attention_core/attention.py does it (subtract the row's largest unmasked
-   score, exp, divide by the sum; masked keys get weight 0). tests/test_browser_explorer.py runs
+   score, exp, divide by the sum; masked keys get weight 0). tests/browser/test_explorer.py runs
    this file in Chromium against scaled_dot_product_attention for every switch combination. */
 
 /** Weights of one head: scores[offset + i·n + j] / divisor, keys j > i masked when causal. */

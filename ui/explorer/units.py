@@ -24,7 +24,7 @@ from pathlib import Path
 
 BUILDER = "builder"  # the registry's section of fields the bundle builder gives (from Python)
 _REGISTRY = re.compile(r"^const (\w+) = Object\.seal\(\{\n(.*?)^\}\);", re.M | re.S)
-_SECTION = re.compile(r"^\s*// ([\w./]+)")  # a file name, in a folder of the package or not
+_SECTION = re.compile(r"^\s*// ([\w./*?]+)")  # a file name, in a folder of the package or not
 _FIELD = re.compile(r"\b(\w+): null\b")
 _HEADER = re.compile(r"\s*(?:/\*.*?\*/\s*|//[^\n]*\n\s*)*", re.S)  # a file's leading comments
 _TAKE = re.compile(r"const \{([^}]*)\} = (\w+);\s*")
@@ -77,11 +77,16 @@ def read_registry(path: Path) -> Registry:
     sections: dict[str, list[str]] = {}
     current = None
     for line in found.group(2).splitlines():
-        if head := _SECTION.match(line):
+        if (head := _SECTION.match(line)) and any(c in head.group(1) for c in "*?"):
+            # a pattern (scenes/s??.js): its files in name order, each giving nothing by name
+            for each in sorted(path.parent.glob(head.group(1))):
+                sections.setdefault(each.relative_to(path.parent).as_posix(), [])
+            current = None
+        elif head := _SECTION.match(line):
             current = sections.setdefault(head.group(1), [])
         elif names := _FIELD.findall(line):
             if current is None:
-                raise ValueError(f"{path}: fields before the first section: {names}")
+                raise ValueError(f"{path}: fields outside a file's section: {names}")
             current.extend(names)
     return Registry(found.group(1), path, {k: tuple(v) for k, v in sections.items()})
 

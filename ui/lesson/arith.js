@@ -1,6 +1,6 @@
 /* The only arithmetic the lesson redoes besides softmax.js (÷τ, mask, softmax; a row's entropy
    and top share, rowSpread, §5's judgement): one row of weights times V (the weighted mix of §2
-   and ·V of §4). tests/test_browser_lesson.py runs it in Chromium against the core's numbers. */
+   and ·V of §4). tests/browser/test_lesson.py runs it in Chromium against the core's numbers. */
 
 /** out[i, :] = Σ_j w[i, j] · v[off + j·d + :] for the rows i of an n × n weight matrix. */
 function mixRows(w, v, off, n, d, out) {

@@ -2,7 +2,7 @@
    called with fetch, a refusal's code, this phone's random token, and the deck's place as the
    class's state (scene and step ids, the question with its answer and why, the setup: the
    sentence and the figures the teacher's server measured) and back (a state's place on this
-   deck). */
+   deck), and the class in the address (room=CODE, join=CODE: a reload rejoins). */
 
 const { quizOf } = LESSON;
 
@@ -99,5 +99,19 @@ function setupOf(D) {
   for (const name of ["variance", "cost"]) if (h.blocks[name]) blocks[name] = h.blocks[name];
   return { sentence: h.settings.sentence, settings: h.settings, blocks };
 }
+/** room=CODE (or join=CODE) in the address: a reload rejoins, never makes a second class. */
+function writeClassLink(D) {
+  const K = D.klass;
+  const win = D.els.root.ownerDocument.defaultView;
+  const url = new URL(win.location.href);
+  url.searchParams.delete("room");
+  url.searchParams.delete("join");
+  if (K && K.status !== "ended" && K.error !== "no_class") {
+    url.searchParams.set(K.role === "teacher" ? "room" : "join", K.code);
+  } else if (!K && D.header.classroom?.join) {
+    url.searchParams.set("join", D.header.classroom.join);
+  }
+  if (url.href !== win.location.href) win.history.replaceState(win.history.state, "", url.href);
+}
 
-return { classCall, classErrorOf, classUrl, phoneToken, placeBody, classPlaceOf };
+return { classCall, classErrorOf, classPlaceOf, classUrl, phoneToken, placeBody, writeClassLink };

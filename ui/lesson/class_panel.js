@@ -4,10 +4,13 @@
    enough to scan from the back of a room; the join link; whether phones can reach it) and the
    tally (class-tally: how many answered, and each choice's share as a bar) that the projector
    shows under the question. Builders and painters only: every word through classWord (the
-   class's table, ui/lesson/class_text.py), nothing typed rendered as markup. */
+   class's table, ui/lesson/class_text.py), nothing typed rendered as markup. classNodes builds
+   a deck's nodes once; classNodesOf(D) finds them; classPaint(D) paints all three from D.klass. */
 
 const { fmt } = VIEW;
-const { button, make } = LESSON;
+const { button, make, quizOf } = LESSON;
+
+const built = new WeakMap(); // deck → its class nodes (D's frame is sealed)
 
 /** A word of the class's table (header.classroom.text.word), its {placeholders} filled. */
 function classWord(D, name, values) {
@@ -58,8 +61,37 @@ function classNodes(D, on) {
   const start = button(doc, "primary", "class-start", "", on.start); // in the key list (?)
   D.els.notices.after(bar);
   D.els.scene.after(join);
-  return { bar, status, follow, alone, tools, joinB, tallyB, resetB, endB, join, qr, code,
+  const N = { bar, status, follow, alone, tools, joinB, tallyB, resetB, endB, join, qr, code,
     prompt, link, warn, close, tally, start }; // prettier-ignore
+  built.set(D, N);
+  return N;
+}
+
+/** The deck's class nodes (undefined before classNodes built them). */
+function classNodesOf(D) {
+  return built.get(D);
+}
+
+/** The bar, the join panel and the tally, as D.klass says. */
+function classPaint(D) {
+  const N = classNodesOf(D);
+  if (!N) return;
+  paintBar(D, N);
+  paintJoin(D, N);
+  placeTally(D);
+}
+
+/** The tally under the projector's question (the teacher's screen, at a question). */
+function placeTally(D) {
+  const K = D.klass;
+  const N = classNodesOf(D);
+  const box = D.ctx?.quizBox;
+  const here = K?.role === "teacher" && K.state?.question && D.ctx && quizOf(D.ctx, D.step);
+  if (!here || !box || K.status === "ended") return N.tally.remove();
+  const labels = {};
+  for (const c of here.quiz.choices(D.ctx)) labels[c.id] = String(c.label);
+  paintTally(D, N, labels);
+  if (N.tally.parentNode !== box) box.append(N.tally);
 }
 
 /** The class's words in the deck's language (a rerun may change it). */
@@ -173,4 +205,5 @@ function paintTally(D, N, labels) {
   N.tally.replaceChildren(...rows);
 }
 
-return { classError, classNodes, classTexts, classWord, paintBar, paintJoin, paintTally };
+return { classError, classNodes, classNodesOf, classPaint, classTexts, classWord, paintBar, paintJoin,
+  paintTally };

@@ -23,13 +23,17 @@ HERE = Path(__file__).resolve().parent
 # each gives (ui/explorer/units.py joins and checks them).
 REGISTRY = units.read_registry(HERE / "registry.js")
 JS_FILES = REGISTRY.files
-# The deck's stylesheet, in this order (class.css: the live class's bar, join panel and tally).
-CSS = (HERE / "lesson.css", HERE / "lesson_parts.css", HERE / "class.css")
+# The deck's stylesheet, in this order (the cascade's): the frame, the parts (controls, quiz,
+# maps, overlays), the phone and paper, the presenter window, the live class's bar and tally.
+CSS = tuple(
+    HERE / name
+    for name in ("lesson.css", "lesson_parts.css", "lesson_phone.css", "presenter.css", "class.css")
+)
 # The deck's keys, written once (reveal.js keeps its key map in one place and builds its help
 # from it): per action, the keys that do it (KeyboardEvent.key; a letter in capitals stands for
 # both cases, "Space" for " ", "Shift+Space" for Space with Shift held) and its line in the key
 # list. keys.js binds them (the bundle carries them as KEY_MAP), the key list (?) shows
-# key_help's lines, and README's key table is tested against them (tests/test_lesson.py).
+# key_help's lines; README's key table is tested against them (tests/ui/lesson/test_deck.py).
 KEY_MAP = (
     ("next", ("ArrowRight", "ArrowDown", "Space", "PageDown", "N"), "lesson.k.next"),
     ("prev", ("ArrowLeft", "ArrowUp", "Shift+Space", "PageUp", "Backspace", "P"), "lesson.k.prev"),

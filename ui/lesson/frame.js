@@ -4,6 +4,7 @@
    popover, the black screen (B), full screen (F). Builders and toggles; run.js wires their
    buttons. */
 
+const { HTML_LANG } = VIEW;
 const { closeTerm, deepActive, make, sceneTitle, sendState, speak, toggleGlossary, tx } = LESSON;
 
 const FULL_ICON =
@@ -71,7 +72,7 @@ function overlays(doc) {
 function frameTexts(D) {
   const { els, header } = D;
   const doc = els.root.ownerDocument;
-  els.root.lang = header.lang === "en" ? "en" : "zh-CN";
+  els.root.lang = HTML_LANG[header.lang] || header.lang; // ui.text.LANGUAGES's html
   els.strip.setAttribute("aria-label", tx(D, "lesson.strip"));
   if (els.stripButtons.length !== header.scenes) {
     els.stripButtons = [];

@@ -1,7 +1,7 @@
 /* What a teacher expects of a deck besides its scenes: the overview of every scene with its
    title (O, Esc when nothing else is open, the phone's §k/n button), reachable by keys and
    read by screen readers; and the printed handout: one page per scene with its figure (the
-   canvases as pictures) and its takeaway, built here and laid out by lesson_parts.css's print
+   canvases as pictures) and its takeaway, built here and laid out by lesson_phone.css's print
    rules (the browser's print, or a PDF). */
 
 const { askBlock, goScene, make, renderScene, sceneTitle, takeText, toggleReview, tx,

@@ -10,16 +10,19 @@
    ---- THE SCENE API (every scenes/sNN.js follows it) -----------------------------------------
 
    A scene is one file, scenes/sNN.js, that ends with `addScene({ … }); return {};` (kit.js):
-   the scenes are numbered in the order their sections stand below (§1 first). Its words are its
+   the scenes are numbered in the order of their file names (§1 first). Its words are its
    own text table, ui/text/lesson_sNN.toml (zh and en side by side; keys "lesson.sN.…", written
    out literally where they are used, so a grep finds each). To add §11: write scenes/s11.js and
-   ui/text/lesson_s11.toml, add the line `// scenes/s11.js: what it shows` below (before
-   run.js), and its tests (tests/test_lesson_s11.py for its numbers; its browser cases in
-   tests/test_browser_lesson_s11.py with tests/lesson_support.py's open_lesson, press, where,
-   walk_scene; the rules every step meets run by themselves: tests/test_browser_lesson_rules.py,
-   where a rule the scene does not meet yet is a line in PHONE_TODO or MAPS_TODO). Nothing
-   else: ui/lesson/data.py counts the scene files, pages/lesson.py sends every lesson_sNN.toml
-   table, the strip, the overview and the handout list the scene.
+   ui/text/lesson_s11.toml, and its tests: tests/ui/lesson/test_s11.py for its numbers (beside
+   tests/pages/test_lesson.py, the page's); its browser cases in tests/browser/test_lesson_s11.py
+   with tests/lesson_support.py's open_lesson, press, where, walk_scene; the rules every
+   step meets run by themselves: tests/browser/test_lesson_rules.py, where a rule the scene does
+   not meet yet is a line in PHONE_TODO or MAPS_TODO. Nothing else, not even a line here: the
+   section `// scenes/s??.js` below stands for every scene file, in the order of its number
+   (ui/explorer/units.py lists them; a scene gives nothing by name, it calls addScene), so
+   ui/lesson/data.py counts it, pages/lesson.py sends its lesson_sNN.toml table, and the strip,
+   the overview and the handout list it. A scene's helper that gives names (cellstep.js) is a
+   file of its own, declared above the scenes.
 
    addScene({
      id: "s05",                   // "sNN", the file's name; a question's id is "s05.ask"
@@ -80,7 +83,7 @@
    figure, the controls and the quiz, the takeaway, and the step bar (◀ ▶) fixed at the
    screen's bottom; a swipe steps. S.box.h is the screen's rest (measured after fillSide) unless
    the scene's `phone` asks for a height; each step must fit one screen with its figure and its
-   control (tests/test_browser_lesson_rules.py measures every step: the page scrolls ≤ 10 % of
+   control (tests/browser/test_lesson_rules.py measures every step: the page scrolls ≤ 10 % of
    the screen, no text box clipped). A comparison is one map with a tap to switch.
    Maps: sceneView (views.js) mounts the attention view; bigMap (views.js) shows one head large
    beside every head small (a tap picks the head: setLocal head); labelsOf(D, part, box) gives
@@ -143,11 +146,15 @@ const LESSON = Object.seal({
   buildHandout: null, handoutNow: null, overviewKey: null, printHandout: null,
   toggleOverview: null,
   // class_panel.js: the live class on screen: its bar, the join panel (code, QR), the tally
-  classError: null, classNodes: null, classTexts: null, classWord: null, paintBar: null,
-  paintJoin: null, paintTally: null,
+  classError: null, classNodes: null, classNodesOf: null, classPaint: null, classTexts: null,
+  classWord: null, paintBar: null, paintJoin: null, paintTally: null,
   // class_net.js: the class's routes called, a phone's token, the deck's place as the class's
   classCall: null, classErrorOf: null, classPlaceOf: null, classUrl: null, phoneToken: null,
-  placeBody: null,
+  placeBody: null, writeClassLink: null,
+  // class_follow.js: the class's state on this deck: taken, followed, the teacher's place posted,
+  //   a phone's answer sent, the presenter told
+  classAnswer: null, classAsks: null, classHolds: null, classMoved: null, followAgain: null,
+  goToClass: null, takeState: null, tellPresenter: null, useSetup: null,
   // class.js: the live class (classroom/README.md): make, lead, join, follow, answer, presenter
   classAction: null, classHeader: null, startClassroom: null, stopClassroom: null,
   toggleJoin: null,
@@ -159,17 +166,17 @@ const LESSON = Object.seal({
   decadeTicks: null, drawChart: null, logAxis: null,
   // cellstep.js: §4's step "cell": one score taken apart (the view's cell.js breakdown)
   asideFigure: null, CELL_STEP: null, cellStep: null,
+  // expstep.js: §4's step "exp" (③′): softmax opened up on the focus row, a table of its numbers
+  EXP_STEP: null, paintExp: null,
+  // mixstep.js: §4's step ④: A · V beside the weights, the focus row of O (on a phone: a column)
+  paintMix: null, paintMixPhone: null, roomBesideV: null,
+  // whystep.js: §5's steps "why" (var(q·k) ≈ d_k) and "grad" (a saturated row stops learning)
+  paintGrad: null, paintWhy: null,
+  // rnnchain.js: §1's step "rnn": an RNN's chain beside attention's one hop (across, or down)
+  chainAcross: null, chainDown: null, chainHops: null,
   // qkstep.js: §6's steps "qk" and "qk0": one head's queries and keys in one plane (qk.js)
   QK_STEPS: null, qkStep: null,
-  // scenes/s01.js: §1 whom 他 means (predict, the pronoun head, an RNN's chain)
-  // scenes/s02.js: §2 the library lookup
-  // scenes/s03.js: §3 one word's three faces
-  // scenes/s04.js: §4 the formula step by step
-  // scenes/s05.js: §5 why √d_k
-  // scenes/s06.js: §6 heads before and after training
-  // scenes/s07.js: §7 the n² cost
-  // scenes/s08.js: §8 order (我打你, 你打我)
-  // scenes/s09.js: §9 the numpy skeleton and the causal mask
-  // scenes/s10.js: §10 parallel and learned
+  // scenes/s??.js: the scenes §1 … §10, each a file in the order of its number, found by
+  //   ui/explorer/units.py (s01.js §1 whom 他 means, s04.js §4 the formula step by step, …)
   // run.js: the deck's record and its life in Streamlit (gives nothing)
 });

@@ -105,7 +105,7 @@ def view_copy(tmp_path):
         units.read_registry.cache_clear()
         try:
             reg = units.read_registry(tmp_path / "registry.js")
-            return units.problems([units.Package(reg, "", {"STYLESHEET": ""})])
+            return units.problems([units.Package(reg, "", {"STYLESHEET": "", "HTML_LANG": {}})])
         finally:
             units.read_registry.cache_clear()
 
@@ -171,4 +171,45 @@ def test_a_bundle_that_does_not_fit_is_not_built(view_copy, tmp_path):
     write("softmax.js", lambda s: s.replace("*/\n", "*/\n\nconst { createView } = VIEW;\n", 1))
     reg = units.read_registry.__wrapped__(tmp_path / "registry.js")
     with pytest.raises(ValueError, match="takes createView"):
-        units.bundle([units.Package(reg, "", {"STYLESHEET": ""})])
+        units.bundle([units.Package(reg, "", {"STYLESHEET": "", "HTML_LANG": {}})])
+
+
+def test_a_pattern_section_lists_its_files_in_name_order(tmp_path):
+    """`// scenes/s??.js` stands for every scene file, in the order of its name, each giving
+    nothing: an 11th scene is its file alone, no line in the registry; a helper beside the
+    scenes (s04_parts.js) is no scene and is not listed by the pattern."""
+    (tmp_path / "scenes").mkdir()
+    for name in ("s10.js", "s02.js", "s01.js", "s04_parts.js"):
+        (tmp_path / "scenes" / name).write_text("/* x */\nreturn {};\n", encoding="utf-8")
+    (tmp_path / "registry.js").write_text(
+        "const LESSON = Object.seal({\n  // a.js: one\n  one: null,\n"
+        "  // scenes/s??.js: the scenes\n  // run.js: last\n});\n",
+        encoding="utf-8",
+    )
+    reg = units.read_registry.__wrapped__(tmp_path / "registry.js")
+    assert reg.files == ("a.js", "scenes/s01.js", "scenes/s02.js", "scenes/s10.js", "run.js")
+    assert reg.sections["scenes/s01.js"] == () and reg.sections["a.js"] == ("one",)
+
+
+def test_the_decks_scenes_are_the_scene_files():
+    """The deck's registry lists every ui/lesson/scenes/sNN.js by itself, in order."""
+    from ui.lesson import deck
+
+    scenes = [f for f in deck.REGISTRY.files if f.startswith("scenes/")]
+    on_disk = sorted(p.name for p in (deck.HERE / "scenes").glob("s[0-9][0-9].js"))
+    assert scenes == [f"scenes/{n}" for n in on_disk] and len(scenes) >= 10
+
+
+def test_the_view_is_given_each_languages_html_lang_from_the_language_table(monkeypatch):
+    """VIEW.HTML_LANG is ui.text.LANGUAGES's html per code, read when the bundle is built: a
+    third language's <html lang> reaches dom.js and frame.js with no JS change."""
+    from types import MappingProxyType
+
+    from ui import text
+
+    fr = text.Language("Français", "fr-FR")
+    monkeypatch.setattr(text, "LANGUAGES", MappingProxyType({**text.LANGUAGES, "fr": fr}))
+    given = explorer.package().given["HTML_LANG"]
+    assert given == {"zh": "zh-CN", "en": "en", "fr": "fr-FR"}
+    assert all("HTML_LANG[header.lang]" in (HERE.parent / f).read_text(encoding="utf-8")
+               for f in ("explorer/dom.js", "lesson/frame.js"))  # fmt: skip

@@ -1,17 +1,13 @@
 /* §1 whom 他 means: predict, then the trained model's pronoun head answers (its row as bars),
-   then an RNN's chain beside attention's one hop. */
+   then an RNN's chain beside attention's one hop (rnnchain.js). */
 
-const { addScene, animate, fillSide, headWeights, pctText, penArrow, penDone, penFont, penLine,
-  penMeasure, penText, penTry, penWrap, quoteTok, rankRow, roomOf, sceneCanvas, scenePen, tx,
-  wReadout } = LESSON;
+const { addScene, animate, chainAcross, chainDown, chainHops, fillSide, headWeights, pctText,
+  penDone, penFont, penLine, penMeasure, penText, penTry, penWrap, quoteTok, rankRow, roomOf,
+  sceneCanvas, scenePen, tx, wReadout } = LESSON;
 
 function s1Pronoun(set) {
   const p = set.trained;
   return p && p.quiz ? p.tokens[p.quiz.query].t : "他";
-}
-
-function s1Hops(quiz) {
-  return quiz.top === null ? 0 : Math.abs(quiz.query - quiz.top);
 }
 
 /** The head's job and how well it does it: for the pronoun head, labels counted as labels in
@@ -53,7 +49,7 @@ addScene({
   ],
   words: (S) => ({ q: s1Pronoun(S.set) }),
   take: (S) => {
-    const hops = s1Hops(S.tpart.quiz);
+    const hops = chainHops(S.tpart.quiz);
     const key = hops > 0 ? "lesson.s1.take" : "lesson.s1.take_same"; // "传 0 步" says nothing
     return tx(S.D, key, { q: s1Pronoun(S.set), hops });
   },
@@ -76,7 +72,7 @@ addScene({
             paint(step);
           });
         else if (step === 2 && from === 1) {
-          animate(S.D, 250 + 220 * s1Hops(quiz), (p) => {
+          animate(S.D, 250 + 220 * chainHops(quiz), (p) => {
             chain = p;
             paint(step);
           });
@@ -149,7 +145,7 @@ function s1Paint(S, canvas, step, bars, chain) {
     s1Bars(pen, w, x, colW, labelsY - 8, barMax * bars, quiz, base);
   }
   if (step >= 2)
-    s1Chain(S, pen, x, colW, labelsY + base * (D.header.lang === "en" ? 2.8 : 1.6), chain, base);
+    chainAcross(S, pen, x, colW, labelsY + base * (D.header.lang === "en" ? 2.8 : 1.6), chain, base);
   penDone(pen);
   canvas.setAttribute("aria-label", s1Alt(S, step, w));
 }
@@ -207,7 +203,7 @@ function s1Column(S, pen, o) {
     }
     penLine(pen, x0 - 0.5, top, x0 - 0.5, top + n * rowH, ink.muted, 1);
   }
-  if (step >= 2) s1ColumnChain(S, pen, { cx, r, y, rowH, p: chain, base, bottom: top + n * rowH });
+  if (step >= 2) chainDown(S, pen, { cx, r, y, rowH, p: chain, base, bottom: top + n * rowH });
 }
 
 /** Step 0 in a column: dashed arcs from the pronoun's row to each choice's, bulging right. */
@@ -225,44 +221,6 @@ function s1ColumnArcs(pen, x, y, quiz, rowH, room) {
     ctx.stroke();
   }
   ctx.restore();
-}
-
-/** The RNN's chain down the column: a state per word, passed down one row at a time, the path
-    from the answer to the pronoun lit hop by hop; attention's one hop as an arc at its left. */
-function s1ColumnChain(S, pen, o) {
-  const { cx, r, y, rowH, p, base } = o;
-  const quiz = S.tpart.quiz;
-  const n = S.tpart.n;
-  const ink = pen.ink;
-  const { ctx } = pen;
-  const a = Math.min(quiz.top ?? quiz.query, quiz.query);
-  const b = Math.max(quiz.top ?? quiz.query, quiz.query);
-  const lit = a + Math.floor(p * (b - a + 1) - 1e-9);
-  for (let j = 0; j < n; j++) {
-    if (j + 1 < n && rowH > 2 * r + 8) {
-      const on = j >= a && j < lit;
-      penArrow(pen, cx, y(j) + r + 2, cx, y(j + 1) - r - 2, on ? ink.accent : ink.line, 2);
-    }
-    ctx.beginPath();
-    ctx.arc(cx, y(j), r, 0, 2 * Math.PI);
-    ctx.fillStyle = j >= a && j <= lit ? ink.accent : ink.paper;
-    ctx.fill();
-    ctx.lineWidth = 2;
-    ctx.strokeStyle = j === quiz.query ? ink.warm : ink.muted;
-    ctx.stroke();
-  }
-  ctx.save();
-  ctx.strokeStyle = ink.warm;
-  ctx.lineWidth = 3;
-  ctx.beginPath();
-  ctx.moveTo(cx - r - 2, y(quiz.query));
-  ctx.quadraticCurveTo(cx - r - base * 2.2, (y(a) + y(b)) / 2, cx - r - 2, y(quiz.top ?? quiz.query));
-  ctx.stroke();
-  ctx.restore();
-  const part = S.tpart;
-  const k = quiz.top === null ? part.tokens[quiz.query].t : part.tokens[quiz.top].t;
-  const text = tx(S.D, "lesson.s1.hops", { k, q: part.tokens[quiz.query].t, hops: s1Hops(quiz) });
-  penWrap(pen, text, 0, o.bottom + base * 0.4, pen.w, { px: base, weight: 600 });
 }
 
 /** Step 0: dashed arcs from the pronoun to each word the class may choose. */
@@ -338,53 +296,6 @@ function s1Bars(pen, w, x, colW, bottom, maxH, quiz, base) {
   }
 }
 
-/** The RNN's chain under the words: one state per word, passed along one step at a time; the
-    path from the answer to the pronoun lights up hop by hop; attention's one hop beside it. */
-function s1Chain(S, pen, x, colW, y0, p, base) {
-  const quiz = S.tpart.quiz;
-  const n = S.tpart.n;
-  const r = Math.max(4, Math.min(colW * 0.32, base * 0.7));
-  const ink = pen.ink;
-  penText(pen, tx(S.D, "lesson.s1.rnn"), 0, y0, { px: base, base: "top", colour: ink.muted });
-  const y = y0 + base * 1.4 + r;
-  const { ctx } = pen;
-  const a = Math.min(quiz.top ?? quiz.query, quiz.query);
-  const b = Math.max(quiz.top ?? quiz.query, quiz.query);
-  const lit = a + Math.floor(p * (b - a + 1) - 1e-9);
-  for (let j = 0; j < n; j++) {
-    if (j + 1 < n && colW > 2 * r + 8)
-      penArrow(
-        pen,
-        x(j) + r + 2,
-        y,
-        x(j + 1) - r - 2,
-        y,
-        j >= a && j < lit ? ink.accent : ink.line,
-        2,
-      );
-    ctx.beginPath();
-    ctx.arc(x(j), y, r, 0, 2 * Math.PI);
-    ctx.fillStyle = j >= a && j <= lit ? ink.accent : ink.paper;
-    ctx.fill();
-    ctx.lineWidth = 2;
-    ctx.strokeStyle = j === quiz.query ? ink.warm : ink.muted;
-    ctx.stroke();
-  }
-  const arcY = y + r + base * 0.9;
-  ctx.save();
-  ctx.strokeStyle = ink.warm;
-  ctx.lineWidth = 3;
-  ctx.beginPath();
-  ctx.moveTo(x(quiz.query), y + r + 2);
-  ctx.quadraticCurveTo((x(a) + x(b)) / 2, arcY + base, x(quiz.top ?? quiz.query), y + r + 2);
-  ctx.stroke();
-  ctx.restore();
-  const part = S.tpart;
-  const k = quiz.top === null ? part.tokens[quiz.query].t : part.tokens[quiz.top].t;
-  const text = tx(S.D, "lesson.s1.hops", { k, q: part.tokens[quiz.query].t, hops: s1Hops(quiz) });
-  penWrap(pen, text, 0, arcY + base * 1.2, pen.w, { px: base, weight: 600 });
-}
-
 function s1Alt(S, step, w) {
   const part = S.tpart;
   const q = part.tokens[part.quiz.query].t;
@@ -395,7 +306,7 @@ function s1Alt(S, step, w) {
     .map((j) => `${part.tokens[j].t} ${pctText(w[j])}`);
   let alt = tx(S.D, "lesson.s1.alt", { q, links: links.join(tx(S.D, "explorer.sep")) });
   if (step >= 2 && part.quiz.top !== null) {
-    alt += ` ${tx(S.D, "lesson.s1.hops", { k: part.tokens[part.quiz.top].t, q, hops: s1Hops(part.quiz) })}`;
+    alt += ` ${tx(S.D, "lesson.s1.hops", { k: part.tokens[part.quiz.top].t, q, hops: chainHops(part.quiz) })}`;
   }
   return alt;
 }

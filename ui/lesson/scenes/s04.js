@@ -1,13 +1,14 @@
 /* §4 the formula, four steps morphing into one another on the sentence's real numbers
    (Q·Kᵀ → ÷√d_k → softmax → ·V), one head, the focus row's numbers beside; softmax opened up on
    the focus row (exp(x) / sum(exp(x)), the article's line, with that row's numbers) between ③ and
-   ④; then all four played in a row (a step of its own, so a presenter's → reaches it). */
+   ④; then all four played in a row (a step of its own, so a presenter's → reaches it). ③′ is
+   expstep.js's, ④'s A · V beside the map mixstep.js's, the step "cell" cellstep.js's. */
 
 const { mapGeometry } = VIEW;
-const { addScene, animate, arr, CELL_STEP, cellStep, divisorOf, fillSide, focusIn, fontsOf, goStep,
-  headPicker, headWeights, labelsOf, mixRows, pctText, penCells, penDone, penInkOn, penMap,
-  penMeasure, penOutline, penText, penTry, penWrap, pickHead, rampRgb, rankRow, roomOf, sceneCanvas,
-  scenePen, setLocal, softmaxExample, stopAnimation, tx, wButton, wReadout } = LESSON;
+const { addScene, animate, arr, CELL_STEP, cellStep, divisorOf, EXP_STEP, fillSide, focusIn,
+  fontsOf, goStep, headPicker, headWeights, labelsOf, paintExp, paintMix, paintMixPhone, pctText,
+  penDone, penInkOn, penMap, penMeasure, penText, penWrap, pickHead, rampRgb, rankRow, roomBesideV,
+  roomOf, sceneCanvas, scenePen, setLocal, softmaxExample, stopAnimation, tx, wButton, wReadout } = LESSON;
 
 /** Step ②'s name: ÷√d_k with its value, or ÷1 with the scene's scaling off. */
 function s4Second(S) {
@@ -22,8 +23,9 @@ const S4_STEPS = [
   { id: "mix", label: "lesson.s4.step3", caption: "lesson.s4.cap.mix" },
 ];
 
-/** Between ③ and ④: softmax opened up on the focus row (s4PaintExp); not a matrix step. */
-const S4_EXP = { id: "exp", label: "lesson.s4.step_exp", caption: "lesson.s4.cap.exp" };
+/** Steps with a figure of their own (not one of the four matrices), by step id: ③′, softmax
+    opened up on the focus row between ③ and ④ (expstep.js). */
+const S4_OWN = { exp: (S, canvas, readout) => paintExp(S, canvas, readout) };
 
 /** On a phone, the figure's height × its width: ③'s map holds its numbers (cells ≥ 19 px);
     ③′'s table and the cell take the screen's rest. */
@@ -31,7 +33,7 @@ const S4_PHONE = { softmax: 1.2, exp: 0, cell: 0 };
 
 const S4_SCENE_STEPS = [
   ...S4_STEPS.slice(0, 3),
-  S4_EXP,
+  EXP_STEP, // ③′ softmax opened up on the focus row (expstep.js)
   S4_STEPS[3],
   { id: "play", label: "lesson.s4.step_play", caption: "lesson.s4.cap.play" },
   CELL_STEP, // one score taken apart (cellstep.js)
@@ -170,7 +172,7 @@ function s4Paint(S, canvas, shown, readout, kept) {
   const into3 = to === 3 ? (shown.from === 3 ? 1 : shown.p) : shown.from === 3 ? 1 - shown.p : 0;
   const labels = into3 > 0 ? small : full;
   if (into3 > 0 && roomOf(D).phone) {
-    s4MixPhone(S, pen, { top, W, H, base, labels }, head, layers[2].w, into3);
+    paintMixPhone(S, pen, { top, W, H, base, labels }, head, layers[2].w, into3);
     penDone(pen);
     s4Words(S, canvas, readout, to, head, layers, i);
     return;
@@ -187,7 +189,7 @@ function s4Paint(S, canvas, shown, readout, kept) {
   const axes = { query: tx(D, "main.query_axis"), key: tx(D, "main.key_axis") };
   const cellMin = roomOf(D).phone ? S4_PHONE_CELL_MIN : Math.max(fonts.cellMin, S4_ROOM_CELL_MIN);
   penMap(pen, g, { rgb, labels, axes, keep: i, fonts: { ...fonts, cellMin }, causal, numbers });
-  if (into3 > 0) s4Mix(S, pen, g, head, layers[2].w, into3, base);
+  if (into3 > 0) paintMix(S, pen, g, head, layers[2].w, into3, base);
   penDone(pen);
   s4Words(S, canvas, readout, to, head, layers, i);
 }
@@ -250,120 +252,10 @@ function s4Geometry(S, kept, w, h, fonts) {
   const ctx = S.doc.createElement("canvas").getContext("2d");
   const full = labelsOf(S.D, part, { w, h }); // ①–③'s labels; ④'s for its narrower room
   const gFull = mapGeometry(ctx, full, w, h, fonts);
-  const small = labelsOf(S.D, part, { w: s4Room(part, w, gFull.left), h: h - fonts.label * 1.4 });
+  const small = labelsOf(S.D, part, { w: roomBesideV(part, w, gFull.left), h: h - fonts.label * 1.4 });
   const left = mapGeometry(ctx, small, w, h, fonts).left;
-  const gSmall = mapGeometry(ctx, small, s4Room(part, w, left), h - fonts.label * 1.4, fonts);
+  const gSmall = mapGeometry(ctx, small, roomBesideV(part, w, left), h - fonts.label * 1.4, fonts);
   return Object.assign(kept, { key, gFull, gSmall, full, small });
-}
-
-const S4_V_COL = 0.7; // V's columns (and O's) are narrower than A's: its rows, A's keys, align
-
-/** ④'s room for A in a figure w px wide whose labels take `left` px: A's n columns and V's d
-    narrower ones share the rest (a 24 px gap for the "·"). */
-function s4Room(part, w, left) {
-  return (w - left - 24 - 6) * (part.n / (part.n + S4_V_COL * part.d_k)) + left + 6;
-}
-
-/** Step ④: A · V beside the weights, rows aligned, and under V the focus row of O = A · V (the
-    whole of O is computed, and published for tests); fading in as it arrives. */
-function s4Mix(S, pen, g, head, w, alpha, base) {
-  const D = S.D;
-  const part = S.part;
-  const n = part.n;
-  const d = part.d_k;
-  const v = arr(D, `${part.prefix}v`);
-  const out = mixRows(w, v, head * n * d, n, d, new Float64Array(n * d));
-  const c = g.cell;
-  const cv = c * S4_V_COL;
-  const xV = g.left + g.side + 24;
-  let lv = 1e-9;
-  let lo = 1e-9;
-  for (let k = 0; k < n * d; k++) {
-    lv = Math.max(lv, Math.abs(v[head * n * d + k]));
-    lo = Math.max(lo, Math.abs(out[k]));
-  }
-  const top = g.top;
-  pen.ctx.globalAlpha = alpha;
-  penText(pen, "A", g.left + g.side / 2, top - 4, {
-    px: base,
-    align: "center",
-    base: "bottom",
-    weight: 700,
-  });
-  penText(pen, "V", xV + (d * cv) / 2, top - 4, {
-    px: base,
-    align: "center",
-    base: "bottom",
-    weight: 700,
-  });
-  penCells(pen, xV, top, d * cv, n * c, n, d, (r, k) =>
-    rampRgb(D.luts.signed, v[(head * n + r) * d + k], -lv, lv),
-  );
-  const mid = top + (n * c) / 2;
-  penText(pen, "·", xV - 12, mid, { px: Math.round(base * 1.4), align: "center", weight: 700 });
-  const i = focusIn(S, part);
-  const yO = top + n * c + Math.max(8, c / 2); // O's focus row, under V: its columns are V's
-  penText(pen, "=", xV - 12, yO + c / 2, { px: Math.round(base * 1.2), align: "center", weight: 700 });
-  penCells(pen, xV, yO, d * cv, c, 1, d, (r, k) => rampRgb(D.luts.signed, out[i * d + k], -lo, lo));
-  penOutline(pen, xV, yO, d * cv, c);
-  const oTitle = { px: base, align: "left", base: "top", weight: 700 };
-  const says = tx(D, "lesson.s4.out_row", { q: part.tokens[i].t });
-  if (!penTry(pen, says, xV, yO + c + 4, { ...oTitle, max: pen.w - xV })) {
-    penText(pen, "O", xV, yO + c + 4, oTitle); // a narrow V (many tokens, small d_k): its letter
-  }
-  pen.ctx.globalAlpha = 1;
-  S.figure.querySelector("canvas").dataset.values = JSON.stringify(Array.from(out));
-}
-
-/** Step ④ on a phone, where A beside V would leave cells of 11 px: the focus row of A as a
-    column (its shares, in %, beside the keys they weigh), times V (rows: those keys), equals the
-    focus row of O; the whole of O is computed and published, as on a projector. */
-function s4MixPhone(S, pen, box, head, w, alpha) {
-  const D = S.D;
-  const part = S.part;
-  const n = part.n;
-  const d = part.d_k;
-  const i = focusIn(S, part);
-  const v = arr(D, `${part.prefix}v`);
-  const out = mixRows(w, v, head * n * d, n, d, new Float64Array(n * d));
-  const { top, W, H, base, labels } = box;
-  const rowH = Math.max(4, Math.min(base * 1.4, (H - top - base * 4.2) / (n + 1)));
-  const px = Math.max(10, Math.min(base, Math.floor(rowH * 0.85)));
-  const numPx = Math.max(8, Math.min(base * 0.75, Math.floor(rowH * 0.6)));
-  const labelW = Math.max(...labels.map((t) => penMeasure(pen, t, 0, 0, { px })[2]));
-  const xA = labelW + 8;
-  const colA = penMeasure(pen, "100", 0, 0, { px: numPx })[2] + 10;
-  const xV = xA + colA + 22;
-  const cv = Math.max(2, Math.min(rowH, (W - xV - 2) / d));
-  const y0 = top + base * 1.4;
-  let lv = 1e-9;
-  let lo = 1e-9;
-  for (let k = 0; k < n * d; k++) {
-    lv = Math.max(lv, Math.abs(v[head * n * d + k]));
-    lo = Math.max(lo, Math.abs(out[k]));
-  }
-  pen.ctx.globalAlpha = alpha;
-  const bold = { px: base, align: "center", base: "bottom", weight: 700 };
-  penText(pen, tx(D, "lesson.s4.a_row", { q: part.tokens[i].t }), xA, y0 - 4, { ...bold, align: "left" });
-  penTry(pen, "V", xV + (d * cv) / 2, y0 - 4, bold);
-  const share = (r) => w[i * n + r];
-  penCells(pen, xA, y0, colA, n * rowH, n, 1, (r) => rampRgb(D.luts.weight, share(r), 0, 1));
-  penCells(pen, xV, y0, d * cv, n * rowH, n, d, (r, k) => rampRgb(D.luts.signed, v[(head * n + r) * d + k], -lv, lv));
-  for (let r = 0; r < n; r++) {
-    const y = y0 + (r + 0.5) * rowH;
-    penText(pen, labels[r], labelW, y, { px, align: "right" });
-    const ink = penInkOn(pen, rampRgb(D.luts.weight, share(r), 0, 1));
-    penText(pen, String(Math.round(share(r) * 100)), xA + colA / 2, y, { px: numPx, align: "center", colour: ink, cell: true });
-  }
-  penText(pen, "·", xV - 11, y0 + (n * rowH) / 2, { px: Math.round(base * 1.4), align: "center", weight: 700 });
-  const yO = y0 + n * rowH + 8;
-  penText(pen, "=", xV - 11, yO + rowH / 2, { px: Math.round(base * 1.2), align: "center", weight: 700 });
-  penCells(pen, xV, yO, d * cv, rowH, 1, d, (r, k) => rampRgb(D.luts.signed, out[i * d + k], -lo, lo));
-  penOutline(pen, xV, yO, d * cv, rowH);
-  const says = tx(D, "lesson.s4.out_row", { q: part.tokens[i].t });
-  penWrap(pen, says, 0, yO + rowH + 4, W, { px: Math.min(base, 18), weight: 700 });
-  pen.ctx.globalAlpha = 1;
-  S.figure.querySelector("canvas").dataset.values = JSON.stringify(Array.from(out));
 }
 
 function s4Words(S, canvas, readout, step, head, layers, i) {
@@ -403,133 +295,6 @@ function s4Words(S, canvas, readout, step, head, layers, i) {
     "aria-label",
     tx(D, "lesson.s4.alt", { head: head + 1, name, n, m: step === 3 ? part.d_k : n, rows }),
   );
-}
-
-// ---- ③′ softmax opened up on the focus row ---------------------------------------------------------
-
-/** Steps with a figure of their own (not one of the four matrices), by step id. */
-const S4_OWN = { exp: (S, canvas, readout) => s4PaintExp(S, canvas, readout) };
-
-const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
-
-/** e to a power as people write it: 3 figures, or 2.09×10⁵ when it is very large or small. */
-function s4Big(v) {
-  if (v === 0) return "0";
-  const e = Math.floor(Math.log10(v));
-  if (e < 4 && e > -3) return v.toPrecision(3);
-  const m = v / 10 ** e;
-  const [mm, ee] = m >= 9.995 ? [1, e + 1] : [m, e]; // 9.996×10⁴ rounds to 1.00×10⁵
-  return `${mm.toFixed(2)}×10${String(ee).split("").map((c) => SUPERSCRIPT[c]).join("")}`;
-}
-
-/** The focus row as softmax sees it: x = its scores ÷ the divisor, eˣ, their sum, eˣ ÷ sum (a
-    masked key: x = −∞, eˣ = 0), in plain exp as the article writes it (no max subtracted). */
-function s4Row(S, part, head, i) {
-  const n = part.n;
-  const raw = arr(S.D, `${part.prefix}scores`).subarray(head * n * n, (head + 1) * n * n);
-  const div = divisorOf(S, part);
-  const x = [];
-  const ex = [];
-  for (let j = 0; j < n; j++) {
-    const masked = S.local.causal && j > i;
-    x.push(masked ? -Infinity : raw[i * n + j] / div);
-    ex.push(masked ? 0 : Math.exp(raw[i * n + j] / div));
-  }
-  const total = ex.reduce((a, b) => a + b, 0);
-  const share = ex.map((e) => e / total);
-  return { x, ex, total, share, div };
-}
-
-/** Which rows of the table fit: every key, or the largest shares (in the sentence's order) and
-    one line for the rest. */
-function s4Rows(share, fit) {
-  const n = share.length;
-  if (n <= fit) return { keys: share.map((_, j) => j), rest: [] };
-  const top = share.map((a, j) => [a, j]).sort((a, b) => b[0] - a[0]).slice(0, Math.max(1, fit - 1));
-  const keys = top.map(([, j]) => j).sort((a, b) => a - b);
-  return { keys, rest: share.map((_, j) => j).filter((j) => !keys.includes(j)) };
-}
-
-function s4PaintExp(S, canvas, readout) {
-  const { D, W, H, base, pen } = scenePen(S, canvas);
-  const part = S.part;
-  const i = focusIn(S, part);
-  const head = pickHead(S, part, i);
-  const q = part.tokens[i].t;
-  const row = s4Row(S, part, head, i);
-  const title = tx(D, "lesson.s4.step_exp");
-  const titleH = penWrap(pen, title, 0, 0, W, { px: Math.round(base * 1.15), weight: 700 });
-  const code = "a = np.exp(x) / np.sum(np.exp(x))";
-  penText(pen, code, 0, titleH + 4, { px: base, base: "top", mono: true, colour: pen.ink.muted });
-  const top = titleH + base * 1.6 + 8;
-  const names = labelsOf(D, part, { w: W, h: H - top }); // glosses in English where they fit
-  const { keys, rest } = s4Rows(row.share, Math.floor((H - top) / (base * 1.3)) - 2);
-  const cells = keys.map((j) => [names[j], s4X(row.x[j]), s4Big(row.ex[j]), s4Share(row.share[j])]);
-  if (rest.length) {
-    const sum = (f) => rest.reduce((a, j) => a + f(j), 0);
-    const other = tx(D, "lesson.s4.exp_rest", { m: rest.length });
-    cells.push([other, "", s4Big(sum((j) => row.ex[j])), s4Share(sum((j) => row.share[j]))]);
-  }
-  const sumShare = row.share.reduce((a, b) => a + b, 0);
-  const head1 = ["", "x", "eˣ", "eˣ / Σ"];
-  const foot = ["Σ", "", s4Big(row.total), sumShare.toFixed(3)];
-  s4Table(S, pen, [head1, ...cells, foot], { top, W, H, base, shares: keys.map((j) => row.share[j]) });
-  penDone(pen);
-  const sep = tx(D, "explorer.sep");
-  readout.textContent = tx(D, "lesson.s4.exp_sum", { q, total: s4Big(row.total), v: sumShare.toFixed(3) });
-  const lines = keys.map((j) => `${part.tokens[j].t} ${s4X(row.x[j])} → ${s4Big(row.ex[j])} → ${s4Share(row.share[j])}`);
-  if (rest.length) lines.push(cells[cells.length - 1].slice(2).join(" → ").replace(/^/, `${cells[cells.length - 1][0]} `));
-  canvas.setAttribute("aria-label", `${tx(D, "lesson.head", { i: head + 1 })}, ${title}: ${lines.join(sep)}${sep}Σ ${s4Big(row.total)} → ${sumShare.toFixed(3)}`);
-  canvas.dataset.values = JSON.stringify({ head, row: i, x: row.x.map((v) => (Number.isFinite(v) ? v : null)), exp: row.ex, total: row.total, share: row.share });
-}
-
-/** A share: 3 decimals, or 2 figures and a power of ten when it is under 0.0005 (not "0.000"). */
-function s4Share(v) {
-  return v >= 0.0005 || v === 0 ? v.toFixed(3) : s4Big(v);
-}
-
-function s4X(v) {
-  return Number.isFinite(v) ? v.toFixed(2) : "−∞";
-}
-
-/** The table of ③′: a header, a line per key, Σ last; the share column with its bar in the
-    weights' colours. Its type shrinks (never under 14 px) until the widest line fits. */
-function s4Table(S, pen, lines, o) {
-  const D = S.D;
-  const rows = lines.length;
-  const rowH = Math.min(o.base * 1.6, (o.H - o.top) / rows);
-  let px = Math.min(o.base, Math.floor(rowH / 1.25));
-  const gap = () => px * 1.2;
-  const widths = () =>
-    [0, 1, 2, 3].map((c) =>
-      Math.max(...lines.map((ln) => penMeasure(pen, ln[c], 0, 0, { px, weight: c === 0 ? 700 : 400 })[2])),
-    );
-  let w = widths();
-  const bar = () => Math.min(200, o.W * 0.25);
-  while (px > 14 && w.reduce((a, b) => a + b, 0) + 3 * gap() + bar() > o.W) {
-    px -= 1;
-    w = widths();
-  }
-  const xs = [0];
-  for (let c = 1; c < 4; c++) xs.push(xs[c - 1] + w[c - 1] + gap());
-  const right = (c) => xs[c] + w[c]; // numbers align right, as in a ledger
-  lines.forEach((ln, r) => {
-    const y = o.top + r * rowH + rowH / 2;
-    const strong = r === 0 || r === rows - 1;
-    penText(pen, ln[0], right(0), y, { px, align: "right", weight: 700 });
-    for (let c = 1; c < 4; c++) {
-      if (ln[c]) penText(pen, ln[c], right(c), y, { px, align: "right", weight: strong ? 700 : 400 });
-    }
-    const share = r > 0 && r < rows - 1 ? o.shares[r - 1] ?? null : null;
-    if (share !== null) {
-      const x0 = right(3) + gap() / 2;
-      const rgb = rampRgb(D.luts.weight, share, 0, 1);
-      penCells(pen, x0, y - rowH * 0.3, Math.max(1, share * bar()), rowH * 0.6, 1, 1, () => rgb);
-    }
-  });
-  const yLine = o.top + (rows - 1) * rowH;
-  pen.ctx.fillStyle = pen.ink.text;
-  pen.ctx.fillRect(0, yLine, right(3), 1.5); // the sum's rule
 }
 
 return {};

@@ -1,0 +1,120 @@
+/* §4's step ④, A · V: the weights beside V, rows aligned (A's keys are V's rows), and under V
+   the focus row of O = A · V; on a phone, where A beside V would leave cells of 11 px, the focus
+   row of A as a column times V. Both compute the whole of O (arith.js mixRows) and publish it on
+   the canvas for tests. scenes/s04.js draws its map, then asks paintMix (or paintMixPhone) to
+   add the rest, and gives A the room roomBesideV leaves it. */
+
+const { arr, focusIn, mixRows, penCells, penInkOn, penMeasure, penOutline, penText, penTry, penWrap,
+  rampRgb, tx } = LESSON;
+
+const V_COL = 0.7; // V's columns (and O's) are narrower than A's: its rows, A's keys, align
+
+/** ④'s room for A in a figure w px wide whose labels take `left` px: A's n columns and V's d
+    narrower ones share the rest (a 24 px gap for the "·"). */
+function roomBesideV(part, w, left) {
+  return (w - left - 24 - 6) * (part.n / (part.n + V_COL * part.d_k)) + left + 6;
+}
+
+/** Step ④: A · V beside the weights, rows aligned, and under V the focus row of O = A · V (the
+    whole of O is computed, and published for tests); fading in as it arrives. */
+function paintMix(S, pen, g, head, w, alpha, base) {
+  const D = S.D;
+  const part = S.part;
+  const n = part.n;
+  const d = part.d_k;
+  const v = arr(D, `${part.prefix}v`);
+  const out = mixRows(w, v, head * n * d, n, d, new Float64Array(n * d));
+  const c = g.cell;
+  const cv = c * V_COL;
+  const xV = g.left + g.side + 24;
+  let lv = 1e-9;
+  let lo = 1e-9;
+  for (let k = 0; k < n * d; k++) {
+    lv = Math.max(lv, Math.abs(v[head * n * d + k]));
+    lo = Math.max(lo, Math.abs(out[k]));
+  }
+  const top = g.top;
+  pen.ctx.globalAlpha = alpha;
+  penText(pen, "A", g.left + g.side / 2, top - 4, {
+    px: base,
+    align: "center",
+    base: "bottom",
+    weight: 700,
+  });
+  penText(pen, "V", xV + (d * cv) / 2, top - 4, {
+    px: base,
+    align: "center",
+    base: "bottom",
+    weight: 700,
+  });
+  penCells(pen, xV, top, d * cv, n * c, n, d, (r, k) =>
+    rampRgb(D.luts.signed, v[(head * n + r) * d + k], -lv, lv),
+  );
+  const mid = top + (n * c) / 2;
+  penText(pen, "·", xV - 12, mid, { px: Math.round(base * 1.4), align: "center", weight: 700 });
+  const i = focusIn(S, part);
+  const yO = top + n * c + Math.max(8, c / 2); // O's focus row, under V: its columns are V's
+  penText(pen, "=", xV - 12, yO + c / 2, { px: Math.round(base * 1.2), align: "center", weight: 700 });
+  penCells(pen, xV, yO, d * cv, c, 1, d, (r, k) => rampRgb(D.luts.signed, out[i * d + k], -lo, lo));
+  penOutline(pen, xV, yO, d * cv, c);
+  const oTitle = { px: base, align: "left", base: "top", weight: 700 };
+  const says = tx(D, "lesson.s4.out_row", { q: part.tokens[i].t });
+  if (!penTry(pen, says, xV, yO + c + 4, { ...oTitle, max: pen.w - xV })) {
+    penText(pen, "O", xV, yO + c + 4, oTitle); // a narrow V (many tokens, small d_k): its letter
+  }
+  pen.ctx.globalAlpha = 1;
+  S.figure.querySelector("canvas").dataset.values = JSON.stringify(Array.from(out));
+}
+
+/** Step ④ on a phone, where A beside V would leave cells of 11 px: the focus row of A as a
+    column (its shares, in %, beside the keys they weigh), times V (rows: those keys), equals the
+    focus row of O; the whole of O is computed and published, as on a projector. */
+function paintMixPhone(S, pen, box, head, w, alpha) {
+  const D = S.D;
+  const part = S.part;
+  const n = part.n;
+  const d = part.d_k;
+  const i = focusIn(S, part);
+  const v = arr(D, `${part.prefix}v`);
+  const out = mixRows(w, v, head * n * d, n, d, new Float64Array(n * d));
+  const { top, W, H, base, labels } = box;
+  const rowH = Math.max(4, Math.min(base * 1.4, (H - top - base * 4.2) / (n + 1)));
+  const px = Math.max(10, Math.min(base, Math.floor(rowH * 0.85)));
+  const numPx = Math.max(8, Math.min(base * 0.75, Math.floor(rowH * 0.6)));
+  const labelW = Math.max(...labels.map((t) => penMeasure(pen, t, 0, 0, { px })[2]));
+  const xA = labelW + 8;
+  const colA = penMeasure(pen, "100", 0, 0, { px: numPx })[2] + 10;
+  const xV = xA + colA + 22;
+  const cv = Math.max(2, Math.min(rowH, (W - xV - 2) / d));
+  const y0 = top + base * 1.4;
+  let lv = 1e-9;
+  let lo = 1e-9;
+  for (let k = 0; k < n * d; k++) {
+    lv = Math.max(lv, Math.abs(v[head * n * d + k]));
+    lo = Math.max(lo, Math.abs(out[k]));
+  }
+  pen.ctx.globalAlpha = alpha;
+  const bold = { px: base, align: "center", base: "bottom", weight: 700 };
+  penText(pen, tx(D, "lesson.s4.a_row", { q: part.tokens[i].t }), xA, y0 - 4, { ...bold, align: "left" });
+  penTry(pen, "V", xV + (d * cv) / 2, y0 - 4, bold);
+  const share = (r) => w[i * n + r];
+  penCells(pen, xA, y0, colA, n * rowH, n, 1, (r) => rampRgb(D.luts.weight, share(r), 0, 1));
+  penCells(pen, xV, y0, d * cv, n * rowH, n, d, (r, k) => rampRgb(D.luts.signed, v[(head * n + r) * d + k], -lv, lv));
+  for (let r = 0; r < n; r++) {
+    const y = y0 + (r + 0.5) * rowH;
+    penText(pen, labels[r], labelW, y, { px, align: "right" });
+    const ink = penInkOn(pen, rampRgb(D.luts.weight, share(r), 0, 1));
+    penText(pen, String(Math.round(share(r) * 100)), xA + colA / 2, y, { px: numPx, align: "center", colour: ink, cell: true });
+  }
+  penText(pen, "·", xV - 11, y0 + (n * rowH) / 2, { px: Math.round(base * 1.4), align: "center", weight: 700 });
+  const yO = y0 + n * rowH + 8;
+  penText(pen, "=", xV - 11, yO + rowH / 2, { px: Math.round(base * 1.2), align: "center", weight: 700 });
+  penCells(pen, xV, yO, d * cv, rowH, 1, d, (r, k) => rampRgb(D.luts.signed, out[i * d + k], -lo, lo));
+  penOutline(pen, xV, yO, d * cv, rowH);
+  const says = tx(D, "lesson.s4.out_row", { q: part.tokens[i].t });
+  penWrap(pen, says, 0, yO + rowH + 4, W, { px: Math.min(base, 18), weight: 700 });
+  pen.ctx.globalAlpha = 1;
+  S.figure.querySelector("canvas").dataset.values = JSON.stringify(Array.from(out));
+}
+
+return { paintMix, paintMixPhone, roomBesideV };
