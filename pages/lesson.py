@@ -13,6 +13,7 @@ import math
 import re
 from dataclasses import replace
 from functools import cache, partial
+from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -41,20 +42,6 @@ SHARED_KEYS = (
     "explorer.sep",
     "explorer.colour_weight",
     "explorer.colour_score",
-)
-# The teacher's notes, scene by scene (ui/text/lesson_notes.<lang>.md): "- " lines are questions
-# for the class or things to do, the rest is what to say.
-NOTE_KEYS = (
-    "lesson.notes.1",
-    "lesson.notes.2",
-    "lesson.notes.3",
-    "lesson.notes.4",
-    "lesson.notes.5",
-    "lesson.notes.6",
-    "lesson.notes.7",
-    "lesson.notes.8",
-    "lesson.notes.9",
-    "lesson.notes.10",
 )
 # Static CSS of the lesson page (no user text): the deck takes the whole screen under
 # Streamlit's transparent header, whose » (sidebar) and ⋮ (menu) buttons stay clickable.
@@ -227,11 +214,20 @@ def cost_block() -> dict:
 
 
 @cache
+def note_keys() -> tuple[str | None, ...]:
+    """The key of each scene's teacher's notes, in lesson order: the one ending in ".notes" of
+    its own text table (ui/text/lesson_sNN.toml for scenes/sNN.js), or None."""
+    areas = (f"lesson_{Path(name).stem}" for name in data.SCENE_FILES)
+    return tuple(next((k for k in SECTIONS[a] if k.endswith(".notes")), None) for a in areas)
+
+
+@cache
 def notes(lang: str) -> dict[str, list[list[str]]]:
-    """Teacher's notes per scene number ("1" … "10"): [["p" | "li", text], …]."""
+    """Teacher's notes per scene number ("1" … "10"): [["p" | "li", text], …]: a "- " line is a
+    question for the class or a thing to do, any other line what to say."""
     out: dict[str, list[list[str]]] = {}
-    for number, key in enumerate(NOTE_KEYS, start=1):
-        lines = [line.strip() for line in t(key, lang).splitlines() if line.strip()]
+    for number, key in enumerate(note_keys(), start=1):
+        lines = [ln.strip() for ln in (t(key, lang) if key else "").splitlines() if ln.strip()]
         out[str(number)] = [["li", ln[2:]] if ln.startswith("- ") else ["p", ln] for ln in lines]
     return out
 
@@ -254,15 +250,16 @@ def numpy_lines(scale: bool, causal: bool) -> list[str]:
 
 
 def deck_areas() -> tuple[str, ...]:
-    """The text tables the deck shows whole: lesson.toml, each scene's lesson_sNN.toml and the
-    presenter view's words (never the teacher's notes, which go to the teacher alone)."""
+    """The text tables the deck shows: lesson.toml, each scene's lesson_sNN.toml (but its
+    teacher's notes, which go to the teacher alone: strings) and the presenter view's words."""
     scenes = tuple(area for area in SECTIONS if re.fullmatch(r"lesson_s\d\d", area))
     return ("lesson", *scenes, "presenter")
 
 
 def strings(lang: str) -> dict[str, str]:
     """Every string the deck shows, keyed as in the text tables (grep finds each use)."""
-    keys = (*(k for area in deck_areas() for k in SECTIONS[area]), *SHARED_KEYS)
+    words = (k for area in deck_areas() for k in SECTIONS[area] if k not in note_keys())
+    keys = (*words, *SHARED_KEYS)
     return {key: t(key, lang) for key in keys}
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pages.lesson import NOTE_KEYS
+from pages.lesson import note_keys
 from tests.browser_support import axe
 from tests.lesson_support import LOAD_MS, PHONE, ROOT, SCENE, open_lesson, press, settle, where
 from ui.text import t
@@ -33,7 +33,7 @@ SEND_CLASS = "(s) => window.bc.postMessage({kind: 'class', state: s, from: 'proj
 
 def note_lines(lang: str = "zh") -> list[str]:
     out = []
-    for key in NOTE_KEYS:
+    for key in note_keys():
         for line in t(key, lang).splitlines():
             line = line.strip().removeprefix("- ").strip()
             if line:
@@ -82,7 +82,7 @@ def test_s_opens_the_presenter_and_the_two_windows_move_together(browser, stream
         assert presenter.viewport_size == LAPTOP
         assert where(presenter) == (3, 0)
         notes = panel_text(presenter, "presenter-notes")
-        first = t("lesson.notes.3", "zh").splitlines()[0].strip()
+        first = t("lesson.s3.notes", "zh").splitlines()[0].strip()
         assert t("lesson.notes_title", "zh") in notes and first in notes
         assert "W_Q" in notes
         assert "§3" in panel_text(presenter, "presenter-now")
@@ -96,7 +96,7 @@ def test_s_opens_the_presenter_and_the_two_windows_move_together(browser, stream
         assert where(presenter) == (3, 2)
         press(presenter, "4")  # a jump: a new scene, and its notes
         wait_at(projector, 4, 0)
-        first4 = t("lesson.notes.4", "zh").splitlines()[0].strip()
+        first4 = t("lesson.s4.notes", "zh").splitlines()[0].strip()
         presenter.wait_for_function(
             f"(s) => {PANEL}.querySelector('.p-notes').innerText.includes(s)",
             arg=first4,

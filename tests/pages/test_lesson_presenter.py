@@ -32,12 +32,13 @@ def raw_header(at) -> str:
 def note_lines(lang: str) -> list[str]:
     """Every line of every scene's notes, as the notes' table writes it ("- " taken off)."""
     lines = []
-    for key in page.NOTE_KEYS:
+    for key in page.note_keys():
         for line in t(key, lang).splitlines():
             line = line.strip().removeprefix("- ").strip()
             if line:
                 lines.append(line)
-    assert len(page.NOTE_KEYS) == data.SCENES and len(lines) >= 3 * data.SCENES
+    assert len(page.note_keys()) == data.SCENES and None not in page.note_keys()
+    assert len(lines) >= 3 * data.SCENES
     return lines
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -26,17 +25,15 @@ from demo_model.lexicon import gender
 from demo_model.metrics import RELATIONS
 from demo_model.reading import ANSWER, NO_HEAD, PRONOUNS, best_head, read_token
 from demo_model.relations import questions_of
-from ui.explorer import units
 from ui.gloss import gloss, named, short_gloss, tag_name
 from ui.readings import TOLD
 from ui.state import Lab, focus_index
 
-# The scenes: one file each, scenes/sNN.js, listed in the deck's registry in lesson order (an
-# 11th scene is its file, its text table and its tests: registry.js says how).
+# The scenes: one file each, scenes/sNN.js, in lesson order (NN); an 11th scene is its file, its
+# text table (its words and its teacher's notes) and its tests: registry.js says how.
 SCENE_FILES = tuple(
-    name
-    for name in units.read_registry(Path(__file__).resolve().parent / "registry.js").files
-    if re.fullmatch(r"scenes/s\d\d\.js", name)
+    f"scenes/{path.name}"
+    for path in sorted((Path(__file__).resolve().parent / "scenes").glob("s[0-9][0-9].js"))
 )
 SCENES = len(SCENE_FILES)  # §1 … §10, the link's at=1 … 10
 NEEDS_TWO = (1, 2, 3, 4, 5, 6, 9, 10)  # scenes whose figure needs at least two tokens

@@ -27,7 +27,7 @@ def test_each_scene_is_one_file_and_one_text_table_of_its_own():
     for k, name in enumerate(files, start=1):
         keys = set(SECTIONS[f"lesson_s{k:02d}"])
         assert keys and all(key.startswith(f"lesson.s{k}.") for key in keys), k
-        for part in ("title", "take"):
+        for part in ("title", "take", "notes"):  # notes: the teacher's (pages/lesson.py notes)
             assert f"lesson.s{k}.{part}" in keys, (k, part)
         code = (SCENE_DIR / name).read_text(encoding="utf-8")
         steps = re.findall(r'\bid: "([a-z][\w-]*)"', code)
