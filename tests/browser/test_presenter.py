@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pages.lesson import note_keys
 from tests.browser_support import axe
 from tests.lesson_support import LOAD_MS, PHONE, ROOT, SCENE, open_lesson, press, settle, where
+from ui.lesson.words import note_keys
 from ui.text import t
 
 pytestmark = pytest.mark.browser

@@ -173,7 +173,7 @@ def test_every_key_is_used_somewhere():
         if key not in literal
         and not (area == "explorer" and key.removeprefix("explorer.") in view)
         and area not in ("chrome", "glossary")  # sent whole: Streamlit's own, the lesson's terms
-        and not (area.startswith("lesson_s") and key.endswith(".notes"))  # lesson.note_keys()
+        and not (area.startswith("lesson_s") and key.endswith(".notes"))  # words.note_keys()
     ]
     print("unused:", *unused, sep="\n  ")
     assert not unused, "keys no source uses (delete them, or write each out where it is used)"
