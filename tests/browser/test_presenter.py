@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser_support import axe
-from tests.lesson_support import LOAD_MS, PHONE, ROOT, SCENE, open_lesson, press, settle, where
+from tests.lesson_support import LOAD_MS, ROOT, SCENE, on_phone, open_lesson, press, settle, where
 from ui.lesson.words import note_keys
 from ui.text import t
 
@@ -229,30 +229,20 @@ def test_the_presenter_shows_the_tally_and_sends_the_teachers_actions(browser, s
 
 
 def test_a_phone_that_joined_a_class_has_no_notes(browser, streamlit_server):
-    context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True)
-    try:
-        phone = context.new_page()
-        open_lesson(phone, streamlit_server, "?join=K7MX2Q&at=5", PHONE)
+    with on_phone(browser, streamlit_server, "?join=K7MX2Q&at=5") as phone:
         assert_no_notes(phone)
         header = json.loads(phone.evaluate(RECEIVED))
         assert header["window"] == "joined"
         assert phone.evaluate(f"() => {HOST}.__lesson.channel") is None  # it follows no teacher
         assert phone.locator('[data-testid="lesson-notes-toggle"]').is_hidden()
         press(phone, "s")  # no key opens a notes window on a joined phone
-        assert len(context.pages) == 1
-    finally:
-        context.close()
+        assert len(phone.context.pages) == 1
 
 
 def test_a_phone_alone_has_no_presenter_button(browser, streamlit_server):
-    context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True)
-    try:
-        phone = context.new_page()
-        open_lesson(phone, streamlit_server, "?at=2", PHONE)
+    with on_phone(browser, streamlit_server, "?at=2") as phone:
         assert phone.locator('[data-testid="lesson-notes-toggle"]').is_hidden()
         assert_no_notes(phone)
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
