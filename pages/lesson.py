@@ -8,11 +8,10 @@ the numbers of every scene for this sentence (cached), and the header the deck r
 
 from __future__ import annotations
 
-import inspect
 import math
 import re
 from dataclasses import replace
-from functools import cache, partial
+from functools import partial
 
 import numpy as np
 import streamlit as st
@@ -20,42 +19,17 @@ import streamlit as st
 import classroom
 from attention_core.experiments import cell_counts
 from ui import explorer, palette, sidebar, state
-from ui.lesson import data, deck, skeleton
+from ui.lesson import data, deck, measure, skeleton, words
 from ui.lesson.class_text import class_text
 from ui.links import MAX_URL_SENTENCE
 from ui.routing import ensure_router
 from ui.settings import DEFAULT_SENTENCE, Settings
-from ui.text import SECTIONS, t
+from ui.text import t
 
 PRESENTER = "presenter"  # the link key of the teacher's second window: /lesson?presenter=1
 STEP_CHARS = 40  # characters of the link's step= passed on (a number or a step's id)
 BLOCKS = "_lesson_blocks"  # measurements the deck asked for: "variance" (§5), "cost" (§7)
 ACK = "lesson_ack"  # sequence number of the last deck state applied
-# Strings of other pages the deck shows as they are (map axes, summaries, job names).
-SHARED_KEYS = (
-    "main.query_axis",
-    "main.key_axis",
-    "gloss.none",
-    "explorer.summary",
-    "explorer.summary_row",
-    "explorer.sep",
-    "explorer.colour_weight",
-    "explorer.colour_score",
-)
-# The teacher's notes, scene by scene (ui/text/lesson_notes.<lang>.md): "- " lines are questions
-# for the class or things to do, the rest is what to say.
-NOTE_KEYS = (
-    "lesson.notes.1",
-    "lesson.notes.2",
-    "lesson.notes.3",
-    "lesson.notes.4",
-    "lesson.notes.5",
-    "lesson.notes.6",
-    "lesson.notes.7",
-    "lesson.notes.8",
-    "lesson.notes.9",
-    "lesson.notes.10",
-)
 # Static CSS of the lesson page (no user text): the deck takes the whole screen under
 # Streamlit's transparent header, whose » (sidebar) and ⋮ (menu) buttons stay clickable.
 PAGE_CSS = """<style>
@@ -215,66 +189,12 @@ def order_set(d_model: int, heads: int, seed: int):
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def variance_block(seed: int, d_k: int | None) -> dict:
-    return data.variance_block(seed, d_k)
+    return measure.variance_block(seed, d_k)
 
 
 @st.cache_data(max_entries=1, ttl=3600, show_spinner=False)
 def cost_block() -> dict:
-    return data.cost_block()
-
-
-# ---- the header -------------------------------------------------------------------------------
-
-
-@cache
-def notes(lang: str) -> dict[str, list[list[str]]]:
-    """Teacher's notes per scene number ("1" … "10"): [["p" | "li", text], …]."""
-    out: dict[str, list[list[str]]] = {}
-    for number, key in enumerate(NOTE_KEYS, start=1):
-        lines = [line.strip() for line in t(key, lang).splitlines() if line.strip()]
-        out[str(number)] = [["li", ln[2:]] if ln.startswith("- ") else ["p", ln] for ln in lines]
-    return out
-
-
-@cache
-def listing() -> list[str]:
-    """§9's code: the skeleton's real source (inspect), its docstrings left out."""
-    lines = []
-    for fn in (skeleton.attention, skeleton.causal_mask):
-        src = inspect.getsource(fn).splitlines()
-        lines += [ln for ln in src if not ln.strip().startswith('"""')] + [""]
-    return lines[:-1]
-
-
-def numpy_lines(scale: bool, causal: bool) -> list[str]:
-    """§4: the numpy line of each step, as computed in the settings in force."""
-    scaled = "S = S / np.sqrt(d_k)" if scale else "S = S  # no ÷√d_k"
-    soft = "A = softmax(np.where(mask, S, -np.inf))" if causal else "A = softmax(S, axis=-1)"
-    return ["S = Q @ K.swapaxes(-1, -2)", scaled, soft, "O = A @ V"]
-
-
-def deck_areas() -> tuple[str, ...]:
-    """The text tables the deck shows whole: lesson.toml, each scene's lesson_sNN.toml and the
-    presenter view's words (never the teacher's notes, which go to the teacher alone)."""
-    scenes = tuple(area for area in SECTIONS if re.fullmatch(r"lesson_s\d\d", area))
-    return ("lesson", *scenes, "presenter")
-
-
-def strings(lang: str) -> dict[str, str]:
-    """Every string the deck shows, keyed as in the text tables (grep finds each use)."""
-    keys = (*(k for area in deck_areas() for k in SECTIONS[area]), *SHARED_KEYS)
-    return {key: t(key, lang) for key in keys}
-
-
-@cache
-def glossary(lang: str) -> list[list[str]]:
-    """The glossary (ui/text/glossary.toml), whole, in its order: [slug, term, definition,
-    example template or ""] per term (the deck fills an example's values, terms.js)."""
-    entries: dict[str, dict[str, str]] = {}
-    for key in SECTIONS["glossary"]:
-        slug, _, kind = key.removeprefix("glossary.").partition(".")
-        entries.setdefault(slug, {})[kind or "def"] = t(key, lang)
-    return [[slug, e["term"], e["def"], e.get("example", "")] for slug, e in entries.items()]
+    return measure.cost_block()
 
 
 # ---- which window this is: the projector, the presenter, a phone in a class -------------------
@@ -352,16 +272,16 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
         "lang": s.lang,
         "settings": settings_of(s),
         "notices": notices_for(s, bad),
-        "text": strings(s.lang),
+        "text": words.strings(s.lang),
         # Only the presenter window of the lesson's teacher gets the notes (gets_notes): §5's
         # state the answer, and the projector shows the address bar and whatever is on screen.
-        "notes": notes(s.lang) if gets_notes(window) else None,
-        "glossary": glossary(s.lang),
+        "notes": words.notes(s.lang) if gets_notes(window) else None,
+        "glossary": words.glossary(s.lang),
         "sets": sets,
         "order": order,
         "blocks": blocks,
-        "code": listing(),
-        "numpy": {f"{int(a)}|{int(c)}": numpy_lines(a, c) for a in (0, 1) for c in (0, 1)},
+        "code": words.listing(),
+        "numpy": {f"{int(a)}|{int(c)}": words.numpy_lines(a, c) for a in (0, 1) for c in (0, 1)},
         "cells": cell_counts(s.sentence),
         "heads_cost": data.heads_cost(*heads_of(user)),
         "example": DEFAULT_SENTENCE,

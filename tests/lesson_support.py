@@ -9,7 +9,9 @@ question is revealed (spoilers: the matching is plain Python, unit-tested withou
 
 from __future__ import annotations
 
+import json
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 from ui.lesson.data import SCENES
@@ -50,6 +52,16 @@ def phone_page(browser, base: str, query: str = ""):
     return page
 
 
+@contextmanager
+def on_phone(browser, base: str, query: str = ""):
+    """phone_page in a `with`: the phone's context is closed whatever the test finds."""
+    page = phone_page(browser, base, query)
+    try:
+        yield page
+    finally:
+        page.context.close()
+
+
 def settle(page) -> None:
     """Until no animation runs, no measurement is awaited, the server has caught up with the
     deck, and Streamlit is idle (never a sleep)."""
@@ -72,6 +84,12 @@ def where(page) -> tuple[int, int]:
 def press(page, key: str) -> None:
     page.keyboard.press(key)
     settle(page)
+
+
+def tap(locator) -> None:
+    """A finger on the element (a phone's touch), then the deck at rest."""
+    locator.tap()
+    settle(locator.page)
 
 
 def shot(page, name: str) -> Path:
@@ -252,3 +270,37 @@ def map_problems(page, min_px: float = 20) -> list[str]:
             out.append(f"map {k + 1}: {shown} of {n} tokens labelled")
         out += [f"map {k + 1}: numbers {px} px" for px in m["numbers"] if px < min_px]
     return out
+
+
+# ---- a scene's state and a phone's steps, as the scene tests read them ------------------------
+
+
+def step_id(page) -> str:
+    """The id of the step on screen (the scene's data-step-id)."""
+    return page.evaluate(f"() => {SCENE}.dataset.stepId")
+
+
+def values(page) -> dict:
+    """What the scene's canvas says it draws (its data-values, JSON)."""
+    return json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))
+
+
+def phone_shot(page, name: str) -> list[str]:
+    """A screenshot of the phone's step (test-artifacts/lesson/`name`), and what does not fit
+    its screen (phone_problems)."""
+    shot(page, name)
+    return phone_problems(page)
+
+
+def walk_phone(browser, base: str, scene: int, lang: str, more=None) -> list[str]:
+    """Every step of §scene on a new phone in `lang`: a screenshot of each
+    (sNN_<step>_<lang>_390x844.png), what does not fit its screen, and more(page, step)."""
+    page = phone_page(browser, base, f"?at={scene}&lang={lang}")
+
+    def check(step: int) -> list[str]:
+        found = phone_shot(page, f"s{scene:02d}_{step}_{lang}_{PHONE[0]}x{PHONE[1]}.png")
+        return found + (more(page, step) if more else [])
+
+    problems = walk_scene(page, scene, check)
+    page.context.close()
+    return problems

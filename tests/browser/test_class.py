@@ -1,6 +1,7 @@
 """The live class in Chromium, the deck's side (ui/lesson/class.js, class_panel.js): the teacher's
 projector (1024 × 768) and three phones (390 × 844), each a browser context of its own, against
-one `streamlit run launcher.py` with a real redis-server (REDIS_URL) for the module.
+one `streamlit run launcher.py` with a real redis-server (REDIS_URL) for the module (the fixtures:
+tests/browser/conftest.py; the windows and waits: tests/browser/class_support.py).
 
 The projector makes a class (/lesson?room=new), shows its code and QR code; the phones join
 (/lesson?join=CODE), answer the question, follow the teacher's reveal and the next scene, look
@@ -12,96 +13,25 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 import pytest
 
-from deploy.local import start_streamlit
-from deploy.redis_local import start_redis
+from tests.browser.class_support import (
+    SHOTS,
+    by_id,
+    joined,
+    new_class,
+    phone,
+    projector,
+    status,
+    wait_place,
+    wait_status,
+)
 from tests.browser_support import axe
-from tests.classroom.class_support import redis_or_skip
-from tests.lesson_support import LOAD_MS, PHONE, ROOT, SCENE, open_lesson, settle, where
+from tests.lesson_support import LOAD_MS, ROOT, where
 from ui.text import t
 
 pytestmark = pytest.mark.browser
-
-REPO = Path(__file__).resolve().parents[2]
-SHOTS = REPO / "docs" / "screenshots"  # CLASS_DOCS=1 writes the screenshots there
-PROJECTOR = (1024, 768)
-STATUS = f"{ROOT}.querySelector('[data-testid=\"class-status\"]')"
-
-
-def by_id(page, name: str):
-    return page.locator(f'[data-testid="{name}"]')
-
-
-def status(page) -> dict:
-    return page.evaluate(f"() => ({{...{STATUS}.dataset, text: {STATUS}.textContent}})")
-
-
-def wait_status(page, js: str, what: str) -> None:
-    """Until class-status's dataset (s) satisfies `js`, e.g. "s.state === 'joined'"."""
-    page.wait_for_function(
-        f"() => {{ const e = {STATUS}; if (!e) return false; const s = e.dataset; return {js}; }}",
-        timeout=LOAD_MS,
-        polling=100,
-    )
-
-
-def wait_place(page, scene: int, step: int) -> None:
-    """Until the deck shows §scene at step (0-based), and rests."""
-    page.wait_for_function(
-        f"() => {{ const s = {SCENE}; return !!s && s.dataset.scene === '{scene}'"
-        f" && s.dataset.step === '{step}'; }}",
-        timeout=LOAD_MS,
-        polling=100,
-    )
-    settle(page)
-
-
-@pytest.fixture(scope="module")
-def redis(tmp_path_factory):
-    """A redis-server of the module's own, with its append-only file (a restart keeps classes)."""
-    redis_or_skip()
-    server = start_redis(tmp_path_factory.mktemp("class-redis"), persist=True)
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def server(redis):
-    """The app with the class's routes, its classes in that redis-server."""
-    with start_streamlit("launcher.py", env={"REDIS_URL": redis.url}) as app:
-        yield app.url
-
-
-@pytest.fixture(scope="module")
-def teacher(browser, server):
-    """The projector, with a class made from /lesson?room=new: (page, code)."""
-    context = browser.new_context(viewport={"width": PROJECTOR[0], "height": PROJECTOR[1]})
-    page = context.new_page()
-    open_lesson(page, server, "?room=new", PROJECTOR)
-    by_id(page, "class-code").wait_for(timeout=LOAD_MS)
-    wait_status(page, "s.state === 'joined' && !!s.code", "the teacher's class")
-    code = status(page)["code"]
-    yield page, code
-    context.close()
-
-
-def phone(browser, server, query: str, lang: str = "zh"):
-    context = browser.new_context(
-        viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True, locale=lang
-    )
-    page = context.new_page()
-    open_lesson(page, server, query, PHONE)
-    return page
-
-
-def joined(browser, server, code: str):
-    page = phone(browser, server, f"?join={code}")
-    wait_status(page, "s.state === 'joined' && s.v !== ''", "the phone joined")
-    return page
-
 
 # ---- the projector ----------------------------------------------------------------------------
 
@@ -126,9 +56,7 @@ def test_the_projector_shows_a_short_code_a_large_qr_and_the_join_link(teacher, 
 
 
 def test_the_start_button_makes_a_class_and_a_reload_leads_it_again(browser, server):
-    context = browser.new_context(viewport={"width": PROJECTOR[0], "height": PROJECTOR[1]})
-    page = context.new_page()
-    open_lesson(page, server, "?at=2&lang=en", PROJECTOR)
+    page = projector(browser, server, "?at=2&lang=en")
     assert by_id(page, "class-bar").is_hidden()  # no class until the teacher starts one
     page.keyboard.press("?")  # the key list holds the teacher's tools: the class starts there
     by_id(page, "class-start").click()
@@ -148,7 +76,7 @@ def test_the_start_button_makes_a_class_and_a_reload_leads_it_again(browser, ser
     assert f"room={code}" in page.url
     assert page.evaluate(f"() => {ROOT}.querySelector('.class-tools').hidden") is False
     wait_place(page, 2, 0)
-    context.close()
+    page.context.close()
 
 
 # ---- the phones -------------------------------------------------------------------------------
@@ -356,12 +284,8 @@ def test_the_presenter_window_hears_the_class_and_its_actions_lead_it(browser, s
 def test_phones_take_the_teachers_sentence_and_are_told_when_e_twice_ends_the_class(
     browser, server
 ):
-    context = browser.new_context(viewport={"width": PROJECTOR[0], "height": PROJECTOR[1]})
-    page = context.new_page()
     sentence = "老师把书给了小红，因为她想读。"
-    open_lesson(page, server, f"?room=new&at=3&s={sentence}", PROJECTOR)
-    wait_status(page, "s.state === 'joined' && !!s.code", "a class of its own")
-    code = status(page)["code"]
+    page, code = new_class(browser, server, f"&at=3&s={sentence}")
     p = joined(browser, server, code)  # its own link names no sentence: it takes the class's
     deck = f"{ROOT}.querySelector('[data-testid=\"lesson\"]').parentNode.__lesson"
     p.wait_for_function(f"() => {deck}.header.settings.sentence === {sentence!r}", timeout=LOAD_MS)
@@ -376,7 +300,7 @@ def test_phones_take_the_teachers_sentence_and_are_told_when_e_twice_ends_the_cl
     assert status(p)["text"] == t("classroom.status.ended", "zh")
     assert by_id(p, "class-alone").is_visible()
     assert "join=" not in p.url and "room=" not in page.url  # a reload is the lesson alone
-    context.close()
+    page.context.close()
     p.context.close()
 
 
@@ -444,11 +368,8 @@ def test_the_real_presenter_window_shows_the_tally_and_its_reveal_reaches_the_ph
 ):
     """S on a projector that leads a class: the presenter window (presenter.js, its link carries
     room=CODE) leads no second class, hears the tally and its reveal reveals on the phone."""
-    context = browser.new_context(viewport={"width": PROJECTOR[0], "height": PROJECTOR[1]})
-    page = context.new_page()
-    open_lesson(page, server, "?room=new&at=1", PROJECTOR)
-    wait_status(page, "s.state === 'joined' && !!s.code", "a class of its own")
-    code = status(page)["code"]
+    page, code = new_class(browser, server, "&at=1")
+    context = page.context
     p = joined(browser, server, code)
     wait_place(p, 1, 0)
     p.locator('[data-testid="lesson-choice"]').first.click()

@@ -6,16 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lesson_support import (
-    DECK,
-    PHONE,
-    open_lesson,
-    phone_page,
-    phone_problems,
-    press,
-    shot,
-    walk_scene,
-)
+from tests.lesson_support import DECK, open_lesson, press, shot, walk_phone, walk_scene
 from tests.ui.lesson.test_s01 import raw_pronoun_labels
 from ui.text import t
 
@@ -26,15 +17,11 @@ WORDS = f"() => {DECK}.querySelector('[data-testid=\"lesson-canvas\"]').dataset.
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_word_is_drawn_on_a_phone_and_on_the_projector(browser, streamlit_server, lang):
-    page = phone_page(browser, streamlit_server, f"?at=1&lang={lang}")
+    def words(page, step: int) -> list[str]:
+        drawn = page.evaluate(WORDS)
+        return [] if drawn == "13/13" else [f"words drawn {drawn}"]
 
-    def check(step: int) -> list[str]:
-        shot(page, f"s01_{step}_{lang}_{PHONE[0]}.png")
-        words = page.evaluate(WORDS)
-        return phone_problems(page) + ([] if words == "13/13" else [f"words drawn {words}"])
-
-    problems = walk_scene(page, 1, check)
-    page.context.close()
+    problems = walk_phone(browser, streamlit_server, 1, lang, words)
     assert not problems, "\n".join(problems)
 
 

@@ -4,21 +4,18 @@ core's output, the question's right card is the row's top share, §2 says no for
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
 from demo_model import load_demo_model
 from tests.lesson_support import (
-    PHONE,
     SHOWN,
     open_lesson,
-    phone_page,
-    phone_problems,
     press,
     settle,
     shot,
+    values,
+    walk_phone,
     walk_scene,
 )
 from tests.ui.lesson.test_s02 import SENTENCE, mixed_row
@@ -37,7 +34,7 @@ def test_the_mix_is_real_and_equals_the_cores_output(page, streamlit_server):
     press(page, "ArrowRight")
     pressed = page.locator(f'{SIDE} [data-key^="head-"][aria-pressed="true"]')
     assert pressed.get_attribute("data-key") == f"head-{head}"
-    got = json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))
+    got = values(page)
     np.testing.assert_allclose(got, out[head, i], rtol=1e-4, atol=1e-5)
     top = int(np.argmax(w))
     said = page.locator('[data-testid="lesson-readout"]').inner_text()
@@ -81,12 +78,5 @@ def test_s2_says_it_in_words_before_the_formula(page, streamlit_server, lang):
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_step_fits_a_phone(browser, streamlit_server, lang):
-    page = phone_page(browser, streamlit_server, f"?at=2&lang={lang}")
-
-    def check(step: int) -> list[str]:
-        shot(page, f"s02_{step}_{lang}_{PHONE[0]}.png")
-        return phone_problems(page)
-
-    problems = walk_scene(page, 2, check)
-    page.context.close()
+    problems = walk_phone(browser, streamlit_server, 2, lang)
     assert not problems, "\n".join(problems)

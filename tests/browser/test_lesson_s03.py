@@ -6,16 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lesson_support import (
-    PHONE,
-    open_lesson,
-    phone_page,
-    phone_problems,
-    press,
-    settle,
-    shot,
-    walk_scene,
-)
+from tests.lesson_support import open_lesson, press, settle, shot, walk_phone, walk_scene
 from tests.ui.lesson.test_s03 import SENTENCE, largest_dimension
 from ui.text import t
 
@@ -39,14 +30,7 @@ def test_the_largest_number_is_said_as_people_count(page, streamlit_server, word
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_step_fits_a_phone_and_the_projector(browser, page, streamlit_server, lang):
-    phone = phone_page(browser, streamlit_server, f"?at=3&lang={lang}")
-
-    def check(step: int) -> list[str]:
-        shot(phone, f"s03_{step}_{lang}_{PHONE[0]}.png")
-        return phone_problems(phone)
-
-    problems = walk_scene(phone, 3, check)
-    phone.context.close()
+    problems = walk_phone(browser, streamlit_server, 3, lang)
     open_lesson(page, streamlit_server, f"?at=3&lang={lang}")
     walk_scene(page, 3, lambda step: [shot(page, f"s03_{step}_{lang}_1024.png")])
     assert not problems, "\n".join(problems)

@@ -4,36 +4,27 @@ and → reaching every step. The rules every step meets: tests/browser/test_less
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
 from demo_model import load_demo_model
 from tests.lesson_support import (
     ROOT,
-    SCENE,
     SENTENCE,
     map_problems,
     open_lesson,
     phone_page,
-    phone_problems,
+    phone_shot,
     press,
     settle,
     shot,
+    step_id,
+    values,
     where,
 )
 from ui.text import t
 
 pytestmark = pytest.mark.browser
-
-
-def values(page) -> dict:
-    return json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))
-
-
-def step_id(page) -> str:
-    return page.evaluate(f"() => {SCENE}.dataset.stepId")
 
 
 def chosen_head(page) -> int:
@@ -98,8 +89,7 @@ def test_on_a_phone_the_softmax_map_shows_its_numbers_and_each_step_fits(browser
     fonts = page.evaluate(f"() => {ROOT}.querySelector('canvas[data-cell]').dataset.cellFonts")
     assert fonts and min(float(v) for v in fonts.split(",")) >= 9  # numbers in every cell
     press(page, "ArrowRight")
-    assert step_id(page) == "exp" and phone_problems(page) == []
-    shot(page, "s04_phone_exp_en.png")
+    assert step_id(page) == "exp" and phone_shot(page, "s04_phone_exp_en.png") == []
     page.context.close()
 
 

@@ -6,8 +6,6 @@ the measurement itself against a plain loop: tests/ui/lesson/test_s05.py."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
@@ -16,28 +14,22 @@ from attention_core.analysis import row_entropy
 from demo_model import load_demo_model
 from tests.lesson_support import (
     ROOT,
-    SCENE,
     SENTENCE,
     map_problems,
     open_lesson,
     phone_page,
     phone_problems,
+    phone_shot,
     press,
     settle,
     shot,
+    step_id,
+    values,
 )
 from tests.ui.lesson.test_s05 import loop_variance
 from ui.text import t
 
 pytestmark = pytest.mark.browser
-
-
-def values(page) -> dict:
-    return json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))
-
-
-def step_id(page) -> str:
-    return page.evaluate(f"() => {SCENE}.dataset.stepId")
 
 
 def maps_shown(page) -> int:
@@ -117,8 +109,7 @@ def test_on_a_phone_a_tap_switches_the_one_map_and_it_fits(browser, streamlit_se
     page.locator('[data-testid="s5-flip"]').tap()
     settle(page)
     assert maps_shown(page) == 1 and t("lesson.scale_on", "en") in caption(page)
-    assert phone_problems(page) == []
-    shot(page, "s05_phone_reveal_en.png")
+    assert phone_shot(page, "s05_phone_reveal_en.png") == []
     page.context.close()
 
 

@@ -10,17 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from tests.lesson_support import (
-    DECK,
-    ROOT,
-    open_lesson,
-    phone_page,
-    phone_problems,
-    settle,
-    shot,
-    walk_scene,
-    where,
-)
+from tests.lesson_support import DECK, ROOT, open_lesson, settle, shot, walk_phone, where
 
 pytestmark = pytest.mark.browser
 
@@ -79,17 +69,12 @@ def test_the_question_is_judged_from_the_measured_fit(page, streamlit_server):
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_on_a_phone_every_step_fits_and_the_heading_keeps_d_64(browser, streamlit_server, lang):
-    page = phone_page(browser, streamlit_server, f"?at=7&lang={lang}")
-
-    def check(step):
-        shot(page, f"s07_{step}_390x844_{lang}.png")
-        found = phone_problems(page)
+    def heading(page, step: int) -> list[str]:
         if step == 1:
             assert "d = 64" in page.evaluate(CANVAS)
-        return found
+        return []
 
-    problems = walk_scene(page, 7, check)
-    page.context.close()
+    problems = walk_phone(browser, streamlit_server, 7, lang, heading)
     assert not problems, problems
 
 

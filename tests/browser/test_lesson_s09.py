@@ -13,7 +13,7 @@ from tests.lesson_support import (
     ROOT,
     open_lesson,
     phone_page,
-    phone_problems,
+    phone_shot,
     press,
     settle,
     shot,
@@ -112,20 +112,19 @@ def test_on_a_phone_the_code_then_the_map_and_the_question(browser, streamlit_se
     assert px >= 16
     wide = page.evaluate(f"() => {CODE}.scrollWidth <= {CODE}.clientWidth + 1")
     assert wide  # wrapped, not cut
-    shot(page, "s09_code_390x844_en.png")
-    assert not phone_problems(page)  # in English too: one screen, nothing cut
+    assert not phone_shot(
+        page, "s09_code_390x844_en.png"
+    )  # in English too: one screen, nothing cut
     press(page, "ArrowRight")
     assert code.is_hidden() and page.locator('[data-testid="lesson-choice"]').count() == 3
-    shot(page, "s09_ask_390x844_en.png")
-    assert not phone_problems(page)
+    assert not phone_shot(page, "s09_ask_390x844_en.png")
     press(page, "ArrowRight")  # the reveal: the verdict under the masked map
     assert page.locator('[data-testid="lesson-verdict"]').is_visible()
-    shot(page, "s09_mask_390x844_en.png")
-    assert not phone_problems(page)
+    assert not phone_shot(page, "s09_mask_390x844_en.png")
     press(page, "ArrowRight")  # the comparison: one map, a tap on the switch
     switch = page.locator('[data-testid="s9-causal"]')
     assert switch.is_checked()
-    assert not phone_problems(page)
+    assert not phone_shot(page, "s09_compare_on_390x844_en.png")
     switch.tap()
     settle(page)
     assert not switch.is_checked() and where(page) == (9, 3)

@@ -10,16 +10,7 @@ import pytest
 
 from demo_model.model import DEMO_PATH
 from pages import lesson as page_mod
-from tests.lesson_support import (
-    ROOT,
-    open_lesson,
-    phone_page,
-    phone_problems,
-    press,
-    settle,
-    shot,
-    where,
-)
+from tests.lesson_support import ROOT, open_lesson, phone_page, phone_shot, press, shot, tap, where
 from ui.settings import DEFAULTS
 
 pytestmark = pytest.mark.browser
@@ -65,14 +56,11 @@ def test_the_curve_names_its_sentences_and_the_other_sets_count(
 
 def test_on_a_phone_one_figure_and_a_tap_between_the_chain_and_the_map(browser, streamlit_server):
     page = phone_page(browser, streamlit_server, "?at=10&lang=en")
-    assert page.evaluate(MAPS) == [] and not phone_problems(page)  # the chain first
-    shot(page, "s10_chain_390x844_en.png")
-    page.locator('[data-testid="s10-which-1"]').tap()
-    settle(page)
+    assert page.evaluate(MAPS) == []  # the chain first
+    assert not phone_shot(page, "s10_chain_390x844_en.png")
+    tap(page.locator('[data-testid="s10-which-1"]'))
     assert len(page.evaluate(MAPS)) == 1 and where(page) == (10, 0)
-    assert not phone_problems(page)
-    shot(page, "s10_map_390x844_en.png")
+    assert not phone_shot(page, "s10_map_390x844_en.png")
     press(page, "ArrowRight")
-    assert not phone_problems(page)
-    shot(page, "s10_learned_390x844_en.png")
+    assert not phone_shot(page, "s10_learned_390x844_en.png")
     page.context.close()

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pages.lesson import NOTE_KEYS
 from tests.browser_support import axe
-from tests.lesson_support import LOAD_MS, PHONE, ROOT, SCENE, open_lesson, press, settle, where
+from tests.lesson_support import LOAD_MS, ROOT, SCENE, on_phone, open_lesson, press, settle, where
+from ui.lesson.words import note_keys
 from ui.text import t
 
 pytestmark = pytest.mark.browser
@@ -33,7 +33,7 @@ SEND_CLASS = "(s) => window.bc.postMessage({kind: 'class', state: s, from: 'proj
 
 def note_lines(lang: str = "zh") -> list[str]:
     out = []
-    for key in NOTE_KEYS:
+    for key in note_keys():
         for line in t(key, lang).splitlines():
             line = line.strip().removeprefix("- ").strip()
             if line:
@@ -82,7 +82,7 @@ def test_s_opens_the_presenter_and_the_two_windows_move_together(browser, stream
         assert presenter.viewport_size == LAPTOP
         assert where(presenter) == (3, 0)
         notes = panel_text(presenter, "presenter-notes")
-        first = t("lesson.notes.3", "zh").splitlines()[0].strip()
+        first = t("lesson.s3.notes", "zh").splitlines()[0].strip()
         assert t("lesson.notes_title", "zh") in notes and first in notes
         assert "W_Q" in notes
         assert "§3" in panel_text(presenter, "presenter-now")
@@ -96,7 +96,7 @@ def test_s_opens_the_presenter_and_the_two_windows_move_together(browser, stream
         assert where(presenter) == (3, 2)
         press(presenter, "4")  # a jump: a new scene, and its notes
         wait_at(projector, 4, 0)
-        first4 = t("lesson.notes.4", "zh").splitlines()[0].strip()
+        first4 = t("lesson.s4.notes", "zh").splitlines()[0].strip()
         presenter.wait_for_function(
             f"(s) => {PANEL}.querySelector('.p-notes').innerText.includes(s)",
             arg=first4,
@@ -229,30 +229,20 @@ def test_the_presenter_shows_the_tally_and_sends_the_teachers_actions(browser, s
 
 
 def test_a_phone_that_joined_a_class_has_no_notes(browser, streamlit_server):
-    context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True)
-    try:
-        phone = context.new_page()
-        open_lesson(phone, streamlit_server, "?join=K7MX2Q&at=5", PHONE)
+    with on_phone(browser, streamlit_server, "?join=K7MX2Q&at=5") as phone:
         assert_no_notes(phone)
         header = json.loads(phone.evaluate(RECEIVED))
         assert header["window"] == "joined"
         assert phone.evaluate(f"() => {HOST}.__lesson.channel") is None  # it follows no teacher
         assert phone.locator('[data-testid="lesson-notes-toggle"]').is_hidden()
         press(phone, "s")  # no key opens a notes window on a joined phone
-        assert len(context.pages) == 1
-    finally:
-        context.close()
+        assert len(phone.context.pages) == 1
 
 
 def test_a_phone_alone_has_no_presenter_button(browser, streamlit_server):
-    context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True)
-    try:
-        phone = context.new_page()
-        open_lesson(phone, streamlit_server, "?at=2", PHONE)
+    with on_phone(browser, streamlit_server, "?at=2") as phone:
         assert phone.locator('[data-testid="lesson-notes-toggle"]').is_hidden()
         assert_no_notes(phone)
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -12,10 +12,10 @@ from streamlit.testing.v1 import AppTest
 
 from demo_model import load_demo_model
 from pages import lesson as page
-from ui.lesson import data, deck
+from ui.lesson import data, deck, measure, words
 from ui.settings import DEFAULTS
 from ui.state import lab_for
-from ui.text import SECTIONS, t
+from ui.text import SECTIONS, TEXT, t
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,9 +55,11 @@ def test_the_lesson_sends_every_scenes_numbers_and_words():
     ok(at)
     header, arrays = payload(at)
     assert header["at"] == 1 and header["scenes"] == data.SCENES
-    assert set(header["text"]) >= set(SECTIONS["lesson"]) | set(SECTIONS["lesson_s05"])
-    assert not set(header["text"]) & set(SECTIONS["lesson_notes"])  # the notes are not the words
-    assert header["glossary"] == page.glossary("zh")
+    notes = set(words.note_keys())
+    shown = set(SECTIONS["lesson"]) | set(SECTIONS["lesson_s05"])
+    assert notes <= set(TEXT) and "lesson.s5.notes" in shown  # the scene's table holds its notes
+    assert set(header["text"]) >= shown - notes and not set(header["text"]) & notes  # nor the notes
+    assert header["glossary"] == words.glossary("zh")
     assert header["notes"] is None  # the presenter window's alone (test_lesson_presenter.py)
     user = header["sets"]["user"]
     assert (
@@ -149,7 +151,9 @@ def test_a_measurement_is_made_when_the_deck_asks_for_it():
     at.run()
     header, _ = payload(at)
     block = header["blocks"]["variance"]
-    assert block["d_k"] == sorted({*data.VAR_DKS, 12})  # and the lab's d_k, the one §5's maps use
+    assert block["d_k"] == sorted(
+        {*measure.VAR_DKS, 12}
+    )  # and the lab's d_k, the one §5's maps use
     assert header["blocks"]["cost"] is None
     ratio = np.array(block["raw"]) / np.array(block["d_k"])  # var(q·k) ≈ d_k, measured
     assert np.all(np.abs(ratio - 1) < 0.2) and np.all(np.abs(np.array(block["scaled"]) - 1) < 0.2)
@@ -176,7 +180,7 @@ def test_a_sentence_a_scene_cannot_use_is_named_and_the_example_comes_along(sent
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_scene_has_teachers_notes_with_a_question_for_the_class(lang):
-    notes = page.notes(lang)
+    notes = words.notes(lang)
     assert sorted(notes, key=int) == [str(k) for k in range(1, data.SCENES + 1)]
     for number, blocks in notes.items():
         assert any(kind == "li" for kind, _ in blocks), number

@@ -10,9 +10,8 @@ import struct
 import pytest
 
 import classroom
-from pages import lesson as page
 from tests.pages.test_lesson import ok, open_lesson
-from ui.lesson import data, deck
+from ui.lesson import data, deck, words
 from ui.text import t
 
 CODE = "K7MX2Q"  # a class code as the class's server makes them (no 0/O/1/I)
@@ -32,12 +31,13 @@ def raw_header(at) -> str:
 def note_lines(lang: str) -> list[str]:
     """Every line of every scene's notes, as the notes' table writes it ("- " taken off)."""
     lines = []
-    for key in page.NOTE_KEYS:
+    for key in words.note_keys():
         for line in t(key, lang).splitlines():
             line = line.strip().removeprefix("- ").strip()
             if line:
                 lines.append(line)
-    assert len(page.NOTE_KEYS) == data.SCENES and len(lines) >= 3 * data.SCENES
+    assert len(words.note_keys()) == data.SCENES and None not in words.note_keys()
+    assert len(lines) >= 3 * data.SCENES
     return lines
 
 
@@ -74,7 +74,7 @@ def test_the_presenter_window_alone_gets_every_scenes_notes(lang):
     text = raw_header(at)
     header = json.loads(text)
     assert header["window"] == "presenter"
-    assert header["notes"] == page.notes(lang)
+    assert header["notes"] == words.notes(lang)
     assert sorted(header["notes"], key=int) == [str(k) for k in range(1, data.SCENES + 1)]
     assert leaked(text, lang) == note_lines(lang)  # every line of every scene
     assert at.query_params["presenter"] == "1"  # a known link key: the address keeps it
@@ -95,7 +95,7 @@ def test_in_a_class_only_the_teachers_presenter_gets_the_notes(monkeypatch):
     ok(at)
     header = json.loads(raw_header(at))
     assert asked and asked[-1] == CODE
-    assert header["notes"] == page.notes("zh")
+    assert header["notes"] == words.notes("zh")
     other = open_lesson(room="ZZZZZZ", presenter="1")
     assert json.loads(raw_header(other))["notes"] is None
 

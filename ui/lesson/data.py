@@ -7,45 +7,35 @@ weights·V on the raw scores (softmax.js, tested against the core in Chromium).
 
 from __future__ import annotations
 
-import ctypes
 import functools
-import re
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from attention_core import experiments as ex
 from attention_core import tokenize
-from attention_core.analysis import attention_cost, generation_cost, qk_variance, rnn_states
+from attention_core.analysis import attention_cost, rnn_states
 from demo_model import describe_heads, job_onsets, load_demo_history, load_demo_model
 from demo_model.data import evalset
 from demo_model.lexicon import gender
 from demo_model.metrics import RELATIONS
 from demo_model.reading import ANSWER, NO_HEAD, PRONOUNS, best_head, read_token
 from demo_model.relations import questions_of
-from ui.explorer import units
 from ui.gloss import gloss, named, short_gloss, tag_name
 from ui.readings import TOLD
 from ui.state import Lab, focus_index
 
-# The scenes: one file each, scenes/sNN.js, listed in the deck's registry in lesson order (an
-# 11th scene is its file, its text table and its tests: registry.js says how).
+# The scenes: one file each, scenes/sNN.js, in lesson order (NN); an 11th scene is its file, its
+# text table (its words and its teacher's notes) and its tests: registry.js says how.
 SCENE_FILES = tuple(
-    name
-    for name in units.read_registry(Path(__file__).resolve().parent / "registry.js").files
-    if re.fullmatch(r"scenes/s\d\d\.js", name)
+    f"scenes/{path.name}"
+    for path in sorted((Path(__file__).resolve().parent / "scenes").glob("s[0-9][0-9].js"))
 )
 SCENES = len(SCENE_FILES)  # §1 … §10, the link's at=1 … 10
 NEEDS_TWO = (1, 2, 3, 4, 5, 6, 9, 10)  # scenes whose figure needs at least two tokens
 TRAINED_SCENES = (1, 6)  # scenes that always show the trained model
 PAIR = ("我打你", "你打我")  # §8, as in the article
-COST_NS = (128, 256, 512, 1024, 2048)  # §7: lengths whose plain attention is measured
-KV_TS = (16, 32, 64, 128, 256, 512, 1024)  # §7: generated lengths whose FLOPs are counted
-VAR_DKS = (1, 4, 8, 16, 32, 64, 128, 256, 512)  # §5: d_k of the variance (1: one q_i·k_i)
-VAR_SAMPLES = 4000  # §5: q·k pairs per d_k
 
 Say = Callable[..., str]  # t(key, **fmt) in the UI language
 
@@ -304,123 +294,6 @@ def order_part(d_model: int, heads: int, seed: int) -> tuple[dict, dict[str, np.
         info[f"diff{int(pos)}"] = demo["weights_diff"]  # max |A₂ − P·A₁·Pᵀ| over every head
         info[f"moved{int(pos)}"] = float(np.max(demo["output_diff"]))
     return info, arrays
-
-
-def variance_block(seed: int, d_k: int | None = None) -> dict:
-    """§5: var(q·k) of random unit-variance q, k against d_k, before and after ÷√d_k; at the
-    sentence's own d_k too (the one its maps use), when given."""
-    dks = sorted(set(VAR_DKS) | ({d_k} if d_k else set()))
-    est = [qk_variance(d, VAR_SAMPLES, seed) for d in dks]
-    return {
-        "d_k": dks,
-        "raw": [e.raw_variance for e in est],
-        "scaled": [e.scaled_variance for e in est],
-        "samples": VAR_SAMPLES,
-    }
-
-
-COST_ROUNDS = 7  # §7: rounds of timing, every length once per round (they share the noise)
-COST_RUN_MS = 2.0  # §7: a length's runs within a round add up to about this (its fastest counts)
-
-
-@contextmanager
-def one_blas_thread() -> Iterator[bool]:
-    """numpy's OpenBLAS on one thread while the block runs (True when it could be set): on a busy
-    machine BLAS threads that wait for each other's cores made n = 1024 take 10 to 80 times
-    n = 512's time, whatever the n² work; one thread times the work. Found by its symbol in the
-    loaded library (as threadpoolctl does); without it nothing changes."""
-    found = None
-    try:
-        with open("/proc/self/maps", encoding="utf-8") as maps:
-            paths = {line.split()[-1] for line in maps if "openblas" in line.lower()}
-        for path in sorted(p for p in paths if p.startswith("/")):
-            lib = ctypes.CDLL(path)
-            for pre in ("scipy_openblas", "openblas"):
-                for suf in ("64_", ""):
-                    get = getattr(lib, f"{pre}_get_num_threads{suf}", None)
-                    put = getattr(lib, f"{pre}_set_num_threads{suf}", None)
-                    if get and put and found is None:
-                        found = (get, put)
-    except OSError:
-        found = None
-    if found is None:
-        yield False
-        return
-    get, put = found
-    before = get()
-    put(1)
-    try:
-        yield True
-    finally:
-        put(before)
-
-
-def cost_times(
-    ns: Sequence[int], rounds: int = COST_ROUNDS, clock: Callable[[], float] = time.perf_counter
-) -> np.ndarray:
-    """(rounds, len(ns)) seconds of plain attention, warm: `rounds` rounds taking turns over the
-    lengths, after one round that is dropped; within a round each length runs at least 3 times
-    (a short one about COST_RUN_MS in all) and its fastest run counts. clock: the wall clock, or
-    this thread's CPU time when BLAS runs on it alone (a busy machine's waits left out)."""
-    fns = [ex.attention_fns(n)["plain"] for n in ns]
-    out = np.empty((rounds + 1, len(ns)))
-    for r in range(rounds + 1):  # round 0 warms up (allocation, BLAS threads) and is dropped
-        for k, fn in enumerate(fns):
-            t0 = clock()
-            fn()
-            best = clock() - t0
-            for _ in range(max(2, min(16, int(COST_RUN_MS / 1e3 / max(best, 1e-6))))):
-                t0 = clock()
-                fn()
-                best = min(best, clock() - t0)
-            out[r, k] = best
-    return out[1:]
-
-
-def fit_ends(ns: Sequence[int], ys: Sequence[float], keep: np.ndarray) -> list[float]:
-    """The least-squares line of log y on log n over the kept points, at its first and last n."""
-    x = np.log(np.asarray(ns, dtype=float)[keep])
-    slope, icpt = np.polyfit(x, np.log(np.asarray(ys, dtype=float)[keep]), 1)
-    return [float(np.exp(icpt + slope * x[0])), float(np.exp(icpt + slope * x[-1]))]
-
-
-def cost_block(ns: Sequence[int] = COST_NS, rounds: int = COST_ROUNDS) -> dict:
-    """§7: plain attention's measured time (fastest of the rounds) and peak memory at each n, and
-    ONE fit per measurement: the slope of log y on log n over the lengths where the n² work
-    dominates (n ≥ experiments.FIT_FROM: below it fixed costs rule), its range, and its spread:
-    the lowest and highest slope the same fit gives with any one round left out; doubling n
-    multiplies y by 2^slope. KV-cache FLOPs counted."""
-    with ex.MEASURING, one_blas_thread() as one:
-        # peak memory: the least of 3 runs (tracemalloc counts the server's other threads too)
-        runs = [ex.attention_fns(n)["plain"] for n in ns]
-        peak = [float(min(ex.peak_bytes(run) for _ in range(3))) for run in runs]
-        clock = time.thread_time if one else time.perf_counter  # CPU time of the one thread
-        times = cost_times(ns, rounds, clock)  # (rounds, len(ns))
-    secs = times.min(axis=0)
-    keep = ex.fit_points(ns, ex.FIT_FROM)
-    fit_ns = [n for n, k in zip(ns, keep, strict=True) if k]
-    rest = [np.delete(times, r, axis=0).min(axis=0) for r in range(rounds)]  # one round left out
-    spread = [ex.fit_slope(fit_ns, row[keep]) for row in rest]
-    ms, mib = secs * 1e3, np.asarray(peak) / 2**20
-    kv = [generation_cost(t, ex.COST_D, 1) for t in KV_TS]
-    return {
-        "n": list(ns),
-        "ms": [float(v) for v in ms],
-        "ms_rounds": [[float(s) * 1e3 for s in row] for row in times],  # (rounds, len(ns))
-        "mib": [float(v) for v in mib],
-        "fit": [fit_ns[0], fit_ns[-1]],  # the lengths the slopes are fitted on
-        "fit_ms": fit_ends(ns, ms, keep),  # the fitted line at fit[0] and fit[1], to draw it
-        "fit_mib": fit_ends(ns, mib, keep),
-        "slope_t": ex.fit_slope(ns, secs, ex.FIT_FROM),
-        "slope_t_spread": [min(spread), max(spread)],  # the same fit, any one round left out
-        "slope_m": ex.fit_slope(ns, peak, ex.FIT_FROM),
-        "rounds": rounds,
-        "one_thread": one,  # one BLAS thread, timed by its CPU time (else the wall clock)
-        "d": ex.COST_D,
-        "kv_t": list(KV_TS),
-        "kv_with": [float(c.flops_with_cache) for c in kv],
-        "kv_without": [float(c.flops_without_cache) for c in kv],
-    }
 
 
 def heads_cost(n: int, d_model: int, heads: int) -> dict:

@@ -21,7 +21,7 @@ from demo_model import describe_heads, load_demo_history, load_demo_model
 from demo_model.lexicon import gender
 from demo_model.reading import ANSWER, STATUSES, read_token
 from pages import lesson as page
-from ui.lesson import data, skeleton
+from ui.lesson import data, skeleton, words
 from ui.readings import TOLD
 from ui.settings import DEFAULTS
 from ui.state import lab_for
@@ -183,7 +183,7 @@ def test_s9s_weights_are_head_1_of_the_lessons_run_with_and_without_the_mask():
 
 
 def test_s9_shows_the_skeletons_real_source_as_the_article_writes_it():
-    lines = page.listing()
+    lines = words.listing()
     assert lines[0] == "def attention(X, W_Q, W_K, W_V, mask=None):"
     code = "\n".join(lines)
     says = ("Q = X @ W_Q", "scores = Q @ K.T / np.sqrt(d_k)", "np.where(mask, scores, -np.inf)")

@@ -1,4 +1,4 @@
-"""§7's numbers without a browser: the measured block's one fit (ui/lesson/data.py cost_block)
+"""§7's numbers without a browser: the measured block's one fit (ui/lesson/measure.py cost_block)
 against an independent numpy computation: the points are each length's fastest round, the slope
 is fitted on n ≥ 256 only (where the n² work dominates), its spread leaves one round out, the
 dashed line's ends lie on that fit; and the words the scene says with it exist in zh and en."""
@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ui.lesson import data
+from ui.lesson import measure
 from ui.text import t
 
-NS = list(data.COST_NS)
+NS = list(measure.COST_NS)
 
 
 def independent_fit(ns, ys, start=256):
@@ -27,19 +27,19 @@ def test_the_block_is_one_fit_of_its_own_points_over_the_lengths_where_n2_domina
     rng = np.random.default_rng(7)
     n = np.array(NS, dtype=float)
     clean = 0.08e-3 + 2e-9 * n**2.1  # seconds: a fixed cost, then about n^2.1
-    times = clean * (1 + 0.05 * rng.random((data.COST_ROUNDS, len(NS))))
+    times = clean * (1 + 0.05 * rng.random((measure.COST_ROUNDS, len(NS))))
     times[2] *= 3.0  # a round the machine was busy for
-    monkeypatch.setattr(data, "cost_times", lambda ns, rounds, clock: times.copy())
-    b = data.cost_block()
+    monkeypatch.setattr(measure, "cost_times", lambda ns, rounds, clock: times.copy())
+    b = measure.cost_block()
     best = times.min(axis=0) * 1e3
     np.testing.assert_allclose(b["ms"], best)
-    assert b["fit"] == [256, NS[-1]] and b["rounds"] == data.COST_ROUNDS
+    assert b["fit"] == [256, NS[-1]] and b["rounds"] == measure.COST_ROUNDS
     slope, icpt, x = independent_fit(NS, best)
     assert b["slope_t"] == pytest.approx(slope, abs=1e-9)
     np.testing.assert_allclose(b["fit_ms"], np.exp(icpt + slope * x[[0, -1]]), rtol=1e-9)
     loo = [
         independent_fit(NS, np.delete(times, r, axis=0).min(axis=0))[0]
-        for r in range(data.COST_ROUNDS)
+        for r in range(measure.COST_ROUNDS)
     ]
     assert b["slope_t_spread"] == pytest.approx([min(loo), max(loo)], abs=1e-9)
     assert (
@@ -53,8 +53,8 @@ def test_the_block_is_one_fit_of_its_own_points_over_the_lengths_where_n2_domina
 
 
 def test_a_real_measurement_is_warm_repeated_and_consistent():
-    b = data.cost_block()
-    assert len(b["ms_rounds"]) == data.COST_ROUNDS and all(
+    b = measure.cost_block()
+    assert len(b["ms_rounds"]) == measure.COST_ROUNDS and all(
         len(r) == len(NS) for r in b["ms_rounds"]
     )
     np.testing.assert_allclose(b["ms"], np.min(b["ms_rounds"], axis=0))

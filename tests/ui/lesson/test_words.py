@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pages import lesson as page
 from tests.lesson_support import spoilers
-from ui.lesson import data
+from ui.lesson import data, words
 from ui.text import SECTIONS, t
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -27,7 +26,7 @@ def test_each_scene_is_one_file_and_one_text_table_of_its_own():
     for k, name in enumerate(files, start=1):
         keys = set(SECTIONS[f"lesson_s{k:02d}"])
         assert keys and all(key.startswith(f"lesson.s{k}.") for key in keys), k
-        for part in ("title", "take"):
+        for part in ("title", "take", "notes"):  # notes: the teacher's (ui/lesson/words.py notes)
             assert f"lesson.s{k}.{part}" in keys, (k, part)
         code = (SCENE_DIR / name).read_text(encoding="utf-8")
         steps = re.findall(r'\bid: "([a-z][\w-]*)"', code)
@@ -46,23 +45,23 @@ TERM_MARK = re.compile(r"\[\[([a-z][a-z0-9_]*)(?:\|[^\]]+)?\]\]")
 def test_the_glossary_has_every_term_a_student_meets_in_both_languages(lang):
     """≥ 14 terms (issue 34), zh and en key for key, each with a name and a definition; the
     deck gets it whole and in order."""
-    entries = page.glossary(lang)
+    entries = words.glossary(lang)
     slugs = [slug for slug, *_ in entries]
     assert len(slugs) >= 14 and len(set(slugs)) == len(slugs)
     assert {"softmax", "query", "key", "value", "d_k", "variance", "gradient", "saturation",
             "head", "w_o", "rnn", "positions", "causal_mask", "kv_cache", "temperature",
             "entropy", "slope", "batch", "random_weights", "d_model"} <= set(slugs)  # fmt: skip
     assert all(term and len(definition) > 20 for _, term, definition, _ in entries)
-    zh, en = page.glossary("zh"), page.glossary("en")
+    zh, en = words.glossary("zh"), words.glossary("en")
     assert [e[0] for e in zh] == [e[0] for e in en]
     assert all(bool(a[3]) == bool(b[3]) for a, b in zip(zh, en, strict=True))
 
 
 def test_every_term_a_caption_marks_is_in_the_glossary():
-    slugs = {slug for slug, *_ in page.glossary("en")}
+    slugs = {slug for slug, *_ in words.glossary("en")}
     marked = {
         (key, slug)
-        for area in page.deck_areas()
+        for area in words.deck_areas()
         for key in SECTIONS[area]
         for lang in ("zh", "en")
         for slug in TERM_MARK.findall(t(key, lang))
