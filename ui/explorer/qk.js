@@ -101,6 +101,23 @@ function svgEl(doc, tag, attrs) {
   return e;
 }
 
+/** Where a point's label goes: above it on the side with room, else that side's below, else the
+    other side's above and below; the first whose box (text of `px`, CJK about 1 em a character)
+    meets no label in `placed` (the first, if every one does). Adds the box to `placed`. */
+function labelSpot(placed, px0, py0, side, text, px) {
+  const w = [...text].reduce((sum, c) => sum + (c.charCodeAt(0) > 0x2e80 ? px : px * 0.6), 0);
+  const right = px0 <= side * 0.6;
+  const spots = [[right, -7], [right, px + 7], [!right, -7], [!right, px + 7]].map(([r, dy]) => ({
+    x: px0 + (r ? 9 : -9), y: py0 + dy, anchor: r ? "start" : "end",
+    box: [r ? px0 + 9 : px0 - 9 - w, py0 + dy - px, w, px * 1.2],
+  }));
+  const apart = (a, b) => a[0] + a[2] <= b[0] || b[0] + b[2] <= a[0] || a[1] + a[3] <= b[1] || b[1] + b[3] <= a[1];
+  const free = (b) => placed.every((a) => apart(a, b));
+  const spot = spots.find((sp) => free(sp.box)) || spots[0];
+  placed.push(spot.box);
+  return spot;
+}
+
 /** One head's plane as SVG, side × side px. o: plane, f, causal, names (glossed), short (the
     labels), colour (the head's), ink (palette ink), T, title, px (its words' size; default the
     stylesheet's). The points are keyboard-reachable
@@ -137,6 +154,7 @@ function drawQkHead(doc, o, side) {
     .sort((a, b) => plane.keys[b][0] - plane.keys[a][0])];
   const items = [{ kind: "query", i: f }, ...order.map((j) => ({ kind: "key", i: j })),
     ...plane.queries.map((_, i) => ({ kind: "query", i })).filter((p) => p.i !== f)];
+  const placed = []; // the labels' boxes so far: a new one takes a side none of them covers
   const nodes = items.map((p, idx) => {
     const [x, y] = p.kind === "key" ? plane.keys[p.i] : plane.queries[p.i];
     const big = (p.kind === "query" && p.i === f) || (p.kind === "key" && strong.includes(p.i));
@@ -151,11 +169,11 @@ function drawQkHead(doc, o, side) {
         transform: `rotate(45 ${X(x)} ${Y(y)})` });
     g.append(shape);
     if (big) {
-      const left = X(x) > side * 0.6; // a label on the side with room
-      const t = svgEl(doc, "text", { x: X(x) + (left ? -9 : 9), y: Y(y) - 7, class: "qk-label", fill: ink.text,
-        "text-anchor": left ? "end" : "start",
-        ...(o.px ? { style: `font-size: ${o.px}px` } : {}) });
-      t.textContent = p.kind === "key" ? o.short[p.i] : `q ${o.short[p.i]}`;
+      const text = p.kind === "key" ? o.short[p.i] : `q ${o.short[p.i]}`;
+      const spot = labelSpot(placed, X(x), Y(y), side, text, o.px || 12);
+      const t = svgEl(doc, "text", { x: spot.x, y: spot.y, class: "qk-label", fill: ink.text,
+        "text-anchor": spot.anchor, ...(o.px ? { style: `font-size: ${o.px}px` } : {}) });
+      t.textContent = text;
       g.append(t);
     }
     const name = o.names[p.i];

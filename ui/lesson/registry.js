@@ -141,7 +141,7 @@ const LESSON = Object.seal({
   scheduleLayout: null, stepBack: null, stepNext: null, writeLink: null,
   // widgets.js: the controls a scene puts beside its figure; setLocal
   askBlock: null, fillSide: null, headPicker: null, pctText: null, quoteTok: null, setLocal: null,
-  wButton: null, wReadout: null, wSlider: null, wSwitch: null, wTokens: null,
+  wButton: null, wReadout: null, wSlider: null, wSwitch: null, wTokenSelect: null, wTokens: null,
   // overview.js: every scene's title (O, Esc); the printed handout, a page per scene
   buildHandout: null, handoutNow: null, overviewKey: null, printHandout: null,
   toggleOverview: null,
@@ -171,7 +171,7 @@ const LESSON = Object.seal({
   // mixstep.js: §4's step ④: A · V beside the weights, the focus row of O (on a phone: a column)
   paintMix: null, paintMixPhone: null, roomBesideV: null,
   // whystep.js: §5's steps "why" (var(q·k) ≈ d_k) and "grad" (a saturated row stops learning)
-  paintGrad: null, paintWhy: null,
+  paintGrad: null, paintWhy: null, varianceOr: null,
   // rnnchain.js: §1's step "rnn": an RNN's chain beside attention's one hop (across, or down)
   chainAcross: null, chainDown: null, chainHops: null,
   // qkstep.js: §6's steps "qk" and "qk0": one head's queries and keys in one plane (qk.js)

@@ -9,21 +9,29 @@ const { askBlock, labelsOf, pctText, penCells, penDone, penInkOn, penMeasure, pe
   penWrap, rampRgb, roomOf, scenePen, tx, weightsOf } = LESSON;
 
 const SUBSCRIPT = "₀₁₂₃₄₅₆₇₈₉";
+
+/** §5's variance block, or null while the server measures it (asked for once): then the canvas
+    says so, in its middle and its label, and the readout is empty. drawn: scenePen's answer. */
+function varianceOr(drawn, canvas, readout) {
+  const { D, W, H, base, pen } = drawn;
+  const block = D.header.blocks.variance;
+  if (block) return block;
+  askBlock(D, "variance");
+  penText(pen, tx(D, "lesson.measuring"), W / 2, H / 2, { px: base, align: "center" });
+  penDone(pen);
+  canvas.setAttribute("aria-label", tx(D, "lesson.measuring"));
+  readout.textContent = "";
+  return null;
+}
 const sub = (n) => String(n).split("").map((c) => SUBSCRIPT[Number(c)]).join("");
 
 /** The reasoning in lines, each with what was measured (the variance block: one product q_i·k_i
     is d_k = 1; the sentence's d_k; ÷√d_k). */
 function paintWhy(S, canvas, readout) {
-  const { D, W, H, base, pen } = scenePen(S, canvas);
-  const block = D.header.blocks.variance;
-  if (!block) {
-    askBlock(D, "variance");
-    penText(pen, tx(D, "lesson.measuring"), W / 2, H / 2, { px: base, align: "center" });
-    penDone(pen);
-    canvas.setAttribute("aria-label", tx(D, "lesson.measuring"));
-    readout.textContent = "";
-    return;
-  }
+  const drawn = scenePen(S, canvas);
+  const { D, W, H, base, pen } = drawn;
+  const block = varianceOr(drawn, canvas, readout);
+  if (!block) return;
   const d = S.part.d_k;
   const one = block.d_k.indexOf(1);
   const k = block.d_k.indexOf(d);
@@ -138,4 +146,4 @@ function s5Times(r) {
   return r >= 100 ? Math.round(r).toLocaleString("en") : r.toFixed(r >= 10 ? 0 : 1);
 }
 
-return { paintGrad, paintWhy };
+return { paintGrad, paintWhy, varianceOr };

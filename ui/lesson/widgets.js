@@ -156,5 +156,20 @@ function askBlock(D, name) {
   D.api?.setTriggerValue("block", name);
 }
 
-return { askBlock, fillSide, headPicker, pctText, quoteTok, setLocal, wButton,
+/** A word of the sentence picked on a phone: one select (thirteen chips would take three lines of
+    the screen); `id` is its data-key and data-testid. */
+function wTokenSelect(S, id, legend, part, chosen, onPick) {
+  const label = make(S.doc, "label", "pick");
+  const sel = make(S.doc, "select", "", { "data-key": id, "data-testid": id });
+  part.tokens.forEach((tok, i) => {
+    const o = make(S.doc, "option", "", { value: String(i) }, `${i + 1}. ${tok.named || tok.t}`);
+    o.selected = i === chosen;
+    sel.append(o);
+  });
+  sel.addEventListener("change", () => onPick(Number(sel.value)));
+  label.append(make(S.doc, "span", "", {}, legend), sel);
+  return label;
+}
+
+return { askBlock, fillSide, headPicker, pctText, quoteTok, setLocal, wButton, wTokenSelect,
   wReadout, wSlider, wSwitch, wTokens };

@@ -133,7 +133,9 @@ function s1Paint(S, canvas, step, bars, chain) {
   const important = [q, ...(quiz.top !== null ? [quiz.top] : []), ...quiz.choices.map((c) => c.i)];
   canvas.dataset.words = `${s1Labels(S, pen, x, labelsY, important, base)}/${n}`;
   if (step === 0) {
-    s1Arcs(pen, x, labelsY - 6, quiz, colW);
+    const arcY = labelsY - 6; // a row: arcs bulge up
+    const arcUp = (c, span) => [(x(q) + x(c.i)) / 2, arcY - Math.min(arcY * 0.9, span * colW * 0.6)];
+    s1Arcs(pen, quiz, (i) => [x(i), arcY], arcUp);
     penText(pen, "?", x(q), labelsY - 10, {
       px: base * 2.4,
       align: "center",
@@ -190,7 +192,9 @@ function s1Column(S, pen, o) {
     }
   });
   if (step === 0) {
-    s1ColumnArcs(pen, x0 - 4, y, quiz, rowH, barMax);
+    const arcX = x0 - 4; // a column: arcs bulge right, into the bars' room
+    const arcRight = (c, span) => [arcX + Math.min(barMax, span * rowH * 0.8), (y(q) + y(c.i)) / 2];
+    s1Arcs(pen, quiz, (i) => [arcX, y(i)], arcRight);
     penText(pen, "?", x0 + px * 0.3, y(q), { px: px * 1.6, colour: ink.warm, weight: 700 });
   } else {
     const bh = Math.max(3, rowH * 0.62);
@@ -206,40 +210,18 @@ function s1Column(S, pen, o) {
   if (step >= 2) chainDown(S, pen, { cx, r, y, rowH, p: chain, base, bottom: top + n * rowH });
 }
 
-/** Step 0 in a column: dashed arcs from the pronoun's row to each choice's, bulging right. */
-function s1ColumnArcs(pen, x, y, quiz, rowH, room) {
+/** Step 0: dashed arcs from the pronoun to each word the class may choose; at(i) is word i's
+    point, bend(c, span) the curve's control point for choice c, span its distance in words. */
+function s1Arcs(pen, quiz, at, bend) {
   const { ctx } = pen;
   ctx.save();
   ctx.setLineDash([8, 6]);
   ctx.lineWidth = 3;
   ctx.strokeStyle = pen.ink.line;
   for (const c of quiz.choices) {
-    const span = Math.abs(c.i - quiz.query) * rowH;
     ctx.beginPath();
-    ctx.moveTo(x, y(quiz.query));
-    ctx.quadraticCurveTo(x + Math.min(room, span * 0.8), (y(quiz.query) + y(c.i)) / 2, x, y(c.i));
-    ctx.stroke();
-  }
-  ctx.restore();
-}
-
-/** Step 0: dashed arcs from the pronoun to each word the class may choose. */
-function s1Arcs(pen, x, y, quiz, colW) {
-  const { ctx } = pen;
-  ctx.save();
-  ctx.setLineDash([8, 6]);
-  ctx.lineWidth = 3;
-  ctx.strokeStyle = pen.ink.line;
-  for (const c of quiz.choices) {
-    const span = Math.abs(c.i - quiz.query) * colW;
-    ctx.beginPath();
-    ctx.moveTo(x(quiz.query), y);
-    ctx.quadraticCurveTo(
-      (x(quiz.query) + x(c.i)) / 2,
-      y - Math.min(y * 0.9, span * 0.6),
-      x(c.i),
-      y,
-    );
+    ctx.moveTo(...at(quiz.query));
+    ctx.quadraticCurveTo(...bend(c, Math.abs(c.i - quiz.query)), ...at(c.i));
     ctx.stroke();
   }
   ctx.restore();

@@ -3,9 +3,9 @@
    one whose mix is real (MIX_MIN), unless the class picks a word or a head. */
 
 const { addScene, animate, arr, divisorOf, fillSide, focusIn, fontsOf, headPicker, headWeights,
-  make, mixRows, pctText, penCells, penDone, penFont, penOutline, penText, penTry, penWrap,
+  mixRows, pctText, penCells, penDone, penFont, penOutline, penText, penTry, penWrap,
   quoteTok, rampRgb, rankRow, roomOf, sceneCanvas, scenePen, setLocal, tx, wReadout,
-  wTokens } = LESSON;
+  wTokenSelect, wTokens } = LESSON;
 
 // The second and third shares together at least this: the row mixes several cards' contents,
 // it does not copy one (the pronoun head gives 小明 100%: a lookup, no mix).
@@ -48,7 +48,7 @@ addScene({
         const pick = !mixing
           ? null
           : phone || S.D.header.lang === "en" // English chips carry glosses: seven lines
-            ? s2Select(S, legend, part, i, onPick)
+            ? wTokenSelect(S, "s2-query", legend, part, i, onPick)
             : wTokens(S, legend, part, i, onPick, "s2-query");
         const heads =
           part.h > 1 && !phone && mixing
@@ -145,19 +145,6 @@ function s2Example(S) {
   return { q: part.tokens[i].t, a: score(a), b: score(b ?? a), wa: share(a), wb: share(b ?? a) };
 }
 
-/** The query word on a phone: one select (thirteen chips would take three lines of the screen). */
-function s2Select(S, legend, part, chosen, onPick) {
-  const label = make(S.doc, "label", "pick");
-  const sel = make(S.doc, "select", "", { "data-key": "s2-query", "data-testid": "s2-query" });
-  part.tokens.forEach((tok, i) => {
-    const o = make(S.doc, "option", "", { value: String(i) }, `${i + 1}. ${tok.named || tok.t}`);
-    o.selected = i === chosen;
-    sel.append(o);
-  });
-  sel.addEventListener("change", () => onPick(Number(sel.value)));
-  label.append(make(S.doc, "span", "", {}, legend), sel);
-  return label;
-}
 
 /** Which cards fit: every key in sentence order, or the heaviest ones and a "+ m" card. */
 function s2Cards(w, n, room) {

@@ -1,8 +1,8 @@
 /* §3 one word's three faces: its x times W_Q, W_K, W_V gives q, k, v. */
 
-const { addScene, animate, arr, fillSide, focusIn, make, penArrow, penCells, penDone, penLine,
+const { addScene, animate, arr, fillSide, focusIn, penArrow, penCells, penDone, penLine,
   penOutline, penText, penTry, penWrap, rampRgb, roomOf, sceneCanvas, scenePen, setLocal, tx,
-  wReadout, wTokens } = LESSON;
+  wReadout, wTokenSelect, wTokens } = LESSON;
 
 const S3_NAMES = ["Q", "K", "V"];
 
@@ -30,7 +30,7 @@ addScene({
         const legend = tx(S.D, "lesson.s3.pick");
         fillSide(S, [
           roomOf(S.D).phone
-            ? s3Select(S, legend, part, i, onPick)
+            ? wTokenSelect(S, "s3-token", legend, part, i, onPick)
             : wTokens(S, legend, part, i, onPick, "s3-token"),
           readout,
         ]);
@@ -219,19 +219,6 @@ function s3HeadTicks(pen, x, y, w, h, part) {
   }
 }
 
-/** The word on a phone: one select (thirteen chips would take three lines of the screen). */
-function s3Select(S, legend, part, chosen, onPick) {
-  const label = make(S.doc, "label", "pick");
-  const sel = make(S.doc, "select", "", { "data-key": "s3-token", "data-testid": "s3-token" });
-  part.tokens.forEach((tok, i) => {
-    const o = make(S.doc, "option", "", { value: String(i) }, `${i + 1}. ${tok.named || tok.t}`);
-    o.selected = i === chosen;
-    sel.append(o);
-  });
-  sel.addEventListener("change", () => onPick(Number(sel.value)));
-  label.append(make(S.doc, "span", "", {}, legend), sel);
-  return label;
-}
 
 /** The dimension with the largest |value|, 0-based (the words count from 1). */
 function argmaxAbs(a) {

@@ -5,10 +5,10 @@
    steps "why" and "grad" are whystep.js's. */
 
 const { rowSpread } = VIEW;
-const { addScene, animate, arr, askBlock, decadeTicks, divisorOf, drawChart, fillSide, focusIn,
-  logAxis, make, NO_JOB, paintGrad, paintWhy, pctText, penDone, penLine, penText, penTry, roomOf,
-  sceneCanvas, scenePen, sceneView, setLocal, tx, viewHeader, wButton, weightsOf, wReadout,
-  wSlider, wSwitch } = LESSON;
+const { addScene, animate, arr, decadeTicks, divisorOf, drawChart, fillSide, focusIn,
+  logAxis, make, NO_JOB, paintGrad, paintWhy, pctText, penDone, penLine, penTry, roomOf,
+  sceneCanvas, scenePen, sceneView, setLocal, tx, varianceOr, viewHeader, wButton, weightsOf,
+  wReadout, wSlider, wSwitch } = LESSON;
 
 function s5Tau(S, part) {
   return S.local.tau ?? divisorOf(S, part);
@@ -258,16 +258,10 @@ function s5Sweep(S, map, slider, repaint) {
 }
 
 function s5Chart(S, canvas, readout) {
-  const { D, W, H, base, pen } = scenePen(S, canvas);
-  const block = D.header.blocks.variance;
-  if (!block) {
-    askBlock(D, "variance");
-    penText(pen, tx(D, "lesson.measuring"), W / 2, H / 2, { px: base, align: "center" });
-    penDone(pen);
-    canvas.setAttribute("aria-label", tx(D, "lesson.measuring"));
-    readout.textContent = "";
-    return;
-  }
+  const drawn = scenePen(S, canvas);
+  const { D, W, H, base, pen } = drawn;
+  const block = varianceOr(drawn, canvas, readout);
+  if (!block) return;
   const lo = Math.min(...block.scaled) * 0.5;
   const hi = Math.max(...block.raw) * 1.6;
   const ink = pen.ink;
