@@ -21,7 +21,7 @@ from attention_core.experiments import cell_counts
 from ui import explorer, palette, sidebar, state
 from ui.lesson import data, deck, measure, skeleton, words
 from ui.lesson.class_text import class_text
-from ui.links import MAX_URL_SENTENCE
+from ui.links import MAX_URL_SENTENCE, parse_query
 from ui.routing import ensure_router
 from ui.settings import DEFAULT_SENTENCE, Settings
 from ui.text import t
@@ -112,8 +112,14 @@ def class_of(lang: str) -> dict:
 # ---- what the deck sends back: a new sentence ---------------------------------------------------
 
 
+# The teacher's model a following phone takes with the sentence (the class's setup: settings_of's
+# names → the link's), read as a link is read: a forged value is clamped or dropped.
+FOLLOWED = {"weights": "w", "d": "d", "h": "h", "seed": "seed", "pos": "pos", "mode": "mode"}
+
+
 def apply_deck() -> None:
-    """on_deck_change: a new sentence from the deck's sentence box (nothing else reruns)."""
+    """on_deck_change: a new sentence from the deck's sentence box, or a class's sentence and
+    model for a phone that follows it (nothing else reruns)."""
     ss = st.session_state
     got = (ss.get(deck.KEY) or {}).get("deck")
     if not isinstance(got, dict):
@@ -121,6 +127,11 @@ def apply_deck() -> None:
     if isinstance(got.get("sentence"), str):
         ss["sentence"] = got["sentence"][:MAX_URL_SENTENCE]
         ss["focus_text"] = ""
+    if isinstance(got.get("model"), dict):
+        params = {FOLLOWED[k]: [str(int(v) if isinstance(v, bool) else v)[:16]]
+                  for k, v in got["model"].items() if k in FOLLOWED}  # fmt: skip
+        found, _ = parse_query(params, trained_ok=state.trained_available())
+        ss.update(found)
     if isinstance(got.get("seq"), int):
         ss[ACK] = got["seq"]
 

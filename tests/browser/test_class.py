@@ -285,12 +285,16 @@ def test_phones_take_the_teachers_sentence_and_are_told_when_e_twice_ends_the_cl
     browser, server
 ):
     sentence = "老师把书给了小红，因为她想读。"
-    page, code = new_class(browser, server, f"&at=3&s={sentence}")
+    page, code = new_class(browser, server, f"&at=3&s={sentence}&w=random&seed=5&d=32&h=2")
     p = joined(browser, server, code)  # its own link names no sentence: it takes the class's
     deck = f"{ROOT}.querySelector('[data-testid=\"lesson\"]').parentNode.__lesson"
     p.wait_for_function(f"() => {deck}.header.settings.sentence === {sentence!r}", timeout=LOAD_MS)
+    mine = p.evaluate(f"() => {deck}.header.settings")
+    assert (mine["weights"], mine["seed"], mine["d"], mine["h"]) == ("random", 5, 32, 2)
     wait_place(p, 3, 0)
-    assert p.evaluate(f"() => {deck}.seq") == 1  # one rerun for the sentence, none per step
+    assert (
+        p.evaluate(f"() => {deck}.seq") == 1
+    )  # one rerun for the sentence and model, none per step
     page.keyboard.press("Escape")  # the join panel stays; Esc is the deck's
     page.keyboard.press("e")
     assert status(page)["state"] == "joined"  # once is not enough

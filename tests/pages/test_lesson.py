@@ -143,6 +143,24 @@ def test_only_a_new_sentence_comes_back_from_the_deck(monkeypatch):
     assert ss[page.ACK] == 4
 
 
+def test_a_following_phone_takes_the_teachers_model_read_as_a_link(monkeypatch):
+    """A class's setup carries the teacher's model: the phone's session takes it, each value
+    checked as a share link's would be (out of range clamped, unknown dropped), nothing else."""
+    ss = {deck.KEY: {"deck": {"sentence": "你好。", "seq": 5, "model": {
+        "weights": "random", "d": 32, "h": 2, "seed": 7, "pos": True, "mode": "char",
+        "scale": False, "lang": "en"}}}}  # fmt: skip
+    monkeypatch.setattr(page.st, "session_state", ss)
+    page.apply_deck()
+    got = {k: ss[k] for k in ("weights", "d_model", "heads", "seed", "pos", "mode")}
+    assert got == {"weights": "random", "d_model": 32, "heads": 2, "seed": 7, "pos": True,
+                   "mode": "char"}  # fmt: skip
+    assert not {"scale", "lang", "classroom"} & set(ss)
+    ss[deck.KEY] = {"deck": {"seq": 6, "model": {"d": 10**9, "h": "<b>", "weights": "evil"}}}
+    page.apply_deck()
+    assert ss["d_model"] < 10**9 and ss["weights"] == "random"  # clamped; "evil" dropped
+    assert isinstance(ss["heads"], int) and ss["d_model"] % ss["heads"] == 0  # "<b>" never taken
+
+
 def test_a_measurement_is_made_when_the_deck_asks_for_it():
     at = open_lesson(at="7")
     header, _ = payload(at)

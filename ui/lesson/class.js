@@ -44,7 +44,7 @@ function newClass(role, code) {
     sent: "", // the last place posted (the teacher's), as JSON
     sending: false,
     queued: false,
-    askedSentence: "", // the sentence a phone asked its server for (once)
+    askedSentence: "", // the sentence and model a phone asked its server for (once)
     endArmed: 0, // the time E was pressed once
     outbox: null, // a phone's answer being sent, or the one to send after it
     // what the deck's earlier files call (they run before this one): stage.js after every step

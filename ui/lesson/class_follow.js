@@ -67,8 +67,13 @@ function endLocally(D) {
   speak(D.els.live, classWord(D, "ended"));
 }
 
-/** The phone's sentence and numbers are the teacher's: the sentence asked of this phone's server
-    once (one rerun), the measured figures (header.blocks) taken as they are. */
+// The teacher's model settings a phone takes (pages/lesson.py FOLLOWED: settings_of's names).
+const FOLLOWED = ["weights", "d", "h", "seed", "pos", "mode"];
+
+/** The phone's sentence, model and numbers are the teacher's: the sentence and the model's
+    settings (weights, d, h, seed, positions, word or character) asked of this phone's server once
+    (one rerun, which reads them as a link is read), the measured figures (header.blocks) taken as
+    they are. */
 function useSetup(D, setup) {
   const K = D.klass;
   if (!setup || !D.header) return;
@@ -76,10 +81,15 @@ function useSetup(D, setup) {
     if (setup.blocks?.[name]) D.header.blocks[name] = setup.blocks[name];
   }
   const s = setup.sentence;
-  if (typeof s === "string" && s && s !== D.header.settings.sentence && s !== K.askedSentence) {
-    K.askedSentence = s;
+  const mine = D.header.settings;
+  const model = {};
+  for (const k of FOLLOWED) if (k in (setup.settings || {})) model[k] = setup.settings[k];
+  const differs = s !== mine.sentence || FOLLOWED.some((k) => k in model && model[k] !== mine[k]);
+  const asked = JSON.stringify([s, model]);
+  if (typeof s === "string" && s && differs && asked !== K.askedSentence) {
+    K.askedSentence = asked;
     D.example = {};
-    D.api?.setStateValue("deck", { seq: (D.seq += 1), sentence: s });
+    D.api?.setStateValue("deck", { seq: (D.seq += 1), sentence: s, model });
     D.pending = D.seq;
     delete D.els.root.dataset.synced;
   }
