@@ -5,7 +5,7 @@
    EXP_STEP to its steps and draws it with paintExp(S, canvas, readout). */
 
 const { arr, divisorOf, focusIn, labelsOf, penCells, penDone, penMeasure, penText, penWrap,
-  pickHead, rampRgb, scenePen, tx } = LESSON;
+  pickHead, rampRgb, roomOf, scenePen, tx } = LESSON;
 
 /** The step's place in §4's steps, between ③ and ④ (not a matrix step). */
 const EXP_STEP = { id: "exp", label: "lesson.s4.step_exp", caption: "lesson.s4.cap.exp" };
@@ -93,12 +93,17 @@ function s4X(v) {
 }
 
 /** The table of ③′: a header, a line per key, Σ last; the share column with its bar in the
-    weights' colours. Its type shrinks (never under 14 px) until the widest line fits. */
+    weights' colours. Its type shrinks until the widest line fits, never under 20 px on a projector
+    (read from the back; paintExp gives it the rows that fit at the room's type) nor 14 px on a
+    phone (held close). */
 function s4Table(S, pen, lines, o) {
   const D = S.D;
   const rows = lines.length;
   const rowH = Math.min(o.base * 1.6, (o.H - o.top) / rows);
+  const phone = roomOf(D).phone;
+  const least = phone ? 14 : 20;
   let px = Math.min(o.base, Math.floor(rowH / 1.25));
+  if (!phone) px = Math.max(least, px);
   const gap = () => px * 1.2;
   const widths = () =>
     [0, 1, 2, 3].map((c) =>
@@ -106,7 +111,7 @@ function s4Table(S, pen, lines, o) {
     );
   let w = widths();
   const bar = () => Math.min(200, o.W * 0.25);
-  while (px > 14 && w.reduce((a, b) => a + b, 0) + 3 * gap() + bar() > o.W) {
+  while (px > least && w.reduce((a, b) => a + b, 0) + 3 * gap() + bar() > o.W) {
     px -= 1;
     w = widths();
   }

@@ -53,7 +53,8 @@ function paintMix(S, pen, g, head, w, alpha, base) {
   const mid = top + (n * c) / 2;
   penText(pen, "·", xV - 12, mid, { px: Math.round(base * 1.4), align: "center", weight: 700 });
   const i = focusIn(S, part);
-  const yO = top + n * c + Math.max(8, c / 2); // O's focus row, under V: its columns are V's
+  // O's focus row, under V: its columns are V's (s04.js s4MixBelow fits the map to leave room)
+  const yO = top + n * c + Math.max(8, c / 2);
   penText(pen, "=", xV - 12, yO + c / 2, { px: Math.round(base * 1.2), align: "center", weight: 700 });
   penCells(pen, xV, yO, d * cv, c, 1, d, (r, k) => rampRgb(D.luts.signed, out[i * d + k], -lo, lo));
   penOutline(pen, xV, yO, d * cv, c);

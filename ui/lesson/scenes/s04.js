@@ -254,8 +254,25 @@ function s4Geometry(S, kept, w, h, fonts) {
   const gFull = mapGeometry(ctx, full, w, h, fonts);
   const small = labelsOf(S.D, part, { w: roomBesideV(part, w, gFull.left), h: h - fonts.label * 1.4 });
   const left = mapGeometry(ctx, small, w, h, fonts).left;
-  const gSmall = mapGeometry(ctx, small, roomBesideV(part, w, left), h - fonts.label * 1.4, fonts);
+  const room = h - fonts.label * 1.4; // ④'s "A" and "V" above the map
+  let maxH = room;
+  let gSmall = mapGeometry(ctx, small, roomBesideV(part, w, left), maxH, fonts);
+  for (let k = 0; k < 4; k++) {
+    // O's focus row and its words under V (mixstep.js paintMix) stay inside the figure too
+    const over = s4MixBelow(gSmall, fonts.label) - room;
+    if (over <= 0) break;
+    maxH -= Math.ceil(over);
+    gSmall = mapGeometry(ctx, small, roomBesideV(part, w, left), maxH, fonts);
+  }
   return Object.assign(kept, { key, gFull, gSmall, full, small });
+}
+
+/** How far below a map's origin (geometry g) step ④'s last line ends: mixstep.js paintMix puts
+    O's focus row under V, a cell and max(8, cell / 2) below the map, then its words (a line of
+    `base` px). */
+function s4MixBelow(g, base) {
+  const c = g.cell;
+  return g.top + g.n * c + Math.max(8, c / 2) + c + 4 + base * 1.25;
 }
 
 function s4Words(S, canvas, readout, step, head, layers, i) {
