@@ -46,6 +46,9 @@ addScene({
   ],
   words: (S) => s6Words(S),
   take: (S) => {
+    // the cost of many heads is the split step's point: said there alone, it leaves the head
+    // steps' side panel the room their readouts need (1024 × 768 in English)
+    if (S.steps[S.D.step]?.id !== "split") return "";
     const c = S.D.header.heads_cost;
     const part = S.tpart;
     return tx(S.D, "lesson.s6.take", {
@@ -181,9 +184,12 @@ function s6Why(S, k) {
     S.local.causal, new Float64Array(n * n)); // prettier-ignore
   const j = rankRow(w, n, i)[0];
   const job = part.jobs[k];
-  const tok = (x) => (roomOf(D).phone ? part.tokens[x].t : quoteTok(D, part.tokens[x]));
-  return tx(D, "lesson.s6.why", { head: k + 1, job: job.name, hits: job.measured, q: tok(i),
-    k: tok(j), w: pctText(w[i * n + j]) }); // prettier-ignore
+  // the tokens bare and the counts short: the verdict stands under the readout, which glosses
+  // the tokens and names the test set in full (a side panel 250 px wide at 1024 × 768)
+  const tok = (x) => part.tokens[x].t;
+  const hits = tx(D, "lesson.s6.why_hits", { hits: job.hits, total: job.total });
+  return tx(D, "lesson.s6.why", { head: k + 1, job: job.name, hits, q: tok(i), k: tok(j),
+    w: pctText(w[i * n + j]) }); // prettier-ignore
 }
 
 function s6HeadLabel(S, k) {

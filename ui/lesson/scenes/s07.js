@@ -46,6 +46,7 @@ function s7Choices(S) {
 
 addScene({
   id: "s07",
+  side: 0.31, // the measured step's slider, readout and answer in English at 1024 × 768
   phone: (step) => (step === 1 ? 0.58 : step === 0 ? 0.52 : 0.9),
   title: "lesson.s7.title",
   steps: [
