@@ -24,7 +24,6 @@ MAP_SCENES = (4, 5, 6, 8, 9, 10)
 # gains its glosses (delete it here) or another step loses them.
 NO_ROOM = {
     (4, "mix"): "A beside V and O: the rows' room is ~330 px",
-    (9, "code"): "beside the code: the map's room is ~400 px wide",
     (10, "parallel"): "beside the RNN's chain: the map's room is ~410 px wide",
 }
 
