@@ -6,12 +6,12 @@ ui/lesson/data.py's.
 
 from __future__ import annotations
 
-import ctypes
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from attention_core import experiments as ex
 from attention_core.analysis import generation_cost, qk_variance
@@ -41,34 +41,11 @@ COST_RUN_MS = 2.0  # §7: a length's runs within a round add up to about this (i
 
 @contextmanager
 def one_blas_thread() -> Iterator[bool]:
-    """numpy's OpenBLAS on one thread while the block runs (True when it could be set): on a busy
-    machine BLAS threads that wait for each other's cores made n = 1024 take 10 to 80 times
-    n = 512's time, whatever the n² work; one thread times the work. Found by its symbol in the
-    loaded library (as threadpoolctl does); without it nothing changes."""
-    found = None
-    try:
-        with open("/proc/self/maps", encoding="utf-8") as maps:
-            paths = {line.split()[-1] for line in maps if "openblas" in line.lower()}
-        for path in sorted(p for p in paths if p.startswith("/")):
-            lib = ctypes.CDLL(path)
-            for pre in ("scipy_openblas", "openblas"):
-                for suf in ("64_", ""):
-                    get = getattr(lib, f"{pre}_get_num_threads{suf}", None)
-                    put = getattr(lib, f"{pre}_set_num_threads{suf}", None)
-                    if get and put and found is None:
-                        found = (get, put)
-    except OSError:
-        found = None
-    if found is None:
-        yield False
-        return
-    get, put = found
-    before = get()
-    put(1)
-    try:
-        yield True
-    finally:
-        put(before)
+    """numpy's BLAS on one thread while the block runs (True when there was a BLAS to limit): on
+    a busy machine BLAS threads that wait for each other's cores made n = 1024 take 10 to 80 times
+    n = 512's time, whatever the n² work; one thread times the work (threadpoolctl)."""
+    with threadpool_limits(limits=1, user_api="blas") as limits:
+        yield "blas" in limits.get_original_num_threads()
 
 
 def cost_times(
