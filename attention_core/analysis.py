@@ -47,25 +47,6 @@ def softmax_jacobian(p: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class JacobianNorms:
-    """Norms of the softmax Jacobian of each row: small norms mean vanishing gradients."""
-
-    frobenius: np.ndarray  # (...,) ‖J‖_F = √(Σp² − 2Σp³ + (Σp²)²)
-    spectral: (
-        np.ndarray
-    )  # (...,) ‖J‖₂ = largest eigenvalue (J is symmetric, positive semi-definite)
-
-
-def jacobian_norms(p: np.ndarray) -> JacobianNorms:
-    """Frobenius and spectral norms of J = diag(p) − p·pᵀ for each row p (last axis)."""
-    p = np.asarray(p, dtype=float)
-    s2, s3 = np.sum(p**2, axis=-1), np.sum(p**3, axis=-1)
-    frobenius = np.sqrt(np.maximum(s2 - 2 * s3 + s2**2, 0))
-    spectral = np.linalg.eigvalsh(softmax_jacobian(p))[..., -1]  # eigenvalues ascending
-    return JacobianNorms(frobenius=frobenius, spectral=np.maximum(spectral, 0))
-
-
-@dataclass(frozen=True)
 class VarianceEstimate:
     """Monte-Carlo var(q·k) for q, k with independent N(0, 1) components."""
 

@@ -37,20 +37,6 @@ NAMES_SOURCE = {
     "sha256": "e62b1a0e431f090aba9f8fbbf43c1f1da7ab52d9ef7b3d2e1eb22b0e1059b643",
     "licence": "MIT (the package's LICENSE, Copyright (c) 2015 Jingchao Hu)",
 }
-TOP_NAMES = {
-    "A": "人",
-    "B": "物",
-    "C": "时空",
-    "D": "抽象事物",
-    "E": "特征",
-    "F": "动作",
-    "G": "心理活动",
-    "H": "活动",
-    "I": "现象与状态",
-    "J": "关联",
-    "K": "助语",
-    "L": "敬语",
-}
 
 
 def _leaves(tree, code: str):

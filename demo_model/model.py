@@ -49,10 +49,6 @@ class TrainedModel:
         return AttentionParams(w["w_q"], w["w_k"], w["w_v"], w["w_o"], self.config.num_heads)
 
     @property
-    def tag_embeddings(self) -> np.ndarray:
-        return self.weights["tags"]  # (len(TAGS), d_model)
-
-    @property
     def readout(self) -> np.ndarray:
         return self.weights["readout"]  # (len(LINKS), d, d): each question type's read-out
 

@@ -55,7 +55,6 @@ __all__ = [  # what deploy/local.py, bench/ and the tests import from here
     "worker_command",
 ]  # fmt: skip
 
-ROUTE_COOKIE = "attention_lab_route"  # the sticky-session cookie nginx hands out
 STARTUP_TIMEOUT_S = 120.0
 STOP_TIMEOUT_S = 10.0
 # Streamlit's start-up banner names the app process's own loopback URL; serve.py prints the one

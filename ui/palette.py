@@ -37,7 +37,6 @@ RDBU_R = (
     "#67001f",
 )
 SIGNED_SCALE = [[k / (len(RDBU_R) - 1), c] for k, c in enumerate(RDBU_R)]
-DIVERGING = SIGNED_SCALE  # the teaching pages' name for the same scale
 
 # ---- head colours ----------------------------------------------------------------------------
 

@@ -98,7 +98,6 @@ DEGREE = {
 }
 SPEAKERS = ("我", "你", "我们", "你们")  # pronouns (r) that never mean a third person
 PLURALS = ("大伙儿", "他们", "她们", "人们", "众人", "大伙")  # many people: never 他 or 她
-MODALS = {"train": ("要", "想"), "heldout": ("会", "能")}  # verbs before a verb (jieba: v)
 SHORT_ADJECTIVES = {
     "train": ("长", "短", "薄", "软", "硬", "粗"),
     "heldout": ("宽", "窄", "湿", "脏", "细"),
