@@ -18,7 +18,7 @@ import streamlit as st
 
 import classroom
 from attention_core.experiments import cell_counts
-from ui import explorer, palette, sidebar, state
+from ui import explorer, palette, sidebar, state, text
 from ui.lesson import data, deck, measure, skeleton, words
 from ui.lesson.class_text import class_text
 from ui.links import MAX_URL_SENTENCE, parse_query
@@ -281,6 +281,7 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
         "scenes": data.SCENES,
         "ack": int(st.session_state.get(ACK, 0) or 0),
         "lang": s.lang,
+        "html_lang": text.LANGUAGES[s.lang].html,  # the deck's <html lang> (frame.js)
         "settings": settings_of(s),
         "notices": notices_for(s, bad),
         "text": words.strings(s.lang),
@@ -298,6 +299,7 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
         "example": DEFAULT_SENTENCE,
         "decided": explorer.DECIDED,  # the reading's rule, answered live by the deck's views
         "keys": deck.key_help(s.lang),  # the key list's lines, from the key map (deck.KEY_MAP)
+        "key_map": deck.key_map(),  # which keys do what, as keys.js binds them
         "colours": palette.for_lesson(),  # the one palette: the view's (room size), the deck's
         "view_text": deck.view_text(s.lang),  # the attention view's words (its maps are the view)
         "classroom": klass,  # the class the link names, and its words (class.js)

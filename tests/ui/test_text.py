@@ -137,8 +137,14 @@ def test_the_app_reads_its_tables_by_key():
 
 
 def source_files(*patterns: str) -> list[Path]:
+    """The files written by hand (not the text tables, not the JS bundles built from the rest)."""
     files = {p for pattern in patterns for p in ROOT.glob(pattern)}
-    return sorted(p for p in files if not p.relative_to(ROOT).as_posix().startswith("ui/text/"))
+    return sorted(
+        p
+        for p in files
+        if not p.relative_to(ROOT).as_posix().startswith("ui/text/")
+        and "dist" not in p.relative_to(ROOT).parts
+    )
 
 
 def literal_strings() -> set[str]:

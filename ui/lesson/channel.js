@@ -25,7 +25,7 @@ const CHANNEL = "attention-lab-deck";
 const KINDS = new Set(["goto", "hello", "class", "action"]);
 
 /** Open the deck's channel (once); null where there is none (a joined phone, an old browser). */
-function openChannel(D) {
+export function openChannel(D) {
   if (D.channel || D.header?.window === "joined") return D.channel;
   const win = D.host.ownerDocument.defaultView;
   if (typeof win.BroadcastChannel !== "function") return null;
@@ -34,21 +34,21 @@ function openChannel(D) {
   return D.channel;
 }
 
-function closeChannel(D) {
+export function closeChannel(D) {
   D.channel?.close();
   D.channel = null;
 }
 
 /** Send msg ({kind, …}) to the teacher's other windows, signed with this window's id; false
     when there is no channel. */
-function post(D, msg) {
+export function post(D, msg) {
   if (!D.channel || !KINDS.has(msg.kind)) return false;
   D.channel.postMessage({ ...msg, from: D.winId });
   return true;
 }
 
 /** Call fn(msg) for every message of `kind` another window sends; returns what stops it. */
-function onMessage(D, kind, fn) {
+export function onMessage(D, kind, fn) {
   const list = D.heard.get(kind) || [];
   list.push(fn);
   D.heard.set(kind, list);
@@ -62,7 +62,7 @@ function hear(D, msg) {
 
 /** Where the deck is, by ids: {scene: "s05", step: "ask"} (step "" where a scene shows no step:
     a sentence it cannot use). */
-function placeOf(D) {
+export function placeOf(D) {
   const scene = D.scenes[D.at]?.id || "";
   const step = D.ctx?.steps[D.step]?.id || "";
   return { scene, step };
@@ -70,7 +70,7 @@ function placeOf(D) {
 
 /** After every draw: tell the other windows where this one is, when that changed. True when
     the place is new to this window (moved by its own hand or by a goto it followed). */
-function sharePlace(D) {
+export function sharePlace(D) {
   const place = placeOf(D);
   const key = `${place.scene}|${place.step}`;
   if (key === D.shared) return false;
@@ -82,8 +82,6 @@ function sharePlace(D) {
 }
 
 /** A goto is about to be followed: its place is not sent back when the deck arrives. */
-function followingPlace(D, msg) {
+export function followingPlace(D, msg) {
   D.followed = `${msg.scene}|${msg.step}`;
 }
-
-return { closeChannel, followingPlace, onMessage, openChannel, placeOf, post, sharePlace };

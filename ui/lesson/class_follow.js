@@ -6,20 +6,24 @@
    class's state told to the teacher's presenter window. Everything it keeps is a field of the
    class's record D.klass (class.js newClass). */
 
-const { classCall, classErrorOf, classNodesOf, classPaint, classPlaceOf, classWord, drawScene,
-  goScene, goStep, phoneToken, placeBody, post, speak, writeClassLink } = LESSON;
+import { speak } from "./deck.js";
+import { post } from "./channel.js";
+import { drawScene, goScene, goStep } from "./stage.js";
+import { classNodesOf, classPaint, classWord } from "./class_panel.js";
+import { classCall, classErrorOf, classPlaceOf, phoneToken, placeBody,
+  writeClassLink } from "./class_net.js";
 
 const ANSWER_TRIES = 5;
 
 /** A phone on the class's place does not step past it (its next step is the teacher's). */
-function classHolds(D) {
+export function classHolds(D) {
   const K = D.klass;
   return !!(K && K.role === "phone" && K.following && K.place && K.status === "joined" &&
     K.place[0] === D.at && K.place[1] === D.step); // prettier-ignore
 }
 
 /** A state from the server: keep the highest version; end, follow, repaint. */
-function takeState(D, state, fresh = false) {
+export function takeState(D, state, fresh = false) {
   const K = D.klass;
   const old = K.state;
   if (old && state.v < old.v) return;
@@ -74,7 +78,7 @@ const FOLLOWED = ["weights", "d", "h", "seed", "pos", "mode"];
     settings (weights, d, h, seed, positions, word or character) asked of this phone's server once
     (one rerun, which reads them as a link is read), the measured figures (header.blocks) taken as
     they are. */
-function useSetup(D, setup) {
+export function useSetup(D, setup) {
   const K = D.klass;
   if (!setup || !D.header) return;
   for (const name of ["variance", "cost"]) {
@@ -96,7 +100,7 @@ function useSetup(D, setup) {
 }
 
 /** Move this deck to the class's scene and step (not a move of the phone's own). */
-function goToClass(D) {
+export function goToClass(D) {
   const K = D.klass;
   const place = classPlaceOf(D, K.state);
   if (!place || !D.header) return;
@@ -110,7 +114,7 @@ function goToClass(D) {
   }
 }
 
-function followAgain(D) {
+export function followAgain(D) {
   const K = D.klass;
   if (!K) return;
   K.following = true;
@@ -125,7 +129,7 @@ function redrawQuiz(D) {
 
 /** stage.js's writeLink, after every step drawn: the teacher posts where the deck is; a phone
     that moved itself looks back (follow again with class-follow, or by stepping back to it). */
-function classMoved(D) {
+export function classMoved(D) {
   const K = D.klass;
   if (!K) return;
   writeClassLink(D);
@@ -173,7 +177,7 @@ async function postPlace(D) {
 
 /** quiz.js: may this phone's answer go to the class (it follows, the question is the class's,
     not revealed)? */
-function classAsks(D, questionId) {
+export function classAsks(D, questionId) {
   const K = D.klass;
   return !!(K && K.role === "phone" && K.following && K.status !== "ended" &&
     K.state?.question?.id === questionId); // prettier-ignore
@@ -181,7 +185,7 @@ function classAsks(D, questionId) {
 
 /** A phone's answer: kept, shown, sent; one request at a time, so a change of mind never
     overtakes the answer it replaces (the latest is sent last). */
-async function classAnswer(D, questionId, choice) {
+export async function classAnswer(D, questionId, choice) {
   const K = D.klass;
   if (!classAsks(D, questionId) || K.state.revealed) return;
   K.mine[questionId] = choice;
@@ -220,11 +224,8 @@ async function sendAnswer(D, body) {
 }
 
 /** The class's state, its tally and join link, to the teacher's other windows. */
-function tellPresenter(D) {
+export function tellPresenter(D) {
   const K = D.klass;
   if (!K || K.role !== "teacher" || !K.state) return;
   post(D, { kind: "class", state: { ...K.state, tally: K.tally, join: K.join, qr: K.qr } });
 }
-
-return { classAnswer, classAsks, classHolds, classMoved, followAgain, goToClass, takeState,
-  tellPresenter, useSetup };

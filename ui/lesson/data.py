@@ -27,7 +27,7 @@ from ui.readings import TOLD
 from ui.state import Lab, focus_index
 
 # The scenes: one file each, scenes/sNN.js, in lesson order (NN); an 11th scene is its file, its
-# text table (its words and its teacher's notes) and its tests: registry.js says how.
+# text table (its words and its teacher's notes) and its tests: kit.js's header says how.
 SCENE_FILES = tuple(
     f"scenes/{path.name}"
     for path in sorted((Path(__file__).resolve().parent / "scenes").glob("s[0-9][0-9].js"))

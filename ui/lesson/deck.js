@@ -7,14 +7,16 @@
    run.js connects it to Streamlit. Nothing here computes attention but the softmax the view is
    tested with. */
 
-const { attentionWeights, clipLabel, distinctNames, fmt, fontSizes, mapGeometry } = VIEW;
-const { penStart } = LESSON;
+import { attentionWeights } from "../explorer/softmax.js";
+import { fontSizes, mapGeometry } from "../explorer/layout.js";
+import { clipLabel, distinctNames, fmt } from "../explorer/a11y.js";
+import { penStart } from "./pen.js";
 
 const PHONE_W = 640; // narrower: one column, figure first, the page scrolls
 
-const SIDE_FRACTION = 0.29;
+export const SIDE_FRACTION = 0.29;
 
-function make(doc, name, cls, attrs, text) {
+export function make(doc, name, cls, attrs, text) {
   const e = doc.createElement(name);
   if (cls) e.className = cls;
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
@@ -23,13 +25,13 @@ function make(doc, name, cls, attrs, text) {
 }
 
 /** A <button> of class `cls` whose click calls `onClick`; `attrs` beside its type and test id. */
-function button(doc, cls, testid, label, onClick, attrs) {
+export function button(doc, cls, testid, label, onClick, attrs) {
   const b = make(doc, "button", cls, { type: "button", "data-testid": testid, ...attrs }, label);
   b.addEventListener("click", onClick);
   return b;
 }
 
-function tx(D, key, values) {
+export function tx(D, key, values) {
   const s = D.header.text[key];
   if (s === undefined) return key;
   return values ? fmt(s, values) : s;
@@ -38,43 +40,43 @@ function tx(D, key, values) {
 // ---- which numbers a scene uses -----------------------------------------------------------------
 
 /** The user's sentence, or the example while a scene it cannot show runs on it. */
-function setFor(D, k) {
+export function setFor(D, k) {
   const sets = D.header.sets;
   return D.example[k] && sets.example ? sets.example : sets.user;
 }
 
-function needOf(D, k) {
+export function needOf(D, k) {
   return D.header.sets.user.needs[String(k)] || "";
 }
 
 /** Scene k's title: a key of its text table, or a function of a context that has (at least)
     D, k, scene and set (titles are read for every scene, the strip's and the overview's). */
-function sceneTitle(D, k) {
+export function sceneTitle(D, k) {
   const scene = D.scenes[k];
   if (!scene) return "";
   if (typeof scene.title !== "function") return tx(D, scene.title);
   return scene.title({ D, k, scene, set: setFor(D, k) });
 }
 
-function arr(D, name) {
+export function arr(D, name) {
   return D.arrays.get(name);
 }
 
 /** Index of the focus token in a part: the scene's focus (S.local.focus, a token's text), else
     the part's default. */
-function focusIn(S, part) {
+export function focusIn(S, part) {
   const i = part.tokens.findIndex((t) => t.t === S.local.focus);
   return i >= 0 ? i : part.focus;
 }
 
 /** What the scores are divided by in every scene but §5's τ: √d_k, or 1 with the scene's
     scaling off (S.local.scale). */
-function divisorOf(S, part) {
+export function divisorOf(S, part) {
   return S.local.scale ? Math.sqrt(part.d_k) : 1;
 }
 
 /** One head's weights, softmax(scores/τ) with the mask (softmax.js), cached per setting. */
-function weightsOf(D, part, head, tau, causal, name = "scores") {
+export function weightsOf(D, part, head, tau, causal, name = "scores") {
   const key = `${D.header.digest}|${part.prefix}${name}|${head}|${tau}|${causal}`;
   let w = D.cache.get(key);
   if (!w) {
@@ -96,7 +98,7 @@ function weightsOf(D, part, head, tau, causal, name = "scores") {
 /** Characters of a token a map's label keeps: whole words for a short sentence; for a long one
     (every few rows labelled, upright labels as deep as they are long) fewer, the text
     alternative whole. */
-function labelChars(n) {
+export function labelChars(n) {
   return n > 32 ? 2 : n > 16 ? 4 : 6;
 }
 
@@ -117,7 +119,7 @@ function mapGloss(tok) {
     upright. Room: in `box` ({w, h}, the map's, if known) the glossed labels keep every token
     labelled and cells at least GLOSS_ROOM of the plain ones' size, or at least the room's base
     type (20 px on a projector: read from the back row). */
-function labelsOf(D, part, box = null) {
+export function labelsOf(D, part, box = null) {
   const names = distinctNames(part.tokens.map((t) => t.t));
   const plain = part.tokens.map((t, i) => clipLabel(t.t, names[i], labelChars(part.n)));
   if (D.header.lang !== "en" || !box) return plain;
@@ -135,7 +137,7 @@ function labelsOf(D, part, box = null) {
 
 /** What the scene on screen depends on from Python besides the viewport (its own settings are
     the scene's): equal looks draw equal pixels. */
-function lookOfDeck(D) {
+export function lookOfDeck(D) {
   const h = D.header;
   return JSON.stringify([h.digest, h.lang, h.sets, h.order, h.blocks]);
 }
@@ -144,7 +146,7 @@ function lookOfDeck(D) {
 
 /** The room decides the type: the palette's base (20 px at a projector's 1024 × 768), its big
     size on a big screen. */
-function roomOf(D) {
+export function roomOf(D) {
   const win = D.els.root.ownerDocument.defaultView;
   const w = Math.floor(D.els.root.clientWidth) || win.innerWidth;
   const h = win.innerHeight;
@@ -158,7 +160,7 @@ function roomOf(D) {
     width), or else the rest of the screen once everything else of the step is laid out (the
     title, the caption, the controls, the quiz, the takeaway and the step bar): a step fits
     one screen with its figure and its control. */
-function figureBox(D) {
+export function figureBox(D) {
   const fig = D.els.scene.querySelector(".figure");
   const room = roomOf(D);
   const w = Math.floor(fig.clientWidth);
@@ -186,7 +188,7 @@ function phoneRest(D, fig) {
 
 /** The maps' type in this room: the palette's "room" row (the attention view's, in the lesson)
     at the room's base size. */
-function fontsOf(D) {
+export function fontsOf(D) {
   const room = roomOf(D);
   const colours = D.header.colours;
   return fontSizes(colours, true, room.w, room.base / colours.lesson.type.base, "room");
@@ -194,20 +196,20 @@ function fontsOf(D) {
 
 /** What every scene's paint starts with: the deck, the figure's box (W × H), the label size and
     a pen on `canvas` cleared to it. */
-function scenePen(S, canvas) {
+export function scenePen(S, canvas) {
   const D = S.D;
   const { w: W, h: H } = S.box;
   return { D, W, H, base: fontsOf(D).label, pen: penStart(canvas, W, H, D.theme) };
 }
 
 /** Say `message` in a live region (emptied first, so the same words are said again). */
-function speak(live, message) {
+export function speak(live, message) {
   if (live.textContent === message) live.textContent = "";
   live.textContent = message;
 }
 
 /** The element with the focus, inside shadow roots too. */
-function deepActive(doc) {
+export function deepActive(doc) {
   let a = doc.activeElement;
   while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
   return a;
@@ -218,7 +220,7 @@ function deepActive(doc) {
 /** Tell Python what only Python can answer (a new sentence): it reruns and sends the numbers.
     Scenes and steps never come here: they are the browser's, written into the link by
     stage.js (history.replaceState), so a class of 200 phones costs no rerun per step. */
-function sendState(D, extra) {
+export function sendState(D, extra) {
   D.seq += 1;
   D.pending = D.seq;
   delete D.els.root.dataset.synced; // until a rerun's header acknowledges this change
@@ -226,7 +228,7 @@ function sendState(D, extra) {
 }
 
 /** Run fn(p) on every animation frame for `ms`, p from 0 to 1 (eased); one at a time. */
-function animate(D, ms, fn) {
+export function animate(D, ms, fn) {
   cancelAnimationFrame(D.anim);
   const t0 = performance.now();
   const root = D.els.root;
@@ -256,12 +258,8 @@ function animate(D, ms, fn) {
   D.anim = requestAnimationFrame(tick);
 }
 
-function stopAnimation(D) {
+export function stopAnimation(D) {
   cancelAnimationFrame(D.anim);
   D.anim = 0;
   delete D.els.root.dataset.anim;
 }
-
-return { animate, arr, button, deepActive, divisorOf, figureBox, focusIn, fontsOf, labelChars,
-  labelsOf, lookOfDeck, make, needOf, roomOf, scenePen, sceneTitle, sendState, setFor,
-  SIDE_FRACTION, speak, stopAnimation, tx, weightsOf };

@@ -4,8 +4,8 @@
    popover, the black screen (B), full screen (F). Builders and toggles; run.js wires their
    buttons. */
 
-const { HTML_LANG } = VIEW;
-const { closeTerm, deepActive, make, sceneTitle, sendState, speak, toggleGlossary, tx } = LESSON;
+import { deepActive, make, sceneTitle, sendState, speak, tx } from "./deck.js";
+import { closeTerm, toggleGlossary } from "./terms.js";
 
 const FULL_ICON =
   '<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" ' +
@@ -13,7 +13,7 @@ const FULL_ICON =
 
 /** The frame, built once per mounted deck: the top bar, notices, the sentence box, the scene,
     the overlays (hidden), the live line and the handout (printed only). */
-function deckSkeleton(host) {
+export function deckSkeleton(host) {
   const doc = host.ownerDocument;
   const root = make(doc, "div", "deck", { "data-testid": "lesson" });
   const bar = topBar(doc);
@@ -69,10 +69,10 @@ function overlays(doc) {
   };
 }
 
-function frameTexts(D) {
+export function frameTexts(D) {
   const { els, header } = D;
   const doc = els.root.ownerDocument;
-  els.root.lang = HTML_LANG[header.lang] || header.lang; // ui.text.LANGUAGES's html
+  els.root.lang = header.html_lang; // ui.text.LANGUAGES's html, in the header
   els.strip.setAttribute("aria-label", tx(D, "lesson.strip"));
   if (els.stripButtons.length !== header.scenes) {
     els.stripButtons = [];
@@ -102,7 +102,7 @@ function frameTexts(D) {
 }
 
 /** The phone's place in the lesson, "§3 / 10": it opens the overview (the strip is too long). */
-function whereText(D) {
+export function whereText(D) {
   const { els, header } = D;
   const shown = `§${D.at} / ${header.scenes}`;
   els.where.textContent = shown;
@@ -158,13 +158,13 @@ function buildEditor(D) {
   }
 }
 
-function toggleEditor(D, show = D.els.editor.hidden) {
+export function toggleEditor(D, show = D.els.editor.hidden) {
   D.els.editor.hidden = !show;
   D.els.edit.setAttribute("aria-expanded", String(show));
   if (show) D.els.editor.querySelector("input").focus(); // the scene's box shrinks: it re-lays out
 }
 
-function applySentence(D, text) {
+export function applySentence(D, text) {
   toggleEditor(D, false);
   if (text === D.header.settings.sentence) return;
   D.example = {};
@@ -196,12 +196,12 @@ function buildHelp(D) {
   els.help.replaceChildren(title, list, row);
 }
 
-function toggleHelp(D, show = D.els.help.hidden) {
+export function toggleHelp(D, show = D.els.help.hidden) {
   D.els.help.hidden = !show;
   if (show) D.els.help.querySelector("button").focus();
 }
 
-function showNotices(D) {
+export function showNotices(D) {
   const { els } = D;
   const doc = els.root.ownerDocument;
   els.notices.replaceChildren(
@@ -227,20 +227,20 @@ function showNotices(D) {
 
 // ---- which numbers a scene uses -----------------------------------------------------------------
 
-function togglePause(D, on) {
+export function togglePause(D, on) {
   D.els.black.hidden = !on;
   speak(D.els.live, on ? tx(D, "lesson.blackout") : sceneTitle(D, D.at));
 }
 
 /** Full screen for the whole page (Streamlit's header and all), and back. */
-function toggleFull(D) {
+export function toggleFull(D) {
   const doc = D.host.ownerDocument;
   if (doc.fullscreenElement) doc.exitFullscreen?.();
   else doc.documentElement.requestFullscreen?.().catch(() => {});
 }
 
 /** Esc: a term's popover first (alone), else every overlay; whether anything was open. */
-function closeOverlays(D) {
+export function closeOverlays(D) {
   if (closeTerm(D, true)) return true;
   const { els } = D;
   const boxes = [els.help, els.editor, els.glossary, els.overview, els.review];
@@ -252,6 +252,3 @@ function closeOverlays(D) {
   els.review.hidden = true;
   return open;
 }
-
-return { applySentence, closeOverlays, deckSkeleton, frameTexts, showNotices, toggleEditor,
-  toggleFull, toggleHelp, togglePause, whereText };

@@ -1,15 +1,19 @@
-/* The keyboard, as reveal.js has it: the key map (KEY_MAP: which keys do what) is written once,
-   in ui/lesson/deck.py, which also writes the key list (?) from it; here each of its actions is
-   bound. Never while the user types in a box or moves a slider, never with Ctrl, Alt or Meta
+/* The keyboard, as reveal.js has it: the key map (which keys do what) is written once, in
+   ui/lesson/deck.py KEY_MAP, which also writes the key list (?) from it and sends it in the
+   header (header.key_map: [[action, [key, …]], …]); here each of its actions is bound. Never while the user types in a box or moves a slider, never with Ctrl, Alt or Meta
    held (the browser's own shortcuts stay); Space and Enter press a focused button. On a touch
    screen a swipe left or right steps, as → and ← do. */
 
-const { classAction, closeOverlays, deepActive, goScene, KEY_MAP, openPresenter, overviewKey,
-  stepBack, stepNext, toggleEditor, toggleFull, toggleGlossary, toggleHelp, toggleJoin,
-  toggleOverview, togglePause } = LESSON;
+import { deepActive } from "./deck.js";
+import { toggleGlossary } from "./terms.js";
+import { closeOverlays, toggleEditor, toggleFull, toggleHelp, togglePause } from "./frame.js";
+import { openPresenter } from "./presenter.js";
+import { goScene, stepBack, stepNext } from "./stage.js";
+import { overviewKey, toggleOverview } from "./overview.js";
+import { classAction, toggleJoin } from "./class.js";
 
 // What each action of the key map does (false: the deck did not use the key).
-const ACTIONS = {
+export const ACTIONS = {
   next: (D) => stepNext(D),
   prev: (D) => stepBack(D),
   first: (D) => goScene(D, 1, 0),
@@ -29,8 +33,6 @@ const ACTIONS = {
   class_reset: (D) => classAction(D, "reset"),
   class_end: (D) => classAction(D, "end"),
 };
-const ACTION_OF = new Map(KEY_MAP.flatMap(([action, keys]) => keys.map((key) => [key, action])));
-for (const [action] of KEY_MAP) if (!ACTIONS[action]) throw new Error(`no key action ${action}`);
 
 const OWN_KEYS = /^(textarea|select)$/i; // elements that use the keys themselves
 
@@ -79,7 +81,7 @@ function releaseAfterPointer(D) {
 }
 
 /** Bind the keyboard; returns what unbinds it. */
-function bindKeys(D) {
+export function bindKeys(D) {
   const doc = D.host.ownerDocument;
   const onKey = (ev) => {
     if (!D.header || !D.els.root.isConnected || ev.defaultPrevented) return;
@@ -114,8 +116,9 @@ function handle(D, ev, node) {
   const name = keyName(ev);
   if (name.endsWith("Space") && pressable(node)) return false; // it presses the focused button
   if (!D.els.overview.hidden && overviewKey(D, ev.key, node)) return true;
-  const action = ACTION_OF.get(name);
+  const action = D.header.key_map.find(([, keys]) => keys.includes(name))?.[0];
   if (!action) return false;
+  if (!ACTIONS[action]) throw new Error(`no key action ${action}`);
   if (!D.els.overview.hidden && action !== "close" && action !== "overview") toggleOverview(D, false);
   return ACTIONS[action](D, ev.key) !== false;
 }
@@ -143,5 +146,3 @@ function bindSwipe(D) {
     else stepBack(D);
   });
 }
-
-return { bindKeys };

@@ -4,11 +4,14 @@
    canvases as pictures) and its takeaway, built here and laid out by lesson_phone.css's print
    rules (the browser's print, or a PDF). */
 
-const { askBlock, goScene, make, renderScene, sceneTitle, takeText, toggleReview, tx,
-  wrongOnes } = LESSON;
+import { make, sceneTitle, tx } from "./deck.js";
+import { takeText } from "./quiz.js";
+import { toggleReview, wrongOnes } from "./progress.js";
+import { goScene, renderScene } from "./stage.js";
+import { askBlock } from "./widgets.js";
 
 /** Show or hide the overview; shown, the focus is on the scene on screen. */
-function toggleOverview(D, show = D.els.overview.hidden) {
+export function toggleOverview(D, show = D.els.overview.hidden) {
   D.els.overview.hidden = !show;
   if (!show) return;
   fillOverview(D);
@@ -60,7 +63,7 @@ function reviewButton(D, count) {
 }
 
 /** ↑ ↓ (and ← →) move along the overview's buttons; true when the key was one of them. */
-function overviewKey(D, key, node) {
+export function overviewKey(D, key, node) {
   const moves = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
   if (!(key in moves)) return false;
   const buttons = [...D.els.overview.querySelectorAll("button")];
@@ -133,7 +136,7 @@ function handoutPage(D, k) {
 }
 
 /** The browser's print without the handout built (Ctrl+P): the scene on screen, as it is. */
-function handoutNow(D) {
+export function handoutNow(D) {
   if (!D.els.handout.childElementCount) D.els.handout.replaceChildren(handoutPage(D, D.at));
 }
 
@@ -143,5 +146,3 @@ async function printHandout(D) {
   await buildHandout(D);
   D.els.root.ownerDocument.defaultView.print();
 }
-
-return { buildHandout, handoutNow, overviewKey, printHandout, toggleOverview };

@@ -7,8 +7,11 @@
    the tally comes from the projector ("class" messages) and the buttons send "action"s back; a
    sentence typed on the projector reaches the presenter through the projector's link. */
 
-const { applySentence, button, freshLocal, make, onMessage, openChannel, plainText, post,
-  sceneTitle, setFor, tx } = LESSON; // prettier-ignore
+import { button, make, sceneTitle, setFor, tx } from "./deck.js";
+import { freshLocal } from "./kit.js";
+import { plainText } from "./terms.js";
+import { onMessage, openChannel, post } from "./channel.js";
+import { applySentence } from "./frame.js";
 
 // Static markup of the clock's buttons (no text from anyone): pause, go on, from zero.
 const ICON = (path) => '<svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18" ' +
@@ -22,7 +25,7 @@ const END_SURE_MS = 4000; // "end the class" asks for a second press within this
 
 /** The presenter window opens from the projector (S, the notes button): this page's link with
     presenter=1, in its own window (reveal.js's speaker view). False in the presenter itself. */
-function openPresenter(D) {
+export function openPresenter(D) {
   if (!D.header || D.header.window !== "deck") return false;
   const win = D.host.ownerDocument.defaultView;
   const url = new URL(win.location.href);
@@ -43,7 +46,7 @@ function openPresenter(D) {
 }
 
 /** The panel, built once when the header says this is the presenter window. */
-function buildPresenter(D) {
+export function buildPresenter(D) {
   if (D.pres || D.header.window !== "presenter") return;
   const doc = D.host.ownerDocument;
   const root = D.els.root;
@@ -100,7 +103,7 @@ function followSentence(D) {
 }
 
 /** Fill the panel for where the deck is (after every scene or step change, and new words). */
-function fillPresenter(D) {
+export function fillPresenter(D) {
   if (!D.pres) return;
   const { pres } = D;
   const doc = D.host.ownerDocument;
@@ -336,14 +339,12 @@ function classButtons(D, doc, state) {
 }
 
 /** The deck is gone: stop the clock. */
-function stopPresenter(D) {
+export function stopPresenter(D) {
   if (D.clock.timer) D.host.ownerDocument.defaultView.clearInterval(D.clock.timer);
   D.clock.timer = 0;
 }
 
 /** A window that opens says hello: the projector answers with where it is (channel.js). */
-function greet(D) {
+export function greet(D) {
   if (openChannel(D)) post(D, { kind: "hello" });
 }
-
-return { buildPresenter, fillPresenter, greet, openPresenter, stopPresenter };

@@ -3,7 +3,7 @@
    lands; and the questions answered wrong, which come back at the end in the review
    (lesson-review: after the last step, and from the overview). */
 
-const { make, sceneTitle, tx } = LESSON;
+import { make, sceneTitle, tx } from "./deck.js";
 
 const STORE = "attention-lab.lesson"; // localStorage key: {v, at, step, wrong: {id: {at, step, q}}}
 
@@ -27,13 +27,13 @@ function writeStore(D, patch) {
 }
 
 /** Keep the scene and step on screen (not while the handout is being built). */
-function saveProgress(D) {
+export function saveProgress(D) {
   if (D.els.root.dataset.handout === "building") return;
   writeStore(D, { at: D.at, step: D.step });
 }
 
 /** Where a visit whose link names no scene starts: [scene, step] last shown, or null. */
-function lastPlace(D) {
+export function lastPlace(D) {
   const got = readStore(D);
   if (!got || !Number.isInteger(got.at) || got.at < 1 || got.at > D.header.scenes) return null;
   return [got.at, Number.isInteger(got.step) ? got.step : 0];
@@ -41,7 +41,7 @@ function lastPlace(D) {
 
 /** A judged answer: a wrong one joins the review (with its question's words), a right one
     leaves it. */
-function markAnswer(D, S, at, id, right) {
+export function markAnswer(D, S, at, id, right) {
   if (right === null) return;
   const wrong = { ...(readStore(D)?.wrong || {}) };
   if (right) delete wrong[id];
@@ -49,7 +49,7 @@ function markAnswer(D, S, at, id, right) {
   writeStore(D, { wrong });
 }
 
-function wrongOnes(D) {
+export function wrongOnes(D) {
   return Object.entries(readStore(D)?.wrong || {});
 }
 
@@ -76,7 +76,7 @@ function reviewList(D, go) {
 }
 
 /** Show or hide the review; go(scene, stepId) is how its buttons go back to a question. */
-function toggleReview(D, show, go) {
+export function toggleReview(D, show, go) {
   const box = D.els.review;
   box.hidden = !show;
   if (!show) return;
@@ -88,5 +88,3 @@ function toggleReview(D, show, go) {
   box.replaceChildren(title, ...reviewList(D, go), close);
   box.querySelector("button").focus({ preventScroll: true });
 }
-
-return { lastPlace, markAnswer, saveProgress, toggleReview, wrongOnes };

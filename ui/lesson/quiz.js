@@ -3,7 +3,7 @@
    choice's its own ("sharp"); D.answers holds the choice id picked per question. No spoilers:
    a scene's takeaway shows only once every question of the scene is revealed (takeShown). */
 
-const { button, make, speak, tx } = LESSON;
+import { button, make, speak, tx } from "./deck.js";
 
 /** The id of the question asked at step i of the scene on screen ("s05.ask"). */
 function quizId(S, i) {
@@ -12,7 +12,7 @@ function quizId(S, i) {
 
 /** The question this step asks or reveals: {at, quiz, id, open} (open: it is asked here), or
     null. */
-function quizOf(S, step) {
+export function quizOf(S, step) {
   for (const at of [step, step - 1]) {
     const quiz = S.steps[at]?.quiz;
     if (quiz) return { at, quiz, id: quizId(S, at), open: at === step };
@@ -27,7 +27,7 @@ function takeShown(S, step) {
 
 /** The takeaway at this step: the scene's `take` once every question is revealed, before that
     its `takeBefore` (words that state no answer) or nothing. */
-function takeText(S, step) {
+export function takeText(S, step) {
   const scene = S.scene;
   if (takeShown(S, step)) return scene.take(S);
   return scene.takeBefore ? scene.takeBefore(S) : "";
@@ -35,7 +35,7 @@ function takeText(S, step) {
 
 /** Draw the quiz box of this step: on a question step its choices and a reveal button, on its
     reveal step the answer and why. on.choose(choiceId) and on.reveal() are the stage's. */
-function renderQuiz(D, S, step, on) {
+export function renderQuiz(D, S, step, on) {
   const box = S.quizBox;
   const found = quizOf(S, step);
   if (!found) {
@@ -97,7 +97,7 @@ function verdict(D, quiz, choices, chosen) {
 
 /** A student's answer to the question at or before this step: kept (D.answers) and judged;
     whether it was right (null: the question has no right answer). */
-function keepAnswer(D, S, step, choiceId) {
+export function keepAnswer(D, S, step, choiceId) {
   const found = quizOf(S, step);
   if (!found) return null;
   D.answers[found.id] = choiceId;
@@ -107,9 +107,7 @@ function keepAnswer(D, S, step, choiceId) {
 }
 
 /** Say the verdict on screen in the live region. */
-function sayVerdict(D, S) {
+export function sayVerdict(D, S) {
   const said = S.quizBox.querySelector(".verdict");
   if (said) speak(D.els.live, said.textContent);
 }
-
-return { keepAnswer, quizId, quizOf, renderQuiz, sayVerdict, takeShown, takeText };

@@ -1,17 +1,52 @@
-/* The deck's life in Streamlit: decode the payload (header JSON + float32 arrays), keep the
-   arrays by digest (a rerun that changes nothing sends none), start on the link's scene and
-   step, and redraw only what changed. */
+/* The deck's entry (`make js` bundles it with everything it imports into ui/lesson/dist/deck.js,
+   which ui/lesson/deck.py sends) and its life in Streamlit: decode the payload (header JSON +
+   float32 arrays), keep the arrays by digest (a rerun that changes nothing sends none), start on
+   the link's scene and step, and redraw only what changed.
+   What Python decides reaches the deck in its data, never in the bundle: the key map
+   (header.key_map, from ui/lesson/deck.py KEY_MAP, its one owner, which README's key table is
+   tested against), the page's <html lang> (header.html_lang, from ui.text.LANGUAGES), the
+   words, the palette. So the bundle is the same for every language and setting, built once and
+   committed, and a Python change never leaves it stale; only the stylesheets are in it (text,
+   imported below), as they are the code's own.
+   Frame (not a scene's): the overview (O, Esc), the glossary (G; "?" on touch), the handout
+   (print), progress and the review (progress.js), the link (stage.js writeLink).
+   The teacher's windows (not a scene's): S opens the presenter window (presenter.js,
+   /lesson?presenter=1: the notes, which no other window receives; the next step; the clock; the
+   class's tally); every window but a joined phone's opens channel.js's BroadcastChannel, and
+   each scene or step change posts a goto (stage.js writeLink → sharePlace), which the other
+   window follows (run.js pairWindows → stage.js goPlace). D's fields for them: winId, channel,
+   heard, shared, followed, pres, clock, classState (newDeck). */
 
-const { floatsOf, hexRgb, paintRamp, readPayload, STYLESHEET } = VIEW;
-const { applySentence, bindKeys, buildPresenter, classHeader, closeChannel, deckSkeleton,
-  fillPresenter, frameTexts, goPlace, goScene, greet, handoutNow, lastPlace, layoutDeck,
-  LESSON_CSS, lookOfDeck, onMessage, openPresenter, placeOf, post, renderScene, sceneList,
-  scheduleLayout, showNotices, startClassroom, stopAnimation, stopClassroom, stopPresenter,
-  toggleEditor, toggleFull, toggleGlossary, toggleHelp, toggleOverview, writeLink } = LESSON;
+import STYLESHEET from "../explorer/explorer.css";
+import LESSON_FRAME_CSS from "./lesson.css";
+import LESSON_PARTS_CSS from "./lesson_parts.css";
+import LESSON_PHONE_CSS from "./lesson_phone.css";
+import PRESENTER_CSS from "./presenter.css";
+import CLASS_CSS from "./class.css";
+import { hexRgb, paintRamp } from "../explorer/colour.js";
+import { floatsOf, readPayload } from "../explorer/payload.js";
+import { lookOfDeck, stopAnimation } from "./deck.js";
+import { sceneList } from "./kit.js";
+import { toggleGlossary } from "./terms.js";
+import { closeChannel, onMessage, placeOf, post } from "./channel.js";
+import { applySentence, deckSkeleton, frameTexts, showNotices, toggleEditor, toggleFull,
+  toggleHelp } from "./frame.js";
+import { lastPlace } from "./progress.js";
+import { buildPresenter, fillPresenter, greet, openPresenter, stopPresenter } from "./presenter.js";
+import { goPlace, goScene, layoutDeck, renderScene, scheduleLayout, writeLink } from "./stage.js";
+import { handoutNow, toggleOverview } from "./overview.js";
+import { classHeader, startClassroom, stopClassroom } from "./class.js";
+import { bindKeys } from "./keys.js";
+import "glob:./scenes/*.js"; // every scene file, in name order (tools/js/build.mjs)
 
-// The deck's scenes by number: scenes/sNN.js each add theirs (kit.js addScene), in the order
-// registry.js lists them; ui/lesson/data.py SCENES counts the same files.
+// The deck's scenes by number: scenes/sNN.js each add theirs (kit.js addScene), in the order of
+// their names (the glob import above); ui/lesson/data.py SCENES counts the same files.
 const SCENES = sceneList();
+
+// The deck's stylesheet, in the cascade's order: the frame, the parts (controls, quiz, maps,
+// overlays), the phone and paper, the presenter window, the live class's bar and tally.
+const LESSON_CSS = [LESSON_FRAME_CSS, LESSON_PARTS_CSS, LESSON_PHONE_CSS, PRESENTER_CSS,
+  CLASS_CSS].join("");
 
 const ARRAYS = new Map(); // digest → Map(name → Float32Array), a few sentences back
 const KEEP_SETS = 6;
@@ -258,4 +293,5 @@ globalThis.__attentionLesson = { run: runLesson };
 globalThis.__attentionLessonQueue = [];
 for (const component of lessonWaiting.splice(0)) runLesson(component);
 
-return {};
+/** The code component's own call: nothing (this module's work is done when it runs, above). */
+export default function () {}

@@ -1,12 +1,17 @@
 /* The scene on screen: entering it (its own settings fresh: S.local), its steps (objects with an
    id, a label and a caption; answered in the browser, never a rerun), the link that names them
    (?at=N&step=K, history.replaceState), the example for a sentence it cannot use, and its layout
-   in the room. Predict-then-reveal is quiz.js's; the scene API is registry.js's header. */
+   in the room. Predict-then-reveal is quiz.js's; the scene API is kit.js's header. */
 
-const { button, closeTerm, deepActive, figureBox, fillPresenter, followingPlace, freshLocal,
-  keepAnswer, make, markAnswer, needOf, quizOf, renderQuiz, richText, roomOf, saveProgress,
-  sayVerdict, sceneTitle, setFor, sharePlace, showNotices, SIDE_FRACTION, speak, stopAnimation,
-  takeText, toggleReview, tx, whereText, wrongOnes } = LESSON;
+import { button, deepActive, figureBox, make, needOf, roomOf, sceneTitle, setFor, SIDE_FRACTION,
+  speak, stopAnimation, tx } from "./deck.js";
+import { freshLocal } from "./kit.js";
+import { closeTerm, richText } from "./terms.js";
+import { followingPlace, sharePlace } from "./channel.js";
+import { showNotices, whereText } from "./frame.js";
+import { keepAnswer, quizOf, renderQuiz, sayVerdict, takeText } from "./quiz.js";
+import { markAnswer, saveProgress, toggleReview, wrongOnes } from "./progress.js";
+import { fillPresenter } from "./presenter.js";
 
 /** A string of the scene: a key of its text table (filled with the scene's words), or a
     function of S for one that depends on more. */
@@ -25,21 +30,21 @@ function stepCount(D) {
 
 /** The next step, the next scene; after the last one, the review of the questions answered
     wrong (if any). */
-function stepNext(D) {
+export function stepNext(D) {
   if (D.klass?.holds(D)) return; // a phone in a class: the teacher's next step, not its own
   if (D.step < stepCount(D) - 1) setStep(D, D.step + 1);
   else if (D.at < D.header.scenes) goScene(D, D.at + 1, 0);
   else if (wrongOnes(D).length) toggleReview(D, true, (at, id) => goScene(D, at, id));
 }
 
-function stepBack(D) {
+export function stepBack(D) {
   if (D.step > 0) setStep(D, D.step - 1);
   else if (D.at > 1) goScene(D, D.at - 1, "last");
 }
 
 /** Scene k at `step` (a number, "last", or a step's id): its settings fresh, its questions
     asked again; announced, the title focused, the link written. */
-function goScene(D, k, step) {
+export function goScene(D, k, step) {
   const at = Math.min(Math.max(1, k | 0), D.header.scenes);
   if (at === D.at && step === D.step && D.inst) return;
   if (at !== D.at) D.notices = D.notices.filter((n) => !D.header.notices.includes(n));
@@ -70,14 +75,14 @@ function setStep(D, i) {
 }
 
 /** Move the scene on screen to its step `id` (a control that is a step, e.g. §4's ▶). */
-function goStep(S, id) {
+export function goStep(S, id) {
   const i = S.steps.findIndex((s) => s.id === id);
   if (i >= 0 && S.D.ctx === S && i !== S.D.step) setStep(S.D, i);
 }
 
 /** Where another of the teacher's windows went (a "goto" on the channel: scene and step by id):
     the same scene steps there, another scene is entered there. False for an unknown scene. */
-function goPlace(D, sceneId, stepId) {
+export function goPlace(D, sceneId, stepId) {
   const found = Object.entries(D.scenes).find(([, scene]) => scene.id === sceneId);
   if (!found || !D.header) return false;
   const k = Number(found[0]);
@@ -116,7 +121,7 @@ function stepIndex(steps, step) {
 /** Build scene D.at from scratch at `step`: a new scene (keep false: its settings fresh), or the
     same one for new numbers or words (keep: its settings as they were). The control that had
     the keyboard (data-key) gets it back. */
-function renderScene(D, step, keep = true) {
+export function renderScene(D, step, keep = true) {
   const active = deepActive(D.els.root.ownerDocument);
   const held = active && D.els.scene.contains(active) ? active.dataset.key : null;
   closeTerm(D, false);
@@ -240,7 +245,7 @@ function updateNav(D, names) {
 
 /** Draw the scene's step (animated from `from` when it is a neighbour) and its words; the words
     first, so the figure is measured in the room they leave. */
-function drawScene(D, step, from) {
+export function drawScene(D, step, from) {
   const S = D.ctx;
   if (!D.inst || !S) return;
   const step0 = S.steps[step];
@@ -278,7 +283,7 @@ function quizHandlers(D) {
 
 /** ?at=N&step=K in the address bar (K as shown: 1-based), without a rerun; every other
     parameter as it is. */
-function writeLink(D) {
+export function writeLink(D) {
   const win = D.els.root.ownerDocument.defaultView;
   const url = new URL(win.location.href);
   url.searchParams.set("at", String(D.at));
@@ -289,7 +294,7 @@ function writeLink(D) {
   D.klass?.moved(D); // the class's follow (class.js): the teacher posts it, a phone looks back
 }
 
-function scheduleLayout(D) {
+export function scheduleLayout(D) {
   if (D.frame || !D.header) return;
   D.frame = requestAnimationFrame(() => {
     D.frame = 0;
@@ -297,7 +302,7 @@ function scheduleLayout(D) {
   });
 }
 
-function layoutDeck(D) {
+export function layoutDeck(D) {
   const { els } = D;
   const room = roomOf(D);
   const root = els.root;
@@ -316,6 +321,3 @@ function layoutDeck(D) {
   D.size = size;
   if (D.inst) drawScene(D, D.step, D.step);
 }
-
-return { drawScene, goPlace, goScene, goStep, layoutDeck, renderScene, scheduleLayout, stepBack, stepNext,
-  writeLink };

@@ -19,7 +19,7 @@ SCENE_DIR = ROOT / "ui" / "lesson" / "scenes"
 
 
 def test_each_scene_is_one_file_and_one_text_table_of_its_own():
-    """scenes/sNN.js (listed in the registry) and ui/text/lesson_sNN.toml, one per scene: its
+    """scenes/sNN.js (each bundled by its name) and ui/text/lesson_sNN.toml, one per scene: its
     keys are its own ("lesson.sN."), each step's label and caption among them."""
     files = sorted(p.name for p in SCENE_DIR.glob("s[0-9][0-9].js"))
     assert [f"scenes/{f}" for f in files] == list(data.SCENE_FILES) and len(files) == data.SCENES

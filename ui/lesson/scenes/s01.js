@@ -1,9 +1,12 @@
 /* §1 whom 他 means: predict, then the trained model's pronoun head answers (its row as bars),
    then an RNN's chain beside attention's one hop (rnnchain.js). */
 
-const { addScene, animate, chainAcross, chainDown, chainHops, fillSide, headWeights, pctText,
-  penDone, penFont, penLine, penMeasure, penText, penTry, penWrap, quoteTok, rankRow, roomOf,
-  sceneCanvas, scenePen, tx, wReadout } = LESSON;
+import { penDone, penFont, penLine, penMeasure, penText, penTry, penWrap } from "../pen.js";
+import { rankRow } from "../arith.js";
+import { animate, roomOf, scenePen, tx } from "../deck.js";
+import { addScene, headWeights, sceneCanvas } from "../kit.js";
+import { fillSide, pctText, quoteTok, wReadout } from "../widgets.js";
+import { chainAcross, chainDown, chainHops } from "../rnnchain.js";
 
 function s1Pronoun(set) {
   const p = set.trained;
@@ -292,5 +295,3 @@ function s1Alt(S, step, w) {
   }
   return alt;
 }
-
-return {};

@@ -2,10 +2,13 @@
    shares, the cards' contents mixed by share. The formula waits for §3 and §4. The row shown is
    one whose mix is real (MIX_MIN), unless the class picks a word or a head. */
 
-const { addScene, animate, arr, divisorOf, fillSide, focusIn, fontsOf, headPicker, headWeights,
-  mixRows, pctText, penCells, penDone, penFont, penOutline, penText, penTry, penWrap,
-  quoteTok, rampRgb, rankRow, roomOf, sceneCanvas, scenePen, setLocal, tx, wReadout,
-  wTokenSelect, wTokens } = LESSON;
+import { penCells, penDone, penFont, penOutline, penText, penTry, penWrap,
+  rampRgb } from "../pen.js";
+import { mixRows, rankRow } from "../arith.js";
+import { animate, arr, divisorOf, focusIn, fontsOf, roomOf, scenePen, tx } from "../deck.js";
+import { addScene, headWeights, sceneCanvas } from "../kit.js";
+import { fillSide, headPicker, pctText, quoteTok, setLocal, wReadout, wTokens,
+  wTokenSelect } from "../widgets.js";
 
 // The second and third shares together at least this: the row mixes several cards' contents,
 // it does not copy one (the pronoun head gives 小明 100%: a lookup, no mix).
@@ -341,5 +344,3 @@ function s2Legend(S, pen, x, y, limit, px) {
   penText(pen, `+${limit.toFixed(2)}`, x + w, at, { ...o, align: "right" });
   penTry(pen, tx(S.D, "lesson.s2.legend"), x - 8, at, { ...o, align: "right" });
 }
-
-return {};

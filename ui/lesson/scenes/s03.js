@@ -1,8 +1,10 @@
 /* §3 one word's three faces: its x times W_Q, W_K, W_V gives q, k, v. */
 
-const { addScene, animate, arr, fillSide, focusIn, penArrow, penCells, penDone, penLine,
-  penOutline, penText, penTry, penWrap, rampRgb, roomOf, sceneCanvas, scenePen, setLocal, tx,
-  wReadout, wTokenSelect, wTokens } = LESSON;
+import { penArrow, penCells, penDone, penLine, penOutline, penText, penTry, penWrap,
+  rampRgb } from "../pen.js";
+import { animate, arr, focusIn, roomOf, scenePen, tx } from "../deck.js";
+import { addScene, sceneCanvas } from "../kit.js";
+import { fillSide, setLocal, wReadout, wTokens, wTokenSelect } from "../widgets.js";
 
 const S3_NAMES = ["Q", "K", "V"];
 
@@ -226,5 +228,3 @@ function argmaxAbs(a) {
   for (let j = 1; j < a.length; j++) if (Math.abs(a[j]) > Math.abs(a[best])) best = j;
   return best;
 }
-
-return {};

@@ -4,11 +4,15 @@
    that row, measured both ways), then the τ sweep on the map (played when → reaches it). The
    steps "why" and "grad" are whystep.js's. */
 
-const { rowSpread } = VIEW;
-const { addScene, animate, arr, decadeTicks, divisorOf, drawChart, fillSide, focusIn,
-  logAxis, make, NO_JOB, paintGrad, paintWhy, pctText, penDone, penLine, penTry, roomOf,
-  sceneCanvas, scenePen, sceneView, setLocal, tx, varianceOr, viewHeader, wButton, weightsOf,
-  wReadout, wSlider, wSwitch } = LESSON;
+import { rowSpread } from "../../explorer/softmax.js";
+import { penDone, penLine, penTry } from "../pen.js";
+import { animate, arr, divisorOf, focusIn, make, roomOf, scenePen, tx,
+  weightsOf } from "../deck.js";
+import { addScene, sceneCanvas } from "../kit.js";
+import { fillSide, pctText, setLocal, wButton, wReadout, wSlider, wSwitch } from "../widgets.js";
+import { NO_JOB, sceneView, viewHeader } from "../views.js";
+import { decadeTicks, drawChart, logAxis } from "../chart.js";
+import { paintGrad, paintWhy, varianceOr } from "../whystep.js";
 
 function s5Tau(S, part) {
   return S.local.tau ?? divisorOf(S, part);
@@ -292,5 +296,3 @@ function s5Chart(S, canvas, readout) {
     `${spec.y.title}. ${block.d_k.map((d, j) => `d_k ${d}: ${block.raw[j].toFixed(1)} / ${block.scaled[j].toFixed(2)}`).join(tx(D, "explorer.sep"))}`,
   );
 }
-
-return {};

@@ -3,10 +3,15 @@
    a word its job is about, and how the heads split d_model and are joined back through W_O. One
    head large, every head small beside it (views.js bigMap). */
 
-const { attentionWeights, headColour, hexRgb } = VIEW;
-const { addScene, arr, bigMap, divisorOf, fillSide, focusIn, make, pctText, pickHead, rankRow,
-  penArrow, penCells, penDone, penFont, penOutline, penText, QK_STEPS, qkStep, quoteTok, roomOf,
-  sceneCanvas, scenePen, setLocal, tx, wReadout } = LESSON;
+import { attentionWeights } from "../../explorer/softmax.js";
+import { headColour, hexRgb } from "../../explorer/colour.js";
+import { penArrow, penCells, penDone, penFont, penOutline, penText } from "../pen.js";
+import { rankRow } from "../arith.js";
+import { arr, divisorOf, focusIn, make, roomOf, scenePen, tx } from "../deck.js";
+import { addScene, pickHead, sceneCanvas } from "../kit.js";
+import { fillSide, pctText, quoteTok, setLocal, wReadout } from "../widgets.js";
+import { bigMap } from "../views.js";
+import { QK_STEPS, qkStep } from "../qkstep.js";
 
 function s6Choice(S, when, label) {
   const b = make(
@@ -284,5 +289,3 @@ function s6Split(S, canvas) {
 function s6Light(hex) {
   return hexRgb(hex).map((c) => Math.round(c * 0.45 + 255 * 0.55));
 }
-
-return {};

@@ -1,9 +1,13 @@
 /* §7 the n² cost: the cells, then time and memory measured on this machine, then the KV cache's
    counted operations. */
 
-const { cellLines, hexRgb } = VIEW;
-const { addScene, askBlock, decadeTicks, drawChart, fillSide, logAxis, penCells, penDone, penFont,
-  penText, penWrap, roomOf, sceneCanvas, scenePen, tx, wReadout, wSlider } = LESSON;
+import { hexRgb } from "../../explorer/colour.js";
+import { cellLines } from "../../explorer/draw.js";
+import { penCells, penDone, penFont, penText, penWrap } from "../pen.js";
+import { roomOf, scenePen, tx } from "../deck.js";
+import { addScene, sceneCanvas } from "../kit.js";
+import { askBlock, fillSide, wReadout, wSlider } from "../widgets.js";
+import { decadeTicks, drawChart, logAxis } from "../chart.js";
 
 /** The one fit §7 says everywhere (chart, readout, question, takeaway): its range, the slopes of
     time and memory, the time's spread (any one round left out), and what doubling n multiplies
@@ -248,5 +252,3 @@ function powerOfTen(v) {
   const e = String(Math.round(Math.log10(v)));
   return `10${[...e].map((c) => (c === "-" ? "⁻" : sup[Number(c)])).join("")}`;
 }
-
-return {};

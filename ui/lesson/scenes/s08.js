@@ -2,8 +2,11 @@
    then reveal), with positions it is not. Their maps are the attention view (views.js): side by
    side on a projector; on a phone one map, and a tap switches it between the two sentences. */
 
-const { addScene, arr, fillSide, fontsOf, make, pctText, penDone, penStart, penText, roomOf,
-  sceneView, setLocal, tx, viewHeader, wButton, wReadout, wSwitch } = LESSON;
+import { penDone, penStart, penText } from "../pen.js";
+import { arr, fontsOf, make, roomOf, tx } from "../deck.js";
+import { addScene } from "../kit.js";
+import { fillSide, pctText, setLocal, wButton, wReadout, wSwitch } from "../widgets.js";
+import { sceneView, viewHeader } from "../views.js";
 
 addScene({
   id: "s08",
@@ -137,5 +140,3 @@ function s8Hidden(S, canvas, w, h, name) {
   penDone(pen);
   canvas.setAttribute("aria-label", `${name}: ?`);
 }
-
-return {};

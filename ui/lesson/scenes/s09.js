@@ -3,9 +3,12 @@
    → shows it; the switch is the scene's own what-if, to compare). On a phone the code is a step
    of its own and the map follows. */
 
-const { mapGeometry } = VIEW;
-const { addScene, arr, fillSide, focusIn, fontsOf, labelsOf, make, pctText, quoteTok, richText,
-  roomOf, sceneView, setLocal, tx, viewHeader, wSwitch } = LESSON;
+import { mapGeometry } from "../../explorer/layout.js";
+import { arr, focusIn, fontsOf, labelsOf, make, roomOf, tx } from "../deck.js";
+import { addScene } from "../kit.js";
+import { richText } from "../terms.js";
+import { fillSide, pctText, quoteTok, setLocal, wSwitch } from "../widgets.js";
+import { sceneView, viewHeader } from "../views.js";
 
 const S9_MASK = /mask is not None|np\.where\(mask|causal_mask|tril/; // the lines the mask adds
 
@@ -168,5 +171,3 @@ function s9CodePx(S, lines) {
   const base = roomOf(S.D).base;
   return Math.max(16, Math.min(base, Math.floor((S.box.h - 20) / (lines * 1.3))));
 }
-
-return {};

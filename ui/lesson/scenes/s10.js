@@ -1,10 +1,12 @@
 /* §10 why attention won: every row at once beside an RNN's chain, and the pronoun head learning
    by gradient descent. */
 
-const { mapGeometry } = VIEW;
-const { addScene, animate, drawChart, fillSide, focusIn, fontsOf, headWeights, labelsOf, pctText,
-  make, penArrow, penDone, penLine, penMap, penTry, penWrap, pickHead, rampRgb, roomOf,
-  sceneCanvas, scenePen, setLocal, tx, wButton, wReadout } = LESSON;
+import { mapGeometry } from "../../explorer/layout.js";
+import { penArrow, penDone, penLine, penMap, penTry, penWrap, rampRgb } from "../pen.js";
+import { animate, focusIn, fontsOf, labelsOf, make, roomOf, scenePen, tx } from "../deck.js";
+import { addScene, headWeights, pickHead, sceneCanvas } from "../kit.js";
+import { fillSide, pctText, setLocal, wButton, wReadout } from "../widgets.js";
+import { drawChart } from "../chart.js";
 
 addScene({
   id: "s10",
@@ -198,5 +200,3 @@ function s10Curve(S, pen, W, H, base, readout) {
   readout.textContent = `${tx(D, "lesson.s10.curve", { head: head + 1 })}: ${pctText(c.hits[0])} → ${pctText(c.hits.at(-1))}${say ? ` · ${say}` : ""}${human}`;
   return readout.textContent;
 }
-
-return {};
