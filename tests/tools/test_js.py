@@ -1,8 +1,8 @@
 """The browser code's build (tools/js): the committed bundles (ui/explorer/dist/view.js,
 ui/lesson/dist/deck.js) are what the sources build, byte for byte, with the pinned esbuild;
 every source file is in a bundle; and tools/js/check.mjs (acorn) finds no name imported and
-unused, no export nobody imports, no leaf that is not pure, and finds each of them when one is
-written."""
+unused, no export nobody imports, no leaf that is not pure, no circle of imports, and finds each
+of them when one is written."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def test_the_leaves_are_marked():
 
 def test_the_check_finds_what_it_is_for(tmp_path):
     """An unused import, an export no file imports, a leaf importing a file that is not one, a
-    leaf naming the page or the dice: each is a line."""
+    leaf naming the page or the dice, two files importing each other: each is a line."""
     files = {
         "a.js": "// leaf: pure\nexport function f(x) { return x + 1; }\n",
         "b.js": "export const g = 2;\nexport const dead = 3;\n",
@@ -89,7 +89,9 @@ def test_the_check_finds_what_it_is_for(tmp_path):
         "d.js": "// leaf: pure\n"
         'import { g } from "./b.js";\n'
         "export const h = () => document.title + g + Math.random() + ({ window: 1 }).window;\n",
-        "e.js": 'import { h } from "./d.js";\nh();\n',
+        "e.js": 'import { h } from "./d.js";\nimport { k } from "./f.js";\nh(k);\n'
+        "export const m = 1;\n",
+        "f.js": 'import { m } from "./e.js";\nexport const k = m;\n',
     }
     for name, code in files.items():
         (tmp_path / name).write_text(code, encoding="utf-8")
@@ -102,5 +104,6 @@ def test_the_check_finds_what_it_is_for(tmp_path):
             "d.js is a leaf and imports ./b.js, which is not",
             "d.js is a leaf and names document",
             "d.js is a leaf and names Math.random",
+            "an import circle: e.js → f.js → e.js",
         ]
     )

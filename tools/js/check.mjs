@@ -8,6 +8,8 @@
      - a name a file imports and never uses;
      - a name a file exports that no other file imports (dead; --used names those a test
        imports, "keys.js:ACTIONS"); an entry's default export (the component's) counts as used;
+     - a circle of imports (a file that, through its imports, imports itself: the files import
+       one way, from the leaves up to the entries);
      - a leaf (a file with a line `// leaf: …` at its top, after its header: pure arithmetic or text)
        that imports a file that is not a leaf, or names the page, the clock, timers, storage or
        the network. */
@@ -95,6 +97,7 @@ export function problems(files, used = []) {
       for (const n of named.sort()) out.push(`${mod.file} is a leaf and names ${n}`);
     }
   }
+  out.push(...circles(mods));
   for (const mod of mods.values()) {
     for (const name of mod.exports) {
       const short = `${path.posix.basename(mod.file)}:${name}`;
@@ -103,6 +106,26 @@ export function problems(files, used = []) {
       }
     }
   }
+  return out;
+}
+
+/** Each circle of imports among these modules, once: "a.js → b.js → a.js". */
+function circles(mods) {
+  const out = [];
+  const done = new Set();
+  const visit = (file, trail) => {
+    if (trail.includes(file)) {
+      const circle = [...trail.slice(trail.indexOf(file)), file];
+      out.push(`an import circle: ${circle.join(" → ")}`);
+      return;
+    }
+    if (done.has(file) || !mods.has(file)) return;
+    for (const { from } of mods.get(file).imports) {
+      visit(path.posix.join(path.posix.dirname(file), from), [...trail, file]);
+    }
+    done.add(file);
+  };
+  for (const file of mods.keys()) visit(file, []);
   return out;
 }
 

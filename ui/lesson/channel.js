@@ -3,8 +3,8 @@
 
    The channel is "attention-lab-deck"; its messages are a fixed contract (the class's deck side
    uses them too), each an object with `kind` and `from` (the sending window's id, D.winId):
-     {kind: "goto", scene: "s05", step: "ask", from}  either window, on every scene or step
-                                                      change (sharePlace; ids, never numbers)
+     {kind: "goto", scene: "s05", step: "ask", from}  either window, on every place change
+                                                      (sharePlace; ids, never numbers)
      {kind: "hello", from}                            a window that opens asks; the projector
                                                       answers with a goto (and the class's code
                                                       with a class message)
@@ -20,6 +20,8 @@
 
    Use: openChannel(D) once the header is in; onMessage(D, "class", (msg) => …) to listen;
    post(D, {kind: "action", do: "reveal"}) to send; closeChannel(D) when the deck goes. */
+
+import { on } from "./events.js";
 
 const CHANNEL = "attention-lab-deck";
 const KINDS = new Set(["goto", "hello", "class", "action"]);
@@ -68,9 +70,9 @@ export function placeOf(D) {
   return { scene, step };
 }
 
-/** After every draw: tell the other windows where this one is, when that changed. True when
-    the place is new to this window (moved by its own hand or by a goto it followed). */
-export function sharePlace(D) {
+/** After every place change: tell the other windows where this one is, when that changed. True
+    when the place is new to this window (moved by its own hand or by a goto it followed). */
+function sharePlace(D) {
   const place = placeOf(D);
   const key = `${place.scene}|${place.step}`;
   if (key === D.shared) return false;
@@ -80,6 +82,8 @@ export function sharePlace(D) {
   if (!heard) post(D, { kind: "goto", ...place });
   return true;
 }
+
+on("placechanged", sharePlace);
 
 /** A goto is about to be followed: its place is not sent back when the deck arrives. */
 export function followingPlace(D, msg) {

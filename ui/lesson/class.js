@@ -11,7 +11,8 @@
    This file makes, leads or joins the class, keeps its event stream and the teacher's tools.
    The class's record is D.klass (run.js newDeck; its fields newClass's); its nodes are
    class_panel.js's, its calls to the server and its place as the class's state class_net.js's,
-   what comes of a state (taken, followed, the place posted, an answer sent) class_follow.js's. */
+   what comes of a state (taken, followed, the place posted) class_follow.js's, what a phone
+   may do on its own class_phone.js's, a phone's answer sent class_answer.js's. */
 
 import { onMessage } from "./channel.js";
 import { quizOf } from "./quiz.js";
@@ -20,8 +21,7 @@ import { classError, classNodes, classNodesOf, classPaint, classTexts,
   paintBar } from "./class_panel.js";
 import { classCall, classErrorOf, classUrl, phoneToken, placeBody,
   writeClassLink } from "./class_net.js";
-import { classAnswer, classAsks, classHolds, classMoved, followAgain, goToClass, takeState,
-  tellPresenter, useSetup } from "./class_follow.js";
+import { followAgain, goToClass, takeState, tellPresenter, useSetup } from "./class_follow.js";
 
 const CODE_RE = /^[2-9A-HJ-NP-Z]{4,6}$/; // classroom/codes.py: no 0/O/1/I
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000];
@@ -51,13 +51,7 @@ function newClass(role, code) {
     queued: false,
     askedSentence: "", // the sentence and model a phone asked its server for (once)
     endArmed: 0, // the time E was pressed once
-    outbox: null, // a phone's answer being sent, or the one to send after it
-    // what the deck's earlier files call (they run before this one): stage.js after every step
-    // drawn, quiz.js and stage.js at a question, stage.js before → passes the class
-    moved: classMoved,
-    asks: classAsks,
-    answer: classAnswer,
-    holds: classHolds,
+    outbox: null, // a phone's answer being sent, or the one to send after it (class_answer.js)
   });
 }
 

@@ -1,10 +1,9 @@
 /* The live class's state on this deck (class.js makes, joins and streams the class; this file
    keeps what comes of it): a state from the server taken, the highest version kept (takeState),
    and followed: a phone goes to the class's scene and step with the teacher's sentence and
-   measured figures, looks back (←) and follows again; the teacher's place posted after every
-   step drawn, one request at a time; a phone's answer sent, retried with the same token; the
-   class's state told to the teacher's presenter window. Everything it keeps is a field of the
-   class's record D.klass (class.js newClass). */
+   measured figures, looks back (←) and follows again; the teacher's place posted at every place
+   change (events.js), one request at a time; the class's state told to the teacher's presenter
+   window. Everything it keeps is a field of the class's record D.klass (class.js newClass). */
 
 import { speak } from "./deck.js";
 import { post } from "./channel.js";
@@ -12,15 +11,7 @@ import { drawScene, goScene, goStep } from "./stage.js";
 import { classNodesOf, classPaint, classWord } from "./class_panel.js";
 import { classCall, classErrorOf, classPlaceOf, phoneToken, placeBody,
   writeClassLink } from "./class_net.js";
-
-const ANSWER_TRIES = 5;
-
-/** A phone on the class's place does not step past it (its next step is the teacher's). */
-export function classHolds(D) {
-  const K = D.klass;
-  return !!(K && K.role === "phone" && K.following && K.place && K.status === "joined" &&
-    K.place[0] === D.at && K.place[1] === D.step); // prettier-ignore
-}
+import { on } from "./events.js";
 
 /** A state from the server: keep the highest version; end, follow, repaint. */
 export function takeState(D, state, fresh = false) {
@@ -127,14 +118,13 @@ function redrawQuiz(D) {
   if (D.ctx && D.inst) drawScene(D, D.step, D.step);
 }
 
-/** stage.js's writeLink, after every step drawn: the teacher posts where the deck is; a phone
-    that moved itself looks back (follow again with class-follow, or by stepping back to it). */
-export function classMoved(D) {
+/** At every place change: the class in the link; a phone that moved itself looks back (follow
+    again with class-follow, or by stepping back to it). The teacher's deck posts it (postPlace). */
+function classMoved(D) {
   const K = D.klass;
   if (!K) return;
   writeClassLink(D);
-  if (K.role === "teacher") postPlace(D);
-  else if (!K.applying && K.place && K.status !== "ended") {
+  if (K.role === "phone" && !K.applying && K.place && K.status !== "ended") {
     K.following = K.place[0] === D.at && K.place[1] === D.step;
   }
   classPaint(D);
@@ -143,7 +133,7 @@ export function classMoved(D) {
 /** POST the teacher's place when it changed; one request at a time, the latest wins. */
 async function postPlace(D) {
   const K = D.klass;
-  if (K.status === "ended" || !D.header) return;
+  if (K?.role !== "teacher" || K.status === "ended" || !D.header) return;
   const body = placeBody(D);
   const said = JSON.stringify(body);
   if (said === K.sent && K.state) return;
@@ -175,53 +165,8 @@ async function postPlace(D) {
   }
 }
 
-/** quiz.js: may this phone's answer go to the class (it follows, the question is the class's,
-    not revealed)? */
-export function classAsks(D, questionId) {
-  const K = D.klass;
-  return !!(K && K.role === "phone" && K.following && K.status !== "ended" &&
-    K.state?.question?.id === questionId); // prettier-ignore
-}
-
-/** A phone's answer: kept, shown, sent; one request at a time, so a change of mind never
-    overtakes the answer it replaces (the latest is sent last). */
-export async function classAnswer(D, questionId, choice) {
-  const K = D.klass;
-  if (!classAsks(D, questionId) || K.state.revealed) return;
-  K.mine[questionId] = choice;
-  redrawQuiz(D);
-  const body = { phone: phoneToken(D), question: questionId, choice };
-  if (K.outbox) {
-    K.outbox = body; // sent when the one in flight is answered
-    return;
-  }
-  K.outbox = body;
-  while (K.outbox) {
-    const next = K.outbox;
-    await sendAnswer(D, next);
-    if (K.outbox === next) K.outbox = null;
-  }
-}
-
-/** POST one answer, retried with the same token (nginx does not retry a POST; the server
-    counts a retry once). */
-async function sendAnswer(D, body) {
-  const K = D.klass;
-  for (let i = 0; i < ANSWER_TRIES; i++) {
-    const res = await classCall(D, "POST", `/class/${K.code}/answer`, body);
-    if (res.status === 200) {
-      K.error = "";
-      return classPaint(D);
-    }
-    if (res.status !== 0 && res.status !== 503 && res.status !== 429) {
-      K.error = classErrorOf(res);
-      return classPaint(D);
-    }
-    await new Promise((ok) => setTimeout(ok, Math.max(res.retryAfter * 1000, 500 * 2 ** i)));
-  }
-  K.error = "store_unavailable";
-  classPaint(D);
-}
+on("placechanged", postPlace);
+on("placechanged", classMoved);
 
 /** The class's state, its tally and join link, to the teacher's other windows. */
 export function tellPresenter(D) {

@@ -14,8 +14,8 @@ import { classAction, toggleJoin } from "./class.js";
 
 // What each action of the key map does (false: the deck did not use the key).
 export const ACTIONS = {
-  next: (D) => stepNext(D),
-  prev: (D) => stepBack(D),
+  next: stepNext, // (D): one hop from the key to the step (ARCHITECTURE.md counts them)
+  prev: stepBack,
   first: (D) => goScene(D, 1, 0),
   last: (D) => goScene(D, D.header.scenes, 0),
   jump: (D, key) => goScene(D, key === "0" ? 10 : Number(key), 0),

@@ -12,6 +12,7 @@ import { freshLocal } from "./kit.js";
 import { plainText } from "./terms.js";
 import { onMessage, openChannel, post } from "./channel.js";
 import { applySentence } from "./frame.js";
+import { on } from "./events.js";
 
 // Static markup of the clock's buttons (no text from anyone): pause, go on, from zero.
 const ICON = (path) => '<svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18" ' +
@@ -102,7 +103,7 @@ function followSentence(D) {
   applySentence(D, sentence);
 }
 
-/** Fill the panel for where the deck is (after every scene or step change, and new words). */
+/** Fill the panel for where the deck is (after every place change, and new words). */
 export function fillPresenter(D) {
   if (!D.pres) return;
   const { pres } = D;
@@ -126,6 +127,8 @@ export function fillPresenter(D) {
   fillKeys(D);
   fillClass(D);
 }
+
+on("placechanged", fillPresenter);
 
 /** The step after the one on screen: [scene, step], or [null, null] after the last. */
 function nextPlace(D) {

@@ -4,6 +4,7 @@
    (lesson-review: after the last step, and from the overview). */
 
 import { make, sceneTitle, tx } from "./deck.js";
+import { on } from "./events.js";
 
 const STORE = "attention-lab.lesson"; // localStorage key: {v, at, step, wrong: {id: {at, step, q}}}
 
@@ -27,10 +28,12 @@ function writeStore(D, patch) {
 }
 
 /** Keep the scene and step on screen (not while the handout is being built). */
-export function saveProgress(D) {
+function saveProgress(D) {
   if (D.els.root.dataset.handout === "building") return;
   writeStore(D, { at: D.at, step: D.step });
 }
+
+on("placechanged", saveProgress);
 
 /** Where a visit whose link names no scene starts: [scene, step] last shown, or null. */
 export function lastPlace(D) {

@@ -4,6 +4,7 @@
    a scene's takeaway shows only once every question of the scene is revealed (takeShown). */
 
 import { button, make, speak, tx } from "./deck.js";
+import { classAsks } from "./class_phone.js";
 
 /** The id of the question asked at step i of the scene on screen ("s05.ask"). */
 function quizId(S, i) {
@@ -48,7 +49,7 @@ export function renderQuiz(D, S, step, on) {
   const doc = D.els.root.ownerDocument;
   const choices = quiz.choices(S);
   // A phone in a class (class.js): its answer is the class's, open until the teacher reveals.
-  const K = D.klass?.asks(D, id) ? D.klass : null;
+  const K = classAsks(D, id) ? D.klass : null;
   const chosen = (K ? K.mine[id] : D.answers[id]) ?? null;
   const open = K ? found.open && !K.state.revealed : found.open && chosen === null;
   const q = make(doc, "p", "question", { id: "lesson-question" });

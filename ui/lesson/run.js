@@ -9,11 +9,11 @@
    committed, and a Python change never leaves it stale; only the stylesheets are in it (text,
    imported below), as they are the code's own.
    Frame (not a scene's): the overview (O, Esc), the glossary (G; "?" on touch), the handout
-   (print), progress and the review (progress.js), the link (stage.js writeLink).
+   (print), progress and the review (progress.js), the link (link.js).
    The teacher's windows (not a scene's): S opens the presenter window (presenter.js,
    /lesson?presenter=1: the notes, which no other window receives; the next step; the clock; the
    class's tally); every window but a joined phone's opens channel.js's BroadcastChannel, and
-   each scene or step change posts a goto (stage.js writeLink → sharePlace), which the other
+   each place change posts a goto (channel.js sharePlace, events.js), which the other
    window follows (run.js pairWindows → stage.js goPlace). D's fields for them: winId, channel,
    heard, shared, followed, pres, clock, classState (newDeck). */
 
@@ -33,7 +33,8 @@ import { applySentence, deckSkeleton, frameTexts, showNotices, toggleEditor, tog
   toggleHelp } from "./frame.js";
 import { lastPlace } from "./progress.js";
 import { buildPresenter, fillPresenter, greet, openPresenter, stopPresenter } from "./presenter.js";
-import { goPlace, goScene, layoutDeck, renderScene, scheduleLayout, writeLink } from "./stage.js";
+import { goPlace, goScene, layoutDeck, renderScene, scheduleLayout } from "./stage.js";
+import { linkStep, writeLink } from "./link.js";
 import { handoutNow, toggleOverview } from "./overview.js";
 import { classHeader, startClassroom, stopClassroom } from "./class.js";
 import { bindKeys } from "./keys.js";
@@ -221,7 +222,8 @@ function themeOf(D, header) {
 /** A new payload: the numbers and words. The scene and the step are the deck's own (a
     presenter's keys are never undone by a late rerun), taken from the link (header.at,
     header.step) only when the deck starts; the link is written again after every payload
-    (Streamlit may have rewritten the address). Redraw only when what the scene shows changed. */
+    (Streamlit may have rewritten the address). Redraw only when what the scene shows changed
+    (a redraw is a place change: its listeners run, events.js). */
 function applyHeaderDeck(D, header, arrays) {
   if (arrays) keepArrays(header.digest, arrays);
   const known = ARRAYS.get(header.digest);
@@ -253,13 +255,6 @@ function applyHeaderDeck(D, header, arrays) {
   renderScene(D, first ? (place ? place[1] : linkStep(header.step)) : D.step, !first);
   if (first) D.els.root.dataset.ready = "1";
   if (first) startClassroom(D); // make, lead or join a class as the link says (class.js)
-}
-
-/** The link's step= as the stage reads it: "2" (as shown, 1-based) → 1; an id ("reveal") as
-    it is; none → 0. */
-function linkStep(raw) {
-  if (raw === null || raw === undefined || raw === "") return 0;
-  return /^\d+$/.test(raw) ? Number(raw) - 1 : raw;
 }
 
 /** One call of the deck component (Streamlit calls it again with each new payload). */

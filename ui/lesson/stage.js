@@ -1,17 +1,20 @@
 /* The scene on screen: entering it (its own settings fresh: S.local), its steps (objects with an
-   id, a label and a caption; answered in the browser, never a rerun), the link that names them
-   (?at=N&step=K, history.replaceState), the example for a sentence it cannot use, and its layout
-   in the room. Predict-then-reveal is quiz.js's; the scene API is kit.js's header. */
+   id, a label and a caption; answered in the browser, never a rerun), the example for a sentence
+   it cannot use, and its layout in the room. Each move emits one "placechanged" (events.js),
+   which the link, the progress, the other window, the presenter and the class take; a redraw
+   for a resize emits none. Predict-then-reveal is quiz.js's; the scene API is kit.js's header. */
 
 import { button, deepActive, figureBox, make, needOf, roomOf, sceneTitle, setFor, SIDE_FRACTION,
   speak, stopAnimation, tx } from "./deck.js";
 import { freshLocal } from "./kit.js";
 import { closeTerm, richText } from "./terms.js";
-import { followingPlace, sharePlace } from "./channel.js";
+import { followingPlace } from "./channel.js";
 import { showNotices, whereText } from "./frame.js";
 import { keepAnswer, quizOf, renderQuiz, sayVerdict, takeText } from "./quiz.js";
-import { markAnswer, saveProgress, toggleReview, wrongOnes } from "./progress.js";
-import { fillPresenter } from "./presenter.js";
+import { markAnswer, toggleReview, wrongOnes } from "./progress.js";
+import { classAsks, classHolds } from "./class_phone.js";
+import { classAnswer } from "./class_answer.js";
+import { emit } from "./events.js";
 
 /** A string of the scene: a key of its text table (filled with the scene's words), or a
     function of S for one that depends on more. */
@@ -31,7 +34,7 @@ function stepCount(D) {
 /** The next step, the next scene; after the last one, the review of the questions answered
     wrong (if any). */
 export function stepNext(D) {
-  if (D.klass?.holds(D)) return; // a phone in a class: the teacher's next step, not its own
+  if (classHolds(D)) return; // a phone in a class: the teacher's next step, not its own
   if (D.step < stepCount(D) - 1) setStep(D, D.step + 1);
   else if (D.at < D.header.scenes) goScene(D, D.at + 1, 0);
   else if (wrongOnes(D).length) toggleReview(D, true, (at, id) => goScene(D, at, id));
@@ -68,6 +71,7 @@ function setStep(D, i) {
   stopAnimation(D);
   if (S) applySet(S, i);
   drawScene(D, i, from);
+  emit(D, "placechanged");
   if (S) {
     const name = stepLabels(S)[i];
     speak(D.els.live, tx(D, "lesson.live_step", { i: i + 1, n: S.steps.length, name }));
@@ -147,6 +151,7 @@ export function renderScene(D, step, keep = true) {
   D.step = stepIndex(scene.steps, step);
   if (!keep) applySet(D.ctx, D.step);
   drawScene(D, D.step, null);
+  emit(D, "placechanged");
   if (held) D.els.scene.querySelector(`[data-key="${held}"]`)?.focus();
 }
 
@@ -201,7 +206,7 @@ function needPanel(D, need, { title, figure, take }) {
   D.step = 0;
   Object.assign(D.els.scene.dataset, { step: "0", stepId: "" });
   updateNav(D, [""]);
-  writeLink(D);
+  emit(D, "placechanged");
 }
 
 function exampleNote(D, side) {
@@ -261,7 +266,6 @@ export function drawScene(D, step, from) {
   S.box = figureBox(D);
   D.inst.draw(step, from);
   if (quizOf(S, step)) renderQuiz(D, S, step, on); // the scene's draw may have changed its answer
-  writeLink(D);
 }
 
 /** What the quiz's buttons do: an answer is kept and judged and, at the question, revealed
@@ -271,7 +275,10 @@ function quizHandlers(D) {
     choose: (id) => {
       const S = D.ctx;
       const found = quizOf(S, D.step);
-      if (D.klass?.asks(D, found.id)) return D.klass.answer(D, found.id, id); // to the class
+      if (classAsks(D, found.id)) {
+        classAnswer(D, found.id, id); // to the class (class_answer.js)
+        return drawScene(D, D.step, D.step); // the choice shown as this phone's
+      }
       markAnswer(D, S, found.at, found.id, keepAnswer(D, S, D.step, id));
       if (found.open) setStep(D, D.step + 1);
       else renderQuiz(D, S, D.step, quizHandlers(D));
@@ -279,19 +286,6 @@ function quizHandlers(D) {
     },
     reveal: () => stepNext(D),
   };
-}
-
-/** ?at=N&step=K in the address bar (K as shown: 1-based), without a rerun; every other
-    parameter as it is. */
-export function writeLink(D) {
-  const win = D.els.root.ownerDocument.defaultView;
-  const url = new URL(win.location.href);
-  url.searchParams.set("at", String(D.at));
-  url.searchParams.set("step", String(D.step + 1));
-  if (url.href !== win.location.href) win.history.replaceState(win.history.state, "", url.href);
-  saveProgress(D);
-  if (sharePlace(D)) fillPresenter(D); // the teacher's other window follows (channel.js)
-  D.klass?.moved(D); // the class's follow (class.js): the teacher posts it, a phone looks back
 }
 
 export function scheduleLayout(D) {

@@ -4,6 +4,7 @@
 
 import { deepActive, figureBox, make, roomOf, tx } from "./deck.js";
 import { drawScene } from "./stage.js";
+import { emit } from "./events.js";
 
 /** A token's chip text: the word, and its English gloss when the lesson is in English. */
 function chipText(D, tok) {
@@ -122,10 +123,13 @@ export function wReadout(S, key) {
 }
 
 /** Change one of the scene's own settings (S.local: a what-if, √d_k, the mask, the focus, the
-    head) and redraw: it stays in this scene, never reaches Python, another scene or the link. */
+    head) and redraw: it stays in this scene, never reaches Python, another scene or the link;
+    what the step shows changed (a teacher's question may list other words: the class hears). */
 export function setLocal(S, patch) {
   Object.assign(S.local, patch);
-  if (S.D.inst && S.D.ctx === S) drawScene(S.D, S.D.step, S.D.step);
+  if (!S.D.inst || S.D.ctx !== S) return;
+  drawScene(S.D, S.D.step, S.D.step);
+  emit(S.D, "placechanged");
 }
 
 /** A token's text for a sentence in a label: “小明”; in English with its gloss as Python's
