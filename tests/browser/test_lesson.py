@@ -31,9 +31,10 @@ from tests.lesson_support import (
     walk_every_step,
     where,
 )
+from ui.lesson import data
 from ui.text import LANGUAGES, t
 
-SCENES = 10
+SCENES = data.SCENES  # every scenes/*.js (ui/lesson/scenes.py)
 
 pytestmark = pytest.mark.browser
 

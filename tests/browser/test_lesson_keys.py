@@ -19,13 +19,13 @@ from tests.lesson_support import (
     settle,
     where,
 )
-from ui.lesson import deck
+from ui.lesson import data, deck
 from ui.text import t
 
 pytestmark = pytest.mark.browser
 
 
-SCENES = 10
+SCENES = data.SCENES  # every scenes/*.js (ui/lesson/scenes.py)
 
 
 def verdict(page) -> tuple[str, str]:
@@ -189,7 +189,8 @@ def test_a_scenes_what_if_stays_in_its_scene(page, streamlit_server):
 
 
 @pytest.mark.parametrize(
-    ("raw", "scene", "lang"), [("0", 1, "zh"), ("99", 10, "en"), ("x", 1, "zh"), ("3.5", 4, "en")]
+    ("raw", "scene", "lang"),
+    [("0", 1, "zh"), ("99", SCENES, "en"), ("x", 1, "zh"), ("3.5", 4, "en")],
 )
 def test_a_bad_scene_number_opens_the_nearest_scene_with_a_notice(
     page, streamlit_server, raw, scene, lang

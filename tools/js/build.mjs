@@ -1,7 +1,7 @@
 /* The browser code's build (`make js`): esbuild (pinned in package.json) bundles each
    component's entry with every module it imports into one ES module, committed under the
    component's dist/ so that `make run` needs only Python (ui/explorer/__init__.py and
-   ui/lesson/deck.py read them). tests/ui/test_bundles.py builds them again into a temporary
+   ui/lesson/deck.py read them). tests/tools/test_js.py builds them again into a temporary
    folder and fails when a committed one differs by a byte.
 
      node tools/js/build.mjs                write the bundles into the repository
@@ -12,9 +12,9 @@
    trace still reads), so they are small and no reader mistakes them for code to edit; the
    sources are what people read. Stylesheets are imported as their minified text (`import CSS
    from "./explorer.css"`: esbuild's CSS minifier, then a string). One import is esbuild's by a
-   plugin of ours: `import SCENES from "glob:./scenes/*.js"` is every file the
-   pattern matches beside the importer, in name order, as a list of their modules; so a new
-   scene is its file, found by name, never a line in a list. */
+   plugin of ours: `import SCENE_FILES from "glob:./scenes/*.js"` is every file the pattern
+   matches beside the importer, in name order, as { "s01.js": its module, … }; so a new scene
+   is its file, found by name, never a line in a list. */
 
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -30,7 +30,7 @@ export const BUNDLES = [
 ];
 
 /** `glob:./dir/pattern.js`: the files matching the pattern (`*` any run of characters, in the
-    last part of the path only), in name order, as `export default [module, …]`. */
+    last part of the path only), in name order, as `export default { "name.js": module, … }`. */
 const globPlugin = {
   name: "glob",
   setup(build) {
@@ -45,7 +45,7 @@ const globPlugin = {
         .filter((n) => n.startsWith(head) && n.endsWith(tail) && n.length >= head.length + tail.length)
         .sort();
       const lines = names.map((n, i) => `import * as m${i} from "./${n}";`);
-      lines.push(`export default [${names.map((_, i) => `m${i}`).join(", ")}];`);
+      lines.push(`export default { ${names.map((n, i) => `${JSON.stringify(n)}: m${i}`).join(", ")} };`);
       return { contents: lines.join("\n"), resolveDir: dir, watchDirs: [dir] };
     });
   },

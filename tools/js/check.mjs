@@ -1,5 +1,5 @@
 /* What esbuild does not check in the browser code's modules, read with a JavaScript parser
-   (acorn, pinned in package.json), never with patterns over the text; tests/ui/test_bundles.py
+   (acorn, pinned in package.json), never with patterns over the text; tests/tools/test_js.py
    runs it and expects no line.
 
      node tools/js/check.mjs [--used NAME …] FILE …   (paths from the repository's root)

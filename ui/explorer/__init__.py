@@ -37,7 +37,7 @@ from ui.text import SECTIONS, t
 HERE = Path(__file__).resolve().parent
 # The view's code: its ES modules (one job per file, STYLE.md) bundled from its entry
 # streamlit.js by `make js` (esbuild, tools/js/build.mjs) into one committed file, read here, so
-# the app needs no node; tests/ui/test_bundles.py fails when it is older than its sources.
+# the app needs no node; tests/tools/test_js.py fails when it is older than its sources.
 BUNDLE = HERE / "dist" / "view.js"
 # "Decided", as the reading decides it (top weight ≥ min, and ≥ gap above the runner-up): sent to
 # every view, which answers it live as τ and the causal mask change the weights (a11y.js).

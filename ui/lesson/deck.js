@@ -1,5 +1,5 @@
 /* What every part of the deck reads from its record D (made in run.js's newDeck): the scenes
-   (D.scenes: each scenes/sNN.js adds its own, kit.js addScene), the words (tx), which numbers
+   (D.scenes: each scenes/sNN.js's own, kit.js defineScene), the words (tx), which numbers
    a scene uses, the scene-local settings (S.local: focus, √d_k), the weights (softmax.js,
    cached), the room (type from the palette) and the figure's box, the live line, what the deck
    sends to Python (a new sentence only: a scene or a step never reruns), and the animation

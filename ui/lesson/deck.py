@@ -20,7 +20,7 @@ from ui.text import t
 HERE = Path(__file__).resolve().parent
 # The deck's code: its ES modules and the attention view's (its maps are the view, mounted with
 # createView), bundled from the entry run.js by `make js` (esbuild, tools/js/build.mjs) into one
-# committed file, read here, so the app needs no node; tests/ui/test_bundles.py fails when it is
+# committed file, read here, so the app needs no node; tests/tools/test_js.py fails when it is
 # older than its sources.
 BUNDLE = HERE / "dist" / "deck.js"
 # The deck's keys, written once (reveal.js keeps its key map in one place and builds its help

@@ -18,7 +18,7 @@ export const ACTIONS = {
   prev: stepBack,
   first: (D) => goScene(D, 1, 0),
   last: (D) => goScene(D, D.header.scenes, 0),
-  jump: (D, key) => goScene(D, key === "0" ? 10 : Number(key), 0),
+  jump: (D, key) => goScene(D, key === "0" ? 10 : Number(key), 0), // §1–§9, 0 the tenth: a place
   presenter: (D) => openPresenter(D), // the presenter window (its notes): not in itself
   full: (D) => toggleFull(D),
   black: (D) => togglePause(D, true),

@@ -1,25 +1,30 @@
-/* The scene kit: what every scenes/sNN.js builds with. addScene (a scene file registers its
-   scene; the deck numbers them in the order of the files' names), the settings every scene has
-   of its own (LOCAL), and the helpers scenes share: a canvas in the figure, a head's weights in
-   the scene's settings, the head a scene shows.
+/* The scene kit: what every scenes/sNN.js builds with. defineScene (a scene file's default
+   export; the deck numbers the scenes in the order of the files' names: sceneList), the
+   settings every scene has of its own (LOCAL), and the helpers scenes share: a canvas in the
+   figure, a head's weights in the scene's settings, the head a scene shows.
 
    ---- THE SCENE API (every scenes/sNN.js follows it) -----------------------------------------
 
    A scene is one file, scenes/sNN.js, that imports what it draws with and ends with
-   `addScene({ … });`: the scenes are numbered in the order of their file names (§1 first). Its
-   words are its own text table, ui/text/lesson_sNN.toml (zh and en side by side; keys
-   "lesson.sN.…", written out literally where they are used, so a grep finds each). To add §11:
+   `export default defineScene({ … });`: the scenes are numbered in the order of their file
+   names (§1 first; a scene between §4 and §5 is s04b.js). Its words are its own text table,
+   ui/text/lesson_sNN.toml (zh and en side by side; keys "lesson.sN.…", written out literally
+   where they are used, so a grep finds each), and so are its facts: its table's [scene] says
+   what its figure needs (needs = ["sentence", "two_tokens", "trained", "pronoun"]: the user's
+   sentence, two tokens, the trained model, a pronoun it reads; ui/lesson/scenes.py reads it,
+   and Python says in the header when a sentence cannot give it). To add §11:
    write scenes/s11.js and ui/text/lesson_s11.toml, and its tests: tests/ui/lesson/test_s11.py
    for its numbers (beside tests/pages/test_lesson.py, the page's); its browser cases in
    tests/browser/test_lesson_s11.py with tests/lesson_support.py's open_lesson, press, where,
    walk_scene; the rules every step meets run by themselves: tests/browser/test_lesson_rules.py,
    where a rule the scene does not meet yet is a line in PHONE_TODO or MAPS_TODO. Nothing else:
-   run.js imports every scenes/*.js in name order (`import "glob:./scenes/*.js"`, the build's),
-   ui/lesson/data.py counts the same files, pages/lesson.py sends its lesson_sNN.toml table, and
-   the strip, the overview and the handout list it. scenes/ holds scenes only: a scene's helper
+   run.js imports every scenes/*.js in name order (`import SCENE_FILES from "glob:./scenes/*.js"`,
+   the build's), ui/lesson/scenes.py reads the same files' names and their tables' facts,
+   pages/lesson.py sends its lesson_sNN.toml table, and the strip, the overview, the keys (→, ←,
+   the digits: §1–§9 and 0 for §10, by number) and the handout list it. scenes/ holds scenes only: a scene's helper
    (cellstep.js) is a file of ui/lesson/ that the scene imports.
 
-   addScene({
+   export default defineScene({
      id: "s05",                   // "sNN", the file's name; a question's id is "s05.ask"
      title: "lesson.s5.title",    // a key, or (S) => text (S has at least D, k, scene, set)
      steps: [                     // what → reaches, in order (reveal.js's fragments)
@@ -90,9 +95,6 @@ import { rowSpread } from "../explorer/softmax.js";
 import { rankRow } from "./arith.js";
 import { arr, divisorOf, focusIn, make, weightsOf } from "./deck.js";
 
-// The scenes in their files' name order (§1 first); filled once, as the files run.
-const SCENE_LIST = [];
-
 // The settings every scene has of its own (S.local), reset on entering the scene: √d_k on, no
 // mask, the part's default focus (null) and head (null: the scene picks), τ at √d_k (null). A
 // scene adds its own in `local` ({ when: "after" }), and a step may set any (`set`).
@@ -100,10 +102,10 @@ const LOCAL = Object.freeze({ scale: true, causal: false, focus: null, head: nul
 
 const STEP_ID = /^[a-z][a-z0-9_-]*$/;
 
-/** A scene file's last act: check its shape (ids, steps, quizzes) and add it to the deck. */
-export function addScene(scene) {
-  const where = `scene ${SCENE_LIST.length + 1} (${scene.id})`;
-  if (!/^s\d\d$/.test(scene.id || "")) throw new Error(`${where}: id must be "sNN"`);
+/** A scene file's default export: the scene, its shape checked (ids, steps, quizzes), frozen. */
+export function defineScene(scene) {
+  const where = `scene ${scene.id}`;
+  if (!/^s\d\d[a-z]?$/.test(scene.id || "")) throw new Error(`${where}: id must be "sNN"`);
   const ids = scene.steps.map((s) => s.id);
   for (const step of scene.steps) {
     if (!STEP_ID.test(step.id || "")) throw new Error(`${where}: step id ${step.id} is no slug`);
@@ -113,12 +115,19 @@ export function addScene(scene) {
   scene.steps.forEach((step, i) => {
     if (step.quiz && i + 1 >= scene.steps.length) throw new Error(`${where}.${step.id}: no reveal`);
   });
-  SCENE_LIST.push(Object.freeze({ ...scene, steps: Object.freeze(scene.steps.map(Object.freeze)) }));
+  return Object.freeze({ ...scene, steps: Object.freeze(scene.steps.map(Object.freeze)) });
 }
 
-/** The scenes by number: { 1: §1, 2: §2, … }. */
-export function sceneList() {
-  return Object.fromEntries(SCENE_LIST.map((scene, i) => [i + 1, scene]));
+/** The scenes by number, { 1: §1, 2: §2, … }, from the scene files' modules by file name in
+    name order (run.js's glob import): each one's default export, its id its file's name. */
+export function sceneList(files) {
+  const list = Object.entries(files).map(([name, module]) => {
+    const id = name.replace(/\.js$/, "");
+    const scene = module.default;
+    if (scene?.id !== id) throw new Error(`scenes/${name}: export default defineScene({ id: "${id}" …`);
+    return scene;
+  });
+  return Object.fromEntries(list.map((scene, i) => [i + 1, scene]));
 }
 
 /** The scene's settings when it is entered: LOCAL, its own (`local`), and what its first step

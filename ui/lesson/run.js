@@ -38,11 +38,11 @@ import { linkStep, writeLink } from "./link.js";
 import { handoutNow, toggleOverview } from "./overview.js";
 import { classHeader, startClassroom, stopClassroom } from "./class.js";
 import { bindKeys } from "./keys.js";
-import "glob:./scenes/*.js"; // every scene file, in name order (tools/js/build.mjs)
+import SCENE_FILES from "glob:./scenes/*.js"; // { "s01.js": its module, … } in name order
 
-// The deck's scenes by number: scenes/sNN.js each add theirs (kit.js addScene), in the order of
-// their names (the glob import above); ui/lesson/data.py SCENES counts the same files.
-const SCENES = sceneList();
+// The deck's scenes by number: each scenes/sNN.js's default export (kit.js defineScene), in the
+// order of their names (the glob import above); ui/lesson/scenes.py numbers the same files.
+const SCENES = sceneList(SCENE_FILES);
 
 // The deck's stylesheet, in the cascade's order: the frame, the parts (controls, quiz, maps,
 // overlays), the phone and paper, the presenter window, the live class's bar and tally.

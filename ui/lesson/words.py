@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import inspect
 from functools import cache
-from pathlib import Path
 
-from ui.lesson import data, skeleton
+from ui.lesson import scenes, skeleton
 from ui.text import SECTIONS, t
 
 # Strings of other pages the deck shows as they are (map axes, summaries, job names).
@@ -28,7 +27,7 @@ SHARED_KEYS = (
 def scene_areas() -> tuple[str, ...]:
     """Each scene's text table, in lesson order: lesson_sNN (ui/text/lesson_sNN.toml) for
     scenes/sNN.js."""
-    return tuple(f"lesson_{Path(name).stem}" for name in data.SCENE_FILES)
+    return tuple(scene.words for scene in scenes.SCENES)
 
 
 @cache

@@ -4,7 +4,7 @@
 import { penDone, penFont, penLine, penMeasure, penText, penTry, penWrap } from "../pen.js";
 import { rankRow } from "../arith.js";
 import { animate, roomOf, scenePen, tx } from "../deck.js";
-import { addScene, headWeights, sceneCanvas } from "../kit.js";
+import { defineScene, headWeights, sceneCanvas } from "../kit.js";
 import { fillSide, pctText, quoteTok, wReadout } from "../widgets.js";
 import { chainAcross, chainDown, chainHops } from "../rnnchain.js";
 
@@ -26,7 +26,7 @@ function s1Job(S, head) {
   return tx(S.D, "lesson.job.full", { job: job.name, hits });
 }
 
-addScene({
+export default defineScene({
   id: "s01",
   title: (S) => tx(S.D, "lesson.s1.title", { q: s1Pronoun(S.set) }),
   steps: [

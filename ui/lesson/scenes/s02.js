@@ -6,7 +6,7 @@ import { penCells, penDone, penFont, penOutline, penText, penTry, penWrap,
   rampRgb } from "../pen.js";
 import { mixRows, rankRow } from "../arith.js";
 import { animate, arr, divisorOf, focusIn, fontsOf, roomOf, scenePen, tx } from "../deck.js";
-import { addScene, headWeights, sceneCanvas } from "../kit.js";
+import { defineScene, headWeights, sceneCanvas } from "../kit.js";
 import { fillSide, headPicker, pctText, quoteTok, setLocal, wReadout, wTokens,
   wTokenSelect } from "../widgets.js";
 
@@ -14,7 +14,7 @@ import { fillSide, headPicker, pctText, quoteTok, setLocal, wReadout, wTokens,
 // it does not copy one (the pronoun head gives 小明 100%: a lookup, no mix).
 const MIX_MIN = 0.25;
 
-addScene({
+export default defineScene({
   id: "s02",
   title: "lesson.s2.title",
   steps: [

@@ -3,12 +3,12 @@
 import { penArrow, penCells, penDone, penLine, penOutline, penText, penTry, penWrap,
   rampRgb } from "../pen.js";
 import { animate, arr, focusIn, roomOf, scenePen, tx } from "../deck.js";
-import { addScene, sceneCanvas } from "../kit.js";
+import { defineScene, sceneCanvas } from "../kit.js";
 import { fillSide, setLocal, wReadout, wTokens, wTokenSelect } from "../widgets.js";
 
 const S3_NAMES = ["Q", "K", "V"];
 
-addScene({
+export default defineScene({
   id: "s03",
   title: "lesson.s3.title",
   steps: [

@@ -9,7 +9,7 @@ import { penDone, penInkOn, penMap, penMeasure, penText, penWrap, rampRgb } from
 import { rankRow } from "../arith.js";
 import { animate, arr, divisorOf, focusIn, fontsOf, labelsOf, roomOf, scenePen, stopAnimation,
   tx } from "../deck.js";
-import { addScene, headWeights, pickHead, sceneCanvas, softmaxExample } from "../kit.js";
+import { defineScene, headWeights, pickHead, sceneCanvas, softmaxExample } from "../kit.js";
 import { goStep } from "../stage.js";
 import { fillSide, headPicker, pctText, setLocal, wButton, wReadout } from "../widgets.js";
 import { CELL_STEP, cellStep } from "../cellstep.js";
@@ -63,7 +63,7 @@ function s4Name(S, k) {
   return typeof label === "function" ? label(S) : tx(S.D, label);
 }
 
-addScene({
+export default defineScene({
   id: "s04",
   phone: (k) => S4_PHONE[S4_SCENE_STEPS[k]?.id] ?? 1, // ③′'s table, the cell: the screen's rest
   title: "lesson.s4.title",

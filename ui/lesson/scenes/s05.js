@@ -8,7 +8,7 @@ import { rowSpread } from "../../explorer/softmax.js";
 import { penDone, penLine, penTry } from "../pen.js";
 import { animate, arr, divisorOf, focusIn, make, roomOf, scenePen, tx,
   weightsOf } from "../deck.js";
-import { addScene, sceneCanvas } from "../kit.js";
+import { defineScene, sceneCanvas } from "../kit.js";
 import { fillSide, pctText, setLocal, wButton, wReadout, wSlider, wSwitch } from "../widgets.js";
 import { NO_JOB, sceneView, viewHeader } from "../views.js";
 import { decadeTicks, drawChart, logAxis } from "../chart.js";
@@ -77,7 +77,7 @@ const S5_STEPS = [
   { id: "tau", label: "lesson.s5.step3", caption: "lesson.s5.cap.tau", set: { scale: true } },
 ];
 
-addScene({
+export default defineScene({
   id: "s05",
   title: "lesson.s5.title",
   phone: (k) => S5_PHONE[S5_STEPS[k]?.id] || 0, // a map: this × the width; the rest: what is left

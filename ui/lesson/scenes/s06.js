@@ -8,7 +8,7 @@ import { headColour, hexRgb } from "../../explorer/colour.js";
 import { penArrow, penCells, penDone, penFont, penOutline, penText } from "../pen.js";
 import { rankRow } from "../arith.js";
 import { arr, divisorOf, focusIn, make, roomOf, scenePen, tx } from "../deck.js";
-import { addScene, pickHead, sceneCanvas } from "../kit.js";
+import { defineScene, pickHead, sceneCanvas } from "../kit.js";
 import { fillSide, pctText, quoteTok, setLocal, wReadout } from "../widgets.js";
 import { bigMap } from "../views.js";
 import { QK_STEPS, qkStep } from "../qkstep.js";
@@ -30,7 +30,7 @@ function s6Choice(S, when, label) {
   return b;
 }
 
-addScene({
+export default defineScene({
   id: "s06",
   side: 0.22,
   title: "lesson.s6.title",

@@ -5,7 +5,7 @@ import { hexRgb } from "../../explorer/colour.js";
 import { cellLines } from "../../explorer/draw.js";
 import { penCells, penDone, penFont, penText, penWrap } from "../pen.js";
 import { roomOf, scenePen, tx } from "../deck.js";
-import { addScene, sceneCanvas } from "../kit.js";
+import { defineScene, sceneCanvas } from "../kit.js";
 import { askBlock, fillSide, wReadout, wSlider } from "../widgets.js";
 import { decadeTicks, drawChart, logAxis } from "../chart.js";
 
@@ -48,7 +48,7 @@ function s7Choices(S) {
   return S7_CHOICES.map(([id, x, key]) => ({ id, label: tx(S.D, key), right: off(x) === best, why }));
 }
 
-addScene({
+export default defineScene({
   id: "s07",
   side: 0.31, // the measured step's slider, readout and answer in English at 1024 × 768
   phone: (step) => (step === 1 ? 0.58 : step === 0 ? 0.52 : 0.9),

@@ -4,11 +4,11 @@
 
 import { penDone, penStart, penText } from "../pen.js";
 import { arr, fontsOf, make, roomOf, tx } from "../deck.js";
-import { addScene } from "../kit.js";
+import { defineScene } from "../kit.js";
 import { fillSide, pctText, setLocal, wButton, wReadout, wSwitch } from "../widgets.js";
 import { sceneView, viewHeader } from "../views.js";
 
-addScene({
+export default defineScene({
   id: "s08",
   // phone: none: on a phone the one map fills what its question or its switches leave // one map, its question or its switches under it
   title: "lesson.s8.title",

@@ -5,7 +5,7 @@
 
 import { mapGeometry } from "../../explorer/layout.js";
 import { arr, focusIn, fontsOf, labelsOf, make, roomOf, tx } from "../deck.js";
-import { addScene } from "../kit.js";
+import { defineScene } from "../kit.js";
 import { richText } from "../terms.js";
 import { fillSide, pctText, quoteTok, setLocal, wSwitch } from "../widgets.js";
 import { sceneView, viewHeader } from "../views.js";
@@ -61,7 +61,7 @@ function s9Why(S) {
   });
 }
 
-addScene({
+export default defineScene({
   id: "s09",
   layout: (step) => (step === 0 ? "stack" : "side"), // the code beside the map; then the question
   side: 0.26,

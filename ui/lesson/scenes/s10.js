@@ -4,11 +4,11 @@
 import { mapGeometry } from "../../explorer/layout.js";
 import { penArrow, penDone, penLine, penMap, penTry, penWrap, rampRgb } from "../pen.js";
 import { animate, focusIn, fontsOf, labelsOf, make, roomOf, scenePen, tx } from "../deck.js";
-import { addScene, headWeights, pickHead, sceneCanvas } from "../kit.js";
+import { defineScene, headWeights, pickHead, sceneCanvas } from "../kit.js";
 import { fillSide, pctText, setLocal, wButton, wReadout } from "../widgets.js";
 import { drawChart } from "../chart.js";
 
-addScene({
+export default defineScene({
   id: "s10",
   // phone: none: on a phone the chain, the map or the curve fills the screen's rest
   side: 0.22,
