@@ -11,12 +11,20 @@ from ui.text import SECTIONS
 
 
 def test_the_lessons_scenes_and_what_each_needs():
-    found = {scene.id: (scene.number, set(scene.needs)) for scene in scenes.SCENES}
-    assert list(found) == [f"s{k:02d}" for k in range(1, 11)]
-    assert [number for number, _ in found.values()] == list(range(1, 11))
-    assert [k for k, (_, need) in enumerate(found.values(), 1) if not need] == [7, 8]
-    assert data.TRAINED_SCENES == (1, 6) and data.NEEDS_TWO == (1, 2, 3, 4, 5, 6, 9, 10)
-    assert found["s01"][1] == {"sentence", "two_tokens", "trained", "pronoun"}
+    """Numbered 1, 2, … in their files' name order; a few scenes' facts as the article has them
+    (another scene, inserted anywhere, changes none of this)."""
+    ids = [scene.id for scene in scenes.SCENES]
+    assert ids == sorted(ids) and [s.number for s in scenes.SCENES] == list(range(1, len(ids) + 1))
+    need = {scene.id: set(scene.needs) for scene in scenes.SCENES}
+    assert need["s01"] == {"sentence", "two_tokens", "trained", "pronoun"}
+    assert need["s06"] == {"sentence", "two_tokens", "trained"} and need["s05"] == {
+        "sentence",
+        "two_tokens",
+    }
+    assert need["s07"] == need["s08"] == set()  # the cost and the order: no sentence of yours
+    number = {scene.id: scene.number for scene in scenes.SCENES}
+    assert (number["s01"], number["s06"]) == data.TRAINED_SCENES and len(ids) == data.SCENES
+    assert set(data.NEEDS_TWO) == {number[i] for i in ids if "two_tokens" in need[i]}
 
 
 def test_the_facts_are_no_text():
