@@ -6,6 +6,7 @@
 
 import { deepActive, make, sceneTitle, sendState, speak, tx } from "./deck.js";
 import { closeTerm, toggleGlossary } from "./terms.js";
+import { sceneNumbers } from "./order.js";
 
 const FULL_ICON =
   '<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" ' +
@@ -77,14 +78,15 @@ export function frameTexts(D) {
   if (els.stripButtons.length !== header.scenes) {
     els.stripButtons = [];
     els.strip.replaceChildren();
-    for (let k = 1; k <= header.scenes; k++) {
+    for (const k of sceneNumbers(D)) {
       const b = make(doc, "button", "", { type: "button", "data-at": String(k) }, `§${k}`);
       els.stripButtons.push(b);
       els.strip.append(b);
     }
   }
-  els.stripButtons.forEach((b, i) => {
-    b.setAttribute("aria-label", tx(D, "lesson.scene", { k: i + 1, title: sceneTitle(D, i + 1) }));
+  els.stripButtons.forEach((b) => {
+    const k = Number(b.dataset.at);
+    b.setAttribute("aria-label", tx(D, "lesson.scene", { k, title: sceneTitle(D, k) }));
     b.title = b.getAttribute("aria-label");
   });
   setLabel(els.edit, "✎", tx(D, "lesson.edit_name")); // the name begins with what it shows (WCAG 2.5.3)

@@ -11,14 +11,15 @@ import { openPresenter } from "./presenter.js";
 import { goScene, stepBack, stepNext } from "./stage.js";
 import { overviewKey, toggleOverview } from "./overview.js";
 import { classAction, toggleJoin } from "./class.js";
+import { sceneNumbers } from "./order.js";
 
 // What each action of the key map does (false: the deck did not use the key).
 export const ACTIONS = {
   next: stepNext, // (D): one hop from the key to the step (ARCHITECTURE.md counts them)
   prev: stepBack,
-  first: (D) => goScene(D, 1, 0),
-  last: (D) => goScene(D, D.header.scenes, 0),
-  jump: (D, key) => goScene(D, key === "0" ? 10 : Number(key), 0), // §1–§9, 0 the tenth: a place
+  first: (D) => goScene(D, sceneNumbers(D)[0], 0),
+  last: (D) => goScene(D, sceneNumbers(D).at(-1), 0),
+  jump: (D, key) => goScene(D, key === "0" ? 10 : Number(key), 0), // the scene numbered so
   presenter: (D) => openPresenter(D), // the presenter window (its notes): not in itself
   full: (D) => toggleFull(D),
   black: (D) => togglePause(D, true),

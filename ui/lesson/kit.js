@@ -1,31 +1,32 @@
 /* The scene kit: what every scenes/sNN.js builds with. defineScene (a scene file's default
-   export; the deck numbers the scenes in the order of the files' names: sceneList), the
-   settings every scene has of its own (LOCAL), and the helpers scenes share: a canvas in the
-   figure, a head's weights in the scene's settings, the head a scene shows.
+   export; order.js puts the scenes in the order of their numbers), the settings every scene has
+   of its own (LOCAL), and the helpers scenes share: a canvas in the figure, a head's weights in
+   the scene's settings, the head a scene shows.
 
    ---- THE SCENE API (every scenes/sNN.js follows it) -----------------------------------------
 
    A scene is one file, scenes/sNN.js, that imports what it draws with and ends with
-   `export default defineScene({ … });`: the scenes are numbered in the order of their file
-   names (§1 first; a scene between §4 and §5 is s04b.js). Its words are its own text table,
+   `export default defineScene({ … });`. Its words are its own text table,
    ui/text/lesson_sNN.toml (zh and en side by side; keys "lesson.sN.…", written out literally
    where they are used, so a grep finds each), and so are its facts: its table's [scene] says
-   what its figure needs (needs = ["sentence", "two_tokens", "trained", "pronoun"]: the user's
-   sentence, two tokens, the trained model, a pronoun it reads; ui/lesson/scenes.py reads it,
-   and Python says in the header when a sentence cannot give it). To add §11:
+   its number (number = 5: §5, the link's at=5, the key 5, 0 for 10; a scene between §4 and §5
+   is 4.5, s04b.js, and the others keep theirs) and what its figure needs (needs = ["sentence",
+   "two_tokens", "trained", "pronoun"]: the user's sentence, two tokens, the trained model, a
+   pronoun it reads); ui/lesson/scenes.py reads them, Python says in the header when a sentence
+   cannot give what a scene needs, and sends the numbers (header.numbers). To add §11:
    write scenes/s11.js and ui/text/lesson_s11.toml, and its tests: tests/ui/lesson/test_s11.py
    for its numbers (beside tests/pages/test_lesson.py, the page's); its browser cases in
    tests/browser/test_lesson_s11.py with tests/lesson_support.py's open_lesson, press, where,
    walk_scene; the rules every step meets run by themselves: tests/browser/test_lesson_rules.py,
    where a rule the scene does not meet yet is a line in PHONE_TODO or MAPS_TODO. Nothing else:
-   run.js imports every scenes/*.js in name order (`import SCENE_FILES from "glob:./scenes/*.js"`,
-   the build's), ui/lesson/scenes.py reads the same files' names and their tables' facts,
+   run.js imports every scenes/*.js (`import SCENE_FILES from "glob:./scenes/*.js"`, the
+   build's), ui/lesson/scenes.py reads the same files' names and their tables' facts,
    pages/lesson.py sends its lesson_sNN.toml table, and the strip, the overview, the keys (→, ←,
-   the digits: §1–§9 and 0 for §10, by number) and the handout list it. scenes/ holds scenes only: a scene's helper
+   the digits by number) and the handout list it (order.js). scenes/ holds scenes only: a scene's helper
    (cellstep.js) is a file of ui/lesson/ that the scene imports.
 
    export default defineScene({
-     id: "s05",                   // "sNN", the file's name; a question's id is "s05.ask"
+     id: "s05",                   // the file's name; a question's id is "s05.ask"
      title: "lesson.s5.title",    // a key, or (S) => text (S has at least D, k, scene, set)
      steps: [                     // what → reaches, in order (reveal.js's fragments)
        { id: "variance",          // ascii slug, unique in the scene: the link's step=variance,
@@ -116,18 +117,6 @@ export function defineScene(scene) {
     if (step.quiz && i + 1 >= scene.steps.length) throw new Error(`${where}.${step.id}: no reveal`);
   });
   return Object.freeze({ ...scene, steps: Object.freeze(scene.steps.map(Object.freeze)) });
-}
-
-/** The scenes by number, { 1: §1, 2: §2, … }, from the scene files' modules by file name in
-    name order (run.js's glob import): each one's default export, its id its file's name. */
-export function sceneList(files) {
-  const list = Object.entries(files).map(([name, module]) => {
-    const id = name.replace(/\.js$/, "");
-    const scene = module.default;
-    if (scene?.id !== id) throw new Error(`scenes/${name}: export default defineScene({ id: "${id}" …`);
-    return scene;
-  });
-  return Object.fromEntries(list.map((scene, i) => [i + 1, scene]));
 }
 
 /** The scene's settings when it is entered: LOCAL, its own (`local`), and what its first step

@@ -9,6 +9,7 @@ import { takeText } from "./quiz.js";
 import { toggleReview, wrongOnes } from "./progress.js";
 import { goScene, renderScene } from "./stage.js";
 import { askBlock } from "./widgets.js";
+import { sceneNumbers } from "./order.js";
 
 /** Show or hide the overview; shown, the focus is on the scene on screen. */
 export function toggleOverview(D, show = D.els.overview.hidden) {
@@ -25,7 +26,7 @@ function fillOverview(D) {
   const box = D.els.overview;
   const title = make(doc, "h3", "", { id: "lesson-overview-title" }, tx(D, "lesson.overview"));
   const list = make(doc, "ol", "scenes");
-  for (let k = 1; k <= D.header.scenes; k++) {
+  for (const k of sceneNumbers(D)) {
     const name = tx(D, "lesson.scene", { k, title: sceneTitle(D, k) });
     const b = make(doc, "button", "", { type: "button", "data-at": String(k) }, name);
     if (k === D.at) b.setAttribute("aria-current", "true");
@@ -94,7 +95,7 @@ async function buildHandout(D) {
   await measured(D, win);
   const [at, step] = [D.at, D.step];
   const pages = [];
-  for (let k = 1; k <= D.header.scenes; k++) {
+  for (const k of sceneNumbers(D)) {
     D.at = k;
     renderScene(D, "last", false);
     await frames(win, FRAMES);

@@ -13,6 +13,7 @@ import { plainText } from "./terms.js";
 import { onMessage, openChannel, post } from "./channel.js";
 import { applySentence } from "./frame.js";
 import { on } from "./events.js";
+import { sceneBeside } from "./order.js";
 
 // Static markup of the clock's buttons (no text from anyone): pause, go on, from zero.
 const ICON = (path) => '<svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18" ' +
@@ -134,7 +135,8 @@ on("placechanged", fillPresenter);
 function nextPlace(D) {
   const steps = D.scenes[D.at]?.steps || [];
   if (D.ctx && D.step < steps.length - 1) return [D.at, D.step + 1];
-  if (D.at < D.header.scenes) return [D.at + 1, 0];
+  const after = sceneBeside(D, D.at, 1);
+  if (after !== null) return [after, 0];
   return [null, null];
 }
 

@@ -38,7 +38,7 @@ on("placechanged", saveProgress);
 /** Where a visit whose link names no scene starts: [scene, step] last shown, or null. */
 export function lastPlace(D) {
   const got = readStore(D);
-  if (!got || !Number.isInteger(got.at) || got.at < 1 || got.at > D.header.scenes) return null;
+  if (!got || typeof got.at !== "number" || !D.scenes[got.at]) return null; // a scene's number
   return [got.at, Number.isInteger(got.step) ? got.step : 0];
 }
 

@@ -26,7 +26,7 @@ import CLASS_CSS from "./class.css";
 import { hexRgb, paintRamp } from "../explorer/colour.js";
 import { floatsOf, readPayload } from "../explorer/payload.js";
 import { lookOfDeck, stopAnimation } from "./deck.js";
-import { sceneList } from "./kit.js";
+import { sceneList } from "./order.js";
 import { toggleGlossary } from "./terms.js";
 import { closeChannel, onMessage, placeOf, post } from "./channel.js";
 import { applySentence, deckSkeleton, frameTexts, showNotices, toggleEditor, toggleFull,
@@ -39,10 +39,6 @@ import { handoutNow, toggleOverview } from "./overview.js";
 import { classHeader, startClassroom, stopClassroom } from "./class.js";
 import { bindKeys } from "./keys.js";
 import SCENE_FILES from "glob:./scenes/*.js"; // { "s01.js": its module, … } in name order
-
-// The deck's scenes by number: each scenes/sNN.js's default export (kit.js defineScene), in the
-// order of their names (the glob import above); ui/lesson/scenes.py numbers the same files.
-const SCENES = sceneList(SCENE_FILES);
 
 // The deck's stylesheet, in the cascade's order: the frame, the parts (controls, quiz, maps,
 // overlays), the phone and paper, the presenter window, the live class's bar and tally.
@@ -82,7 +78,7 @@ function newDeck(host, style) {
     host,
     style, // the deck's stylesheet in the page
     els: deckSkeleton(host),
-    scenes: SCENES,
+    scenes: {}, // number → scene (order.js sceneList): the numbers come with the first header
     header: null,
     arrays: null,
     theme: null, // what the lesson draws with (themeOf)
@@ -235,6 +231,7 @@ function applyHeaderDeck(D, header, arrays) {
   const langChanged = D.header && D.header.lang !== header.lang;
   D.header = header;
   D.arrays = known;
+  if (first) D.scenes = sceneList(SCENE_FILES, header.numbers); // each scene's own number
   if (first || langChanged) themeOf(D, header);
   const place = first && !header.linked ? lastPlace(D) : null; // a link without a scene: back
   if (first) {

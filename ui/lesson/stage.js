@@ -15,6 +15,7 @@ import { markAnswer, toggleReview, wrongOnes } from "./progress.js";
 import { classAsks, classHolds } from "./class_phone.js";
 import { classAnswer } from "./class_answer.js";
 import { emit } from "./events.js";
+import { sceneAt, sceneBeside } from "./order.js";
 
 /** A string of the scene: a key of its text table (filled with the scene's words), or a
     function of S for one that depends on more. */
@@ -36,19 +37,19 @@ function stepCount(D) {
 export function stepNext(D) {
   if (classHolds(D)) return; // a phone in a class: the teacher's next step, not its own
   if (D.step < stepCount(D) - 1) setStep(D, D.step + 1);
-  else if (D.at < D.header.scenes) goScene(D, D.at + 1, 0);
+  else if (sceneBeside(D, D.at, 1) !== null) goScene(D, sceneBeside(D, D.at, 1), 0);
   else if (wrongOnes(D).length) toggleReview(D, true, (at, id) => goScene(D, at, id));
 }
 
 export function stepBack(D) {
   if (D.step > 0) setStep(D, D.step - 1);
-  else if (D.at > 1) goScene(D, D.at - 1, "last");
+  else if (sceneBeside(D, D.at, -1) !== null) goScene(D, sceneBeside(D, D.at, -1), "last");
 }
 
 /** Scene k at `step` (a number, "last", or a step's id): its settings fresh, its questions
     asked again; announced, the title focused, the link written. */
 export function goScene(D, k, step) {
-  const at = Math.min(Math.max(1, k | 0), D.header.scenes);
+  const at = sceneAt(D, k);
   if (at === D.at && step === D.step && D.inst) return;
   if (at !== D.at) D.notices = D.notices.filter((n) => !D.header.notices.includes(n));
   D.at = at;
@@ -243,9 +244,9 @@ function updateNav(D, names) {
   const i = D.step;
   label.textContent = names[0] ? tx(D, "lesson.step", { i: i + 1, n: names.length }) : "";
   D.els.scene.querySelector(".stepname").textContent = names[i] || "";
-  D.els.scene.querySelector('[data-testid="lesson-prev"]').disabled = D.at === 1 && i === 0;
-  D.els.scene.querySelector('[data-testid="lesson-next"]').disabled =
-    D.at === D.header.scenes && i === names.length - 1;
+  const [first, last] = [sceneBeside(D, D.at, -1) === null, sceneBeside(D, D.at, 1) === null];
+  D.els.scene.querySelector('[data-testid="lesson-prev"]').disabled = first && i === 0;
+  D.els.scene.querySelector('[data-testid="lesson-next"]').disabled = last && i === names.length - 1;
 }
 
 /** Draw the scene's step (animated from `from` when it is a neighbour) and its words; the words

@@ -44,9 +44,10 @@ def notes(lang: str) -> dict[str, list[list[str]]]:
     """Teacher's notes per scene number ("1" … "10"): [["p" | "li", text], …]: a "- " line is a
     question for the class or a thing to do, any other line what to say."""
     out: dict[str, list[list[str]]] = {}
-    for number, key in enumerate(note_keys(), start=1):
+    for scene, key in zip(scenes.SCENES, note_keys(), strict=True):
         lines = [ln.strip() for ln in (t(key, lang) if key else "").splitlines() if ln.strip()]
-        out[str(number)] = [["li", ln[2:]] if ln.startswith("- ") else ["p", ln] for ln in lines]
+        said = [["li", ln[2:]] if ln.startswith("- ") else ["p", ln] for ln in lines]
+        out[str(scene.number)] = said
     return out
 
 
