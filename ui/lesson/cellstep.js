@@ -8,7 +8,9 @@
 
 import { argmaxRow } from "../explorer/a11y.js";
 import { buildCell, cellBreakdown, fillCell } from "../explorer/cell.js";
-import { arr, divisorOf, focusIn, roomOf, tx } from "./deck.js";
+import { tx } from "./text.js";
+import { arr, divisorOf, focusIn } from "./numbers.js";
+import { roomOf } from "./room.js";
 import { headWeights, pickHead } from "./kit.js";
 import { fillSide, headPicker, quoteTok, setLocal, wSwitch } from "./widgets.js";
 

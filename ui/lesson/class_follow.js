@@ -5,7 +5,7 @@
    change (events.js), one request at a time; the class's state told to the teacher's presenter
    window. Everything it keeps is a field of the class's record D.klass (class.js newClass). */
 
-import { speak } from "./deck.js";
+import { speak } from "./elements.js";
 import { post } from "./channel.js";
 import { drawScene, goScene, goStep } from "./stage.js";
 import { classNodesOf, classPaint, classWord } from "./class_panel.js";
@@ -38,7 +38,7 @@ export function takeState(D, state, fresh = false) {
 function resetSince(old, now) {
   const same = (k) => JSON.stringify(old[k]) === JSON.stringify(now[k]);
   return now.question && same("scene") && same("step") && same("tally_visible") &&
-    old.question?.id === now.question.id && !now.revealed; // prettier-ignore
+    old.question?.id === now.question.id && !now.revealed;
 }
 
 async function readMine(D) {

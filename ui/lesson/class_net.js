@@ -75,7 +75,7 @@ export function placeBody(D) {
   const step = S ? S.steps[D.step].id : null;
   const found = S ? quizOf(S, D.step) : null;
   return { scene, step, question: found ? questionOf(S, found) : null,
-    revealed: !!found && !found.open, setup: setupOf(D) }; // prettier-ignore
+    revealed: !!found && !found.open, setup: setupOf(D) };
 }
 
 function questionOf(S, found) {
@@ -89,7 +89,7 @@ function questionOf(S, found) {
   }
   const right = choices.find((c) => c.right);
   return { id: found.id, choices: choices.map((c) => c.id), labels, why,
-    answer: right ? right.id : null }; // prettier-ignore
+    answer: right ? right.id : null };
 }
 
 /** What phones need to show the projector's figures: the sentence, the numbers measured. */

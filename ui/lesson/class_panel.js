@@ -8,7 +8,7 @@
    a deck's nodes once; classNodesOf(D) finds them; classPaint(D) paints all three from D.klass. */
 
 import { fmt } from "../explorer/a11y.js";
-import { button, make } from "./deck.js";
+import { button, make } from "./elements.js";
 import { quizOf } from "./quiz.js";
 
 const built = new WeakMap(); // deck → its class nodes (D's frame is sealed)
@@ -63,7 +63,7 @@ export function classNodes(D, on) {
   D.els.notices.after(bar);
   D.els.scene.after(join);
   const N = { bar, status, follow, alone, tools, joinB, tallyB, resetB, endB, join, qr, code,
-    prompt, link, warn, close, tally, start }; // prettier-ignore
+    prompt, link, warn, close, tally, start };
   built.set(D, N);
   return N;
 }

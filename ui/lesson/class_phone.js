@@ -6,7 +6,7 @@
 export function classHolds(D) {
   const K = D.klass;
   return !!(K && K.role === "phone" && K.following && K.place && K.status === "joined" &&
-    K.place[0] === D.at && K.place[1] === D.step); // prettier-ignore
+    K.place[0] === D.at && K.place[1] === D.step);
 }
 
 /** May this phone's answer go to the class (it follows, the question is the class's,
@@ -14,5 +14,5 @@ export function classHolds(D) {
 export function classAsks(D, questionId) {
   const K = D.klass;
   return !!(K && K.role === "phone" && K.following && K.status !== "ended" &&
-    K.state?.question?.id === questionId); // prettier-ignore
+    K.state?.question?.id === questionId);
 }

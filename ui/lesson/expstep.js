@@ -5,7 +5,10 @@
    EXP_STEP to its steps and draws it with paintExp(S, canvas, readout). */
 
 import { penCells, penDone, penMeasure, penText, penWrap, rampRgb } from "./pen.js";
-import { arr, divisorOf, focusIn, labelsOf, roomOf, scenePen, tx } from "./deck.js";
+import { tx } from "./text.js";
+import { arr, divisorOf, focusIn } from "./numbers.js";
+import { labelsOf } from "./labels.js";
+import { roomOf, scenePen } from "./room.js";
 import { pickHead } from "./kit.js";
 
 /** The step's place in §4's steps, between ③ and ④ (not a matrix step). */

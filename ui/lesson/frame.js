@@ -4,7 +4,8 @@
    popover, the black screen (B), full screen (F). Builders and toggles; run.js wires their
    buttons. */
 
-import { deepActive, make, sceneTitle, sendState, speak, tx } from "./deck.js";
+import { deepActive, make, speak } from "./elements.js";
+import { sceneTitle, tx } from "./text.js";
 import { closeTerm, toggleGlossary } from "./terms.js";
 import { sceneNumbers } from "./order.js";
 
@@ -32,7 +33,7 @@ export function deckSkeleton(host) {
     stripButtons: [],
     // the sentence box's controls, built with its first words (buildEditor)
     sentenceLabel: null, sentence: null, apply: null, exampleButton: null, closeEditor: null,
-  }); // prettier-ignore
+  });
 }
 
 /** The top bar: the phone's §k/n (its overview), the strip §1 … §10, the tools. */
@@ -110,7 +111,7 @@ export function whereText(D) {
   els.where.textContent = shown;
   // The name begins with what the button shows (WCAG 2.5.3), then says what it opens.
   els.where.setAttribute("aria-label", `${shown} · ${tx(D, "lesson.overview")}: ${tx(D,
-    "lesson.live", { k: D.at, n: header.scenes, title: sceneTitle(D, D.at) })}`); // prettier-ignore
+    "lesson.live", { k: D.at, n: header.scenes, title: sceneTitle(D, D.at) })}`);
 }
 
 function setLabel(node, text, name) {
@@ -185,7 +186,7 @@ function buildHelp(D) {
   }
   const title = make(doc, "h3", "", { id: "lesson-help-title" }, tx(D, "lesson.keys"));
   const terms = make(doc, "button", "", { type: "button", "data-testid": "lesson-glossary-open" },
-    `${tx(D, "lesson.glossary")} (G)`); // prettier-ignore
+    `${tx(D, "lesson.glossary")} (G)`);
   terms.addEventListener("click", () => {
     toggleHelp(D, false);
     toggleGlossary(D, true);
@@ -253,4 +254,14 @@ export function closeOverlays(D) {
   els.overview.hidden = true;
   els.review.hidden = true;
   return open;
+}
+
+/** Tell Python what only Python can answer (a new sentence): it reruns and sends the numbers.
+    Scenes and steps never come here: they are the browser's, written into the link by
+    link.js (history.replaceState), so a class of 200 phones costs no rerun per step. */
+function sendState(D, extra) {
+  D.seq += 1;
+  D.pending = D.seq;
+  delete D.els.root.dataset.synced; // until a rerun's header acknowledges this change
+  D.api?.setStateValue("deck", { seq: D.seq, ...extra });
 }

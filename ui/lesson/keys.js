@@ -4,7 +4,7 @@
    held (the browser's own shortcuts stay); Space and Enter press a focused button. On a touch
    screen a swipe left or right steps, as → and ← do. */
 
-import { deepActive } from "./deck.js";
+import { deepActive } from "./elements.js";
 import { toggleGlossary } from "./terms.js";
 import { closeOverlays, toggleEditor, toggleFull, toggleHelp, togglePause } from "./frame.js";
 import { openPresenter } from "./presenter.js";
@@ -135,7 +135,7 @@ function bindSwipe(D) {
     const t = ev.changedTouches[0];
     const own = ev.target.closest?.("input, select, textarea, .editor, .help, .term-pop, pre");
     start = ev.touches.length === 1 && !own ? { x: t.clientX, y: t.clientY, at: ev.timeStamp } : null;
-  }, { passive: true }); // prettier-ignore
+  }, { passive: true });
   root.addEventListener("touchend", (ev) => {
     if (!start || !D.header) return;
     const t = ev.changedTouches[0];

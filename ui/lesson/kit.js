@@ -94,7 +94,8 @@
 
 import { rowSpread } from "../explorer/softmax.js";
 import { rankRow } from "./arith.js";
-import { arr, divisorOf, focusIn, make, weightsOf } from "./deck.js";
+import { make } from "./elements.js";
+import { arr, divisorOf, focusIn, weightsOf } from "./numbers.js";
 
 // The settings every scene has of its own (S.local), reset on entering the scene: √d_k on, no
 // mask, the part's default focus (null) and head (null: the scene picks), τ at √d_k (null). A

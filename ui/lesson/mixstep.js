@@ -7,7 +7,8 @@
 import { penCells, penInkOn, penMeasure, penOutline, penText, penTry, penWrap,
   rampRgb } from "./pen.js";
 import { mixRows } from "./arith.js";
-import { arr, focusIn, tx } from "./deck.js";
+import { tx } from "./text.js";
+import { arr, focusIn } from "./numbers.js";
 
 const V_COL = 0.7; // V's columns (and O's) are narrower than A's: its rows, A's keys, align
 

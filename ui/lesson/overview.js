@@ -4,7 +4,8 @@
    canvases as pictures) and its takeaway, built here and laid out by lesson_phone.css's print
    rules (the browser's print, or a PDF). */
 
-import { make, sceneTitle, tx } from "./deck.js";
+import { make } from "./elements.js";
+import { sceneTitle, tx } from "./text.js";
 import { takeText } from "./quiz.js";
 import { toggleReview, wrongOnes } from "./progress.js";
 import { goScene, renderScene } from "./stage.js";
@@ -41,7 +42,7 @@ function fillOverview(D) {
   const close = make(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
   close.addEventListener("click", () => toggleOverview(D, false));
   const print = make(doc, "button", "", { type: "button", "data-testid": "lesson-print" },
-    tx(D, "lesson.print")); // prettier-ignore
+    tx(D, "lesson.print"));
   print.addEventListener("click", () => printHandout(D));
   const row = make(doc, "p", "buttons");
   row.append(print, " ", close);
@@ -55,7 +56,7 @@ function fillOverview(D) {
 function reviewButton(D, count) {
   const doc = D.els.root.ownerDocument;
   const b = make(doc, "button", "", { type: "button", "data-testid": "lesson-review-open" },
-    tx(D, "lesson.review_open", { n: count })); // prettier-ignore
+    tx(D, "lesson.review_open", { n: count }));
   b.addEventListener("click", () => {
     toggleOverview(D, false);
     toggleReview(D, true, (at, id) => goScene(D, at, id));

@@ -7,7 +7,9 @@
    the tally comes from the projector ("class" messages) and the buttons send "action"s back; a
    sentence typed on the projector reaches the presenter through the projector's link. */
 
-import { button, make, sceneTitle, setFor, tx } from "./deck.js";
+import { button, make } from "./elements.js";
+import { sceneTitle, tx } from "./text.js";
+import { setFor } from "./numbers.js";
 import { freshLocal } from "./kit.js";
 import { plainText } from "./terms.js";
 import { onMessage, openChannel, post } from "./channel.js";
@@ -17,7 +19,7 @@ import { sceneBeside } from "./order.js";
 
 // Static markup of the clock's buttons (no text from anyone): pause, go on, from zero.
 const ICON = (path) => '<svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18" ' +
-  `fill="currentColor">${path}</svg>`; // prettier-ignore
+  `fill="currentColor">${path}</svg>`;
 const PAUSE_ICON = ICON('<rect x="5" y="4" width="5" height="16"/><rect x="14" y="4" width="5" height="16"/>');
 const PLAY_ICON = ICON('<path d="M6 4l14 8-14 8z"/>');
 const RESET_ICON = ICON('<path d="M12 4a8 8 0 1 1-8 8h3a5 5 0 1 0 5-5v3L7 5.5 12 1z"/>');
@@ -73,7 +75,7 @@ export function buildPresenter(D) {
   panel.append(clock, now, next, notes, tally, keys);
   root.append(panel);
   D.pres = Object.seal({ panel, clock, time, wall, pause, reset, now, next, notes, tally, keys,
-    endAsked: 0 }); // prettier-ignore
+    endAsked: 0 });
   D.clock.start = Date.now();
   D.clock.timer = doc.defaultView.setInterval(() => {
     tickClock(D);
@@ -169,7 +171,7 @@ function stepText(D, k, i, what) {
 function contextOf(D, k, scene) {
   const set = setFor(D, k);
   return { D, k, scene, steps: scene.steps, local: freshLocal(scene), set, part: set.lab,
-    tpart: set.trained }; // prettier-ignore
+    tpart: set.trained };
 }
 
 /** This scene's notes (header.notes: [["p" | "li", text], …] per scene), or why there are none. */
@@ -293,7 +295,7 @@ function tallyRows(D, doc, state, q) {
   const sum = choices.reduce((a, id) => a + (Number(counts[id]) || 0), 0);
   const total = Number.isFinite(Number(tally?.total)) ? Number(tally.total) : sum;
   const head = make(doc, "p", "p-answered", { "data-testid": "presenter-answered" },
-    tx(D, "presenter.answered", { n: total })); // prettier-ignore
+    tx(D, "presenter.answered", { n: total }));
   const shown = state.tally_visible ? "presenter.tally_shown" : "presenter.tally_hidden";
   head.append(" · ", make(doc, "span", "p-shown", {}, tx(D, shown)));
   const out = [head];
@@ -326,7 +328,7 @@ function classButtons(D, doc, state) {
   const shown = !!state.tally_visible;
   const tally = button(doc, "", "presenter-tally-toggle",
     tx(D, shown ? "presenter.tally_hide" : "presenter.tally_show"),
-    act(shown ? "tally_hide" : "tally_show")); // prettier-ignore
+    act(shown ? "tally_hide" : "tally_show"));
   const reset = button(doc, "", "presenter-question-reset", tx(D, "presenter.reset"), act("reset"));
   const end = button(doc, "", "presenter-end", tx(D, "presenter.end_class"), () => {
     const now = Date.now();

@@ -3,7 +3,8 @@
    lands; and the questions answered wrong, which come back at the end in the review
    (lesson-review: after the last step, and from the overview). */
 
-import { make, sceneTitle, tx } from "./deck.js";
+import { make } from "./elements.js";
+import { sceneTitle, tx } from "./text.js";
 import { on } from "./events.js";
 
 const STORE = "attention-lab.lesson"; // localStorage key: {v, at, step, wrong: {id: {at, step, q}}}

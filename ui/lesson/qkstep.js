@@ -9,7 +9,10 @@
 import { headColour } from "../explorer/colour.js";
 import { drawQkHead, qkPlane } from "../explorer/qk.js";
 import { rankRow } from "./arith.js";
-import { arr, focusIn, make, roomOf, tx } from "./deck.js";
+import { make } from "./elements.js";
+import { tx } from "./text.js";
+import { arr, focusIn } from "./numbers.js";
+import { roomOf } from "./room.js";
 import { pickHead } from "./kit.js";
 import { fillSide, headPicker, quoteTok, setLocal, wReadout } from "./widgets.js";
 import { asideFigure } from "./cellstep.js";

@@ -3,7 +3,8 @@
    choice's its own ("sharp"); D.answers holds the choice id picked per question. No spoilers:
    a scene's takeaway shows only once every question of the scene is revealed (takeShown). */
 
-import { button, make, speak, tx } from "./deck.js";
+import { button, make, speak } from "./elements.js";
+import { tx } from "./text.js";
 import { classAsks } from "./class_phone.js";
 
 /** The id of the question asked at step i of the scene on screen ("s05.ask"). */

@@ -5,7 +5,7 @@
    sentence). scenes/s01.js calls them, and chainHops for its takeaway. */
 
 import { penArrow, penText, penWrap } from "./pen.js";
-import { tx } from "./deck.js";
+import { tx } from "./text.js";
 
 /** How many words lie between the pronoun and the word its head picks: an RNN's hops. */
 export function chainHops(quiz) {

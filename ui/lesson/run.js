@@ -25,7 +25,7 @@ import PRESENTER_CSS from "./presenter.css";
 import CLASS_CSS from "./class.css";
 import { hexRgb, paintRamp } from "../explorer/colour.js";
 import { floatsOf, readPayload } from "../explorer/payload.js";
-import { lookOfDeck, stopAnimation } from "./deck.js";
+import { stopAnimation } from "./animate.js";
 import { sceneList } from "./order.js";
 import { toggleGlossary } from "./terms.js";
 import { closeChannel, onMessage, placeOf, post } from "./channel.js";
@@ -284,6 +284,13 @@ const lessonWaiting = globalThis.__attentionLessonQueue || [];
 globalThis.__attentionLesson = { run: runLesson };
 globalThis.__attentionLessonQueue = [];
 for (const component of lessonWaiting.splice(0)) runLesson(component);
+
+/** What the scene on screen depends on from Python besides the viewport (its own settings are
+    the scene's): equal looks draw equal pixels. */
+function lookOfDeck(D) {
+  const h = D.header;
+  return JSON.stringify([h.digest, h.lang, h.sets, h.order, h.blocks]);
+}
 
 /** The code component's own call: nothing (this module's work is done when it runs, above). */
 export default function () {}

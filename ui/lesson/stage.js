@@ -4,8 +4,11 @@
    which the link, the progress, the other window, the presenter and the class take; a redraw
    for a resize emits none. Predict-then-reveal is quiz.js's; the scene API is kit.js's header. */
 
-import { button, deepActive, figureBox, make, needOf, roomOf, sceneTitle, setFor, SIDE_FRACTION,
-  speak, stopAnimation, tx } from "./deck.js";
+import { button, deepActive, make, speak } from "./elements.js";
+import { sceneTitle, tx } from "./text.js";
+import { setFor } from "./numbers.js";
+import { figureBox, roomOf } from "./room.js";
+import { stopAnimation } from "./animate.js";
 import { freshLocal } from "./kit.js";
 import { closeTerm, richText } from "./terms.js";
 import { followingPlace } from "./channel.js";
@@ -16,6 +19,8 @@ import { classAsks, classHolds } from "./class_phone.js";
 import { classAnswer } from "./class_answer.js";
 import { emit } from "./events.js";
 import { sceneAt, sceneBeside } from "./order.js";
+
+const SIDE_FRACTION = 0.29; // the side panel's share of the width, unless a scene says
 
 /** A string of the scene: a key of its text table (filled with the scene's words), or a
     function of S for one that depends on more. */
@@ -144,7 +149,7 @@ export function renderScene(D, step, keep = true) {
   // its mount's closure or in S.local (its settings), never on S.
   D.ctx = Object.seal({ D, k, scene, steps: scene.steps, local: D.local, set, part: set.lab,
     tpart: set.trained, doc: parts.doc, figure: parts.figure, side: parts.controls,
-    quizBox: parts.quiz, box: null }); // prettier-ignore
+    quizBox: parts.quiz, box: null });
   if (D.example[k]) exampleNote(D, parts.side);
   parts.title.textContent = sceneText(D.ctx, scene.title);
   D.ctx.box = figureBox(D);
@@ -315,4 +320,9 @@ export function layoutDeck(D) {
   if (size === D.size && D.inst) return;
   D.size = size;
   if (D.inst) drawScene(D, D.step, D.step);
+}
+
+/** Why scene k cannot show this sentence: a text key ("" = it can; Python's scene_needs). */
+function needOf(D, k) {
+  return D.header.sets.user.needs[String(k)] || "";
 }

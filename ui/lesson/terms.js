@@ -4,7 +4,8 @@
    example on screen when the scene gives its values. The glossary page (lesson-glossary) lists
    every term: G, the frame's button, or "?" on a touch screen. */
 
-import { make, tx } from "./deck.js";
+import { make } from "./elements.js";
+import { tx } from "./text.js";
 
 const TERM = /\[\[([a-z][a-z0-9_]*)(?:\|([^\]]+))?\]\]/g;
 
@@ -45,7 +46,7 @@ function termButton(D, slug, words) {
     "data-term": slug,
     "aria-haspopup": "dialog",
     "aria-expanded": "false",
-  }, words); // prettier-ignore
+  }, words);
   b.addEventListener("click", () => toggleTerm(D, b));
   return b;
 }

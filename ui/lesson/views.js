@@ -7,7 +7,11 @@
 
 import { createView } from "../explorer/view.js";
 import { penCells, penDone, penHatch, penStart, rampRgb } from "./pen.js";
-import { focusIn, labelChars, labelsOf, make, roomOf, tx } from "./deck.js";
+import { make } from "./elements.js";
+import { tx } from "./text.js";
+import { focusIn } from "./numbers.js";
+import { labelChars, labelsOf } from "./labels.js";
+import { roomOf } from "./room.js";
 import { setLocal } from "./widgets.js";
 
 export const NO_JOB = { label: "", rel: "", clear: false, relation: "" };
@@ -98,7 +102,7 @@ export function bigMap(S, host, part) {
       const aside = phone ? 0 : t.width + 16;
       const room = { w: box.w - aside, h: phone ? box.h - t.height - 12 : box.h };
       const header = viewHeader(S, part, { digest: o.digest, jobs: o.jobs, values: o.kind,
-        state: { ...o.state, head: o.head }, numbers: o.numbers, box: room }); // prettier-ignore
+        state: { ...o.state, head: o.head }, numbers: o.numbers, box: room });
       big.view.fit(room.w, room.h);
       big.view.show(header, o.values);
     },

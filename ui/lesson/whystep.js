@@ -7,7 +7,10 @@
 
 import { penCells, penDone, penInkOn, penMeasure, penText, penTry, penWrap,
   rampRgb } from "./pen.js";
-import { labelsOf, roomOf, scenePen, tx, weightsOf } from "./deck.js";
+import { tx } from "./text.js";
+import { weightsOf } from "./numbers.js";
+import { labelsOf } from "./labels.js";
+import { roomOf, scenePen } from "./room.js";
 import { askBlock, pctText } from "./widgets.js";
 
 const SUBSCRIPT = "₀₁₂₃₄₅₆₇₈₉";
@@ -114,7 +117,7 @@ export function paintGrad(S, canvas, readout, i, head) {
   const ratio = norms[1] > 0 ? norms[0] / norms[1] : Infinity;
   readout.textContent = tx(D, "lesson.s5.grad_ratio", {
     on: s5Small(norms[0]), off: s5Small(norms[1]), r: Number.isFinite(ratio) ? s5Times(ratio) : "∞",
-  }); // prettier-ignore
+  });
   canvas.setAttribute("aria-label", `${title}. ${rows.map(([l, a], r) => `${l}: ${a.map((w, j) => `${part.tokens[j].t} ${pctText(w)}`).join(tx(D, "explorer.sep"))}; ${tx(D, "lesson.s5.grad_norm", { v: s5Small(norms[r]) })}`).join(". ")}`);
   canvas.dataset.values = JSON.stringify({ head, row: i, on: rows[0][1], off: rows[1][1], norms });
 }

@@ -2,7 +2,9 @@
    button and a readout line. Each is a real form control with a name and a data-key, so a rebuild after a
    rerun puts the keyboard back where it was. */
 
-import { deepActive, figureBox, make, roomOf, tx } from "./deck.js";
+import { deepActive, make } from "./elements.js";
+import { tx } from "./text.js";
+import { figureBox, roomOf } from "./room.js";
 import { drawScene } from "./stage.js";
 import { emit } from "./events.js";
 

@@ -3,7 +3,9 @@
 
 import { penDone, penFont, penLine, penMeasure, penText, penTry, penWrap } from "../pen.js";
 import { rankRow } from "../arith.js";
-import { animate, roomOf, scenePen, tx } from "../deck.js";
+import { tx } from "../text.js";
+import { roomOf, scenePen } from "../room.js";
+import { animate } from "../animate.js";
 import { defineScene, headWeights, sceneCanvas } from "../kit.js";
 import { fillSide, pctText, quoteTok, wReadout } from "../widgets.js";
 import { chainAcross, chainDown, chainHops } from "../rnnchain.js";
@@ -22,7 +24,7 @@ function s1Job(S, head) {
   if (job.relation !== "pronoun_antecedent") return job.label;
   const hits = tx(S.D, "lesson.s1.hits", {
     hits: job.hits, total: job.total, sentences: part.quiz.sentences,
-  }); // prettier-ignore
+  });
   return tx(S.D, "lesson.job.full", { job: job.name, hits });
 }
 

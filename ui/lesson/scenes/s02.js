@@ -5,7 +5,10 @@
 import { penCells, penDone, penFont, penOutline, penText, penTry, penWrap,
   rampRgb } from "../pen.js";
 import { mixRows, rankRow } from "../arith.js";
-import { animate, arr, divisorOf, focusIn, fontsOf, roomOf, scenePen, tx } from "../deck.js";
+import { tx } from "../text.js";
+import { arr, divisorOf, focusIn } from "../numbers.js";
+import { fontsOf, roomOf, scenePen } from "../room.js";
+import { animate } from "../animate.js";
 import { defineScene, headWeights, sceneCanvas } from "../kit.js";
 import { fillSide, headPicker, pctText, quoteTok, setLocal, wReadout, wTokens,
   wTokenSelect } from "../widgets.js";
@@ -131,7 +134,7 @@ function s2Choices(S) {
       why: tx(S.D, j === top ? "lesson.s2.why_right" : "lesson.s2.why_wrong", {
         c: part.tokens[j].t, sc: match(j), k: part.tokens[top].t, sk: match(top),
         w: pctText(w[i * n + top]), wc: pctText(w[i * n + j]),
-      }), // prettier-ignore
+      }),
     }));
 }
 
@@ -185,7 +188,7 @@ function s2Paint(S, canvas, step, grow, mix, readout) {
   );
   const said = tx(D, "lesson.s2.top", {
     k: part.tokens[ranked[0]].t, w: pctText(w[ranked[0]]), rest: pctText(1 - w[ranked[0]]),
-  }); // prettier-ignore
+  });
   readout.textContent = step >= 1 ? said : "";
 }
 
@@ -217,7 +220,7 @@ function s2Deck(S, pen, o) {
       base, en, masked, me: j === o.i, best: j === best && o.step >= 1, grow: o.grow, phone,
       match: masked ? "−∞" : (raw[j] / div).toFixed(2),
       share: o.step >= 1 && !masked ? o.w[j] : null,
-    }); // prettier-ignore
+    });
   });
   if (more) {
     const [x, y] = at(cards.length);
@@ -302,7 +305,7 @@ function s2Mix(S, pen, at, w, head, i, out) {
   const rows = top.map((j) => ({
     label: tx(D, roomOf(D).phone ? "lesson.s2.part_short" : "lesson.s2.part", {
       w: pctText(w[j]), k: part.tokens[j].t,
-    }), // prettier-ignore
+    }),
     values: Array.from({ length: d }, (_, c) => w[j] * v[(head * part.n + j) * d + c]),
   }));
   const fit = Math.floor((pen.h - y0 - px * 4) / (px * 1.7)); // product rows that fit

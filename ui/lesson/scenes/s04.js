@@ -7,8 +7,11 @@
 import { mapGeometry } from "../../explorer/layout.js";
 import { penDone, penInkOn, penMap, penMeasure, penText, penWrap, rampRgb } from "../pen.js";
 import { rankRow } from "../arith.js";
-import { animate, arr, divisorOf, focusIn, fontsOf, labelsOf, roomOf, scenePen, stopAnimation,
-  tx } from "../deck.js";
+import { tx } from "../text.js";
+import { arr, divisorOf, focusIn } from "../numbers.js";
+import { labelsOf } from "../labels.js";
+import { fontsOf, roomOf, scenePen } from "../room.js";
+import { animate, stopAnimation } from "../animate.js";
 import { defineScene, headWeights, pickHead, sceneCanvas, softmaxExample } from "../kit.js";
 import { goStep } from "../stage.js";
 import { fillSide, headPicker, pctText, setLocal, wButton, wReadout } from "../widgets.js";

@@ -6,8 +6,11 @@
 
 import { rowSpread } from "../../explorer/softmax.js";
 import { penDone, penLine, penTry } from "../pen.js";
-import { animate, arr, divisorOf, focusIn, make, roomOf, scenePen, tx,
-  weightsOf } from "../deck.js";
+import { make } from "../elements.js";
+import { tx } from "../text.js";
+import { arr, divisorOf, focusIn, weightsOf } from "../numbers.js";
+import { roomOf, scenePen } from "../room.js";
+import { animate } from "../animate.js";
 import { defineScene, sceneCanvas } from "../kit.js";
 import { fillSide, pctText, setLocal, wButton, wReadout, wSlider, wSwitch } from "../widgets.js";
 import { NO_JOB, sceneView, viewHeader } from "../views.js";
@@ -290,7 +293,7 @@ function s5Chart(S, canvas, readout) {
   penDone(pen);
   readout.textContent = k < 0 ? "" : tx(D, "lesson.s5.at_d", {
     d, raw: block.raw[k].toFixed(1), scaled: block.scaled[k].toFixed(2),
-  }); // prettier-ignore
+  });
   canvas.setAttribute(
     "aria-label",
     `${spec.y.title}. ${block.d_k.map((d, j) => `d_k ${d}: ${block.raw[j].toFixed(1)} / ${block.scaled[j].toFixed(2)}`).join(tx(D, "explorer.sep"))}`,

@@ -4,7 +4,8 @@
 import { hexRgb } from "../../explorer/colour.js";
 import { cellLines } from "../../explorer/draw.js";
 import { penCells, penDone, penFont, penText, penWrap } from "../pen.js";
-import { roomOf, scenePen, tx } from "../deck.js";
+import { tx } from "../text.js";
+import { roomOf, scenePen } from "../room.js";
 import { defineScene, sceneCanvas } from "../kit.js";
 import { askBlock, fillSide, wReadout, wSlider } from "../widgets.js";
 import { decadeTicks, drawChart, logAxis } from "../chart.js";
@@ -41,7 +42,7 @@ const S7_CHOICES = [
 function s7Choices(S) {
   const b = S.D.header.blocks.cost;
   if (!b) return S7_CHOICES.map(([id, , key]) => ({ id, label: tx(S.D, key), right: null,
-    why: tx(S.D, "lesson.measuring") })); // prettier-ignore
+    why: tx(S.D, "lesson.measuring") }));
   const off = (x) => Math.abs(Math.log2(x) - b.slope_t);
   const best = Math.min(...S7_CHOICES.map(([, x]) => off(x)));
   const why = tx(S.D, "lesson.s7.why", s7Fit(b));

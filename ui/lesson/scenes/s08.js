@@ -3,7 +3,10 @@
    side on a projector; on a phone one map, and a tap switches it between the two sentences. */
 
 import { penDone, penStart, penText } from "../pen.js";
-import { arr, fontsOf, make, roomOf, tx } from "../deck.js";
+import { make } from "../elements.js";
+import { tx } from "../text.js";
+import { arr } from "../numbers.js";
+import { fontsOf, roomOf } from "../room.js";
 import { defineScene } from "../kit.js";
 import { fillSide, pctText, setLocal, wButton, wReadout, wSwitch } from "../widgets.js";
 import { sceneView, viewHeader } from "../views.js";

@@ -4,7 +4,11 @@
    of its own and the map follows. */
 
 import { mapGeometry } from "../../explorer/layout.js";
-import { arr, focusIn, fontsOf, labelsOf, make, roomOf, tx } from "../deck.js";
+import { make } from "../elements.js";
+import { tx } from "../text.js";
+import { arr, focusIn } from "../numbers.js";
+import { labelsOf } from "../labels.js";
+import { fontsOf, roomOf } from "../room.js";
 import { defineScene } from "../kit.js";
 import { richText } from "../terms.js";
 import { fillSide, pctText, quoteTok, setLocal, wSwitch } from "../widgets.js";

@@ -3,7 +3,12 @@
 
 import { mapGeometry } from "../../explorer/layout.js";
 import { penArrow, penDone, penLine, penMap, penTry, penWrap, rampRgb } from "../pen.js";
-import { animate, focusIn, fontsOf, labelsOf, make, roomOf, scenePen, tx } from "../deck.js";
+import { make } from "../elements.js";
+import { tx } from "../text.js";
+import { focusIn } from "../numbers.js";
+import { labelsOf } from "../labels.js";
+import { fontsOf, roomOf, scenePen } from "../room.js";
+import { animate } from "../animate.js";
 import { defineScene, headWeights, pickHead, sceneCanvas } from "../kit.js";
 import { fillSide, pctText, setLocal, wButton, wReadout } from "../widgets.js";
 import { drawChart } from "../chart.js";
