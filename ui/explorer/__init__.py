@@ -142,8 +142,10 @@ def decode_vectors(payload: bytes) -> tuple[dict, dict[str, np.ndarray]]:
     h, n, d = header["h"], header["n"], header["d_k"]
     flat = np.frombuffer(payload[8 + size :], dtype="<f4")
     names = ["q", "k"] + (["q0", "k0"] if header.get("start") else [])
-    return header, {name: flat[c * h * n * d : (c + 1) * h * n * d].reshape(h, n, d)
-                    for c, name in enumerate(names)}  # fmt: skip
+    return header, {
+        name: flat[c * h * n * d : (c + 1) * h * n * d].reshape(h, n, d)
+        for c, name in enumerate(names)
+    }
 
 
 def decode(payload: bytes) -> tuple[dict, np.ndarray | None]:
@@ -282,8 +284,9 @@ def payload_for(lab, view: ViewState, start=None, **header_kw) -> bytes:
         ack=int(ss.get(ACK, 0) or 0),
         **header_kw,
     )
-    header["start"] = None if start is None else {"step": start.record.step,
-                                                  "final": lab.record.step}  # fmt: skip
+    header["start"] = (
+        None if start is None else {"step": start.record.step, "final": lab.record.step}
+    )
     return encode(header, arrays if with_scores else None)
 
 

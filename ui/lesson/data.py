@@ -115,8 +115,11 @@ def job_words(head, say: Say) -> tuple[str, str]:
     head below the job threshold."""
     if head.relation in JOB_KEYS:
         words = head.relation in ("self", "previous")
-        hits = say("lesson.job.hits_words" if words else "lesson.job.hits", hits=head.hits,
-                   total=head.total)  # fmt: skip
+        hits = say(
+            "lesson.job.hits_words" if words else "lesson.job.hits",
+            hits=head.hits,
+            total=head.total,
+        )
         return say(JOB_KEYS[head.relation]), hits
     rel = say(REL_KEYS[head.closest])
     return say("lesson.job.diffuse"), say(
@@ -134,10 +137,20 @@ def head_jobs(step: int | None, say: Say) -> list[dict]:
         label = say("lesson.job.full", job=name, hits=hits)
         clear = h.relation != "diffuse"
         best = best_head(heads, h.relation) if clear else None
-        out.append({"relation": h.relation, "label": label, "name": name, "measured": hits,
-                    "clear": clear, "hits": h.hits, "total": h.total,
-                    "heldout_hits": h.heldout_hits, "heldout_total": h.heldout_total,
-                    "read": best is not None and best.head == h.head})  # fmt: skip
+        out.append(
+            {
+                "relation": h.relation,
+                "label": label,
+                "name": name,
+                "measured": hits,
+                "clear": clear,
+                "hits": h.hits,
+                "total": h.total,
+                "heldout_hits": h.heldout_hits,
+                "heldout_total": h.heldout_total,
+                "read": best is not None and best.head == h.head,
+            }
+        )
     return out
 
 
@@ -205,8 +218,17 @@ def s1_why(lab: Lab, reading, row: np.ndarray, j: int, say: Say) -> str:
         return say(key, q=q, head=n, k=texts[top], w=pct(top), r=r.text)
     second = int(np.argsort(row, kind="stable")[-2]) if len(row) > 1 else top
     unknown = say("explorer.sep").join(texts[u] for u in reading.unknown)
-    return say(key, q=q, head=n, k=texts[top], w=pct(top), b=texts[second], wb=pct(second),
-               words=unknown, r=texts[second])  # fmt: skip
+    return say(
+        key,
+        q=q,
+        head=n,
+        k=texts[top],
+        w=pct(top),
+        b=texts[second],
+        wb=pct(second),
+        words=unknown,
+        r=texts[second],
+    )
 
 
 def quiz_choices(lab: Lab, i: int, top: int | None, count: int = 3) -> list[int]:

@@ -90,8 +90,10 @@ def areas(folder: Path, langs: tuple[str, ...]) -> dict[str, list[tuple[Path, st
         if path.suffix not in (".toml", ".md"):
             continue
         if not name or name[2] not in (None, *langs) or (name[3] == "md" and not name[2]):
-            raise TextError(f"{path.name}: text files are <area>.toml, <area>.<lang>.toml or "
-                            f"<area>.<lang>.md, lang in {langs}")  # fmt: skip
+            raise TextError(
+                f"{path.name}: text files are <area>.toml, <area>.<lang>.toml or "
+                f"<area>.<lang>.md, lang in {langs}"
+            )
         found.setdefault(name[1], []).append((path, name[2]))
     order = {None: 0, **{lang: 1 + i for i, lang in enumerate(langs)}}
     for files in found.values():
@@ -108,8 +110,10 @@ def read_area(files: list[tuple[Path, str | None]], langs: tuple[str, ...]) -> t
         for key, entry in part.items():
             twice = set(entry) & set(table.get(key, {}))
             if twice:
-                raise TextError(f"{key!r} is defined twice in {sorted(twice)}: in {where[key]} "
-                                f"and in {path.name}")  # fmt: skip
+                raise TextError(
+                    f"{key!r} is defined twice in {sorted(twice)}: in {where[key]} "
+                    f"and in {path.name}"
+                )
             table.setdefault(key, {}).update(entry)
             where.setdefault(key, path.name)
     return table, where

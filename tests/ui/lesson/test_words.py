@@ -70,9 +70,28 @@ def test_the_glossary_has_every_term_a_student_meets_in_both_languages(lang):
     entries = words.glossary(lang)
     slugs = [slug for slug, *_ in entries]
     assert len(slugs) >= 14 and len(set(slugs)) == len(slugs)
-    assert {"softmax", "query", "key", "value", "d_k", "variance", "gradient", "saturation",
-            "head", "w_o", "rnn", "positions", "causal_mask", "kv_cache", "temperature",
-            "entropy", "slope", "batch", "random_weights", "d_model"} <= set(slugs)  # fmt: skip
+    assert {
+        "softmax",
+        "query",
+        "key",
+        "value",
+        "d_k",
+        "variance",
+        "gradient",
+        "saturation",
+        "head",
+        "w_o",
+        "rnn",
+        "positions",
+        "causal_mask",
+        "kv_cache",
+        "temperature",
+        "entropy",
+        "slope",
+        "batch",
+        "random_weights",
+        "d_model",
+    } <= set(slugs)
     assert all(term and len(definition) > 20 for _, term, definition, _ in entries)
     zh, en = words.glossary("zh"), words.glossary("en")
     assert [e[0] for e in zh] == [e[0] for e in en]
