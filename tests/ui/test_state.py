@@ -58,17 +58,8 @@ def test_npz_holds_every_matrix_and_the_record(lab):
     with np.load(io.BytesIO(all_npz(lab))) as z:
         saved = {k: z[k] for k in z.files}
     res = lab.result
-    want = {
-        "q": res.q,
-        "k": res.k,
-        "v": res.v,
-        "scores": res.heads.scores,
-        "scaled": res.heads.scaled,
-        "weights": res.heads.weights,
-        "concat": res.concat,
-        "output": res.output,
-        "x": lab.x,
-    }
+    want = {"x": lab.x} | {k: getattr(res, k) for k in ("q", "k", "v", "concat", "output")}
+    want |= {k: getattr(res.heads, k) for k in ("scores", "scaled", "weights")}
     assert set(saved) == {*want, "tokens", "record"}
     for name, array in want.items():
         np.testing.assert_array_equal(saved[name], array, err_msg=name)
