@@ -19,12 +19,20 @@ DEV_SUM   := $(shell cat requirements.txt requirements-dev.txt 2>/dev/null | cks
 RUN_STAMP := $(VENV)/.installed-run-$(RUN_SUM)
 DEV_STAMP := $(VENV)/.installed-dev-$(DEV_SUM)
 
+# The browser code's build (`make js`; tools/js/build.mjs): esbuild and acorn, pinned in
+# tools/js/package-lock.json, installed with `npm ci` for the build and its tests only. The
+# bundles it writes are committed: `make run` needs no node.
+JS_DIR   := tools/js
+JS_SUM   := $(shell cat $(JS_DIR)/package-lock.json 2>/dev/null | cksum | cut -d' ' -f1)
+JS_STAMP := $(JS_DIR)/node_modules/.installed-$(JS_SUM)
+
 # Browser tests need Debian's Chromium and a CJK font (missing glyphs render as boxes);
-# `make serve` and its tests need Debian's nginx, and redis-server (the live class's store).
+# `make serve` and its tests need Debian's nginx, and redis-server (the live class's store);
+# the bundles' tests need node and npm.
 CHROMIUM    := /usr/bin/chromium
 NGINX       := /usr/sbin/nginx
 REDIS       := /usr/bin/redis-server
-SYSTEM_PKGS := chromium fonts-noto-cjk fonts-dejavu-core fontconfig nginx redis-server
+SYSTEM_PKGS := chromium fonts-noto-cjk fonts-dejavu-core fontconfig nginx redis-server nodejs npm
 
 # `make serve`: app processes behind one nginx (default: one per core); TARGET=proxy makes
 # `make load` drive them through nginx instead of one bare `streamlit run`.
@@ -39,7 +47,8 @@ TEST_WORKERS ?= 2
 PYTEST       := $(VENV)/bin/pytest
 PARALLEL     := -n $(TEST_WORKERS) --dist loadfile
 
-.PHONY: help run serve check test lint format bench load mutate sysdeps venv venv-dev clean distclean
+.PHONY: help run serve check test lint format js jsdeps bench load mutate sysdeps venv venv-dev clean \
+  distclean
 
 help:
 	@echo "make run      start the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 serves the LAN)"
@@ -50,9 +59,10 @@ help:
 	@echo "make load     opt-in load test: 40 sessions for 60 s on loopback (TARGET=proxy: via nginx)"
 	@echo "              SCENARIO=class: 1 teacher + 200 phones in one class on make serve WORKERS=2"
 	@echo "make mutate   opt-in mutation testing of the core, the model's training parts, links and export (MUTATE=\"attention …\")"
+	@echo "make js       rebuild the browser code's committed bundles (ui/*/dist/) after a JS or CSS change"
 	@echo "make lint     ruff check + ruff format --check"
 	@echo "make format   ruff check --fix + ruff format"
-	@echo "make clean    remove caches and test artifacts (distclean also removes .venv)"
+	@echo "make clean    remove caches and test artifacts (distclean also .venv, tools/js/node_modules)"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV) || { echo "error: '$(PYTHON) -m venv' failed (on Debian: apt-get install python3-venv)" >&2; exit 1; }
@@ -107,10 +117,25 @@ endef
 
 sysdeps:
 	@if [ -x $(CHROMIUM) ] && [ -n "$$(fc-list :lang=zh 2>/dev/null)" ] && [ -x $(NGINX) ] \
-	  && [ -n "$$(fc-list 'DejaVu Sans Mono' 2>/dev/null)" ] && [ -x $(REDIS) ]; then exit 0; fi; \
-	$(call apt_install,$(SYSTEM_PKGS),needed by the browser$(,) serve and class tests,Chromium$(,) \
-	  a CJK font$(,) nginx or redis-server is missing and this is not root with apt-get; the \
-	  tests that need them will skip (run 'make test' as root to install $(SYSTEM_PKGS)).)
+	  && [ -n "$$(fc-list 'DejaVu Sans Mono' 2>/dev/null)" ] && [ -x $(REDIS) ] \
+	  && command -v node >/dev/null && command -v npm >/dev/null; then exit 0; fi; \
+	$(call apt_install,$(SYSTEM_PKGS),needed by the browser$(,) serve$(,) class and bundle tests,\
+	  Chromium$(,) a CJK font$(,) nginx$(,) redis-server or node/npm is missing and this is not \
+	  root with apt-get; the tests that need them will skip (run 'make test' as root to install \
+	  $(SYSTEM_PKGS)).)
+
+# esbuild and acorn for the bundles' build and tests, exactly as the lock file pins them.
+$(JS_STAMP): $(JS_DIR)/package-lock.json
+	npm ci --prefix $(JS_DIR) --no-audit --no-fund
+	touch $@
+
+jsdeps:
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(JS_STAMP); else \
+	  echo "NOTE: npm is missing: the bundles' tests will skip (a failure under CI=true)."; fi
+
+# The browser code's bundles, rebuilt from ui/explorer and ui/lesson (commit them with the change).
+js: $(JS_STAMP)
+	node $(JS_DIR)/build.mjs
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
@@ -131,14 +156,14 @@ endef
 # __pycache__ (git-ignored; `make clean` removes them) even where PYTHONDONTWRITEBYTECODE is
 # set: without them each process compiles the repo and rewrites every test module's asserts
 # on every run (measured: 79 s of CPU for the three processes without them, 70 s with).
-check: $(DEV_STAMP)
+check: $(DEV_STAMP) jsdeps
 	@status=0; $(lint_steps) \
 	echo "== pytest: not browser, not slow ($(TEST_WORKERS) processes)"; \
 	PYTHONDONTWRITEBYTECODE= $(PYTEST) $(PARALLEL) -m "not browser and not slow" || status=1; \
 	exit $$status
 
 # Every test: those without a browser in TEST_WORKERS processes, then the browser ones in one.
-test: $(DEV_STAMP) sysdeps
+test: $(DEV_STAMP) sysdeps jsdeps
 	@status=0; $(lint_steps) \
 	echo "== pytest: not browser ($(TEST_WORKERS) processes)"; \
 	$(PYTEST) $(PARALLEL) -m "not browser" || status=1; \
@@ -175,4 +200,4 @@ clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(JS_DIR)/node_modules

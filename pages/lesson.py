@@ -18,8 +18,8 @@ import streamlit as st
 
 import classroom
 from attention_core.experiments import cell_counts
-from ui import explorer, palette, sidebar, state
-from ui.lesson import data, deck, measure, skeleton, words
+from ui import explorer, palette, sidebar, state, text
+from ui.lesson import data, deck, measure, scenes, skeleton, words
 from ui.lesson.class_text import class_text
 from ui.links import MAX_URL_SENTENCE, parse_query
 from ui.routing import ensure_router
@@ -62,21 +62,22 @@ PAGE_CSS = """<style>
 # ---- the scene in the link ----------------------------------------------------------------------
 
 
-def parse_at(raw: str | None) -> tuple[int, bool]:
-    """(scene, exact) for the link's at=: the nearest scene for a number, §1 for anything else."""
+def parse_at(raw: str | None) -> tuple[int | float, bool]:
+    """(scene, exact) for the link's at=: a scene's number (ui/lesson/scenes.py), the nearest
+    scene for another number, the first for anything else."""
+    first = scenes.SCENES[0].number
     if raw is None:
-        return 1, True
+        return first, True
     try:
         value = float(str(raw).strip())
     except ValueError:
-        return 1, False
+        return first, False
     if not math.isfinite(value):
-        return 1, False
-    used = min(max(round(value), 1), data.SCENES)
-    return used, used == value
+        return first, False
+    return scenes.nearest(value)
 
 
-def link_of(lang: str) -> tuple[int, str | None, list[str]]:
+def link_of(lang: str) -> tuple[int | float, str | None, list[str]]:
     """(scene, step, notices) the link names: at= (the nearest scene for a bad one, with a
     notice), step= as written (the deck reads a number or a step's id). Read on every run: the
     deck takes them when it starts (a fresh load, a share link), and owns them afterwards."""
@@ -279,8 +280,10 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
         "linked": linked,  # the link names a scene (else the deck may go where it left off)
         "step": step,
         "scenes": data.SCENES,
+        "numbers": scenes.NUMBERS,  # each scene's number, as its text table declares it
         "ack": int(st.session_state.get(ACK, 0) or 0),
         "lang": s.lang,
+        "html_lang": text.LANGUAGES[s.lang].html,  # the deck's <html lang> (frame.js)
         "settings": settings_of(s),
         "notices": notices_for(s, bad),
         "text": words.strings(s.lang),
@@ -298,6 +301,7 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
         "example": DEFAULT_SENTENCE,
         "decided": explorer.DECIDED,  # the reading's rule, answered live by the deck's views
         "keys": deck.key_help(s.lang),  # the key list's lines, from the key map (deck.KEY_MAP)
+        "key_map": deck.key_map(),  # which keys do what, as keys.js binds them
         "colours": palette.for_lesson(),  # the one palette: the view's (room size), the deck's
         "view_text": deck.view_text(s.lang),  # the attention view's words (its maps are the view)
         "classroom": klass,  # the class the link names, and its words (class.js)

@@ -31,7 +31,7 @@ def rooms() -> dict[str, set[str]]:
 
 
 def room_of(relative: str, known: dict[str, set[str]]) -> str | None:
-    """The most specific room holding a path ("ui/explorer/units.py" → "ui/explorer/")."""
+    """The most specific room holding a path ("ui/lesson/deck.py" → "ui/lesson/")."""
     holding = [r for r in known if relative == r or (r.endswith("/") and relative.startswith(r))]
     return max(holding, key=len, default=None)
 
@@ -70,7 +70,7 @@ def imported(path: Path, code: str | None = None) -> set[str]:
 
 @cache
 def as_path(module: str) -> str:
-    """A module's name as a path in the repository ("ui.explorer.units" → its file)."""
+    """A module's name as a path in the repository ("ui.lesson.deck" → its file)."""
     parts = module.split(".")
     for end in range(len(parts), 0, -1):
         stem = "/".join(parts[:end])
@@ -130,11 +130,11 @@ def test_the_check_sees_a_planted_import(source, room, module):
 
 
 def test_relative_imports_are_resolved():
-    """`from . import units` inside ui/explorer/ names ui.explorer.units, not a module "units"."""
-    path = ROOT / "ui" / "explorer" / "dom.py"  # where the code would stand; never read
-    code = "from . import units\nfrom ..text import t\n"
-    assert {"ui.explorer.units", "ui.text"} <= imported(path, code)
-    assert room_of(as_path("ui.explorer.units"), rooms()) == "ui/explorer/"
+    """`from . import deck` inside ui/lesson/ names ui.lesson.deck, not a module "deck"."""
+    path = ROOT / "ui" / "lesson" / "dom.py"  # where the code would stand; never read
+    code = "from . import deck\nfrom ..text import t\n"
+    assert {"ui.lesson.deck", "ui.text"} <= imported(path, code)
+    assert room_of(as_path("ui.lesson.deck"), rooms()) == "ui/lesson/"
 
 
 def test_importing_the_core_loads_nothing_of_the_demo_model():

@@ -16,8 +16,14 @@ def chart(figure, *, key: str, lang: str, alt: str | None = None, where=None) ->
     Tab order, plotly's strings in the UI language, `alt` as its text alternative; `where` is
     a column or container to draw in (default: the current one). theme=None: the figure kit's
     own fonts and ink (Streamlit's chart theme would put its own sizes on legends and titles)."""
-    (where or st).plotly_chart(figure, key=key, config=figures.plotly_config(lang),
-                               width="stretch", alt=alt or None, theme=None)  # fmt: skip
+    (where or st).plotly_chart(
+        figure,
+        key=key,
+        config=figures.plotly_config(lang),
+        width="stretch",
+        alt=alt or None,
+        theme=None,
+    )
 
 
 def square_map(figure, *, key: str, lang: str, alt: str | None = None) -> None:

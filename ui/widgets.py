@@ -50,15 +50,21 @@ def record_line(r: Record, t, *, scale: bool = True) -> str:
     a section dividing by its own τ leaves ÷√d_k out)."""
     causal = "teach.causal_what_if" if r.causal_what_if else "teach.causal_on"
     parts = [
-        t("teach.src.trained", step=r.step) if r.source == "trained" else
-        t("teach.src.random", seed=r.seed),
+        t("teach.src.trained", step=r.step)
+        if r.source == "trained"
+        else t("teach.src.random", seed=r.seed),
         f"d_model = {r.d_model} · h = {r.heads} · d_k = {r.d_k}",
         *([t("teach.scale_on" if r.scale else "teach.scale_off")] if scale else []),
         t(causal if r.causal else "teach.causal_off"),
-        t("teach.pos_trained" if r.source == "trained" else
-          "teach.pos_True" if r.pos else "teach.pos_False"),
+        t(
+            "teach.pos_trained"
+            if r.source == "trained"
+            else "teach.pos_True"
+            if r.pos
+            else "teach.pos_False"
+        ),
         t("teach.mode_char" if r.mode == "char" else "teach.mode_word"),
-    ]  # fmt: skip
+    ]
     return " · ".join(parts)
 
 

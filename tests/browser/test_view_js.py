@@ -1,10 +1,11 @@
 """The attention view's JavaScript in Chromium without a server: its arithmetic against the
-core, its ink rule against ui/palette, "decided" against the reading's rule, its layout, the
-bundles' registries, and createView/destroy on a bare page."""
+core, its ink rule against ui/palette, "decided" against the reading's rule, its layout (each
+from its own ES module, as written), the bundles on a bare page, and createView/destroy."""
 
 from __future__ import annotations
 
 import math
+from urllib.parse import urlparse
 
 import numpy as np
 import pytest
@@ -14,8 +15,8 @@ from attention_core import (
     scaled_dot_product_attention,
 )
 from demo_model.reading import top_two
+from tests.browser_support import REPO_ROOT
 from ui import explorer, palette
-from ui.explorer import HERE, units
 from ui.lesson import deck
 from ui.state import compute_lab
 
@@ -24,13 +25,29 @@ pytestmark = pytest.mark.browser
 SENTENCE = "小明把书放在了桌子上，然后他走了。"
 
 
-def units_alone(*names: str) -> str:
-    """A script of the view's registry and the named files (leaves: they take from no other),
-    with the registry as the page's VIEW: a leaf's functions without the rest of the bundle."""
-    reg = explorer.REGISTRY
-    code = [units.code(reg.path.read_text(encoding="utf-8"))]
-    code += [units.wrap("VIEW", n, (HERE / n).read_text(encoding="utf-8")) for n in names]
-    return f"<script>{''.join(code)}globalThis.VIEW = VIEW;</script>"
+ORIGIN = "http://modules.test"  # the repository's files, served by page.route (no server)
+
+
+def modules_alone(page, *names: str) -> None:
+    """The named files of ui/explorer imported in the page as the ES modules they are (leaves:
+    they import only leaves), their exports together as the page's VIEW: a leaf's functions
+    without the rest of the bundle."""
+
+    def serve(route):
+        path = urlparse(route.request.url).path
+        if path == "/":
+            imports = "".join(
+                f'import * as m{i} from "/ui/explorer/{n}";' for i, n in enumerate(names)
+            )
+            found = ", ".join(f"m{i}" for i in range(len(names)))
+            script = f"{imports}globalThis.VIEW = Object.assign({{}}, {found});"
+            body = f"<script type=module>{script}</script>"
+            return route.fulfill(body=body, content_type="text/html")
+        route.fulfill(path=REPO_ROOT / path.lstrip("/"), content_type="text/javascript")
+
+    page.route(f"{ORIGIN}/**", serve)
+    page.goto(f"{ORIGIN}/")
+    page.wait_for_function("() => !!globalThis.VIEW")
 
 
 # ---- the arithmetic: softmax.js against the core, no server ----------------------------------
@@ -39,7 +56,7 @@ def units_alone(*names: str) -> str:
 @pytest.mark.parametrize("scale", [True, False])
 @pytest.mark.parametrize("causal", [False, True])
 def test_softmax_js_equals_scaled_dot_product_attention(page, scale, causal):
-    page.set_content(units_alone("softmax.js"))
+    modules_alone(page, "softmax.js")
     rng = np.random.default_rng(7)
     for n, d_k in ((1, 4), (13, 16), (40, 8), (64, 64)):
         q, k, v = rng.standard_normal((3, n, d_k)) * 3  # large scores: saturated rows too
@@ -59,7 +76,7 @@ def test_softmax_js_equals_scaled_dot_product_attention(page, scale, causal):
 def test_row_stats_js_equal_numpy(page):
     from attention_core.analysis import row_entropy
 
-    page.set_content(units_alone("softmax.js"))
+    modules_alone(page, "softmax.js")
     w = np.random.default_rng(3).dirichlet(np.ones(9) * 0.3, size=9)  # (9, 9) rows sum to 1
     got = page.evaluate(
         "([w, n]) => VIEW.rowStats(new Float64Array(w), n)", [w.ravel().tolist(), 9]
@@ -72,7 +89,7 @@ def test_row_stats_js_equal_numpy(page):
 
 
 def test_ink_on_colour_in_js_equals_the_python_rule(page):
-    page.set_content(units_alone("colour.js"))
+    modules_alone(page, "colour.js")
     view = palette.for_view(False)
     steps = range(0, 256, 15)
     grid = np.array([(r, g, b) for r in steps for g in steps for b in range(0, 256, 51)])
@@ -97,7 +114,7 @@ def test_ink_on_colour_in_js_equals_the_python_rule(page):
 
 
 def test_layout_keeps_the_focus_label_and_gives_panels_room(page):
-    page.set_content(units_alone("layout.js"))
+    modules_alone(page, "layout.js")
     shown = page.evaluate("VIEW.labelIndices(13, 2, 9)")
     assert 9 in shown and 8 not in shown and 10 not in shown and shown[0] == 0
     assert page.evaluate("VIEW.labelIndices(13, 1, 4)") == list(range(13))
@@ -115,7 +132,7 @@ def test_decided_in_js_equals_the_readings_rule(page):
     """a11y.js decides with the thresholds Python sends (explorer.DECIDED, in every view's
     header) exactly as demo_model/reading.py's top_two does, on the same rows: random rows
     and rows on and beside the thresholds (a one-token row; a tie)."""
-    page.set_content(units_alone("a11y.js"))
+    modules_alone(page, "a11y.js")
     rng = np.random.default_rng(5)
     rows = [rng.dirichlet(np.ones(n) * a) for n in (2, 5, 13, 40) for a in (0.02, 0.1, 0.3, 1.0)]
     rows += [[1.0], [0.5, 0.5], [0.8, 0.3], [0.8, 0.2], [0.79999, 0.0], [0.9, 0.4], [0.9, 0.41],
@@ -130,39 +147,26 @@ def test_decided_in_js_equals_the_readings_rule(page):
     assert 0 < sum(want) < len(want)  # both answers occur
 
 
-# ---- the bundles' registries, as the browser holds them ---------------------------------------
-
-REGISTRIES = """() => {
-  const out = {};
-  for (const [name, reg] of Object.entries(globalThis.__units)) {
-    const fields = Object.keys(reg);
-    out[name] = {
-      sealed: Object.isSealed(reg),
-      empty: fields.filter((k) => reg[k] === null || reg[k] === undefined),
-      globals: fields.filter((k) => k in window),
-      added: (() => {
-        "use strict";
-        try { reg.extra = 1; return true; } catch (e) { return false; }
-      })(),
-    };
-  }
-  return out;
-}"""
+# ---- the bundles on a bare page ----------------------------------------------------------------
 
 
 @pytest.mark.parametrize("which", ["explorer", "lesson"])
-def test_every_declared_name_is_given_and_the_registries_are_sealed(page, which):
-    """After the bundle ran, every field of its registries holds what its file gave; none can be
-    added; and no name a file gives is also a browser global (a file that forgot to take it
-    would reach the global instead of failing)."""
-    code, names = (
-        (explorer.bundle(), "VIEW") if which == "explorer" else (deck.bundle(), "VIEW, LESSON")
-    )
+def test_a_bundle_runs_and_names_only_its_own_globals(page, which):
+    """Each committed bundle runs as one ES module and leaves on the page only where the
+    components' loaders find it (its `run`, and the queue of calls made before it ran): its
+    modules' names stay in their modules."""
+    bundle, name = {
+        "explorer": (explorer.bundle, "__attentionLab"),
+        "lesson": (deck.bundle, "__attentionLesson"),
+    }[which]
+    code = bundle()
     page.set_content("<div></div>")
-    page.add_script_tag(content=f"{code}globalThis.__units = {{ {names} }};", type="module")
-    page.wait_for_function("() => !!globalThis.__units")
-    for name, got in page.evaluate(REGISTRIES).items():
-        assert got == {"sealed": True, "empty": [], "globals": [], "added": False}, name
+    before = set(page.evaluate("() => Object.keys(globalThis)"))
+    page.add_script_tag(content=code, type="module")
+    page.wait_for_function(f"() => !!globalThis.{name}")
+    added = set(page.evaluate("() => Object.keys(globalThis)")) - before
+    assert added == {name, f"{name}Queue"}
+    assert "run" in page.evaluate(f"() => Object.keys(globalThis.{name})")
 
 
 # ---- createView on a bare page: no Streamlit --------------------------------------------------

@@ -226,9 +226,16 @@ def test_teaching_matrix_marks_head_boundaries_with_solid_lines():
 def test_vline_label_on_a_log_axis_sits_at_its_line():
     """Plotly puts annotations on a log axis at log10(x) but shapes at x."""
     layout = wire(
-        fig.sweep_lines([0.1, 1, 10], {"a": [1, 2, 3]}, title="", x_title="τ", y_title="",
-                       vline=(4.0, "√d_k"), mark=2.0)
-    )["layout"]  # fmt: skip
+        fig.sweep_lines(
+            [0.1, 1, 10],
+            {"a": [1, 2, 3]},
+            title="",
+            x_title="τ",
+            y_title="",
+            vline=(4.0, "√d_k"),
+            mark=2.0,
+        )
+    )["layout"]
     assert layout["annotations"][0]["x"] == pytest.approx(np.log10(4.0))
     assert [s["x0"] for s in layout["shapes"]] == [4.0, 2.0]
 

@@ -14,8 +14,9 @@ W = "warning"
 
 def parse(trained_ok: bool = True, **params) -> tuple[dict, list]:
     """parse_query on single values (a list gives repeats)."""
-    return parse_query({k: v if isinstance(v, list) else [v] for k, v in params.items()},
-                       trained_ok=trained_ok)  # fmt: skip
+    return parse_query(
+        {k: v if isinstance(v, list) else [v] for k, v in params.items()}, trained_ok=trained_ok
+    )
 
 
 def bad(name, value, used):
@@ -52,9 +53,20 @@ def test_every_parameter_well_formed():
     }
     found, notes = parse(**link)
     assert notes == []
-    assert found == {"sentence": "我打你", "d_model": 32, "heads": 2, "scale": False,
-                     "causal": True, "pos": True, "seed": 7, "weights": "random", "focus": "你",
-                     "mode": "char", "lang": "en", "classroom": True}  # fmt: skip
+    assert found == {
+        "sentence": "我打你",
+        "d_model": 32,
+        "heads": 2,
+        "scale": False,
+        "causal": True,
+        "pos": True,
+        "seed": 7,
+        "weights": "random",
+        "focus": "你",
+        "mode": "char",
+        "lang": "en",
+        "classroom": True,
+    }
 
 
 @pytest.mark.parametrize(
@@ -78,7 +90,7 @@ def test_every_parameter_well_formed():
         ("13", 16, stepped("13", 16)),
         ("252", 256, stepped("252", 256)),
     ],
-)  # fmt: skip
+)
 def test_d_model(raw, used, note):
     found, notes = parse(d=raw, h="1")
     assert found["d_model"] == used
@@ -126,8 +138,12 @@ def test_flags_false(raw):
 def test_a_flag_that_is_neither_keeps_its_default(raw):
     found, notes = parse(scale=raw, causal=raw, pos=raw, **{"class": raw})
     assert found == {}
-    assert notes == [bad("scale", raw, 1), bad("causal", raw, 0), bad("pos", raw, 0),
-                     bad("class", raw, 0)]  # fmt: skip
+    assert notes == [
+        bad("scale", raw, 1),
+        bad("causal", raw, 0),
+        bad("pos", raw, 0),
+        bad("class", raw, 0),
+    ]
 
 
 def test_choices_tolerate_case_and_spaces_and_refuse_the_rest():
@@ -137,8 +153,11 @@ def test_choices_tolerate_case_and_spaces_and_refuse_the_rest():
     )
     found, notes = parse(w="magic", mode="sentence", lang="klingon")
     assert found == {}
-    assert notes == [bad("w", "magic", "trained"), bad("mode", "sentence", "word"),
-                     bad("lang", "klingon", "zh")]  # fmt: skip
+    assert notes == [
+        bad("w", "magic", "trained"),
+        bad("mode", "sentence", "word"),
+        bad("lang", "klingon", "zh"),
+    ]
 
 
 def test_long_values_are_shortened_in_the_notice():
@@ -157,8 +176,10 @@ def test_sentence_and_focus_are_kept_as_text_the_focus_cut_at_100():
 def test_repeats_use_the_first_and_are_noticed():
     found, notes = parse(d=["32", "64"], h=["2", "4"])
     assert (found["d_model"], found["heads"]) == (32, 2)
-    assert notes == [(W, "notice.param_repeated", {"name": "d"}),
-                     (W, "notice.param_repeated", {"name": "h"})]  # fmt: skip
+    assert notes == [
+        (W, "notice.param_repeated", {"name": "d"}),
+        (W, "notice.param_repeated", {"name": "h"}),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -197,13 +218,35 @@ def test_unknown_names_are_listed_up_to_eight_and_shortened():
 
 
 def test_to_query_writes_every_key_and_parses_back():
-    s = Settings(sentence="我打你", mode="char", d_model=32, heads=8, scale=False, causal=True,
-                 pos=True, seed=12, weights="random", focus="你", lang="en",
-                 classroom=True)  # fmt: skip
+    s = Settings(
+        sentence="我打你",
+        mode="char",
+        d_model=32,
+        heads=8,
+        scale=False,
+        causal=True,
+        pos=True,
+        seed=12,
+        weights="random",
+        focus="你",
+        lang="en",
+        classroom=True,
+    )
     q = to_query(s)
-    assert q == {"s": "我打你", "d": "32", "h": "8", "scale": "0", "causal": "1", "pos": "1",
-                 "seed": "12", "w": "random", "focus": "你", "mode": "char", "lang": "en",
-                 "class": "1"}  # fmt: skip
+    assert q == {
+        "s": "我打你",
+        "d": "32",
+        "h": "8",
+        "scale": "0",
+        "causal": "1",
+        "pos": "1",
+        "seed": "12",
+        "w": "random",
+        "focus": "你",
+        "mode": "char",
+        "lang": "en",
+        "class": "1",
+    }
     assert tuple(q) == tuple(k for k in QUERY_KEYS if k not in ("shared", "nums"))  # defaults
     found, notes = parse(**q)
     assert notes == [] and Settings(**{**found, "shared_scale": True}) == s
@@ -225,9 +268,14 @@ def test_to_query_cuts_the_sentence_for_the_address_bar():
 
 @pytest.mark.parametrize(
     ("d_model", "heads"),
-    [(8, [1, 2, 4, 8]), (16, [1, 2, 4, 8, 16]), (24, [1, 2, 3, 4, 6, 8, 12]),
-     (136, [1, 2, 4, 8]), (256, [1, 2, 4, 8, 16])],
-)  # fmt: skip
+    [
+        (8, [1, 2, 4, 8]),
+        (16, [1, 2, 4, 8, 16]),
+        (24, [1, 2, 3, 4, 6, 8, 12]),
+        (136, [1, 2, 4, 8]),
+        (256, [1, 2, 4, 8, 16]),
+    ],
+)
 def test_head_options_are_the_divisors_up_to_max_heads(d_model, heads):
     assert head_options(d_model) == heads
 
@@ -246,5 +294,8 @@ def test_a_lesson_link_carries_the_sentence_language_and_model_not_the_what_ifs(
     assert lesson_query(s) == {"s": DEFAULTS.sentence, "lang": "en"}
     other = replace(s, d_model=DEFAULTS.d_model * 2, seed=DEFAULTS.seed + 1)
     assert lesson_query(other) == {
-        "s": DEFAULTS.sentence, "d": str(other.d_model), "seed": str(other.seed), "lang": "en"
-    }  # fmt: skip
+        "s": DEFAULTS.sentence,
+        "d": str(other.d_model),
+        "seed": str(other.seed),
+        "lang": "en",
+    }

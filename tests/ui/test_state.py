@@ -58,17 +58,26 @@ def test_npz_holds_every_matrix_and_the_record(lab):
     with np.load(io.BytesIO(all_npz(lab))) as z:
         saved = {k: z[k] for k in z.files}
     res = lab.result
-    want = {"q": res.q, "k": res.k, "v": res.v, "scores": res.heads.scores,
-            "scaled": res.heads.scaled, "weights": res.heads.weights, "concat": res.concat,
-            "output": res.output, "x": lab.x}  # fmt: skip
+    want = {"x": lab.x} | {k: getattr(res, k) for k in ("q", "k", "v", "concat", "output")}
+    want |= {k: getattr(res.heads, k) for k in ("scores", "scaled", "weights")}
     assert set(saved) == {*want, "tokens", "record"}
     for name, array in want.items():
         np.testing.assert_array_equal(saved[name], array, err_msg=name)
     assert saved["tokens"].tolist() == ["我", "打", "你", "。"]
     record = json.loads(str(saved["record"]))
-    assert record == {"source": "random", "scale": True, "causal": True, "causal_what_if": False,
-                      "pos": False, "mode": "word", "seed": 4, "step": None, "d_model": 16,
-                      "heads": 2, "d_k": 8}  # fmt: skip
+    assert record == {
+        "source": "random",
+        "scale": True,
+        "causal": True,
+        "causal_what_if": False,
+        "pos": False,
+        "mode": "word",
+        "seed": 4,
+        "step": None,
+        "d_model": 16,
+        "heads": 2,
+        "d_k": 8,
+    }
 
 
 @pytest.mark.parametrize("causal", [False, True])
@@ -86,8 +95,11 @@ def test_npz_with_a_temperature_adds_the_weights_the_view_shows(lab, causal):
 def test_weights_at_without_a_temperature_is_the_cores(lab):
     assert weights_at(lab, None, True) is lab.result.heads.weights
     assert weights_at(lab, None, False) is lab.result.heads.weights
-    np.testing.assert_allclose(weights_at(lab, 2.0, False)[1, 0], loop_softmax(
-        lab.result.heads.scores[1, 0] / 2.0), rtol=1e-12)  # fmt: skip
+    np.testing.assert_allclose(
+        weights_at(lab, 2.0, False)[1, 0],
+        loop_softmax(lab.result.heads.scores[1, 0] / 2.0),
+        rtol=1e-12,
+    )
 
 
 def test_npz_with_a_temperature_and_no_mask_by_default(lab):

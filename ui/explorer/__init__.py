@@ -32,21 +32,13 @@ import streamlit as st
 
 from demo_model.reading import DECIDED_GAP, DECIDED_MIN
 from ui import palette, text
-from ui.explorer import units
 from ui.text import SECTIONS, t
 
 HERE = Path(__file__).resolve().parent
-# One job per file (STYLE.md), each a unit that takes what files before it give and gives what
-# its section of registry.js declares; the registry lists them in bundle order (units.py joins
-# and checks them). The first five are pure leaves (arithmetic, colour, layout, text
-# alternatives, payloads).
-REGISTRY = units.read_registry(HERE / "registry.js")
-JS_FILES = REGISTRY.files
-LEAVES = JS_FILES[:5]
-GLUE = "streamlit.js"  # the view as a Streamlit component of its own
-# What another page's bundle includes to mount the view with createView (the lesson's deck):
-# every file but the Streamlit glue, read from here (never copied).
-VIEW_FILES = tuple(name for name in JS_FILES if name != GLUE)
+# The view's code: its ES modules (one job per file, STYLE.md) bundled from its entry
+# streamlit.js by `make js` (esbuild, tools/js/build.mjs) into one committed file, read here, so
+# the app needs no node; tests/tools/test_js.py fails when it is older than its sources.
+BUNDLE = HERE / "dist" / "view.js"
 # "Decided", as the reading decides it (top weight ≥ min, and ≥ gap above the runner-up): sent to
 # every view, which answers it live as τ and the causal mask change the weights (a11y.js).
 DECIDED = {"min": DECIDED_MIN, "gap": DECIDED_GAP}
@@ -86,26 +78,10 @@ def loader(name: str) -> str:
 """
 
 
-def html_langs() -> dict[str, str]:
-    """Each UI language's code → its <html lang> (ui.text.LANGUAGES), for the page's lang."""
-    return {code: language.html for code, language in text.LANGUAGES.items()}
-
-
-@cache
-def stylesheet() -> str:
-    return (HERE / "explorer.css").read_text(encoding="utf-8")
-
-
-def package(glue: bool = True) -> units.Package:
-    """The view's files as a bundle takes them: all (glue) or without the Streamlit glue."""
-    given = {"STYLESHEET": stylesheet(), "HTML_LANG": html_langs()}
-    return units.Package(REGISTRY, "explorer/", given, skip=() if glue else (GLUE,))
-
-
 @cache
 def bundle() -> str:
-    """The view's code as one ES module: its registry, then its units in order (units.py)."""
-    return units.bundle([package()])
+    """The view's code as one ES module (its stylesheet in it): the committed build."""
+    return BUNDLE.read_text(encoding="utf-8")
 
 
 def register(code_name: str, js: str, name: str, run_global: str):
@@ -166,8 +142,10 @@ def decode_vectors(payload: bytes) -> tuple[dict, dict[str, np.ndarray]]:
     h, n, d = header["h"], header["n"], header["d_k"]
     flat = np.frombuffer(payload[8 + size :], dtype="<f4")
     names = ["q", "k"] + (["q0", "k0"] if header.get("start") else [])
-    return header, {name: flat[c * h * n * d : (c + 1) * h * n * d].reshape(h, n, d)
-                    for c, name in enumerate(names)}  # fmt: skip
+    return header, {
+        name: flat[c * h * n * d : (c + 1) * h * n * d].reshape(h, n, d)
+        for c, name in enumerate(names)
+    }
 
 
 def decode(payload: bytes) -> tuple[dict, np.ndarray | None]:
@@ -216,6 +194,7 @@ def header_for(
         "jobs": jobs,
         "source": lab.source,
         "lang": lang,
+        "html_lang": text.LANGUAGES[lang].html,  # the view's <html lang> (dom.js)
         "classroom": classroom,
         "numbers": numbers,
         "shared": shared,
@@ -305,8 +284,9 @@ def payload_for(lab, view: ViewState, start=None, **header_kw) -> bytes:
         ack=int(ss.get(ACK, 0) or 0),
         **header_kw,
     )
-    header["start"] = None if start is None else {"step": start.record.step,
-                                                  "final": lab.record.step}  # fmt: skip
+    header["start"] = (
+        None if start is None else {"step": start.record.step, "final": lab.record.step}
+    )
     return encode(header, arrays if with_scores else None)
 
 

@@ -2,19 +2,21 @@
    strongest link per row in words, the rows of a weights table, the live line for the cursor.
    Pure: strings in, strings out; the view puts them into the page. */
 
+// leaf: pure (no page, clock or state); imports only leaves (tools/js/check.mjs)
+
 const SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉";
 
-function pct(w) {
+export function pct(w) {
   return `${(w * 100).toFixed(1)}%`;
 }
 
 /** Fill {name} fields of a template from ui/text.py. */
-function fmt(template, values) {
+export function fmt(template, values) {
   return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 }
 
 /** Token texts with a subscript on every one that occurs more than once: 了₁ … 了₂. */
-function distinctNames(texts) {
+export function distinctNames(texts) {
   const count = new Map();
   for (const s of texts) count.set(s, (count.get(s) || 0) + 1);
   const seen = new Map();
@@ -27,27 +29,27 @@ function distinctNames(texts) {
 }
 
 /** A token text cut to `chars` characters ("…" last), its subscript kept: for axis labels. */
-function clipLabel(text, name, chars) {
+export function clipLabel(text, name, chars) {
   const tail = name.slice(text.length); // the subscript, if any
   const cut = [...text].length > chars ? `${[...text].slice(0, chars - 1).join("")}…` : text;
   return cut + tail;
 }
 
 /** In English, a Chinese token with its gloss: “他 (he)”; otherwise the name alone. */
-function glossed(name, gloss, lang) {
+export function glossed(name, gloss, lang) {
   if (lang !== "en" || !gloss) return name;
   return gloss.startsWith("(") ? `${name} ${gloss}` : `${name} (${gloss})`; // “把 (object marker)”
 }
 
 /** Index of the largest weight of row i (the first one on ties). */
-function argmaxRow(w, n, i) {
+export function argmaxRow(w, n, i) {
   let best = 0;
   for (let j = 1; j < n; j++) if (w[i * n + j] > w[i * n + best]) best = j;
   return best;
 }
 
 /** "头 1，每行最强的连接：小明 → 小明 40.2%；把 → 书 33.0%；…" */
-function summaryText(text, title, names, w, n) {
+export function summaryText(text, title, names, w, n) {
   const rows = [];
   for (let i = 0; i < n; i++) {
     const j = argmaxRow(w, n, i);
@@ -57,7 +59,7 @@ function summaryText(text, title, names, w, n) {
 }
 
 /** The weights table's body: per query row its name and each key's cell text and exact weight. */
-function tableRows(names, w, n, causal, maskedLabel) {
+export function tableRows(names, w, n, causal, maskedLabel) {
   const rows = [];
   for (let i = 0; i < n; i++) {
     const cells = [];
@@ -71,13 +73,13 @@ function tableRows(names, w, n, causal, maskedLabel) {
 }
 
 /** "头 1：小明 → 把：3.2%" for the keyboard cursor on (head, query i, key j). */
-function cursorLine(text, head, names, w, n, i, j, causal) {
+export function cursorLine(text, head, names, w, n, i, j, causal) {
   const v = causal && j > i ? text.masked : pct(w[i * n + j]);
   return fmt(text.live, { head, q: names[i], k: names[j], w: v });
 }
 
 /** What the scores are divided by, in words: the model's √d_k, none, or a τ to try. */
-function tauText(T, dk, state) {
+export function tauText(T, dk, state) {
   const root = Math.sqrt(dk).toFixed(2);
   if (state.tau === null && state.scale) return fmt(T.tau_model, { s: root, dk });
   if (state.tau === null) return fmt(T.tau_off, { s: root });
@@ -85,7 +87,7 @@ function tauText(T, dk, state) {
 }
 
 /** Panel titles: the middle one says what the scores were divided by, in every state. */
-function captionsOf(T, dk, state, divisor) {
+export function captionsOf(T, dk, state, divisor) {
   let scaled = fmt(T.scaled_tau, { v: divisor.toFixed(2) });
   if (state.tau === null) {
     scaled = state.scale ? fmt(T.scaled_on, { dk, s: Math.sqrt(dk).toFixed(2) }) : T.scaled_off;
@@ -94,7 +96,7 @@ function captionsOf(T, dk, state, divisor) {
 }
 
 /** "他 → 小明 · q·k 12.31 · ÷√d_k 3.08 · 99.6%"; cell: q, k (names), s (raw score), w. */
-function tipOf(T, cell, masked, divisor, tau) {
+export function tipOf(T, cell, masked, divisor, tau) {
   const { q, k, s } = cell;
   if (masked) return fmt(T.tip_masked, { q, k });
   const w = pct(cell.w);
@@ -107,7 +109,7 @@ function tipOf(T, cell, masked, divisor, tau) {
     reading's DECIDED_MIN and DECIDED_GAP): its top weight at least `min` and at least `gap`
     above the runner-up. With the top key a and the runner-up b (tests/browser/test_view_js.py
     holds it to attention_core's top_two on the same rows). */
-function decidedRow(w, n, rule) {
+export function decidedRow(w, n, rule) {
   const a = argmaxRow(w, n, 0);
   let b = a === 0 ? 1 : 0;
   for (let j = 0; j < n; j++) if (j !== a && w[j] > w[b]) b = j;
@@ -130,7 +132,7 @@ function storyLine(header, k, w, n, q, name) {
 
 /** The first story in words: for each head with a measured job that applies to the focus token,
     where it looks; for random weights, that no head has a job. name(j): a token's name. */
-function storyOf(header, heads, weights, i, name, touch) {
+export function storyOf(header, heads, weights, i, name, touch) {
   const T = header.text;
   const n = header.n;
   const q = name(i);
@@ -145,6 +147,3 @@ function storyOf(header, heads, weights, i, name, touch) {
   if (!header.jobs.some((j) => j && j.clear)) return [touch ? T.story_none_touch : T.story_none];
   return [fmt(touch ? T.story_other_touch : T.story_other, { q })];
 }
-
-return { argmaxRow, captionsOf, clipLabel, cursorLine, decidedRow, distinctNames, fmt, glossed, pct,
-  storyOf, summaryText, tableRows, tauText, tipOf };

@@ -7,13 +7,15 @@
    draw it as DOM (the lesson's §4 draws the same breakdown with them); renderCell fills the
    view's from its record. */
 
-const { el, fmt, glossed, pct, rampCss, rampIndex } = VIEW;
+import { rampCss, rampIndex } from "./colour.js";
+import { fmt, glossed, pct } from "./a11y.js";
+import { el } from "./dom.js";
 
 const TOP = 3; // products marked as the largest
 
 /** Every head's raw scores from its queries and keys: out[k·n·n + i·n + j] = Σ_d q·k (float64
     sums of the float32 numbers Python sent). q, k: (h, n, d) flat. */
-function qkScores(q, k, h, n, d) {
+export function qkScores(q, k, h, n, d) {
   const out = new Float64Array(h * n * n);
   for (let a = 0; a < h; a++) {
     const base = a * n * d;
@@ -32,7 +34,7 @@ function qkScores(q, k, h, n, d) {
 
 /** One cell taken apart. q, k: (h, n, d) flat; head, i (query), j (key); divisor (√d_k, τ or
     1); masked (the causal mask hides key j from query i); row: the weights of row i (n). */
-function cellBreakdown(q, k, d, n, head, i, j, divisor, masked, row) {
+export function cellBreakdown(q, k, d, n, head, i, j, divisor, masked, row) {
   const qv = Array.from(q.subarray((head * n + i) * d, (head * n + i + 1) * d));
   const kv = Array.from(k.subarray((head * n + j) * d, (head * n + j + 1) * d));
   const prod = qv.map((x, c) => x * kv[c]);
@@ -78,7 +80,7 @@ function strip(doc, cls) {
 /** The breakdown's elements (built once; fillCell writes them): title, close button, the three
     strips and the dimension numbers, the sum line, the largest products, the row's shares, the
     live line. */
-function buildCell(doc, testid) {
+export function buildCell(doc, testid) {
   const root = el(doc, "section", "cell-box", { "data-testid": testid });
   const head = el(doc, "div", "cell-head");
   const title = el(doc, "h2", "cell-title");
@@ -131,7 +133,7 @@ function paintStrip(s, values, limit, lut, marked) {
     headName, tau (the slider's τ or null), touch (say "tap"), namesUpTo (the row's keys are
     named under their bars up to this many; default 16), quiet (a drag: the live line waits). The
     strips, which τ does not change, are painted again only for another cell or vector. */
-function fillCell(p, b, w) {
+export function fillCell(p, b, w) {
   const { T } = w;
   const doc = p.root.ownerDocument;
   p.body.hidden = !b;
@@ -215,7 +217,7 @@ function divisorNow(v) {
 }
 
 /** The view's breakdown of its chosen cell (v.cell), or its hint; hidden without Q and K. */
-function renderCell(v) {
+export function renderCell(v) {
   const p = v.cellEls;
   if (!p) return;
   p.root.hidden = !v.vectors || !v.o.parts.includes("cell");
@@ -230,5 +232,3 @@ function renderCell(v) {
   fillCell(p, b, { T, lut: v.paints.signed.lut, names, short: v.labels, touch: v.touch,
     headName: b ? fmt(T.head, { i: b.head + 1 }) : "", tau: v.state.tau, quiet: v.dragging });
 }
-
-return { buildCell, cellBreakdown, cellSay, fillCell, qkScores, renderCell };

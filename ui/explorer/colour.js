@@ -3,9 +3,11 @@
    colour are decided here and nowhere else in the view; the rule is ui/palette.text_on's
    (tests/browser/test_view_js.py compares). */
 
-const RAMP_SIZE = 256;
+// leaf: pure (no page, clock or state); imports only leaves (tools/js/check.mjs)
 
-function hexRgb(hex) {
+export const RAMP_SIZE = 256;
+
+export function hexRgb(hex) {
   const v = parseInt(hex.slice(1), 16);
   return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
 }
@@ -27,12 +29,12 @@ function makeRamp(stops) {
 }
 
 /** Index into a ramp for value v on lo … hi (clamped). */
-function rampIndex(v, lo, hi) {
+export function rampIndex(v, lo, hi) {
   const f = hi > lo ? (v - lo) / (hi - lo) : 0;
   return Math.round(Math.min(1, Math.max(0, f)) * (RAMP_SIZE - 1));
 }
 
-function rampCss(lut, index) {
+export function rampCss(lut, index) {
   return `rgb(${lut[index * 3]},${lut[index * 3 + 1]},${lut[index * 3 + 2]})`;
 }
 
@@ -46,12 +48,12 @@ function relativeLuminance(r, g, b, knee) {
 }
 
 /** The ink for text on a colour: rule.dark above rule.threshold's luminance, else rule.light. */
-function inkOn(r, g, b, rule) {
+export function inkOn(r, g, b, rule) {
   return relativeLuminance(r, g, b, rule.knee) > rule.threshold ? rule.dark : rule.light;
 }
 
 /** A ramp ready to paint: its colours and, per entry, the ink of a number written on it. */
-function paintRamp(stops, rule) {
+export function paintRamp(stops, rule) {
   const lut = makeRamp(stops);
   const ink = new Array(RAMP_SIZE);
   for (let i = 0; i < RAMP_SIZE; i++) ink[i] = inkOn(lut[i * 3], lut[i * 3 + 1], lut[i * 3 + 2], rule);
@@ -59,7 +61,7 @@ function paintRamp(stops, rule) {
 }
 
 /** Cells of a weight map: ramp index (or -1 when masked) and the number, 0…100, per cell. */
-function weightCells(w, n, causal, zmax) {
+export function weightCells(w, n, causal, zmax) {
   return {
     index: (i, j) => (causal && j > i ? -1 : rampIndex(w[i * n + j], 0, zmax)),
     text: (i, j) => (causal && j > i ? null : String(Math.round(w[i * n + j] * 100))),
@@ -68,7 +70,7 @@ function weightCells(w, n, causal, zmax) {
 }
 
 /** Cells of a score map: raw[off + i·n + j] / divide on the diverging ramp ±limit. */
-function scoreCells(raw, off, n, divide, limit, masked) {
+export function scoreCells(raw, off, n, divide, limit, masked) {
   const v = (i, j) => raw[off + i * n + j] / divide;
   return {
     index: (i, j) => (masked && j > i ? -1 : rampIndex(v(i, j), -limit, limit)),
@@ -78,9 +80,6 @@ function scoreCells(raw, off, n, divide, limit, masked) {
 }
 
 /** Colour of head k in bars and legends (palette.heads: one per head up to sixteen). */
-function headColour(colours, k) {
+export function headColour(colours, k) {
   return colours[k % colours.length];
 }
-
-return { headColour, hexRgb, inkOn, paintRamp, RAMP_SIZE, rampCss, rampIndex, scoreCells,
-  weightCells };

@@ -2,9 +2,10 @@
    maps, head buttons and token buttons (once per sentence), the weights table. Builders only:
    no state, no listeners. */
 
-const { fmt, HTML_LANG, sliderFromTau } = VIEW;
+import { fmt } from "./a11y.js";
+import { sliderFromTau } from "./input.js";
 
-function el(doc, tag, cls, attrs) {
+export function el(doc, tag, cls, attrs) {
   const e = doc.createElement(tag);
   if (cls) e.className = cls;
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
@@ -71,7 +72,7 @@ function tableEl(doc) {
     toolbar, the maps with their caption and the τ note under them, the head picker with the
     before/after panels it chooses for, the focus bars. The token buttons and the story go where
     the room has space for them (placeWords). */
-function skeleton(doc, uid, parts) {
+export function skeleton(doc, uid, parts) {
   const root = el(doc, "div", "alx", { "data-testid": "explorer" });
   const t = toolbar(doc, uid);
   const x = {
@@ -130,7 +131,7 @@ const WORD_PLACES = {
 
 /** Move the words and the story where the room puts them (WORD_PLACES); nothing when the room is
     the one they were placed for. */
-function placeWords(els, room) {
+export function placeWords(els, room) {
   if (els.wordsRoom === room) return;
   els.wordsRoom = room;
   const shown = (names) => names.map((name) => els[name]).filter((e) => els.root.contains(e));
@@ -141,7 +142,7 @@ function placeWords(els, room) {
 
 /** One figure per head shown: caption (name, job, colour range), canvas, summary; and its
     button in the head picker. */
-function mapItem(doc, uid, k) {
+export function mapItem(doc, uid, k) {
   const fig = el(doc, "figure", "map", { "data-head": String(k) });
   const cap = el(doc, "figcaption");
   const name = el(doc, "span", "name");
@@ -159,7 +160,7 @@ function mapItem(doc, uid, k) {
 }
 
 /** A token's radio button: its name (了₂), POS tag and, in English, its gloss. */
-function tokenButton(doc, tok, name, i, lang, noGloss) {
+export function tokenButton(doc, tok, name, i, lang, noGloss) {
   const b = el(doc, "button", "token", { type: "button", role: "radio", "data-i": String(i) });
   const word = el(doc, "span", "word");
   word.textContent = name;
@@ -186,7 +187,7 @@ function tagLegend(prefix, tokens) {
 
 /** A real table: a caption, key names as column headers, query names as row headers; each
     cell carries its exact weight in data-w. */
-function fillTable(table, caption, names, rows) {
+export function fillTable(table, caption, names, rows) {
   const doc = table.ownerDocument;
   const cell = (tag, s, scope) => {
     const e = doc.createElement(tag);
@@ -213,7 +214,7 @@ function fillTable(table, caption, names, rows) {
 }
 
 /** The "skip to the attention view" link, first in the page's Tab order (outside the view). */
-function skipLinkEl(doc) {
+export function skipLinkEl(doc) {
   const link = doc.createElement("a");
   link.href = "#";
   link.className = "alx-skip";
@@ -223,10 +224,10 @@ function skipLinkEl(doc) {
 
 /** Texts that depend only on the header (language, head names, jobs, sentence). with:
     controls (shown), touch (say "tap"), skip (the skip link or null), headName(k). */
-function writeWords(els, header, { controls, touch, skip, headName }) {
+export function writeWords(els, header, { controls, touch, skip, headName }) {
   const T = header.text;
   const doc = els.root.ownerDocument;
-  els.root.lang = HTML_LANG[header.lang] || header.lang; // ui.text.LANGUAGES's html
+  els.root.lang = header.html_lang; // ui.text.LANGUAGES's html, in the header
   els.root.classList.toggle("classroom", !!header.classroom);
   els.bar.setAttribute("aria-label", T.toolbar);
   const nodes = { scale: els.scale.label, causal: els.causal.label, tau: els.tauBox, png: els.png };
@@ -260,7 +261,7 @@ function writeWords(els, header, { controls, touch, skip, headName }) {
 }
 
 /** The focus bars' legend: a swatch and a name per head shown. */
-function fillLegend(legend, headNames, colours) {
+export function fillLegend(legend, headNames, colours) {
   const doc = legend.ownerDocument;
   if (legend.childElementCount !== headNames.length) {
     legend.replaceChildren(...colours.map((colour) => {
@@ -275,15 +276,3 @@ function fillLegend(legend, headNames, colours) {
     if (li.lastChild.textContent !== headNames[s]) li.lastChild.textContent = headNames[s];
   });
 }
-
-return {
-  el,
-  fillLegend,
-  fillTable,
-  mapItem,
-  placeWords,
-  skeleton,
-  skipLinkEl,
-  tokenButton,
-  writeWords,
-};

@@ -2,11 +2,11 @@
    Functions of their arguments: colours and sizes come in `look` (the palette Python sent),
    pixel ratio included; they never read the DOM back. */
 
-const { boxesMeet, headColour, isUpright, keyLabels, labelDepth, labelIndices, labelWidth,
-  RAMP_SIZE, rampCss } = VIEW;
+import { headColour, RAMP_SIZE, rampCss } from "./colour.js";
+import { boxesMeet, isUpright, keyLabels, labelDepth, labelIndices, labelWidth } from "./layout.js";
 
 /** A crisp canvas of css size w × h; returns its context with the device-pixel transform set. */
-function sizeCanvas(canvas, w, h, dpr) {
+export function sizeCanvas(canvas, w, h, dpr) {
   const pw = Math.round(w * dpr);
   const ph = Math.round(h * dpr);
   if (canvas.width !== pw || canvas.height !== ph) {
@@ -24,7 +24,7 @@ function sizeCanvas(canvas, w, h, dpr) {
 /** A rows × cols grid of cells into the rectangle (x, y, w, h): one canvas pixel per cell in a
     scratch canvas, scaled up without smoothing (one draw call). put(i, j, px, o) writes cell
     (i, j)'s red, green and blue into px[o], px[o + 1], px[o + 2]. */
-function paintGrid(ctx, scratch, rect, rows, cols, put) {
+export function paintGrid(ctx, scratch, rect, rows, cols, put) {
   if (scratch.width !== cols || scratch.height !== rows) {
     scratch.width = cols;
     scratch.height = rows;
@@ -58,7 +58,7 @@ function paintCells(ctx, g, index, lut, masked, scratch) {
 
 /** Thin lines between the cells of a rows × cols grid at (x, y), cells cw × ch, when the cells
     are big enough to tell apart. */
-function cellLines(ctx, x, y, cw, ch, rows, cols, colour) {
+export function cellLines(ctx, x, y, cw, ch, rows, cols, colour) {
   if (Math.min(cw, ch) < 7) return;
   ctx.beginPath();
   for (let k = 1; k < cols; k++) {
@@ -74,12 +74,12 @@ function cellLines(ctx, x, y, cw, ch, rows, cols, colour) {
   ctx.stroke();
 }
 
-function gridLines(ctx, g, colour) {
+export function gridLines(ctx, g, colour) {
   cellLines(ctx, g.left, g.top, g.cell, g.cell, g.n, g.n, colour);
 }
 
 /** Diagonal hatching over the masked upper triangle (keys after the query). */
-function hatchFuture(ctx, g, colour) {
+export function hatchFuture(ctx, g, colour) {
   const { left: L, top: T, cell: c, n } = g;
   if (n < 2) return;
   ctx.save();
@@ -106,7 +106,7 @@ function hatchFuture(ctx, g, colour) {
 }
 
 /** The px of the numbers a map's cells can hold ("100" or "-12.3"), or 0 when none fits. */
-function cellNumberPx(ctx, g, fonts, widest) {
+export function cellNumberPx(ctx, g, fonts, widest) {
   for (let px = Math.min(fonts.cell, Math.floor(g.cell * 0.5)); px >= fonts.cellMin; px--) {
     ctx.font = `${px}px ${fonts.stack}`;
     if (ctx.measureText(widest).width <= g.cell - 4) return px;
@@ -114,7 +114,7 @@ function cellNumberPx(ctx, g, fonts, widest) {
   return 0;
 }
 
-function cellNumbers(ctx, g, px, fonts, text, inkAt) {
+export function cellNumbers(ctx, g, px, fonts, text, inkAt) {
   ctx.font = `${px}px ${fonts.stack}`;
   ctx.textAlign = "center";
   ctx.textBaseline = "middle";
@@ -219,7 +219,7 @@ function turnedText(ctx, text, x, y, align) {
 
 /** Row labels on the left, key labels below, axis titles; the focus row's label always drawn.
     Returns {fonts, boxes}: the sizes used and every label's box. */
-function axisLabels(ctx, g, labels, axes, colour, fonts, keep) {
+export function axisLabels(ctx, g, labels, axes, colour, fonts, keep) {
   return drawPlan(ctx, labelPlan(ctx, g, labels, axes, fonts, keep), colour, fonts.stack);
 }
 
@@ -229,7 +229,7 @@ function axisLabels(ctx, g, labels, axes, colour, fonts, keep) {
     data-labelled (how many of its n tokens have a row label) and data-rows (each token's row
     label as drawn, null where none: "小明 Xiaoming" in the lesson in English). rows: the row
     labels drawn, [token index, text] each. Written only when they change. */
-function publishText(canvas, fonts, cellFonts, boxes, g = null, rows = null) {
+export function publishText(canvas, fonts, cellFonts, boxes, g = null, rows = null) {
   const round = (v) => Math.round(v * 10) / 10;
   const said = g ? Array.from({ length: g.n }, () => null) : [];
   for (const [i, s] of rows || []) said[i] = s;
@@ -247,7 +247,7 @@ function publishText(canvas, fonts, cellFonts, boxes, g = null, rows = null) {
 }
 
 /** A double outline (ink.mark_inner inside ink.mark_outer), visible on every colour of the ramps. */
-function outline(ctx, x, y, w, h, width, ink) {
+export function outline(ctx, x, y, w, h, width, ink) {
   ctx.lineWidth = width;
   ctx.strokeStyle = ink.mark_outer;
   ctx.strokeRect(x - width / 2, y - width / 2, w + width, h + width);
@@ -257,7 +257,7 @@ function outline(ctx, x, y, w, h, width, ink) {
 
 /** Everything on top of the cells: the focus row, the hovered cell, the keyboard cursor, a
     ringed cell (a page's pointer at one pair). */
-function marks(ctx, g, m, ink) {
+export function marks(ctx, g, m, ink) {
   if (m.focusRow !== null && m.focusRow < g.n) {
     outline(ctx, g.left, g.top + m.focusRow * g.cell, g.side, g.cell, 2, ink);
   }
@@ -272,7 +272,7 @@ function marks(ctx, g, m, ink) {
     label layer ({canvas, fonts, boxes}, see labelLayer) or labels, axes and keep to draw; look:
     palette ink, fonts, masked colour, pixel ratio, scratch canvas. Publishes its words'
     sizes and boxes on the canvas (publishText). Returns whether the numbers were written. */
-function drawMap(canvas, g, spec, look) {
+export function drawMap(canvas, g, spec, look) {
   const ctx = sizeCanvas(canvas, g.width, g.height, look.dpr);
   const { cells, paint } = spec;
   if (cells.rgb) {
@@ -304,13 +304,13 @@ function drawMap(canvas, g, spec, look) {
 /** The labels and axis titles of a map geometry, drawn once on a transparent canvas: every map
     of the grid shares it, and a τ drag only repaints cells (one blit instead of 2n texts).
     Returns {canvas, fonts, boxes}. */
-function labelLayer(canvas, g, labels, axes, keep, look) {
+export function labelLayer(canvas, g, labels, axes, keep, look) {
   const ctx = sizeCanvas(canvas, g.width, g.height, look.dpr);
   return { canvas, ...axisLabels(ctx, g, labels, axes, look.ink.text, look.fonts, keep) };
 }
 
 /** A horizontal colour bar with ticks: `ticks` are [value, label] pairs on lo … hi. */
-function drawColourBar(canvas, width, lut, lo, hi, ticks, px, title, look) {
+export function drawColourBar(canvas, width, lut, lo, hi, ticks, px, title, look) {
   const h = px * 3 + 22;
   const ctx = sizeCanvas(canvas, width, h, look.dpr);
   const barW = Math.max(120, Math.min(width - 20, 420));
@@ -351,7 +351,7 @@ function barsAxis(ctx, left, width, ymax, y, look) {
 
 /** The focus token's row of every head shown: for each key one group of bars, one colour per
     head (`heads` are the heads' indices, for their colours). */
-function drawBars(canvas, width, height, rows, heads, labels, hover, keep, look) {
+export function drawBars(canvas, width, height, rows, heads, labels, hover, keep, look) {
   const ctx = sizeCanvas(canvas, width, height, look.dpr);
   const { fonts, ink } = look;
   const n = labels.length;
@@ -392,6 +392,3 @@ function drawBars(canvas, width, height, rows, heads, labels, hover, keep, look)
   }
   return { left, group, top: 8, plotH };
 }
-
-return { axisLabels, cellLines, cellNumberPx, cellNumbers, drawBars, drawColourBar, drawMap,
-  gridLines, hatchFuture, labelLayer, marks, outline, paintGrid, publishText, sizeCanvas };

@@ -2,7 +2,9 @@
    view's state (snap: what it shows, its words and its palette), not from the view itself:
    every head's map, the inspected head's before/after panels and the focus bars. */
 
-const { drawBars, drawMap, fontSizes, GAP, headColour, mapGeometry, weightCells } = VIEW;
+import { headColour, weightCells } from "./colour.js";
+import { fontSizes, GAP, mapGeometry } from "./layout.js";
+import { drawBars, drawMap } from "./draw.js";
 
 const EXPORT_WIDTH = 1920;
 
@@ -33,7 +35,7 @@ function exportLegend(ctx, snap, fonts, x, y) {
   }
 }
 
-function exportCanvas(doc, snap) {
+export function exportCanvas(doc, snap) {
   const fonts = fontSizes({ ...snap.palette, fonts: { normal: snap.palette.fonts.export } }, false, EXPORT_WIDTH);
   const look = { ...snap.look, fonts, dpr: 1, scratch: doc.createElement("canvas") };
   const { words, state } = snap;
@@ -87,5 +89,3 @@ function exportCanvas(doc, snap) {
   placed(doc, ctx, draw, pad, y, inner, barsH);
   return out;
 }
-
-return { exportCanvas };

@@ -2,8 +2,12 @@
    of the setters view.js put on the record (v.setState, v.setHover, v.setCursor, v.setTip,
    v.raise); none draws. bindView wires them all and remembers every listener for destroy(). */
 
-const { argmaxRow, barAt, cellAt, cursorAfter, cursorLine, el, exportCanvas, fmt, listen, pct,
-  radioAfter, releasedTau, rowLabelAt, snapshotOf, tauFromSlider, tipText, viewHeadName } = VIEW;
+import { argmaxRow, cursorLine, fmt, pct } from "./a11y.js";
+import { barAt, cellAt, cursorAfter, listen, radioAfter, releasedTau, rowLabelAt,
+  tauFromSlider } from "./input.js";
+import { exportCanvas } from "./export.js";
+import { el } from "./dom.js";
+import { snapshotOf, tipText, viewHeadName } from "./paint.js";
 
 const SEND_DELAY_MS = 250; // arrow keys on tokens/heads/τ: tell the page once the hand rests
 
@@ -134,7 +138,7 @@ function exportPng(v) {
 }
 
 /** Every listener of the view, remembered in v.listeners for destroy(). */
-function bindView(v) {
+export function bindView(v) {
   const { els, win, doc, skip } = v;
   const on = (target, type, fn, options) => listen(v.listeners, target, type, fn, options);
   const state = (patch) => v.setState(patch, { user: true });
@@ -189,5 +193,3 @@ function bindView(v) {
     });
   }
 }
-
-return { bindView };

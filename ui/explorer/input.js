@@ -3,7 +3,7 @@
    them to change state; nothing here draws or knows the view. */
 
 /** Which cell of a map geometry g a point (x, y), relative to the canvas, is over, or null. */
-function cellAt(g, x, y) {
+export function cellAt(g, x, y) {
   if (!g) return null;
   const cx = x - g.left;
   const cy = y - g.top;
@@ -12,7 +12,7 @@ function cellAt(g, x, y) {
 }
 
 /** A point on a row's label (left of the cells) picks that row: { i, j: null }, or null. */
-function rowLabelAt(g, x, y) {
+export function rowLabelAt(g, x, y) {
   if (!g) return null;
   const cy = y - g.top;
   if (x < 0 || x >= g.left || cy < 0 || cy >= g.side) return null;
@@ -20,7 +20,7 @@ function rowLabelAt(g, x, y) {
 }
 
 /** The key group of the focus bars under x (relative to the canvas), or -1. */
-function barAt(geom, x, n) {
+export function barAt(geom, x, n) {
   if (!geom) return -1;
   const j = Math.floor((x - geom.left) / geom.group);
   return j >= 0 && j < n ? j : -1;
@@ -30,7 +30,7 @@ const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRi
 
 /** The cell cursor after a key: arrows, Home/End (first/last key), PageUp/PageDown (first/last
     query); null for a key that does not move it. */
-function cursorAfter(key, i, j, n) {
+export function cursorAfter(key, i, j, n) {
   if (key in MOVES) {
     i += MOVES[key][0];
     j += MOVES[key][1];
@@ -44,7 +44,7 @@ function cursorAfter(key, i, j, n) {
 }
 
 /** Roving choice in a radio group of `count` buttons: the index a key chooses, or null. */
-function radioAfter(key, current, count) {
+export function radioAfter(key, current, count) {
   const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[key];
   if (step) return (current + step + count) % count;
   if (key === "Home") return 0;
@@ -53,17 +53,17 @@ function radioAfter(key, current, count) {
 }
 
 /** Slider position 0…1000 ⇄ τ on a log scale from 1 to 4·√d_k (√d_k lands near the middle). */
-function tauFromSlider(p, root) {
+export function tauFromSlider(p, root) {
   return Math.exp((p / 1000) * Math.log(4 * root));
 }
 
-function sliderFromTau(tau, root) {
+export function sliderFromTau(tau, root) {
   return Math.round((1000 * Math.log(tau)) / Math.log(4 * root));
 }
 
 /** τ where a hand let the slider go: near the √d_k mark or the left end it means the model's
     setting or no scaling (a pointer snaps, arrow keys step freely). */
-function releasedTau(tau, root, byPointer) {
+export function releasedTau(tau, root, byPointer) {
   const near = byPointer ? 0.03 : 0.001;
   if (Math.abs(tau - root) < near * root) return { tau: null, scale: true };
   if (tau < 1 + near) return { tau: null, scale: false };
@@ -71,16 +71,13 @@ function releasedTau(tau, root, byPointer) {
 }
 
 /** listen(list, target, type, fn): add a listener and remember it, for unlistenAll(list). */
-function listen(list, target, type, fn, options) {
+export function listen(list, target, type, fn, options) {
   target.addEventListener(type, fn, options);
   list.push([target, type, fn, options]);
 }
 
-function unlistenAll(list) {
+export function unlistenAll(list) {
   for (const [target, type, fn, options] of list.splice(0)) {
     target.removeEventListener(type, fn, options);
   }
 }
-
-return { barAt, cellAt, cursorAfter, listen, radioAfter, releasedTau, rowLabelAt, sliderFromTau,
-  tauFromSlider, unlistenAll };

@@ -3,13 +3,15 @@
    screen, and the first row whole on the first screen under what the page shows above it. Pure:
    sizes come from the palette (Python), text widths from a canvas context the caller passes. */
 
-const GAP = 16; // px between maps
+// leaf: pure (no page, clock or state); imports only leaves (tools/js/check.mjs)
+
+export const GAP = 16; // px between maps
 const PHONE = 640; // narrower than this: one map per row, panels stacked
-const FIGURE_PAD = 12; // a map's figure: 4 px padding and a 2 px border on each side (explorer.css)
+export const FIGURE_PAD = 12; // a map's figure: 4 px padding and a 2 px border on each side (explorer.css)
 
 /** Font sizes in px for the room (palette.fonts[mode]; by default classroom, phone or normal),
     times the page's scale; with the font stack and the smallest number a cell may hold. */
-function fontSizes(palette, classroom, width, scale = 1, mode = null) {
+export function fontSizes(palette, classroom, width, scale = 1, mode = null) {
   const row = mode || (classroom ? "classroom" : width < PHONE ? "phone" : "normal");
   const f = palette.fonts[row];
   const px = (v) => Math.round(v * scale);
@@ -25,7 +27,7 @@ function gridColumns(width, n, h, classroom) {
 }
 
 /** Widest label in px at a font size (CJK-aware: measured, not guessed). */
-function labelWidth(ctx, labels, px, stack) {
+export function labelWidth(ctx, labels, px, stack) {
   ctx.font = `${px}px ${stack}`;
   let widest = 0;
   for (const s of labels) widest = Math.max(widest, ctx.measureText(s).width);
@@ -36,12 +38,12 @@ const WIDE = /^[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f\u2080-\u208
 
 /** Chinese labels stand upright, one character under the other, when they do not fit across:
     read like vertical Chinese, not turned on their side. */
-function isUpright(label) {
+export function isUpright(label) {
   return WIDE.test(label);
 }
 
 /** How far a key label reaches below the map when it does not fit across (px). */
-function labelDepth(ctx, labels, px, stack) {
+export function labelDepth(ctx, labels, px, stack) {
   ctx.font = `${px}px ${stack}`;
   let deepest = 0;
   for (const s of labels) {
@@ -59,7 +61,7 @@ function axisTitlePx(fonts) {
 /** A map's key (column) labels: `labels.columns` when a page gives its columns shorter labels
     than its rows (the lesson in English: "小明 Xiaoming" beside a row, "小明" under a column),
     else the row labels themselves. */
-function keyLabels(labels) {
+export function keyLabels(labels) {
   return labels.columns || labels;
 }
 
@@ -87,7 +89,7 @@ function fitCells(ctx, labels, box, maxH, fonts, px, top) {
     upright or turn -90°; step: every step-th label is drawn when cells are smaller than the
     type. A label taller than its row reaches above the first row and past the last column:
     the cells move in by that much, so no label is cut. */
-function mapGeometry(ctx, labels, box, maxH, fonts) {
+export function mapGeometry(ctx, labels, box, maxH, fonts) {
   const n = labels.length;
   let px = fonts.label;
   let g = fitCells(ctx, labels, box, maxH, fonts, px, 6);
@@ -115,7 +117,7 @@ function mapGeometry(ctx, labels, box, maxH, fonts) {
 
 /** Which of n labels to draw when only every step-th fits: every step-th, and always `keep`
     (the focus token), dropping the neighbours it would overlap. */
-function labelIndices(n, step, keep) {
+export function labelIndices(n, step, keep) {
   const out = [];
   for (let i = 0; i < n; i += step) if (keep === null || Math.abs(i - keep) >= step) out.push(i);
   if (keep !== null && keep >= 0 && keep < n) out.push(keep);
@@ -123,7 +125,7 @@ function labelIndices(n, step, keep) {
 }
 
 /** True when boxes a and b ([x, y, w, h]) overlap, or come closer than `pad` px. */
-function boxesMeet(a, b, pad = 1) {
+export function boxesMeet(a, b, pad = 1) {
   return a[0] < b[0] + b[2] + pad && b[0] < a[0] + a[2] + pad
     && a[1] < b[1] + b[3] + pad && b[1] < a[1] + a[3] + pad;
 }
@@ -147,7 +149,7 @@ function captionLines(width, column) {
     cells (when none fits, a long sentence's cells at 2 px: the one that overflows least).
     captionW: the widest caption in px (its height, fonts.label × 1.45 a line, comes off
     each map). Returns {cols, box, maxH}: each map's box width and height for mapGeometry. */
-function fitGrid(ctx, labels, box, count, fonts, captionW) {
+export function fitGrid(ctx, labels, box, count, fonts, captionW) {
   let best = null;
   for (let cols = 1; cols <= count; cols++) {
     const rows = Math.ceil(count / cols);
@@ -183,7 +185,7 @@ function mapMaxH(viewportH, classroom, firstTop) {
 
 /** The whole view's layout for a width: grid columns, map box, panel box, bar height, fonts.
     firstTop: where the first row of maps starts on the first screen (mapMaxH), or null. */
-function viewLayout(width, viewportH, n, h, classroom, palette, scale, mode = null, firstTop = null) {
+export function viewLayout(width, viewportH, n, h, classroom, palette, scale, mode = null, firstTop = null) {
   const fonts = fontSizes(palette, classroom, width, scale, mode);
   const cols = gridColumns(width, n, h, classroom);
   const box = Math.floor((width - GAP * (cols - 1)) / cols);
@@ -193,6 +195,3 @@ function viewLayout(width, viewportH, n, h, classroom, palette, scale, mode = nu
   const barsH = classroom ? 340 : width < PHONE ? 220 : 260;
   return { width, fonts, cols, box, maxH, panelCols, panelBox, barsH, phone: width < PHONE };
 }
-
-return { boxesMeet, FIGURE_PAD, fitGrid, fontSizes, GAP, isUpright, keyLabels, labelDepth,
-  labelIndices, labelWidth, mapGeometry, viewLayout };

@@ -3,11 +3,14 @@
    controls, the maps, the panels, the bars, the story, the tooltip and the text alternatives.
    They only write: the record and the page; nothing here reads the DOM back. */
 
-const { argmaxRow, attentionWeights, captionsOf, drawBars, drawColourBar, drawMap, el, FIGURE_PAD,
-  fillLegend, fillTable, fitGrid, fmt, glossed, headColour, labelLayer, mapGeometry, pct, placeWords,
-  rowStats,
-  scoreCells, sliderFromTau, storyOf, summaryText, tableRows, tauText, tipOf, viewLayout,
-  weightCells, writeWords } = VIEW;
+import { attentionWeights, rowStats } from "./softmax.js";
+import { headColour, scoreCells, weightCells } from "./colour.js";
+import { FIGURE_PAD, fitGrid, mapGeometry, viewLayout } from "./layout.js";
+import { argmaxRow, captionsOf, fmt, glossed, pct, storyOf, summaryText, tableRows, tauText,
+  tipOf } from "./a11y.js";
+import { drawBars, drawColourBar, drawMap, labelLayer } from "./draw.js";
+import { sliderFromTau } from "./input.js";
+import { el, fillLegend, fillTable, placeWords, writeWords } from "./dom.js";
 
 /** What the scores are divided by: τ when set, else √d_k or 1 as the switch says. */
 function viewDivisor(v) {
@@ -15,7 +18,7 @@ function viewDivisor(v) {
   return v.state.scale ? Math.sqrt(v.header.d_k) : 1;
 }
 
-function computeWeights(v) {
+export function computeWeights(v) {
   const { n, h } = v.header;
   if (v.weights.length !== h || (h && v.weights[0].length !== n * n)) {
     v.weights = Array.from({ length: h }, () => new Float64Array(n * n));
@@ -33,7 +36,7 @@ function computeWeights(v) {
 }
 
 /** The inspected head's row stats at τ = √d_k and τ = 1 (the panels' comparison line). */
-function computeRef(v) {
+export function computeRef(v) {
   const n = v.header.n;
   const w = new Float64Array(n * n);
   const off = v.state.head * n * n;
@@ -45,7 +48,7 @@ function tokenName(v, i) {
   return glossed(v.names[i], v.header.tokens[i].gloss, v.header.lang);
 }
 
-function viewHeadName(v, k) {
+export function viewHeadName(v, k) {
   return fmt(v.header.text.head, { i: k + 1 });
 }
 
@@ -58,7 +61,7 @@ function captionText(v, k) {
 }
 
 /** Layout for the room (or the page's box, when it gave one), and the maps' geometry. */
-function relayoutView(v) {
+export function relayoutView(v) {
   const { header: h, o, els } = v;
   const ctx = v.scratch.getContext("2d");
   v.layout = viewLayout(v.width, v.viewportH, h.n, v.heads.length, h.classroom, h.palette,
@@ -81,14 +84,14 @@ function relayoutView(v) {
   els.root.dataset.labelPx = String(v.geom.grid.px);
 }
 
-function drawLabelLayers(v) {
+export function drawLabelLayers(v) {
   const axes = { query: v.header.text.query_axis, key: v.header.text.key_axis };
   const keep = v.state.focus;
   v.words.grid = labelLayer(v.layers.grid, v.geom.grid, v.labels, axes, keep, v.look);
   v.words.panel = labelLayer(v.layers.panel, v.geom.panel, v.labels, axes, keep, v.look);
 }
 
-function applyWords(v) {
+export function applyWords(v) {
   const headNameOf = (k) => viewHeadName(v, k);
   writeWords(v.els, v.header, { controls: v.o.controls, touch: v.touch, skip: v.skip, headName: headNameOf });
 }
@@ -102,7 +105,7 @@ function panelCaptions(v) {
   return captionsOf(v.header.text, v.header.d_k, v.state, viewDivisor(v));
 }
 
-function tipText(v, k, i, j) {
+export function tipText(v, k, i, j) {
   const n = v.header.n;
   const cell = { q: v.names[i], k: v.names[j], s: v.scores[k * n * n + i * n + j], w: v.weights[k][i * n + j] };
   if (v.header.values === "weights") return fmt(v.header.text.summary_row, { q: cell.q, k: cell.k, w: pct(cell.w) });
@@ -114,7 +117,7 @@ function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
 
-function renderControls(v) {
+export function renderControls(v) {
   const { els, state } = v;
   els.scale.input.checked = state.scale && state.tau === null;
   els.scale.input.indeterminate = state.tau !== null;
@@ -173,7 +176,7 @@ function mapSpec(v, k) {
   };
 }
 
-function renderGrid(v, all) {
+export function renderGrid(v, all) {
   const { header, els } = v;
   const T = header.text;
   let hidden = false;
@@ -216,7 +219,7 @@ function panelCells(v) {
   ];
 }
 
-function renderPanels(v) {
+export function renderPanels(v) {
   if (!v.o.parts.includes("panels")) return;
   const { els, state, paints } = v;
   const T = v.header.text;
@@ -257,7 +260,7 @@ function focusRows(v) {
   return v.heads.map((k) => v.weights[k].subarray(i * n, (i + 1) * n));
 }
 
-function renderBars(v) {
+export function renderBars(v) {
   if (!v.o.parts.includes("bars")) return;
   const { els, header, state, hover } = v;
   const T = header.text;
@@ -271,7 +274,7 @@ function renderBars(v) {
   });
 }
 
-function renderStory(v) {
+export function renderStory(v) {
   if (!v.o.parts.includes("story") || v.dragging) return; // a τ drag: words follow on release
   const lines = storyOf(v.header, v.heads, v.weights, v.state.focus, (i) => tokenName(v, i), v.touch);
   const story = v.els.story;
@@ -284,7 +287,7 @@ function renderStory(v) {
   }));
 }
 
-function renderTip(v) {
+export function renderTip(v) {
   const { tip, els } = v;
   els.tip.hidden = !tip;
   if (!tip) return;
@@ -302,7 +305,7 @@ function announce(v, message) {
 }
 
 /** Text alternatives, after the pixels (a τ drag must not wait for 64 × 16 sentences). */
-function describeView(v) {
+export function describeView(v) {
   const { header, els, names, weights, state } = v;
   const T = header.text;
   const n = header.n;
@@ -328,7 +331,7 @@ function describeView(v) {
 }
 
 /** What the view shows, as data, for the PNG export (export.js). */
-function snapshotOf(v) {
+export function snapshotOf(v) {
   const { header, els, look } = v;
   const T = header.text;
   const words = {
@@ -349,7 +352,3 @@ function snapshotOf(v) {
     panels: panelCells(v), rows: focusRows(v).map((r) => Float64Array.from(r)),
   };
 }
-
-return { applyWords, computeRef, computeWeights, describeView, drawLabelLayers, relayoutView,
-  renderBars, renderControls, renderGrid, renderPanels, renderStory, renderTip, snapshotOf, tipText,
-  viewHeadName };

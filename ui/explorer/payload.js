@@ -1,8 +1,10 @@
 /* The binary payloads Python sends (ui/explorer.encode, ui/lesson/deck.encode): four magic
    bytes, a uint32 header length, the header JSON, then float32 data. Pure: bytes in, data out. */
 
+// leaf: pure (no page, clock or state); imports only leaves (tools/js/check.mjs)
+
 /** {header, body}: the parsed header and an aligned copy of the bytes after it. */
-function readPayload(bytes, magic) {
+export function readPayload(bytes, magic) {
   const data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const got = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
   if (got !== magic) throw new Error(`payload: ${got} is not ${magic}`);
@@ -12,8 +14,6 @@ function readPayload(bytes, magic) {
 }
 
 /** The first `count` float32 numbers of an aligned byte copy. */
-function floatsOf(body, count) {
+export function floatsOf(body, count) {
   return new Float32Array(body.buffer, body.byteOffset, count);
 }
-
-return { floatsOf, readPayload };

@@ -9,7 +9,9 @@
    buildQk and renderQk put every head side by side in the view, with the training step 0 ↔
    final switch when Python sent step 0's Q and K. */
 
-const { el, fmt, glossed, headColour } = VIEW;
+import { headColour } from "./colour.js";
+import { fmt, glossed } from "./a11y.js";
+import { el } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const STRONG = 3; // keys highlighted: the focus row's strongest
@@ -55,7 +57,7 @@ function topAxis(C, d, start, u) {
 /** Head `head`'s plane for focus query f. q, k: (h, n, d) flat. Returns {keys, queries (each
     [[x, y]] per token), qnorm (|q_f|), kept (the y axis's share of the keys' spread once u is
     taken out, 0…1)}; a key's x is exactly score(f, j) / |q_f|. */
-function qkPlane(q, k, n, d, head, f) {
+export function qkPlane(q, k, n, d, head, f) {
   const off = head * n * d;
   const qf = q.subarray(off + f * d, off + (f + 1) * d);
   const qnorm = Math.hypot(...qf);
@@ -122,7 +124,7 @@ function labelSpot(placed, px0, py0, side, text, px) {
     labels), colour (the head's), ink (palette ink), T, title, px (its words' size; default the
     stylesheet's). The points are keyboard-reachable
     (one Tab stop; arrows move along them, strongest key first); each says what it is. */
-function drawQkHead(doc, o, side) {
+export function drawQkHead(doc, o, side) {
   const { plane, f, T } = o;
   const n = plane.keys.length;
   const pts = [...plane.keys, ...plane.queries];
@@ -201,7 +203,7 @@ function drawQkHead(doc, o, side) {
 }
 
 /** The view's map section: title, what the plane keeps, the step switch, a figure per head. */
-function buildQk(doc, testid) {
+export function buildQk(doc, testid) {
   const root = el(doc, "section", "qk-box", { "data-testid": testid });
   const title = el(doc, "h3", "qk-title");
   const about = el(doc, "p", "qk-about");
@@ -215,7 +217,7 @@ function buildQk(doc, testid) {
 
 /** Every head's plane, side by side, for the focus query; from step 0's Q and K when the switch
     says so (v.qkStart). */
-function renderQk(v) {
+export function renderQk(v) {
   const p = v.qkEls;
   if (!p) return;
   p.root.hidden = !v.vectors || !v.o.parts.includes("qk");
@@ -246,5 +248,3 @@ function renderQk(v) {
     return fig;
   }));
 }
-
-return { buildQk, drawQkHead, qkPlane, renderQk };

@@ -3,8 +3,10 @@
    score, exp, divide by the sum; masked keys get weight 0). tests/browser/test_explorer.py runs
    this file in Chromium against scaled_dot_product_attention for every switch combination. */
 
+// leaf: pure (no page, clock or state); imports only leaves (tools/js/check.mjs)
+
 /** Weights of one head: scores[offset + i·n + j] / divisor, keys j > i masked when causal. */
-function attentionWeights(scores, offset, n, divisor, causal, out) {
+export function attentionWeights(scores, offset, n, divisor, causal, out) {
   const inv = 1 / divisor;
   for (let i = 0; i < n; i++) {
     const row = offset + i * n;
@@ -26,7 +28,7 @@ function attentionWeights(scores, offset, n, divisor, causal, out) {
 }
 
 /** Entropy in bits and the largest weight of row i of an n × n weight matrix. */
-function rowSpread(weights, n, i) {
+export function rowSpread(weights, n, i) {
   let entropy = 0;
   let top = 0;
   for (let j = 0; j < n; j++) {
@@ -38,7 +40,7 @@ function rowSpread(weights, n, i) {
 }
 
 /** Mean over rows of the entropy in bits and of the largest weight (rows of n weights). */
-function rowStats(weights, n) {
+export function rowStats(weights, n) {
   let entropy = 0;
   let peak = 0;
   for (let i = 0; i < n; i++) {
@@ -48,5 +50,3 @@ function rowStats(weights, n) {
   }
   return { entropy: entropy / n, max: peak / n };
 }
-
-return { attentionWeights, rowSpread, rowStats };

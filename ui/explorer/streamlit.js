@@ -1,8 +1,15 @@
-/* The glue: the view as a Streamlit component (components v2). Payloads in (header JSON and,
-   once per sentence, the float32 scores); the settings the user chose sent back as component
-   state "view", numbered, so a late rerun never undoes a newer click. */
+/* The glue, and the view's entry (`make js` bundles it with everything it imports into
+   ui/explorer/dist/view.js, which ui/explorer/__init__.py sends): the view as a Streamlit
+   component (components v2). Payloads in (header JSON and, once per sentence, the float32
+   scores); the settings the user chose sent back as component state "view", numbered, so a late
+   rerun never undoes a newer click. What Python decides comes in the header (words, palette,
+   <html lang>, the "decided" rule), never in the bundle: it is the same for every page and
+   language, built once and committed; only the view's stylesheet is in it (text, imported). */
 
-const { createView, floatsOf, qkScores, readPayload, STYLESHEET } = VIEW;
+import STYLESHEET from "./explorer.css";
+import { floatsOf, readPayload } from "./payload.js";
+import { qkScores } from "./cell.js";
+import { createView } from "./view.js";
 
 // digest → {scores, vectors}: every head's raw Q·Kᵀ, formed here from the Q and K (and step 0's)
 // Python sent (a few sentences back)
@@ -96,4 +103,5 @@ globalThis.__attentionLab = { run, createView, mounts: () => MOUNTS.size };
 globalThis.__attentionLabQueue = [];
 for (const component of waiting.splice(0)) run(component);
 
-return {};
+/** The code component's own call: nothing (this module's work is done when it runs, above). */
+export default function () {}

@@ -6,15 +6,20 @@
    row of maps starts, so it fits on the first screen); destroy() removes every listener, observer, timer and node
    it added. streamlit.js mounts it in Streamlit; another page (the lesson) mounts it with its
    own options.
-   Calls run one way, down the bundle's order (registry.js): softmax → colour → layout → a11y →
-   payload (pure leaves) → draw → input → export → dom → paint → handlers → view → streamlit.
-   Each file takes only what files before it give; a later file reaches back only through the
-   record `v`, whose fields are all written here, where it is made (it is sealed). */
+   Imports run one way, never in a circle: softmax, colour, layout, a11y, payload (pure leaves)
+   ← draw, input, export, dom ← paint ← handlers ← view ← streamlit. A file that imports reaches
+   back only through the record `v`, whose fields are all written here, where it is made (it
+   is sealed). */
 
-const { applyWords, bindView, buildCell, buildQk, clipLabel, computeRef, computeWeights, describeView, distinctNames,
-  drawLabelLayers, el, hexRgb, mapItem, paintRamp, relayoutView, renderBars, renderControls,
-  renderCell, renderGrid, renderPanels, renderQk, renderStory, renderTip, skeleton, skipLinkEl, tokenButton,
-  unlistenAll } = VIEW;
+import { hexRgb, paintRamp } from "./colour.js";
+import { clipLabel, distinctNames } from "./a11y.js";
+import { unlistenAll } from "./input.js";
+import { el, mapItem, skeleton, skipLinkEl, tokenButton } from "./dom.js";
+import { buildCell, renderCell } from "./cell.js";
+import { buildQk, renderQk } from "./qk.js";
+import { applyWords, computeRef, computeWeights, describeView, drawLabelLayers, relayoutView,
+  renderBars, renderControls, renderGrid, renderPanels, renderStory, renderTip } from "./paint.js";
+import { bindView } from "./handlers.js";
 
 const TIP_TOUCH_MS = 2500; // a tapped cell's tooltip goes away by itself
 // Sections a page may show (opts.parts): the token buttons, the story line, the note under the
@@ -41,7 +46,7 @@ function scrollerOf(node) {
     settings after a user's change). Returns { update, setState, setBox, mark, destroy, root }:
     setBox(w, h) fits every map into that box (else the view takes its width and the window's
     height); mark(cell) rings one cell {i, j} of every map (null: none). */
-function createView(host, opts = {}) {
+export function createView(host, opts = {}) {
   const o = { heads: null, controls: CONTROLS, parts: PARTS, fonts: null, fontScale: 1, css: "",
     skipLink: false, onChange: () => {}, ...opts };
   const doc = host.ownerDocument;
@@ -334,5 +339,3 @@ function createView(host, opts = {}) {
   ro.observe(els.root);
   return { update, setState: (patch) => v.setState(patch), setBox, mark, destroy, root: els.root };
 }
-
-return { createView };

@@ -51,8 +51,12 @@ def ticks(labels: list[str], glosses: list, every: int, way: str, size: int) -> 
     else:
         text = [_glossed(labels[k], glosses[k], size, below=way == "across") for k in shown]
     angle = -90 if way == "turned" else 0
-    return {"tickmode": "array", "tickvals": [labels[k] for k in shown], "ticktext": text,
-            "tickangle": angle}  # fmt: skip
+    return {
+        "tickmode": "array",
+        "tickvals": [labels[k] for k in shown],
+        "ticktext": text,
+        "tickangle": angle,
+    }
 
 
 def margins(rows: list[str], cols: list[str], size: int, way: str, spec: dict) -> dict:

@@ -304,8 +304,14 @@ def legend_below(out: dict, traces: list[dict], classroom: bool, across: int = 1
     out["margin"]["b"] = axis_px + legend_px + 6
     out["height"] += legend_px
     top = (legend_px + 6) / out["height"]  # the band's top, in the figure's height
-    out["legend"] = {"orientation": "h", "x": 0, "xref": "container", "y": top,
-                     "yref": "container", "yanchor": "top"}  # fmt: skip
+    out["legend"] = {
+        "orientation": "h",
+        "x": 0,
+        "xref": "container",
+        "y": top,
+        "yref": "container",
+        "yanchor": "top",
+    }
     out["legend"]["font"] = {"size": size, "color": ink(classroom)}
     return traces
 

@@ -230,8 +230,17 @@ def _map_traces(weights: np.ndarray, labels: list[str]) -> list[dict]:
     """One heatmap per head (weights (h, n, n)) on the shared colour axis, subplot k each."""
     hover = "%{y} → %{x}: %{z}%<extra></extra>"
     return [
-        {"type": "heatmap", "z": _pct(w), "x": labels, "y": labels, "coloraxis": "coloraxis",
-         "hovertemplate": hover, "xgap": 1, "ygap": 1,
-         "xaxis": "x" if k == 0 else f"x{k + 1}", "yaxis": "y" if k == 0 else f"y{k + 1}"}
+        {
+            "type": "heatmap",
+            "z": _pct(w),
+            "x": labels,
+            "y": labels,
+            "coloraxis": "coloraxis",
+            "hovertemplate": hover,
+            "xgap": 1,
+            "ygap": 1,
+            "xaxis": "x" if k == 0 else f"x{k + 1}",
+            "yaxis": "y" if k == 0 else f"y{k + 1}",
+        }
         for k, w in enumerate(weights)
-    ]  # fmt: skip
+    ]

@@ -225,9 +225,15 @@ def bars(
         "hoverinfo": "text",
     }
     y_axis = {"title": {"text": esc(y_title)}, **({"range": list(y_range)} if y_range else {})}
-    lay = layout(title, _height(classroom), classroom, across,
-                 xaxis=_bar_axis(names, classroom, across=across),
-                 yaxis=y_axis, uniformtext={"minsize": size["min"], "mode": "hide"})  # fmt: skip
+    lay = layout(
+        title,
+        _height(classroom),
+        classroom,
+        across,
+        xaxis=_bar_axis(names, classroom, across=across),
+        yaxis=y_axis,
+        uniformtext={"minsize": size["min"], "mode": "hide"},
+    )
     return figure([trace], lay)
 
 
@@ -255,7 +261,8 @@ def grouped_bars(
     ]
     x_axis = _bar_axis(token_labels(categories), classroom, x_title, across)
     y_axis = {"title": {"text": esc(y_title)}, "zeroline": True}
-    lay = layout(title, _height(classroom), classroom, across, xaxis=x_axis, yaxis=y_axis,
-                 barmode="group")  # fmt: skip
+    lay = layout(
+        title, _height(classroom), classroom, across, xaxis=x_axis, yaxis=y_axis, barmode="group"
+    )
     legend_below(lay, traces, classroom, across)
     return figure(traces, lay)

@@ -95,11 +95,19 @@ def loss_figure(losses, eval_steps, heldout_loss, step, t, classroom=False, acro
             "line": {"width": 1, "color": head_colour(0)},
             "opacity": 0.35,
         },
-        {"x": x[window - 1 :], "y": smooth, "name": t("learned.loss_smooth"),
-         "line": {"color": head_colour(0)}},
-        {"x": eval_steps, "y": heldout_loss, "name": t("learned.loss_heldout"),
-         "line": {"color": head_colour(1)}},
-    ]  # fmt: skip
+        {
+            "x": x[window - 1 :],
+            "y": smooth,
+            "name": t("learned.loss_smooth"),
+            "line": {"color": head_colour(0)},
+        },
+        {
+            "x": eval_steps,
+            "y": heldout_loss,
+            "name": t("learned.loss_heldout"),
+            "line": {"color": head_colour(1)},
+        },
+    ]
     return _marked(traces, step, t("learned.loss"), t, classroom, across=across)
 
 
@@ -130,13 +138,25 @@ def accuracy_figure(
     any_chance = t("learned.chance_any", h=heads, sup=_superscript(heads))
     black = INK["mark_outer"]
     traces += [
-        {"x": eval_steps, "y": mean["any_head_acc"], "name": t("learned.acc_any"),
-         "line": {"color": black, "dash": "dot"}},
-        {"x": eval_steps, "y": mean["readout_chance"], "name": t("learned.chance_readout"),
-         "line": {"color": CHANCE, "dash": "dash"}},
-        {"x": eval_steps, "y": mean["any_head_chance"], "name": any_chance,
-         "line": {"color": black, "dash": "dash"}},
-    ]  # fmt: skip
+        {
+            "x": eval_steps,
+            "y": mean["any_head_acc"],
+            "name": t("learned.acc_any"),
+            "line": {"color": black, "dash": "dot"},
+        },
+        {
+            "x": eval_steps,
+            "y": mean["readout_chance"],
+            "name": t("learned.chance_readout"),
+            "line": {"color": CHANCE, "dash": "dash"},
+        },
+        {
+            "x": eval_steps,
+            "y": mean["any_head_chance"],
+            "name": any_chance,
+            "line": {"color": black, "dash": "dash"},
+        },
+    ]
     y_axis = {"range": [0, 1.02], "tickformat": ".0%"}
     return _marked(traces, step, t("learned.acc_title"), t, classroom, y_axis, across)
 
@@ -156,10 +176,14 @@ def job_curves_figure(
     """One relation: each head's held-out hit rate (accuracy (E, h)) against training step, the
     one-head chance level, a ★ where a head found this job (onsets[head], None if it did not)."""
     traces = [
-        {"x": eval_steps, "y": accuracy[:, head], "name": t("teach.head", h=head + 1),
-         "line": {"color": head_colour(head)}}
+        {
+            "x": eval_steps,
+            "y": accuracy[:, head],
+            "name": t("teach.head", h=head + 1),
+            "line": {"color": head_colour(head)},
+        }
         for head in range(accuracy.shape[1])
-    ]  # fmt: skip
+    ]
     traces.append(
         {
             "x": eval_steps,

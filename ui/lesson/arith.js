@@ -2,8 +2,10 @@
    and top share, rowSpread, §5's judgement): one row of weights times V (the weighted mix of §2
    and ·V of §4). tests/browser/test_lesson.py runs it in Chromium against the core's numbers. */
 
+// leaf: pure (no page, clock or state); imports only leaves (tools/js/check.mjs)
+
 /** out[i, :] = Σ_j w[i, j] · v[off + j·d + :] for the rows i of an n × n weight matrix. */
-function mixRows(w, v, off, n, d, out) {
+export function mixRows(w, v, off, n, d, out) {
   for (let i = 0; i < n; i++) {
     for (let c = 0; c < d; c++) {
       let s = 0;
@@ -15,8 +17,6 @@ function mixRows(w, v, off, n, d, out) {
 }
 
 /** Keys of row i, heaviest first. */
-function rankRow(w, n, i) {
+export function rankRow(w, n, i) {
   return Array.from({ length: n }, (_, j) => j).sort((a, b) => w[i * n + b] - w[i * n + a]);
 }
-
-return { mixRows, rankRow };

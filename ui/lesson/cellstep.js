@@ -6,11 +6,15 @@
    asks cellStep(S).draw(step) first in its draw: true when it drew the step (the scene's own
    figures put aside, asideFigure), false otherwise (the breakdown hidden, its figures back). */
 
-const { argmaxRow, buildCell, cellBreakdown, fillCell } = VIEW;
-const { arr, divisorOf, fillSide, focusIn, headPicker, headWeights, pickHead, quoteTok, roomOf,
-  setLocal, tx, wSwitch } = LESSON;
+import { argmaxRow } from "../explorer/a11y.js";
+import { buildCell, cellBreakdown, fillCell } from "../explorer/cell.js";
+import { tx } from "./text.js";
+import { arr, divisorOf, focusIn } from "./numbers.js";
+import { roomOf } from "./room.js";
+import { headWeights, pickHead } from "./kit.js";
+import { fillSide, headPicker, quoteTok, setLocal, wSwitch } from "./widgets.js";
 
-const CELL_STEP = { id: "cell", label: "lesson.s4.step_cell", caption: "lesson.s4.cap.cell" };
+export const CELL_STEP = { id: "cell", label: "lesson.s4.step_cell", caption: "lesson.s4.cap.cell" };
 
 /** The breakdown of (head, focus row i, its strongest key) of the scene's part, filled in `p`. */
 function fillCellStep(S, p) {
@@ -38,7 +42,7 @@ function fillCellStep(S, p) {
 }
 
 /** Put a figure's other children aside (away) or back: only the ones put aside here come back. */
-function asideFigure(figure, mine, away) {
+export function asideFigure(figure, mine, away) {
   for (const c of figure.children) {
     if (c === mine) continue;
     if (away && c.style.display !== "none") {
@@ -52,7 +56,7 @@ function asideFigure(figure, mine, away) {
 }
 
 /** The step's figure in scene S, beside the scene's own. */
-function cellStep(S) {
+export function cellStep(S) {
   let p = null;
   return {
     draw(step) {
@@ -78,5 +82,3 @@ function cellStep(S) {
     },
   };
 }
-
-return { asideFigure, CELL_STEP, cellStep };

@@ -3,8 +3,8 @@
 
    The channel is "attention-lab-deck"; its messages are a fixed contract (the class's deck side
    uses them too), each an object with `kind` and `from` (the sending window's id, D.winId):
-     {kind: "goto", scene: "s05", step: "ask", from}  either window, on every scene or step
-                                                      change (sharePlace; ids, never numbers)
+     {kind: "goto", scene: "s05", step: "ask", from}  either window, on every place change
+                                                      (sharePlace; ids, never numbers)
      {kind: "hello", from}                            a window that opens asks; the projector
                                                       answers with a goto (and the class's code
                                                       with a class message)
@@ -21,11 +21,13 @@
    Use: openChannel(D) once the header is in; onMessage(D, "class", (msg) => …) to listen;
    post(D, {kind: "action", do: "reveal"}) to send; closeChannel(D) when the deck goes. */
 
+import { on } from "./events.js";
+
 const CHANNEL = "attention-lab-deck";
 const KINDS = new Set(["goto", "hello", "class", "action"]);
 
 /** Open the deck's channel (once); null where there is none (a joined phone, an old browser). */
-function openChannel(D) {
+export function openChannel(D) {
   if (D.channel || D.header?.window === "joined") return D.channel;
   const win = D.host.ownerDocument.defaultView;
   if (typeof win.BroadcastChannel !== "function") return null;
@@ -34,21 +36,21 @@ function openChannel(D) {
   return D.channel;
 }
 
-function closeChannel(D) {
+export function closeChannel(D) {
   D.channel?.close();
   D.channel = null;
 }
 
 /** Send msg ({kind, …}) to the teacher's other windows, signed with this window's id; false
     when there is no channel. */
-function post(D, msg) {
+export function post(D, msg) {
   if (!D.channel || !KINDS.has(msg.kind)) return false;
   D.channel.postMessage({ ...msg, from: D.winId });
   return true;
 }
 
 /** Call fn(msg) for every message of `kind` another window sends; returns what stops it. */
-function onMessage(D, kind, fn) {
+export function onMessage(D, kind, fn) {
   const list = D.heard.get(kind) || [];
   list.push(fn);
   D.heard.set(kind, list);
@@ -62,14 +64,14 @@ function hear(D, msg) {
 
 /** Where the deck is, by ids: {scene: "s05", step: "ask"} (step "" where a scene shows no step:
     a sentence it cannot use). */
-function placeOf(D) {
+export function placeOf(D) {
   const scene = D.scenes[D.at]?.id || "";
   const step = D.ctx?.steps[D.step]?.id || "";
   return { scene, step };
 }
 
-/** After every draw: tell the other windows where this one is, when that changed. True when
-    the place is new to this window (moved by its own hand or by a goto it followed). */
+/** After every place change: tell the other windows where this one is, when that changed. True
+    when the place is new to this window (moved by its own hand or by a goto it followed). */
 function sharePlace(D) {
   const place = placeOf(D);
   const key = `${place.scene}|${place.step}`;
@@ -81,9 +83,9 @@ function sharePlace(D) {
   return true;
 }
 
+on("placechanged", sharePlace);
+
 /** A goto is about to be followed: its place is not sent back when the deck arrives. */
-function followingPlace(D, msg) {
+export function followingPlace(D, msg) {
   D.followed = `${msg.scene}|${msg.step}`;
 }
-
-return { closeChannel, followingPlace, onMessage, openChannel, placeOf, post, sharePlace };

@@ -1,10 +1,10 @@
 /* Line charts on the pen (§5's variance, §7's measurements, §10's learning curve): a legend row
    above, the y title above the axis (never turned), ticks placed only where they fit. */
 
-const { penFont, penLine, penText, penTry, penWrap } = LESSON;
+import { penFont, penLine, penText, penTry, penWrap } from "./pen.js";
 
 /** A log axis over measured values: from the first ÷ pad to the last × pad, a tick at each. */
-function logAxis(values, title, pad) {
+export function logAxis(values, title, pad) {
   return {
     min: values[0] / pad,
     max: values.at(-1) * pad,
@@ -22,7 +22,7 @@ function chartScale(axis, lo, hi) {
 }
 
 /** Draw the chart in box {x, y, w, h}; returns {sx, sy} to place marks on it. */
-function drawChart(pen, box, spec, px) {
+export function drawChart(pen, box, spec, px) {
   let top = box.y + chartLegend(pen, box, spec.series, px);
   const muted = pen.ink.muted;
   top += penWrap(pen, spec.y.title, box.x, top, box.w, { px, colour: muted }) + px * 0.3;
@@ -98,7 +98,7 @@ function chartLegend(pen, box, series, px) {
 }
 
 /** Ticks at powers of ten between lo and hi, labelled like 0.1, 1, 10, 100, 1 000. */
-function decadeTicks(lo, hi) {
+export function decadeTicks(lo, hi) {
   const out = [];
   for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
     const v = 10 ** e;
@@ -107,5 +107,3 @@ function decadeTicks(lo, hi) {
   }
   return out;
 }
-
-return { decadeTicks, drawChart, logAxis };

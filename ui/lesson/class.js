@@ -11,12 +11,17 @@
    This file makes, leads or joins the class, keeps its event stream and the teacher's tools.
    The class's record is D.klass (run.js newDeck; its fields newClass's); its nodes are
    class_panel.js's, its calls to the server and its place as the class's state class_net.js's,
-   what comes of a state (taken, followed, the place posted, an answer sent) class_follow.js's. */
+   what comes of a state (taken, followed, the place posted) class_follow.js's, what a phone
+   may do on its own class_phone.js's, a phone's answer sent class_answer.js's. */
 
-const { classAnswer, classAsks, classCall, classError, classErrorOf, classHolds, classMoved,
-  classNodes, classNodesOf, classPaint, classTexts, classUrl, followAgain, goStep, goToClass,
-  onMessage, paintBar, phoneToken, placeBody, quizOf, stepNext, takeState, tellPresenter, useSetup,
-  writeClassLink } = LESSON;
+import { onMessage } from "./channel.js";
+import { quizOf } from "./quiz.js";
+import { goStep, stepNext } from "./stage.js";
+import { classError, classNodes, classNodesOf, classPaint, classTexts,
+  paintBar } from "./class_panel.js";
+import { classCall, classErrorOf, classUrl, phoneToken, placeBody,
+  writeClassLink } from "./class_net.js";
+import { followAgain, goToClass, takeState, tellPresenter, useSetup } from "./class_follow.js";
 
 const CODE_RE = /^[2-9A-HJ-NP-Z]{4,6}$/; // classroom/codes.py: no 0/O/1/I
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000];
@@ -46,13 +51,7 @@ function newClass(role, code) {
     queued: false,
     askedSentence: "", // the sentence and model a phone asked its server for (once)
     endArmed: 0, // the time E was pressed once
-    outbox: null, // a phone's answer being sent, or the one to send after it
-    // what the deck's earlier files call (they run before this one): stage.js after every step
-    // drawn, quiz.js and stage.js at a question, stage.js before → passes the class
-    moved: classMoved,
-    asks: classAsks,
-    answer: classAnswer,
-    holds: classHolds,
+    outbox: null, // a phone's answer being sent, or the one to send after it (class_answer.js)
   });
 }
 
@@ -60,7 +59,7 @@ function newClass(role, code) {
 
 /** The deck has its first header: build the class's nodes and, as the link says, make a class
     (room=new), lead it again (room=CODE) or join one (join=CODE). */
-function startClassroom(D) {
+export function startClassroom(D) {
   const info = D.header.classroom;
   if (!info || D.header.window === "presenter") return; // it hears the class from the projector
   const N = classNodes(D, {
@@ -83,7 +82,7 @@ function startClassroom(D) {
 }
 
 /** A new header (a rerun): the words in its language; a phone's class numbers stay. */
-function classHeader(D) {
+export function classHeader(D) {
   const N = classNodesOf(D);
   if (!N) return;
   const K = D.klass;
@@ -231,7 +230,7 @@ function openStream(D) {
 
 // ---- the teacher's tools: keys, buttons, the presenter window ------------------------------
 
-function toggleJoin(D, show) {
+export function toggleJoin(D, show) {
   const N = classNodesOf(D);
   const K = D.klass;
   if (!N || !K || K.role !== "teacher") return false;
@@ -243,7 +242,7 @@ function toggleJoin(D, show) {
 /** A teacher's action on the class (a key, a button, the presenter window): false when this
     deck leads no class. reveal: the question's next step; tally: show or hide it; reset: its
     answers gone, asked again; end: E twice. */
-function classAction(D, what) {
+export function classAction(D, what) {
   const K = D.klass;
   if (!K || K.role !== "teacher" || K.status === "ended") return false;
   const found = D.ctx ? quizOf(D.ctx, D.step) : null;
@@ -291,12 +290,10 @@ function listenToPresenter(D) {
 }
 
 /** The deck leaves the page: close the stream, the channel and the timers. */
-function stopClassroom(D) {
+export function stopClassroom(D) {
   const K = D.klass;
   if (K) {
     K.stream?.close();
     clearTimeout(K.timer);
   }
 }
-
-return { classAction, classHeader, startClassroom, stopClassroom, toggleJoin };

@@ -1,25 +1,20 @@
 /* The live class's state on this deck (class.js makes, joins and streams the class; this file
    keeps what comes of it): a state from the server taken, the highest version kept (takeState),
    and followed: a phone goes to the class's scene and step with the teacher's sentence and
-   measured figures, looks back (←) and follows again; the teacher's place posted after every
-   step drawn, one request at a time; a phone's answer sent, retried with the same token; the
-   class's state told to the teacher's presenter window. Everything it keeps is a field of the
-   class's record D.klass (class.js newClass). */
+   measured figures, looks back (←) and follows again; the teacher's place posted at every place
+   change (events.js), one request at a time; the class's state told to the teacher's presenter
+   window. Everything it keeps is a field of the class's record D.klass (class.js newClass). */
 
-const { classCall, classErrorOf, classNodesOf, classPaint, classPlaceOf, classWord, drawScene,
-  goScene, goStep, phoneToken, placeBody, post, speak, writeClassLink } = LESSON;
-
-const ANSWER_TRIES = 5;
-
-/** A phone on the class's place does not step past it (its next step is the teacher's). */
-function classHolds(D) {
-  const K = D.klass;
-  return !!(K && K.role === "phone" && K.following && K.place && K.status === "joined" &&
-    K.place[0] === D.at && K.place[1] === D.step); // prettier-ignore
-}
+import { speak } from "./elements.js";
+import { post } from "./channel.js";
+import { drawScene, goScene, goStep } from "./stage.js";
+import { classNodesOf, classPaint, classWord } from "./class_panel.js";
+import { classCall, classErrorOf, classPlaceOf, phoneToken, placeBody,
+  writeClassLink } from "./class_net.js";
+import { on } from "./events.js";
 
 /** A state from the server: keep the highest version; end, follow, repaint. */
-function takeState(D, state, fresh = false) {
+export function takeState(D, state, fresh = false) {
   const K = D.klass;
   const old = K.state;
   if (old && state.v < old.v) return;
@@ -43,7 +38,7 @@ function takeState(D, state, fresh = false) {
 function resetSince(old, now) {
   const same = (k) => JSON.stringify(old[k]) === JSON.stringify(now[k]);
   return now.question && same("scene") && same("step") && same("tally_visible") &&
-    old.question?.id === now.question.id && !now.revealed; // prettier-ignore
+    old.question?.id === now.question.id && !now.revealed;
 }
 
 async function readMine(D) {
@@ -74,7 +69,7 @@ const FOLLOWED = ["weights", "d", "h", "seed", "pos", "mode"];
     settings (weights, d, h, seed, positions, word or character) asked of this phone's server once
     (one rerun, which reads them as a link is read), the measured figures (header.blocks) taken as
     they are. */
-function useSetup(D, setup) {
+export function useSetup(D, setup) {
   const K = D.klass;
   if (!setup || !D.header) return;
   for (const name of ["variance", "cost"]) {
@@ -96,7 +91,7 @@ function useSetup(D, setup) {
 }
 
 /** Move this deck to the class's scene and step (not a move of the phone's own). */
-function goToClass(D) {
+export function goToClass(D) {
   const K = D.klass;
   const place = classPlaceOf(D, K.state);
   if (!place || !D.header) return;
@@ -110,7 +105,7 @@ function goToClass(D) {
   }
 }
 
-function followAgain(D) {
+export function followAgain(D) {
   const K = D.klass;
   if (!K) return;
   K.following = true;
@@ -123,14 +118,13 @@ function redrawQuiz(D) {
   if (D.ctx && D.inst) drawScene(D, D.step, D.step);
 }
 
-/** stage.js's writeLink, after every step drawn: the teacher posts where the deck is; a phone
-    that moved itself looks back (follow again with class-follow, or by stepping back to it). */
+/** At every place change: the class in the link; a phone that moved itself looks back (follow
+    again with class-follow, or by stepping back to it). The teacher's deck posts it (postPlace). */
 function classMoved(D) {
   const K = D.klass;
   if (!K) return;
   writeClassLink(D);
-  if (K.role === "teacher") postPlace(D);
-  else if (!K.applying && K.place && K.status !== "ended") {
+  if (K.role === "phone" && !K.applying && K.place && K.status !== "ended") {
     K.following = K.place[0] === D.at && K.place[1] === D.step;
   }
   classPaint(D);
@@ -139,7 +133,7 @@ function classMoved(D) {
 /** POST the teacher's place when it changed; one request at a time, the latest wins. */
 async function postPlace(D) {
   const K = D.klass;
-  if (K.status === "ended" || !D.header) return;
+  if (K?.role !== "teacher" || K.status === "ended" || !D.header) return;
   const body = placeBody(D);
   const said = JSON.stringify(body);
   if (said === K.sent && K.state) return;
@@ -171,60 +165,12 @@ async function postPlace(D) {
   }
 }
 
-/** quiz.js: may this phone's answer go to the class (it follows, the question is the class's,
-    not revealed)? */
-function classAsks(D, questionId) {
-  const K = D.klass;
-  return !!(K && K.role === "phone" && K.following && K.status !== "ended" &&
-    K.state?.question?.id === questionId); // prettier-ignore
-}
-
-/** A phone's answer: kept, shown, sent; one request at a time, so a change of mind never
-    overtakes the answer it replaces (the latest is sent last). */
-async function classAnswer(D, questionId, choice) {
-  const K = D.klass;
-  if (!classAsks(D, questionId) || K.state.revealed) return;
-  K.mine[questionId] = choice;
-  redrawQuiz(D);
-  const body = { phone: phoneToken(D), question: questionId, choice };
-  if (K.outbox) {
-    K.outbox = body; // sent when the one in flight is answered
-    return;
-  }
-  K.outbox = body;
-  while (K.outbox) {
-    const next = K.outbox;
-    await sendAnswer(D, next);
-    if (K.outbox === next) K.outbox = null;
-  }
-}
-
-/** POST one answer, retried with the same token (nginx does not retry a POST; the server
-    counts a retry once). */
-async function sendAnswer(D, body) {
-  const K = D.klass;
-  for (let i = 0; i < ANSWER_TRIES; i++) {
-    const res = await classCall(D, "POST", `/class/${K.code}/answer`, body);
-    if (res.status === 200) {
-      K.error = "";
-      return classPaint(D);
-    }
-    if (res.status !== 0 && res.status !== 503 && res.status !== 429) {
-      K.error = classErrorOf(res);
-      return classPaint(D);
-    }
-    await new Promise((ok) => setTimeout(ok, Math.max(res.retryAfter * 1000, 500 * 2 ** i)));
-  }
-  K.error = "store_unavailable";
-  classPaint(D);
-}
+on("placechanged", postPlace);
+on("placechanged", classMoved);
 
 /** The class's state, its tally and join link, to the teacher's other windows. */
-function tellPresenter(D) {
+export function tellPresenter(D) {
   const K = D.klass;
   if (!K || K.role !== "teacher" || !K.state) return;
   post(D, { kind: "class", state: { ...K.state, tally: K.tally, join: K.join, qr: K.qr } });
 }
-
-return { classAnswer, classAsks, classHolds, classMoved, followAgain, goToClass, takeState,
-  tellPresenter, useSetup };

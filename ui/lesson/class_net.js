@@ -4,17 +4,17 @@
    sentence and the figures the teacher's server measured) and back (a state's place on this
    deck), and the class in the address (room=CODE, join=CODE: a reload rejoins). */
 
-const { quizOf } = LESSON;
+import { quizOf } from "./quiz.js";
 
 const TOKEN_KEY = "attention-lab.phone"; // this phone's random token (localStorage)
 const TEXT_CAP = 400; // classroom/state.py TEXT_CAP
 
-function classUrl(D, path) {
+export function classUrl(D, path) {
   return new URL(path, D.els.root.ownerDocument.defaultView.location.origin).href;
 }
 
 /** A JSON call to the class's routes: {status, body} (status 0: no answer at all). */
-async function classCall(D, method, path, body) {
+export async function classCall(D, method, path, body) {
   const init = { method, headers: {}, credentials: "same-origin", cache: "no-store" };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -34,12 +34,12 @@ async function classCall(D, method, path, body) {
   }
 }
 
-function classErrorOf(res) {
+export function classErrorOf(res) {
   return res.body?.error || (res.status === 0 ? "store_unavailable" : "bad_json");
 }
 
 /** This phone's token: 16 random bytes, base64url, made once and kept on the device. */
-function phoneToken(D) {
+export function phoneToken(D) {
   const win = D.els.root.ownerDocument.defaultView;
   let token = null;
   try {
@@ -60,7 +60,7 @@ function phoneToken(D) {
 }
 
 /** [scene number, step index] of a state's scene and step id on this deck (null: unknown). */
-function classPlaceOf(D, state) {
+export function classPlaceOf(D, state) {
   const k = Object.keys(D.scenes).find((n) => D.scenes[n].id === state.scene);
   if (!k) return null;
   const i = D.scenes[k].steps.findIndex((s) => s.id === state.step);
@@ -69,13 +69,13 @@ function classPlaceOf(D, state) {
 
 /** The deck's place as the class's state: scene and step ids, the question asked or revealed
     here (its answer and why: the server shows them to phones only once revealed). */
-function placeBody(D) {
+export function placeBody(D) {
   const S = D.ctx;
   const scene = D.scenes[D.at].id;
   const step = S ? S.steps[D.step].id : null;
   const found = S ? quizOf(S, D.step) : null;
   return { scene, step, question: found ? questionOf(S, found) : null,
-    revealed: !!found && !found.open, setup: setupOf(D) }; // prettier-ignore
+    revealed: !!found && !found.open, setup: setupOf(D) };
 }
 
 function questionOf(S, found) {
@@ -89,7 +89,7 @@ function questionOf(S, found) {
   }
   const right = choices.find((c) => c.right);
   return { id: found.id, choices: choices.map((c) => c.id), labels, why,
-    answer: right ? right.id : null }; // prettier-ignore
+    answer: right ? right.id : null };
 }
 
 /** What phones need to show the projector's figures: the sentence, the numbers measured. */
@@ -100,7 +100,7 @@ function setupOf(D) {
   return { sentence: h.settings.sentence, settings: h.settings, blocks };
 }
 /** room=CODE (or join=CODE) in the address: a reload rejoins, never makes a second class. */
-function writeClassLink(D) {
+export function writeClassLink(D) {
   const K = D.klass;
   const win = D.els.root.ownerDocument.defaultView;
   const url = new URL(win.location.href);
@@ -113,5 +113,3 @@ function writeClassLink(D) {
   }
   if (url.href !== win.location.href) win.history.replaceState(win.history.state, "", url.href);
 }
-
-return { classCall, classErrorOf, classPlaceOf, classUrl, phoneToken, placeBody, writeClassLink };

@@ -7,27 +7,28 @@
    class's table, ui/lesson/class_text.py), nothing typed rendered as markup. classNodes builds
    a deck's nodes once; classNodesOf(D) finds them; classPaint(D) paints all three from D.klass. */
 
-const { fmt } = VIEW;
-const { button, make, quizOf } = LESSON;
+import { fmt } from "../explorer/a11y.js";
+import { button, make } from "./elements.js";
+import { quizOf } from "./quiz.js";
 
 const built = new WeakMap(); // deck → its class nodes (D's frame is sealed)
 
 /** A word of the class's table (header.classroom.text.word), its {placeholders} filled. */
-function classWord(D, name, values) {
+export function classWord(D, name, values) {
   const s = D.header.classroom?.text.word[name];
   if (s === undefined) return name;
   return values ? fmt(s, values) : s;
 }
 
 /** The message for an error code of the class's routes (classroom/README.md "Refusals"). */
-function classError(D, code) {
+export function classError(D, code) {
   const table = D.header.classroom?.text.error || {};
   return table[code] || table.store_unavailable || code;
 }
 
 /** The class's nodes, built once per deck: the bar (status, the teacher's buttons, a phone's
     way back to the class), the join panel and the tally (both shown by class.js). */
-function classNodes(D, on) {
+export function classNodes(D, on) {
   const doc = D.els.root.ownerDocument;
   const bar = make(doc, "div", "class-bar", { "data-testid": "class-bar" });
   bar.hidden = true;
@@ -62,18 +63,18 @@ function classNodes(D, on) {
   D.els.notices.after(bar);
   D.els.scene.after(join);
   const N = { bar, status, follow, alone, tools, joinB, tallyB, resetB, endB, join, qr, code,
-    prompt, link, warn, close, tally, start }; // prettier-ignore
+    prompt, link, warn, close, tally, start };
   built.set(D, N);
   return N;
 }
 
 /** The deck's class nodes (undefined before classNodes built them). */
-function classNodesOf(D) {
+export function classNodesOf(D) {
   return built.get(D);
 }
 
 /** The bar, the join panel and the tally, as D.klass says. */
-function classPaint(D) {
+export function classPaint(D) {
   const N = classNodesOf(D);
   if (!N) return;
   paintBar(D, N);
@@ -95,7 +96,7 @@ function placeTally(D) {
 }
 
 /** The class's words in the deck's language (a rerun may change it). */
-function classTexts(D, N) {
+export function classTexts(D, N) {
   const K = D.klass;
   const set = (node, text, name) => {
     node.textContent = text;
@@ -120,7 +121,7 @@ function classTexts(D, N) {
 
 /** The bar: what the class's link is (joined, alone, lost, ended; a phone looking back names
     the class's place), with the state and place in data-* for tests. */
-function paintBar(D, N) {
+export function paintBar(D, N) {
   const K = D.klass;
   if (!K) return;
   N.start.remove(); // one class per deck
@@ -204,6 +205,3 @@ function paintTally(D, N, labels) {
   }
   N.tally.replaceChildren(...rows);
 }
-
-return { classError, classNodes, classNodesOf, classPaint, classTexts, classWord, paintBar, paintJoin,
-  paintTally };

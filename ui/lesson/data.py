@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
@@ -23,18 +22,15 @@ from demo_model.metrics import RELATIONS
 from demo_model.reading import ANSWER, NO_HEAD, PRONOUNS, best_head, read_token
 from demo_model.relations import questions_of
 from ui.gloss import gloss, named, short_gloss, tag_name
+from ui.lesson import scenes
 from ui.readings import TOLD
 from ui.state import Lab, focus_index
 
-# The scenes: one file each, scenes/sNN.js, in lesson order (NN); an 11th scene is its file, its
-# text table (its words and its teacher's notes) and its tests: registry.js says how.
-SCENE_FILES = tuple(
-    f"scenes/{path.name}"
-    for path in sorted((Path(__file__).resolve().parent / "scenes").glob("s[0-9][0-9].js"))
-)
-SCENES = len(SCENE_FILES)  # §1 … §10, the link's at=1 … 10
-NEEDS_TWO = (1, 2, 3, 4, 5, 6, 9, 10)  # scenes whose figure needs at least two tokens
-TRAINED_SCENES = (1, 6)  # scenes that always show the trained model
+# The scenes, as their own files declare them (ui/lesson/scenes.py): an 11th scene is its file,
+# its text table (its words, its teacher's notes and its facts) and its tests: kit.js says how.
+SCENES = len(scenes.SCENES)  # §1 … §10, the link's at=1 … 10
+NEEDS_TWO = tuple(s.number for s in scenes.SCENES if "two_tokens" in s.needs)
+TRAINED_SCENES = tuple(s.number for s in scenes.SCENES if "trained" in s.needs)
 PAIR = ("我打你", "你打我")  # §8, as in the article
 
 Say = Callable[..., str]  # t(key, **fmt) in the UI language
@@ -119,8 +115,11 @@ def job_words(head, say: Say) -> tuple[str, str]:
     head below the job threshold."""
     if head.relation in JOB_KEYS:
         words = head.relation in ("self", "previous")
-        hits = say("lesson.job.hits_words" if words else "lesson.job.hits", hits=head.hits,
-                   total=head.total)  # fmt: skip
+        hits = say(
+            "lesson.job.hits_words" if words else "lesson.job.hits",
+            hits=head.hits,
+            total=head.total,
+        )
         return say(JOB_KEYS[head.relation]), hits
     rel = say(REL_KEYS[head.closest])
     return say("lesson.job.diffuse"), say(
@@ -138,10 +137,20 @@ def head_jobs(step: int | None, say: Say) -> list[dict]:
         label = say("lesson.job.full", job=name, hits=hits)
         clear = h.relation != "diffuse"
         best = best_head(heads, h.relation) if clear else None
-        out.append({"relation": h.relation, "label": label, "name": name, "measured": hits,
-                    "clear": clear, "hits": h.hits, "total": h.total,
-                    "heldout_hits": h.heldout_hits, "heldout_total": h.heldout_total,
-                    "read": best is not None and best.head == h.head})  # fmt: skip
+        out.append(
+            {
+                "relation": h.relation,
+                "label": label,
+                "name": name,
+                "measured": hits,
+                "clear": clear,
+                "hits": h.hits,
+                "total": h.total,
+                "heldout_hits": h.heldout_hits,
+                "heldout_total": h.heldout_total,
+                "read": best is not None and best.head == h.head,
+            }
+        )
     return out
 
 
@@ -209,8 +218,17 @@ def s1_why(lab: Lab, reading, row: np.ndarray, j: int, say: Say) -> str:
         return say(key, q=q, head=n, k=texts[top], w=pct(top), r=r.text)
     second = int(np.argsort(row, kind="stable")[-2]) if len(row) > 1 else top
     unknown = say("explorer.sep").join(texts[u] for u in reading.unknown)
-    return say(key, q=q, head=n, k=texts[top], w=pct(top), b=texts[second], wb=pct(second),
-               words=unknown, r=texts[second])  # fmt: skip
+    return say(
+        key,
+        q=q,
+        head=n,
+        k=texts[top],
+        w=pct(top),
+        b=texts[second],
+        wb=pct(second),
+        words=unknown,
+        r=texts[second],
+    )
 
 
 def quiz_choices(lab: Lab, i: int, top: int | None, count: int = 3) -> list[int]:
@@ -267,16 +285,19 @@ def trained_part(
 
 
 def scene_needs(lab_info: dict | None, trained_info: dict | None) -> dict[int, str]:
-    """Per scene, the text key saying why this sentence cannot show it ("" = it can)."""
-    out = {k: "" for k in range(1, SCENES + 1)}
-    for k in range(1, SCENES + 1):
-        info = trained_info if k in TRAINED_SCENES else lab_info
+    """Per scene, the text key saying why this sentence cannot show it ("" = it can), from what
+    each scene needs (ui/lesson/scenes.py)."""
+    out = {}
+    for scene in scenes.SCENES:
+        need, k = scene.needs, scene.number
+        info = trained_info if "trained" in need else lab_info
+        out[k] = ""
         if info is None:
-            out[k] = "" if k in (7, 8) else "lesson.need.empty"
-        elif k in NEEDS_TWO and info["n"] < 2:
-            out[k] = "lesson.need.two"
-    if trained_info is not None and trained_info.get("quiz") is None and not out[1]:
-        out[1] = "lesson.need.pronoun"  # (one token says so first: nothing to look at)
+            out[k] = scenes.NEEDS["sentence"] if "sentence" in need else ""
+        elif "two_tokens" in need and info["n"] < 2:
+            out[k] = scenes.NEEDS["two_tokens"]
+        elif "pronoun" in need and trained_info is not None and trained_info.get("quiz") is None:
+            out[k] = scenes.NEEDS["pronoun"]  # (one token says so first: nothing to look at)
     return out
 
 

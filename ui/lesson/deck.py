@@ -1,5 +1,6 @@
-"""The lesson's browser side: one components-v2 element (deck JS + CSS, no build step) and its
-binary payload (header JSON + named float32 arrays), sent again only when the numbers change."""
+"""The lesson's browser side: one components-v2 element (the deck's committed bundle, its CSS in
+it) and its binary payload (header JSON + named float32 arrays), sent again only when the numbers
+change."""
 
 from __future__ import annotations
 
@@ -14,25 +15,18 @@ import numpy as np
 import streamlit as st
 
 from ui import explorer
-from ui.explorer import units
 from ui.text import t
 
 HERE = Path(__file__).resolve().parent
-# The lesson's own files, one job each, run after the attention view's (explorer.VIEW_FILES: its
-# maps are the view, mounted with createView); registry.js lists them in bundle order, with what
-# each gives (ui/explorer/units.py joins and checks them).
-REGISTRY = units.read_registry(HERE / "registry.js")
-JS_FILES = REGISTRY.files
-# The deck's stylesheet, in this order (the cascade's): the frame, the parts (controls, quiz,
-# maps, overlays), the phone and paper, the presenter window, the live class's bar and tally.
-CSS = tuple(
-    HERE / name
-    for name in ("lesson.css", "lesson_parts.css", "lesson_phone.css", "presenter.css", "class.css")
-)
+# The deck's code: its ES modules and the attention view's (its maps are the view, mounted with
+# createView), bundled from the entry run.js by `make js` (esbuild, tools/js/build.mjs) into one
+# committed file, read here, so the app needs no node; tests/tools/test_js.py fails when it is
+# older than its sources.
+BUNDLE = HERE / "dist" / "deck.js"
 # The deck's keys, written once (reveal.js keeps its key map in one place and builds its help
 # from it): per action, the keys that do it (KeyboardEvent.key; a letter in capitals stands for
 # both cases, "Space" for " ", "Shift+Space" for Space with Shift held) and its line in the key
-# list. keys.js binds them (the bundle carries them as KEY_MAP), the key list (?) shows
+# list. keys.js binds them (the header carries them: key_map), the key list (?) shows
 # key_help's lines; README's key table is tested against them (tests/ui/lesson/test_deck.py).
 KEY_MAP = (
     ("next", ("ArrowRight", "ArrowDown", "Space", "PageDown", "N"), "lesson.k.next"),
@@ -67,21 +61,6 @@ SENT = "_lesson_sent"  # digest of the arrays this session's browser was last se
 NEED = "_lesson_need"  # set when the browser asks for the arrays again
 
 
-def packages() -> list[units.Package]:
-    """The deck's bundle: the view's files (not its Streamlit glue), then the deck's own, with
-    their stylesheets and the key map from the builder."""
-    css = "".join(path.read_text(encoding="utf-8") for path in CSS)
-    keys = [[action, list(keys)] for action, keys, _ in KEY_MAP]
-    lesson = units.Package(REGISTRY, "lesson/", {"LESSON_CSS": css, "KEY_MAP": keys})
-    return [explorer.package(glue=False), lesson]
-
-
-def named_files() -> list[tuple[str, Path]]:
-    """(name, path) of every file of the deck's bundle, in order: the view's, then the deck's."""
-    named = [(f"explorer/{n}", explorer.HERE / n) for n in explorer.VIEW_FILES]
-    return named + [(f"lesson/{n}", HERE / n) for n in JS_FILES]
-
-
 def view_text(lang: str) -> dict[str, str]:
     """The attention view's words, as the deck's views read them (header.view_text)."""
     return explorer.strings(lang)
@@ -105,6 +84,11 @@ def key_rows(lang: str) -> list[tuple[str, str]]:
     return [(key_names(keys, lang), t(does, lang)) for _, keys, does in KEY_MAP]
 
 
+def key_map() -> list[list]:
+    """The key map as keys.js binds it (header.key_map): [[action, [key, …]], …]."""
+    return [[action, list(keys)] for action, keys, _ in KEY_MAP]
+
+
 def key_help(lang: str) -> list[str]:
     """The key list's lines (?): per action of KEY_MAP its keys, then what they do."""
     return [t("lesson.k.line", lang, keys=keys, does=does) for keys, does in key_rows(lang)]
@@ -112,10 +96,9 @@ def key_help(lang: str) -> list[str]:
 
 @cache
 def bundle() -> str:
-    """The deck's code as one ES module (units.py): the view's registry and units, then the
-    deck's; the builder gives the view's stylesheet and the deck's (LESSON_CSS, its rules for the
-    view last) and the key map."""
-    return units.bundle(packages())
+    """The deck's code as one ES module (the view's and the deck's stylesheets in it): the
+    committed build."""
+    return BUNDLE.read_text(encoding="utf-8")
 
 
 @cache

@@ -4,11 +4,15 @@
    (the largest shares and one line for the rest when the keys do not fit). scenes/s04.js adds
    EXP_STEP to its steps and draws it with paintExp(S, canvas, readout). */
 
-const { arr, divisorOf, focusIn, labelsOf, penCells, penDone, penMeasure, penText, penWrap,
-  pickHead, rampRgb, roomOf, scenePen, tx } = LESSON;
+import { penCells, penDone, penMeasure, penText, penWrap, rampRgb } from "./pen.js";
+import { tx } from "./text.js";
+import { arr, divisorOf, focusIn } from "./numbers.js";
+import { labelsOf } from "./labels.js";
+import { roomOf, scenePen } from "./room.js";
+import { pickHead } from "./kit.js";
 
 /** The step's place in §4's steps, between ③ and ④ (not a matrix step). */
-const EXP_STEP = { id: "exp", label: "lesson.s4.step_exp", caption: "lesson.s4.cap.exp" };
+export const EXP_STEP = { id: "exp", label: "lesson.s4.step_exp", caption: "lesson.s4.cap.exp" };
 
 const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
 
@@ -50,7 +54,7 @@ function s4Rows(share, fit) {
   return { keys, rest: share.map((_, j) => j).filter((j) => !keys.includes(j)) };
 }
 
-function paintExp(S, canvas, readout) {
+export function paintExp(S, canvas, readout) {
   const { D, W, H, base, pen } = scenePen(S, canvas);
   const part = S.part;
   const i = focusIn(S, part);
@@ -136,6 +140,3 @@ function s4Table(S, pen, lines, o) {
   pen.ctx.fillStyle = pen.ink.text;
   pen.ctx.fillRect(0, yLine, right(3), 1.5); // the sum's rule
 }
-
-
-return { EXP_STEP, paintExp };

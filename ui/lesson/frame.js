@@ -4,8 +4,10 @@
    popover, the black screen (B), full screen (F). Builders and toggles; run.js wires their
    buttons. */
 
-const { HTML_LANG } = VIEW;
-const { closeTerm, deepActive, make, sceneTitle, sendState, speak, toggleGlossary, tx } = LESSON;
+import { deepActive, make, speak } from "./elements.js";
+import { sceneTitle, tx } from "./text.js";
+import { closeTerm, toggleGlossary } from "./terms.js";
+import { sceneNumbers } from "./order.js";
 
 const FULL_ICON =
   '<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" ' +
@@ -13,7 +15,7 @@ const FULL_ICON =
 
 /** The frame, built once per mounted deck: the top bar, notices, the sentence box, the scene,
     the overlays (hidden), the live line and the handout (printed only). */
-function deckSkeleton(host) {
+export function deckSkeleton(host) {
   const doc = host.ownerDocument;
   const root = make(doc, "div", "deck", { "data-testid": "lesson" });
   const bar = topBar(doc);
@@ -31,7 +33,7 @@ function deckSkeleton(host) {
     stripButtons: [],
     // the sentence box's controls, built with its first words (buildEditor)
     sentenceLabel: null, sentence: null, apply: null, exampleButton: null, closeEditor: null,
-  }); // prettier-ignore
+  });
 }
 
 /** The top bar: the phone's §k/n (its overview), the strip §1 … §10, the tools. */
@@ -69,22 +71,23 @@ function overlays(doc) {
   };
 }
 
-function frameTexts(D) {
+export function frameTexts(D) {
   const { els, header } = D;
   const doc = els.root.ownerDocument;
-  els.root.lang = HTML_LANG[header.lang] || header.lang; // ui.text.LANGUAGES's html
+  els.root.lang = header.html_lang; // ui.text.LANGUAGES's html, in the header
   els.strip.setAttribute("aria-label", tx(D, "lesson.strip"));
   if (els.stripButtons.length !== header.scenes) {
     els.stripButtons = [];
     els.strip.replaceChildren();
-    for (let k = 1; k <= header.scenes; k++) {
+    for (const k of sceneNumbers(D)) {
       const b = make(doc, "button", "", { type: "button", "data-at": String(k) }, `§${k}`);
       els.stripButtons.push(b);
       els.strip.append(b);
     }
   }
-  els.stripButtons.forEach((b, i) => {
-    b.setAttribute("aria-label", tx(D, "lesson.scene", { k: i + 1, title: sceneTitle(D, i + 1) }));
+  els.stripButtons.forEach((b) => {
+    const k = Number(b.dataset.at);
+    b.setAttribute("aria-label", tx(D, "lesson.scene", { k, title: sceneTitle(D, k) }));
     b.title = b.getAttribute("aria-label");
   });
   setLabel(els.edit, "✎", tx(D, "lesson.edit_name")); // the name begins with what it shows (WCAG 2.5.3)
@@ -102,13 +105,13 @@ function frameTexts(D) {
 }
 
 /** The phone's place in the lesson, "§3 / 10": it opens the overview (the strip is too long). */
-function whereText(D) {
+export function whereText(D) {
   const { els, header } = D;
   const shown = `§${D.at} / ${header.scenes}`;
   els.where.textContent = shown;
   // The name begins with what the button shows (WCAG 2.5.3), then says what it opens.
   els.where.setAttribute("aria-label", `${shown} · ${tx(D, "lesson.overview")}: ${tx(D,
-    "lesson.live", { k: D.at, n: header.scenes, title: sceneTitle(D, D.at) })}`); // prettier-ignore
+    "lesson.live", { k: D.at, n: header.scenes, title: sceneTitle(D, D.at) })}`);
 }
 
 function setLabel(node, text, name) {
@@ -158,13 +161,13 @@ function buildEditor(D) {
   }
 }
 
-function toggleEditor(D, show = D.els.editor.hidden) {
+export function toggleEditor(D, show = D.els.editor.hidden) {
   D.els.editor.hidden = !show;
   D.els.edit.setAttribute("aria-expanded", String(show));
   if (show) D.els.editor.querySelector("input").focus(); // the scene's box shrinks: it re-lays out
 }
 
-function applySentence(D, text) {
+export function applySentence(D, text) {
   toggleEditor(D, false);
   if (text === D.header.settings.sentence) return;
   D.example = {};
@@ -183,7 +186,7 @@ function buildHelp(D) {
   }
   const title = make(doc, "h3", "", { id: "lesson-help-title" }, tx(D, "lesson.keys"));
   const terms = make(doc, "button", "", { type: "button", "data-testid": "lesson-glossary-open" },
-    `${tx(D, "lesson.glossary")} (G)`); // prettier-ignore
+    `${tx(D, "lesson.glossary")} (G)`);
   terms.addEventListener("click", () => {
     toggleHelp(D, false);
     toggleGlossary(D, true);
@@ -196,12 +199,12 @@ function buildHelp(D) {
   els.help.replaceChildren(title, list, row);
 }
 
-function toggleHelp(D, show = D.els.help.hidden) {
+export function toggleHelp(D, show = D.els.help.hidden) {
   D.els.help.hidden = !show;
   if (show) D.els.help.querySelector("button").focus();
 }
 
-function showNotices(D) {
+export function showNotices(D) {
   const { els } = D;
   const doc = els.root.ownerDocument;
   els.notices.replaceChildren(
@@ -227,20 +230,20 @@ function showNotices(D) {
 
 // ---- which numbers a scene uses -----------------------------------------------------------------
 
-function togglePause(D, on) {
+export function togglePause(D, on) {
   D.els.black.hidden = !on;
   speak(D.els.live, on ? tx(D, "lesson.blackout") : sceneTitle(D, D.at));
 }
 
 /** Full screen for the whole page (Streamlit's header and all), and back. */
-function toggleFull(D) {
+export function toggleFull(D) {
   const doc = D.host.ownerDocument;
   if (doc.fullscreenElement) doc.exitFullscreen?.();
   else doc.documentElement.requestFullscreen?.().catch(() => {});
 }
 
 /** Esc: a term's popover first (alone), else every overlay; whether anything was open. */
-function closeOverlays(D) {
+export function closeOverlays(D) {
   if (closeTerm(D, true)) return true;
   const { els } = D;
   const boxes = [els.help, els.editor, els.glossary, els.overview, els.review];
@@ -253,5 +256,12 @@ function closeOverlays(D) {
   return open;
 }
 
-return { applySentence, closeOverlays, deckSkeleton, frameTexts, showNotices, toggleEditor,
-  toggleFull, toggleHelp, togglePause, whereText };
+/** Tell Python what only Python can answer (a new sentence): it reruns and sends the numbers.
+    Scenes and steps never come here: they are the browser's, written into the link by
+    link.js (history.replaceState), so a class of 200 phones costs no rerun per step. */
+function sendState(D, extra) {
+  D.seq += 1;
+  D.pending = D.seq;
+  delete D.els.root.dataset.synced; // until a rerun's header acknowledges this change
+  D.api?.setStateValue("deck", { seq: D.seq, ...extra });
+}

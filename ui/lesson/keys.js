@@ -1,20 +1,25 @@
-/* The keyboard, as reveal.js has it: the key map (KEY_MAP: which keys do what) is written once,
-   in ui/lesson/deck.py, which also writes the key list (?) from it; here each of its actions is
-   bound. Never while the user types in a box or moves a slider, never with Ctrl, Alt or Meta
+/* The keyboard, as reveal.js has it: the key map (which keys do what) is written once, in
+   ui/lesson/deck.py KEY_MAP, which also writes the key list (?) from it and sends it in the
+   header (header.key_map: [[action, [key, …]], …]); here each of its actions is bound. Never while the user types in a box or moves a slider, never with Ctrl, Alt or Meta
    held (the browser's own shortcuts stay); Space and Enter press a focused button. On a touch
    screen a swipe left or right steps, as → and ← do. */
 
-const { classAction, closeOverlays, deepActive, goScene, KEY_MAP, openPresenter, overviewKey,
-  stepBack, stepNext, toggleEditor, toggleFull, toggleGlossary, toggleHelp, toggleJoin,
-  toggleOverview, togglePause } = LESSON;
+import { deepActive } from "./elements.js";
+import { toggleGlossary } from "./terms.js";
+import { closeOverlays, toggleEditor, toggleFull, toggleHelp, togglePause } from "./frame.js";
+import { openPresenter } from "./presenter.js";
+import { goScene, stepBack, stepNext } from "./stage.js";
+import { overviewKey, toggleOverview } from "./overview.js";
+import { classAction, toggleJoin } from "./class.js";
+import { sceneNumbers } from "./order.js";
 
 // What each action of the key map does (false: the deck did not use the key).
-const ACTIONS = {
-  next: (D) => stepNext(D),
-  prev: (D) => stepBack(D),
-  first: (D) => goScene(D, 1, 0),
-  last: (D) => goScene(D, D.header.scenes, 0),
-  jump: (D, key) => goScene(D, key === "0" ? 10 : Number(key), 0),
+export const ACTIONS = {
+  next: stepNext, // (D): one hop from the key to the step (ARCHITECTURE.md counts them)
+  prev: stepBack,
+  first: (D) => goScene(D, sceneNumbers(D)[0], 0),
+  last: (D) => goScene(D, sceneNumbers(D).at(-1), 0),
+  jump: (D, key) => goScene(D, key === "0" ? 10 : Number(key), 0), // the scene numbered so
   presenter: (D) => openPresenter(D), // the presenter window (its notes): not in itself
   full: (D) => toggleFull(D),
   black: (D) => togglePause(D, true),
@@ -29,8 +34,6 @@ const ACTIONS = {
   class_reset: (D) => classAction(D, "reset"),
   class_end: (D) => classAction(D, "end"),
 };
-const ACTION_OF = new Map(KEY_MAP.flatMap(([action, keys]) => keys.map((key) => [key, action])));
-for (const [action] of KEY_MAP) if (!ACTIONS[action]) throw new Error(`no key action ${action}`);
 
 const OWN_KEYS = /^(textarea|select)$/i; // elements that use the keys themselves
 
@@ -79,7 +82,7 @@ function releaseAfterPointer(D) {
 }
 
 /** Bind the keyboard; returns what unbinds it. */
-function bindKeys(D) {
+export function bindKeys(D) {
   const doc = D.host.ownerDocument;
   const onKey = (ev) => {
     if (!D.header || !D.els.root.isConnected || ev.defaultPrevented) return;
@@ -114,8 +117,9 @@ function handle(D, ev, node) {
   const name = keyName(ev);
   if (name.endsWith("Space") && pressable(node)) return false; // it presses the focused button
   if (!D.els.overview.hidden && overviewKey(D, ev.key, node)) return true;
-  const action = ACTION_OF.get(name);
+  const action = D.header.key_map.find(([, keys]) => keys.includes(name))?.[0];
   if (!action) return false;
+  if (!ACTIONS[action]) throw new Error(`no key action ${action}`);
   if (!D.els.overview.hidden && action !== "close" && action !== "overview") toggleOverview(D, false);
   return ACTIONS[action](D, ev.key) !== false;
 }
@@ -131,7 +135,7 @@ function bindSwipe(D) {
     const t = ev.changedTouches[0];
     const own = ev.target.closest?.("input, select, textarea, .editor, .help, .term-pop, pre");
     start = ev.touches.length === 1 && !own ? { x: t.clientX, y: t.clientY, at: ev.timeStamp } : null;
-  }, { passive: true }); // prettier-ignore
+  }, { passive: true });
   root.addEventListener("touchend", (ev) => {
     if (!start || !D.header) return;
     const t = ev.changedTouches[0];
@@ -143,5 +147,3 @@ function bindSwipe(D) {
     else stepBack(D);
   });
 }
-
-return { bindKeys };

@@ -4,20 +4,23 @@
    the canvas for tests. scenes/s04.js draws its map, then asks paintMix (or paintMixPhone) to
    add the rest, and gives A the room roomBesideV leaves it. */
 
-const { arr, focusIn, mixRows, penCells, penInkOn, penMeasure, penOutline, penText, penTry, penWrap,
-  rampRgb, tx } = LESSON;
+import { penCells, penInkOn, penMeasure, penOutline, penText, penTry, penWrap,
+  rampRgb } from "./pen.js";
+import { mixRows } from "./arith.js";
+import { tx } from "./text.js";
+import { arr, focusIn } from "./numbers.js";
 
 const V_COL = 0.7; // V's columns (and O's) are narrower than A's: its rows, A's keys, align
 
 /** ④'s room for A in a figure w px wide whose labels take `left` px: A's n columns and V's d
     narrower ones share the rest (a 24 px gap for the "·"). */
-function roomBesideV(part, w, left) {
+export function roomBesideV(part, w, left) {
   return (w - left - 24 - 6) * (part.n / (part.n + V_COL * part.d_k)) + left + 6;
 }
 
 /** Step ④: A · V beside the weights, rows aligned, and under V the focus row of O = A · V (the
     whole of O is computed, and published for tests); fading in as it arrives. */
-function paintMix(S, pen, g, head, w, alpha, base) {
+export function paintMix(S, pen, g, head, w, alpha, base) {
   const D = S.D;
   const part = S.part;
   const n = part.n;
@@ -70,7 +73,7 @@ function paintMix(S, pen, g, head, w, alpha, base) {
 /** Step ④ on a phone, where A beside V would leave cells of 11 px: the focus row of A as a
     column (its shares, in %, beside the keys they weigh), times V (rows: those keys), equals the
     focus row of O; the whole of O is computed and published, as on a projector. */
-function paintMixPhone(S, pen, box, head, w, alpha) {
+export function paintMixPhone(S, pen, box, head, w, alpha) {
   const D = S.D;
   const part = S.part;
   const n = part.n;
@@ -117,5 +120,3 @@ function paintMixPhone(S, pen, box, head, w, alpha) {
   pen.ctx.globalAlpha = 1;
   S.figure.querySelector("canvas").dataset.values = JSON.stringify(Array.from(out));
 }
-
-return { paintMix, paintMixPhone, roomBesideV };

@@ -4,11 +4,16 @@
    canvases as pictures) and its takeaway, built here and laid out by lesson_phone.css's print
    rules (the browser's print, or a PDF). */
 
-const { askBlock, goScene, make, renderScene, sceneTitle, takeText, toggleReview, tx,
-  wrongOnes } = LESSON;
+import { make } from "./elements.js";
+import { sceneTitle, tx } from "./text.js";
+import { takeText } from "./quiz.js";
+import { toggleReview, wrongOnes } from "./progress.js";
+import { goScene, renderScene } from "./stage.js";
+import { askBlock } from "./widgets.js";
+import { sceneNumbers } from "./order.js";
 
 /** Show or hide the overview; shown, the focus is on the scene on screen. */
-function toggleOverview(D, show = D.els.overview.hidden) {
+export function toggleOverview(D, show = D.els.overview.hidden) {
   D.els.overview.hidden = !show;
   if (!show) return;
   fillOverview(D);
@@ -22,7 +27,7 @@ function fillOverview(D) {
   const box = D.els.overview;
   const title = make(doc, "h3", "", { id: "lesson-overview-title" }, tx(D, "lesson.overview"));
   const list = make(doc, "ol", "scenes");
-  for (let k = 1; k <= D.header.scenes; k++) {
+  for (const k of sceneNumbers(D)) {
     const name = tx(D, "lesson.scene", { k, title: sceneTitle(D, k) });
     const b = make(doc, "button", "", { type: "button", "data-at": String(k) }, name);
     if (k === D.at) b.setAttribute("aria-current", "true");
@@ -37,7 +42,7 @@ function fillOverview(D) {
   const close = make(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
   close.addEventListener("click", () => toggleOverview(D, false));
   const print = make(doc, "button", "", { type: "button", "data-testid": "lesson-print" },
-    tx(D, "lesson.print")); // prettier-ignore
+    tx(D, "lesson.print"));
   print.addEventListener("click", () => printHandout(D));
   const row = make(doc, "p", "buttons");
   row.append(print, " ", close);
@@ -51,7 +56,7 @@ function fillOverview(D) {
 function reviewButton(D, count) {
   const doc = D.els.root.ownerDocument;
   const b = make(doc, "button", "", { type: "button", "data-testid": "lesson-review-open" },
-    tx(D, "lesson.review_open", { n: count })); // prettier-ignore
+    tx(D, "lesson.review_open", { n: count }));
   b.addEventListener("click", () => {
     toggleOverview(D, false);
     toggleReview(D, true, (at, id) => goScene(D, at, id));
@@ -60,7 +65,7 @@ function reviewButton(D, count) {
 }
 
 /** ↑ ↓ (and ← →) move along the overview's buttons; true when the key was one of them. */
-function overviewKey(D, key, node) {
+export function overviewKey(D, key, node) {
   const moves = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
   if (!(key in moves)) return false;
   const buttons = [...D.els.overview.querySelectorAll("button")];
@@ -91,7 +96,7 @@ async function buildHandout(D) {
   await measured(D, win);
   const [at, step] = [D.at, D.step];
   const pages = [];
-  for (let k = 1; k <= D.header.scenes; k++) {
+  for (const k of sceneNumbers(D)) {
     D.at = k;
     renderScene(D, "last", false);
     await frames(win, FRAMES);
@@ -133,7 +138,7 @@ function handoutPage(D, k) {
 }
 
 /** The browser's print without the handout built (Ctrl+P): the scene on screen, as it is. */
-function handoutNow(D) {
+export function handoutNow(D) {
   if (!D.els.handout.childElementCount) D.els.handout.replaceChildren(handoutPage(D, D.at));
 }
 
@@ -143,5 +148,3 @@ async function printHandout(D) {
   await buildHandout(D);
   D.els.root.ownerDocument.defaultView.print();
 }
-
-return { buildHandout, handoutNow, overviewKey, printHandout, toggleOverview };

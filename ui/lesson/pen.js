@@ -5,23 +5,25 @@
    where it overlaps none already placed. Cells, grid lines, hatching and outlines are the view's
    (draw.js); colours and font stacks come in `theme` (the palette, header.colours). */
 
-const { axisLabels, boxesMeet, cellNumberPx, cellNumbers, gridLines, hatchFuture, inkOn, marks,
-  outline, paintGrid, publishText, rampIndex, sizeCanvas } = VIEW;
+import { inkOn, rampIndex } from "../explorer/colour.js";
+import { boxesMeet } from "../explorer/layout.js";
+import { axisLabels, cellNumberPx, cellNumbers, gridLines, hatchFuture, marks, outline, paintGrid,
+  publishText, sizeCanvas } from "../explorer/draw.js";
 
 /** A crisp canvas of css size w × h, cleared; the pen that draws on it. theme: ink (colours by
     name), stack and mono (font stacks), dpr, masked ([r, g, b] of a masked cell), scratch. */
-function penStart(canvas, w, h, theme) {
+export function penStart(canvas, w, h, theme) {
   const ctx = sizeCanvas(canvas, Math.max(1, w), Math.max(1, h), theme.dpr);
   return { canvas, ctx, w, h, theme, ink: theme.ink, fonts: new Set(), cellFonts: new Set(),
     boxes: [], map: null, rows: null }; // map, rows: the last map's geometry and row labels
 }
 
-function penFont(pen, px, weight = 400, mono = false) {
+export function penFont(pen, px, weight = 400, mono = false) {
   return `${weight} ${px}px ${mono ? pen.theme.mono : pen.theme.stack}`;
 }
 
 /** The box [x, y, w, h] text would take, without drawing it. */
-function penMeasure(pen, s, x, y, o) {
+export function penMeasure(pen, s, x, y, o) {
   const px = o.px;
   pen.ctx.font = penFont(pen, px, o.weight || 400, o.mono);
   const w = pen.ctx.measureText(s).width;
@@ -34,7 +36,7 @@ function penMeasure(pen, s, x, y, o) {
 }
 
 /** Draw one label; record its size and box (cell numbers are recorded apart, o.cell). */
-function penText(pen, s, x, y, o) {
+export function penText(pen, s, x, y, o) {
   const box = penMeasure(pen, s, x, y, o);
   const { ctx } = pen;
   ctx.fillStyle = o.colour || pen.ink.text;
@@ -50,7 +52,7 @@ function penText(pen, s, x, y, o) {
 }
 
 /** Draw a label only where it overlaps no label placed before; true when drawn. */
-function penTry(pen, s, x, y, o) {
+export function penTry(pen, s, x, y, o) {
   const box = penMeasure(pen, s, x, y, o);
   if (box[0] < -0.5 || box[0] + box[2] > pen.w + 0.5) return false;
   if (o.max && box[2] > o.max) return false; // wider than its place (a card): left out
@@ -61,11 +63,11 @@ function penTry(pen, s, x, y, o) {
 
 /** Publish what was drawn: the fonts and the label boxes (css px inside the canvas), and the
     cell size and labelled rows of the map drawn on it (penMap), if any. */
-function penDone(pen) {
+export function penDone(pen) {
   publishText(pen.canvas, [...pen.fonts], [...pen.cellFonts], pen.boxes, pen.map, pen.rows);
 }
 
-function penLine(pen, x0, y0, x1, y1, colour, width = 1, dash = null) {
+export function penLine(pen, x0, y0, x1, y1, colour, width = 1, dash = null) {
   const { ctx } = pen;
   ctx.save();
   ctx.strokeStyle = colour;
@@ -79,7 +81,7 @@ function penLine(pen, x0, y0, x1, y1, colour, width = 1, dash = null) {
 }
 
 /** An arrow from (x0, y0) to (x1, y1), its head at the end. */
-function penArrow(pen, x0, y0, x1, y1, colour, width = 2) {
+export function penArrow(pen, x0, y0, x1, y1, colour, width = 2) {
   const { ctx } = pen;
   const a = Math.atan2(y1 - y0, x1 - x0);
   const head = 6 + width * 2;
@@ -96,7 +98,7 @@ function penArrow(pen, x0, y0, x1, y1, colour, width = 2) {
 }
 
 /** The view's double outline (white inside black), visible on every colour of the ramps. */
-function penOutline(pen, x, y, w, h, width = 3) {
+export function penOutline(pen, x, y, w, h, width = 3) {
   pen.ctx.save();
   outline(pen.ctx, x, y, w, h, width, pen.ink);
   pen.ctx.restore();
@@ -104,7 +106,7 @@ function penOutline(pen, x, y, w, h, width = 3) {
 
 /** Cells of an r × c matrix in (x, y, w, h): colourAt(i, j) → [r, g, b], or null for a masked
     cell (the palette's masked colour). The view's paintGrid: one draw call. */
-function penCells(pen, x, y, w, h, rows, cols, colourAt) {
+export function penCells(pen, x, y, w, h, rows, cols, colourAt) {
   const masked = pen.theme.masked;
   paintGrid(pen.ctx, pen.theme.scratch, [x, y, w, h], rows, cols, (i, j, px, o) => {
     const c = colourAt(i, j) || masked;
@@ -115,7 +117,7 @@ function penCells(pen, x, y, w, h, rows, cols, colourAt) {
 }
 
 /** Colour of value v on a ramp (a lookup table from colour.js) between lo and hi. */
-function rampRgb(lut, v, lo, hi) {
+export function rampRgb(lut, v, lo, hi) {
   const k = rampIndex(v, lo, hi);
   return [lut[k * 3], lut[k * 3 + 1], lut[k * 3 + 2]];
 }
@@ -141,7 +143,7 @@ function penLines(pen, s, maxW, o) {
 }
 
 /** Wrapped text from (x, y) down; returns the height it took. */
-function penWrap(pen, s, x, y, maxW, o) {
+export function penWrap(pen, s, x, y, maxW, o) {
   const lines = penLines(pen, s, maxW, o);
   lines.forEach((ln, k) => penText(pen, ln, x, y + k * o.px * 1.25, { ...o, base: "top" }));
   return lines.length * o.px * 1.25;
@@ -152,7 +154,7 @@ function penWrap(pen, s, x, y, maxW, o) {
     grid lines, hatching, the labels (the focus row's and its column's always) and the marks.
     spec: rgb(i, j) → [r, g, b] or null (masked), labels, axes, keep (the focus row), fonts,
     causal, numbers ({text(i, j), widest, ink(i, j)} or null). Its words are the pen's. */
-function penMap(pen, g, spec) {
+export function penMap(pen, g, spec) {
   const { ctx } = pen;
   ctx.save();
   penCells(pen, g.left, g.top, g.side, g.side, g.n, g.n, spec.rgb);
@@ -172,16 +174,13 @@ function penMap(pen, g, spec) {
 }
 
 /** The view's hatching over a map's masked (future) cells, geometry g as penMap's. */
-function penHatch(pen, g) {
+export function penHatch(pen, g) {
   pen.ctx.save();
   hatchFuture(pen.ctx, g, pen.ink.hatch);
   pen.ctx.restore();
 }
 
 /** The ink (palette rule) for a number written on a cell of colour [r, g, b]. */
-function penInkOn(pen, rgb) {
+export function penInkOn(pen, rgb) {
   return inkOn(rgb[0], rgb[1], rgb[2], pen.theme.rule);
 }
-
-return { penArrow, penCells, penDone, penFont, penHatch, penInkOn, penLine, penMap, penMeasure,
-  penOutline, penStart, penText, penTry, penWrap, rampRgb };

@@ -7,12 +7,19 @@
    the tally comes from the projector ("class" messages) and the buttons send "action"s back; a
    sentence typed on the projector reaches the presenter through the projector's link. */
 
-const { applySentence, button, freshLocal, make, onMessage, openChannel, plainText, post,
-  sceneTitle, setFor, tx } = LESSON; // prettier-ignore
+import { button, make } from "./elements.js";
+import { sceneTitle, tx } from "./text.js";
+import { setFor } from "./numbers.js";
+import { freshLocal } from "./kit.js";
+import { plainText } from "./terms.js";
+import { onMessage, openChannel, post } from "./channel.js";
+import { applySentence } from "./frame.js";
+import { on } from "./events.js";
+import { sceneBeside } from "./order.js";
 
 // Static markup of the clock's buttons (no text from anyone): pause, go on, from zero.
 const ICON = (path) => '<svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18" ' +
-  `fill="currentColor">${path}</svg>`; // prettier-ignore
+  `fill="currentColor">${path}</svg>`;
 const PAUSE_ICON = ICON('<rect x="5" y="4" width="5" height="16"/><rect x="14" y="4" width="5" height="16"/>');
 const PLAY_ICON = ICON('<path d="M6 4l14 8-14 8z"/>');
 const RESET_ICON = ICON('<path d="M12 4a8 8 0 1 1-8 8h3a5 5 0 1 0 5-5v3L7 5.5 12 1z"/>');
@@ -22,7 +29,7 @@ const END_SURE_MS = 4000; // "end the class" asks for a second press within this
 
 /** The presenter window opens from the projector (S, the notes button): this page's link with
     presenter=1, in its own window (reveal.js's speaker view). False in the presenter itself. */
-function openPresenter(D) {
+export function openPresenter(D) {
   if (!D.header || D.header.window !== "deck") return false;
   const win = D.host.ownerDocument.defaultView;
   const url = new URL(win.location.href);
@@ -43,7 +50,7 @@ function openPresenter(D) {
 }
 
 /** The panel, built once when the header says this is the presenter window. */
-function buildPresenter(D) {
+export function buildPresenter(D) {
   if (D.pres || D.header.window !== "presenter") return;
   const doc = D.host.ownerDocument;
   const root = D.els.root;
@@ -68,7 +75,7 @@ function buildPresenter(D) {
   panel.append(clock, now, next, notes, tally, keys);
   root.append(panel);
   D.pres = Object.seal({ panel, clock, time, wall, pause, reset, now, next, notes, tally, keys,
-    endAsked: 0 }); // prettier-ignore
+    endAsked: 0 });
   D.clock.start = Date.now();
   D.clock.timer = doc.defaultView.setInterval(() => {
     tickClock(D);
@@ -99,8 +106,8 @@ function followSentence(D) {
   applySentence(D, sentence);
 }
 
-/** Fill the panel for where the deck is (after every scene or step change, and new words). */
-function fillPresenter(D) {
+/** Fill the panel for where the deck is (after every place change, and new words). */
+export function fillPresenter(D) {
   if (!D.pres) return;
   const { pres } = D;
   const doc = D.host.ownerDocument;
@@ -124,11 +131,14 @@ function fillPresenter(D) {
   fillClass(D);
 }
 
+on("placechanged", fillPresenter);
+
 /** The step after the one on screen: [scene, step], or [null, null] after the last. */
 function nextPlace(D) {
   const steps = D.scenes[D.at]?.steps || [];
   if (D.ctx && D.step < steps.length - 1) return [D.at, D.step + 1];
-  if (D.at < D.header.scenes) return [D.at + 1, 0];
+  const after = sceneBeside(D, D.at, 1);
+  if (after !== null) return [after, 0];
   return [null, null];
 }
 
@@ -161,7 +171,7 @@ function stepText(D, k, i, what) {
 function contextOf(D, k, scene) {
   const set = setFor(D, k);
   return { D, k, scene, steps: scene.steps, local: freshLocal(scene), set, part: set.lab,
-    tpart: set.trained }; // prettier-ignore
+    tpart: set.trained };
 }
 
 /** This scene's notes (header.notes: [["p" | "li", text], …] per scene), or why there are none. */
@@ -285,7 +295,7 @@ function tallyRows(D, doc, state, q) {
   const sum = choices.reduce((a, id) => a + (Number(counts[id]) || 0), 0);
   const total = Number.isFinite(Number(tally?.total)) ? Number(tally.total) : sum;
   const head = make(doc, "p", "p-answered", { "data-testid": "presenter-answered" },
-    tx(D, "presenter.answered", { n: total })); // prettier-ignore
+    tx(D, "presenter.answered", { n: total }));
   const shown = state.tally_visible ? "presenter.tally_shown" : "presenter.tally_hidden";
   head.append(" · ", make(doc, "span", "p-shown", {}, tx(D, shown)));
   const out = [head];
@@ -318,7 +328,7 @@ function classButtons(D, doc, state) {
   const shown = !!state.tally_visible;
   const tally = button(doc, "", "presenter-tally-toggle",
     tx(D, shown ? "presenter.tally_hide" : "presenter.tally_show"),
-    act(shown ? "tally_hide" : "tally_show")); // prettier-ignore
+    act(shown ? "tally_hide" : "tally_show"));
   const reset = button(doc, "", "presenter-question-reset", tx(D, "presenter.reset"), act("reset"));
   const end = button(doc, "", "presenter-end", tx(D, "presenter.end_class"), () => {
     const now = Date.now();
@@ -336,14 +346,12 @@ function classButtons(D, doc, state) {
 }
 
 /** The deck is gone: stop the clock. */
-function stopPresenter(D) {
+export function stopPresenter(D) {
   if (D.clock.timer) D.host.ownerDocument.defaultView.clearInterval(D.clock.timer);
   D.clock.timer = 0;
 }
 
 /** A window that opens says hello: the projector answers with where it is (channel.js). */
-function greet(D) {
+export function greet(D) {
   if (openChannel(D)) post(D, { kind: "hello" });
 }
-
-return { buildPresenter, fillPresenter, greet, openPresenter, stopPresenter };

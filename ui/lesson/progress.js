@@ -3,7 +3,9 @@
    lands; and the questions answered wrong, which come back at the end in the review
    (lesson-review: after the last step, and from the overview). */
 
-const { make, sceneTitle, tx } = LESSON;
+import { make } from "./elements.js";
+import { sceneTitle, tx } from "./text.js";
+import { on } from "./events.js";
 
 const STORE = "attention-lab.lesson"; // localStorage key: {v, at, step, wrong: {id: {at, step, q}}}
 
@@ -32,16 +34,18 @@ function saveProgress(D) {
   writeStore(D, { at: D.at, step: D.step });
 }
 
+on("placechanged", saveProgress);
+
 /** Where a visit whose link names no scene starts: [scene, step] last shown, or null. */
-function lastPlace(D) {
+export function lastPlace(D) {
   const got = readStore(D);
-  if (!got || !Number.isInteger(got.at) || got.at < 1 || got.at > D.header.scenes) return null;
+  if (!got || typeof got.at !== "number" || !D.scenes[got.at]) return null; // a scene's number
   return [got.at, Number.isInteger(got.step) ? got.step : 0];
 }
 
 /** A judged answer: a wrong one joins the review (with its question's words), a right one
     leaves it. */
-function markAnswer(D, S, at, id, right) {
+export function markAnswer(D, S, at, id, right) {
   if (right === null) return;
   const wrong = { ...(readStore(D)?.wrong || {}) };
   if (right) delete wrong[id];
@@ -49,7 +53,7 @@ function markAnswer(D, S, at, id, right) {
   writeStore(D, { wrong });
 }
 
-function wrongOnes(D) {
+export function wrongOnes(D) {
   return Object.entries(readStore(D)?.wrong || {});
 }
 
@@ -76,7 +80,7 @@ function reviewList(D, go) {
 }
 
 /** Show or hide the review; go(scene, stepId) is how its buttons go back to a question. */
-function toggleReview(D, show, go) {
+export function toggleReview(D, show, go) {
   const box = D.els.review;
   box.hidden = !show;
   if (!show) return;
@@ -88,5 +92,3 @@ function toggleReview(D, show, go) {
   box.replaceChildren(title, ...reviewList(D, go), close);
   box.querySelector("button").focus({ preventScroll: true });
 }
-
-return { lastPlace, markAnswer, saveProgress, toggleReview, wrongOnes };

@@ -6,17 +6,24 @@
    its steps and asks qkStep(S, part).draw(step) first in its draw: true when it drew one of
    them (the scene's other figures put aside: cellstep.js asideFigure), false otherwise. */
 
-const { drawQkHead, headColour, qkPlane } = VIEW;
-const { arr, asideFigure, fillSide, focusIn, headPicker, make, pickHead, quoteTok, rankRow, roomOf,
-  setLocal, tx, wReadout } = LESSON;
+import { headColour } from "../explorer/colour.js";
+import { drawQkHead, qkPlane } from "../explorer/qk.js";
+import { rankRow } from "./arith.js";
+import { make } from "./elements.js";
+import { tx } from "./text.js";
+import { arr, focusIn } from "./numbers.js";
+import { roomOf } from "./room.js";
+import { pickHead } from "./kit.js";
+import { fillSide, headPicker, quoteTok, setLocal, wReadout } from "./widgets.js";
+import { asideFigure } from "./cellstep.js";
 
-const QK_STEPS = [
+export const QK_STEPS = [
   { id: "qk0", label: "lesson.s6.step_qk0", caption: "lesson.s6.cap.qk0", set: { when: "before" } },
   { id: "qk", label: "lesson.s6.step_qk", caption: "lesson.s6.cap.qk", set: { when: "after" } },
 ];
 
 /** The steps' figure in scene S for the trained part `part` (its q, k and step 0's q0, k0). */
-function qkStep(S, part) {
+export function qkStep(S, part) {
   let box = null;
   return {
     draw(step) {
@@ -63,5 +70,3 @@ function drawQkStep(S, part, box, early) {
   readout.textContent = `${tx(D, "lesson.s6.qk_near", { q: said[f] })} ${order
     .map((j) => `${said[j]} ${(x[j] * plane.qnorm).toFixed(1)}`).join(" · ")}`;
 }
-
-return { QK_STEPS, qkStep };

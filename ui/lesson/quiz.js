@@ -3,7 +3,9 @@
    choice's its own ("sharp"); D.answers holds the choice id picked per question. No spoilers:
    a scene's takeaway shows only once every question of the scene is revealed (takeShown). */
 
-const { button, make, speak, tx } = LESSON;
+import { button, make, speak } from "./elements.js";
+import { tx } from "./text.js";
+import { classAsks } from "./class_phone.js";
 
 /** The id of the question asked at step i of the scene on screen ("s05.ask"). */
 function quizId(S, i) {
@@ -12,7 +14,7 @@ function quizId(S, i) {
 
 /** The question this step asks or reveals: {at, quiz, id, open} (open: it is asked here), or
     null. */
-function quizOf(S, step) {
+export function quizOf(S, step) {
   for (const at of [step, step - 1]) {
     const quiz = S.steps[at]?.quiz;
     if (quiz) return { at, quiz, id: quizId(S, at), open: at === step };
@@ -27,7 +29,7 @@ function takeShown(S, step) {
 
 /** The takeaway at this step: the scene's `take` once every question is revealed, before that
     its `takeBefore` (words that state no answer) or nothing. */
-function takeText(S, step) {
+export function takeText(S, step) {
   const scene = S.scene;
   if (takeShown(S, step)) return scene.take(S);
   return scene.takeBefore ? scene.takeBefore(S) : "";
@@ -35,7 +37,7 @@ function takeText(S, step) {
 
 /** Draw the quiz box of this step: on a question step its choices and a reveal button, on its
     reveal step the answer and why. on.choose(choiceId) and on.reveal() are the stage's. */
-function renderQuiz(D, S, step, on) {
+export function renderQuiz(D, S, step, on) {
   const box = S.quizBox;
   const found = quizOf(S, step);
   if (!found) {
@@ -48,7 +50,7 @@ function renderQuiz(D, S, step, on) {
   const doc = D.els.root.ownerDocument;
   const choices = quiz.choices(S);
   // A phone in a class (class.js): its answer is the class's, open until the teacher reveals.
-  const K = D.klass?.asks(D, id) ? D.klass : null;
+  const K = classAsks(D, id) ? D.klass : null;
   const chosen = (K ? K.mine[id] : D.answers[id]) ?? null;
   const open = K ? found.open && !K.state.revealed : found.open && chosen === null;
   const q = make(doc, "p", "question", { id: "lesson-question" });
@@ -97,7 +99,7 @@ function verdict(D, quiz, choices, chosen) {
 
 /** A student's answer to the question at or before this step: kept (D.answers) and judged;
     whether it was right (null: the question has no right answer). */
-function keepAnswer(D, S, step, choiceId) {
+export function keepAnswer(D, S, step, choiceId) {
   const found = quizOf(S, step);
   if (!found) return null;
   D.answers[found.id] = choiceId;
@@ -107,9 +109,7 @@ function keepAnswer(D, S, step, choiceId) {
 }
 
 /** Say the verdict on screen in the live region. */
-function sayVerdict(D, S) {
+export function sayVerdict(D, S) {
   const said = S.quizBox.querySelector(".verdict");
   if (said) speak(D.els.live, said.textContent);
 }
-
-return { keepAnswer, quizId, quizOf, renderQuiz, sayVerdict, takeShown, takeText };

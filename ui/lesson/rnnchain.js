@@ -4,16 +4,17 @@
    the sentence written across; chainDown beside the sentence as a column (a phone, a long
    sentence). scenes/s01.js calls them, and chainHops for its takeaway. */
 
-const { penArrow, penText, penWrap, tx } = LESSON;
+import { penArrow, penText, penWrap } from "./pen.js";
+import { tx } from "./text.js";
 
 /** How many words lie between the pronoun and the word its head picks: an RNN's hops. */
-function chainHops(quiz) {
+export function chainHops(quiz) {
   return quiz.top === null ? 0 : Math.abs(quiz.query - quiz.top);
 }
 
 /** The RNN's chain under the words: one state per word, passed along one step at a time; the
     path from the answer to the pronoun lights up hop by hop; attention's one hop beside it. */
-function chainAcross(S, pen, x, colW, y0, p, base) {
+export function chainAcross(S, pen, x, colW, y0, p, base) {
   const quiz = S.tpart.quiz;
   const n = S.tpart.n;
   const r = Math.max(4, Math.min(colW * 0.32, base * 0.7));
@@ -60,7 +61,7 @@ function chainAcross(S, pen, x, colW, y0, p, base) {
 
 /** The RNN's chain down the column: a state per word, passed down one row at a time, the path
     from the answer to the pronoun lit hop by hop; attention's one hop as an arc at its left. */
-function chainDown(S, pen, o) {
+export function chainDown(S, pen, o) {
   const { cx, r, y, rowH, p, base } = o;
   const quiz = S.tpart.quiz;
   const n = S.tpart.n;
@@ -95,5 +96,3 @@ function chainDown(S, pen, o) {
   const text = tx(S.D, "lesson.s1.hops", { k, q: part.tokens[quiz.query].t, hops: chainHops(quiz) });
   penWrap(pen, text, 0, o.bottom + base * 0.4, pen.w, { px: base, weight: 600 });
 }
-
-return { chainAcross, chainDown, chainHops };

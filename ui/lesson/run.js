@@ -1,17 +1,49 @@
-/* The deck's life in Streamlit: decode the payload (header JSON + float32 arrays), keep the
-   arrays by digest (a rerun that changes nothing sends none), start on the link's scene and
-   step, and redraw only what changed. */
+/* The deck's entry (`make js` bundles it with everything it imports into ui/lesson/dist/deck.js,
+   which ui/lesson/deck.py sends) and its life in Streamlit: decode the payload (header JSON +
+   float32 arrays), keep the arrays by digest (a rerun that changes nothing sends none), start on
+   the link's scene and step, and redraw only what changed.
+   What Python decides reaches the deck in its data, never in the bundle: the key map
+   (header.key_map, from ui/lesson/deck.py KEY_MAP, its one owner, which README's key table is
+   tested against), the page's <html lang> (header.html_lang, from ui.text.LANGUAGES), the
+   words, the palette. So the bundle is the same for every language and setting, built once and
+   committed, and a Python change never leaves it stale; only the stylesheets are in it (text,
+   imported below), as they are the code's own.
+   Frame (not a scene's): the overview (O, Esc), the glossary (G; "?" on touch), the handout
+   (print), progress and the review (progress.js), the link (link.js).
+   The teacher's windows (not a scene's): S opens the presenter window (presenter.js,
+   /lesson?presenter=1: the notes, which no other window receives; the next step; the clock; the
+   class's tally); every window but a joined phone's opens channel.js's BroadcastChannel, and
+   each place change posts a goto (channel.js sharePlace, events.js), which the other
+   window follows (run.js pairWindows → stage.js goPlace). D's fields for them: winId, channel,
+   heard, shared, followed, pres, clock, classState (newDeck). */
 
-const { floatsOf, hexRgb, paintRamp, readPayload, STYLESHEET } = VIEW;
-const { applySentence, bindKeys, buildPresenter, classHeader, closeChannel, deckSkeleton,
-  fillPresenter, frameTexts, goPlace, goScene, greet, handoutNow, lastPlace, layoutDeck,
-  LESSON_CSS, lookOfDeck, onMessage, openPresenter, placeOf, post, renderScene, sceneList,
-  scheduleLayout, showNotices, startClassroom, stopAnimation, stopClassroom, stopPresenter,
-  toggleEditor, toggleFull, toggleGlossary, toggleHelp, toggleOverview, writeLink } = LESSON;
+import STYLESHEET from "../explorer/explorer.css";
+import LESSON_FRAME_CSS from "./lesson.css";
+import LESSON_PARTS_CSS from "./lesson_parts.css";
+import LESSON_PHONE_CSS from "./lesson_phone.css";
+import PRESENTER_CSS from "./presenter.css";
+import CLASS_CSS from "./class.css";
+import { hexRgb, paintRamp } from "../explorer/colour.js";
+import { floatsOf, readPayload } from "../explorer/payload.js";
+import { stopAnimation } from "./animate.js";
+import { sceneList } from "./order.js";
+import { toggleGlossary } from "./terms.js";
+import { closeChannel, onMessage, placeOf, post } from "./channel.js";
+import { applySentence, deckSkeleton, frameTexts, showNotices, toggleEditor, toggleFull,
+  toggleHelp } from "./frame.js";
+import { lastPlace } from "./progress.js";
+import { buildPresenter, fillPresenter, greet, openPresenter, stopPresenter } from "./presenter.js";
+import { goPlace, goScene, layoutDeck, renderScene, scheduleLayout } from "./stage.js";
+import { linkStep, writeLink } from "./link.js";
+import { handoutNow, toggleOverview } from "./overview.js";
+import { classHeader, startClassroom, stopClassroom } from "./class.js";
+import { bindKeys } from "./keys.js";
+import SCENE_FILES from "glob:./scenes/*.js"; // { "s01.js": its module, … } in name order
 
-// The deck's scenes by number: scenes/sNN.js each add theirs (kit.js addScene), in the order
-// registry.js lists them; ui/lesson/data.py SCENES counts the same files.
-const SCENES = sceneList();
+// The deck's stylesheet, in the cascade's order: the frame, the parts (controls, quiz, maps,
+// overlays), the phone and paper, the presenter window, the live class's bar and tally.
+const LESSON_CSS = [LESSON_FRAME_CSS, LESSON_PARTS_CSS, LESSON_PHONE_CSS, PRESENTER_CSS,
+  CLASS_CSS].join("");
 
 const ARRAYS = new Map(); // digest → Map(name → Float32Array), a few sentences back
 const KEEP_SETS = 6;
@@ -46,7 +78,7 @@ function newDeck(host, style) {
     host,
     style, // the deck's stylesheet in the page
     els: deckSkeleton(host),
-    scenes: SCENES,
+    scenes: {}, // number → scene (order.js sceneList): the numbers come with the first header
     header: null,
     arrays: null,
     theme: null, // what the lesson draws with (themeOf)
@@ -186,7 +218,8 @@ function themeOf(D, header) {
 /** A new payload: the numbers and words. The scene and the step are the deck's own (a
     presenter's keys are never undone by a late rerun), taken from the link (header.at,
     header.step) only when the deck starts; the link is written again after every payload
-    (Streamlit may have rewritten the address). Redraw only when what the scene shows changed. */
+    (Streamlit may have rewritten the address). Redraw only when what the scene shows changed
+    (a redraw is a place change: its listeners run, events.js). */
 function applyHeaderDeck(D, header, arrays) {
   if (arrays) keepArrays(header.digest, arrays);
   const known = ARRAYS.get(header.digest);
@@ -198,6 +231,7 @@ function applyHeaderDeck(D, header, arrays) {
   const langChanged = D.header && D.header.lang !== header.lang;
   D.header = header;
   D.arrays = known;
+  if (first) D.scenes = sceneList(SCENE_FILES, header.numbers); // each scene's own number
   if (first || langChanged) themeOf(D, header);
   const place = first && !header.linked ? lastPlace(D) : null; // a link without a scene: back
   if (first) {
@@ -218,13 +252,6 @@ function applyHeaderDeck(D, header, arrays) {
   renderScene(D, first ? (place ? place[1] : linkStep(header.step)) : D.step, !first);
   if (first) D.els.root.dataset.ready = "1";
   if (first) startClassroom(D); // make, lead or join a class as the link says (class.js)
-}
-
-/** The link's step= as the stage reads it: "2" (as shown, 1-based) → 1; an id ("reveal") as
-    it is; none → 0. */
-function linkStep(raw) {
-  if (raw === null || raw === undefined || raw === "") return 0;
-  return /^\d+$/.test(raw) ? Number(raw) - 1 : raw;
 }
 
 /** One call of the deck component (Streamlit calls it again with each new payload). */
@@ -258,4 +285,12 @@ globalThis.__attentionLesson = { run: runLesson };
 globalThis.__attentionLessonQueue = [];
 for (const component of lessonWaiting.splice(0)) runLesson(component);
 
-return {};
+/** What the scene on screen depends on from Python besides the viewport (its own settings are
+    the scene's): equal looks draw equal pixels. */
+function lookOfDeck(D) {
+  const h = D.header;
+  return JSON.stringify([h.digest, h.lang, h.sets, h.order, h.blocks]);
+}
+
+/** The code component's own call: nothing (this module's work is done when it runs, above). */
+export default function () {}

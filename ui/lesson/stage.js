@@ -1,12 +1,26 @@
 /* The scene on screen: entering it (its own settings fresh: S.local), its steps (objects with an
-   id, a label and a caption; answered in the browser, never a rerun), the link that names them
-   (?at=N&step=K, history.replaceState), the example for a sentence it cannot use, and its layout
-   in the room. Predict-then-reveal is quiz.js's; the scene API is registry.js's header. */
+   id, a label and a caption; answered in the browser, never a rerun), the example for a sentence
+   it cannot use, and its layout in the room. Each move emits one "placechanged" (events.js),
+   which the link, the progress, the other window, the presenter and the class take; a redraw
+   for a resize emits none. Predict-then-reveal is quiz.js's; the scene API is kit.js's header. */
 
-const { button, closeTerm, deepActive, figureBox, fillPresenter, followingPlace, freshLocal,
-  keepAnswer, make, markAnswer, needOf, quizOf, renderQuiz, richText, roomOf, saveProgress,
-  sayVerdict, sceneTitle, setFor, sharePlace, showNotices, SIDE_FRACTION, speak, stopAnimation,
-  takeText, toggleReview, tx, whereText, wrongOnes } = LESSON;
+import { button, deepActive, make, speak } from "./elements.js";
+import { sceneTitle, tx } from "./text.js";
+import { setFor } from "./numbers.js";
+import { figureBox, roomOf } from "./room.js";
+import { stopAnimation } from "./animate.js";
+import { freshLocal } from "./kit.js";
+import { closeTerm, richText } from "./terms.js";
+import { followingPlace } from "./channel.js";
+import { showNotices, whereText } from "./frame.js";
+import { keepAnswer, quizOf, renderQuiz, sayVerdict, takeText } from "./quiz.js";
+import { markAnswer, toggleReview, wrongOnes } from "./progress.js";
+import { classAsks, classHolds } from "./class_phone.js";
+import { classAnswer } from "./class_answer.js";
+import { emit } from "./events.js";
+import { sceneAt, sceneBeside } from "./order.js";
+
+const SIDE_FRACTION = 0.29; // the side panel's share of the width, unless a scene says
 
 /** A string of the scene: a key of its text table (filled with the scene's words), or a
     function of S for one that depends on more. */
@@ -25,22 +39,22 @@ function stepCount(D) {
 
 /** The next step, the next scene; after the last one, the review of the questions answered
     wrong (if any). */
-function stepNext(D) {
-  if (D.klass?.holds(D)) return; // a phone in a class: the teacher's next step, not its own
+export function stepNext(D) {
+  if (classHolds(D)) return; // a phone in a class: the teacher's next step, not its own
   if (D.step < stepCount(D) - 1) setStep(D, D.step + 1);
-  else if (D.at < D.header.scenes) goScene(D, D.at + 1, 0);
+  else if (sceneBeside(D, D.at, 1) !== null) goScene(D, sceneBeside(D, D.at, 1), 0);
   else if (wrongOnes(D).length) toggleReview(D, true, (at, id) => goScene(D, at, id));
 }
 
-function stepBack(D) {
+export function stepBack(D) {
   if (D.step > 0) setStep(D, D.step - 1);
-  else if (D.at > 1) goScene(D, D.at - 1, "last");
+  else if (sceneBeside(D, D.at, -1) !== null) goScene(D, sceneBeside(D, D.at, -1), "last");
 }
 
 /** Scene k at `step` (a number, "last", or a step's id): its settings fresh, its questions
     asked again; announced, the title focused, the link written. */
-function goScene(D, k, step) {
-  const at = Math.min(Math.max(1, k | 0), D.header.scenes);
+export function goScene(D, k, step) {
+  const at = sceneAt(D, k);
   if (at === D.at && step === D.step && D.inst) return;
   if (at !== D.at) D.notices = D.notices.filter((n) => !D.header.notices.includes(n));
   D.at = at;
@@ -63,6 +77,7 @@ function setStep(D, i) {
   stopAnimation(D);
   if (S) applySet(S, i);
   drawScene(D, i, from);
+  emit(D, "placechanged");
   if (S) {
     const name = stepLabels(S)[i];
     speak(D.els.live, tx(D, "lesson.live_step", { i: i + 1, n: S.steps.length, name }));
@@ -70,14 +85,14 @@ function setStep(D, i) {
 }
 
 /** Move the scene on screen to its step `id` (a control that is a step, e.g. §4's ▶). */
-function goStep(S, id) {
+export function goStep(S, id) {
   const i = S.steps.findIndex((s) => s.id === id);
   if (i >= 0 && S.D.ctx === S && i !== S.D.step) setStep(S.D, i);
 }
 
 /** Where another of the teacher's windows went (a "goto" on the channel: scene and step by id):
     the same scene steps there, another scene is entered there. False for an unknown scene. */
-function goPlace(D, sceneId, stepId) {
+export function goPlace(D, sceneId, stepId) {
   const found = Object.entries(D.scenes).find(([, scene]) => scene.id === sceneId);
   if (!found || !D.header) return false;
   const k = Number(found[0]);
@@ -116,7 +131,7 @@ function stepIndex(steps, step) {
 /** Build scene D.at from scratch at `step`: a new scene (keep false: its settings fresh), or the
     same one for new numbers or words (keep: its settings as they were). The control that had
     the keyboard (data-key) gets it back. */
-function renderScene(D, step, keep = true) {
+export function renderScene(D, step, keep = true) {
   const active = deepActive(D.els.root.ownerDocument);
   const held = active && D.els.scene.contains(active) ? active.dataset.key : null;
   closeTerm(D, false);
@@ -134,7 +149,7 @@ function renderScene(D, step, keep = true) {
   // its mount's closure or in S.local (its settings), never on S.
   D.ctx = Object.seal({ D, k, scene, steps: scene.steps, local: D.local, set, part: set.lab,
     tpart: set.trained, doc: parts.doc, figure: parts.figure, side: parts.controls,
-    quizBox: parts.quiz, box: null }); // prettier-ignore
+    quizBox: parts.quiz, box: null });
   if (D.example[k]) exampleNote(D, parts.side);
   parts.title.textContent = sceneText(D.ctx, scene.title);
   D.ctx.box = figureBox(D);
@@ -142,6 +157,7 @@ function renderScene(D, step, keep = true) {
   D.step = stepIndex(scene.steps, step);
   if (!keep) applySet(D.ctx, D.step);
   drawScene(D, D.step, null);
+  emit(D, "placechanged");
   if (held) D.els.scene.querySelector(`[data-key="${held}"]`)?.focus();
 }
 
@@ -196,7 +212,7 @@ function needPanel(D, need, { title, figure, take }) {
   D.step = 0;
   Object.assign(D.els.scene.dataset, { step: "0", stepId: "" });
   updateNav(D, [""]);
-  writeLink(D);
+  emit(D, "placechanged");
 }
 
 function exampleNote(D, side) {
@@ -233,14 +249,14 @@ function updateNav(D, names) {
   const i = D.step;
   label.textContent = names[0] ? tx(D, "lesson.step", { i: i + 1, n: names.length }) : "";
   D.els.scene.querySelector(".stepname").textContent = names[i] || "";
-  D.els.scene.querySelector('[data-testid="lesson-prev"]').disabled = D.at === 1 && i === 0;
-  D.els.scene.querySelector('[data-testid="lesson-next"]').disabled =
-    D.at === D.header.scenes && i === names.length - 1;
+  const [first, last] = [sceneBeside(D, D.at, -1) === null, sceneBeside(D, D.at, 1) === null];
+  D.els.scene.querySelector('[data-testid="lesson-prev"]').disabled = first && i === 0;
+  D.els.scene.querySelector('[data-testid="lesson-next"]').disabled = last && i === names.length - 1;
 }
 
 /** Draw the scene's step (animated from `from` when it is a neighbour) and its words; the words
     first, so the figure is measured in the room they leave. */
-function drawScene(D, step, from) {
+export function drawScene(D, step, from) {
   const S = D.ctx;
   if (!D.inst || !S) return;
   const step0 = S.steps[step];
@@ -256,7 +272,6 @@ function drawScene(D, step, from) {
   S.box = figureBox(D);
   D.inst.draw(step, from);
   if (quizOf(S, step)) renderQuiz(D, S, step, on); // the scene's draw may have changed its answer
-  writeLink(D);
 }
 
 /** What the quiz's buttons do: an answer is kept and judged and, at the question, revealed
@@ -266,7 +281,10 @@ function quizHandlers(D) {
     choose: (id) => {
       const S = D.ctx;
       const found = quizOf(S, D.step);
-      if (D.klass?.asks(D, found.id)) return D.klass.answer(D, found.id, id); // to the class
+      if (classAsks(D, found.id)) {
+        classAnswer(D, found.id, id); // to the class (class_answer.js)
+        return drawScene(D, D.step, D.step); // the choice shown as this phone's
+      }
       markAnswer(D, S, found.at, found.id, keepAnswer(D, S, D.step, id));
       if (found.open) setStep(D, D.step + 1);
       else renderQuiz(D, S, D.step, quizHandlers(D));
@@ -276,20 +294,7 @@ function quizHandlers(D) {
   };
 }
 
-/** ?at=N&step=K in the address bar (K as shown: 1-based), without a rerun; every other
-    parameter as it is. */
-function writeLink(D) {
-  const win = D.els.root.ownerDocument.defaultView;
-  const url = new URL(win.location.href);
-  url.searchParams.set("at", String(D.at));
-  url.searchParams.set("step", String(D.step + 1));
-  if (url.href !== win.location.href) win.history.replaceState(win.history.state, "", url.href);
-  saveProgress(D);
-  if (sharePlace(D)) fillPresenter(D); // the teacher's other window follows (channel.js)
-  D.klass?.moved(D); // the class's follow (class.js): the teacher posts it, a phone looks back
-}
-
-function scheduleLayout(D) {
+export function scheduleLayout(D) {
   if (D.frame || !D.header) return;
   D.frame = requestAnimationFrame(() => {
     D.frame = 0;
@@ -297,7 +302,7 @@ function scheduleLayout(D) {
   });
 }
 
-function layoutDeck(D) {
+export function layoutDeck(D) {
   const { els } = D;
   const room = roomOf(D);
   const root = els.root;
@@ -317,5 +322,7 @@ function layoutDeck(D) {
   if (D.inst) drawScene(D, D.step, D.step);
 }
 
-return { drawScene, goPlace, goScene, goStep, layoutDeck, renderScene, scheduleLayout, stepBack, stepNext,
-  writeLink };
+/** Why scene k cannot show this sentence: a text key ("" = it can; Python's scene_needs). */
+function needOf(D, k) {
+  return D.header.sets.user.needs[String(k)] || "";
+}

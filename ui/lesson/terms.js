@@ -4,7 +4,8 @@
    example on screen when the scene gives its values. The glossary page (lesson-glossary) lists
    every term: G, the frame's button, or "?" on a touch screen. */
 
-const { make, tx } = LESSON;
+import { make } from "./elements.js";
+import { tx } from "./text.js";
 
 const TERM = /\[\[([a-z][a-z0-9_]*)(?:\|([^\]]+))?\]\]/g;
 
@@ -15,7 +16,7 @@ function glossaryOf(D) {
 
 /** Text with [[term]] markup as nodes: plain text, and a lesson-term button per marked term
     (an unknown slug is left as its words). */
-function richText(D, text) {
+export function richText(D, text) {
   const doc = D.els.root.ownerDocument;
   const known = glossaryOf(D);
   const out = [];
@@ -32,7 +33,7 @@ function richText(D, text) {
 }
 
 /** The text a reader sees of marked-up text (the terms' words, no brackets). */
-function plainText(D, text) {
+export function plainText(D, text) {
   const known = glossaryOf(D);
   return text.replace(TERM, (_, slug, words) => words || known.get(slug)?.term || slug);
 }
@@ -45,7 +46,7 @@ function termButton(D, slug, words) {
     "data-term": slug,
     "aria-haspopup": "dialog",
     "aria-expanded": "false",
-  }, words); // prettier-ignore
+  }, words);
   b.addEventListener("click", () => toggleTerm(D, b));
   return b;
 }
@@ -108,7 +109,7 @@ function placePop(D, pop, b) {
 }
 
 /** Close the term's popover (if open); `back`: the focus returns to the term. Whether it was. */
-function closeTerm(D, back) {
+export function closeTerm(D, back) {
   const pop = D.els.termPop;
   if (pop.hidden) return false;
   pop.hidden = true;
@@ -139,7 +140,7 @@ function fillGlossary(D) {
   box.replaceChildren(title, list, close);
 }
 
-function toggleGlossary(D, show = D.els.glossary.hidden) {
+export function toggleGlossary(D, show = D.els.glossary.hidden) {
   D.els.glossary.hidden = !show;
   if (!show) return;
   closeTerm(D, false);
@@ -147,5 +148,3 @@ function toggleGlossary(D, show = D.els.glossary.hidden) {
   D.els.glossary.scrollTop = 0;
   D.els.glossary.querySelector("button").focus({ preventScroll: true });
 }
-
-return { closeTerm, plainText, richText, toggleGlossary, toggleTerm };

@@ -5,23 +5,29 @@
    once (header.view_text, header.colours); its numbers are the part's arrays. bigMap shows one
    head large beside a small overview of every head (readable from the back of a room). */
 
-const { createView } = VIEW;
-const { focusIn, labelChars, labelsOf, make, penCells, penDone, penHatch, penStart, rampRgb,
-  roomOf, setLocal, tx } = LESSON;
+import { createView } from "../explorer/view.js";
+import { penCells, penDone, penHatch, penStart, rampRgb } from "./pen.js";
+import { make } from "./elements.js";
+import { tx } from "./text.js";
+import { focusIn } from "./numbers.js";
+import { labelChars, labelsOf } from "./labels.js";
+import { roomOf } from "./room.js";
+import { setLocal } from "./widgets.js";
 
-const NO_JOB = { label: "", rel: "", clear: false, relation: "" };
+export const NO_JOB = { label: "", rel: "", clear: false, relation: "" };
 
 /** The view's header for `part`. o: digest (what the numbers are), box (the map's room, for
     its labels' glosses; default the figure's), h (maps in the array, default the part's), values ("scores": raw Q·Kᵀ the view divides, masks and softmaxes; "weights":
     the weights themselves), jobs (per head: {label} for its caption), state, numbers. */
-function viewHeader(S, part, o) {
+export function viewHeader(S, part, o) {
   const D = S.D;
   const h = o.h ?? part.h;
   const jobs = o.jobs || Array.from({ length: h }, () => NO_JOB);
   const colours = D.header.colours;
   const header = {
     v: 1, digest: `${D.header.digest}|${o.digest}`, scores: true, n: part.n, h, d_k: part.d_k,
-    tokens: part.tokens, jobs, source: part.source, lang: D.header.lang, classroom: true,
+    tokens: part.tokens, jobs, source: part.source, lang: D.header.lang,
+    html_lang: D.header.html_lang, classroom: true,
     numbers: !!o.numbers, shared: true, state: { scale: true, causal: false, tau: null, head: 0,
       focus: focusIn(S, part), ...o.state }, ack: 0, decided: D.header.decided,
     text: D.header.view_text, // the deck's font (Latin first in English), labels cut for length
@@ -34,7 +40,7 @@ function viewHeader(S, part, o) {
 
 /** A view in `host` showing `heads` (indices into the array it will get), the focus row of
     `part`; a click on a row makes that word the lesson's focus. Call .show(header, array). */
-function sceneView(S, host, part, heads) {
+export function sceneView(S, host, part, heads) {
   const D = S.D;
   const room = roomOf(D);
   const view = createView(host, {
@@ -66,7 +72,7 @@ const PHONE_MAP_MIN = 260; // css px: a phone's map at least this tall, or the o
     at 1024 × 680. Call .show(o, box): o = { head, values (h × n × n), kind ("scores": raw Q·Kᵀ
     the view divides and masks; "weights"), digest, jobs (per head: {label}), state (the view's:
     scale, causal), weights(k) (head k's n × n weights for its thumbnail), onPick(k) }. */
-function bigMap(S, host, part) {
+export function bigMap(S, host, part) {
   const doc = S.doc;
   const wrap = make(doc, "div", "bigmap");
   const main = make(doc, "div", "bigmap-main");
@@ -96,7 +102,7 @@ function bigMap(S, host, part) {
       const aside = phone ? 0 : t.width + 16;
       const room = { w: box.w - aside, h: phone ? box.h - t.height - 12 : box.h };
       const header = viewHeader(S, part, { digest: o.digest, jobs: o.jobs, values: o.kind,
-        state: { ...o.state, head: o.head }, numbers: o.numbers, box: room }); // prettier-ignore
+        state: { ...o.state, head: o.head }, numbers: o.numbers, box: room });
       big.view.fit(room.w, room.h);
       big.view.show(header, o.values);
     },
@@ -148,5 +154,3 @@ function drawThumbs(S, over, thumbs, part, o, t) {
     penDone(pen);
   });
 }
-
-return { bigMap, NO_JOB, sceneView, viewHeader };

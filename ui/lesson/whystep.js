@@ -5,14 +5,19 @@
    scenes/s05.js draws them with paintWhy(S, canvas, readout) and paintGrad(S, canvas, readout,
    i, head), i and head its question's row and head. */
 
-const { askBlock, labelsOf, pctText, penCells, penDone, penInkOn, penMeasure, penText, penTry,
-  penWrap, rampRgb, roomOf, scenePen, tx, weightsOf } = LESSON;
+import { penCells, penDone, penInkOn, penMeasure, penText, penTry, penWrap,
+  rampRgb } from "./pen.js";
+import { tx } from "./text.js";
+import { weightsOf } from "./numbers.js";
+import { labelsOf } from "./labels.js";
+import { roomOf, scenePen } from "./room.js";
+import { askBlock, pctText } from "./widgets.js";
 
 const SUBSCRIPT = "₀₁₂₃₄₅₆₇₈₉";
 
 /** §5's variance block, or null while the server measures it (asked for once): then the canvas
     says so, in its middle and its label, and the readout is empty. drawn: scenePen's answer. */
-function varianceOr(drawn, canvas, readout) {
+export function varianceOr(drawn, canvas, readout) {
   const { D, W, H, base, pen } = drawn;
   const block = D.header.blocks.variance;
   if (block) return block;
@@ -27,7 +32,7 @@ const sub = (n) => String(n).split("").map((c) => SUBSCRIPT[Number(c)]).join("")
 
 /** The reasoning in lines, each with what was measured (the variance block: one product q_i·k_i
     is d_k = 1; the sentence's d_k; ÷√d_k). */
-function paintWhy(S, canvas, readout) {
+export function paintWhy(S, canvas, readout) {
   const drawn = scenePen(S, canvas);
   const { D, W, H, base, pen } = drawn;
   const block = varianceOr(drawn, canvas, readout);
@@ -75,7 +80,7 @@ function s5Jacobian(a) {
 
 /** The focus row i in the question's head (§5's judgement), with ÷√d_k and without: its shares as two strips of
     cells (numbers in them), and under each the size of softmax's gradient there. */
-function paintGrad(S, canvas, readout, i, head) {
+export function paintGrad(S, canvas, readout, i, head) {
   const { D, W, H, base, pen } = scenePen(S, canvas);
   const part = S.part;
   const n = part.n;
@@ -112,7 +117,7 @@ function paintGrad(S, canvas, readout, i, head) {
   const ratio = norms[1] > 0 ? norms[0] / norms[1] : Infinity;
   readout.textContent = tx(D, "lesson.s5.grad_ratio", {
     on: s5Small(norms[0]), off: s5Small(norms[1]), r: Number.isFinite(ratio) ? s5Times(ratio) : "∞",
-  }); // prettier-ignore
+  });
   canvas.setAttribute("aria-label", `${title}. ${rows.map(([l, a], r) => `${l}: ${a.map((w, j) => `${part.tokens[j].t} ${pctText(w)}`).join(tx(D, "explorer.sep"))}; ${tx(D, "lesson.s5.grad_norm", { v: s5Small(norms[r]) })}`).join(". ")}`);
   canvas.dataset.values = JSON.stringify({ head, row: i, on: rows[0][1], off: rows[1][1], norms });
 }
@@ -145,5 +150,3 @@ function s5Small(v) {
 function s5Times(r) {
   return r >= 100 ? Math.round(r).toLocaleString("en") : r.toFixed(r >= 10 ? 0 : 1);
 }
-
-return { paintGrad, paintWhy, varianceOr };

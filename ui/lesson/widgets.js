@@ -2,7 +2,11 @@
    button and a readout line. Each is a real form control with a name and a data-key, so a rebuild after a
    rerun puts the keyboard back where it was. */
 
-const { deepActive, drawScene, figureBox, make, roomOf, tx } = LESSON;
+import { deepActive, make } from "./elements.js";
+import { tx } from "./text.js";
+import { figureBox, roomOf } from "./room.js";
+import { drawScene } from "./stage.js";
+import { emit } from "./events.js";
 
 /** A token's chip text: the word, and its English gloss when the lesson is in English. */
 function chipText(D, tok) {
@@ -12,7 +16,7 @@ function chipText(D, tok) {
 
 /** Pick a token: chips (toggle buttons: the arrow keys stay the deck's) or, for a long
     sentence, a select. */
-function wTokens(S, legend, part, chosen, onPick, key) {
+export function wTokens(S, legend, part, chosen, onPick, key) {
   const D = S.D;
   const doc = S.doc;
   if (part.n > 16) {
@@ -50,7 +54,7 @@ function wTokens(S, legend, part, chosen, onPick, key) {
 }
 
 /** Pick a head: one toggle button per head of `part`, `head` pressed. */
-function headPicker(S, part, head, onPick) {
+export function headPicker(S, part, head, onPick) {
   const doc = S.doc;
   const group = make(doc, "div", "chips", {
     role: "group",
@@ -71,7 +75,7 @@ function headPicker(S, part, head, onPick) {
 }
 
 /** A switch (a checkbox with role switch) and its label. */
-function wSwitch(S, label, checked, onChange, key) {
+export function wSwitch(S, label, checked, onChange, key) {
   const box = make(S.doc, "label", "switch");
   const input = make(S.doc, "input", "", {
     type: "checkbox",
@@ -86,7 +90,7 @@ function wSwitch(S, label, checked, onChange, key) {
 }
 
 /** A range slider over 0 … steps with its label and a value line. */
-function wSlider(S, label, steps, value, onInput, key) {
+export function wSlider(S, label, steps, value, onInput, key) {
   const box = make(S.doc, "label", "slider");
   const name = make(S.doc, "span", "", {}, label);
   const input = make(S.doc, "input", "", {
@@ -104,7 +108,7 @@ function wSlider(S, label, steps, value, onInput, key) {
   return { box, input, out };
 }
 
-function wButton(S, label, onClick, key, cls = "") {
+export function wButton(S, label, onClick, key, cls = "") {
   const b = make(
     S.doc,
     "button",
@@ -116,30 +120,33 @@ function wButton(S, label, onClick, key, cls = "") {
   return b;
 }
 
-function wReadout(S, key) {
+export function wReadout(S, key) {
   return make(S.doc, "p", "readout", { "data-testid": key });
 }
 
 /** Change one of the scene's own settings (S.local: a what-if, √d_k, the mask, the focus, the
-    head) and redraw: it stays in this scene, never reaches Python, another scene or the link. */
-function setLocal(S, patch) {
+    head) and redraw: it stays in this scene, never reaches Python, another scene or the link;
+    what the step shows changed (a teacher's question may list other words: the class hears). */
+export function setLocal(S, patch) {
   Object.assign(S.local, patch);
-  if (S.D.inst && S.D.ctx === S) drawScene(S.D, S.D.step, S.D.step);
+  if (!S.D.inst || S.D.ctx !== S) return;
+  drawScene(S.D, S.D.step, S.D.step);
+  emit(S.D, "placechanged");
 }
 
 /** A token's text for a sentence in a label: “小明”; in English with its gloss as Python's
     ui.gloss.glossed writes it, “小明 (Xiaoming, name)”. */
-function quoteTok(D, tok) {
+export function quoteTok(D, tok) {
   return tok.named || tok.t;
 }
 
-function pctText(w, digits = 0) {
+export function pctText(w, digits = 0) {
   return `${(w * 100).toFixed(digits)}%`;
 }
 
 /** Replace the scene's controls, keeping the keyboard on the control it was on (data-key); on a
     phone, where the controls stand under the figure, the figure's box is measured again. */
-function fillSide(S, nodes) {
+export function fillSide(S, nodes) {
   const active = deepActive(S.doc);
   const key = active && S.side.contains(active) ? active.dataset.key : null;
   S.side.replaceChildren(...nodes.filter(Boolean));
@@ -148,7 +155,7 @@ function fillSide(S, nodes) {
 }
 
 /** Ask Python once for a measurement the scene needs (it arrives with the next rerun). */
-function askBlock(D, name) {
+export function askBlock(D, name) {
   if (D.header.blocks[name]) return;
   D.els.scene.dataset.waiting = name; // for tests: the figure says "measuring" until it comes
   if (D.asked[name]) return;
@@ -158,7 +165,7 @@ function askBlock(D, name) {
 
 /** A word of the sentence picked on a phone: one select (thirteen chips would take three lines of
     the screen); `id` is its data-key and data-testid. */
-function wTokenSelect(S, id, legend, part, chosen, onPick) {
+export function wTokenSelect(S, id, legend, part, chosen, onPick) {
   const label = make(S.doc, "label", "pick");
   const sel = make(S.doc, "select", "", { "data-key": id, "data-testid": id });
   part.tokens.forEach((tok, i) => {
@@ -170,6 +177,3 @@ function wTokenSelect(S, id, legend, part, chosen, onPick) {
   label.append(make(S.doc, "span", "", {}, legend), sel);
   return label;
 }
-
-return { askBlock, fillSide, headPicker, pctText, quoteTok, setLocal, wButton, wTokenSelect,
-  wReadout, wSlider, wSwitch, wTokens };

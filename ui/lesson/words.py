@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import inspect
 from functools import cache
-from pathlib import Path
 
-from ui.lesson import data, skeleton
+from ui.lesson import scenes, skeleton
 from ui.text import SECTIONS, t
 
 # Strings of other pages the deck shows as they are (map axes, summaries, job names).
@@ -28,7 +27,7 @@ SHARED_KEYS = (
 def scene_areas() -> tuple[str, ...]:
     """Each scene's text table, in lesson order: lesson_sNN (ui/text/lesson_sNN.toml) for
     scenes/sNN.js."""
-    return tuple(f"lesson_{Path(name).stem}" for name in data.SCENE_FILES)
+    return tuple(scene.words for scene in scenes.SCENES)
 
 
 @cache
@@ -45,9 +44,10 @@ def notes(lang: str) -> dict[str, list[list[str]]]:
     """Teacher's notes per scene number ("1" … "10"): [["p" | "li", text], …]: a "- " line is a
     question for the class or a thing to do, any other line what to say."""
     out: dict[str, list[list[str]]] = {}
-    for number, key in enumerate(note_keys(), start=1):
+    for scene, key in zip(scenes.SCENES, note_keys(), strict=True):
         lines = [ln.strip() for ln in (t(key, lang) if key else "").splitlines() if ln.strip()]
-        out[str(number)] = [["li", ln[2:]] if ln.startswith("- ") else ["p", ln] for ln in lines]
+        said = [["li", ln[2:]] if ln.startswith("- ") else ["p", ln] for ln in lines]
+        out[str(scene.number)] = said
     return out
 
 

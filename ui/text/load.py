@@ -18,6 +18,9 @@ from types import MappingProxyType
 # Every key is written in English (FALLBACK: what a language without that entry shows), at most
 # once per language, with the same {placeholders} in every language.
 FALLBACK = "en"
+# The one table of a side-by-side file that holds no words: a lesson scene's facts ([scene] in
+# ui/text/lesson_sNN.toml: what its figure needs), read by ui/lesson/scenes.py; left out here.
+FACTS = "scene"
 MARKER = re.compile(r"^<!--[ \t]*([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)+)[ \t]*-->[ \t]*$", re.M)
 FILE_NAME = re.compile(r"^([a-z0-9_]+)(?:\.([a-z]+))?\.(toml|md)$")
 
@@ -45,6 +48,7 @@ def read_toml(path: Path, lang: str | None, langs: tuple[str, ...]) -> Table:
             if not isinstance(value, str):  # "steps.title" unquoted is a nested table
                 raise TextError(f'{path.name}: write each entry as "{key}.…" = "{lang} text"')
         return {key: {lang: value} for key, value in doc.items()}
+    doc.pop(FACTS, None)
     for key, entry in doc.items():
         if not isinstance(entry, dict) or not set(entry) <= set(langs):
             raise TextError(f"{path.name}: [{key!r}] may hold only {langs}, has {entry!r}")
@@ -86,8 +90,10 @@ def areas(folder: Path, langs: tuple[str, ...]) -> dict[str, list[tuple[Path, st
         if path.suffix not in (".toml", ".md"):
             continue
         if not name or name[2] not in (None, *langs) or (name[3] == "md" and not name[2]):
-            raise TextError(f"{path.name}: text files are <area>.toml, <area>.<lang>.toml or "
-                            f"<area>.<lang>.md, lang in {langs}")  # fmt: skip
+            raise TextError(
+                f"{path.name}: text files are <area>.toml, <area>.<lang>.toml or "
+                f"<area>.<lang>.md, lang in {langs}"
+            )
         found.setdefault(name[1], []).append((path, name[2]))
     order = {None: 0, **{lang: 1 + i for i, lang in enumerate(langs)}}
     for files in found.values():
@@ -104,8 +110,10 @@ def read_area(files: list[tuple[Path, str | None]], langs: tuple[str, ...]) -> t
         for key, entry in part.items():
             twice = set(entry) & set(table.get(key, {}))
             if twice:
-                raise TextError(f"{key!r} is defined twice in {sorted(twice)}: in {where[key]} "
-                                f"and in {path.name}")  # fmt: skip
+                raise TextError(
+                    f"{key!r} is defined twice in {sorted(twice)}: in {where[key]} "
+                    f"and in {path.name}"
+                )
             table.setdefault(key, {}).update(entry)
             where.setdefault(key, path.name)
     return table, where

@@ -15,7 +15,7 @@ from ui.lesson.class_text import ERROR_KEYS, WORD_KEYS, class_text
 from ui.links import PARAMS, parse_query
 
 HERE = Path(__file__).resolve().parents[3] / "ui" / "lesson"
-CLASS_FILES = ("class.js", "class_follow.js", "class_panel.js", "quiz.js")
+CLASS_FILES = (*sorted(p.name for p in HERE.glob("class*.js")), "quiz.js")
 
 
 def words_asked() -> set[str]:

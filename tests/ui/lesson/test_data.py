@@ -68,8 +68,9 @@ def test_s1_presents_the_heads_pick_as_the_answer_only_when_read_token_says_answ
     model = load_demo_model()
     i = next(j for j, w in enumerate(lab.texts) if w in ("他", "她"))
     weights = lab.result.heads.weights  # (h, n, n)
-    reading = read_token(lab.tokens, i, weights, describe_heads(), model.vocab,
-                         relation="pronoun_antecedent")  # fmt: skip
+    reading = read_token(
+        lab.tokens, i, weights, describe_heads(), model.vocab, relation="pronoun_antecedent"
+    )
     head = reading.head.head
     top = int(np.argmax(weights[head, i]))  # where the weight went, shown whatever the status
     assert (quiz["query"], quiz["head"], quiz["status"], quiz["top"]) == (
@@ -94,11 +95,18 @@ def test_s1_presents_the_heads_pick_as_the_answer_only_when_read_token_says_answ
             fmt = {"q": lab.texts[i], "head": head + 1, "k": lab.texts[top], "w": w}
             assert said == {say_zh(key, r=rival.text, **fmt)}
             return
-        assert said == {say_zh(TOLD[reading.status].lesson, q=lab.texts[i], head=head + 1,
-                               k=lab.texts[top], w=f"{weights[head, i, top] * 100:.0f}%",
-                               b=lab.texts[reading.keys[1]],
-                               wb=f"{weights[head, i, reading.keys[1]] * 100:.0f}%",
-                               words="、".join(lab.texts[u] for u in reading.unknown))}  # fmt: skip
+        assert said == {
+            say_zh(
+                TOLD[reading.status].lesson,
+                q=lab.texts[i],
+                head=head + 1,
+                k=lab.texts[top],
+                w=f"{weights[head, i, top] * 100:.0f}%",
+                b=lab.texts[reading.keys[1]],
+                wb=f"{weights[head, i, reading.keys[1]] * 100:.0f}%",
+                words="、".join(lab.texts[u] for u in reading.unknown),
+            )
+        }
     assert top in [c["i"] for c in quiz["choices"]]  # the word the weight went to is a choice
 
 

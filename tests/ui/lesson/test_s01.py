@@ -71,8 +71,9 @@ def test_xiaohong_is_read_with_the_learned_pages_gender_rule_and_s1_says_why():
     lab, _ = lab_for(replace(DEFAULTS, sentence=sentence))
     tags = {tok.text: tok.tag for tok in lab.tokens}
     assert gender("小红", tags["小红"]) == "" and gender("小刚", tags["小刚"]) == "m"
-    learned = read_pronoun(lab.tokens, lab.result.heads.weights, describe_heads(),
-                           load_demo_model().vocab)  # fmt: skip
+    learned = read_pronoun(
+        lab.tokens, lab.result.heads.weights, describe_heads(), load_demo_model().vocab
+    )
     for lang in ("zh", "en"):
         quiz = data.pronoun_quiz(lab, partial(t, lang=lang))
         assert quiz["status"] == learned.status == AMBIGUOUS and not quiz["judged"]

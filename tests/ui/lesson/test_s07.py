@@ -66,8 +66,17 @@ def test_a_real_measurement_is_warm_repeated_and_consistent():
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_fit_words_name_the_range_the_slope_and_its_spread(lang):
-    fields = {"from": 256, "to": 2048, "s": "2.13", "lo": "2.07", "hi": "2.20", "t": "4.4",
-              "sm": "1.97", "m": "3.9", "rounds": 7}  # fmt: skip
+    fields = {
+        "from": 256,
+        "to": 2048,
+        "s": "2.13",
+        "lo": "2.07",
+        "hi": "2.20",
+        "t": "4.4",
+        "sm": "1.97",
+        "m": "3.9",
+        "rounds": 7,
+    }
     said = t("lesson.s7.fit", lang, **fields)
     assert all(v in said for v in ("256", "2048", "2.13", "2.07", "2.20", "4.4", "3.9"))
     take = t("lesson.s7.take", lang, **fields)

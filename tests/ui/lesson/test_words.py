@@ -4,36 +4,58 @@ nothing on screen gives an open question's answer away (tests/lesson_support.py 
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
+from tests.js_support import evaluate
 from tests.lesson_support import spoilers
-from ui.lesson import data, words
+from ui.lesson import data, scenes, words
 from ui.text import SECTIONS, t
 
 ROOT = Path(__file__).resolve().parents[3]
 
 SCENE_DIR = ROOT / "ui" / "lesson" / "scenes"
 
+# Each scene's steps as its module defines them, run by node: {id: [{id, caption}]} (a caption
+# that is a function of the scene's context comes as null).
+STEPS = """{imports}
+const scenes = [{names}];
+const caption = (step) => (typeof step.caption === "string" ? step.caption : null);
+const steps = (scene) => scene.steps.map((step) => ({{ id: step.id, caption: caption(step) }}));
+console.log(JSON.stringify(Object.fromEntries(scenes.map((s) => [s.id, steps(s)]))));
+"""
 
-def test_each_scene_is_one_file_and_one_text_table_of_its_own():
-    """scenes/sNN.js (listed in the registry) and ui/text/lesson_sNN.toml, one per scene: its
-    keys are its own ("lesson.sN."), each step's label and caption among them."""
-    files = sorted(p.name for p in SCENE_DIR.glob("s[0-9][0-9].js"))
-    assert [f"scenes/{f}" for f in files] == list(data.SCENE_FILES) and len(files) == data.SCENES
-    for k, name in enumerate(files, start=1):
-        keys = set(SECTIONS[f"lesson_s{k:02d}"])
-        assert keys and all(key.startswith(f"lesson.s{k}.") for key in keys), k
+
+@pytest.fixture(scope="module")
+def scene_steps() -> dict[str, list[dict]]:
+    imports = "".join(
+        f'import s{i} from "./ui/lesson/scenes/{scene.id}.js";\n'
+        for i, scene in enumerate(scenes.SCENES)
+    )
+    names = ", ".join(f"s{i}" for i in range(len(scenes.SCENES)))
+    return json.loads(evaluate(STEPS.format(imports=imports, names=names)))
+
+
+def test_each_scene_is_one_file_and_one_text_table_of_its_own(scene_steps):
+    """scenes/sNN.js (each bundled by its name, its id its name) and ui/text/lesson_sNN.toml, one
+    per scene: its keys are its own ("lesson.sN."), each step's caption among them."""
+    files = sorted(p.stem for p in SCENE_DIR.glob("*.js"))
+    assert [scene.id for scene in scenes.SCENES] == files and len(files) == data.SCENES
+    assert sorted(scene_steps) == files
+    for scene in scenes.SCENES:
+        prefix = f"lesson.s{scene.id[1:].lstrip('0')}."  # s05 → lesson.s5.
+        keys = set(SECTIONS[scene.words])
+        assert keys and all(key.startswith(prefix) for key in keys), scene.id
         for part in ("title", "take", "notes"):  # notes: the teacher's (ui/lesson/words.py notes)
-            assert f"lesson.s{k}.{part}" in keys, (k, part)
-        code = (SCENE_DIR / name).read_text(encoding="utf-8")
-        steps = re.findall(r'\bid: "([a-z][\w-]*)"', code)
-        captions = re.findall(r'caption: "(lesson\.s\d+\.cap\.[\w-]+)"', code)
-        assert captions and set(captions) <= keys, (k, set(captions) - keys)
+            assert f"{prefix}{part}" in keys, (scene.id, part)
+        steps = [step["id"] for step in scene_steps[scene.id]]
+        captions = [step["caption"] for step in scene_steps[scene.id] if step["caption"]]
+        assert captions and set(captions) <= keys, (scene.id, set(captions) - keys)
         named = [c.rsplit(".", 1)[1] for c in captions]  # a caption is named after its step
-        assert len(set(named)) == len(named) and set(named) <= set(steps), (k, named)
+        assert len(set(named)) == len(named) and set(named) <= set(steps), (scene.id, named)
 
 
 # ---- the glossary and the captions' terms --------------------------------------------------------
@@ -48,9 +70,28 @@ def test_the_glossary_has_every_term_a_student_meets_in_both_languages(lang):
     entries = words.glossary(lang)
     slugs = [slug for slug, *_ in entries]
     assert len(slugs) >= 14 and len(set(slugs)) == len(slugs)
-    assert {"softmax", "query", "key", "value", "d_k", "variance", "gradient", "saturation",
-            "head", "w_o", "rnn", "positions", "causal_mask", "kv_cache", "temperature",
-            "entropy", "slope", "batch", "random_weights", "d_model"} <= set(slugs)  # fmt: skip
+    assert {
+        "softmax",
+        "query",
+        "key",
+        "value",
+        "d_k",
+        "variance",
+        "gradient",
+        "saturation",
+        "head",
+        "w_o",
+        "rnn",
+        "positions",
+        "causal_mask",
+        "kv_cache",
+        "temperature",
+        "entropy",
+        "slope",
+        "batch",
+        "random_weights",
+        "d_model",
+    } <= set(slugs)
     assert all(term and len(definition) > 20 for _, term, definition, _ in entries)
     zh, en = words.glossary("zh"), words.glossary("en")
     assert [e[0] for e in zh] == [e[0] for e in en]

@@ -1,9 +1,14 @@
 /* §1 whom 他 means: predict, then the trained model's pronoun head answers (its row as bars),
    then an RNN's chain beside attention's one hop (rnnchain.js). */
 
-const { addScene, animate, chainAcross, chainDown, chainHops, fillSide, headWeights, pctText,
-  penDone, penFont, penLine, penMeasure, penText, penTry, penWrap, quoteTok, rankRow, roomOf,
-  sceneCanvas, scenePen, tx, wReadout } = LESSON;
+import { penDone, penFont, penLine, penMeasure, penText, penTry, penWrap } from "../pen.js";
+import { rankRow } from "../arith.js";
+import { tx } from "../text.js";
+import { roomOf, scenePen } from "../room.js";
+import { animate } from "../animate.js";
+import { defineScene, headWeights, sceneCanvas } from "../kit.js";
+import { fillSide, pctText, quoteTok, wReadout } from "../widgets.js";
+import { chainAcross, chainDown, chainHops } from "../rnnchain.js";
 
 function s1Pronoun(set) {
   const p = set.trained;
@@ -19,11 +24,11 @@ function s1Job(S, head) {
   if (job.relation !== "pronoun_antecedent") return job.label;
   const hits = tx(S.D, "lesson.s1.hits", {
     hits: job.hits, total: job.total, sentences: part.quiz.sentences,
-  }); // prettier-ignore
+  });
   return tx(S.D, "lesson.job.full", { job: job.name, hits });
 }
 
-addScene({
+export default defineScene({
   id: "s01",
   title: (S) => tx(S.D, "lesson.s1.title", { q: s1Pronoun(S.set) }),
   steps: [
@@ -292,5 +297,3 @@ function s1Alt(S, step, w) {
   }
   return alt;
 }
-
-return {};

@@ -2,16 +2,22 @@
    shares, the cards' contents mixed by share. The formula waits for §3 and §4. The row shown is
    one whose mix is real (MIX_MIN), unless the class picks a word or a head. */
 
-const { addScene, animate, arr, divisorOf, fillSide, focusIn, fontsOf, headPicker, headWeights,
-  mixRows, pctText, penCells, penDone, penFont, penOutline, penText, penTry, penWrap,
-  quoteTok, rampRgb, rankRow, roomOf, sceneCanvas, scenePen, setLocal, tx, wReadout,
-  wTokenSelect, wTokens } = LESSON;
+import { penCells, penDone, penFont, penOutline, penText, penTry, penWrap,
+  rampRgb } from "../pen.js";
+import { mixRows, rankRow } from "../arith.js";
+import { tx } from "../text.js";
+import { arr, divisorOf, focusIn } from "../numbers.js";
+import { fontsOf, roomOf, scenePen } from "../room.js";
+import { animate } from "../animate.js";
+import { defineScene, headWeights, sceneCanvas } from "../kit.js";
+import { fillSide, headPicker, pctText, quoteTok, setLocal, wReadout, wTokens,
+  wTokenSelect } from "../widgets.js";
 
 // The second and third shares together at least this: the row mixes several cards' contents,
 // it does not copy one (the pronoun head gives 小明 100%: a lookup, no mix).
 const MIX_MIN = 0.25;
 
-addScene({
+export default defineScene({
   id: "s02",
   title: "lesson.s2.title",
   steps: [
@@ -128,7 +134,7 @@ function s2Choices(S) {
       why: tx(S.D, j === top ? "lesson.s2.why_right" : "lesson.s2.why_wrong", {
         c: part.tokens[j].t, sc: match(j), k: part.tokens[top].t, sk: match(top),
         w: pctText(w[i * n + top]), wc: pctText(w[i * n + j]),
-      }), // prettier-ignore
+      }),
     }));
 }
 
@@ -182,7 +188,7 @@ function s2Paint(S, canvas, step, grow, mix, readout) {
   );
   const said = tx(D, "lesson.s2.top", {
     k: part.tokens[ranked[0]].t, w: pctText(w[ranked[0]]), rest: pctText(1 - w[ranked[0]]),
-  }); // prettier-ignore
+  });
   readout.textContent = step >= 1 ? said : "";
 }
 
@@ -214,7 +220,7 @@ function s2Deck(S, pen, o) {
       base, en, masked, me: j === o.i, best: j === best && o.step >= 1, grow: o.grow, phone,
       match: masked ? "−∞" : (raw[j] / div).toFixed(2),
       share: o.step >= 1 && !masked ? o.w[j] : null,
-    }); // prettier-ignore
+    });
   });
   if (more) {
     const [x, y] = at(cards.length);
@@ -299,7 +305,7 @@ function s2Mix(S, pen, at, w, head, i, out) {
   const rows = top.map((j) => ({
     label: tx(D, roomOf(D).phone ? "lesson.s2.part_short" : "lesson.s2.part", {
       w: pctText(w[j]), k: part.tokens[j].t,
-    }), // prettier-ignore
+    }),
     values: Array.from({ length: d }, (_, c) => w[j] * v[(head * part.n + j) * d + c]),
   }));
   const fit = Math.floor((pen.h - y0 - px * 4) / (px * 1.7)); // product rows that fit
@@ -341,5 +347,3 @@ function s2Legend(S, pen, x, y, limit, px) {
   penText(pen, `+${limit.toFixed(2)}`, x + w, at, { ...o, align: "right" });
   penTry(pen, tx(S.D, "lesson.s2.legend"), x - 8, at, { ...o, align: "right" });
 }
-
-return {};

@@ -1,12 +1,17 @@
 /* §3 one word's three faces: its x times W_Q, W_K, W_V gives q, k, v. */
 
-const { addScene, animate, arr, fillSide, focusIn, penArrow, penCells, penDone, penLine,
-  penOutline, penText, penTry, penWrap, rampRgb, roomOf, sceneCanvas, scenePen, setLocal, tx,
-  wReadout, wTokenSelect, wTokens } = LESSON;
+import { penArrow, penCells, penDone, penLine, penOutline, penText, penTry, penWrap,
+  rampRgb } from "../pen.js";
+import { tx } from "../text.js";
+import { arr, focusIn } from "../numbers.js";
+import { roomOf, scenePen } from "../room.js";
+import { animate } from "../animate.js";
+import { defineScene, sceneCanvas } from "../kit.js";
+import { fillSide, setLocal, wReadout, wTokens, wTokenSelect } from "../widgets.js";
 
 const S3_NAMES = ["Q", "K", "V"];
 
-addScene({
+export default defineScene({
   id: "s03",
   title: "lesson.s3.title",
   steps: [
@@ -111,7 +116,7 @@ function s3Strip(pen, g, row, x, y, w, mark) {
   const at = Math.min(Math.max(x + (j + 0.5) * cw, x + g.base), x + w - g.base);
   penTry(pen, String(j + 1), at, y + g.stripH + 3, {
     px: g.base, align: "center", base: "top", weight: 700,
-  }); // prettier-ignore
+  });
 }
 
 /** Step x: the sentence's X, one row per word, the chosen word's row outlined. */
@@ -154,13 +159,13 @@ function s3Row(pen, g, faces) {
     penArrow(pen, cx, base * 1.4 + stripH + 4, cx, top - 4, pen.ink.muted, 2);
     penText(pen, `W_${f.name}  ${d} × ${d}`, cx, top, {
       px: base, align: "center", base: "top", colour: pen.ink.muted,
-    }); // prettier-ignore
+    });
     const wy = top + base * 1.3;
     if (f.w) s3Weights(pen, g, f.w, cx - side / 2, wy, side);
     const ry = wy + side + base * 0.4;
     penText(pen, `${f.name.toLowerCase()} = x·W_${f.name}`, cx, ry, {
       px: base, align: "center", base: "top", weight: 700,
-    }); // prettier-ignore
+    });
     s3Strip(pen, g, f.row, x0, ry + base * 1.4, colW, true);
     pen.ctx.globalAlpha = 1;
   });
@@ -176,14 +181,14 @@ function s3Column(pen, g, faces) {
   pen.ctx.globalAlpha = g.fade;
   penText(pen, `W_${f.name}: ${d} × ${d}`, W / 2, y, {
     px: base, align: "center", base: "top", colour: pen.ink.muted,
-  }); // prettier-ignore
+  });
   y += base * 1.3;
   const side = Math.max(40, Math.min(W, H - y - base * 4.2 - stripH));
   if (f.w) s3Weights(pen, g, f.w, (W - side) / 2, y, side);
   const ry = y + side + base * 0.3;
   penText(pen, `${f.name.toLowerCase()} = x·W_${f.name}`, 0, ry, {
     px: base, base: "top", weight: 700,
-  }); // prettier-ignore
+  });
   s3Strip(pen, g, f.row, 0, ry + base * 1.3, W, true);
   pen.ctx.globalAlpha = 1;
 }
@@ -226,5 +231,3 @@ function argmaxAbs(a) {
   for (let j = 1; j < a.length; j++) if (Math.abs(a[j]) > Math.abs(a[best])) best = j;
   return best;
 }
-
-return {};

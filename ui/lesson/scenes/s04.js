@@ -4,11 +4,20 @@
    ④; then all four played in a row (a step of its own, so a presenter's → reaches it). ③′ is
    expstep.js's, ④'s A · V beside the map mixstep.js's, the step "cell" cellstep.js's. */
 
-const { mapGeometry } = VIEW;
-const { addScene, animate, arr, CELL_STEP, cellStep, divisorOf, EXP_STEP, fillSide, focusIn,
-  fontsOf, goStep, headPicker, headWeights, labelsOf, paintExp, paintMix, paintMixPhone, pctText,
-  penDone, penInkOn, penMap, penMeasure, penText, penWrap, pickHead, rampRgb, rankRow, roomBesideV,
-  roomOf, sceneCanvas, scenePen, setLocal, softmaxExample, stopAnimation, tx, wButton, wReadout } = LESSON;
+import { mapGeometry } from "../../explorer/layout.js";
+import { penDone, penInkOn, penMap, penMeasure, penText, penWrap, rampRgb } from "../pen.js";
+import { rankRow } from "../arith.js";
+import { tx } from "../text.js";
+import { arr, divisorOf, focusIn } from "../numbers.js";
+import { labelsOf } from "../labels.js";
+import { fontsOf, roomOf, scenePen } from "../room.js";
+import { animate, stopAnimation } from "../animate.js";
+import { defineScene, headWeights, pickHead, sceneCanvas, softmaxExample } from "../kit.js";
+import { goStep } from "../stage.js";
+import { fillSide, headPicker, pctText, setLocal, wButton, wReadout } from "../widgets.js";
+import { CELL_STEP, cellStep } from "../cellstep.js";
+import { EXP_STEP, paintExp } from "../expstep.js";
+import { paintMix, paintMixPhone, roomBesideV } from "../mixstep.js";
 
 /** Step ②'s name: ÷√d_k with its value, or ÷1 with the scene's scaling off. */
 function s4Second(S) {
@@ -57,7 +66,7 @@ function s4Name(S, k) {
   return typeof label === "function" ? label(S) : tx(S.D, label);
 }
 
-addScene({
+export default defineScene({
   id: "s04",
   phone: (k) => S4_PHONE[S4_SCENE_STEPS[k]?.id] ?? 1, // ③′'s table, the cell: the screen's rest
   title: "lesson.s4.title",
@@ -313,5 +322,3 @@ function s4Words(S, canvas, readout, step, head, layers, i) {
     tx(D, "lesson.s4.alt", { head: head + 1, name, n, m: step === 3 ? part.d_k : n, rows }),
   );
 }
-
-return {};

@@ -4,11 +4,18 @@
    that row, measured both ways), then the τ sweep on the map (played when → reaches it). The
    steps "why" and "grad" are whystep.js's. */
 
-const { rowSpread } = VIEW;
-const { addScene, animate, arr, decadeTicks, divisorOf, drawChart, fillSide, focusIn,
-  logAxis, make, NO_JOB, paintGrad, paintWhy, pctText, penDone, penLine, penTry, roomOf,
-  sceneCanvas, scenePen, sceneView, setLocal, tx, varianceOr, viewHeader, wButton, weightsOf,
-  wReadout, wSlider, wSwitch } = LESSON;
+import { rowSpread } from "../../explorer/softmax.js";
+import { penDone, penLine, penTry } from "../pen.js";
+import { make } from "../elements.js";
+import { tx } from "../text.js";
+import { arr, divisorOf, focusIn, weightsOf } from "../numbers.js";
+import { roomOf, scenePen } from "../room.js";
+import { animate } from "../animate.js";
+import { defineScene, sceneCanvas } from "../kit.js";
+import { fillSide, pctText, setLocal, wButton, wReadout, wSlider, wSwitch } from "../widgets.js";
+import { NO_JOB, sceneView, viewHeader } from "../views.js";
+import { decadeTicks, drawChart, logAxis } from "../chart.js";
+import { paintGrad, paintWhy, varianceOr } from "../whystep.js";
 
 function s5Tau(S, part) {
   return S.local.tau ?? divisorOf(S, part);
@@ -73,7 +80,7 @@ const S5_STEPS = [
   { id: "tau", label: "lesson.s5.step3", caption: "lesson.s5.cap.tau", set: { scale: true } },
 ];
 
-addScene({
+export default defineScene({
   id: "s05",
   title: "lesson.s5.title",
   phone: (k) => S5_PHONE[S5_STEPS[k]?.id] || 0, // a map: this × the width; the rest: what is left
@@ -286,11 +293,9 @@ function s5Chart(S, canvas, readout) {
   penDone(pen);
   readout.textContent = k < 0 ? "" : tx(D, "lesson.s5.at_d", {
     d, raw: block.raw[k].toFixed(1), scaled: block.scaled[k].toFixed(2),
-  }); // prettier-ignore
+  });
   canvas.setAttribute(
     "aria-label",
     `${spec.y.title}. ${block.d_k.map((d, j) => `d_k ${d}: ${block.raw[j].toFixed(1)} / ${block.scaled[j].toFixed(2)}`).join(tx(D, "explorer.sep"))}`,
   );
 }
-
-return {};

@@ -3,10 +3,18 @@
    a word its job is about, and how the heads split d_model and are joined back through W_O. One
    head large, every head small beside it (views.js bigMap). */
 
-const { attentionWeights, headColour, hexRgb } = VIEW;
-const { addScene, arr, bigMap, divisorOf, fillSide, focusIn, make, pctText, pickHead, rankRow,
-  penArrow, penCells, penDone, penFont, penOutline, penText, QK_STEPS, qkStep, quoteTok, roomOf,
-  sceneCanvas, scenePen, setLocal, tx, wReadout } = LESSON;
+import { attentionWeights } from "../../explorer/softmax.js";
+import { headColour, hexRgb } from "../../explorer/colour.js";
+import { penArrow, penCells, penDone, penFont, penOutline, penText } from "../pen.js";
+import { rankRow } from "../arith.js";
+import { make } from "../elements.js";
+import { tx } from "../text.js";
+import { arr, divisorOf, focusIn } from "../numbers.js";
+import { roomOf, scenePen } from "../room.js";
+import { defineScene, pickHead, sceneCanvas } from "../kit.js";
+import { fillSide, pctText, quoteTok, setLocal, wReadout } from "../widgets.js";
+import { bigMap } from "../views.js";
+import { QK_STEPS, qkStep } from "../qkstep.js";
 
 function s6Choice(S, when, label) {
   const b = make(
@@ -25,7 +33,7 @@ function s6Choice(S, when, label) {
   return b;
 }
 
-addScene({
+export default defineScene({
   id: "s06",
   side: 0.22,
   title: "lesson.s6.title",
@@ -35,7 +43,7 @@ addScene({
       set: { when: "before" } },
     { id: "after", label: "lesson.s6.step0", caption: "lesson.s6.cap.after", set: { when: "after" },
       quiz: { question: (S) => s6Question(S), choices: (S) => s6Choices(S), words: true,
-        noAnswer: "lesson.s6.no_pronoun" } }, // prettier-ignore
+        noAnswer: "lesson.s6.no_pronoun" } },
     { id: "who", label: "lesson.s6.step_who", caption: "lesson.s6.cap.who", set: { when: "after" } },
     { id: "h1", label: (S) => s6HeadLabel(S, 0), caption: "lesson.s6.cap.h1", set: { when: "after" } },
     { id: "h2", label: (S) => s6HeadLabel(S, 1), caption: "lesson.s6.cap.h2", set: { when: "after" } },
@@ -93,13 +101,13 @@ addScene({
             { step: part.step0 })),
           s6Choice(S, "after", tx(D, phone ? "lesson.s6.after_short" : "lesson.s6.after",
             { step: part.step })),
-        ); // prettier-ignore
+        );
         const name = before ? "scores0" : "scores";
         const scores = arr(D, `${part.prefix}${name}`);
         const jobs = before ? part.jobs0 : part.jobs; // measured, with their hits (data.py)
         const n = part.n;
         const weights = (k) => attentionWeights(scores, k * n * n, n, divisorOf(S, part),
-          S.local.causal, new Float64Array(n * n)); // prettier-ignore
+          S.local.causal, new Float64Array(n * n));
         const head = pickedAt === step ? S.local.head : s6Head(S, id);
         const w = weights(head);
         const i = s6Query(S, id, head, w);
@@ -110,7 +118,7 @@ addScene({
         const shown = jobs.map((j) => ({ ...j, label: open ? "" : j.name }));
         big.show({ head, values: scores, kind: "scores", digest: `${part.prefix}${name}`,
           jobs: shown, state: { scale: S.local.scale, causal: S.local.causal, focus: i }, weights,
-          onPick: (k) => { pickedAt = step; setLocal(S, { head: k }); } }, S.box); // prettier-ignore
+          onPick: (k) => { pickedAt = step; setLocal(S, { head: k }); } }, S.box);
       },
       destroy: () => big.destroy(),
     };
@@ -181,7 +189,7 @@ function s6Why(S, k) {
   const n = part.n;
   const i = part.quiz.query;
   const w = attentionWeights(arr(D, `${part.prefix}scores`), k * n * n, n, divisorOf(S, part),
-    S.local.causal, new Float64Array(n * n)); // prettier-ignore
+    S.local.causal, new Float64Array(n * n));
   const j = rankRow(w, n, i)[0];
   const job = part.jobs[k];
   // the tokens bare and the counts short: the verdict stands under the readout, which glosses
@@ -189,7 +197,7 @@ function s6Why(S, k) {
   const tok = (x) => part.tokens[x].t;
   const hits = tx(D, "lesson.s6.why_hits", { hits: job.hits, total: job.total });
   return tx(D, "lesson.s6.why", { head: k + 1, job: job.name, hits, q: tok(i), k: tok(j),
-    w: pctText(w[i * n + j]) }); // prettier-ignore
+    w: pctText(w[i * n + j]) });
 }
 
 function s6HeadLabel(S, k) {
@@ -222,7 +230,7 @@ function s6Say(S, id, head, i, w, jobs, before) {
     const key = phone ? "lesson.s6.twins_short" : "lesson.s6.twins";
     lines.push(tx(D, key, { a: a + 1, b: b + 1, job: jobs[head].name,
       ha: jobs[a].heldout_hits, hb: jobs[b].heldout_hits, t: jobs[a].heldout_total,
-      ta: jobs[a].hits, tb: jobs[b].hits, total: jobs[a].total })); // prettier-ignore
+      ta: jobs[a].hits, tb: jobs[b].hits, total: jobs[a].total }));
   }
   return lines.join("\n");
 }
@@ -246,7 +254,7 @@ function s6Split(S, canvas) {
     return Math.min(base, Math.floor((base * w) / Math.max(1, pen.ctx.measureText(text).width)));
   };
   const line = (y, s, o = {}) => penText(pen, s, W / 2, y, { px: fit(s, W - 4), align: "center",
-    base: "top", ...o }); // prettier-ignore
+    base: "top", ...o });
   const strip = (x, y, w, cols, hue) => {
     penCells(pen, x, y, w, stripH, 1, cols, (_, c) => hue(c));
     penOutline(pen, x, y, w, stripH, 1.5);
@@ -268,7 +276,7 @@ function s6Split(S, canvas) {
     const px = fit(said, cut - 6);
     const name = px >= base * 0.8 ? said : String(k + 1); // too narrow: its number alone
     penText(pen, name, x + cut / 2, y + stripH / 2, { px: fit(name, cut - 6), align: "center",
-      colour: ink.text, weight: 600 }); // prettier-ignore
+      colour: ink.text, weight: 600 });
   }
   y += stripH + base * 0.3;
   for (let k = 0; k < h; k++) penArrow(pen, x0 + k * (cut + gap) + cut / 2, y, x0 + (k + 0.5) * (fullW / h), y + gap, ink.muted, 2);
@@ -284,5 +292,3 @@ function s6Split(S, canvas) {
 function s6Light(hex) {
   return hexRgb(hex).map((c) => Math.round(c * 0.45 + 255 * 0.55));
 }
-
-return {};

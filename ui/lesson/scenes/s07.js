@@ -1,9 +1,14 @@
 /* §7 the n² cost: the cells, then time and memory measured on this machine, then the KV cache's
    counted operations. */
 
-const { cellLines, hexRgb } = VIEW;
-const { addScene, askBlock, decadeTicks, drawChart, fillSide, logAxis, penCells, penDone, penFont,
-  penText, penWrap, roomOf, sceneCanvas, scenePen, tx, wReadout, wSlider } = LESSON;
+import { hexRgb } from "../../explorer/colour.js";
+import { cellLines } from "../../explorer/draw.js";
+import { penCells, penDone, penFont, penText, penWrap } from "../pen.js";
+import { tx } from "../text.js";
+import { roomOf, scenePen } from "../room.js";
+import { defineScene, sceneCanvas } from "../kit.js";
+import { askBlock, fillSide, wReadout, wSlider } from "../widgets.js";
+import { decadeTicks, drawChart, logAxis } from "../chart.js";
 
 /** The one fit §7 says everywhere (chart, readout, question, takeaway): its range, the slopes of
     time and memory, the time's spread (any one round left out), and what doubling n multiplies
@@ -37,14 +42,14 @@ const S7_CHOICES = [
 function s7Choices(S) {
   const b = S.D.header.blocks.cost;
   if (!b) return S7_CHOICES.map(([id, , key]) => ({ id, label: tx(S.D, key), right: null,
-    why: tx(S.D, "lesson.measuring") })); // prettier-ignore
+    why: tx(S.D, "lesson.measuring") }));
   const off = (x) => Math.abs(Math.log2(x) - b.slope_t);
   const best = Math.min(...S7_CHOICES.map(([, x]) => off(x)));
   const why = tx(S.D, "lesson.s7.why", s7Fit(b));
   return S7_CHOICES.map(([id, x, key]) => ({ id, label: tx(S.D, key), right: off(x) === best, why }));
 }
 
-addScene({
+export default defineScene({
   id: "s07",
   side: 0.31, // the measured step's slider, readout and answer in English at 1024 × 768
   phone: (step) => (step === 1 ? 0.58 : step === 0 ? 0.52 : 0.9),
@@ -248,5 +253,3 @@ function powerOfTen(v) {
   const e = String(Math.round(Math.log10(v)));
   return `10${[...e].map((c) => (c === "-" ? "⁻" : sup[Number(c)])).join("")}`;
 }
-
-return {};

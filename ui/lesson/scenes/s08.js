@@ -2,10 +2,16 @@
    then reveal), with positions it is not. Their maps are the attention view (views.js): side by
    side on a projector; on a phone one map, and a tap switches it between the two sentences. */
 
-const { addScene, arr, fillSide, fontsOf, make, pctText, penDone, penStart, penText, roomOf,
-  sceneView, setLocal, tx, viewHeader, wButton, wReadout, wSwitch } = LESSON;
+import { penDone, penStart, penText } from "../pen.js";
+import { make } from "../elements.js";
+import { tx } from "../text.js";
+import { arr } from "../numbers.js";
+import { fontsOf, roomOf } from "../room.js";
+import { defineScene } from "../kit.js";
+import { fillSide, pctText, setLocal, wButton, wReadout, wSwitch } from "../widgets.js";
+import { sceneView, viewHeader } from "../views.js";
 
-addScene({
+export default defineScene({
   id: "s08",
   // phone: none: on a phone the one map fills what its question or its switches leave // one map, its question or its switches under it
   title: "lesson.s8.title",
@@ -137,5 +143,3 @@ function s8Hidden(S, canvas, w, h, name) {
   penDone(pen);
   canvas.setAttribute("aria-label", `${name}: ?`);
 }
-
-return {};

@@ -3,9 +3,16 @@
    → shows it; the switch is the scene's own what-if, to compare). On a phone the code is a step
    of its own and the map follows. */
 
-const { mapGeometry } = VIEW;
-const { addScene, arr, fillSide, focusIn, fontsOf, labelsOf, make, pctText, quoteTok, richText,
-  roomOf, sceneView, setLocal, tx, viewHeader, wSwitch } = LESSON;
+import { mapGeometry } from "../../explorer/layout.js";
+import { make } from "../elements.js";
+import { tx } from "../text.js";
+import { arr, focusIn } from "../numbers.js";
+import { labelsOf } from "../labels.js";
+import { fontsOf, roomOf } from "../room.js";
+import { defineScene } from "../kit.js";
+import { richText } from "../terms.js";
+import { fillSide, pctText, quoteTok, setLocal, wSwitch } from "../widgets.js";
+import { sceneView, viewHeader } from "../views.js";
 
 const S9_MASK = /mask is not None|np\.where\(mask|causal_mask|tril/; // the lines the mask adds
 
@@ -58,7 +65,7 @@ function s9Why(S) {
   });
 }
 
-addScene({
+export default defineScene({
   id: "s09",
   layout: (step) => (step === 0 ? "stack" : "side"), // the code beside the map; then the question
   side: 0.26,
@@ -168,5 +175,3 @@ function s9CodePx(S, lines) {
   const base = roomOf(S.D).base;
   return Math.max(16, Math.min(base, Math.floor((S.box.h - 20) / (lines * 1.3))));
 }
-
-return {};

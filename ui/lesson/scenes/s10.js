@@ -1,12 +1,19 @@
 /* §10 why attention won: every row at once beside an RNN's chain, and the pronoun head learning
    by gradient descent. */
 
-const { mapGeometry } = VIEW;
-const { addScene, animate, drawChart, fillSide, focusIn, fontsOf, headWeights, labelsOf, pctText,
-  make, penArrow, penDone, penLine, penMap, penTry, penWrap, pickHead, rampRgb, roomOf,
-  sceneCanvas, scenePen, setLocal, tx, wButton, wReadout } = LESSON;
+import { mapGeometry } from "../../explorer/layout.js";
+import { penArrow, penDone, penLine, penMap, penTry, penWrap, rampRgb } from "../pen.js";
+import { make } from "../elements.js";
+import { tx } from "../text.js";
+import { focusIn } from "../numbers.js";
+import { labelsOf } from "../labels.js";
+import { fontsOf, roomOf, scenePen } from "../room.js";
+import { animate } from "../animate.js";
+import { defineScene, headWeights, pickHead, sceneCanvas } from "../kit.js";
+import { fillSide, pctText, setLocal, wButton, wReadout } from "../widgets.js";
+import { drawChart } from "../chart.js";
 
-addScene({
+export default defineScene({
   id: "s10",
   // phone: none: on a phone the chain, the map or the curve fills the screen's rest
   side: 0.22,
@@ -198,5 +205,3 @@ function s10Curve(S, pen, W, H, base, readout) {
   readout.textContent = `${tx(D, "lesson.s10.curve", { head: head + 1 })}: ${pctText(c.hits[0])} → ${pctText(c.hits.at(-1))}${say ? ` · ${say}` : ""}${human}`;
   return readout.textContent;
 }
-
-return {};
