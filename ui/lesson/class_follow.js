@@ -43,7 +43,7 @@ function resetSince(old, now) {
 
 async function readMine(D) {
   const K = D.klass;
-  const got = await classCall(D, "GET", `/class/${K.code}?phone=${phoneToken(D)}`);
+  const got = await classCall(D, "GET", `/class/${K.code}?token=${encodeURIComponent(K.token)}`);
   if (got.status === 200 && got.body.question) {
     K.mine[got.body.question.id] = got.body.mine ?? undefined;
     if (got.body.mine == null) delete K.mine[got.body.question.id];
