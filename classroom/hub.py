@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ LEASE_EVERY_S = 10.0  # how often the leases of the streams open here are renewe
 GRACE_S = 5.0  # a phone whose stream closed still counts this long (EventSource reconnects)
 TEACHER_STREAMS = 6  # per class and process: projector, presenter, reloads (the oldest goes)
 TEACHER_RESERVE = 64  # teachers' streams allowed beyond max_streams: a class is never leaderless
+log = logging.getLogger(__name__)
 
 
 class Source(Protocol):
@@ -350,14 +352,17 @@ class Hub:
         while not self.closing:
             await asyncio.sleep(TICK_S)
             now = self._loop.time()
-            for code, known in list(self._classes.items()):
-                self._look_at(code, known, now)
-            if now - renewed >= LEASE_EVERY_S:
-                renewed = now
+            try:
                 for code, known in list(self._classes.items()):
-                    phones = [s for s in known.streams if s.phone and not s.closed]
-                    if phones:
-                        self._background(self._renew, code, phones)
+                    self._look_at(code, known, now)
+                if now - renewed >= LEASE_EVERY_S:
+                    renewed = now
+                    for code, known in list(self._classes.items()):
+                        phones = [s for s in known.streams if s.phone and not s.closed]
+                        if phones:
+                            self._background(self._renew, code, phones)
+            except Exception:  # a bug here must not stop the streams' ends: say it, go on
+                log.exception("the class hub's tick failed")
 
     def _look_at(self, code: str, known: _Class, now: float) -> None:
         if known.counting or known.state is None:
