@@ -11,7 +11,8 @@ what a student with a script can do to a class on `make serve WORKERS=2`, measur
    class: its tally and memory (Redis MEMORY USAGE of its keys, INFO used_memory; the memory
    store's own bytes in this process) stay bounded by the cap of phones (CLASS_MAX_PHONES).
 3. Ends: after E E (POST /class/CODE/end) every stream is closed within 2 s; after the class
-   expires (CLASS_TTL_S, short for the bench) within 5 s.
+   expires (CLASS_TTL_S, short for the bench: a class made before step 2, whose expiry comes
+   while 2 runs) within 5 s.
 
 Every client is a bench/class_client.py Client (one connection per request, as a browser's
 fetch) except the flood, which keeps connections open to reach its rate.
@@ -29,9 +30,10 @@ import secrets
 import sys
 import time
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 from bench.class_client import Client, EventStream
+from bench.class_flood import flood, hammer, pacer
+from bench.load_target import cpu_seconds
 
 QUESTION = {"id": "attack-q", "choices": ["a", "b", "c", "d"], "answer": "b"}
 ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -46,79 +48,6 @@ def random_code() -> str:
     return "".join(secrets.choice(ALPHABET) for _ in range(6))
 
 
-# ---- keep-alive requests at a rate (the flood, the 10,000) -----------------------------------
-
-
-async def _keep_alive(base: str, requests, pace, statuses: collections.Counter, kept) -> None:
-    """One connection: send the next (path, body) of the shared iterator `requests` when `pace`
-    allows, read its reply; reconnect when the server closes it (nginx: 1000 per connection)."""
-    parts = urlsplit(base)
-    reader = writer = None
-    for path, body in requests:
-        await pace()
-        for _ in range(3):
-            try:
-                if writer is None:
-                    reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
-                head = (f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nOrigin: {base}\r\n"
-                        "Content-Type: application/json\r\n"
-                        f"Content-Length: {len(body)}\r\n\r\n")  # fmt: skip
-                writer.write(head.encode() + body)
-                status, answer = await _reply(reader)
-                statuses[status] += 1
-                if kept is not None and status == 200:
-                    kept.append(answer)
-                break
-            except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError):
-                statuses["reconnect"] += 1
-                with contextlib.suppress(Exception):
-                    writer.close()
-                reader = writer = None
-    if writer is not None:
-        writer.close()
-
-
-async def _reply(reader: asyncio.StreamReader) -> tuple[int, bytes]:
-    """One HTTP reply's status and body."""
-    status = int((await reader.readline()).split()[1])
-    length, close = 0, False
-    while (line := (await reader.readline()).decode().strip()) != "":
-        name, _, value = line.partition(":")
-        if name.lower() == "content-length":
-            length = int(value)
-        close |= name.lower() == "connection" and "close" in value.lower()
-    body = await reader.readexactly(length)
-    if close:
-        raise ConnectionError("closed by the server")
-    return status, body
-
-
-def pacer(rate: float):
-    """An awaitable that lets `rate` calls a second through (all connections together)."""
-    start, sent = time.perf_counter(), 0
-
-    async def pace() -> None:
-        nonlocal sent
-        sent += 1
-        wait = start + sent / rate - time.perf_counter()
-        if wait > 0:
-            await asyncio.sleep(wait)
-
-    return pace
-
-
-async def hammer(base: str, requests, rate: float, connections: int, kept: list | None = None):
-    """Send the requests of an iterator over `connections` keep-alive connections at `rate` a
-    second at most: (status counter, seconds taken); the bodies of 200s go to `kept`."""
-    statuses: collections.Counter = collections.Counter()
-    pace, started = pacer(rate), time.perf_counter()
-    shared = iter(requests)
-    await asyncio.gather(
-        *(_keep_alive(base, shared, pace, statuses, kept) for _ in range(connections))
-    )
-    return statuses, time.perf_counter() - started
-
-
 def made_up_answers(code: str, stop):
     """Answers with a new made-up token each, until `stop` (a multiprocessing Event) is set."""
     i = 0
@@ -130,7 +59,7 @@ def made_up_answers(code: str, stop):
 
 def _flood(base: str, code: str, rate: float, stop, out) -> None:
     """(A process of its own.) Answers with made-up tokens at `rate` a second until `stop`."""
-    statuses, took = asyncio.run(hammer(base, made_up_answers(code, stop), rate, connections=24))
+    statuses, took = asyncio.run(flood(base, made_up_answers(code, stop), rate))
     out.put((dict(statuses), took))
 
 
@@ -325,7 +254,7 @@ async def on_redis(url: str, redis_url: str, count: int, cap: int) -> dict:
     tally = (await teacher.call("GET", f"/class/{code}", timeout=30)).json()["tally"]["total"]
     return {**got, "tally": tally, "bytes_base": redis_bytes(client, "al:class:", base),
             "bytes": redis_bytes(client, "al:class:", code),
-            "used_delta": client.info("memory")["used_memory"] - used}  # fmt: skip
+            "used": (used, client.info("memory")["used_memory"])}  # fmt: skip
 
 
 def on_memory(count: int, cap: int) -> dict:
@@ -366,9 +295,8 @@ def on_memory(count: int, cap: int) -> dict:
 # ---- the ends of a class's streams -------------------------------------------------------------
 
 
-async def ends(url: str, phones: int) -> dict:
-    """Seconds from the teacher's end (the reply) and from the class's expiry to each of its
-    streams closing."""
+async def after_end(url: str, phones: int) -> dict:
+    """Seconds from the teacher's end (its reply) to each of the class's streams closing."""
     teacher, code = await new_class(url, question=QUESTION)
     following, _ = await join_all(url, code, phones, "end")
     await asyncio.sleep(1)
@@ -376,18 +304,19 @@ async def ends(url: str, phones: int) -> dict:
     answered = time.perf_counter()
     assert said.status == 200, said.body
     await until(lambda: all(p.ended for p in following), 30)
-    after_end = [p.ended - answered for p in following if p.ended]
+    closed = [p.ended - answered for p in following if p.ended]
+    return {"end": closed, "end_open": len(following) - len(closed)}
+
+
+async def after_expiry(url: str, phones: int) -> dict:
+    """Seconds from the class's `expires` to each of its streams closing (a class made now:
+    it lives CLASS_TTL_S; the other measurements run meanwhile)."""
     teacher, code = await new_class(url, question=QUESTION)
     expires = (await teacher.call("GET", f"/class/{code}")).json()["expires"]
-    following2, _ = await join_all(url, code, phones, "expire")
-    await until(lambda: all(p.ended for p in following2), expires - time.time() + 60)
-    after_expiry = [p.ended_at - expires for p in following2 if p.ended]
-    return {
-        "end": after_end,
-        "end_open": len(following) - len(after_end),
-        "expiry": after_expiry,
-        "expiry_open": len(following2) - len(after_expiry),
-    }
+    following, _ = await join_all(url, code, phones, "expire")
+    await until(lambda: all(p.ended for p in following), expires - time.time() + 60)
+    closed = [p.ended_at - expires for p in following if p.ended]
+    return {"expiry": closed, "expiry_open": len(following) - len(closed)}
 
 
 async def until(condition, seconds: float) -> bool:
@@ -410,28 +339,30 @@ def pct(values: list[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
-async def drive(args, url: str, redis_url: str) -> dict:
+async def drive(args, url: str, redis_url: str, pids: list[tuple[str, int]]) -> dict:
+    """Every measurement on one serve group (`pids`: its app processes and nginx's)."""
     load = [os.getloadavg()]
     base = await session(args, url, attack=False)
+    cpu = {name: cpu_seconds(pid) for name, pid in pids}
     attacked = await session(args, url, attack=True)
+    cpu = {name: cpu_seconds(pid) - cpu[name] for name, pid in pids}
     load.append(os.getloadavg())
+    expiring = asyncio.create_task(after_expiry(url, args.attack_phones))
     tokens = await on_redis(url, redis_url, args.made_up, args.cap)
     memory = await asyncio.get_running_loop().run_in_executor(
         None, on_memory, args.made_up, args.cap
     )
-    closed = await ends(url, args.attack_phones)
+    closed = {**await after_end(url, args.attack_phones), **await expiring}
     load.append(os.getloadavg())
     return {"base": base, "attacked": attacked, "redis": tokens, "memory": memory,
-            "ends": closed, "load": load}  # fmt: skip
+            "ends": closed, "load": load, "cpu": cpu}  # fmt: skip
 
 
 def report(args, got: dict) -> int:
     """Print the tables; 1 when a target is missed."""
     base, hit, red, mem, end = (got[k] for k in ("base", "attacked", "redis", "memory", "ends"))
-    guesses, flood = (
-        sum(hit.guesses.values()),
-        sum(v for k, v in hit.flood.items() if k != "reconnect"),
-    )
+    guesses = sum(hit.guesses.values())
+    answered = sum(v for k, v in hit.flood.items() if isinstance(k, int))
     loads = " -> ".join(", ".join(f"{x:.1f}" for x in la) for la in got["load"])
     print(f"\nThe live class under attack: make serve WORKERS={args.workers} (nginx, Redis), "
           f"{args.attack_phones} real phones in one class; machine load average (1, 5, 15 min) "
@@ -450,16 +381,22 @@ def report(args, got: dict) -> int:
     for q in (50, 95):
         a, b = pct(base.follow, q), pct(hit.follow, q)
         print(f"{f'teacher change -> each phone p{q} (ms)':<52}{a:>12.0f}{b:>12.0f}{b / a:>8.2f}")
-    rate = flood / hit.flood_seconds if hit.flood_seconds else 0
-    print(f"\nguesses sent {guesses}: {hit.guesses}")
-    print(f"made-up answers answered {flood} in {hit.flood_seconds:.0f} s = {rate:.0f}/s "
-          f"(asked {args.flood_rate:g}/s): {hit.flood}")  # fmt: skip
+    took = hit.flood_seconds or 1
+    spent = " + ".join(f"{name} {seconds:.1f} s" for name, seconds in got["cpu"].items())
+    refused = answered + guesses
+    print(f"\nCPU while attacked: {spent}: {1000 * sum(got['cpu'].values()) / max(1, refused):.1f}"
+          f" ms a refused request")  # fmt: skip
+    print(f"guesses sent {guesses}: {hit.guesses}")
+    print(f"made-up answers: sent {hit.flood.get('sent', 0)} in {took:.0f} s = "
+          f"{hit.flood.get('sent', 0) / took:.0f}/s (asked {args.flood_rate:g}/s), answered "
+          f"{answered / took:.0f}/s: {hit.flood}")  # fmt: skip
     print(f"\n{args.made_up:,} made-up tokens and {args.made_up:,} joins with new ids on one class "
           f"(cap {args.cap} phones)")  # fmt: skip
     print(f"  Redis: answers {red['fake']}, joins {red['joins']}, real answers {red['answers']}")
     print(f"  Redis: tally {red['tally']}; class keys {red['bytes']:,} B (a class of exactly "
           f"{args.cap} phones: {red['bytes_base']:,} B); "
-          f"used_memory +{red['used_delta']:,} B")  # fmt: skip
+          f"INFO used_memory {red['used'][0]:,} -> {red['used'][1]:,} B over the attack (other "
+          "classes of this run expire meanwhile)")  # fmt: skip
     print(f"  memory store: tally {mem['tally']}; the class {mem['bytes']:,} B (a class of "
           f"exactly {args.cap} phones: {mem['bytes_base']:,} B)")  # fmt: skip
     print(f"\nstreams of {args.attack_phones} phones closed after E E: max "

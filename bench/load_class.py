@@ -282,7 +282,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="answers a second with made-up tokens")  # fmt: skip
     attack.add_argument("--made-up", type=int, default=10_000, help="made-up tokens and joins")
     attack.add_argument("--cap", type=int, default=200, help="CLASS_MAX_PHONES")
-    attack.add_argument("--ttl", type=int, default=90, help="CLASS_TTL_S: seconds a class lives")
+    attack.add_argument("--ttl", type=int, default=240, help="CLASS_TTL_S: seconds a class lives")
     parser.add_argument("--phones", type=int, default=200, help="simulated phones")
     parser.add_argument("--workers", type=int, default=2, help="app processes per serve group")
     parser.add_argument("--groups", type=int, choices=(1, 2), default=1, help="serve groups")
@@ -307,7 +307,9 @@ def attack(args: argparse.Namespace) -> int:
         tempfile.TemporaryDirectory(prefix="attention-lab-class-attack-") as logs,
         start_cluster(args.workers, log_dir=Path(logs), timeout=240, env=env) as cluster,
     ):
-        got = asyncio.run(class_attack.drive(args, cluster.url, cluster.redis.url))
+        pids = [(f"app {k}", w.process.pid) for k, w in enumerate(cluster.workers, 1)]
+        pids += [(f"nginx {i}", p) for i, p in enumerate(process_tree(cluster.nginx.process.pid))]
+        got = asyncio.run(class_attack.drive(args, cluster.url, cluster.redis.url, pids))
     return class_attack.report(args, got)
 
 
