@@ -176,11 +176,11 @@ class Hub:
         else:
             teachers = [s for s in mates if s.teacher]
             old = teachers[: max(0, len(teachers) + 1 - TEACHER_STREAMS)]
+        cap = self.max_streams + (TEACHER_RESERVE if stream.teacher else 0)
+        if self._open - len(old) >= cap:  # (refused: the old stream stays open)
+            raise ClassError("too_many_streams", f"at most {self.max_streams}", retry_after=5)
         for gone in old:
             gone.close("replaced")
-        cap = self.max_streams + (TEACHER_RESERVE if stream.teacher else 0)
-        if self._open - len(old) >= cap:
-            raise ClassError("too_many_streams", f"at most {self.max_streams}", retry_after=5)
         known = self._classes.setdefault(stream.code, _Class())
         known.streams.append(stream)
         self._open += 1

@@ -11,7 +11,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from classroom.codes import MAKER_COOKIE, cookie_name, is_id, is_phone, new_secret, normal_code
+from classroom.codes import (
+    MAKER_COOKIE,
+    cookie_name,
+    is_id,
+    is_phone,
+    new_secret,
+    normal_code,
+    secret_matches,
+)
 from classroom.errors import ClassError
 from classroom.hub import Stream
 from classroom.join import qr_svg
@@ -119,7 +127,7 @@ async def find(service: Classroom, request: Request, code: str) -> dict:
     return state
 
 
-async def joined_phone(service: Classroom, request: Request, code: str) -> str | None:
+def joined_phone(service: Classroom, request: Request, code: str) -> str | None:
     """The phone id of the ?token= of a joined phone (None without one); bad_token for a token
     the server did not sign for this class. Its own budget, never a guessing one."""
     token = request.query_params.get("token")
@@ -152,7 +160,7 @@ async def teacher_code(service: Classroom, request: Request, *, change: bool = T
     if lead is None:
         service.limits.missed(code, None)
         raise ClassError("no_class")
-    if not await run_in_threadpool(service.leads, code, secret):
+    if not secret_matches(secret, lead):
         raise ClassError("not_teacher")
     return code
 
@@ -197,7 +205,7 @@ async def read(service: Classroom, request: Request) -> Response:
     """GET /class/CODE[?token=T | ?phone=ID]: the state; the tally when shown (or to the
     teacher, with the room: phones joined and following); a joined phone's own answer."""
     code = path_code(request)
-    phone = await joined_phone(service, request, code)
+    phone = joined_phone(service, request, code)
     teacher = phone is None and await leads(service, request, code)
     if phone is not None or teacher:
         state = await run_in_threadpool(service.store.get, code)
@@ -231,7 +239,7 @@ async def events(service: Classroom, request: Request) -> Response:
     if service.hub.closing:
         raise ClassError("server_stopping")
     code = path_code(request)
-    phone = await joined_phone(service, request, code)
+    phone = joined_phone(service, request, code)
     if phone is not None:
         if not await run_in_threadpool(service.store.member, code, phone):
             gone = await run_in_threadpool(service.store.get, code) is None

@@ -29,10 +29,12 @@ from classroom.join import Join, is_loopback, join_link, public_origin
 from classroom.limits import Limits, open_file_limit, stream_cap
 from classroom.state import ENDED_GRACE_S, TTL_S, new_state
 from classroom.store import MemoryStore, Store
+from classroom.tokens import TOKEN_CAP
 
 CODE_ATTEMPTS = 10  # random codes tried before giving up (all taken: a full store)
 KEY_RECHECK_S = 1.0  # a token that fails re-reads the signing key at most this often
 LEAD_COOKIES = 8  # teacher's cookies of one browser looked at by leads_any (the newest)
+PASSCODE_CAP = 100  # characters of TEACHER_PASSCODE (codes.secret_matches compares no more)
 # The settings read from the environment: variable → (field, default, smallest allowed).
 LIMIT_VARS = {
     "CLASS_MAX_PHONES": ("max_phones", 200, 1),
@@ -62,7 +64,10 @@ class Settings:
         host = (lambda: serve_host) if serve_host else listen_host
         limits = {name: _int_setting(env, var, *rest) for var, (name, *rest) in LIMIT_VARS.items()}
         public = env.get("PUBLIC_URL", "").strip()
-        return cls(public, host, env.get("TEACHER_PASSCODE", ""), **limits)
+        passcode = env.get("TEACHER_PASSCODE", "")
+        if len(passcode) > PASSCODE_CAP:
+            raise ValueError(f"TEACHER_PASSCODE: at most {PASSCODE_CAP} characters")
+        return cls(public, host, passcode, **limits)
 
     def exposed(self) -> bool:
         """True when browsers beyond this machine may reach the server: PUBLIC_URL is set, or it
@@ -179,7 +184,7 @@ class Classroom:
         if found:
             return found
         stale = time.monotonic() - self._key_read >= KEY_RECHECK_S
-        if stale and isinstance(token, str) and tokens.TOKEN_RE.fullmatch(token[:200]):
+        if stale and isinstance(token, str) and tokens.TOKEN_RE.fullmatch(token[:TOKEN_CAP]):
             self._key_read = time.monotonic()
             threading.Thread(target=self._key_again, daemon=True).start()
         return None

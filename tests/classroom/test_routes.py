@@ -9,6 +9,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
+import uuid
 
 import pytest
 from starlette.testclient import TestClient
@@ -415,7 +417,8 @@ def test_settings_come_from_the_environment_and_a_bad_one_is_a_clear_error():
     assert (plain.max_phones, plain.max_classes, plain.ttl_s) == (200, 50, st.TTL_S)
     assert not plain.exposed()
     assert 16 <= plain.stream_cap() <= limits.open_file_limit() - 16
-    for bad in ({"CLASS_MAX_PHONES": "0"}, {"CLASS_MAX_LIVE": "many"}, {"CLASS_TTL_S": "-5"}):
+    for bad in ({"CLASS_MAX_PHONES": "0"}, {"CLASS_MAX_LIVE": "many"}, {"CLASS_TTL_S": "-5"},
+                {"TEACHER_PASSCODE": "x" * 101}):  # fmt: skip
         with pytest.raises(ValueError, match=next(iter(bad))):
             Settings.from_env(lambda: "127.0.0.1", bad)
 
@@ -607,3 +610,25 @@ def test_a_page_asks_whether_browsers_beyond_this_machine_reach_the_server(
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     assert classroom.exposed(host) is exposed
+
+
+def test_a_redis_that_lost_its_key_gets_another_and_every_process_follows(redis_url, monkeypatch):
+    """Redis restarted empty and a new app process made a new key: the processes that started
+    before read it again when a token signed with it fails (in the background, at most once
+    per KEY_RECHECK_S), and accept it from then on."""
+    monkeypatch.setattr("classroom.service.KEY_RECHECK_S", 0.0)
+    prefix = f"t{uuid.uuid4().hex}:"
+    old = Classroom(RedisStore(redis_url, prefix=prefix))
+    first = old.signing_key()
+    old.store._redis.delete(f"{prefix}key")  # Redis lost it
+    new = Classroom(RedisStore(redis_url, prefix=prefix))
+    assert new.signing_key() != first
+    token = tokens.sign(new.signing_key(), "K7MX2Q", PHONES[0], int(time.time()))
+    assert old.phone_of("K7MX2Q", token) is None  # the first try: the key is read again
+    for _ in range(100):
+        if old.phone_of("K7MX2Q", token) == PHONES[0]:
+            break
+        time.sleep(0.02)
+    assert old.phone_of("K7MX2Q", token) == PHONES[0]
+    for service in (old, new):
+        service.store.close()
