@@ -355,6 +355,9 @@ class RedisStore:
                 lost = True
                 self._stopping.wait(wait)
                 wait = min(wait * 2, LISTEN_BACKOFF_S[1])
+            except ValueError:  # close() closed the connection under a slow read: done
+                if not self._stopping.is_set():
+                    raise
 
     def _relay(self, pubsub: redis.client.PubSub, listener: Listener) -> None:
         """Pass each published message on until close()."""
