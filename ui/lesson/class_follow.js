@@ -9,7 +9,7 @@ import { speak } from "./elements.js";
 import { post } from "./channel.js";
 import { drawScene, goScene, goStep } from "./stage.js";
 import { classNodesOf, classPaint, classWord } from "./class_panel.js";
-import { classCall, classErrorOf, classPlaceOf, phoneToken, placeBody,
+import { classCall, classErrorOf, classPlaceOf, placeBody,
   writeClassLink } from "./class_net.js";
 import { on } from "./events.js";
 
