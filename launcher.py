@@ -3,7 +3,7 @@ live class's HTTP routes beside it (`streamlit run launcher.py`; st.App stays ou
 
 import streamlit as st
 
-from classroom import Classroom
+from classroom import Classroom, make_routes
 
 classroom = Classroom.from_env(listen_host=lambda: st.get_option("server.address") or "")
-app = st.App("app.py", routes=classroom.routes(), lifespan=classroom.lifespan)
+app = st.App("app.py", routes=make_routes(classroom), lifespan=classroom.lifespan)

@@ -15,6 +15,7 @@ teacher has two (projector and presenter). Then it measures and prints:
 
     PYTHONPATH=. .venv/bin/python bench/load_class.py                  # 200 phones, WORKERS=2
     PYTHONPATH=. .venv/bin/python bench/load_class.py --groups 2 --phones 200
+    PYTHONPATH=. .venv/bin/python bench/load_class.py --attack         # bench/class_attack.py
 
 Opt-in (minutes, both cores); every client runs in this one Python process.
 """
@@ -33,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import class_attack
 from bench.class_client import Client, EventStream
 from bench.load_target import cpu_seconds, process_tree
 from deploy.serve import Cluster, start_cluster
@@ -64,13 +66,14 @@ class Follower:
 
 @dataclass
 class Room:
-    """The class under load: its code, the teacher, the phones."""
+    """The class under load: its code, the teacher, the phones (and their signed tokens)."""
 
     code: str
     teacher: Client
     leads: list[Follower]
     phones: list[Client]
     follows: list[Follower]
+    tokens: list[str] = field(default_factory=list)
     tasks: list[asyncio.Task] = field(default_factory=list)
 
 
@@ -102,9 +105,9 @@ def processes(clusters: list[Cluster]) -> list[tuple[str, int]]:
     return found
 
 
-async def follow(client: Client, code: str, phone: str = "") -> Follower:
+async def follow(client: Client, code: str, token: str = "") -> Follower:
     """Open an event stream (retrying a refused one) and start reading it."""
-    query = f"?phone={phone}" if phone else ""
+    query = f"?token={token}" if token else ""
     for _ in range(10):
         stream = await client.events(f"/class/{code}/events{query}", timeout=30)
         if stream.status == 200:
@@ -125,10 +128,13 @@ async def open_room(teacher_url: str, phone_url: str, count: int) -> Room:
     code = made.json()["code"]
     leads = [await follow(teacher, code), await follow(teacher, code)]
     phones = [Client(phone_url) for _ in range(count)]
-    for i, phone in enumerate(phones):  # a first load: the class, and nginx's route cookie
-        await phone.call("GET", f"/class/{code}?phone={token(i)}", timeout=30)
-    follows = list(await asyncio.gather(*(follow(p, code, token(i)) for i, p in enumerate(phones))))
-    room = Room(code, teacher, leads, phones, follows)
+    tokens = []
+    for i, phone in enumerate(phones):  # a join: the phone's token, and nginx's route cookie
+        said = await phone.call("POST", f"/class/{code}/join", {"phone": token(i)}, timeout=30)
+        tokens.append(said.json()["token"])
+    opened = (follow(p, code, t) for p, t in zip(phones, tokens, strict=True))
+    follows = list(await asyncio.gather(*opened))
+    room = Room(code, teacher, leads, phones, follows, tokens)
     room.tasks = [asyncio.create_task(f.read()) for f in leads + follows]
     return room
 
@@ -158,9 +164,9 @@ async def changes(room: Room, count: int) -> dict:
     return {"last": last, "every": every, "missed": missed}
 
 
-async def answer(phone: Client, code: str, i: int, choice: str) -> bool:
+async def answer(phone: Client, code: str, signed: str, choice: str) -> bool:
     """One answer, retried with the same token as a phone does; True once the server took it."""
-    body = {"phone": token(i), "question": QUESTION["id"], "choice": choice}
+    body = {"token": signed, "question": QUESTION["id"], "choice": choice}
     for _ in range(5):
         with contextlib.suppress(OSError, TimeoutError):
             said = await phone.call("POST", f"/class/{code}/answer", body, timeout=30)
@@ -177,7 +183,7 @@ async def answers(room: Room, rate: float) -> dict:
     lead, sent, calls = room.leads[0], [], []
     for i, phone in enumerate(room.phones):
         sent.append(time.perf_counter())
-        calls.append(asyncio.create_task(answer(phone, room.code, i, "abcd"[i % 4])))
+        calls.append(asyncio.create_task(answer(phone, room.code, room.tokens[i], "abcd"[i % 4])))
         await asyncio.sleep(max(0.0, sent[-1] + 1 / rate - time.perf_counter()))
     took = sum(await asyncio.gather(*calls))
     await wait_for(lambda: any(t >= took for _, t in lead.totals), 10)
@@ -195,7 +201,7 @@ async def burst(room: Room) -> dict:
     before, started = lead.tallies, time.perf_counter()
     choices = ["abcd"[i % 4] if i % 2 else "abcd"[(i + 1) % 4] for i in range(len(room.phones))]
     took = await asyncio.gather(
-        *(answer(p, room.code, i, choices[i]) for i, p in enumerate(room.phones))
+        *(answer(p, room.code, room.tokens[i], choices[i]) for i, p in enumerate(room.phones))
     )
     want = {c: choices.count(c) for c in "abcd"}
     settled = await wait_for(lambda: lead.counts == want, 30)
@@ -268,6 +274,15 @@ async def drive(args: argparse.Namespace, teacher_url: str, phone_url: str, pids
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    attack = parser.add_argument_group("--attack (bench/class_attack.py)")
+    attack.add_argument("--attack", action="store_true", help="the attack run instead")
+    attack.add_argument("--attack-phones", type=int, default=30, help="real phones in the class")
+    attack.add_argument("--guess-rate", type=float, default=40.0, help="unknown codes a second")
+    attack.add_argument("--flood-rate", type=float, default=1500.0,
+                        help="answers a second with made-up tokens")  # fmt: skip
+    attack.add_argument("--made-up", type=int, default=10_000, help="made-up tokens and joins")
+    attack.add_argument("--cap", type=int, default=200, help="CLASS_MAX_PHONES")
+    attack.add_argument("--ttl", type=int, default=240, help="CLASS_TTL_S: seconds a class lives")
     parser.add_argument("--phones", type=int, default=200, help="simulated phones")
     parser.add_argument("--workers", type=int, default=2, help="app processes per serve group")
     parser.add_argument("--groups", type=int, choices=(1, 2), default=1, help="serve groups")
@@ -279,8 +294,23 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.attack:
+        return attack(args)
     with groups(args) as (teacher_url, phone_url, pids):
         return asyncio.run(drive(args, teacher_url, phone_url, pids))
+
+
+def attack(args: argparse.Namespace) -> int:
+    """bench/class_attack.py on one serve group whose classes live --ttl seconds."""
+    env = {"CLASS_TTL_S": str(args.ttl), "CLASS_MAX_PHONES": str(args.cap)}
+    with (
+        tempfile.TemporaryDirectory(prefix="attention-lab-class-attack-") as logs,
+        start_cluster(args.workers, log_dir=Path(logs), timeout=240, env=env) as cluster,
+    ):
+        pids = [(f"app {k}", w.process.pid) for k, w in enumerate(cluster.workers, 1)]
+        pids += [(f"nginx {i}", p) for i, p in enumerate(process_tree(cluster.nginx.process.pid))]
+        got = asyncio.run(class_attack.drive(args, cluster.url, cluster.redis.url, pids))
+    return class_attack.report(args, got)
 
 
 if __name__ == "__main__":

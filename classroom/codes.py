@@ -1,4 +1,5 @@
-"""The class's names: join codes, phone tokens, step and question ids, and the teacher's secret."""
+"""The class's names: join codes, phone ids, step and question ids, the teacher's secret and the
+cookies that carry it."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ import secrets
 ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 CODE_LENGTH = 6  # 32**6 ≈ 1.07e9 codes; guessing is rate limited (classroom/limits.py)
 CODE_RE = re.compile(rf"[{ALPHABET}]{{4,6}}")  # codes of 4–6 characters are well formed
-# A phone's token: random, made by the phone (e.g. 128 bits as base64url: 22 characters).
+# A phone's id: random, made by the phone (e.g. 128 bits as base64url: 22 characters); the server
+# signs it into the phone's token when it joins (classroom/tokens.py).
 PHONE_RE = re.compile(r"[A-Za-z0-9_-]{22,64}")
 # Scene, step, question and choice ids: short, ASCII, safe in a key, a header and JSON.
 ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
 SECRET_BYTES = 32  # the teacher's secret: 256 random bits, stored only as its SHA-256
+COOKIE_PREFIX = "al_lead_"  # the teacher's cookie of class CODE is al_lead_CODE
+MAKER_COOKIE = "al_maker"  # a random id per teacher's browser: its own budget of new classes
 
 
 def new_code() -> str:
@@ -31,9 +35,9 @@ def normal_code(text: object) -> str | None:
     return code if CODE_RE.fullmatch(code) else None
 
 
-def is_phone(token: object) -> bool:
-    """True for a well-formed phone token."""
-    return isinstance(token, str) and PHONE_RE.fullmatch(token) is not None
+def is_phone(phone: object) -> bool:
+    """True for a well-formed phone id."""
+    return isinstance(phone, str) and PHONE_RE.fullmatch(phone) is not None
 
 
 def is_id(text: object) -> bool:
@@ -56,3 +60,8 @@ def secret_matches(secret: str | None, stored: str | None) -> bool:
     if not secret or not stored or len(secret) > 100:
         return False
     return hmac.compare_digest(secret_hash(secret), stored)
+
+
+def cookie_name(code: str) -> str:
+    """The name of the cookie that holds class CODE's teacher's secret."""
+    return f"{COOKIE_PREFIX}{code}"

@@ -22,12 +22,12 @@ CHANGE_FIELDS = ("scene", "step", "question", "revealed", "tally_visible", "setu
 PRIVATE = ("answer", "why")  # question fields phones receive only at the reveal
 
 
-def new_state(code: str, now: float, patch: dict) -> dict:
+def new_state(code: str, now: float, patch: dict, ttl_s: int = TTL_S) -> dict:
     """A fresh class (version 1) with the teacher's validated first fields applied."""
     state = {
         "code": code, "v": 0, "scene": None, "step": None, "question": None,
         "revealed": False, "tally_visible": False, "setup": {},
-        "created": int(now), "expires": int(now) + TTL_S, "ended": False,
+        "created": int(now), "expires": int(now) + ttl_s, "ended": False,
     }  # fmt: skip
     return apply_change(state, patch)
 
@@ -104,24 +104,30 @@ def _size(value: object) -> int:
 
 
 def apply_change(state: dict, patch: dict) -> dict:
-    """The state after a validated change: one version later; a new question starts hidden."""
+    """The state after a validated change: one version later. A question with a new id (or none)
+    starts unrevealed (unless the change says otherwise) and with its tally hidden (always: the
+    teacher shows each question's tally anew); revealing or showing needs a question."""
     if state["ended"]:
         raise ClassError("ended")
     new = {**state, **patch, "v": state["v"] + 1}
     old_id = (state["question"] or {}).get("id")
     new_id = (new["question"] or {}).get("id")
-    if new_id != old_id and "revealed" not in patch:
-        new["revealed"] = False
-    if new["revealed"] and new["question"] is None:
-        raise ClassError("bad_field", "revealed needs a current question")
+    if new_id != old_id:
+        new["tally_visible"] = False
+        if "revealed" not in patch:
+            new["revealed"] = False
+    if (new["revealed"] or new["tally_visible"]) and new["question"] is None:
+        raise ClassError("no_question", "revealed and tally_visible need a current question")
     return new
 
 
 def reset_question(state: dict, question_id: str) -> dict:
-    """The state after the teacher reset a question's answers: hidden again if it is current."""
+    """The state after the teacher reset a question's answers: if it is current, unrevealed and
+    its tally hidden again (asked anew)."""
     new = apply_change(state, {})
     if (state["question"] or {}).get("id") == question_id:
         new["revealed"] = False
+        new["tally_visible"] = False
     return new
 
 

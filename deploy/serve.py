@@ -19,9 +19,11 @@ terminal); deploy/local.py starts one app process the same way for the tests and
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import re
+import resource
 import selectors
 import shutil
 import signal
@@ -61,6 +63,9 @@ STOP_TIMEOUT_S = 10.0
 # URL browsers should open instead.
 BANNER = re.compile(r"\s*(You can now view your Streamlit app in your browser\.|URL: \S*)?\s*$")
 NGINX_ATTEMPTS = 3  # ports tried when the caller left nginx's port to us and another took it
+OPEN_FILES_WANTED = 65536  # the open-file limit make serve asks for (up to the hard limit)
+NGINX_CONNECTIONS = (1024, 16384)  # nginx's worker_connections: at least, at most
+NGINX_FILE_SPARE = 128  # nginx's own files (logs, temp files) beside its connections
 
 
 def is_loopback(host: str) -> bool:
@@ -78,6 +83,27 @@ def port_taken(host: str, port: int) -> bool:
         except OSError:
             return True
     return False
+
+
+def raise_open_files(wanted: int = OPEN_FILES_WANTED) -> int:
+    """This process's soft limit on open files raised towards `wanted`, never past the hard
+    limit (the app processes, nginx and Redis inherit it); the soft limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if target > soft:  # a container may forbid it: the limits then follow the soft limit
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def stream_budget(open_files: int, workers: int) -> tuple[int, int]:
+    """(nginx's worker_connections, event streams per app process) for this open-file limit:
+    every stream takes two of nginx's connections, and all the app processes' streams together
+    at most three quarters of what nginx can hold (the rest: page loads, websockets). Each app
+    process also keeps its own streams below its own open-file limit (classroom/limits.py)."""
+    least, most = NGINX_CONNECTIONS
+    connections = max(least, min(most, open_files - NGINX_FILE_SPARE))
+    return connections, max(16, connections // 2 * 3 // 4 // max(1, workers))
 
 
 def worker_command(app: str = "launcher.py", port: int = 0) -> list[str]:
@@ -102,6 +128,8 @@ class Cluster:
     nginx: Child | None = None
     redis: LocalRedis | None = None  # ours (None when REDIS_URL names a shared one)
     env: dict[str, str] = field(default_factory=dict)  # REDIS_URL, SERVE_HOST of the app processes
+    open_files: int = 1024  # the soft open-file limit every child inherits (raise_open_files)
+    connections: int = 1024  # nginx's worker_connections
     _selector: selectors.BaseSelector | None = None
     _partial: dict[int, bytes] = field(default_factory=dict)  # output fd → unfinished line
 
@@ -170,13 +198,18 @@ def start_cluster(
     log_dir: Path | None = None,
     timeout: float = STARTUP_TIMEOUT_S,
     redis_url: str | None = None,
+    env: dict[str, str] | None = None,
 ) -> Cluster:
     """Start `workers` app processes, wait for their health, then nginx on host:port.
 
     With `log_dir`, each child writes to a file there (app-K.log, nginx-error.log); without,
     app output is copied to this terminal by `Cluster.pump` and nginx logs to stderr. Without
     `port`, nginx gets a free one, and another if that one is taken before nginx binds it.
-    The app processes share `redis_url` (default: REDIS_URL), else a redis-server of its own.
+    The app processes share `redis_url` (default: REDIS_URL), else a redis-server of its own;
+    `env` adds settings of theirs (classroom/README.md "Settings", e.g. CLASS_TTL_S). The soft
+    open-file limit is raised to the hard one first (every child inherits it), and each app
+    process holds at most its share of the event streams nginx can carry (CLASS_MAX_STREAMS,
+    unless set).
     """
     binary = find_nginx(nginx)
     if binary is None:
@@ -191,6 +224,10 @@ def start_cluster(
     cluster = Cluster("", run_dir)
     try:
         _start_redis(cluster, host, redis_url or os.environ.get("REDIS_URL", "").strip())
+        cluster.open_files = raise_open_files()
+        cluster.connections, streams = stream_budget(cluster.open_files, workers)
+        cluster.env["CLASS_MAX_STREAMS"] = os.environ.get("CLASS_MAX_STREAMS") or str(streams)
+        cluster.env.update(env or {})
         _start_workers(cluster, workers, app, log_dir)
         for child in cluster.workers:
             _wait_healthy(cluster, child, timeout)
@@ -256,6 +293,8 @@ def _start_nginx(cluster: Cluster, binary: str, listen: str, log_dir: Path | Non
         "ACCESS_LOG": "off",
         "LISTEN": listen,
         "SERVERS": server_lines([int(c.url.rsplit(":", 1)[1]) for c in cluster.workers]),
+        "OPEN_FILES": str(cluster.open_files),
+        "CONNECTIONS": str(cluster.connections),
     }
     conf = cluster.run_dir / "nginx.conf"
     conf.write_text(render_config(values), encoding="utf-8")
@@ -350,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
         count = f"{args.workers} app process" + ("es" if args.workers > 1 else "")
         print(f"Attention Lab: {count} behind nginx at {shown}")
         print(f"Class store: {_redis_note(cluster)}")
+        print(f"Open files: {cluster.open_files} per process; event streams: "
+              f"{cluster.env['CLASS_MAX_STREAMS']} per app process")  # fmt: skip
         print("Press Ctrl+C to stop nginx, every app process and Redis.", flush=True)
         return watch(cluster)
     except Stop:

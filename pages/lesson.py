@@ -222,13 +222,18 @@ def window_of() -> str:
 
 def gets_notes(window: str) -> bool:
     """The notes go to the presenter window alone: in a class (room=CODE) only when this browser
-    holds the class's secret; in the lesson alone the presenter is their own teacher."""
+    holds the class's secret. Without a class: on a server only this machine reaches, the reader
+    is their own teacher; on one that phones can reach (HOST not loopback, SERVE_HOST, or
+    PUBLIC_URL: classroom.exposed), only a browser that leads a live class (its cookie)."""
     if window != "presenter":
         return False
     room = st.query_params.get("room")
-    if room is None:
-        return True
-    return classroom.is_teacher(str(room)[:STEP_CHARS], st.context.cookies)
+    cookies = st.context.cookies
+    if room is not None:
+        return classroom.is_teacher(str(room)[:STEP_CHARS], cookies)
+    if classroom.exposed(st.get_option("server.address") or ""):
+        return classroom.leads_any(cookies)
+    return True
 
 
 def lesson_settings(s: Settings) -> Settings:

@@ -11,11 +11,17 @@ own rules: tests/classroom/."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import re
+import secrets
+import threading
 
 import pytest
 
+from bench.class_attack import made_up_token, random_code
+from bench.class_flood import hammer
 from tests.browser.class_support import (
     SHOTS,
     by_id,
@@ -29,6 +35,7 @@ from tests.browser.class_support import (
 )
 from tests.browser_support import axe
 from tests.lesson_support import LOAD_MS, ROOT, where
+from ui.lesson.class_text import class_text
 from ui.text import t
 
 pytestmark = pytest.mark.browser
@@ -174,6 +181,63 @@ def test_a_phone_closed_and_reopened_lands_on_the_current_step(browser, server, 
     p = joined(browser, server, code)
     wait_place(p, *moved)
     p.context.close()
+
+
+def _script(base: str, code: str, stop: threading.Event, counted: dict) -> None:
+    """(A thread.) A student's script until `stop`: joins of unknown codes with a new phone id
+    each, and answers to the real class with made-up tokens, 150 requests a second."""
+
+    def requests():
+        while not stop.is_set():
+            body = {"phone": f"guess-{secrets.token_hex(12)}"}
+            yield f"/class/{random_code()}/join", json.dumps(body).encode()
+            body = {"token": made_up_token(0), "question": "s01.ask", "choice": "a"}
+            yield f"/class/{code}/answer", json.dumps(body).encode()
+
+    statuses, _ = asyncio.run(hammer(base, requests(), rate=150, connections=4))
+    counted.update(statuses)
+
+
+def test_a_phone_joins_and_answers_while_a_script_guesses_codes_and_forges_answers(
+    browser, server, teacher
+):
+    page, code = teacher
+    page.keyboard.press("1")
+    wait_place(page, 1, 0)  # §1 asks whom 他 means
+    tally = f"{ROOT}.querySelector('[data-testid=\"class-tally\"]')"
+    page.wait_for_function(f"() => {tally}?.dataset.question === 's01.ask'", timeout=LOAD_MS)
+    before = served_total(page, code)  # earlier tests' answers to §1's question
+    stop, counted = threading.Event(), {}
+    script = threading.Thread(target=_script, args=(server, code, stop, counted))
+    script.start()
+    try:
+        p = joined(browser, server, code)  # it joins during the flood
+        wait_place(p, 1, 0)
+        pick = p.locator('[data-testid="lesson-choice"]').first
+        pick.click()
+        choice = pick.get_attribute("data-choice")
+        p.wait_for_function(
+            f"() => {ROOT}.querySelector('[data-choice=\"{choice}\"]')"
+            ".getAttribute('aria-pressed') === 'true'",
+            timeout=LOAD_MS,
+        )
+        page.wait_for_function(f"() => {tally}.dataset.total === '{before + 1}'", timeout=LOAD_MS)
+        said = status(p)
+        assert said["state"] == "joined" and said["text"] not in class_text("zh")["error"].values()
+    finally:
+        stop.set()
+        script.join(timeout=60)
+    assert counted and set(counted) <= {404, 403, 429}, counted  # the script got nothing in
+    assert counted.get(403, 0) > 0, "no made-up answer was sent"
+    assert served_total(page, code) == before + 1
+    p.context.close()
+
+
+def served_total(page, code: str) -> int:
+    """The tally's total as the server has it, read by the teacher's browser (its cookie)."""
+    return page.evaluate(
+        f"() => fetch('/class/{code}').then(r => r.json()).then(b => b.tally.total)"
+    )
 
 
 def test_no_student_page_holds_the_teachers_secret(browser, server, teacher):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from deploy.local import start_streamlit
 from tests.browser_support import axe
 from tests.lesson_support import LOAD_MS, ROOT, SCENE, on_phone, open_lesson, press, settle, where
 from ui.lesson.words import note_keys
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 LAPTOP = {"width": 1280, "height": 800}
+LAPTOP_SIZE = (1280, 800)
 PROJECTOR = (1024, 768)
 HOST = f"{ROOT}.querySelector('[data-testid=\"lesson\"]').parentNode"
 # What the deck received (its header) and what its page shows, as text.
@@ -237,6 +239,43 @@ def test_a_phone_that_joined_a_class_has_no_notes(browser, streamlit_server):
         assert phone.locator('[data-testid="lesson-notes-toggle"]').is_hidden()
         press(phone, "s")  # no key opens a notes window on a joined phone
         assert len(phone.context.pages) == 1
+
+
+@pytest.fixture(scope="module")
+def lan_server():
+    """The app as `make serve HOST=0.0.0.0` runs it: nginx on every address (SERVE_HOST), so
+    phones on the LAN reach it; the app process itself still listens on loopback (the tests
+    open no port beyond this machine)."""
+    with start_streamlit("launcher.py", env={"SERVE_HOST": "0.0.0.0"}) as server:
+        yield server.url
+
+
+def test_on_a_lan_server_only_the_browser_that_leads_a_class_gets_notes(browser, lan_server):
+    """A phone (its own context) that opens presenter=1, with or without the class's code, gets
+    no notes; the teacher's browser (the class's cookie) gets them in its presenter window, with
+    room=CODE as S opens it and without."""
+    teacher = browser.new_context(viewport=LAPTOP)
+    try:
+        projector = teacher.new_page()
+        open_lesson(projector, lan_server, "?room=new&at=5", PROJECTOR)
+        projector.wait_for_function("() => location.search.includes('room=')", timeout=LOAD_MS)
+        code = projector.evaluate("() => new URLSearchParams(location.search).get('room')")
+        for query in ("?presenter=1&at=5", f"?presenter=1&at=5&room={code}",
+                      f"?presenter=1&at=5&join={code}"):  # fmt: skip
+            with on_phone(browser, lan_server, query) as phone:
+                assert_no_notes(phone)
+        with teacher.expect_page(timeout=LOAD_MS) as opened:
+            projector.keyboard.press("s")
+        presenter = opened.value
+        presenter.wait_for_selector('[data-testid="lesson"][data-ready="1"]', timeout=LOAD_MS)
+        assert f"room={code}" in presenter.url
+        first = t("lesson.s5.notes", "zh").splitlines()[0].strip()
+        assert first in panel_text(presenter, "presenter-notes")
+        alone = teacher.new_page()  # the teacher's browser, without the class in the address
+        open_lesson(alone, lan_server, "?presenter=1&at=5", LAPTOP_SIZE)
+        assert json.loads(alone.evaluate(RECEIVED))["notes"]["5"]
+    finally:
+        teacher.close()
 
 
 def test_a_phone_alone_has_no_presenter_button(browser, streamlit_server):

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import uvicorn
 from starlette.applications import Starlette
 
-from classroom import Classroom
+from classroom import Classroom, make_routes
 from deploy.redis_local import find_redis
 from tests.browser_support import skip_missing
 
@@ -42,7 +42,7 @@ class Clock:
 
 def app_of(service: Classroom) -> Starlette:
     """The class's routes alone, as the launcher mounts them beside Streamlit's."""
-    return Starlette(routes=service.routes(), lifespan=service.lifespan)
+    return Starlette(routes=make_routes(service), lifespan=service.lifespan)
 
 
 @contextlib.contextmanager
@@ -68,6 +68,13 @@ def served(service: Classroom) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=20)
         sock.close()
+
+
+async def join(phone, code: str, phone_id: str) -> str:
+    """A phone (bench/class_client.py Client) joins class CODE: its signed token."""
+    said = await phone.call("POST", f"/class/{code}/join", {"phone": phone_id})
+    assert said.status == 200, said.body
+    return said.json()["token"]
 
 
 def run(coro):

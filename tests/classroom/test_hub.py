@@ -1,13 +1,18 @@
 """The per-process fan-out: one encoding per event, newest state wins, tallies throttled and
-shown to phones only when the class shows them, lost-store notices, streams ended on stop."""
+shown to phones only when the class shows them, lost-store notices; every stream's owner and
+end: one per phone (here or in another process), a few per teacher, a cap per process, the end
+of the class and the stop of the process end them."""
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bench.class_client import _parse
 from classroom import hub as hub_module
 from classroom import state as st
+from classroom.errors import ClassError
 from classroom.hub import Hub, Stream
 from tests.classroom.class_support import QUESTION, run
 
@@ -31,8 +36,36 @@ async def collect(hub: Hub, stream: Stream, into: list) -> None:
                 into.append(_parse(block))
 
 
-async def started(refresh=lambda code: []) -> Hub:
-    hub = Hub(refresh)
+class Source:
+    """The hub's questions to the class service, answered from the test (classroom/hub.py
+    Source): `refresh` as the test gives it, an empty room, leases and announcements kept."""
+
+    def __init__(self, refresh) -> None:
+        self.refresh_fn = refresh
+        self.announced: list[dict] = []
+        self.released: list[str] = []
+
+    def refresh(self, code: str, *, room: bool = False) -> list[dict]:
+        return self.refresh_fn(code)
+
+    def room(self, code: str) -> dict:
+        return {"joined": 0, "following": 0}
+
+    def lease(self, code: str, phones: list[str]) -> int:
+        return 1
+
+    def release(self, code: str, phone: str, stamp: int) -> None:
+        self.released.append(phone)
+
+    def announce(self, message: dict) -> None:
+        self.announced.append(message)
+
+    def now(self) -> float:
+        return 1_800_000_000.0
+
+
+async def started(refresh=lambda code: [], **kwargs) -> Hub:
+    hub = Hub(Source(refresh), **kwargs)
     hub.start(asyncio.get_running_loop())
     return hub
 
@@ -144,5 +177,61 @@ def test_a_quiet_stream_sends_heartbeat_comments(monkeypatch):
         hub.close()
         await task
         assert [e.event for e in seen].count(":") >= 2
+
+    run(body())
+
+
+def test_a_phone_has_one_stream_a_teacher_a_few_and_the_process_a_cap():
+    async def body():
+        hub = await started(max_streams=4)
+        first, second = Stream(CODE, False, phone="p" * 22), Stream(CODE, False, phone="p" * 22)
+        hub.add(first)
+        hub.add(second)
+        assert first.closed == "replaced" and not second.closed
+        hub.remove(first)
+        teachers = [Stream(CODE, teacher=True) for _ in range(hub_module.TEACHER_STREAMS + 1)]
+        for stream in teachers:
+            hub.add(stream)
+        assert [s.closed for s in teachers] == ["replaced"] + [""] * hub_module.TEACHER_STREAMS
+        hub.remove(teachers[0])
+        assert hub.open_streams == 1 + hub_module.TEACHER_STREAMS
+        with pytest.raises(ClassError, match="too_many_streams"):
+            hub.add(Stream(CODE, False, phone="q" * 22))
+        await asyncio.sleep(0.05)
+        assert hub._source.released == [], "a replaced stream keeps its phone's lease"
+
+    run(body())
+
+
+def test_another_process_s_stream_of_the_same_phone_replaces_this_one():
+    async def body():
+        hub = await started()
+        mine, other = Stream(CODE, False, phone="p" * 22), Stream(CODE, False, phone="q" * 22)
+        hub.add(mine)
+        hub.add(other)
+        hub.receive({"kind": "room", "code": CODE, "phone": "p" * 22, "owner": hub.id})
+        assert not mine.closed, "this hub's own announcement"
+        hub.receive({"kind": "room", "code": CODE, "phone": "", "owner": "elsewhere"})
+        assert not mine.closed, "a stream closed elsewhere replaces nothing"
+        hub.receive({"kind": "room", "code": CODE, "phone": "p" * 22, "owner": "elsewhere"})
+        assert mine.closed == "replaced" and not other.closed
+
+    run(body())
+
+
+def test_an_ended_class_ends_its_streams_with_its_last_state():
+    async def body():
+        hub = await started()
+        stream, seen = Stream(CODE, teacher=False, phone="p" * 22), []
+        hub.add(stream)
+        hub.seed(stream, [{"kind": "state", "state": state_at(3)}])
+        task = asyncio.create_task(collect(hub, stream, seen))
+        hub.receive({"kind": "state", "state": state_at(4, ended=True)})
+        await asyncio.wait_for(task, 5)
+        assert [e.event for e in seen] == ["state", "bye"]  # the newest state replaced v3
+        assert seen[0].data["ended"] and seen[1].data == {"reason": "ended", "v": 4}
+        assert hub.open_streams == 0
+        await asyncio.sleep(0.05)
+        assert hub._source.released == ["p" * 22], "the phone that left: its lease ends"
 
     run(body())

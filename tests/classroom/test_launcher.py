@@ -11,7 +11,7 @@ import pytest
 
 from bench.class_client import Client
 from deploy.local import start_streamlit
-from tests.classroom.class_support import run
+from tests.classroom.class_support import PHONES, join, run
 
 pytestmark = pytest.mark.slow
 
@@ -28,7 +28,9 @@ def test_streamlit_run_launcher_serves_the_app_and_the_class_and_stops_on_sigter
             code = made.json()["code"]
             assert (await teacher.call("GET", "/lesson")).status == 200  # Streamlit's page
             assert (await teacher.call("GET", "/_stcore/health")).body == b"ok"
-            stream = await Client(server.url).events(f"/class/{code}/events")
+            phone = Client(server.url)
+            token = await join(phone, code, PHONES[0])
+            stream = await phone.events(f"/class/{code}/events?token={token}")
             await stream.until(lambda e: e.event == "state")
             await teacher.call("POST", f"/class/{code}/state", {"step": "s1.b"})
             moved = await stream.until(lambda e: e.event == "state")

@@ -13,7 +13,7 @@ import pytest
 from bench.class_client import Client, EventStream
 from deploy import serve
 from tests.browser_support import skip_missing
-from tests.classroom.class_support import PHONES, QUESTION, redis_or_skip, run
+from tests.classroom.class_support import PHONES, QUESTION, join, redis_or_skip, run
 
 pytestmark = pytest.mark.slow
 PHONE_COUNT = 12  # spread over both processes by nginx's random cookie (all on one: 1 in 2048)
@@ -29,11 +29,11 @@ def cluster(tmp_path_factory):
         yield started
 
 
-async def follow(phone: Client, code: str) -> EventStream:
+async def follow(phone: Client, code: str, token: str) -> EventStream:
     """Open a phone's event stream, retrying as EventSource does while nginx finds a process."""
     for _ in range(20):
         try:
-            stream = await phone.events(f"/class/{code}/events")
+            stream = await phone.events(f"/class/{code}/events?token={token}")
             if stream.status == 200:
                 return stream
             stream.close()
@@ -47,7 +47,7 @@ async def answer(phone: Client, code: str, token: str, choice: str) -> int:
     """A phone's answer, retried with the same token until the server takes or refuses it."""
     for _ in range(20):
         try:
-            body = {"phone": token, "question": "q1", "choice": choice}
+            body = {"token": token, "question": "q1", "choice": choice}
             said = await phone.call("POST", f"/class/{code}/answer", body)
             if said.status < 500 or said.json().get("error") == "store_unavailable":
                 return said.status
@@ -69,21 +69,22 @@ def test_a_killed_app_process_loses_no_answer_and_its_phones_land_on_the_current
         made = await teacher.call("POST", "/class/new", {"step": "s1", "question": QUESTION})
         code = made.json()["code"]
         phones = [Client(cluster.url) for _ in range(PHONE_COUNT)]
-        streams = [await follow(p, code) for p in phones]
+        tokens = [await join(p, code, PHONES[i]) for i, p in enumerate(phones)]
+        streams = [await follow(p, code, tokens[i]) for i, p in enumerate(phones)]
         assert [await step_of(s) for s in streams] == ["s1"] * PHONE_COUNT
         for i, phone in enumerate(phones):
-            assert await answer(phone, code, PHONES[i], "a") == 200
+            assert await answer(phone, code, tokens[i], "a") == 200
         os.killpg(cluster.workers[0].process.pid, signal.SIGKILL)
         cluster.workers[0].process.wait(timeout=10)
         assert (await teacher.call("POST", f"/class/{code}/state", {"step": "s2"})).status == 200
         for i, phone in enumerate(phones):  # changed minds, some of them retried after the kill
-            assert await answer(phone, code, PHONES[i], "b" if i % 2 else "a") == 200
+            assert await answer(phone, code, tokens[i], "b" if i % 2 else "a") == 200
         dropped = 0
         for i, phone in enumerate(phones):
             if await _latest_step(streams[i]) != "s2":
                 dropped += 1
                 streams[i].close()
-                streams[i] = await follow(phone, code)
+                streams[i] = await follow(phone, code, tokens[i])
                 assert await step_of(streams[i]) == "s2"
         assert dropped >= 1, "no phone was on the killed process"
         state = (await teacher.call("GET", f"/class/{code}")).json()
@@ -116,8 +117,9 @@ def test_redis_stopped_gives_503_and_after_its_restart_nothing_is_lost(cluster):
         teacher, phone = Client(cluster.url), Client(cluster.url)
         made = await teacher.call("POST", "/class/new", {"step": "s3", "question": QUESTION})
         code = made.json()["code"]
-        assert await answer(phone, code, PHONES[0], "c") == 200
-        stream = await follow(phone, code)
+        token = await join(phone, code, PHONES[0])
+        assert await answer(phone, code, token, "c") == 200
+        stream = await follow(phone, code, token)
         await stream.until(lambda e: e.event == "state")
         cluster.redis.stop()  # SIGTERM: it writes its append-only file out
         lost = await phone.call("GET", f"/class/{code}")
@@ -130,7 +132,7 @@ def test_redis_stopped_gives_503_and_after_its_restart_nothing_is_lost(cluster):
         assert back.data == {"ok": True, "v": 1}  # (a state follows only if it changed)
         state = (await teacher.call("GET", f"/class/{code}")).json()
         assert state["step"] == "s3" and state["tally"]["counts"] == {"a": 0, "b": 0, "c": 1}
-        assert await answer(phone, code, PHONES[1], "a") == 200
+        assert await answer(phone, code, await join(phone, code, PHONES[1]), "a") == 200
         await teacher.call("POST", f"/class/{code}/state", {"step": "s4"})
         assert await step_of(stream) == "s4"
         stream.close()

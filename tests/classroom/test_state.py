@@ -59,12 +59,26 @@ def test_a_malformed_change_is_refused_with_bad_field(body):
 
 def test_a_change_bumps_the_version_and_a_new_question_starts_hidden():
     shown = st.apply_change(asked(), {"revealed": True, "tally_visible": True})
-    assert shown["v"] == 3 and shown["revealed"]
+    assert shown["v"] == 3 and shown["revealed"] and shown["tally_visible"]
     moved = st.apply_change(shown, {"question": {**QUESTION, "id": "q2"}})
-    assert moved["v"] == 4 and not moved["revealed"] and moved["tally_visible"]
+    assert moved["v"] == 4 and not moved["revealed"] and not moved["tally_visible"]
     same = st.apply_change(shown, {"question": QUESTION, "step": "s2.b"})
-    assert same["revealed"], "the same question published again keeps its reveal"
-    refused("bad_field", st.apply_change, st.new_state("K7MX2Q", NOW, {}), {"revealed": True})
+    assert same["revealed"] and same["tally_visible"], "the same question keeps reveal and tally"
+    cleared = st.apply_change(shown, {"question": None})
+    assert not cleared["revealed"] and not cleared["tally_visible"]
+
+
+def test_the_tally_is_hidden_at_every_new_question_whatever_the_change_says():
+    shown = st.apply_change(asked(), {"tally_visible": True})
+    asked_anew = st.apply_change(shown, {"question": {**QUESTION, "id": "q2"},
+                                         "tally_visible": True})  # fmt: skip
+    assert not asked_anew["tally_visible"], "T never carries over to the next question"
+    assert st.apply_change(asked_anew, {"tally_visible": True})["tally_visible"]
+
+
+@pytest.mark.parametrize("patch", [{"revealed": True}, {"tally_visible": True}])
+def test_revealing_or_showing_without_a_question_is_no_question(patch):
+    refused("no_question", st.apply_change, st.new_state("K7MX2Q", NOW, {}), patch)
 
 
 def test_phones_see_the_right_answer_and_why_only_after_the_reveal():
@@ -94,10 +108,12 @@ def test_an_ended_class_takes_no_change_and_is_gone_ten_minutes_later():
     refused("ended", st.apply_change, ended, {"step": "s2"})
 
 
-def test_a_reset_hides_the_current_question_again():
-    shown = st.apply_change(asked(), {"revealed": True})
-    assert not st.reset_question(shown, "q1")["revealed"]
-    assert st.reset_question(shown, "q0")["revealed"]  # another question's answers only
+def test_a_reset_hides_the_current_question_and_its_tally_again():
+    shown = st.apply_change(asked(), {"revealed": True, "tally_visible": True})
+    again = st.reset_question(shown, "q1")
+    assert not again["revealed"] and not again["tally_visible"]
+    other = st.reset_question(shown, "q0")  # another question's answers only
+    assert other["revealed"] and other["tally_visible"]
 
 
 def test_a_tally_counts_every_choice_of_the_question():

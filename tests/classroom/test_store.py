@@ -1,5 +1,7 @@
-"""The stores, memory and Redis alike: classes, versions, answers, tallies, expiry, messages, and
-nothing lost when many threads (or processes: two Redis clients) write at once."""
+"""The stores, memory and Redis alike: classes, versions, joins (capped), answers of joined phones
+only, tallies, who follows (leases), the summary's record, the cap on live classes, the signing
+key, expiry, messages, and nothing lost when many threads (or processes: two Redis clients)
+write at once."""
 
 from __future__ import annotations
 
@@ -18,12 +20,21 @@ from classroom.store import MemoryStore
 from deploy.redis_local import start_redis
 from tests.classroom.class_support import PHONES, QUESTION, redis_or_skip
 
+LIVE = 50  # the cap on live classes the tests' classes are made under
+CAP = 500  # phones per class
 
-def make_class(store, clock, **patch) -> str:
-    """A class with QUESTION current (and `patch`) in `store`; its code."""
+
+def make_class(store, clock, phones: int = 8, **patch) -> str:
+    """A class with QUESTION current (and `patch`) in `store`, PHONES[:phones] joined; its code."""
     fresh = st.new_state(new_code(), clock(), st.parse_change({"question": QUESTION, **patch}))
-    assert store.create(fresh, "hash-of-secret")
+    assert store.create(fresh, "hash-of-secret", LIVE)
+    for phone in PHONES[:phones]:
+        store.join(fresh["code"], phone, CAP, ms(clock))
     return fresh["code"]
+
+
+def ms(clock, ahead_s: float = 0.0) -> int:
+    return int((clock() + ahead_s) * 1000)
 
 
 def change(store, code: str, **patch) -> dict:
@@ -49,7 +60,7 @@ def next_of(messages: queue.Queue, kind: str) -> dict:
 def test_a_class_is_created_once_per_code_and_read_back(store, clock):
     code = make_class(store, clock, scene="s1")
     assert store.get(code)["scene"] == "s1" and store.lead_hash(code) == "hash-of-secret"
-    assert not store.create(st.new_state(code, clock(), {}), "other")
+    assert not store.create(st.new_state(code, clock(), {}), "other", LIVE)
     assert store.get("ZZZZZZ") is None and store.lead_hash("ZZZZZZ") is None
 
 
@@ -120,7 +131,7 @@ def test_a_reset_drops_the_question_s_answers_and_moves_the_tally_on(store, cloc
 
 def test_a_class_past_its_expiry_is_gone(store, clock):
     old = st.new_state(new_code(), clock() - st.TTL_S - 1, {})  # expired a second ago
-    assert store.create(old, "h") or isinstance(store, RedisStore)
+    assert store.create(old, "h", LIVE) or isinstance(store, RedisStore)
     assert store.get(old["code"]) is None
 
 
@@ -147,7 +158,7 @@ def test_redis_keys_expire_with_the_class_and_sooner_once_it_ended(redis_url, cl
 
 
 def test_concurrent_answers_and_changes_lose_nothing(store, clock):
-    code = make_class(store, clock)
+    code = make_class(store, clock, phones=len(PHONES))
     # Redis: two more clients, as two app processes would write (each with its own connections)
     others = [store] if isinstance(store, MemoryStore) else [_twin(store), _twin(store)]
     phones = [PHONES[i::8] for i in range(8)]
@@ -209,3 +220,77 @@ def test_a_restarted_redis_keeps_every_class_and_answer_and_the_subscriber_says_
         store.close()
     finally:
         server.stop()
+
+
+def test_phones_join_up_to_the_cap_and_only_joined_phones_answer(store, clock):
+    messages = heard(store)
+    code = make_class(store, clock, phones=0)
+    state, new = store.join(code, PHONES[0], 2, ms(clock, 30))
+    assert new and state["code"] == code
+    assert next_of(messages, "room") == {"kind": "room", "code": code, "phone": PHONES[0],
+                                         "owner": ""}  # fmt: skip
+    assert store.join(code, PHONES[0], 2, ms(clock, 30))[1] is False, "joined again: the same"
+    store.join(code, PHONES[1], 2, ms(clock, 30))
+    with pytest.raises(ClassError, match="class_full"):
+        store.join(code, PHONES[2], 2, ms(clock, 30))
+    assert store.member(code, PHONES[1]) and not store.member(code, PHONES[2])
+    with pytest.raises(ClassError, match="bad_token"):
+        store.answer(code, "q1", PHONES[2], "a")
+    assert store.answer(code, "q1", PHONES[1], "a") == "new"
+    assert store.tally(code, "q1") == ({"a": 1}, 1)
+    with pytest.raises(ClassError, match="no_class"):
+        store.join("ZZZZZZ", PHONES[0], 2, 0)
+    store.update(code, lambda s: st.end_class(s, clock()))
+    with pytest.raises(ClassError, match="ended"):
+        store.join(code, PHONES[0], 2, 0)
+
+
+def test_a_phone_follows_while_its_lease_runs_and_a_closed_stream_releases_it(store, clock):
+    code = make_class(store, clock, phones=3)  # joined: each counted for 0 s (until = now)
+    assert store.room(code, ms(clock)) == {"joined": 3, "following": 0}
+    store.lease(code, [PHONES[0], PHONES[1], "never-joined-phone-abcdef"], ms(clock, 30))
+    assert store.room(code, ms(clock)) == {"joined": 3, "following": 2}
+    assert store.room(code, ms(clock, 31))["following"] == 0
+    store.lease(code, [PHONES[0]], ms(clock, 10))  # a lease never shortens another
+    assert store.room(code, ms(clock, 20))["following"] == 2
+    store.release(code, PHONES[0], ms(clock, 30), ms(clock, 5))  # its stream closed
+    assert store.room(code, ms(clock, 6))["following"] == 1
+    store.lease(code, [PHONES[1]], ms(clock, 40))  # another stream renewed it since
+    store.release(code, PHONES[1], ms(clock, 30), ms(clock, 5))  # the old stream's release
+    assert store.room(code, ms(clock, 35))["following"] == 1, "the newer lease holds"
+    store.answer(code, "q1", PHONES[2], "a", ms(clock, 30))  # an answer counts as following
+    assert store.room(code, ms(clock, 6))["following"] == 2
+    with pytest.raises(ClassError, match="no_class"):
+        store.room("ZZZZZZ", 0)
+
+
+def test_every_question_asked_is_recorded_with_its_tally_and_the_phones_then_joined(store, clock):
+    code = make_class(store, clock, phones=3, scene="s1")
+    store.answer(code, "q1", PHONES[0], "b")
+    q2 = {"id": "q2", "choices": ["x", "y"], "answer": "x"}
+    change(store, code, scene="s2", question=q2)
+    store.join(code, PHONES[3], CAP, 0)
+    store.answer(code, "q2", PHONES[3], "y")
+    change(store, code, scene="s1", question=QUESTION)  # asked again: once, first-asked order
+    record = store.record(code)
+    assert [(q["id"], q["scene"]) for q in record["asked"]] == [("q1", "s1"), ("q2", "s2")]
+    assert record["asked"][0]["answer"] == "b" and record["asked"][0]["choices"] == ["a", "b", "c"]
+    assert record["counts"] == {"q1": {"b": 1}, "q2": {"y": 1}}
+    assert record["joined_at"] == {"q1": 3, "q2": 4} and record["joined"] == 4
+    assert store.record("ZZZZZZ") is None
+
+
+def test_live_classes_are_capped_and_an_ended_class_frees_its_place(store, clock):
+    made = [st.new_state(new_code(), clock(), {}) for _ in range(3)]
+    assert store.create(made[0], "h", 2) and store.create(made[1], "h", 2)
+    with pytest.raises(ClassError, match="too_many_classes"):
+        store.create(made[2], "h", 2)
+    store.update(made[0]["code"], lambda s: st.end_class(s, clock()))
+    assert store.create(made[2], "h", 2)
+
+
+def test_the_signing_key_is_made_once_and_shared(store):
+    key = store.signing_key()
+    assert len(key) == 32 and store.signing_key() == key
+    if isinstance(store, RedisStore):
+        assert _twin(store).signing_key() == key, "every process signs with the same key"

@@ -1,21 +1,32 @@
 """The push channel over real sockets (uvicorn in a thread): Server-Sent Events carry each change
-with its version, a reconnect starts from the current state, the teacher's tally arrives, and
-two app processes sharing one Redis push to each other's browsers."""
+with its version, a reconnect starts from the current state, the teacher's tally and room (N
+answered of M following) arrive, and two app processes sharing one Redis push to each other's
+browsers. Every stream has an owner and an end: a joined phone's token or the teacher's cookie,
+one stream per phone, a cap per process; the streams end with their class (ended, expired)."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 import pytest
 
 from bench.class_client import Client
-from classroom import Classroom
+from classroom import Classroom, hub
 from classroom.redis_store import RedisStore
-from tests.classroom.class_support import PHONES, QUESTION, run, served
+from classroom.service import Settings
+from tests.classroom.class_support import PHONES, QUESTION, join, run, served
 
 
 def kind(name: str):
     return lambda event: event.event == name
+
+
+@pytest.fixture(autouse=True)
+def quick(monkeypatch):
+    """The hub looks at its classes every 0.1 s (expiry, rooms) instead of every second."""
+    monkeypatch.setattr(hub, "TICK_S", 0.1)
+    monkeypatch.setattr(hub, "ROOM_EVERY_S", 0.3)
 
 
 async def start(teacher: Client, **body) -> str:
@@ -24,11 +35,26 @@ async def start(teacher: Client, **body) -> str:
     return made.json()["code"]
 
 
+async def follow(phone: Client, code: str, phone_id: str):
+    """A phone joins and opens its event stream (its signed token in the address)."""
+    token = await join(phone, code, phone_id)
+    return await phone.events(f"/class/{code}/events?token={token}")
+
+
+async def ended(stream) -> list[str]:
+    """Every event until the stream ends (the server closed it)."""
+    seen = []
+    while (event := await stream.next(timeout=20)) is not None:
+        seen.append(event.event)
+    return seen
+
+
 def test_a_change_reaches_a_following_phone_with_its_version_and_a_reconnect_rereads(store):
     async def body(url: str) -> None:
         teacher, phone = Client(url), Client(url)
         code = await start(teacher)
-        stream = await phone.events(f"/class/{code}/events?phone={PHONES[0]}")
+        token = await join(phone, code, PHONES[0])
+        stream = await phone.events(f"/class/{code}/events?token={token}")
         assert stream.status == 200 and stream.headers["content-type"][0].startswith(
             "text/event-stream"
         )
@@ -39,7 +65,7 @@ def test_a_change_reaches_a_following_phone_with_its_version_and_a_reconnect_rer
         assert (moved.id, moved.data["v"], moved.data["step"]) == ("2", 2, "s2.b")
         stream.close()
         await teacher.call("POST", f"/class/{code}/state", {"step": "s2.c"})  # while away
-        again = await phone.events(f"/class/{code}/events")
+        again = await phone.events(f"/class/{code}/events?token={token}")
         back = await again.until(kind("state"))
         assert (back.data["v"], back.data["step"]) == (3, "s2.c")
         again.close()
@@ -48,40 +74,187 @@ def test_a_change_reaches_a_following_phone_with_its_version_and_a_reconnect_rer
         run(body(url))
 
 
-def test_the_teacher_sees_the_tally_and_phones_only_once_it_is_shown(store):
+def test_a_stream_needs_a_joined_phone_s_token_or_the_teacher_s_cookie(store):
     async def body(url: str) -> None:
         teacher, phone = Client(url), Client(url)
-        code = await start(teacher, question=QUESTION)
+        code = await start(teacher)
+        token = await join(phone, code, PHONES[0])
+        other = await start(teacher)
+        for path in (f"/class/{code}/events", f"/class/{code}/events?token={PHONES[0]}",
+                     f"/class/{code}/events?token={token[:-2]}AA",
+                     f"/class/{other}/events?token={token}"):  # fmt: skip
+            refused = await phone.call("GET", path)
+            assert (refused.status, refused.json()["error"]) == (403, "bad_token"), path
         lead = await teacher.events(f"/class/{code}/events")
-        follow = await phone.events(f"/class/{code}/events")
-        for token, choice in zip(PHONES[:5], "aabbc", strict=True):
-            body = {"phone": token, "question": "q1", "choice": choice}
-            said = await phone.call("POST", f"/class/{code}/answer", body)
-            assert said.status == 200
-        tally = await lead.until(lambda e: e.event == "tally" and e.data["total"] == 5)
-        assert tally.data["counts"] == {"a": 2, "b": 2, "c": 1} and not tally.data["visible"]
-        await teacher.call("POST", f"/class/{code}/state", {"tally_visible": True})
-        seen = []
-        shown = await follow.until(lambda e: seen.append(e.event) or e.event == "tally")
-        assert "tally" not in seen[:-1] and shown.data["total"] == 5 and shown.data["visible"]
-        await teacher.call("POST", f"/class/{code}/state", {"revealed": True})
-        revealed = await follow.until(kind("state"))
-        assert revealed.data["question"]["answer"] == "b"
+        assert lead.status == 200
         lead.close()
-        follow.close()
 
     with served(Classroom(store)) as url:
         run(body(url))
 
 
+def test_the_teacher_sees_the_tally_with_n_of_m_and_phones_only_once_it_is_shown(store):
+    async def body(url: str) -> None:
+        teacher, phone = Client(url), Client(url)
+        code = await start(teacher, question=QUESTION)
+        lead = await teacher.events(f"/class/{code}/events")
+        tokens = [await join(phone, code, p) for p in PHONES[:5]]
+        follows = [await phone.events(f"/class/{code}/events?token={t}") for t in tokens[:3]]
+        for token, choice in zip(tokens, "aabbc", strict=True):
+            body = {"token": token, "question": "q1", "choice": choice}
+            said = await phone.call("POST", f"/class/{code}/answer", body)
+            assert said.status == 200
+        tally = await lead.until(lambda e: e.event == "tally" and e.data["total"] == 5)
+        assert tally.data["counts"] == {"a": 2, "b": 2, "c": 1} and not tally.data["visible"]
+        assert tally.data["joined"] == 5
+        await teacher.call("POST", f"/class/{code}/state", {"tally_visible": True})
+        seen = []
+        shown = await follows[0].until(lambda e: seen.append(e.event) or e.event == "tally")
+        assert "tally" not in seen[:-1] and shown.data["total"] == 5 and shown.data["visible"]
+        await teacher.call("POST", f"/class/{code}/state", {"revealed": True})
+        revealed = await follows[0].until(kind("state"))
+        assert revealed.data["question"]["answer"] == "b"
+        await teacher.call("POST", f"/class/{code}/state", {"question": {**QUESTION, "id": "q2"}})
+        hidden = await follows[0].until(kind("state"))
+        assert not hidden.data["tally_visible"], "the next question starts hidden"
+        for stream in (lead, *follows):
+            stream.close()
+
+    with served(Classroom(store)) as url:
+        run(body(url))
+
+
+def test_m_counts_the_phones_following_now_and_drops_one_that_left(store, clock):
+    """M (`following`): phones with a stream open (or that joined or answered within LEASE_S);
+    a phone whose stream closed stops counting GRACE_S later."""
+    service = Classroom(store, clock=clock)
+
+    def following_at(ahead_s: float) -> int:
+        return store.room(code_of[0], int((clock() + ahead_s) * 1000))["following"]
+
+    code_of = []
+
+    async def body(url: str) -> None:
+        teacher, phone = Client(url), Client(url)
+        code = await start(teacher, question=QUESTION)
+        code_of.append(code)
+        lead = await teacher.events(f"/class/{code}/events")
+        streams = [await follow(phone, code, p) for p in PHONES[:4]]
+        room = await lead.until(lambda e: e.event == "room" and e.data["joined"] == 4)
+        assert room.data["following"] == 4
+        streams[0].close()  # the phone leaves: counted GRACE_S more (time to reconnect)...
+        for _ in range(200):
+            if following_at(hub.GRACE_S + 1) == 3:
+                break
+            await asyncio.sleep(0.05)
+        assert following_at(0) == 4 and following_at(hub.GRACE_S + 1) == 3
+        clock.now += hub.GRACE_S + 1  # ...then not
+        gone = await lead.until(lambda e: e.event == "room" and e.data["following"] == 3)
+        assert gone.data["joined"] == 4
+        for stream in (lead, *streams[1:]):
+            stream.close()
+
+    with served(service) as url:
+        run(body(url))
+
+
+def test_one_stream_per_phone_a_new_one_replaces_the_old(store):
+    async def body(url: str) -> None:
+        teacher, phone = Client(url), Client(url)
+        code = await start(teacher)
+        token = await join(phone, code, PHONES[0])
+        first = await phone.events(f"/class/{code}/events?token={token}")
+        await first.until(kind("state"))
+        second = await phone.events(f"/class/{code}/events?token={token}")
+        await second.until(kind("state"))
+        bye = await first.until(kind("bye"))
+        assert bye.data["reason"] == "replaced" and await first.next() is None
+        other = await follow(phone, code, PHONES[1])  # another phone is not affected
+        await teacher.call("POST", f"/class/{code}/state", {"step": "s1.b"})
+        for stream in (second, other):
+            await stream.until(lambda e: e.event == "state" and e.data["step"] == "s1.b")
+            stream.close()
+
+    with served(Classroom(store)) as url:
+        run(body(url))
+
+
+def test_a_process_holds_at_most_its_cap_of_streams_and_the_teacher_still_gets_one(store):
+    service = Classroom(store, Settings(max_streams=3))
+
+    async def body(url: str) -> None:
+        teacher, phone = Client(url), Client(url)
+        code = await start(teacher)
+        streams = [await follow(phone, code, p) for p in PHONES[:3]]
+        token = await join(phone, code, PHONES[3])
+        full = await phone.call("GET", f"/class/{code}/events?token={token}")
+        assert (full.status, full.json()["error"]) == (503, "too_many_streams")
+        assert int(full.header("retry-after")) >= 1
+        lead = await teacher.events(f"/class/{code}/events")
+        assert lead.status == 200, "a class is never leaderless"
+        lead.close()
+        streams[0].close()
+        for _ in range(30):  # until the server noticed that the phone and the teacher left
+            again = await phone.events(f"/class/{code}/events?token={token}")
+            if again.status == 200:
+                break
+            again.close()
+            await asyncio.sleep(0.3)
+        assert again.status == 200
+        for stream in (again, *streams[1:]):
+            stream.close()
+
+    with served(service) as url:
+        run(body(url))
+
+
+def test_every_stream_of_a_class_ends_when_the_teacher_ends_it(store):
+    async def body(url: str) -> None:
+        teacher, phone = Client(url), Client(url)
+        code = await start(teacher, question=QUESTION)
+        lead = await teacher.events(f"/class/{code}/events")
+        streams = [await follow(phone, code, p) for p in PHONES[:3]]
+        for stream in (lead, *streams):
+            await stream.until(kind("state"))
+        await teacher.call("POST", f"/class/{code}/end")
+        for stream in (lead, *streams):
+            assert (await ended(stream))[-2:] == ["state", "bye"]
+        late = await phone.call("POST", f"/class/{code}/join", {"phone": PHONES[5]})
+        assert late.status == 410, "an ended class takes no phone"
+
+    with served(Classroom(store)) as url:
+        run(body(url))
+
+
+def test_every_stream_of_a_class_ends_when_it_expires(store, clock):
+    service = Classroom(store, clock=clock)
+
+    async def body(url: str) -> None:
+        teacher, phone = Client(url), Client(url)
+        code = await start(teacher)
+        lead = await teacher.events(f"/class/{code}/events")
+        streams = [await follow(phone, code, p) for p in PHONES[:2]]
+        for stream in (lead, *streams):
+            await stream.until(kind("state"))
+        clock.now += service.settings.ttl_s + 1  # the class's six hours are up...
+        if isinstance(store, RedisStore):  # ...and Redis expires its keys (EXPIREAT, now)
+            store._redis.pexpire(store._keys(code)[0], 1)
+        for stream in (lead, *streams):
+            assert (await ended(stream))[-2:] == ["gone", "bye"]
+
+    with served(service) as url:
+        run(body(url))
+
+
 def test_events_of_an_unknown_class_are_404_and_the_stream_ends_when_the_server_stops(store):
     async def body(url: str) -> None:
-        phone = Client(url)
-        missing = await phone.events("/class/K7MX2Q/events")
-        assert missing.status == 404
+        phone, teacher = Client(url), Client(url)
+        code = await start(teacher)
+        token = await join(phone, code, PHONES[0])
+        missing = await phone.events(f"/class/K7MX2Q/events?token={token}")
+        assert missing.status == 403  # its token is another class's: nothing looked up
         missing.close()
-        code = await start(Client(url))
-        return await phone.events(f"/class/{code}/events")
+        return await phone.events(f"/class/{code}/events?token={token}")
 
     service = Classroom(store)
     with served(service) as url:
@@ -89,7 +262,7 @@ def test_events_of_an_unknown_class_are_404_and_the_stream_ends_when_the_server_
     assert stream.status == 200  # served() ended the streams as the signal hook does
 
 
-def test_two_processes_on_one_redis_push_to_each_other_s_browsers(redis_url):
+def test_two_processes_on_one_redis_push_count_and_replace_for_each_other(redis_url):
     prefix = f"t{uuid.uuid4().hex}:"
     one, two = (Classroom(RedisStore(redis_url, prefix=prefix)) for _ in range(2))
 
@@ -97,16 +270,22 @@ def test_two_processes_on_one_redis_push_to_each_other_s_browsers(redis_url):
         teacher, phone = Client(url_one), Client(url_two)
         code = await start(teacher, question=QUESTION)
         lead = await teacher.events(f"/class/{code}/events")
-        follow = await phone.events(f"/class/{code}/events")
-        await follow.until(kind("state"))
+        token = await join(phone, code, PHONES[9])  # joined on process two...
+        follow_ = await Client(url_one).events(f"/class/{code}/events?token={token}")  # ...one
+        await follow_.until(kind("state"))
         await teacher.call("POST", f"/class/{code}/state", {"step": "s1.z"})
-        assert (await follow.until(kind("state"))).data["step"] == "s1.z"
+        assert (await follow_.until(kind("state"))).data["step"] == "s1.z"
         await phone.call("POST", f"/class/{code}/answer",
-                         {"phone": PHONES[9], "question": "q1", "choice": "c"})  # fmt: skip
+                         {"token": token, "question": "q1", "choice": "c"})  # fmt: skip
         tally = await lead.until(lambda e: e.event == "tally" and e.data["total"] == 1)
         assert tally.data["counts"]["c"] == 1
-        lead.close()
-        follow.close()
+        others = [await follow(phone, code, p) for p in PHONES[:3]]  # on process two
+        room = await lead.until(lambda e: e.event == "room" and e.data["joined"] == 4)
+        assert room.data["following"] == 4
+        moved = await phone.events(f"/class/{code}/events?token={token}")  # the phone, on two
+        assert (await follow_.until(kind("bye"))).data["reason"] == "replaced"
+        for stream in (lead, moved, *others):
+            stream.close()
 
     with served(one) as url_one, served(two) as url_two:
         run(body(url_one, url_two))
@@ -114,11 +293,11 @@ def test_two_processes_on_one_redis_push_to_each_other_s_browsers(redis_url):
 
 @pytest.mark.parametrize("store", ["memory"], indirect=True)
 def test_a_heartbeat_comment_keeps_a_quiet_stream_open(store, monkeypatch):
-    monkeypatch.setattr("classroom.hub.HEARTBEAT_S", 0.1)
+    monkeypatch.setattr(hub, "HEARTBEAT_S", 0.1)
 
     async def body(url: str) -> None:
         code = await start(Client(url))
-        stream = await Client(url).events(f"/class/{code}/events")
+        stream = await follow(Client(url), code, PHONES[0])
         await stream.until(kind("state"))
         assert (await stream.next()).event == ":"
         stream.close()

@@ -19,6 +19,7 @@ from urllib.parse import quote
 
 import pytest
 
+from deploy import serve
 from deploy.serve import REPO_ROOT, find_nginx, free_port, render_config, server_lines, user_line
 from tests.browser_support import LOAD_MS, open_view, skip_missing
 
@@ -262,6 +263,8 @@ def test_config_renders_and_nginx_accepts_it(tmp_path):
         "ACCESS_LOG": "off",
         "LISTEN": f"127.0.0.1:{free_port()}",
         "SERVERS": server_lines([free_port(), free_port()]),
+        "OPEN_FILES": "1024",
+        "CONNECTIONS": "896",
     }
     conf = tmp_path / "nginx.conf"
     conf.write_text(render_config(values), encoding="utf-8")
@@ -278,6 +281,46 @@ def test_config_renders_and_nginx_accepts_it(tmp_path):
         check=False,
     )
     assert checked.returncode == 0, checked.stderr
+
+
+RAISE = """
+import resource, sys
+from deploy.serve import raise_open_files
+print(raise_open_files(int(sys.argv[1])), resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+"""
+
+
+def _raised(start: int, wanted: int) -> tuple[int, int]:
+    """raise_open_files(wanted) in a child whose soft open-file limit starts at `start`."""
+    import resource
+
+    def lower() -> None:
+        resource.setrlimit(
+            resource.RLIMIT_NOFILE, (start, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+        )
+
+    said = subprocess.run([sys.executable, "-c", RAISE, str(wanted)], cwd=REPO_ROOT, text=True,
+                          capture_output=True, check=True, preexec_fn=lower)  # fmt: skip
+    soft, hard = (int(n) for n in said.stdout.split())
+    return soft, hard
+
+
+def test_make_serve_raises_the_open_file_limit_towards_the_hard_one():
+    soft, hard = _raised(256, 1 << 30)
+    assert soft == hard, "raised to the hard limit"
+    assert _raised(256, 600)[0] == min(600, hard), "no further than asked"
+    assert _raised(900, 300)[0] == 900, "never lowered"
+
+
+@pytest.mark.parametrize(
+    ("open_files", "workers", "connections", "per_app"),
+    [(20000, 2, 16384, 3072), (1024, 2, 1024, 192), (4096, 4, 3968, 372), (100000, 1, 16384, 6144)],
+)
+def test_the_app_processes_streams_take_at_most_three_quarters_of_nginx_s_connections(
+    open_files, workers, connections, per_app
+):
+    assert serve.stream_budget(open_files, workers) == (connections, per_app)
+    assert 2 * per_app * workers <= connections * 3 // 4
 
 
 def test_a_lan_address_prints_the_same_warning_as_make_run():

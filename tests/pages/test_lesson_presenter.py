@@ -1,6 +1,7 @@
 """The presenter window's payload (AppTest): the teacher's notes reach the presenter window alone
-(/lesson?presenter=1; in a class only the browser that holds the class's secret), never the
-projector's payload nor a joined phone's; every line of every scene's notes, in zh and en."""
+(/lesson?presenter=1; in a class only the browser that holds the class's secret; on a server
+phones can reach, only a browser that leads a live class), never the projector's payload nor a
+joined phone's; every line of every scene's notes, in zh and en."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 import struct
 
 import pytest
+from streamlit import config as st_config
 
 import classroom
 from tests.pages.test_lesson import ok, open_lesson
@@ -98,6 +100,49 @@ def test_in_a_class_only_the_teachers_presenter_gets_the_notes(monkeypatch):
     assert header["notes"] == words.notes("zh")
     other = open_lesson(room="ZZZZZZ", presenter="1")
     assert json.loads(raw_header(other))["notes"] is None
+
+
+@pytest.fixture
+def reachable(monkeypatch, request):
+    """The server as phones can reach it: Streamlit on every address (make run HOST=0.0.0.0),
+    nginx on every address (make serve HOST=0.0.0.0 sets SERVE_HOST), or behind PUBLIC_URL."""
+    for name in ("SERVE_HOST", "PUBLIC_URL"):
+        monkeypatch.delenv(name, raising=False)
+    how = request.param
+    if how == "address":
+        before = st_config.get_option("server.address")
+        st_config.set_option("server.address", "0.0.0.0")
+        request.addfinalizer(lambda: st_config.set_option("server.address", before))
+    elif how == "serve_host":
+        monkeypatch.setenv("SERVE_HOST", "0.0.0.0")
+    else:
+        monkeypatch.setenv("PUBLIC_URL", "https://lab.school.example")
+    return how
+
+
+@pytest.mark.parametrize("reachable", ["address", "serve_host", "public_url"], indirect=True)
+def test_on_a_server_phones_reach_the_presenter_gets_notes_only_with_a_live_class_s_cookie(
+    reachable, monkeypatch
+):
+    """No room= on a LAN (or public) server: a phone that opens presenter=1 gets no notes; a
+    browser that leads a live class (classroom.leads_any with its cookies) gets them."""
+    leads = []
+    monkeypatch.setattr(classroom, "leads_any", lambda cookies: leads.append(1) or False)
+    stranger = open_lesson(presenter="1")
+    ok(stranger)
+    text = raw_header(stranger)
+    assert json.loads(text)["notes"] is None and not leaked(text, "zh") and leads
+    monkeypatch.setattr(classroom, "leads_any", lambda cookies: True)
+    teacher = open_lesson(presenter="1")
+    assert json.loads(raw_header(teacher))["notes"] == words.notes("zh")
+
+
+def test_on_loopback_alone_the_presenter_needs_no_class(monkeypatch):
+    for name in ("SERVE_HOST", "PUBLIC_URL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(classroom, "leads_any", lambda cookies: pytest.fail("asked on loopback"))
+    at = open_lesson(presenter="1")
+    assert json.loads(raw_header(at))["notes"] == words.notes("zh")
 
 
 def test_the_key_map_opens_the_presenter_with_s():

@@ -40,6 +40,7 @@ function newClass(role, code) {
     place: null, // [scene number, step index] of the class on this deck
     mine: {}, // a phone's answers: question id → choice id
     following: true, // a phone: on the class's place (false while it looks back)
+    token: "", // a phone's signed token (POST /class/CODE/join): its reads, stream, answers
     status: "reconnecting", // joined | lost | reconnecting | ended | alone
     error: "", // the last refusal's code, shown in the bar
     stream: null, // the EventSource
@@ -141,12 +142,15 @@ async function joinClass(D, code) {
   await readClass(D);
 }
 
-/** GET the class (a phone: its own answer too), then its stream; a failure is retried. */
+/** Read the class (a phone joins it: its signed token and its own answer too), then its
+    stream; a failure is retried. */
 async function readClass(D) {
   const K = D.klass;
-  const token = K.role === "phone" ? `?phone=${phoneToken(D)}` : "";
-  const got = await classCall(D, "GET", `/class/${K.code}${token}`);
+  const got = K.role === "phone"
+    ? await classCall(D, "POST", `/class/${K.code}/join`, { phone: phoneToken(D) })
+    : await classCall(D, "GET", `/class/${K.code}`); // prettier-ignore
   if (got.status !== 200) return refused(D, got);
+  if (got.body.token) K.token = got.body.token;
   if (got.body.question && got.body.mine) K.mine[got.body.question.id] = got.body.mine;
   if (got.body.tally) K.tally = got.body.tally;
   K.error = "";
@@ -185,7 +189,7 @@ function openStream(D) {
   const K = D.klass;
   K.stream?.close();
   const win = D.els.root.ownerDocument.defaultView;
-  const token = K.role === "phone" ? `?phone=${phoneToken(D)}` : "";
+  const token = K.role === "phone" ? `?token=${encodeURIComponent(K.token)}` : "";
   const es = new win.EventSource(classUrl(D, `/class/${K.code}/events${token}`));
   K.stream = es;
   const data = (ev) => {
@@ -214,6 +218,13 @@ function openStream(D) {
   es.addEventListener("store", (ev) => {
     const s = data(ev);
     if (s) K.status = s.ok ? "joined" : "lost";
+    classPaint(D);
+  });
+  es.addEventListener("bye", (ev) => {
+    if (data(ev)?.reason !== "replaced") return; // ended, no_class, server_stopping: as before
+    es.close(); // this phone follows in another tab or window now: no reconnecting over it
+    K.stream = null;
+    K.status = "lost";
     classPaint(D);
   });
   es.addEventListener("gone", () => {

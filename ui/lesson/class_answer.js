@@ -14,7 +14,7 @@ export async function classAnswer(D, questionId, choice) {
   const K = D.klass;
   if (!classAsks(D, questionId) || K.state.revealed) return;
   K.mine[questionId] = choice; // shown at once: the deck redraws its question (stage.js)
-  const body = { phone: phoneToken(D), question: questionId, choice };
+  const body = { token: K.token, question: questionId, choice };
   if (K.outbox) {
     K.outbox = body; // sent when the one in flight is answered
     return;
@@ -28,7 +28,7 @@ export async function classAnswer(D, questionId, choice) {
 }
 
 /** POST one answer, retried with the same token (nginx does not retry a POST; the server
-    counts a retry once). */
+    counts a retry once); a token the server no longer knows: joined again first. */
 async function sendAnswer(D, body) {
   const K = D.klass;
   for (let i = 0; i < ANSWER_TRIES; i++) {
@@ -36,6 +36,12 @@ async function sendAnswer(D, body) {
     if (res.status === 200) {
       K.error = "";
       return classPaint(D);
+    }
+    if (res.body?.error === "bad_token" && i < ANSWER_TRIES - 1) {
+      // the token is no longer the class's (its store restarted): join again, then resend
+      const joined = await classCall(D, "POST", `/class/${K.code}/join`, { phone: phoneToken(D) });
+      if (joined.status === 200) K.token = body.token = joined.body.token;
+      continue;
     }
     if (res.status !== 0 && res.status !== 503 && res.status !== 429) {
       K.error = classErrorOf(res);

@@ -9,7 +9,7 @@ import { speak } from "./elements.js";
 import { post } from "./channel.js";
 import { drawScene, goScene, goStep } from "./stage.js";
 import { classNodesOf, classPaint, classWord } from "./class_panel.js";
-import { classCall, classErrorOf, classPlaceOf, phoneToken, placeBody,
+import { classCall, classErrorOf, classPlaceOf, placeBody,
   writeClassLink } from "./class_net.js";
 import { on } from "./events.js";
 
@@ -43,7 +43,7 @@ function resetSince(old, now) {
 
 async function readMine(D) {
   const K = D.klass;
-  const got = await classCall(D, "GET", `/class/${K.code}?phone=${phoneToken(D)}`);
+  const got = await classCall(D, "GET", `/class/${K.code}?token=${encodeURIComponent(K.token)}`);
   if (got.status === 200 && got.body.question) {
     K.mine[got.body.question.id] = got.body.mine ?? undefined;
     if (got.body.mine == null) delete K.mine[got.body.question.id];
