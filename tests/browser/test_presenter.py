@@ -2,7 +2,8 @@
 same browser context: BroadcastChannel is per context and origin) with this scene's notes; → in
 either window moves the other; the projector never shows a note and its payload holds none; a
 phone that joined a class has no note in its page nor its payload; the class's tally, as the
-projector sends it, shows in the presenter, whose buttons send actions. Screenshots at 1280×800 (CLASS_DOCS=1 writes them into docs/screenshots/)."""
+projector sends it, shows in the presenter, whose buttons send actions. Screenshots at 1280×800
+(CLASS_DOCS=1 writes them into docs/screenshots/)."""
 
 from __future__ import annotations
 
