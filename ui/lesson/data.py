@@ -74,6 +74,7 @@ def lab_part(lab: Lab, prefix: str, focus: str, lang: str) -> tuple[dict, dict[s
         "source": lab.source,
         "tokens": tokens_of(lab, lang),
         "focus": focus_index(lab.texts, focus),
+        "spread": qk_spread(lab),
     }
     arrays = {
         f"{prefix}scores": res.heads.scores,  # (h, n, n) raw q·kᵀ
@@ -88,6 +89,20 @@ def lab_part(lab: Lab, prefix: str, focus: str, lang: str) -> tuple[dict, dict[s
         for name in ("w_q", "w_k", "w_v"):
             arrays[f"{prefix}{name}"] = getattr(lab.params, name)  # (d_model, d_model)
     return info, arrays
+
+
+def qk_spread(lab: Lab) -> dict:
+    """§5's "why", apart from its condition (entries independent, mean 0, variance 1): the
+    variance of this sentence's own q and k entries and raw scores per head; the scores' range."""
+    res = lab.result
+    h = lab.heads
+    scores = res.heads.scores.reshape(h, -1)  # (h, n·n) raw q·k
+    return {
+        "q": [float(v) for v in res.q.reshape(h, -1).var(axis=1)],  # (h,) over n·d_k entries
+        "k": [float(v) for v in res.k.reshape(h, -1).var(axis=1)],  # (h,)
+        "s": [float(v) for v in scores.var(axis=1)],  # (h,)
+        "range": [float(scores.min()), float(scores.max())],
+    }
 
 
 # A head's measured job in words (its hits on the human-written evaluation set, the counts
