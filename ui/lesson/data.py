@@ -126,7 +126,7 @@ REL_KEYS = {
 
 
 def job_words(head, say: Say) -> tuple[str, str]:
-    """(its job, how well it does it): ("resolves 他/她", "64 of 76 test sentences") from a
+    """(its job, how well it does it): ("resolves 他/她/它", "hits of total test labels") from a
     HeadSummary and its hits on the human-written set, or ("no clear job", "at best …") for a
     head below the job threshold."""
     if head.relation in JOB_KEYS:

@@ -137,7 +137,7 @@ def test_s6_titles_say_each_heads_measured_job_with_its_hits_on_the_test_sentenc
         assert job["relation"] == head.relation and job["clear"] == (head.relation != "diffuse")
         assert job["label"] == f"{job['name']}: {job['measured']}"  # the caption: name only
     jobs = {job["relation"]: job["label"] for job in data.head_jobs(None, say)}
-    assert jobs["pronoun_antecedent"].startswith("resolves 他/她: ")
+    assert jobs["pronoun_antecedent"].startswith("resolves 他/她/它: ")
     before = data.head_jobs(int(load_demo_history().steps[0]), say)  # untrained: no job yet
     assert all(job["label"].startswith("no clear job: at best ") for job in before)
     fake = [replace(h, hits=3, total=7) for h in heads]
