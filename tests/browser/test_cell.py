@@ -158,7 +158,7 @@ def test_a_masked_cell_says_minus_infinity_and_share_zero(page):
 def test_the_largest_products_are_named_for_what_they_rank(page):
     """Head 2, 他 → 把 (trained): the three products marked are the largest in size, all three
     negative (−12.69, −10.03, −4.63), while the largest signed ones are 3.03, 2.07, 1.85; so the
-    words say "in size" (绝对值), and which way the dimensions are counted (within the head)."""
+    words say "in size" (绝对值), and the dimensions' row how they are counted (within the head)."""
     lab = lab_of("trained")
     mount(page, lab)
     b = choose(page, 1, 9, 1)
@@ -172,8 +172,7 @@ def test_the_largest_products_are_named_for_what_they_rank(page):
     shown = page.locator(f"{CELL} .cell-top").inner_text()
     assert shown.startswith(t("explorer.cell_largest", "zh")) and "-12.69" in shown
     for lang, size, within in (("zh", "绝对值", "这个头"), ("en", "in size", "within this head")):
-        largest = t("explorer.cell_largest", lang)
-        assert size in largest and within in largest
+        assert size in t("explorer.cell_largest", lang) and within in t("explorer.cell_dim", lang)
         said = t("explorer.cell_say", lang, q="他", k="把", s="1", dims="5", by="", v="1", w="1%")
         assert size in said
 

@@ -47,10 +47,10 @@ def test_readout_takeaway_and_chart_say_the_same_fit_of_the_chart_s_points(
     steps = [f"{y / w:.1f}" for w, y in pairwise(ms)]  # what each doubling multiplied the time by
     said, take, chart = page.evaluate(READOUT), page.evaluate(TAKE), page.evaluate(CANVAS)
     for text in (said, take, chart):  # the doublings, beside the one slope that averages them
-        assert " → ".join(f"×{v}" for v in steps) in text and str(lo) in text, text
+        assert " → ".join(f"×{v}" for v in steps) in text, text
     for text in (said, chart):
         assert s in text and f"×{x}" in text, text
-    assert f"{lo}…{hi}" in said and f"{b['slope_t_spread'][0]:.2f}" in said
+    assert f"{lo}…{hi}" in take and f"{b['slope_t_spread'][0]:.2f}" in said
     assert factors(take) == {*steps, m} and factors(said) == {*steps, x, m}
     shot(page, f"s07_measured_1024x768_{lang}.png")
 

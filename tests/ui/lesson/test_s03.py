@@ -54,4 +54,4 @@ def test_s3s_number_17_and_s4s_dim_5_are_one_number_counted_two_ways_and_each_sa
     assert (j + 1, row.size, j // d_k + 1, j % d_k + 1) == (17, 48, 2, 5)
     for lang, whole, within in (("zh", "各个头", "这个头"), ("en", "all heads", "within this")):
         assert whole in t("lesson.s3.row", lang, q="他", name="q", d=48, j=17)
-        assert within in t("explorer.cell_largest", lang)
+        assert within in t("explorer.cell_dim", lang)
