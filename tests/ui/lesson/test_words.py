@@ -68,8 +68,9 @@ TERM_MARK = re.compile(r"\[\[([a-z][a-z0-9_]*)(?:\|[^\]]+)?\]\]")
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_glossary_has_every_term_a_student_meets_in_both_languages(lang):
-    """≥ 14 terms (issue 34), zh and en key for key, each with a name and a definition; the
-    deck gets it whole and in order."""
+    """≥ 14 terms (issue 34) and the novice's words captions use (issue 39), zh and en key for
+    key, each with a name and a definition; the deck gets it whole and in order (the lesson's:
+    tests/browser/test_lesson_terms.py)."""
     entries = words.glossary(lang)
     slugs = [slug for slug, *_ in entries]
     assert len(slugs) >= 14 and len(set(slugs)) == len(slugs)
@@ -94,11 +95,23 @@ def test_the_glossary_has_every_term_a_student_meets_in_both_languages(lang):
         "batch",
         "random_weights",
         "d_model",
+        "vector",
+        "matrix",
+        "transpose",
+        "principal",
+        "heldout",
     } <= set(slugs)
     assert all(term and len(definition) > 20 for _, term, definition, _ in entries)
     zh, en = words.glossary("zh"), words.glossary("en")
     assert [e[0] for e in zh] == [e[0] for e in en]
     assert all(bool(a[3]) == bool(b[3]) for a, b in zip(zh, en, strict=True))
+
+
+def test_every_glossary_entry_is_marked_where_the_deck_uses_it():
+    """An entry no string of the deck marks is one a student never reaches from the lesson
+    (issue 39: 向量, 矩阵, 转置, 主成分, 留出句 were used in captions without a definition)."""
+    marked = {slug for text in words.strings("zh").values() for slug in TERM_MARK.findall(text)}
+    assert {slug for slug, *_ in words.glossary("zh")} == marked
 
 
 def test_every_term_a_caption_marks_is_in_the_glossary():
