@@ -155,6 +155,28 @@ def test_a_masked_cell_says_minus_infinity_and_share_zero(page):
     assert "−∞" in text and f"{b['sum']:.2f}" in text
 
 
+def test_the_largest_products_are_named_for_what_they_rank(page):
+    """Head 2, 他 → 把 (trained): the three products marked are the largest in size, all three
+    negative (−12.69, −10.03, −4.63), while the largest signed ones are 3.03, 2.07, 1.85; so the
+    words say "in size" (绝对值), and the dimensions' row how they are counted (within the head)."""
+    lab = lab_of("trained")
+    mount(page, lab)
+    b = choose(page, 1, 9, 1)
+    q = (lab.x @ lab.params.w_q)[9, lab.d_k : 2 * lab.d_k]  # head 2's columns, by hand
+    k = (lab.x @ lab.params.w_k)[1, lab.d_k : 2 * lab.d_k]
+    prod = q * k  # (d_k,)
+    by_size = np.argsort(-np.abs(prod))[:3]
+    assert b["top"] == (by_size + 1).tolist()
+    assert np.round(prod[by_size], 2).tolist() == [-12.69, -10.03, -4.63]
+    assert np.round(np.sort(prod)[::-1][:3], 2).tolist() == [3.03, 2.07, 1.85]
+    shown = page.locator(f"{CELL} .cell-top").inner_text()
+    assert shown.startswith(t("explorer.cell_largest", "zh")) and "-12.69" in shown
+    for lang, size, within in (("zh", "绝对值", "这个头"), ("en", "in size", "within this head")):
+        assert size in t("explorer.cell_largest", lang) and within in t("explorer.cell_dim", lang)
+        said = t("explorer.cell_say", lang, q="他", k="把", s="1", dims="5", by="", v="1", w="1%")
+        assert size in said
+
+
 def test_enter_opens_escape_closes_and_the_live_region_says_the_sum(page):
     lab = lab_of("random")
     mount(page, lab)

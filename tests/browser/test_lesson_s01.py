@@ -1,11 +1,13 @@
 """§1 in Chromium: every word of the sentence drawn at 1024 × 768 and on a 390 × 844 touch phone
 (the column when a row would crowd one out), with ▶ on the screen; a one-token sentence is blocked
-with a notice; the pronoun head's counts are labels in human-written sentences."""
+with a notice; the pronoun head's counts are labels in human-written sentences, and its number is
+not said before §6 asks for it."""
 
 from __future__ import annotations
 
 import pytest
 
+from demo_model import describe_heads
 from tests.lesson_support import DECK, open_lesson, press, shot, walk_phone, walk_scene
 from tests.ui.lesson.test_s01 import raw_pronoun_labels
 from ui.text import t
@@ -54,3 +56,9 @@ def test_the_pronoun_heads_counts_say_labels_and_sentences(page, streamlit_serve
     assert f"{sentences} 句、{labels} 个代词标注中对了 308 个" in readout
     verdict = page.locator('[data-testid="lesson-verdict"]').inner_text()
     assert f"{labels} 个代词标注对了 308 个" in verdict and f"{labels} 句" not in verdict
+    # §6 asks which head finds pronouns: §1's reveal shows its row and its job, not its number
+    number = next(h.head for h in describe_heads() if h.relation == "pronoun_antecedent") + 1
+    shown = page.locator('[data-testid="lesson"]').inner_text() + " ".join(
+        page.locator("canvas[aria-label]").evaluate_all("(cs) => cs.map((c) => c.ariaLabel)")
+    )
+    assert "找 他/她/它 指谁" in readout and f"头 {number}" not in shown

@@ -57,15 +57,26 @@ def test_why_var_is_d_k_shows_the_measured_numbers_of_this_sentences_d_k(page, s
     alt = page.locator('[data-testid="lesson-canvas"]').get_attribute("aria-label")
     assert f"{raw:.1f}" in alt and f"{got['one']:.2f}" in alt
     assert f"{raw:.1f}" in chart  # the chart's readout: the same measurement
+    # apart from the condition (the readout, not the canvas): this sentence's own q and k
+    att = load_demo_model().run(SENTENCE).attention
+    span = [f"{min(v):.{p}f}–{max(v):.{p}f}" for v, p in (
+        ([x.var() for x in att.q], 1), ([x.var() for x in att.k], 1),
+        ([x.var() for x in att.heads.scores], 0))]  # fmt: skip
+    assert span == ["1.6–3.9", "3.1–5.6", "76–554"]
+    readout = page.locator('[data-testid="lesson-readout"]').inner_text()
+    assert all(v in got["here"] for v in span) and readout == got["here"] and "−57" in readout
 
 
 def row_of(head_scores: np.ndarray, i: int, tau: float) -> np.ndarray:
     return softmax(head_scores[i] / tau)
 
 
-def test_the_gradient_step_is_softmaxs_jacobian_on_the_row(page, streamlit_server):
-    """‖diag(a) − a·aᵀ‖_F for 他's row in the head the question is about, with ÷√d_k and
-    without, against numpy; the saturated row's gradient is the smaller."""
+def test_the_gradient_step_is_the_shares_gradient_with_respect_to_the_raw_score(
+    page, streamlit_server
+):
+    """‖∂a/∂(q·k)‖_F = ‖diag(a) − a·aᵀ‖_F / τ for 他's row in the head the question is about,
+    with ÷√d_k (τ = √d_k) and without (τ = 1), against numpy: 0.108 and 0.051, 2.1× (softmax's
+    own Jacobian, 0.375 and 0.051, left out the ÷ τ on the way to W_Q and W_K)."""
     attention = load_demo_model().run(SENTENCE).attention
     scores, d_k = attention.heads.scores, attention.q.shape[-1]  # (h, n, n)
     i = scores.shape[1] - 4  # 他
@@ -77,11 +88,14 @@ def test_the_gradient_step_is_softmaxs_jacobian_on_the_row(page, streamlit_serve
     assert (got["head"], got["row"]) == (head, i)
     np.testing.assert_allclose(got["on"], on[head], rtol=1e-5, atol=1e-9)
     np.testing.assert_allclose(got["off"], off[head], rtol=1e-5, atol=1e-9)
-    norms = [np.linalg.norm(np.diag(a) - np.outer(a, a)) for a in (on[head], off[head])]
+    norms = [np.linalg.norm(np.diag(a) - np.outer(a, a)) / tau
+             for a, tau in ((on[head], np.sqrt(d_k)), (off[head], 1.0))]  # fmt: skip
     np.testing.assert_allclose(got["norms"], norms, rtol=1e-5)
-    assert norms[1] < norms[0]
+    assert [f"{v:.3f}" for v in norms] == ["0.108", "0.051"]
     readout = page.locator('[data-testid="lesson-readout"]').inner_text()
-    assert f"{norms[0]:.3f}" in readout and f"{norms[1]:.3f}" in readout
+    ratio = f"{norms[0] / norms[1]:.1f}"
+    said = t("lesson.s5.grad_smaller", "zh", on="0.108", off="0.051", r=ratio)
+    assert readout == said and "1/2.1" in said
 
 
 def caption(page) -> str:

@@ -1,11 +1,13 @@
 """§7 in Chromium: the chart, the readout and the takeaway say one fit of the chart's own points
-(recomputed here with numpy from the block the deck holds), its range and spread; the question
+(recomputed here with numpy from the block the deck holds), its range and spread, and each
+doubling's factor that the one slope averages; the question
 "double n: how much more time?" judged from that fit; the chart's heading on a phone; screenshots
 at 1024 × 768 and 390 × 844."""
 
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -41,11 +43,15 @@ def test_readout_takeaway_and_chart_say_the_same_fit_of_the_chart_s_points(
     slope, lo, hi = own_fit(b)
     s, x = f"{slope:.2f}", f"{2**slope:.1f}"
     m = f"{2 ** b['slope_m']:.1f}"
+    ms = [v for n, v in zip(b["n"], b["ms"], strict=True) if n >= lo]  # each n twice the last
+    steps = [f"{y / w:.1f}" for w, y in pairwise(ms)]  # what each doubling multiplied the time by
     said, take, chart = page.evaluate(READOUT), page.evaluate(TAKE), page.evaluate(CANVAS)
-    for text in (said, take, chart):
-        assert s in text and f"×{x}" in text and str(lo) in text, text
-    assert f"{lo}…{hi}" in said and f"{b['slope_t_spread'][0]:.2f}" in said
-    assert factors(take) == {x, m} and factors(said) == {x, m}  # no second "×3.6" beside "×3.8"
+    for text in (said, take, chart):  # the doublings, beside the one slope that averages them
+        assert " → ".join(f"×{v}" for v in steps) in text, text
+    for text in (said, chart):
+        assert s in text and f"×{x}" in text, text
+    assert f"{lo}…{hi}" in take and f"{b['slope_t_spread'][0]:.2f}" in said
+    assert factors(take) == {*steps, m} and factors(said) == {*steps, x, m}
     shot(page, f"s07_measured_1024x768_{lang}.png")
 
 

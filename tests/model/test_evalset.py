@@ -316,3 +316,17 @@ def test_model_md_states_each_sets_counts_as_the_file_has_them(name):
             assert int(m[1]) == len(labels[relation]), m[0]
             checked += 1
     assert checked == 3, said[:200]  # each relation's count is stated once
+
+
+def test_model_md_counts_the_pronoun_heads_figure_in_labels_not_sentences():
+    """MODEL.md quoted the captions as "308 of 347 sentences people wrote": 347 is the pronoun
+    labels, in 326 sentences (a sentence may hold two). Counted here from the files' labels."""
+    text = " ".join((evalset.ALL_SETS["dev"].parents[2] / "MODEL.md").read_text("utf-8").split())
+    rows = [row for path in evalset.ALL_SETS.values() for row in evalset.parse(path)]
+    labels = sum(code == "P" for _, _, found in rows for code, *_ in found)
+    sentences = sum(any(code == "P" for code, *_ in found) for _, _, found in rows)
+    head = next(h for h in describe_heads() if h.relation == "pronoun_antecedent")
+    assert (head.total, labels, sentences) == (347, 347, 326)
+    said = re.findall(rf"{head.hits} of {labels} ([\w ]+?),? in (\d+) sentences", text)
+    assert said and all(m == ("pronoun labels", str(sentences)) for m in said), said
+    assert f"{head.hits} of {labels} sentences" not in text

@@ -32,6 +32,7 @@ SCENES = len(scenes.SCENES)  # §1 … §10, the link's at=1 … 10
 NEEDS_TWO = tuple(s.number for s in scenes.SCENES if "two_tokens" in s.needs)
 TRAINED_SCENES = tuple(s.number for s in scenes.SCENES if "trained" in s.needs)
 PAIR = ("我打你", "你打我")  # §8, as in the article
+ORDER_HEAD = 0  # §8: the one head its maps show, titled "head 1" by the view; its numbers are its
 
 Say = Callable[..., str]  # t(key, **fmt) in the UI language
 
@@ -74,6 +75,7 @@ def lab_part(lab: Lab, prefix: str, focus: str, lang: str) -> tuple[dict, dict[s
         "source": lab.source,
         "tokens": tokens_of(lab, lang),
         "focus": focus_index(lab.texts, focus),
+        "spread": qk_spread(lab),
     }
     arrays = {
         f"{prefix}scores": res.heads.scores,  # (h, n, n) raw q·kᵀ
@@ -88,6 +90,20 @@ def lab_part(lab: Lab, prefix: str, focus: str, lang: str) -> tuple[dict, dict[s
         for name in ("w_q", "w_k", "w_v"):
             arrays[f"{prefix}{name}"] = getattr(lab.params, name)  # (d_model, d_model)
     return info, arrays
+
+
+def qk_spread(lab: Lab) -> dict:
+    """§5's "why", apart from its condition (entries independent, mean 0, variance 1): the
+    variance of this sentence's own q and k entries and raw scores per head; the scores' range."""
+    res = lab.result
+    h = lab.heads
+    scores = res.heads.scores.reshape(h, -1)  # (h, n·n) raw q·k
+    return {
+        "q": [float(v) for v in res.q.reshape(h, -1).var(axis=1)],  # (h,) over n·d_k entries
+        "k": [float(v) for v in res.k.reshape(h, -1).var(axis=1)],  # (h,)
+        "s": [float(v) for v in scores.var(axis=1)],  # (h,)
+        "range": [float(scores.min()), float(scores.max())],
+    }
 
 
 # A head's measured job in words (its hits on the human-written evaluation set, the counts
@@ -110,7 +126,7 @@ REL_KEYS = {
 
 
 def job_words(head, say: Say) -> tuple[str, str]:
-    """(its job, how well it does it): ("resolves 他/她", "64 of 76 test sentences") from a
+    """(its job, how well it does it): ("resolves 他/她/它", "hits of total test labels") from a
     HeadSummary and its hits on the human-written set, or ("no clear job", "at best …") for a
     head below the job threshold."""
     if head.relation in JOB_KEYS:
@@ -302,18 +318,21 @@ def scene_needs(lab_info: dict | None, trained_info: dict | None) -> dict[int, s
 
 
 def order_part(d_model: int, heads: int, seed: int) -> tuple[dict, dict[str, np.ndarray]]:
-    """§8: 我打你 and 你打我 through the same random head, without and with positions."""
+    """§8: 我打你 and 你打我 through the same random weights, without and with positions: the
+    maps of one head (ORDER_HEAD) and how far they differ, cell for cell, in that head."""
     a, b = (tokenize(s).texts for s in PAIR)
     perm = ex.match_perm(a, b)
-    info: dict = {"a": a, "b": b, "perm": perm, "d_model": d_model, "h": heads, "seed": seed}
+    k = ORDER_HEAD
+    info: dict = {"a": a, "b": b, "perm": perm, "d_model": d_model, "h": heads, "seed": seed,
+                  "head": k}  # fmt: skip
     info["under"] = {x: under_gloss(x, "en") for x in a}  # English glosses under the map's words
     arrays = {}
     for pos in (False, True):
         demo = ex.permutation_demo(a, perm, d_model, heads, pos=pos, seed=seed)
-        arrays[f"o.a{int(pos)}"] = demo["a"].heads.weights[0]  # (n, n) head 1
-        arrays[f"o.b{int(pos)}"] = demo["b"].heads.weights[0]  # (n, n)
-        info[f"diff{int(pos)}"] = demo["weights_diff"]  # max |A₂ − P·A₁·Pᵀ| over every head
-        info[f"moved{int(pos)}"] = float(np.max(demo["output_diff"]))
+        arrays[f"o.a{int(pos)}"] = demo["a"].heads.weights[k]  # (n, n) the head shown
+        arrays[f"o.b{int(pos)}"] = demo["b"].heads.weights[k]  # (n, n)
+        back = demo["b_back"][k] - demo["a"].heads.weights[k]  # (n, n) B's map in A's order − A's
+        info[f"diff{int(pos)}"] = float(np.max(np.abs(back)))  # that head's, not every head's
     return info, arrays
 
 

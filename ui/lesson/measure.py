@@ -77,12 +77,22 @@ def fit_ends(ns: Sequence[int], ys: Sequence[float], keep: np.ndarray) -> list[f
     return [float(np.exp(icpt + slope * x[0])), float(np.exp(icpt + slope * x[-1]))]
 
 
+def doublings(ns: Sequence[int], ys: Sequence[float], keep: np.ndarray) -> list[float]:
+    """What each step between kept lengths multiplies y by, per doubling of n:
+    (y₂/y₁)^(1/log₂(n₂/n₁)), y₂/y₁ itself for COST_NS (each twice the last). A fit's slope
+    averages these; they show its bend."""
+    n = np.asarray(ns, dtype=float)[keep]
+    y = np.asarray(ys, dtype=float)[keep]
+    return [float(v) for v in (y[1:] / y[:-1]) ** (1 / np.log2(n[1:] / n[:-1]))]
+
+
 def cost_block(ns: Sequence[int] = COST_NS, rounds: int = COST_ROUNDS) -> dict:
     """§7: plain attention's measured time (fastest of the rounds) and peak memory at each n, and
     ONE fit per measurement: the slope of log y on log n over the lengths where the n² work
     dominates (n ≥ experiments.FIT_FROM: below it fixed costs rule), its range, and its spread:
-    the lowest and highest slope the same fit gives with any one round left out; doubling n
-    multiplies y by 2^slope. KV-cache FLOPs counted."""
+    the lowest and highest slope the same fit gives with any one round left out (timing noise,
+    not the curve's bend); doubling n multiplies y by 2^slope on average, by each of the time's
+    doublings between neighbouring lengths in turn. KV-cache FLOPs counted."""
     with ex.MEASURING, one_blas_thread() as one:
         # peak memory: the least of 3 runs (tracemalloc counts the server's other threads too)
         runs = [ex.attention_fns(n)["plain"] for n in ns]
@@ -106,6 +116,7 @@ def cost_block(ns: Sequence[int] = COST_NS, rounds: int = COST_ROUNDS) -> dict:
         "fit_mib": fit_ends(ns, mib, keep),
         "slope_t": ex.fit_slope(ns, secs, ex.FIT_FROM),
         "slope_t_spread": [min(spread), max(spread)],  # the same fit, any one round left out
+        "doublings_t": doublings(ns, secs, keep),  # time × per doubling of n, over the fit's range
         "slope_m": ex.fit_slope(ns, peak, ex.FIT_FROM),
         "rounds": rounds,
         "one_thread": one,  # one BLAS thread, timed by its CPU time (else the wall clock)

@@ -1,7 +1,8 @@
 /* §5's two steps of reasons, each drawn from what was measured: "why" (var(q·k) ≈ d_k: a sum of
    d_k independent products of variance 1, the variance block's numbers for d_k = 1, the
-   sentence's d_k and ÷√d_k) and "grad" (why a saturated row stops learning: the focus row's
-   shares with ÷√d_k and without, and the size of softmax's Jacobian there, ‖diag(a) − a·aᵀ‖_F).
+   sentence's d_k and ÷√d_k; then this sentence's own q, k and q·k, measured apart) and "grad"
+   (what saturation does to learning: the focus row's shares with ÷√d_k and without, and the
+   gradient of the shares with respect to the raw score q·k there, ‖diag(a) − a·aᵀ‖_F / τ).
    scenes/s05.js draws them with paintWhy(S, canvas, readout) and paintGrad(S, canvas, readout,
    i, head), i and head its question's row and head. */
 
@@ -31,7 +32,8 @@ export function varianceOr(drawn, canvas, readout) {
 const sub = (n) => String(n).split("").map((c) => SUBSCRIPT[Number(c)]).join("");
 
 /** The reasoning in lines, each with what was measured (the variance block: one product q_i·k_i
-    is d_k = 1; the sentence's d_k; ÷√d_k). */
+    is d_k = 1; the sentence's d_k; ÷√d_k); apart from it, in the readout, this sentence's own
+    q, k and q·k, which need not meet the condition (data.py qk_spread). */
 export function paintWhy(S, canvas, readout) {
   const drawn = scenePen(S, canvas);
   const { D, W, H, base, pen } = drawn;
@@ -58,15 +60,23 @@ export function paintWhy(S, canvas, readout) {
     if (measured) y += penWrap(pen, measured, base * 1.5, y, W - base * 1.5, { px: base, weight: 700, colour: pen.ink.accent });
     y += gap;
   }
-  penWrap(pen, tx(D, "lesson.s5.why_how", words), 0, y, W, { px: base, colour: pen.ink.muted });
+  const how = tx(D, "lesson.s5.why_how", words); // a phone: the caption says it (no room)
+  if (!roomOf(D).phone) penWrap(pen, how, 0, y, W, { px: base, colour: pen.ink.muted });
   penDone(pen);
-  canvas.setAttribute("aria-label", lines.map(([a, b]) => (b ? `${a} ${b}` : a)).join(" "));
-  canvas.dataset.values = JSON.stringify({ d_k: d, one: v1, raw: vd, scaled: vs, samples: block.samples });
-  readout.textContent = tx(D, "lesson.s5.at_d", { d, raw: dec(vd, 1), scaled: dec(vs, 2) });
+  const own = S.part.spread;
+  const span = (vs) => { // "1.6–3.9", "76–554": one precision for both ends
+    const [lo, hi] = [Math.min(...vs), Math.max(...vs)];
+    return [lo, hi].map((v) => v.toFixed(hi >= 100 ? 0 : 1)).join("–");
+  };
+  const here = tx(D, "lesson.s5.why_here", { q: span(own.q), k: span(own.k), s: span(own.s),
+    lo: own.range[0].toFixed(0).replace("-", "−"), hi: own.range[1].toFixed(0).replace("-", "−"), d }); // prettier-ignore
+  canvas.setAttribute("aria-label", [...lines.map(([a, b]) => (b ? `${a} ${b}` : a)), how].join(" "));
+  canvas.dataset.values = JSON.stringify({ d_k: d, one: v1, raw: vd, scaled: vs, samples: block.samples, here });
+  readout.textContent = here;
 }
 
 /** ‖J‖_F of softmax's Jacobian at a row of weights a: J = diag(a) − a·aᵀ, how much the shares
-    move when the scores move (what reaches W_Q and W_K in training). */
+    move when softmax's input (the score ÷ τ) moves; ÷ τ once more for the raw score q·k. */
 function s5Jacobian(a) {
   let sum = 0;
   for (let i = 0; i < a.length; i++) {
@@ -79,7 +89,8 @@ function s5Jacobian(a) {
 }
 
 /** The focus row i in the question's head (§5's judgement), with ÷√d_k and without: its shares as two strips of
-    cells (numbers in them), and under each the size of softmax's gradient there. */
+    cells (numbers in them), and under each the gradient of the shares with respect to the raw
+    score q·k (what W_Q and W_K make), ‖J‖_F / τ; the readout says which is smaller, and by how much. */
 export function paintGrad(S, canvas, readout, i, head) {
   const { D, W, H, base, pen } = scenePen(S, canvas);
   const part = S.part;
@@ -87,10 +98,10 @@ export function paintGrad(S, canvas, readout, i, head) {
   const root = Math.sqrt(part.d_k);
   const rowOf = (tau) => Array.from(weightsOf(D, part, head, tau, S.local.causal).subarray(i * n, (i + 1) * n));
   const rows = [
-    [tx(D, "lesson.scale_on"), rowOf(root)],
-    [tx(D, "lesson.scale_off"), rowOf(1)],
+    [tx(D, "lesson.scale_on"), rowOf(root), root],
+    [tx(D, "lesson.scale_off"), rowOf(1), 1],
   ];
-  const norms = rows.map(([, a]) => s5Jacobian(a));
+  const norms = rows.map(([, a, tau]) => s5Jacobian(a) / tau); // ∂a/∂(q·k): the chain rule's ÷ τ
   const q = part.tokens[i].t;
   const names = labelsOf(D, part);
   const title = tx(D, "lesson.s5.grad_title", { q, head: head + 1 });
@@ -114,8 +125,10 @@ export function paintGrad(S, canvas, readout, i, head) {
     y += penWrap(pen, says, 0, y, W, { px: base, colour: pen.ink.accent, weight: 700 }) + base * 0.8;
   });
   penDone(pen);
-  const ratio = norms[1] > 0 ? norms[0] / norms[1] : Infinity;
-  readout.textContent = tx(D, "lesson.s5.grad_ratio", {
+  const smaller = norms[1] <= norms[0]; // without ÷√d_k: smaller (saturated) or larger
+  const [big, small] = smaller ? norms : [norms[1], norms[0]];
+  const ratio = small > 0 ? big / small : Infinity;
+  readout.textContent = tx(D, smaller ? "lesson.s5.grad_smaller" : "lesson.s5.grad_larger", {
     on: s5Small(norms[0]), off: s5Small(norms[1]), r: Number.isFinite(ratio) ? s5Times(ratio) : "∞",
   });
   canvas.setAttribute("aria-label", `${title}. ${rows.map(([l, a], r) => `${l}: ${a.map((w, j) => `${part.tokens[j].t} ${pctText(w)}`).join(tx(D, "explorer.sep"))}; ${tx(D, "lesson.s5.grad_norm", { v: s5Small(norms[r]) })}`).join(". ")}`);

@@ -137,7 +137,7 @@ def test_s6_titles_say_each_heads_measured_job_with_its_hits_on_the_test_sentenc
         assert job["relation"] == head.relation and job["clear"] == (head.relation != "diffuse")
         assert job["label"] == f"{job['name']}: {job['measured']}"  # the caption: name only
     jobs = {job["relation"]: job["label"] for job in data.head_jobs(None, say)}
-    assert jobs["pronoun_antecedent"].startswith("resolves 他/她: ")
+    assert jobs["pronoun_antecedent"].startswith("resolves 他/她/它: ")
     before = data.head_jobs(int(load_demo_history().steps[0]), say)  # untrained: no job yet
     assert all(job["label"].startswith("no clear job: at best ") for job in before)
     fake = [replace(h, hits=3, total=7) for h in heads]
@@ -159,6 +159,42 @@ def test_s8_without_positions_is_the_same_map_permuted_and_with_them_is_not():
         np.testing.assert_allclose(a, ref.heads.weights[0])
         assert np.allclose(b, p @ a @ p.T, atol=1e-9) is close
     assert info["diff0"] < 1e-12 < 1e-3 < info["diff1"]
+
+
+def own_order_maps(texts: list[str], pos: bool) -> np.ndarray:
+    """(h, 3, 3) softmax(q·kᵀ/√d_k) of every head, by hand from X and the seeded W_Q, W_K."""
+    s = DEFAULTS
+    x = build_inputs(tokenize("".join(texts)), s.d_model, positions=pos)  # (3, d_model)
+    w = init_params(s.d_model, s.heads, s.seed)
+    d_k = s.d_model // s.heads
+    q = (x @ w.w_q).reshape(3, s.heads, d_k).transpose(1, 0, 2)  # (h, 3, d_k)
+    k = (x @ w.w_k).reshape(3, s.heads, d_k).transpose(1, 0, 2)  # (h, 3, d_k)
+    z = q @ k.transpose(0, 2, 1) / np.sqrt(d_k)  # (h, 3, 3)
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def test_s8s_numbers_are_about_the_head_its_maps_show():
+    """§8 draws head 1 only: its verdict says head 1's largest difference (0 up to rounding
+    without positions, 10.8 % with), not the largest over the 4 heads (head 3's 23.6 %)."""
+    info, arrays = data.order_part(DEFAULTS.d_model, DEFAULTS.heads, DEFAULTS.seed)
+    assert info["head"] == 0
+    a, b = info["a"], info["b"]
+    at = [a.index(w) for w in b]  # 你打我's word i is 我打你's word at[i]
+    for pos in (False, True):
+        wa, wb = own_order_maps(a, pos), own_order_maps(b, pos)  # (h, 3, 3)
+        back = wb[:, np.argsort(at)][:, :, np.argsort(at)]  # 你打我's maps in 我打你's order
+        per_head = np.abs(back - wa).max(axis=(1, 2))  # (h,)
+        np.testing.assert_allclose(arrays[f"o.a{int(pos)}"], wa[0], atol=1e-12)
+        got = info[f"diff{int(pos)}"]
+        if pos:
+            assert got == pytest.approx(per_head[0], rel=1e-9) and f"{got:.1%}" == "10.8%"
+            assert per_head.max() > 2 * got  # the old figure, every head's largest: not this map's
+        else:
+            assert got < 1e-15 and per_head[0] < 1e-15
+    for lang in ("zh", "en"):  # the words say which head it is
+        for key in ("lesson.s8.why", "lesson.s8.why_pos"):  # (the view titles its map "头 1")
+            assert "7" in t(key, lang, v="x", head=7), key
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -8,9 +8,11 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
+import pytest
+
 from demo_model import describe_heads, load_demo_model
 from demo_model.lexicon import gender
-from demo_model.reading import AMBIGUOUS, read_pronoun
+from demo_model.reading import AMBIGUOUS, NO_HEAD, STATUSES, read_pronoun
 from tests.pages.test_lesson import ok, open_lesson, payload
 from ui.lesson import data
 from ui.settings import DEFAULTS
@@ -53,6 +55,50 @@ def test_the_pronoun_heads_counts_are_labels_in_human_written_sentences():
         assert "347 句" not in why and "347 test sentences" not in why
     lab, _ = lab_for(DEFAULTS)
     assert data.pronoun_quiz(lab, partial(t, lang="zh"))["sentences"] == sentences
+
+
+def raw_labels_per_pronoun() -> dict[str, int]:
+    """Pronoun labels per pronoun ("P 它#2>猫": 它), from the sets' raw lines."""
+    out: dict[str, int] = {}
+    for name in SETS:
+        for line in (DATA / f"{name}.txt").read_text(encoding="utf-8").splitlines():
+            if line.startswith("#") or " | " not in line:
+                continue
+            for part in line.split(" | ")[1:]:
+                if part.strip().startswith("P "):
+                    word = part.strip()[2:].split(">")[0].split("#")[0]
+                    out[word] = out.get(word, 0) + 1
+    return out
+
+
+def test_the_pronoun_heads_job_names_every_pronoun_its_labels_count():
+    """Its 347 labels are 161 他, 115 她 and 71 它: "finds whom 他/她 means" left out a fifth of
+    them. The job's name, in both languages, names each pronoun that has labels."""
+    counts = raw_labels_per_pronoun()
+    assert counts == {"他": 161, "她": 115, "它": 71}
+    head = next(h for h in describe_heads() if h.relation == "pronoun_antecedent")
+    assert head.total == sum(counts.values())
+    for lang in ("zh", "en"):
+        name, _ = data.job_words(head, partial(t, lang=lang))
+        assert all(word in name for word in counts), (lang, name)
+
+
+@pytest.mark.parametrize("status", [s for s in STATUSES if s != NO_HEAD])
+def test_s1_never_says_which_head_finds_pronouns_before_s6_asks_it(monkeypatch, status):
+    """§6 asks "which head finds the person 他 means?"; §1 said "head 2 resolves pronouns" at
+    its reveal. Whatever the reading (faked here), §1's words name the pronoun head's job, never
+    its number; its bars' caption takes no head number either."""
+    number = next(h.head for h in describe_heads() if h.relation == "pronoun_antecedent") + 1
+    lab, _ = lab_for(DEFAULTS)
+    real = data.read_token
+    monkeypatch.setattr(data, "read_token", lambda *a, **k: replace(real(*a, **k), status=status))
+    for lang, name in (("zh", f"头 {number}"), ("en", f"head {number}")):
+        quiz = data.pronoun_quiz(lab, partial(t, lang=lang))
+        assert quiz["head"] == number - 1  # the bars are that head's row …
+        said = " ".join(c["why"] for c in quiz["choices"]).casefold()
+        assert name.casefold() not in said  # … and no word says its number
+        for key in ("lesson.s1.bars", "lesson.s1.bars_short"):
+            assert "{head}" not in t(key, lang)
 
 
 def test_a_one_token_sentence_is_blocked_with_a_notice_not_an_empty_question():

@@ -41,3 +41,17 @@ def test_the_row_is_said_as_people_count():
 def test_other_words_and_sentences_count_from_one_too(sentence, word):
     got = largest_dimension(sentence, word)
     assert all(1 <= j <= 48 for j in got.values())
+
+
+def test_s3s_number_17_and_s4s_dim_5_are_one_number_counted_two_ways_and_each_says_which():
+    """他's q: number 17 of 48 across all heads (§3) is head 2's dimension 5 of 12 (§4's cell):
+    §3 says it counts the whole row, the cell that it counts within the head."""
+    model = load_demo_model()
+    run = model.run(SENTENCE)
+    row = run.x[run.tokens.texts.index("他")] @ model.params.w_q  # (d_model,) by hand
+    j = int(np.argmax(np.abs(row)))
+    d_k = row.size // model.params.num_heads
+    assert (j + 1, row.size, j // d_k + 1, j % d_k + 1) == (17, 48, 2, 5)
+    for lang, whole, within in (("zh", "各个头", "这个头"), ("en", "all heads", "within this")):
+        assert whole in t("lesson.s3.row", lang, q="他", name="q", d=48, j=17)
+        assert within in t("explorer.cell_dim", lang)

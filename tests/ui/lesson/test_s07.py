@@ -1,9 +1,12 @@
 """§7's numbers without a browser: the measured block's one fit (ui/lesson/measure.py cost_block)
 against an independent numpy computation: the points are each length's fastest round, the slope
 is fitted on n ≥ 256 only (where the n² work dominates), its spread leaves one round out, the
-dashed line's ends lie on that fit; and the words the scene says with it exist in zh and en."""
+dashed line's ends lie on that fit, each doubling's factor is the points' ratio; and the words the
+scene says with it (the doublings beside the average, what the spread is of) in zh and en."""
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -50,6 +53,26 @@ def test_the_block_is_one_fit_of_its_own_points_over_the_lengths_where_n2_domina
     assert b["slope_m"] == pytest.approx(m_slope, abs=1e-9)
     all_points = np.polyfit(np.log(n), np.log(best), 1)[0]
     assert abs(all_points - slope) > 0.05  # n = 128 (fixed costs) would bend the fit: left out
+    kept = [v for m, v in zip(NS, best, strict=True) if m >= 256]  # each n is twice the last
+    np.testing.assert_allclose(b["doublings_t"], [y / x for x, y in pairwise(kept)], rtol=1e-9)
+
+
+def test_the_doublings_show_the_bend_that_one_slope_averages(monkeypatch):
+    """Times that grow faster at large n (×3.67, ×4.40, ×5.47 per doubling, as audit 4 measured):
+    the fit says one ×2^slope ≈ ×4.4 for all; the block carries each doubling, and the takeaway
+    and the readout show them."""
+    steps = [3.67, 4.40, 5.47]
+    secs = np.cumprod([1e-3, 1.0, *steps])  # n = 128 … 2048
+    times = np.tile(secs, (measure.COST_ROUNDS, 1))
+    monkeypatch.setattr(measure, "cost_times", lambda ns, rounds, clock: times.copy())
+    b = measure.cost_block()
+    np.testing.assert_allclose(b["doublings_t"], steps, rtol=1e-9)
+    assert f"{2 ** b['slope_t']:.1f}" == "4.4"
+    fields = {"from": 256, "to": 2048, "s": "2.14", "lo": "2.14", "hi": "2.14", "t": "4.4",
+              "sm": "1.97", "m": "3.9", "rounds": 7, "steps": "×3.7 → ×4.4 → ×5.5"}  # fmt: skip
+    for lang in ("zh", "en"):
+        for key in ("lesson.s7.take", "lesson.s7.fit"):  # (the verdict: the average, "below")
+            assert "×3.7 → ×4.4 → ×5.5" in t(key, lang, **fields), (key, lang)
 
 
 def test_a_real_measurement_is_warm_repeated_and_consistent():
@@ -65,7 +88,8 @@ def test_a_real_measurement_is_warm_repeated_and_consistent():
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_fit_words_name_the_range_the_slope_and_its_spread(lang):
+def test_the_fit_words_name_the_range_the_slope_and_what_its_spread_is_of(lang):
+    """The leave-one-round-out range is timing noise, not the curve's bend: the words say so."""
     fields = {
         "from": 256,
         "to": 2048,
@@ -76,9 +100,11 @@ def test_the_fit_words_name_the_range_the_slope_and_its_spread(lang):
         "sm": "1.97",
         "m": "3.9",
         "rounds": 7,
+        "steps": "×3.7 → ×4.4 → ×5.5",
     }
     said = t("lesson.s7.fit", lang, **fields)
-    assert all(v in said for v in ("256", "2048", "2.13", "2.07", "2.20", "4.4", "3.9"))
+    assert all(v in said for v in ("2.13", "2.07", "2.20", "4.4", "3.9", "7"))
+    assert ("计时噪声" if lang == "zh" else "timing noise") in said
     take = t("lesson.s7.take", lang, **fields)
-    assert "4.4" in take and "2.13" in take and "256" in take
+    assert "256" in take and "2048" in take  # the range: the takeaway's and the chart's legend
     assert "×3.6" not in take and "×3.8" not in take

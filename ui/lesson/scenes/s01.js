@@ -104,7 +104,7 @@ function s1Readout(S) {
   const links = ranked
     .map((j) => `${part.tokens[j].t} ${pctText(w[j])}`)
     .join(tx(S.D, "explorer.sep"));
-  return `${tx(S.D, "lesson.head", { i: head + 1 })} · ${s1Job(S, head)}: ${links}`;
+  return `${s1Job(S, head)}: ${links}`; // no head number: §6 asks which head finds pronouns
 }
 
 function s1Paint(S, canvas, step, bars, chain) {

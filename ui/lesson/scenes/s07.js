@@ -11,12 +11,14 @@ import { askBlock, fillSide, wReadout, wSlider } from "../widgets.js";
 import { decadeTicks, drawChart, logAxis } from "../chart.js";
 
 /** The one fit §7 says everywhere (chart, readout, question, takeaway): its range, the slopes of
-    time and memory, the time's spread (any one round left out), and what doubling n multiplies
-    (2^slope), all from the measured block (ui/lesson/data.py cost_block). */
+    time and memory, the time's spread (any one round left out: timing noise), what doubling n
+    multiplies on average (2^slope) and at each doubling in turn (steps: "×3.7 → ×4.4 → ×5.5"),
+    all from the measured block (ui/lesson/measure.py cost_block). */
 function s7Fit(b) {
   const f = (s) => (2 ** s).toFixed(1);
   const [lo, hi] = b.slope_t_spread;
   return {
+    steps: b.doublings_t.map((r) => `×${r.toFixed(1)}`).join(" → "),
     from: b.fit[0],
     to: b.fit[1],
     rounds: b.rounds,

@@ -26,7 +26,7 @@ export default defineScene({
         choices: (S) => {
           const o = S.D.header.order;
           const same = o.diff0 < 1e-9;
-          const why = tx(S.D, "lesson.s8.why", { v: o.diff0.toExponential(1) });
+          const why = tx(S.D, "lesson.s8.why", { v: o.diff0.toExponential(1), head: o.head + 1 });
           return [
             { id: "diff", label: tx(S.D, "lesson.s8.c_diff"), right: !same, why },
             { id: "perm", label: tx(S.D, "lesson.s8.c_perm"), right: same, why },
@@ -42,7 +42,8 @@ export default defineScene({
   mount: (S) => s8Mount(S),
 });
 
-/** The two sentences as the view reads them: three tokens each, head 1's weights. */
+/** The two sentences as the view reads them: three tokens each, head 1's weights (data.py
+    ORDER_HEAD, o.head: the view titles its one map "head 1"). */
 function s8Part(o, texts) {
   return { n: texts.length, h: 1, d_k: o.d_model / o.h, source: "random",
     tokens: texts.map((t) => ({ t, tag: "", tag_name: "", gloss: null, under: o.under?.[t] || null })) };
@@ -70,8 +71,8 @@ function s8Mount(S) {
       const sw = step >= switchAt ? wSwitch(S, tx(D, "lesson.s8.pos"), pos, flip, "s8-pos") : null;
       fillSide(S, [sw, which, readout]);
       s8Maps(S, { views, parts, slots, pair, hidden }, step, pos);
-      const line = step === 0 ? "" : pos ? tx(D, "lesson.s8.why_pos", { v: pctText(o.diff1) })
-        : tx(D, "lesson.s8.why", { v: o.diff0.toExponential(1) });
+      const line = step === 0 ? "" : pos ? tx(D, "lesson.s8.why_pos", { v: pctText(o.diff1), head: o.head + 1 })
+        : tx(D, "lesson.s8.why", { v: o.diff0.toExponential(1), head: o.head + 1 });
       readout.textContent = step === 1 && !pos ? "" : line; // at the reveal the verdict says it
       readout.hidden = !readout.textContent;
     },
