@@ -103,6 +103,7 @@ def _components():
 SHARED_KEYS = {"head": "main.head", "query_axis": "main.query_axis", "key_axis": "main.key_axis"}
 
 
+@cache
 def strings(lang: str) -> dict[str, str]:
     """Every string the view shows, from ui/text (its explorer table, and the axis and head
     names every weight map of the app shares)."""
@@ -181,6 +182,7 @@ def header_for(
     with_scores: bool,
     ack: int,
     options: dict | None = None,
+    page_run: int = 0,
 ) -> dict:
     """Everything but the scores, as the view reads it (view.js `update`)."""
     header = {
@@ -214,6 +216,7 @@ def header_for(
         # colourbar, panels, table, bars), fonts (a palette.FONTS row), font_scale, skip_link.
         # The main page sends none: everything, at the room's size.
         "options": options,
+        "page_run": page_run,  # full runs of the page so far (the view shows it, for tests)
     }
     return header | {"wording": wording(header)}
 
@@ -290,12 +293,19 @@ def payload_for(lab, view: ViewState, start=None, **header_kw) -> bytes:
     return encode(header, arrays if with_scores else None)
 
 
+def mount_code() -> None:
+    """The view's code (the bundle, a data-less element): once per full run of the page, outside
+    any fragment the view reruns in, so a view change never re-sends or re-hashes its 130 KB."""
+    code, _ = _components()
+    code(key="explorer_code", width="stretch", height=0)
+
+
 def mount(lab, view: ViewState, start=None, **header_kw) -> None:
     """Draw the view (updated in place on later runs: its key stays the same); `start`: the
-    trained model's Lab at its first saved step (the query–key map's switch), or None."""
+    trained model's Lab at its first saved step (the query–key map's switch), or None. The page
+    calls mount_code() before, once per full run."""
     data = payload_for(lab, view, start, **header_kw)
-    code, draw = _components()
-    code(key="explorer_code", width="stretch", height=0)
+    _, draw = _components()
     draw(
         key=KEY,
         data=data,
