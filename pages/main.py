@@ -136,11 +136,13 @@ def view_state(lab: state.Lab, s: Settings) -> explorer.ViewState:
     return explorer.ViewState(s.scale, s.causal, focus, head, tau)
 
 
-def head_jobs(lab: state.Lab, lang: str) -> list[dict]:
+@st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
+def head_jobs(source: str, heads: int, lang: str) -> list[dict]:
     """Per head, the job measured with the trained weights (and how often it is right on the
-    sentences people wrote), or none (random)."""
-    if lab.source != "trained":
-        return [{"label": "", "rel": "", "clear": False, "relation": ""}] * lab.heads
+    sentences people wrote), or none (random). Once per language in the process (the view's
+    header carries it on every rerun; never changed afterwards)."""
+    if source != "trained":
+        return [{"label": "", "rel": "", "clear": False, "relation": ""}] * heads
     say = partial(t, lang=lang)
     return [
         {
@@ -321,7 +323,7 @@ def explorer_section(lab: state.Lab, s: Settings) -> tuple[explorer.ViewState, l
         numbers=s.numbers,
         shared=s.shared_scale,
         tokens=tokens,
-        jobs=head_jobs(lab, s.lang),
+        jobs=head_jobs(lab.source, lab.heads, s.lang),
         start=state.first_step_lab(state.qk_key(state.lab_key(s))),  # the q–k map's step 0
         page_run=st.session_state.get(PAGE_RUNS, 0),
     )
