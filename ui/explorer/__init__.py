@@ -12,8 +12,10 @@ without a server round trip: view.js's `createView(host, opts)` → {update, set
 (streamlit.js mounts it). What the user changes there comes back as component state "view";
 `apply_view` copies it into the session so the share link and the rest of the page follow. On
 the main page the view's switches are the √d_k and causal settings (the sidebar shows no second
-pair). The rerun after such a change sends only the small header: the browser already holds the
-scores (keyed by their digest), and asks for them again with the trigger "need" if it does not.
+pair). The rerun after such a change is the main page's view fragment only (pages/main.py
+`view_fragment`: the view, the reading under it, the link) and sends only the small header: the
+browser already holds the scores (keyed by their digest), and asks for them again with the
+trigger "need" if it does not; the code element (`mount_code`) is drawn by full runs only.
 """
 
 from __future__ import annotations
