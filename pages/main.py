@@ -331,6 +331,17 @@ def explorer_section(lab: state.Lab, s: Settings) -> tuple[explorer.ViewState, l
 
 
 PAGE_RUNS = "_main_runs"  # session key: full runs of this page (the view shows it, for tests)
+FULL_RUN = "_main_full_run"  # session key: True while a full run of the page draws the view
+MATRICES_DREW = "_main_matrices_drew"  # session key: (head, √d_k, mask) the open matrices show
+
+
+def matrices_behind(lab: state.Lab, s: Settings) -> bool:
+    """In a fragment run: the matrices section is open and shows another head, √d_k or mask
+    than the view now does (it is drawn by full runs only)."""
+    ss = st.session_state
+    if ss.get(FULL_RUN) or not ss.get("matrices_open"):
+        return False
+    return ss.get(MATRICES_DREW) != (view_state(lab, s).head, s.scale, s.causal)
 VIEW_NOW = "_main_view"  # session key: {"view", "settings"} as the view's fragment last drew
 
 
@@ -343,6 +354,8 @@ def view_fragment(lab: state.Lab, s: Settings) -> None:
     does (the readings, the step-0 map) is looked up by the settings in force now. The export
     buttons, drawn by the full run, read what this drew last when clicked (VIEW_NOW)."""
     s = view_settings(s)
+    if matrices_behind(lab, s):  # open matrices show another head or setting: the whole page
+        st.rerun(scope="app")
     view, readings = explorer_section(lab, s)
     reading_section(lab, s.lang, view, readings)
     write_page_link(lab, s, view)
@@ -364,8 +377,12 @@ def matrices_section(lab: state.Lab, s: Settings) -> None:
     box = st.expander(t("main.matrices", lang), key="matrices_open", on_change="rerun")
     if not box.open:
         return
+    now = view_settings(s)  # the view may have changed √d_k or the mask since the full run
+    if (now.scale, now.causal) != (s.scale, s.causal):
+        st.rerun(scope="app")  # the output needs the Lab of the settings in force
     with box:
         head = min(int(st.session_state.get("chosen_head") or 0), lab.heads - 1)
+        st.session_state[MATRICES_DREW] = (head, s.scale, s.causal)
         for name, line, values in matrices(lab, s, head):
             title = t(MATRIX_TITLES[name], lang, i=head + 1)
             st.markdown(f"**{title}** · `{values.shape[0]} × {values.shape[1]}`")
@@ -462,7 +479,11 @@ def main() -> None:
     if lab is None:
         return
     explorer.mount_code()  # the view's code: once per full run, never in the fragment's
-    view_fragment(lab, s)
+    ss[FULL_RUN] = True
+    try:
+        view_fragment(lab, s)
+    finally:  # an interrupted run too: the fragment's own runs then know they are alone
+        ss[FULL_RUN] = False
     sidebar.own_settings("scale", "causal")  # the view's switches are the settings here
     weights_line(lab, s)  # what the view above was computed with, and the switch
     if not s.classroom:  # the projector needs the room for the maps

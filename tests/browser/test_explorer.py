@@ -396,3 +396,19 @@ def test_a_view_change_reruns_only_the_views_fragment_and_the_export_follows_it(
     page.wait_for_function(f"() => {SHADOW}.querySelectorAll('{MAP}').length === 2")
     settle(page)
     assert int(page.evaluate(PAGE_RUN)) > int(runs)  # … reruns the page, and the counter moves
+
+
+def test_open_matrices_follow_the_views_head_and_switches(page, streamlit_server):
+    open_view(page, f"{streamlit_server}/?w=random")
+    page.locator('[data-testid="explorer-scale"]').click()  # √d_k off while the matrices are shut
+    page.wait_for_url("**scale=0**", timeout=LOAD_MS)
+    settle(page)
+    page.locator(".st-key-matrices_open summary").click()
+    code = page.locator(".st-key-matrices_open [data-testid=stCode]")
+    out = code.filter(has_text="out = ")
+    out.wait_for(timeout=LOAD_MS)
+    assert "np.sqrt(d_k)" not in out.inner_text()  # drawn with the view's setting, not the old
+    page.locator('[data-testid="explorer-heads"] [data-head="2"]').click()  # head 3
+    title = t("main.m.q", "zh", i=3)
+    page.locator(".st-key-matrices_open").get_by_text(title).wait_for(timeout=LOAD_MS)
+    settle(page)
