@@ -342,6 +342,8 @@ def matrices_behind(lab: state.Lab, s: Settings) -> bool:
     if ss.get(FULL_RUN) or not ss.get("matrices_open"):
         return False
     return ss.get(MATRICES_DREW) != (view_state(lab, s).head, s.scale, s.causal)
+
+
 VIEW_NOW = "_main_view"  # session key: {"view", "settings"} as the view's fragment last drew
 
 
