@@ -56,7 +56,8 @@ help:
 	@echo "make check    ruff + every test but the browser and slow ones, in 2 processes (quick)"
 	@echo "make test     ruff + the whole pytest suite, real-browser tests included (CI runs it)"
 	@echo "make bench    the benchmark table (latency, reruns, cold start, payload, core)"
-	@echo "make load     opt-in load test: 40 sessions for 60 s on loopback (TARGET=proxy: via nginx)"
+	@echo "make load     opt-in load test: 40 sessions for 60 s on loopback (TARGET=proxy: via nginx,"
+	@echo "              TARGET=both: one process, then via nginx; WORKERS=2)"
 	@echo "              SCENARIO=class: 1 teacher + 200 phones in one class on make serve WORKERS=2"
 	@echo "              SCENARIO=class ATTACK=1: the class under a script's attack (guesses, made-up tokens)"
 	@echo "make mutate   opt-in mutation testing of the core, the model's training parts, links and export (MUTATE=\"attention …\")"
@@ -177,7 +178,8 @@ bench: $(DEV_STAMP) sysdeps
 	PYTHONPATH=. $(PY) bench/run_all.py
 
 # Opt-in load test: 40 websocket sessions plus a few Chromium tabs on loopback for 60 s;
-# TARGET=proxy runs them through nginx in front of WORKERS app processes (deploy/serve.py).
+# TARGET=proxy runs them through nginx in front of WORKERS app processes (deploy/serve.py);
+# TARGET=both runs one process first, then the proxy: two tables.
 # SCENARIO=class: 1 teacher + PHONES phones in one live class on `make serve` (WORKERS app
 # processes, nginx, Redis); GROUPS=2: two serve groups sharing one Redis (bench/load_class.py);
 # ATTACK=1: 30 phones in a class while a script guesses codes and floods made-up tokens, then
@@ -189,7 +191,8 @@ ATTACK   ?=
 load: $(DEV_STAMP) sysdeps
 	PYTHONPATH=. $(PY) $(if $(filter class,$(SCENARIO)),bench/load_class.py --workers $(WORKERS) \
 	  --phones $(PHONES) --groups $(GROUPS) $(if $(ATTACK),--attack),bench/load.py \
-	  $(if $(filter proxy,$(TARGET)),--proxy --workers $(WORKERS)))
+	  $(if $(filter proxy,$(TARGET)),--proxy --workers $(WORKERS))$(if $(filter both,$(TARGET)),--both \
+	  --workers $(WORKERS)))
 
 # Opt-in mutation testing (mutmut, TESTING.md): one target at a time in tmp/mutate/, each mutant
 # against that target's fast tests; JOBS mutants at once (the machine's cores are shared);

@@ -20,13 +20,15 @@ dropped, reconnected and came back showing their own sentence, and how many fail
     PYTHONPATH=. .venv/bin/python bench/load.py -n 10 -t 15 --browsers 1
     PYTHONPATH=. .venv/bin/python bench/load.py --proxy --workers 2   # make load TARGET=proxy
     PYTHONPATH=. .venv/bin/python bench/load.py --proxy --workers 2 --kill-after 20
+    PYTHONPATH=. .venv/bin/python bench/load.py --both --workers 2    # make load TARGET=both
 
 Exit status 1 when any session errs, disconnects (or, with --kill-after, fails to reconnect),
 sees another's token, or RSS grows past 1.5x.
 The Chromium tabs run on the server's own 2 cores here (in class they run on the students'
 machines), so they slow the server they measure.
 
-The table is printed by bench/load_report.py.
+The table is printed by bench/load_report.py, with the server's CPU per timed rerun (from
+/proc/PID/stat of the app processes before and after the timed part).
 
 Opt-in: not part of `make test` (it takes minutes and both cores).
 """
@@ -42,14 +44,12 @@ import re
 import signal
 import sys
 import time
-from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.load_report import report, usage
+from bench.load_report import Stats, report, usage
 from bench.load_target import Target, active_sessions, cpu_seconds, rss_mb, serve, server_errors
 from bench.st_client import RunResult, SessionError, StreamlitSession
 from deploy.local import CHROMIUM, CHROMIUM_FLAGS, chromium_available
@@ -79,28 +79,6 @@ def sentence(i: int) -> str:
     """Session i's sentence: a base sentence with its marker token inside."""
     base = BASES[i % len(BASES)]
     return f"{marker(i)}{base}" if i % 2 else f"{base}{marker(i)}"
-
-
-@dataclass
-class Stats:
-    """Everything one client (websocket session or browser tab) saw."""
-
-    name: str
-    marker: str
-    latencies: list[float] = field(default_factory=list)
-    first_load: float = float("nan")  # seconds from opening the link to the first full page
-    runs: int = 0
-    exceptions: list[str] = field(default_factory=list)
-    disconnects: list[str] = field(default_factory=list)
-    crosstalk: list[str] = field(default_factory=list)
-    own_missing: int = 0  # runs whose charts did not carry the session's own marker
-    chart_runs: int = 0  # runs that sent at least one plotly chart
-    toggled: Counter = field(default_factory=Counter)  # widget key → times flipped
-    alive: bool = False  # warmed up and not disconnected
-    done: bool = False
-    dropped: int = 0  # times its server went away mid-run (--kill-after)
-    reconnects: list[float] = field(default_factory=list)  # seconds from drop to a full page
-    restored: int = 0  # reconnections whose first run showed the session's own sentence
 
 
 def check_run(stats: Stats, run: RunResult, markers: list[str], *, warm: bool) -> None:
@@ -363,6 +341,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warm-runs", type=int, default=2, help="reruns per session in warm-up")
     parser.add_argument("--warmup-timeout", type=float, default=300.0, help="seconds at most")
     parser.add_argument("--proxy", action="store_true", help="through nginx (make serve)")
+    parser.add_argument("--both", action="store_true",
+                        help="one process first, then through nginx to --workers processes: "
+                        "two tables (make load TARGET=both)")  # fmt: skip
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2,
                         help="app processes behind nginx (default: cores)")  # fmt: skip
     parser.add_argument("--kill-after", type=float, default=None, metavar="S",
@@ -370,16 +351,27 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if not 1 <= args.sessions <= 999 or args.duration <= 0 or not 0 <= args.browsers <= 20:
         parser.error("need 1 <= --sessions <= 999, --duration > 0 and 0 <= --browsers <= 20")
+    if args.both and (args.proxy or args.kill_after is not None):
+        parser.error("--both runs one process, then --proxy itself; no --kill-after")
     if args.kill_after is not None and not (args.proxy and 0 <= args.kill_after < args.duration):
         parser.error("--kill-after needs --proxy and 0 <= S < --duration")
-    if args.proxy and not 1 <= args.workers <= 64:
+    if (args.proxy or args.both) and not 1 <= args.workers <= 64:
         parser.error("need 1 <= --workers <= 64")
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Start the server(s) on loopback, drive them, stop them, print the table."""
+    """Start the server(s) on loopback, drive them, stop them, print the table (--both: one
+    process, then nginx in front of --workers processes, a table each)."""
     args = parse_args(argv)
+    if not args.both:
+        return one_target(args)
+    first = one_target(argparse.Namespace(**{**vars(args), "proxy": False}))
+    return max(first, one_target(argparse.Namespace(**{**vars(args), "proxy": True})))
+
+
+def one_target(args: argparse.Namespace) -> int:
+    """One target (a process, or nginx in front of --workers): drive it, print its table."""
     with serve(args) as target:
         host = urlsplit(target.url).hostname
         if host != "127.0.0.1":  # the load test only ever targets this machine's loopback

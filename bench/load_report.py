@@ -1,15 +1,35 @@
-"""bench/load.py's table: the run's clients, latencies, CPU and memory, the proxy's spread over
-its app processes and a killed process's sessions; and the exit status those numbers give."""
+"""bench/load.py's table: what each client saw (Stats), the run's clients, latencies, server CPU
+per rerun and memory, the proxy's spread over its app processes and a killed process's
+sessions; and the exit status those numbers give."""
 
 from __future__ import annotations
 
 import argparse
 import os
 from collections import Counter
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
-if TYPE_CHECKING:
-    from bench.load import Stats
+
+@dataclass
+class Stats:
+    """Everything one client (websocket session or browser tab) saw."""
+
+    name: str
+    marker: str
+    latencies: list[float] = field(default_factory=list)
+    first_load: float = float("nan")  # seconds from opening the link to the first full page
+    runs: int = 0
+    exceptions: list[str] = field(default_factory=list)
+    disconnects: list[str] = field(default_factory=list)
+    crosstalk: list[str] = field(default_factory=list)
+    own_missing: int = 0  # runs whose charts did not carry the session's own marker
+    chart_runs: int = 0  # runs that sent at least one plotly chart
+    toggled: Counter = field(default_factory=Counter)  # widget key → times flipped
+    alive: bool = False  # warmed up and not disconnected
+    done: bool = False
+    dropped: int = 0  # times its server went away mid-run (--kill-after)
+    reconnects: list[float] = field(default_factory=list)  # seconds from drop to a full page
+    restored: int = 0  # reconnections whose first run showed the session's own sentence
 
 
 def usage(warm: dict, after: dict, closed: dict, killed: dict) -> dict:
@@ -44,21 +64,29 @@ def report(result: dict, args: argparse.Namespace, server_errors: list[str]) -> 
     if args.proxy:
         title += f", through nginx to {args.workers} app process" + "es" * (args.workers > 1)
     print(f"\nLoad test: {title}")
+    use = result["usage"]
+    timed = sum(len(s.latencies) for s in stats)  # the timed part's reruns and tab loads
+    per_run = use["server_cpu"] * 1000 / timed if timed else float("nan")
     print(f"{'clients':<20}{'held':>8}{'runs':>7}{'errors':>8}{'crosstalk':>10}"
-          f"{'p50 s':>8}{'p95 s':>8}{'max s':>8}")  # fmt: skip
+          f"{'p50 s':>8}{'p95 s':>8}{'max s':>8}{'CPU ms/run':>12}")  # fmt: skip
     for label, group in rows:
         if group:
             lat = [x for s in group for x in s.latencies]
             errors = sum(len(s.exceptions) + len(s.disconnects) for s in group)
+            cpu = f"{per_run:>12.1f}" if group is ws else f"{'(all)':>12}"
             print(f"{label:<20}{sum(s.alive for s in group):>5}/{len(group):<2}"
                   f"{sum(s.runs for s in group):>7}{errors:>8}"
                   f"{sum(len(s.crosstalk) for s in group):>10}{percentile(lat, 50):>8.2f}"
-                  f"{percentile(lat, 95):>8.2f}{max(lat, default=float('nan')):>8.2f}")  # fmt: skip
+                  f"{percentile(lat, 95):>8.2f}{max(lat, default=float('nan')):>8.2f}"
+                  f"{cpu}")  # fmt: skip
+    tab_loads = sum(len(s.latencies) for s in tabs)
+    print(f"server CPU per timed run: {per_run:.1f} ms = {use['server_cpu']:.1f} s over "
+          f"{timed} runs ({timed - tab_loads} websocket reruns + {tab_loads} tab page loads; "
+          f"a tab's page load costs more than a view change)")  # fmt: skip
     firsts = [s.first_load for s in ws if s.first_load == s.first_load]
     print(f"first page of {len(firsts)}/{len(ws)} sessions opened together: p50 "
           f"{percentile(firsts, 50):.1f} s, p95 {percentile(firsts, 95):.1f} s, "
           f"max {max(firsts, default=float('nan')):.1f} s")  # fmt: skip
-    use = result["usage"]
     warm, after, closed = use["rss_warm"], use["rss_after"], use["rss_closed"]
     print(f"CPU in the timed part: server {use['server_cpu']:.0f} s, "
           f"load client {result['client_cpu']:.0f} s, over {args.duration:.0f} s; "

@@ -14,8 +14,9 @@ It does what the browser's frontend does, and no more:
    `script_finished` for that run.
 
 Widgets are found by their user `key`: Streamlit's widget ids look like `$$ID-<hash>-<key>`.
-A widget inside an `st.fragment` is rerun as that fragment, as the browser does. No message
-hashes are ever reported as cached, so the server always sends full elements.
+A widget inside an `st.fragment` is rerun as that fragment, as the browser does. Large elements
+are cached as the frontend caches them (bench/st_cache.py): each rerun lists the hashes held,
+and the server answers those with a reference instead of the element.
 
 Usage (inside asyncio):
 
@@ -45,6 +46,8 @@ from streamlit.proto.Slider_pb2 import Slider
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
+
+from bench.st_cache import CacheMiss, MessageCache
 
 XSRF_COOKIE = "_streamlit_xsrf"
 NO_TOKEN = "PLACEHOLDER_AUTH_TOKEN"  # what the frontend sends when it has no xsrf cookie
@@ -184,6 +187,8 @@ class StreamlitSession:
         self.last_view: dict | None = None  # the attention view's latest header (ui/explorer)
         self.view_seq = 0  # sequence number of the view states sent, as view.js counts them
         self.via = "sidebar"  # where a load-test client clicks (bench/load.py --via)
+        self.cache = MessageCache()  # the browser's ForwardMsg cache, kept across reconnects
+        self._fragment_ids: list[str] = []  # of the run under way ([] for the whole page)
 
     async def __aenter__(self) -> StreamlitSession:
         return self
@@ -231,9 +236,11 @@ class StreamlitSession:
             async for frame in self._socket:
                 msg = ForwardMsg()
                 msg.ParseFromString(frame)
-                await self._inbox.put(msg)
+                await self._inbox.put(self.cache.process(msg, frame))
         except ConnectionClosed as exc:
             self.closed_reason = f"closed: {exc}"
+        except CacheMiss as exc:  # what makes the frontend throw: an error of this session
+            self.closed_reason = f"cache miss: {exc}"
         finally:
             self.closed_reason = self.closed_reason or "closed by server"
             await self._inbox.put(None)
@@ -260,6 +267,8 @@ class StreamlitSession:
         state.page_name = self.page_name
         state.fragment_id = fragment_id
         state.widget_states.widgets.extend(self._states.values())
+        state.cached_message_hashes.extend(self.cache.hashes())
+        self._fragment_ids = [fragment_id] if fragment_id else []
         started = time.perf_counter()
         await self._send(back.SerializeToString())
         result = await self._collect(started, timeout, full_run=not fragment_id)
@@ -312,6 +321,7 @@ class StreamlitSession:
             self._element(msg.delta.new_element, msg.delta.fragment_id, result, seen_ids)
         elif kind == "script_finished" and msg.script_finished != EARLY:
             result.status = msg.script_finished
+            self.cache.finished(self._fragment_ids)
             return True
         return False
 

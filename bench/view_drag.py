@@ -9,13 +9,20 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bench import screencast as sc
 from bench import trace
 
-if TYPE_CHECKING:
-    from bench.ui_latency import Subject
+
+class Subject(Protocol):
+    """What a drag needs of an open page (bench/ui_latency.py's Subject is one; this module
+    imports nothing of it, so the two modules import each other in one direction only)."""
+
+    name: str
+    page: object
+    cast: sc.Screencast
+
 
 VERBOSE = os.environ.get("BENCH_VERBOSE") == "1"
 HEADER_PX = 72  # Streamlit's header (64 px, transparent, on top of the main area) and a margin

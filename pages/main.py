@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from functools import partial
 from pathlib import Path
 
@@ -15,6 +15,7 @@ from ui import charts, explorer, sidebar, state, widgets
 from ui import figures as fig
 from ui.figures import RELATION_KEYS
 from ui.gloss import gloss, glossed, tag_name, token_names
+from ui.links import to_query
 from ui.readings import TOLD
 from ui.settings import Settings
 from ui.text import md_escape, t
@@ -101,12 +102,19 @@ def read_nth(texts: list[str], focus: str, raw: str | None) -> list[state.Notice
     return [("warning", kind, {"name": "nth", "value": raw[:40], "used": used})]
 
 
-def write_page_link(lab: state.Lab, view: explorer.ViewState) -> None:
-    """head (1-based), τ and which occurrence of the focus text (nth, from 2) into the address
-    bar, so a copied link restores the view."""
+# The link's parameters the view's fragment owns: it writes them after a view change (app.py's
+# sidebar.sync_query writes every setting, but only on a full run).
+VIEW_PARAMS = ("scale", "causal", "focus")
+
+
+def write_page_link(lab: state.Lab, s: Settings, view: explorer.ViewState) -> None:
+    """The view's settings (√d_k, mask, focus), head (1-based), τ and which occurrence of the
+    focus text (nth, from 2) into the address bar, so a copied link restores the view; only the
+    parameters that changed, and no other."""
     texts = lab.texts
     nth = occurrences(texts, texts[view.focus]).index(view.focus) + 1
-    wanted = {
+    settings = to_query(s)
+    wanted = {name: settings[name] for name in VIEW_PARAMS} | {
         "head": str(view.head + 1),
         "tau": None if view.tau is None else f"{view.tau:g}",
         "nth": str(nth) if nth > 1 else None,
@@ -115,7 +123,7 @@ def write_page_link(lab: state.Lab, view: explorer.ViewState) -> None:
         if value is None:
             if name in st.query_params:
                 del st.query_params[name]
-        elif st.query_params.get(name) != value:
+        elif st.query_params.get_all(name) != [value]:
             st.query_params[name] = value
 
 
@@ -128,11 +136,13 @@ def view_state(lab: state.Lab, s: Settings) -> explorer.ViewState:
     return explorer.ViewState(s.scale, s.causal, focus, head, tau)
 
 
-def head_jobs(lab: state.Lab, lang: str) -> list[dict]:
+@st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
+def head_jobs(source: str, heads: int, lang: str) -> list[dict]:
     """Per head, the job measured with the trained weights (and how often it is right on the
-    sentences people wrote), or none (random)."""
-    if lab.source != "trained":
-        return [{"label": "", "rel": "", "clear": False, "relation": ""}] * lab.heads
+    sentences people wrote), or none (random). Once per language in the process (the view's
+    header carries it on every rerun; never changed afterwards)."""
+    if source != "trained":
+        return [{"label": "", "rel": "", "clear": False, "relation": ""}] * heads
     say = partial(t, lang=lang)
     return [
         {
@@ -178,12 +188,28 @@ def story_lines(lab: state.Lab, lang: str, mine: list) -> list[str]:
     return [reading_line(r, lab, lang, escape=str) for r in mine]
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def cached_readings(key: tuple, tau: float | None, causal: bool) -> list[list]:
-    """token_readings of the Lab computed with `key` (state.lab_key), in the weights the view
-    shows at τ and the mask: about 90 ms at 128 tokens, so once per sentence and setting."""
+@st.cache_resource(max_entries=64, show_spinner=False)
+def view_tokens(key: tuple, tau: float | None, causal: bool, lang: str) -> tuple[list, list]:
+    """(the view's tokens, every token's readings) for the Lab computed with `key`
+    (state.lab_key) in the weights the view shows at τ and the mask: about 90 ms at 128 tokens,
+    so once per sentence, setting and language in the process, shared by every session and
+    never changed afterwards (a resource, not a copy per rerun)."""
     lab = state.compute_lab(*key)
-    return token_readings(lab, state.weights_at(lab, tau, causal))
+    readings = token_readings(lab, state.weights_at(lab, tau, causal))
+    roles = token_roles(readings)
+    tokens = [
+        {
+            "t": tok.text,
+            "tag": tok.tag,
+            "tag_name": tag_name(tok.tag, lang),
+            "gloss": gloss(tok.text),  # shown under the token in English
+            "roles": roles[i],
+            # the core's reading where the view's story would tell it wrong (plain text)
+            "reading": story_lines(lab, lang, readings[i]),
+        }
+        for i, tok in enumerate(lab.tokens)
+    ]
+    return tokens, readings
 
 
 def token_roles(readings: list[list]) -> list[list[str]]:
@@ -270,26 +296,25 @@ def focus_notice(lab: state.Lab, s: Settings, index: int) -> None:
         st.session_state["focus_text"] = ""
 
 
+def view_settings(s: Settings) -> Settings:
+    """The settings with what the view last sent (√d_k, mask, focus) from the session: in a
+    fragment run the page's own `s` is the full run's."""
+    ss = st.session_state
+    return replace(
+        s,
+        scale=bool(ss.get("scale", s.scale)),
+        causal=bool(ss.get("causal", s.causal)),
+        focus=str(ss.get("focus_text", s.focus) or ""),
+    )
+
+
 def explorer_section(lab: state.Lab, s: Settings) -> tuple[explorer.ViewState, list]:
     """The client-side view: maps per head, the chosen head's before/after, the focus bars;
     and every token's reading by the trained heads, in the weights the view shows."""
     read_page_link(lab, s.lang)
     view = view_state(lab, s)
     focus_notice(lab, s, view.focus)
-    readings = cached_readings(state.lab_key(s), view.tau, view.causal)
-    roles = token_roles(readings)
-    tokens = [
-        {
-            "t": tok.text,
-            "tag": tok.tag,
-            "tag_name": tag_name(tok.tag, s.lang),
-            "gloss": gloss(tok.text),  # shown under the token in English
-            "roles": roles[i],
-            # the core's reading where the view's story would tell it wrong (plain text)
-            "reading": story_lines(lab, s.lang, readings[i]),
-        }
-        for i, tok in enumerate(lab.tokens)
-    ]
+    tokens, readings = view_tokens(state.lab_key(s), view.tau, view.causal, s.lang)
     explorer.mount(
         lab,
         view,
@@ -298,12 +323,45 @@ def explorer_section(lab: state.Lab, s: Settings) -> tuple[explorer.ViewState, l
         numbers=s.numbers,
         shared=s.shared_scale,
         tokens=tokens,
-        jobs=head_jobs(lab, s.lang),
-        start=state.first_step_lab(state.lab_key(s)),  # the query–key map's step 0
+        jobs=head_jobs(lab.source, lab.heads, s.lang),
+        start=state.first_step_lab(state.qk_key(state.lab_key(s))),  # the q–k map's step 0
+        page_run=st.session_state.get(PAGE_RUNS, 0),
     )
-    write_page_link(lab, view)
-    sidebar.own_settings("scale", "causal")  # the view's switches are the settings here
     return view, readings
+
+
+PAGE_RUNS = "_main_runs"  # session key: full runs of this page (the view shows it, for tests)
+FULL_RUN = "_main_full_run"  # session key: True while a full run of the page draws the view
+MATRICES_DREW = "_main_matrices_drew"  # session key: (head, √d_k, mask) the open matrices show
+
+
+def matrices_behind(lab: state.Lab, s: Settings) -> bool:
+    """In a fragment run: the matrices section is open and shows another head, √d_k or mask
+    than the view now does (it is drawn by full runs only)."""
+    ss = st.session_state
+    if ss.get(FULL_RUN) or not ss.get("matrices_open"):
+        return False
+    return ss.get(MATRICES_DREW) != (view_state(lab, s).head, s.scale, s.causal)
+
+
+VIEW_NOW = "_main_view"  # session key: {"view", "settings"} as the view's fragment last drew
+
+
+@st.fragment
+def view_fragment(lab: state.Lab, s: Settings) -> None:
+    """The view, the reading under it and the link: what the view sends back after drawing it
+    in the browser (its switches, τ, focus, head) reruns only this, not the page around it.
+
+    `lab` is the full run's: the view's Q and K do not depend on √d_k or the mask, and what
+    does (the readings, the step-0 map) is looked up by the settings in force now. The export
+    buttons, drawn by the full run, read what this drew last when clicked (VIEW_NOW)."""
+    s = view_settings(s)
+    if matrices_behind(lab, s):  # open matrices show another head or setting: the whole page
+        st.rerun(scope="app")
+    view, readings = explorer_section(lab, s)
+    reading_section(lab, s.lang, view, readings)
+    write_page_link(lab, s, view)
+    st.session_state.setdefault(VIEW_NOW, {}).update(view=view, settings=s)
 
 
 def matrices(lab: state.Lab, s: Settings, head: int) -> list[tuple]:
@@ -321,8 +379,12 @@ def matrices_section(lab: state.Lab, s: Settings) -> None:
     box = st.expander(t("main.matrices", lang), key="matrices_open", on_change="rerun")
     if not box.open:
         return
+    now = view_settings(s)  # the view may have changed √d_k or the mask since the full run
+    if (now.scale, now.causal) != (s.scale, s.causal):
+        st.rerun(scope="app")  # the output needs the Lab of the settings in force
     with box:
         head = min(int(st.session_state.get("chosen_head") or 0), lab.heads - 1)
+        st.session_state[MATRICES_DREW] = (head, s.scale, s.causal)
         for name, line, values in matrices(lab, s, head):
             title = t(MATRIX_TITLES[name], lang, i=head + 1)
             st.markdown(f"**{title}** · `{values.shape[0]} × {values.shape[1]}`")
@@ -334,37 +396,67 @@ def matrices_section(lab: state.Lab, s: Settings) -> None:
             )
 
 
-def export_section(lab: state.Lab, s: Settings, view: explorer.ViewState) -> None:
-    """Download buttons in reading order; the files are built only when clicked."""
+def export_section(lab: state.Lab, s: Settings) -> None:
+    """Download buttons in reading order; each file is built only when clicked, from what the
+    view shows then (the fragment may have changed τ, the mask, the head since this ran)."""
     st.subheader(t("main.export", s.lang))  # under the view's own h2s, not above them
     st.caption(t("main.export_caption", s.lang))
-    weights = state.weights_at(lab, view.tau, view.causal)  # what the view shows
+    now = st.session_state.setdefault(VIEW_NOW, {})  # the fragment updates it in place
     download = partial(st.download_button, on_click="ignore", icon=":material/download:")
     with st.container(horizontal=True, key="exports"):
         for i in range(lab.heads):
             download(
                 t("main.csv_head", s.lang, i=i + 1),
-                partial(state.weights_csv, weights[i], lab.texts),
+                partial(head_csv, now, lab, s, i),
                 file_name=f"attention_head{i + 1}.csv",
                 mime="text/csv",
                 key=f"csv_{i}",
             )
         download(
             t("main.npz", s.lang),
-            partial(state.all_npz, lab, view.tau, view.causal),
+            partial(npz_now, now, lab, s),
             file_name="attention_lab.npz",
             mime="application/octet-stream",
             key="npz",
         )
-        used = lab.record.as_dict()  # what the numbers were computed with
-        settings = {**asdict(s), "head": view.head + 1, "tau": view.tau, "in_force": used}
         download(
             t("main.settings_json", s.lang),
-            json.dumps(settings, ensure_ascii=False, indent=2),
+            partial(settings_json, now, lab, s),
             file_name="attention_lab_settings.json",
             mime="application/json",
             key="settings_json",
         )
+
+
+def _shown(now: dict, lab: state.Lab, s: Settings) -> tuple:
+    """(view, settings, Lab) as the view's fragment last drew them (`now`, the holder the export
+    captured: a click builds its file outside any script run), else as the full run drew them."""
+    view, shown = now.get("view"), now.get("settings")
+    if view is None or shown is None:  # no fragment run yet: the full run's settings
+        focus = state.focus_index(lab.texts, s.focus)
+        return explorer.ViewState(s.scale, s.causal, focus, 0, None), s, lab
+    key = state.lab_key(shown)
+    return view, shown, lab if key == state.lab_key(s) else state.lab_at(key)
+
+
+def head_csv(now: dict, lab: state.Lab, s: Settings, i: int) -> str:
+    """Head i's weights as the view shows them now, as CSV."""
+    view, _, shown = _shown(now, lab, s)
+    return state.weights_csv(state.weights_at(shown, view.tau, view.causal)[i], shown.texts)
+
+
+def npz_now(now: dict, lab: state.Lab, s: Settings) -> bytes:
+    """Every matrix of the view as it is now, in one .npz."""
+    view, _, shown = _shown(now, lab, s)
+    return state.all_npz(shown, view.tau, view.causal)
+
+
+def settings_json(now: dict, lab: state.Lab, s: Settings) -> str:
+    """The settings the view shows now, with what the numbers were computed with."""
+    view, settings, shown = _shown(now, lab, s)
+    used = shown.record.as_dict()  # what the numbers were computed with
+    settings = {**asdict(settings), "head": view.head + 1, "tau": view.tau, "in_force": used}
+    return json.dumps(settings, ensure_ascii=False, indent=2)
 
 
 def page_top() -> Settings:
@@ -381,18 +473,25 @@ def page_top() -> Settings:
 
 
 def main() -> None:
+    ss = st.session_state
+    ss[PAGE_RUNS] = ss.get(PAGE_RUNS, 0) + 1
     s = page_top()
     lab, notices = state.lab_for(s)
     sidebar.show_notices(notices, s.lang)
     if lab is None:
         return
-    view, readings = explorer_section(lab, s)
-    reading_section(lab, s.lang, view, readings)
+    explorer.mount_code()  # the view's code: once per full run, never in the fragment's
+    ss[FULL_RUN] = True
+    try:
+        view_fragment(lab, s)
+    finally:  # an interrupted run too: the fragment's own runs then know they are alone
+        ss[FULL_RUN] = False
+    sidebar.own_settings("scale", "causal")  # the view's switches are the settings here
     weights_line(lab, s)  # what the view above was computed with, and the switch
     if not s.classroom:  # the projector needs the room for the maps
         st.caption(t("main.intro", s.lang))
     matrices_section(lab, s)
-    export_section(lab, s, view)
+    export_section(lab, s)
 
 
 main()

@@ -66,10 +66,23 @@ def compute_lab(
     return pipeline.compute(settings, TRAINED)
 
 
-@st.cache_data(max_entries=8, ttl=3600, show_spinner=False)
+def lab_at(key: tuple) -> Lab:
+    """compute_lab(*key) without the cache: for a file built when a download is clicked, outside
+    any script run (where Streamlit's caches have no session to report to)."""
+    return pipeline.compute(LabSettings(*key), TRAINED)
+
+
+def qk_key(key: tuple) -> tuple:
+    """A lab_key with √d_k on and no mask: Q and K do not depend on them, so what is computed from
+    Q and K alone (the query–key map's step 0) is computed once for all four."""
+    return (*key[:4], True, False, *key[6:])
+
+
+@st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
 def first_step_lab(key: tuple) -> Lab | None:
     """The Lab of compute_lab(*key) on the trained model's first saved step (the query–key
-    map's step 0 ↔ final switch), or None: random weights, or no saved steps to read."""
+    map's step 0 ↔ final switch), or None: random weights, or no saved steps to read. Shared by
+    the process's sessions and never changed (a resource: no copy unpickled per rerun)."""
     settings = LabSettings(*key)
     if settings.weights != "trained" or not TRAINED.available():
         return None

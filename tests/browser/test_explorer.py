@@ -3,6 +3,7 @@ keyboard, long sentences (its JavaScript alone: tests/browser/test_view_js.py)."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlparse
 
@@ -366,3 +367,48 @@ def test_clicking_a_row_label_picks_that_token(page, streamlit_server):
     page.mouse.click(box["x"] + 8, box["y"] + 10)  # left of the cells, in row 0: its label
     page.wait_for_url("**head=2**", timeout=LOAD_MS)
     page.wait_for_url("**focus=%E5%B0%8F%E6%98%8E**", timeout=LOAD_MS)  # 小明, the first row
+
+
+PAGE_RUN = f"() => {ROOT}.dataset.pageRun"
+
+
+def test_a_view_change_reruns_only_the_views_fragment_and_the_export_follows_it(
+    page, streamlit_server
+):
+    open_view(page, f"{streamlit_server}/?w=random")
+    runs = page.evaluate(PAGE_RUN)
+    page.locator('[data-testid="explorer-scale"]').click()
+    page.locator('[data-testid="explorer-causal"]').click()
+    page.locator('[data-testid="explorer-tokens"] [data-i="11"]').click()  # the second 了
+    page.locator('[data-testid="explorer-heads"] [data-head="2"]').click()  # head 3
+    page.wait_for_url("**head=3**", timeout=LOAD_MS)
+    settle(page)
+    query = parse_qs(urlparse(page.url).query)
+    assert query["scale"] == ["0"] and query["causal"] == ["1"]  # the fragment wrote them
+    assert query["focus"] == ["了"] and query["nth"] == ["2"] and query["head"] == ["3"]
+    assert page.evaluate(PAGE_RUN) == runs, "a view change reran the whole page"
+    with page.expect_download(timeout=LOAD_MS) as got:  # built now, from what the view shows
+        page.locator(".st-key-settings_json button").click()
+    saved = json.loads(Path(got.value.path()).read_text(encoding="utf-8"))
+    assert (saved["scale"], saved["causal"], saved["head"]) == (False, True, 3)
+    assert saved["in_force"]["scale"] is False and saved["in_force"]["causal"] is True
+    page.locator(".st-key-heads input").first.press("ArrowLeft")  # a sidebar change: h 4 → 2
+    page.wait_for_function(f"() => {SHADOW}.querySelectorAll('{MAP}').length === 2")
+    settle(page)
+    assert int(page.evaluate(PAGE_RUN)) > int(runs)  # … reruns the page, and the counter moves
+
+
+def test_open_matrices_follow_the_views_head_and_switches(page, streamlit_server):
+    open_view(page, f"{streamlit_server}/?w=random")
+    page.locator('[data-testid="explorer-scale"]').click()  # √d_k off while the matrices are shut
+    page.wait_for_url("**scale=0**", timeout=LOAD_MS)
+    settle(page)
+    page.locator(".st-key-matrices_open summary").click()
+    code = page.locator(".st-key-matrices_open [data-testid=stCode]")
+    out = code.filter(has_text="out = ")
+    out.wait_for(timeout=LOAD_MS)
+    assert "np.sqrt(d_k)" not in out.inner_text()  # drawn with the view's setting, not the old
+    page.locator('[data-testid="explorer-heads"] [data-head="2"]').click()  # head 3
+    title = t("main.m.q", "zh", i=3)
+    page.locator(".st-key-matrices_open").get_by_text(title).wait_for(timeout=LOAD_MS)
+    settle(page)

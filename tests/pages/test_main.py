@@ -207,6 +207,22 @@ def test_the_views_switches_reach_the_sidebar_and_the_link(run_app):
     assert "tau" not in at.query_params
 
 
+def test_the_views_fragment_writes_the_link_params_it_owns_and_no_other(run_app, monkeypatch):
+    from ui import sidebar
+
+    monkeypatch.setattr(sidebar, "sync_query", lambda *a, **k: None)  # a fragment run has none
+    at = run_app(w="random")
+    before = dict(at.query_params)
+    set_view(at, scale=False, causal=True, focus=11, head=2, tau=6.5)  # the second 了, head 3
+    ok(at)
+    wrote = {k: v for k, v in at.query_params.items() if before.get(k) != v}
+    want = {"scale": "0", "causal": "1", "focus": "了", "nth": "2", "head": "3", "tau": "6.5"}
+    assert wrote == want
+    set_view(at, scale=True, focus=4, tau=None)  # the first 了 needs no nth; τ follows √d_k
+    assert at.query_params["scale"] == "1" and "nth" not in at.query_params
+    assert "tau" not in at.query_params and "s" not in at.query_params
+
+
 def test_the_second_le_stays_chosen_through_the_link(run_app):
     at = run_app(w="random")
     set_view(at, focus=11)  # the second 了 of 小明把书放在了桌子上，然后他走了。

@@ -11,7 +11,7 @@ import pytest
 
 from attention_core import LabSettings, compute
 from tests.reference import causal_allowed, loop_softmax
-from ui.state import all_npz, weights_at, weights_csv
+from ui.state import all_npz, lab_at, qk_key, weights_at, weights_csv
 
 
 @pytest.mark.parametrize(
@@ -107,3 +107,18 @@ def test_npz_with_a_temperature_and_no_mask_by_default(lab):
         shown = z["weights_tau"]
     want = loop_softmax(lab.result.heads.scores[0, 0] / 2.0)  # query 0 sees every key
     np.testing.assert_allclose(shown[0, 0], want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("weights", ["random", "trained"])
+def test_q_and_k_do_not_depend_on_scale_or_the_mask_so_one_key_serves_all_four(weights):
+    key = ("小明把书放在了桌子上，然后他走了。", "word", 32, 4, False, True, True, 3, weights)
+    assert qk_key(key) == (*key[:4], True, False, *key[6:])
+    labs = [
+        lab_at((*key[:4], scale, causal, *key[6:]))
+        for scale in (False, True)
+        for causal in (False, True)
+    ]
+    for lab in labs[1:]:
+        np.testing.assert_array_equal(lab.result.q, labs[0].result.q)
+        np.testing.assert_array_equal(lab.result.k, labs[0].result.k)
+    assert len({lab.record.scale for lab in labs}) == 2  # the four Labs do differ elsewhere

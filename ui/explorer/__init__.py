@@ -12,8 +12,10 @@ without a server round trip: view.js's `createView(host, opts)` → {update, set
 (streamlit.js mounts it). What the user changes there comes back as component state "view";
 `apply_view` copies it into the session so the share link and the rest of the page follow. On
 the main page the view's switches are the √d_k and causal settings (the sidebar shows no second
-pair). The rerun after such a change sends only the small header: the browser already holds the
-scores (keyed by their digest), and asks for them again with the trigger "need" if it does not.
+pair). The rerun after such a change is the main page's view fragment only (pages/main.py
+`view_fragment`: the view, the reading under it, the link) and sends only the small header: the
+browser already holds the scores (keyed by their digest), and asks for them again with the
+trigger "need" if it does not; the code element (`mount_code`) is drawn by full runs only.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ VIEW_NAME = "attention_lab.explorer"  # the component that draws (the other carr
 KEY = "explorer"  # session-state key of the mounted view; its state lives under KEY["view"]
 SENT = "_explorer_sent"  # digest of the scores this session's browser was last sent
 NEED = "_explorer_need"  # set when the browser asks for the scores again
+DIGESTED = "_explorer_digested"  # (Lab, step-0 Lab, digest) last sent: not hashed again
 ACK = "explorer_ack"  # sequence number of the last view state applied
 TAU = "explorer_tau"  # τ chosen on the view's slider (None = follow the √d_k switch)
 HEAD = "chosen_head"  # head of the before/after panels
@@ -103,6 +106,7 @@ def _components():
 SHARED_KEYS = {"head": "main.head", "query_axis": "main.query_axis", "key_axis": "main.key_axis"}
 
 
+@cache
 def strings(lang: str) -> dict[str, str]:
     """Every string the view shows, from ui/text (its explorer table, and the axis and head
     names every weight map of the app shares)."""
@@ -181,6 +185,7 @@ def header_for(
     with_scores: bool,
     ack: int,
     options: dict | None = None,
+    page_run: int = 0,
 ) -> dict:
     """Everything but the scores, as the view reads it (view.js `update`)."""
     header = {
@@ -214,6 +219,7 @@ def header_for(
         # colourbar, panels, table, bars), fonts (a palette.FONTS row), font_scale, skip_link.
         # The main page sends none: everything, at the room's size.
         "options": options,
+        "page_run": page_run,  # full runs of the page so far (the view shows it, for tests)
     }
     return header | {"wording": wording(header)}
 
@@ -273,7 +279,12 @@ def payload_for(lab, view: ViewState, start=None, **header_kw) -> bytes:
         start = None  # another tokenisation: no switch
     if start is not None:
         arrays += [start.result.q, start.result.k]
-    digest = scores_digest(arrays, lab.texts)
+    memo = ss.get(DIGESTED)  # the fragment's reruns pass the same Lab objects again
+    if memo is not None and memo[0] is lab and memo[1] is start:
+        digest = memo[2]
+    else:
+        digest = scores_digest(arrays, lab.texts)
+        ss[DIGESTED] = (lab, start, digest)
     with_scores = ss.pop(NEED, False) or ss.get(SENT) != digest
     ss[SENT] = digest
     header = header_for(
@@ -290,12 +301,19 @@ def payload_for(lab, view: ViewState, start=None, **header_kw) -> bytes:
     return encode(header, arrays if with_scores else None)
 
 
+def mount_code() -> None:
+    """The view's code (the bundle, a data-less element): once per full run of the page, outside
+    any fragment the view reruns in, so a view change never re-sends or re-hashes its 130 KB."""
+    code, _ = _components()
+    code(key="explorer_code", width="stretch", height=0)
+
+
 def mount(lab, view: ViewState, start=None, **header_kw) -> None:
     """Draw the view (updated in place on later runs: its key stays the same); `start`: the
-    trained model's Lab at its first saved step (the query–key map's switch), or None."""
+    trained model's Lab at its first saved step (the query–key map's switch), or None. The page
+    calls mount_code() before, once per full run."""
     data = payload_for(lab, view, start, **header_kw)
-    code, draw = _components()
-    code(key="explorer_code", width="stretch", height=0)
+    _, draw = _components()
     draw(
         key=KEY,
         data=data,

@@ -73,6 +73,8 @@ function receive(m, bytes) {
   if (header.ack >= m.pending) m.view.setState(header.state);
   m.view.root.dataset.ack = String(header.ack); // for tests: Python has seen change number `ack`
   m.view.root.dataset.seq = String(m.seq);
+  // for tests: full runs of the page so far (a view change reruns only the view's fragment)
+  m.view.root.dataset.pageRun = String(header.page_run ?? "");
 }
 
 /** One call of the view component (Streamlit calls it again with each new payload); returns
