@@ -622,9 +622,16 @@ def test_the_tally_at_s5s_reveal_leaves_the_step_bar_on_a_projector(browser, ser
     page.keyboard.press("r")
     wait_place(page, 5, 3)
     wait_js(page, f"{TALLY}?.dataset.visible === '1' && !!{TALLY}.querySelector('.tally-row')")
-    for name in ("lesson-next", "lesson-prev", "class-tally"):
+    for name in ("lesson-next", "lesson-prev", "class-tally"):  # on screen, and not clipped
         box = by_id(page, name).bounding_box()
         assert box and box["y"] + box["height"] <= 768, (name, box)
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] - 2
+        hit = page.evaluate(
+            f"([x, y, id]) => {ROOT}.elementFromPoint(x, y)?.closest(`[data-testid=${{id}}]`)"
+            " !== null",
+            [x, y, name],
+        )
+        assert hit, f"{name} is hidden at its own bottom ({x}, {y})"
     if os.environ.get("CLASS_DOCS"):
         page.screenshot(path=str(SHOTS / "class_s5_reveal_tally_1024x768.png"))
     p.context.close()

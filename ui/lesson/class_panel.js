@@ -37,6 +37,9 @@ export function classNodes(D, on) {
   follow.hidden = true;
   const alone = make(doc, "a", "class-alone", { "data-testid": "class-alone" });
   alone.hidden = true;
+  // the teacher's N / M: answers to the question on screen, of the phones following now
+  const answered = make(doc, "span", "class-count", { "data-testid": "class-answered" });
+  answered.hidden = true;
   const notice = make(doc, "p", "class-notice", { "data-testid": "class-notice", role: "status" });
   notice.hidden = true;
   const review = button(doc, "primary", "class-review", "", on.review); // a phone's, at the end
@@ -49,7 +52,8 @@ export function classNodes(D, on) {
   const endB = tool("class-end", on.end);
   tools.append(joinB, tallyB, resetB, endB);
   tools.hidden = true;
-  bar.append(status, notice, follow, review, alone, tools);
+  status.after(answered);
+  bar.append(status, answered, notice, follow, review, alone, tools);
   const join = make(doc, "div", "class-join", { "data-testid": "class-join", role: "dialog" });
   join.hidden = true;
   const qr = make(doc, "img", "class-qr", { "data-testid": "class-qr" });
@@ -70,7 +74,7 @@ export function classNodes(D, on) {
   const passSaid = make(doc, "span", "class-passcode-said", { role: "status" });
   D.els.notices.after(bar);
   D.els.scene.after(join);
-  const N = { bar, status, notice, follow, review, alone, tools, joinB, tallyB, resetB, endB,
+  const N = { bar, status, answered, notice, follow, review, alone, tools, joinB, tallyB, resetB, endB,
     join, qr, code, prompt, link, warn, close, tally, start, pass, passSaid };
   built.set(D, N);
   return N;
@@ -173,6 +177,7 @@ export function paintBar(D, N) {
     text = `${text} · ${classWord(D, "class_at", { k: at, i: K.place[1] + 1 })}`;
   }
   N.status.textContent = text;
+  paintAnswered(D, N);
   N.notice.textContent = K.notice;
   N.notice.hidden = !K.notice;
   N.review.hidden = !(K.role === "phone" && K.status === "ended");
@@ -184,6 +189,21 @@ export function paintBar(D, N) {
   N.endB.classList.toggle("armed", !!K.endArmed);
   if (K.endArmed) N.endB.textContent = classWord(D, "end_again");
   else N.endB.textContent = classWord(D, "end");
+}
+
+/** "N / M 已作答" in the teacher's bar while the class has a question: N its answers (the
+    tally's total), M the phones following now (the room's). */
+function paintAnswered(D, N) {
+  const K = D.klass;
+  const q = K.state?.question;
+  N.answered.hidden = !(K.role === "teacher" && q && K.status !== "ended");
+  if (N.answered.hidden) return;
+  const n = K.tally && K.tally.question === q.id ? K.tally.total : 0;
+  const m = K.room ? K.room.following : "–";
+  N.answered.dataset.n = String(n);
+  N.answered.dataset.m = K.room ? String(m) : "";
+  N.answered.textContent = classWord(D, "answered_of", { n, m });
+  N.answered.title = K.state.tally_visible ? "" : classWord(D, "tally_hidden");
 }
 
 /** The teacher's own words for the class's link: leading it, waiting for its server, ended. */
@@ -227,24 +247,20 @@ function paintTally(D, N, labels) {
   N.tally.dataset.total = String(total);
   N.tally.dataset.visible = shown ? "1" : "0";
   N.tally.dataset.question = q ? q.id : "";
-  const m = K.room ? K.room.following : "–";
-  const head = make(doc, "p", "tally-head");
-  const count = make(doc, "span", "", { "data-testid": "class-answered", "data-n": String(total),
-    "data-m": K.room ? String(m) : "" }, classWord(D, "answered_of", { n: total, m }));
-  head.append(count);
-  const hint = make(doc, "span", "tally-hint", {}, classWord(D, "tally_hidden"));
-  if (!shown) head.append(" · ", hint);
-  const rows = [head];
+  N.tally.hidden = !shown; // N / M is the bar's (paintBar); the shares only while shown
+  const rows = [];
   if (shown && q) {
     for (const id of q.choices) {
       const n = t ? t.counts[id] || 0 : 0;
       const share = total ? n / total : 0;
       const row = make(doc, "div", "tally-row", { "data-choice": id, "data-count": String(n) });
-      if (K.state.revealed && q.answer === id) row.classList.add("right");
-      const label = make(doc, "span", "tally-label", {}, labels[id] || id);
+      const right = K.state.revealed && q.answer === id;
+      if (right) row.classList.add("right");
+      const label = make(doc, "span", "tally-label", {}, `${right ? "✓ " : ""}${labels[id] || id}`);
       const track = make(doc, "span", "tally-track");
       const fill = make(doc, "span", "tally-fill");
       fill.style.width = `${(100 * share).toFixed(1)}%`;
+      row.style.setProperty("--share", fill.style.width); // the compact row's own bar (class.css)
       track.append(fill);
       const amount = make(doc, "span", "tally-pct", {}, `${Math.round(100 * share)}% (${n})`);
       row.append(label, track, amount);
