@@ -25,6 +25,7 @@ import pytest
 
 from bench.class_attack import made_up_token, random_code
 from bench.class_flood import hammer
+from deploy.local import start_streamlit
 from tests.browser.class_support import (
     SHOTS,
     by_id,
@@ -466,6 +467,7 @@ def test_the_real_presenter_window_shows_the_tally_and_its_reveal_reaches_the_ph
 
 # ---- the teacher sees the room (issue 37) -------------------------------------------------------
 
+DECK = f"{ROOT}.querySelector('[data-testid=\"lesson\"]').parentNode.__lesson"
 ANSWERED = f"{ROOT}.querySelector('[data-testid=\"class-answered\"]')"
 TALLY = f"{ROOT}.querySelector('[data-testid=\"class-tally\"]')"
 
@@ -635,4 +637,40 @@ def test_the_tally_at_s5s_reveal_leaves_the_step_bar_on_a_projector(browser, ser
     if os.environ.get("CLASS_DOCS"):
         page.screenshot(path=str(SHOTS / "class_s5_reveal_tally_1024x768.png"))
     p.context.close()
+    page.context.close()
+
+
+PASSCODE = "otter lamp river nine"
+
+
+@pytest.fixture(scope="module")
+def passcode_server():
+    """`make serve` on loopback with TEACHER_PASSCODE set (its classes in memory: enough here)."""
+    env = {"TEACHER_PASSCODE": PASSCODE, "SERVE_HOST": "127.0.0.1"}
+    with start_streamlit("launcher.py", env=env) as app:
+        yield app.url
+
+
+def test_a_passcode_server_asks_for_it_and_the_hint_names_make_serve(browser, passcode_server):
+    page = projector(browser, passcode_server, "?at=2&lang=en")
+    assert PASSCODE not in page.evaluate(f"() => JSON.stringify({DECK}.header)")
+    page.keyboard.press("?")
+    field = by_id(page, "class-passcode")
+    field.fill("guess")
+    by_id(page, "class-start").click()
+    said = by_id(page, "class-passcode-said")
+    page.wait_for_function(
+        f"() => {ROOT}.querySelector('[data-testid=\"class-passcode-said\"]').textContent"
+        f" === {t('classroom.error.bad_passcode', 'en')!r}",
+        timeout=LOAD_MS,
+    )
+    assert said.is_visible() and by_id(page, "class-bar").is_hidden()
+    field.fill(PASSCODE)
+    by_id(page, "class-start").click()
+    wait_status(page, "s.state === 'joined' && !!s.code", "the class made with the passcode")
+    code = status(page)["code"]
+    assert status(page)["text"] == t("classroom.status.lead", "en", code=code)
+    assert field.count() == 0 or field.is_hidden()
+    warn = by_id(page, "class-unreachable").inner_text()
+    assert "make serve HOST=0.0.0.0" in warn and "make run" not in warn, warn
     page.context.close()

@@ -71,7 +71,8 @@ export function classNodes(D, on) {
   // TEACHER_PASSCODE set: the class starts with the passcode typed beside the button
   const pass = make(doc, "input", "class-passcode", { type: "password", "data-testid": "class-passcode",
     autocomplete: "off" });
-  const passSaid = make(doc, "span", "class-passcode-said", { role: "status" });
+  const passSaid = make(doc, "span", "class-passcode-said", { role: "status",
+    "data-testid": "class-passcode-said" });
   D.els.notices.after(bar);
   D.els.scene.after(join);
   const N = { bar, status, answered, notice, follow, review, alone, tools, joinB, tallyB, resetB, endB,
