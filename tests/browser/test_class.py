@@ -674,3 +674,34 @@ def test_a_passcode_server_asks_for_it_and_the_hint_names_make_serve(browser, pa
     warn = by_id(page, "class-unreachable").inner_text()
     assert "make serve HOST=0.0.0.0" in warn and "make run" not in warn, warn
     page.context.close()
+
+
+def test_at_the_last_step_the_next_button_opens_the_review_within_a_phones_screen(browser, server):
+    """Issue 39 item 15: ▶ at §10's last step is not grey; it opens the review, whose buttons are
+    on the phone's screen."""
+    p = phone(browser, server, "?at=1")
+    p.locator('[data-testid="lesson-choice"]').nth(1).click()  # 书: wrong, kept for the review
+    p.keyboard.press("0")
+    wait_place(p, 10, 0)
+    p.keyboard.press("End")  # End is §10's first step; its last by ▶
+    step = f"{ROOT}.querySelector('[data-testid=\"lesson-step\"]').textContent"
+    while True:
+        nxt = by_id(p, "lesson-next")
+        label = p.evaluate(f"() => {step}")
+        nums = [int(x) for x in re.findall(r"\d+", label)]
+        if len(nums) < 2 or nums[0] == nums[1]:
+            break
+        nxt.click()
+        p.wait_for_function(
+            f"() => {step} !== {label!r}",
+            timeout=LOAD_MS,
+        )
+    assert nxt.is_enabled()
+    nxt.click()
+    review = by_id(p, "lesson-review")
+    review.wait_for(timeout=LOAD_MS)
+    assert review.locator('[data-question="s01.ask"]').count() == 1
+    for b in review.locator("button").all():
+        box = b.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    p.context.close()

@@ -213,6 +213,13 @@ def test_the_presenter_shows_the_tally_and_sends_the_teachers_actions(browser, s
         qclock = page.locator('[data-testid="class-clock"]')
         assert 75_000 <= int(qclock.get_attribute("data-ms")) < 80_000
         assert "01:1" in qclock.inner_text()  # the question's clock, not the class's
+        waiting = page.locator('[data-testid="class-waiting"]')
+        assert waiting.count() == 0
+        other.evaluate(SEND_CLASS, {**state, "waiting": True})  # the class server is away
+        waiting.wait_for(timeout=LOAD_MS)
+        assert waiting.inner_text() == t("presenter.waiting", "en")
+        other.evaluate(SEND_CLASS, state)  # back: the line goes
+        waiting.wait_for(state="detached", timeout=LOAD_MS)
         assert t("presenter.count", "en", n=3, pct=75) in text and "sharper" in text
         assert t("presenter.tally_hidden", "en") in text
         clock = page.locator('[data-testid="presenter-time"]').inner_text()
