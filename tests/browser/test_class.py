@@ -681,6 +681,10 @@ def test_at_the_last_step_the_next_button_opens_the_review_within_a_phones_scree
     on the phone's screen."""
     p = phone(browser, server, "?at=1")
     p.locator('[data-testid="lesson-choice"]').nth(1).click()  # 书: wrong, kept for the review
+    by_id(p, "lesson-where").click()  # the overview: its way to the review on the phone's screen
+    box = by_id(p, "lesson-review-open").bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    p.keyboard.press("Escape")
     p.keyboard.press("0")
     wait_place(p, 10, 0)
     p.keyboard.press("End")  # End is §10's first step; its last by ▶
