@@ -31,6 +31,7 @@ from tests.browser.class_support import (
     wait_place,
     wait_status,
 )
+from tests.browser_support import axe
 from tests.lesson_support import LOAD_MS, ROOT, where
 from ui.text import t
 
@@ -205,6 +206,13 @@ def test_the_tally_at_s5s_reveal_leaves_the_step_bar_on_a_projector(browser, ser
             [x, y, name],
         )
         assert hit, f"{name} is hidden at its own bottom ({x}, {y})"
+    problems = [  # the tally's rows, their bars behind the words: still readable
+        f"{v['id']}: {n['html'][:120]}"
+        for v in axe().run(page).response["violations"]
+        if v["impact"] in ("serious", "critical")
+        for n in v["nodes"]
+    ]
+    assert not problems, "\n".join(problems)
     if os.environ.get("CLASS_DOCS"):
         page.screenshot(path=str(SHOTS / "class_s5_reveal_tally_1024x768.png"))
     p.context.close()
