@@ -9,6 +9,7 @@ the numbers of every scene for this sentence (cached), and the header the deck r
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import replace
 from functools import partial
@@ -107,7 +108,17 @@ def class_of(lang: str) -> dict:
     room = str(st.query_params.get("room") or "")[:8].strip()
     join = str(st.query_params.get("join") or "")[:8].strip().upper()
     room = room if room == "new" or CODE_RE.fullmatch(room) else ""
-    return {"room": room or None, "join": join or None, "text": class_text(lang)}
+    service = classroom.running()
+    return {
+        "room": room or None,
+        "join": join or None,
+        "text": class_text(lang),
+        # the join hint names the command that runs this server, opened to the LAN (make serve
+        # sets SERVE_HOST for its app processes; make run does not)
+        "command": f"make {'serve' if os.environ.get('SERVE_HOST') else 'run'} HOST=0.0.0.0",
+        # TEACHER_PASSCODE set: starting a class asks for it (never sent: only whether it is set)
+        "passcode": bool(service and service.settings.passcode),
+    }
 
 
 # ---- what the deck sends back: a new sentence ---------------------------------------------------

@@ -173,6 +173,8 @@ STATE = {
     "created": 0,  # set to 90 s ago by the test: the clock counts from the class's start
     "ended": False,
     "tally": {"question": "s05.ask", "counts": {"sharp": 3, "flat": 1}, "total": 4, "v": 7},
+    "room": {"joined": 7, "following": 6},  # M: the phones following now
+    "askedAt": 0,  # set to 75 s ago by the test: the question's own clock
 }
 
 
@@ -195,11 +197,29 @@ def test_the_presenter_shows_the_tally_and_sends_the_teachers_actions(browser, s
               window.bc.onmessage = (ev) => window.got.push(ev.data);
             }}"""
         )
-        state = {**STATE, "created": other.evaluate("() => Math.floor(Date.now() / 1000) - 90")}
+        state = {
+            **STATE,
+            "created": other.evaluate("() => Math.floor(Date.now() / 1000) - 90"),
+            "askedAt": other.evaluate("() => Date.now() - 75000"),
+        }
         other.evaluate(SEND_CLASS, state)
         tally.wait_for(state="visible", timeout=LOAD_MS)
         text = tally.inner_text()
-        assert "K7MX2Q" in text and t("presenter.answered", "en", n=4) in text
+        answered = page.locator('[data-testid="class-answered"]')
+        assert "K7MX2Q" in text and answered.inner_text().startswith(
+            t("classroom.answered_of", "en", n=4, m=6)
+        )
+        assert (answered.get_attribute("data-n"), answered.get_attribute("data-m")) == ("4", "6")
+        qclock = page.locator('[data-testid="class-clock"]')
+        assert 75_000 <= int(qclock.get_attribute("data-ms")) < 80_000
+        assert "01:1" in qclock.inner_text()  # the question's clock, not the class's
+        waiting = page.locator('[data-testid="class-waiting"]')
+        assert waiting.count() == 0
+        other.evaluate(SEND_CLASS, {**state, "waiting": True})  # the class server is away
+        waiting.wait_for(timeout=LOAD_MS)
+        assert waiting.inner_text() == t("presenter.waiting", "en")
+        other.evaluate(SEND_CLASS, state)  # back: the line goes
+        waiting.wait_for(state="detached", timeout=LOAD_MS)
         assert t("presenter.count", "en", n=3, pct=75) in text and "sharper" in text
         assert t("presenter.tally_hidden", "en") in text
         clock = page.locator('[data-testid="presenter-time"]').inner_text()
@@ -232,6 +252,46 @@ def test_the_presenter_shows_the_tally_and_sends_the_teachers_actions(browser, s
             page.screenshot(path=str(SHOTS / "lesson_1280x800_presenter_class_en.png"))
     finally:
         context.close()
+
+
+def test_the_answer_key_shows_from_the_question_and_names_the_right_choice(
+    browser, streamlit_server
+):
+    """class-key: the right choice and why, in the presenter from the moment the question is
+    asked (not after R), from the presenter's own deck; §6's names the pronoun head; none on a
+    step without a question; never on the projector."""
+    context = browser.new_context(viewport=LAPTOP)
+    try:
+        projector, page = open_presenter(context, streamlit_server, "?at=1&lang=en")
+        key = page.locator('[data-testid="class-key"]')
+        key.wait_for(state="visible", timeout=LOAD_MS)  # §1 asks at its first step
+        right = key.get_attribute("data-answer")
+        assert right and key.get_attribute("data-question") == "s01.ask"
+        assert by_test(projector, "class-key").count() == 0
+        press(projector, "ArrowRight")  # the reveal: the key was the deck's right answer
+        wait_at(page, 1, 1)
+        marked = page.evaluate(
+            f"() => {ROOT}.querySelector('[data-testid=\"lesson-choice\"].right').dataset.choice"
+        )
+        assert marked == right and key.is_visible()
+        press(projector, "ArrowRight")
+        wait_at(page, 1, 2)
+        assert key.is_hidden()  # nothing asked here
+        press(projector, "6")
+        wait_at(page, 6, 0)
+        assert key.is_hidden()  # §6 asks at its second step
+        press(projector, "ArrowRight")
+        wait_at(page, 6, 1)
+        key.wait_for(state="visible", timeout=LOAD_MS)
+        head = key.get_attribute("data-answer")  # h1 … h4, the measured pronoun head
+        assert head.startswith("h"), head
+        assert f"✓ {t('lesson.head', 'en', i=int(head[1:]))}" in key.inner_text()
+    finally:
+        context.close()
+
+
+def by_test(page, testid: str):
+    return page.locator(f'[data-testid="{testid}"]')
 
 
 def test_a_phone_that_joined_a_class_has_no_notes(browser, streamlit_server):

@@ -16,17 +16,23 @@
 
 import { onMessage } from "./channel.js";
 import { quizOf } from "./quiz.js";
-import { goStep, stepNext } from "./stage.js";
-import { classError, classNodes, classNodesOf, classPaint, classTexts,
+import { goScene, goStep, stepNext } from "./stage.js";
+import { toggleReview } from "./progress.js";
+import { classError, classNodes, classNodesOf, classPaint, classSay, classTexts,
   paintBar } from "./class_panel.js";
 import { classCall, classErrorOf, classUrl, phoneToken, placeBody,
   writeClassLink } from "./class_net.js";
 import { followAgain, goToClass, takeState, tellPresenter, useSetup } from "./class_follow.js";
+import { fetchSummary, toggleSummary } from "./class_end.js";
 
 const CODE_RE = /^[2-9A-HJ-NP-Z]{4,6}$/; // classroom/codes.py: no 0/O/1/I
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000];
 const ACTIONS = ["reveal", "tally_show", "tally_hide", "reset", "end"]; // a presenter's asks
 const END_ARMED_MS = 4000; // E, then E again within this, ends the class
+// What T, R, X say on a step that asks no question (the bar's brief notice).
+const NOTHING = { tally: "no_question_tally", tally_show: "no_question_tally",
+  tally_hide: "no_question_tally", reveal: "no_question_reveal", reset: "no_question_reset" };
+const WAIT_MS = [500, 1000, 2000, 3000]; // a teacher's change retried while the server is away
 
 /** The class's record: every field written here, sealed. */
 function newClass(role, code) {
@@ -53,6 +59,15 @@ function newClass(role, code) {
     askedSentence: "", // the sentence and model a phone asked its server for (once)
     endArmed: 0, // the time E was pressed once
     outbox: null, // a phone's answer being sent, or the one to send after it (class_answer.js)
+    room: null, // the teacher's: {joined, following} (the room and tally events)
+    askedAt: 0, // the teacher's: when the current question was asked (the presenter's clock)
+    summary: null, // the teacher's: the class's summary, read when it ends (class_end.js)
+    pending: null, // the teacher's change waiting for the class server: {route, body}
+    waiting: false, // the teacher's changes wait for the class server (retried)
+    wake: null, // ends a wait at once (the server is back)
+    notice: "", // a brief word in the bar (T, R, X on a step without a question)
+    noticeTimer: 0,
+    joinAt: "", // the place the join panel was opened at (it closes on the next step)
   });
 }
 
@@ -64,11 +79,9 @@ export function startClassroom(D) {
   const info = D.header.classroom;
   if (!info || D.header.window === "presenter") return; // it hears the class from the projector
   const N = classNodes(D, {
-    start: () => {
-      D.els.help.hidden = true; // the key list closes; the join panel opens
-      makeClass(D);
-    },
+    start: () => makeClass(D),
     follow: () => followAgain(D),
+    review: () => toggleReview(D, true, (at, id) => goScene(D, at, id)), // a phone's misses
     join: () => toggleJoin(D),
     tally: () => classAction(D, "tally"),
     reset: () => classAction(D, "reset"),
@@ -92,14 +105,24 @@ export function classHeader(D) {
   classPaint(D);
 }
 
-/** POST /class/new with where the deck is: the teacher's cookie comes back (HttpOnly). */
+/** POST /class/new with where the deck is (and the passcode typed, when the server asks for
+    one): the teacher's cookie comes back (HttpOnly). */
 async function makeClass(D) {
   if (D.klass) return;
-  const res = await classCall(D, "POST", "/class/new", { ...placeBody(D), tally_visible: false });
+  const N = classNodesOf(D);
+  const body = { ...placeBody(D), tally_visible: false };
+  if (D.header.classroom.passcode) body.passcode = N.pass.value;
+  const res = await classCall(D, "POST", "/class/new", body);
   if (res.status !== 201) {
-    D.notices = [...D.notices, classError(D, classErrorOf(res))];
+    const code = classErrorOf(res);
+    N.passSaid.textContent = classError(D, code);
+    if (code === "bad_passcode") {
+      D.els.help.hidden = false; // the key list holds the passcode's field
+      N.pass.focus();
+    } else D.notices = [...D.notices, classError(D, code)];
     return;
   }
+  D.els.help.hidden = true; // the key list closes; the join panel opens
   const K = newClass("teacher", res.body.code);
   D.klass = K;
   K.join = res.body.join;
@@ -126,8 +149,10 @@ async function leadAgain(D, code) {
   }
   if (got.status !== 200) return refused(D, got);
   K.tally = got.body.tally || null;
+  K.room = got.body.room || null;
   takeState(D, got.body);
   K.status = got.body.ended ? "ended" : "joined";
+  if (K.status === "ended") fetchSummary(D, () => tellPresenter(D));
   goToClass(D);
   K.sent = JSON.stringify(placeBody(D));
   writeClassLink(D);
@@ -201,6 +226,7 @@ function openStream(D) {
   };
   es.addEventListener("open", () => {
     K.retry = 0;
+    K.wake?.(); // a teacher's change waiting is sent again now
   });
   es.addEventListener("state", (ev) => {
     const state = data(ev);
@@ -212,19 +238,31 @@ function openStream(D) {
   es.addEventListener("tally", (ev) => {
     const t = data(ev);
     if (t && (!K.tally || t.question !== K.tally.question || t.rev >= K.tally.rev)) K.tally = t;
+    if (t && Number.isFinite(t.following)) K.room = { joined: t.joined, following: t.following };
+    classPaint(D);
+    tellPresenter(D);
+  });
+  es.addEventListener("room", (ev) => {
+    const r = data(ev);
+    if (!r) return;
+    K.room = { joined: r.joined, following: r.following };
     classPaint(D);
     tellPresenter(D);
   });
   es.addEventListener("store", (ev) => {
     const s = data(ev);
-    if (s) K.status = s.ok ? "joined" : "lost";
+    if (s && K.status !== "ended") K.status = s.ok ? "joined" : "lost";
+    if (s?.ok) K.wake?.();
     classPaint(D);
+    tellPresenter(D);
   });
   es.addEventListener("bye", (ev) => {
-    if (data(ev)?.reason !== "replaced") return; // ended, no_class, server_stopping: as before
-    es.close(); // this phone follows in another tab or window now: no reconnecting over it
-    K.stream = null;
-    K.status = "lost";
+    const reason = data(ev)?.reason;
+    if (reason === "server_stopping") return; // EventSource reconnects: nginx picks another
+    es.close(); // ended, expired, or this phone follows in another tab: no reconnecting
+    if (K.stream === es) K.stream = null;
+    const replaced = reason === "replaced"; // another tab of this phone follows now
+    if (replaced) K.status = "lost";
     classPaint(D);
   });
   es.addEventListener("gone", () => {
@@ -246,24 +284,31 @@ export function toggleJoin(D, show) {
   const K = D.klass;
   if (!N || !K || K.role !== "teacher") return false;
   N.join.hidden = show === undefined ? !N.join.hidden : !show;
+  K.joinAt = `${D.at}:${D.step}`; // the next step closes it (class_follow.js)
   classPaint(D);
   return true;
 }
+
 
 /** A teacher's action on the class (a key, a button, the presenter window): false when this
     deck leads no class. reveal: the question's next step; tally: show or hide it; reset: its
     answers gone, asked again; end: E twice. */
 export function classAction(D, what) {
   const K = D.klass;
-  if (!K || K.role !== "teacher" || K.status === "ended") return false;
+  if (!K || K.role !== "teacher") return false;
+  if (what === "summary") return toggleSummary(D);
+  if (K.status === "ended") return false;
   const found = D.ctx ? quizOf(D.ctx, D.step) : null;
-  if (what === "reveal") {
-    if (found?.open) stepNext(D);
+  const none = what !== "end" && (!found || !K.state?.question);
+  if (none) classSay(D, NOTHING[what]); // T, R, X on a step without a question: said so
+  else if (what === "reveal") {
+    if (found.open) stepNext(D);
   } else if (what === "tally" || what === "tally_show" || what === "tally_hide") {
-    const show = what === "tally" ? !K.state?.tally_visible : what === "tally_show";
+    // the server's flag, never a copy of ours: it hides the tally at every new question
+    const now = K.pending?.body.tally_visible ?? K.state.tally_visible;
+    const show = what === "tally" ? !now : what === "tally_show";
     teacherPost(D, "state", { tally_visible: show });
   } else if (what === "reset") {
-    if (!found) return true;
     if (!found.open) goStep(D.ctx, D.ctx.steps[found.at].id); // asked again
     teacherPost(D, "reset", { question: found.id });
   } else if (what === "end") {
@@ -279,13 +324,48 @@ export function classAction(D, what) {
   return true;
 }
 
+/** A teacher's change (the tally shown, a reset, the end): sent, and while the class server is
+    away (no answer, 503, 429) retried, the bar and the presenter saying that it waits; a newer
+    change replaces one still waiting. */
 async function teacherPost(D, route, body) {
   const K = D.klass;
-  const res = await classCall(D, "POST", `/class/${K.code}/${route}`, body);
-  if (res.status === 200) takeState(D, res.body.state);
-  else K.error = classErrorOf(res);
-  if (res.status === 200 && route === "reset") K.tally = null;
+  const busy = !!K.pending;
+  K.pending = { route, body };
+  if (busy) return; // the loop below sends it
+  let tries = 0;
+  while (K.pending) {
+    const job = K.pending;
+    const res = await classCall(D, "POST", `/class/${K.code}/${job.route}`, job.body);
+    if (res.status === 0 || res.status === 503 || res.status === 429) {
+      setWaiting(D, true);
+      const ms = Math.max(res.retryAfter * 1000, WAIT_MS[Math.min(tries, WAIT_MS.length - 1)]);
+      tries += 1;
+      await new Promise((ok) => {
+        K.wake = ok;
+        setTimeout(ok, ms);
+      });
+      continue;
+    }
+    if (K.pending === job) K.pending = null;
+    tries = 0;
+    setWaiting(D, false);
+    if (res.status === 200) {
+      K.error = "";
+      if (job.route === "reset") K.tally = null;
+      takeState(D, res.body.state);
+    } else K.error = classErrorOf(res);
+    classPaint(D);
+  }
+}
+
+/** The teacher's changes wait for the class server (or no longer): the bar and presenter say so. */
+function setWaiting(D, on) {
+  const K = D.klass;
+  if (K.waiting === on) return;
+  K.waiting = on;
+  if (!on) K.wake = null;
   classPaint(D);
+  tellPresenter(D);
 }
 
 /** The teacher's presenter window (channel.js): its hello gets the class, its actions lead it
@@ -306,5 +386,6 @@ export function stopClassroom(D) {
   if (K) {
     K.stream?.close();
     clearTimeout(K.timer);
+    clearTimeout(K.noticeTimer);
   }
 }

@@ -12,6 +12,9 @@ import { classNodesOf, classPaint, classWord } from "./class_panel.js";
 import { classCall, classErrorOf, classPlaceOf, placeBody,
   writeClassLink } from "./class_net.js";
 import { on } from "./events.js";
+import { quizOf } from "./quiz.js";
+import { markAnswer } from "./progress.js";
+import { fetchSummary } from "./class_end.js";
 
 /** A state from the server: keep the highest version; end, follow, repaint. */
 export function takeState(D, state, fresh = false) {
@@ -23,6 +26,10 @@ export function takeState(D, state, fresh = false) {
   K.state = bare;
   if (mine !== undefined && bare.question) K.mine[bare.question.id] = mine;
   if (tally) K.tally = tally;
+  const asked = bare.question?.id || "";
+  if (asked && (asked !== (old?.question?.id || "") || (old && resetSince(old, bare)))) {
+    K.askedAt = Date.now(); // the presenter's clock of this question
+  }
   if (bare.ended) endLocally(D);
   else if (K.role === "phone") {
     if (old && resetSince(old, bare)) readMine(D);
@@ -30,8 +37,20 @@ export function takeState(D, state, fresh = false) {
     if (K.following) goToClass(D);
   }
   K.place = classPlaceOf(D, bare);
+  noteMissed(D);
   classPaint(D);
   tellPresenter(D);
+}
+
+/** A phone at the class's revealed question: its answer judged by the server's key, a miss
+    (wrong, or none sent) kept for its own review at the end (progress.js). */
+function noteMissed(D) {
+  const K = D.klass;
+  const q = K?.state?.question;
+  if (K?.role !== "phone" || !q || !K.state.revealed || !q.answer || !D.ctx) return;
+  const found = quizOf(D.ctx, D.step);
+  if (found?.id !== q.id) return;
+  markAnswer(D, D.ctx, found.at, q.id, K.mine[q.id] === q.answer);
 }
 
 /** The teacher reset the question: the same place and question, not revealed, a later version. */
@@ -59,7 +78,8 @@ function endLocally(D) {
   clearTimeout(K.timer);
   classNodesOf(D).join.hidden = true;
   writeClassLink(D);
-  speak(D.els.live, classWord(D, "ended"));
+  speak(D.els.live, classWord(D, K.role === "teacher" ? "lead_ended" : "ended"));
+  if (K.role === "teacher") fetchSummary(D, () => tellPresenter(D));
 }
 
 // The teacher's model settings a phone takes (pages/lesson.py FOLLOWED: settings_of's names).
@@ -127,6 +147,9 @@ function classMoved(D) {
   if (K.role === "phone" && !K.applying && K.place && K.status !== "ended") {
     K.following = K.place[0] === D.at && K.place[1] === D.step;
   }
+  const N = classNodesOf(D);
+  if (N && !N.join.hidden && K.joinAt !== `${D.at}:${D.step}`) N.join.hidden = true; // J again
+  noteMissed(D);
   classPaint(D);
 }
 
@@ -148,15 +171,17 @@ async function postPlace(D) {
     K.sent = said;
     K.error = "";
     if (K.status === "lost") K.status = "joined";
+    waitingOff(D);
     takeState(D, res.body.state);
+  } else if (res.status === 0 || res.status === 503 || res.status === 429) {
+    K.error = ""; // the class server is away: the place is posted again (the latest)
+    K.waiting = true;
+    clearTimeout(K.timer);
+    K.timer = setTimeout(() => postPlace(D), Math.max(1000, res.retryAfter * 1000));
+    classPaint(D);
+    tellPresenter(D);
   } else {
     K.error = classErrorOf(res);
-    if (K.error === "store_unavailable" || res.status === 0) {
-      K.status = "lost";
-      K.error = "";
-      clearTimeout(K.timer);
-      K.timer = setTimeout(() => postPlace(D), 2000);
-    }
     classPaint(D);
   }
   if (K.queued) {
@@ -168,9 +193,20 @@ async function postPlace(D) {
 on("placechanged", postPlace);
 on("placechanged", classMoved);
 
-/** The class's state, its tally and join link, to the teacher's other windows. */
+function waitingOff(D) {
+  const K = D.klass;
+  if (!K.waiting || K.pending) return;
+  K.waiting = false;
+  tellPresenter(D);
+}
+
+/** The class's state, its tally and join link, the room (N / M), when its question was asked,
+    whether the teacher's changes wait for the server, and its summary, to the teacher's other
+    windows. */
 export function tellPresenter(D) {
   const K = D.klass;
   if (!K || K.role !== "teacher" || !K.state) return;
-  post(D, { kind: "class", state: { ...K.state, tally: K.tally, join: K.join, qr: K.qr } });
+  const waiting = K.waiting || (K.status === "lost" && !K.state.ended);
+  post(D, { kind: "class", state: { ...K.state, tally: K.tally, join: K.join, qr: K.qr,
+    room: K.room, askedAt: K.askedAt, waiting, summary: K.summary } });
 }

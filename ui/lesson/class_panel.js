@@ -37,6 +37,13 @@ export function classNodes(D, on) {
   follow.hidden = true;
   const alone = make(doc, "a", "class-alone", { "data-testid": "class-alone" });
   alone.hidden = true;
+  // the teacher's N / M: answers to the question on screen, of the phones following now
+  const answered = make(doc, "span", "class-count", { "data-testid": "class-answered" });
+  answered.hidden = true;
+  const notice = make(doc, "p", "class-notice", { "data-testid": "class-notice", role: "status" });
+  notice.hidden = true;
+  const review = button(doc, "primary", "class-review", "", on.review); // a phone's, at the end
+  review.hidden = true;
   const tools = make(doc, "span", "class-tools");
   const tool = (testid, act) => button(doc, "tool", testid, "", act);
   const joinB = tool("class-join-toggle", on.join);
@@ -45,7 +52,8 @@ export function classNodes(D, on) {
   const endB = tool("class-end", on.end);
   tools.append(joinB, tallyB, resetB, endB);
   tools.hidden = true;
-  bar.append(status, follow, alone, tools);
+  status.after(answered);
+  bar.append(status, answered, notice, follow, review, alone, tools);
   const join = make(doc, "div", "class-join", { "data-testid": "class-join", role: "dialog" });
   join.hidden = true;
   const qr = make(doc, "img", "class-qr", { "data-testid": "class-qr" });
@@ -60,13 +68,32 @@ export function classNodes(D, on) {
   join.append(qr, words);
   const tally = make(doc, "div", "class-tally", { "data-testid": "class-tally" });
   const start = button(doc, "primary", "class-start", "", on.start); // in the key list (?)
+  // TEACHER_PASSCODE set: the class starts with the passcode typed beside the button
+  const pass = make(doc, "input", "class-passcode", { type: "password", "data-testid": "class-passcode",
+    autocomplete: "off" });
+  const passSaid = make(doc, "span", "class-passcode-said", { role: "status",
+    "data-testid": "class-passcode-said" });
   D.els.notices.after(bar);
   D.els.scene.after(join);
-  const N = { bar, status, follow, alone, tools, joinB, tallyB, resetB, endB, join, qr, code,
-    prompt, link, warn, close, tally, start };
+  const N = { bar, status, answered, notice, follow, review, alone, tools, joinB, tallyB, resetB, endB,
+    join, qr, code, prompt, link, warn, close, tally, start, pass, passSaid };
   built.set(D, N);
   return N;
 }
+
+/** A brief word in the class's bar (a key that had nothing to do), gone after NOTICE_MS. */
+export function classSay(D, word) {
+  const K = D.klass;
+  K.notice = classWord(D, word);
+  clearTimeout(K.noticeTimer);
+  K.noticeTimer = setTimeout(() => {
+    K.notice = "";
+    classPaint(D);
+  }, NOTICE_MS);
+  classPaint(D);
+}
+
+const NOTICE_MS = 3000;
 
 /** The deck's class nodes (undefined before classNodes built them). */
 export function classNodesOf(D) {
@@ -104,9 +131,15 @@ export function classTexts(D, N) {
     node.title = name || text;
   };
   set(N.start, classWord(D, "start"));
+  set(N.review, classWord(D, "review"));
+  N.pass.setAttribute("aria-label", classWord(D, "passcode"));
+  N.pass.placeholder = classWord(D, "passcode");
   // The top bar has no room left at 1024 px: the class starts from the key list (? : the
   // teacher's tools), which frame.js builds again with every header.
-  if (!K && !D.touch && N.start.parentNode !== D.els.help) D.els.help.prepend(N.start);
+  if (!K && !D.touch && N.start.parentNode !== D.els.help) {
+    D.els.help.prepend(N.start);
+    if (D.header.classroom.passcode) N.start.before(N.pass, " ", N.passSaid, " ");
+  }
   set(N.follow, `↩ ${classWord(D, "follow")}`, classWord(D, "follow"));
   set(N.joinB, classWord(D, "join_button"), `${classWord(D, "join_button")} (J)`);
   set(N.tallyB, classWord(D, "tally_button"), `${classWord(D, "tally_button")} (T)`);
@@ -125,6 +158,8 @@ export function paintBar(D, N) {
   const K = D.klass;
   if (!K) return;
   N.start.remove(); // one class per deck
+  N.pass.remove();
+  N.passSaid.remove();
   N.bar.hidden = false;
   const st = K.state;
   const at = K.place ? K.place[0] : null;
@@ -134,12 +169,19 @@ export function paintBar(D, N) {
   N.status.dataset.step = K.place ? String(K.place[1]) : "";
   N.status.dataset.stepId = st?.step || "";
   N.status.dataset.v = st ? String(st.v) : "";
+  N.status.dataset.stream = K.stream ? "open" : "closed";
+  N.status.dataset.waiting = K.waiting ? "1" : "0";
   let text = classWord(D, K.status === "joined" ? "joined" : K.status, { code: K.code });
+  if (K.role === "teacher") text = classWord(D, teacherWord(K), { code: K.code });
   if (K.error) text = classError(D, K.error);
   if (K.role === "phone" && !K.following && at !== null && K.status === "joined") {
     text = `${text} · ${classWord(D, "class_at", { k: at, i: K.place[1] + 1 })}`;
   }
   N.status.textContent = text;
+  paintAnswered(D, N);
+  N.notice.textContent = K.notice;
+  N.notice.hidden = !K.notice;
+  N.review.hidden = !(K.role === "phone" && K.status === "ended");
   N.follow.hidden = !(K.role === "phone" && !K.following && K.status === "joined");
   N.alone.hidden = !(K.role === "phone" && (K.error === "no_class" || K.status === "ended"));
   N.tools.hidden = K.role !== "teacher" || K.status === "ended";
@@ -148,6 +190,28 @@ export function paintBar(D, N) {
   N.endB.classList.toggle("armed", !!K.endArmed);
   if (K.endArmed) N.endB.textContent = classWord(D, "end_again");
   else N.endB.textContent = classWord(D, "end");
+}
+
+/** "N / M 已作答" in the teacher's bar while the class has a question: N its answers (the
+    tally's total), M the phones following now (the room's). */
+function paintAnswered(D, N) {
+  const K = D.klass;
+  const q = K.state?.question;
+  N.answered.hidden = !(K.role === "teacher" && q && K.status !== "ended");
+  if (N.answered.hidden) return;
+  const n = K.tally && K.tally.question === q.id ? K.tally.total : 0;
+  const m = K.room ? K.room.following : "–";
+  N.answered.dataset.n = String(n);
+  N.answered.dataset.m = K.room ? String(m) : "";
+  N.answered.textContent = classWord(D, "answered_of", { n, m });
+  N.answered.title = K.state.tally_visible ? "" : classWord(D, "tally_hidden");
+}
+
+/** The teacher's own words for the class's link: leading it, waiting for its server, ended. */
+function teacherWord(K) {
+  if (K.status === "ended") return "lead_ended";
+  if (K.waiting || K.status === "lost" || K.status === "reconnecting") return "waiting";
+  return "lead";
 }
 
 /** The join panel: the code (big), the QR code of the join link (large), the link, and the
@@ -166,7 +230,8 @@ function paintJoin(D, N) {
   N.warn.dataset.reason = reason;
   if (reason) {
     const host = new URL(K.join.url).hostname;
-    N.warn.textContent = classWord(D, reason === "loopback" ? "unreachable" : "no_lan", { host });
+    const command = D.header.classroom.command; // the command that runs this server, opened up
+    N.warn.textContent = classWord(D, reason === "loopback" ? "unreachable" : "no_lan", { host, command });
   }
 }
 
@@ -183,20 +248,20 @@ function paintTally(D, N, labels) {
   N.tally.dataset.total = String(total);
   N.tally.dataset.visible = shown ? "1" : "0";
   N.tally.dataset.question = q ? q.id : "";
-  const head = make(doc, "p", "tally-head", {}, classWord(D, "tally_count", { n: total }));
-  const hint = make(doc, "span", "tally-hint", {}, classWord(D, "tally_hidden"));
-  if (!shown) head.append(" · ", hint);
-  const rows = [head];
+  N.tally.hidden = !shown; // N / M is the bar's (paintBar); the shares only while shown
+  const rows = [];
   if (shown && q) {
     for (const id of q.choices) {
       const n = t ? t.counts[id] || 0 : 0;
       const share = total ? n / total : 0;
       const row = make(doc, "div", "tally-row", { "data-choice": id, "data-count": String(n) });
-      if (K.state.revealed && q.answer === id) row.classList.add("right");
-      const label = make(doc, "span", "tally-label", {}, labels[id] || id);
+      const right = K.state.revealed && q.answer === id;
+      if (right) row.classList.add("right");
+      const label = make(doc, "span", "tally-label", {}, `${right ? "✓ " : ""}${labels[id] || id}`);
       const track = make(doc, "span", "tally-track");
       const fill = make(doc, "span", "tally-fill");
       fill.style.width = `${(100 * share).toFixed(1)}%`;
+      row.style.setProperty("--share", fill.style.width); // the compact row's own bar (class.css)
       track.append(fill);
       const amount = make(doc, "span", "tally-pct", {}, `${Math.round(100 * share)}% (${n})`);
       row.append(label, track, amount);

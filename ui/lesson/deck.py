@@ -46,6 +46,7 @@ KEY_MAP = (
     ("class_tally", ("T",), "classroom.k.tally"),
     ("class_reveal", ("R",), "classroom.k.reveal"),
     ("class_reset", ("X",), "classroom.k.reset"),
+    ("class_summary", ("Q",), "classroom.k.summary"),
     ("class_end", ("E",), "classroom.k.end"),
 )
 # How the key list writes a key (any other key as KeyboardEvent.key names it: PageDown, N, ?).

@@ -32,6 +32,7 @@ export const ACTIONS = {
   class_tally: (D) => classAction(D, "tally"),
   class_reveal: (D) => classAction(D, "reveal"),
   class_reset: (D) => classAction(D, "reset"),
+  class_summary: (D) => classAction(D, "summary"), // after the end: the summary (class_end.js)
   class_end: (D) => classAction(D, "end"),
 };
 

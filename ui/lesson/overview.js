@@ -47,9 +47,11 @@ function fillOverview(D) {
   const row = make(doc, "p", "buttons");
   row.append(print, " ", close);
   const wrong = wrongOnes(D).length;
-  if (wrong) row.prepend(reviewButton(D, wrong), " ");
+  // the review first, under the title: on a phone the list runs below the dialog's edge
+  const review = wrong ? [make(doc, "p", "buttons")] : [];
+  if (wrong) review[0].append(reviewButton(D, wrong));
   box.setAttribute("aria-labelledby", "lesson-overview-title");
-  box.replaceChildren(title, list, row);
+  box.replaceChildren(title, ...review, list, row);
 }
 
 /** The way to the review from the overview: "复习（2 道题）". */

@@ -9,6 +9,7 @@
 
 import { button, make } from "./elements.js";
 import { sceneTitle, tx } from "./text.js";
+import { elapsedText, fillClass, fillKey, tickQuestion } from "./presenter_class.js";
 import { setFor } from "./numbers.js";
 import { freshLocal } from "./kit.js";
 import { plainText } from "./terms.js";
@@ -25,7 +26,6 @@ const PLAY_ICON = ICON('<path d="M6 4l14 8-14 8z"/>');
 const RESET_ICON = ICON('<path d="M12 4a8 8 0 1 1-8 8h3a5 5 0 1 0 5-5v3L7 5.5 12 1z"/>');
 const CLASS_HOURS = 12; // a class's start older than this is not the start of this lesson
 const PANEL_SHARE = 0.42; // of the window's width: the panel; the deck keeps the rest
-const END_SURE_MS = 4000; // "end the class" asks for a second press within this time
 
 /** The presenter window opens from the projector (S, the notes button): this page's link with
     presenter=1, in its own window (reveal.js's speaker view). False in the presenter itself. */
@@ -71,11 +71,13 @@ export function buildPresenter(D) {
   notes.setAttribute("role", "region");
   const tally = section("p-class", "presenter-tally");
   tally.hidden = true;
+  const key = section("p-key", "class-key"); // the answer key, from the question's asking
+  key.hidden = true;
   const keys = make(doc, "details", "p-keys", { "data-testid": "presenter-keys" });
-  panel.append(clock, now, next, notes, tally, keys);
+  panel.append(clock, now, next, tally, key, notes, keys);
   root.append(panel);
-  D.pres = Object.seal({ panel, clock, time, wall, pause, reset, now, next, notes, tally, keys,
-    endAsked: 0 });
+  D.pres = Object.seal({ panel, clock, time, wall, pause, reset, now, next, notes, tally, key,
+    keys, endAsked: 0 });
   D.clock.start = Date.now();
   D.clock.timer = doc.defaultView.setInterval(() => {
     tickClock(D);
@@ -128,6 +130,7 @@ export function fillPresenter(D) {
   pres.next.replaceChildren(...next);
   fillNotesOf(D);
   fillKeys(D);
+  fillKey(D);
   fillClass(D);
 }
 
@@ -205,13 +208,6 @@ function fillKeys(D) {
 
 // ---- the clock: since the presenter opened, or since the class started --------------------------
 
-function elapsedText(ms) {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  const two = (x) => String(x).padStart(2, "0");
-  const h = Math.floor(s / 3600);
-  return h ? `${h}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}` : `${two(Math.floor(s / 60))}:${two(s % 60)}`;
-}
-
 function tickClock(D) {
   if (!D.pres) return;
   const { clock, pres } = D;
@@ -231,6 +227,7 @@ function tickClock(D) {
   pres.reset.setAttribute("aria-label", tx(D, "presenter.clock_reset"));
   pres.reset.title = pres.reset.getAttribute("aria-label");
   pres.clock.classList.toggle("paused", paused);
+  tickQuestion(D);
 }
 
 function pauseClock(D) {
@@ -260,89 +257,6 @@ function startFromClass(D) {
   D.clock.start = created;
   D.clock.touched = true;
   tickClock(D);
-}
-
-// ---- the class: its tally as the projector sends it, and the teacher's buttons ---------------
-
-/** A text of the class's state: a string, or {zh, en}. */
-function said(D, text) {
-  if (typeof text === "string") return text;
-  if (!text || typeof text !== "object") return "";
-  return String(text[D.header.lang] ?? text.en ?? text.zh ?? "");
-}
-
-function fillClass(D) {
-  const box = D.pres?.tally;
-  const state = D.classState;
-  if (!box) return;
-  box.hidden = !state;
-  if (!state) return box.replaceChildren();
-  const doc = D.host.ownerDocument;
-  const body = [make(doc, "h3", "", {}, tx(D, "presenter.class", { code: String(state.code || "") }))];
-  const q = state.question && typeof state.question === "object" ? state.question : null;
-  if (state.ended) body.push(make(doc, "p", "", {}, tx(D, "presenter.ended")));
-  else if (!q) body.push(make(doc, "p", "", {}, tx(D, "presenter.no_question")));
-  else body.push(...tallyRows(D, doc, state, q), classButtons(D, doc, state));
-  box.dataset.visible = state.tally_visible ? "1" : "0";
-  box.replaceChildren(...body);
-}
-
-/** How many answered; per choice its label, a bar of its share and its count; shown or hidden. */
-function tallyRows(D, doc, state, q) {
-  const tally = state.tally && state.tally.question === q.id ? state.tally : null;
-  const counts = tally && typeof tally.counts === "object" ? tally.counts : {};
-  const choices = Array.isArray(q.choices) ? q.choices.map(String) : Object.keys(counts);
-  const sum = choices.reduce((a, id) => a + (Number(counts[id]) || 0), 0);
-  const total = Number.isFinite(Number(tally?.total)) ? Number(tally.total) : sum;
-  const head = make(doc, "p", "p-answered", { "data-testid": "presenter-answered" },
-    tx(D, "presenter.answered", { n: total }));
-  const shown = state.tally_visible ? "presenter.tally_shown" : "presenter.tally_hidden";
-  head.append(" · ", make(doc, "span", "p-shown", {}, tx(D, shown)));
-  const out = [head];
-  const list = make(doc, "ul", "p-bars");
-  for (const id of choices) {
-    const n = Number(counts[id]) || 0;
-    const share = total ? Math.round((100 * n) / total) : 0;
-    const right = state.revealed && q.answer === id;
-    const row = make(doc, "li", right ? "right" : "", { "data-choice": id, "data-count": String(n) });
-    const label = said(D, q.labels?.[id]) || id;
-    row.append(make(doc, "span", "p-choice", {}, right ? `✓ ${label}` : label));
-    const bar = make(doc, "span", "p-bar");
-    const fill = make(doc, "span", "p-fill");
-    fill.style.width = `${share}%`;
-    bar.append(fill);
-    row.append(bar, make(doc, "span", "p-count", {}, tx(D, "presenter.count", { n, pct: share })));
-    list.append(row);
-  }
-  out.push(list);
-  return out;
-}
-
-/** The teacher's buttons: each sends an "action" to the projector, which asks the class's server
-    (the server checks the teacher's secret; this window only asks). */
-function classButtons(D, doc, state) {
-  const row = make(doc, "p", "p-actions");
-  const act = (what) => () => post(D, { kind: "action", do: what });
-  const reveal = button(doc, "primary", "presenter-reveal", tx(D, "presenter.reveal"), act("reveal"));
-  reveal.disabled = !!state.revealed;
-  const shown = !!state.tally_visible;
-  const tally = button(doc, "", "presenter-tally-toggle",
-    tx(D, shown ? "presenter.tally_hide" : "presenter.tally_show"),
-    act(shown ? "tally_hide" : "tally_show"));
-  const reset = button(doc, "", "presenter-question-reset", tx(D, "presenter.reset"), act("reset"));
-  const end = button(doc, "", "presenter-end", tx(D, "presenter.end_class"), () => {
-    const now = Date.now();
-    if (now - D.pres.endAsked < END_SURE_MS) {
-      D.pres.endAsked = 0;
-      post(D, { kind: "action", do: "end" });
-      end.textContent = tx(D, "presenter.end_class");
-    } else {
-      D.pres.endAsked = now;
-      end.textContent = tx(D, "presenter.end_sure");
-    }
-  });
-  row.append(reveal, tally, reset, end);
-  return row;
 }
 
 /** The deck is gone: stop the clock. */

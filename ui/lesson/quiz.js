@@ -71,7 +71,7 @@ export function renderQuiz(D, S, step, on) {
   const parts = [q, group];
   if (open && K) {
     const said = chosen === null ? "" : D.header.classroom.text.word.answered;
-    parts.push(make(doc, "p", "class-answered", { role: "status", "data-testid": "class-answered" }, said));
+    parts.push(make(doc, "p", "class-answered", { role: "status", "data-testid": "class-sent" }, said));
   } else if (open) {
     const reveal = tx(D, D.touch ? "lesson.quiz.reveal_touch" : "lesson.quiz.reveal");
     parts.push(button(doc, "reveal", "lesson-reveal", reveal, on.reveal));

@@ -14,7 +14,7 @@ import { closeTerm, richText } from "./terms.js";
 import { followingPlace } from "./channel.js";
 import { showNotices, whereText } from "./frame.js";
 import { keepAnswer, quizOf, renderQuiz, sayVerdict, takeText } from "./quiz.js";
-import { markAnswer, toggleReview, wrongOnes } from "./progress.js";
+import { markAnswer, toggleReview } from "./progress.js";
 import { classAsks, classHolds } from "./class_phone.js";
 import { classAnswer } from "./class_answer.js";
 import { emit } from "./events.js";
@@ -38,12 +38,12 @@ function stepCount(D) {
 }
 
 /** The next step, the next scene; after the last one, the review of the questions answered
-    wrong (if any). */
+    wrong (or its word that there are none). */
 export function stepNext(D) {
   if (classHolds(D)) return; // a phone in a class: the teacher's next step, not its own
   if (D.step < stepCount(D) - 1) setStep(D, D.step + 1);
   else if (sceneBeside(D, D.at, 1) !== null) goScene(D, sceneBeside(D, D.at, 1), 0);
-  else if (wrongOnes(D).length) toggleReview(D, true, (at, id) => goScene(D, at, id));
+  else toggleReview(D, true, (at, id) => goScene(D, at, id));
 }
 
 export function stepBack(D) {
@@ -249,9 +249,9 @@ function updateNav(D, names) {
   const i = D.step;
   label.textContent = names[0] ? tx(D, "lesson.step", { i: i + 1, n: names.length }) : "";
   D.els.scene.querySelector(".stepname").textContent = names[i] || "";
-  const [first, last] = [sceneBeside(D, D.at, -1) === null, sceneBeside(D, D.at, 1) === null];
+  const first = sceneBeside(D, D.at, -1) === null;
   D.els.scene.querySelector('[data-testid="lesson-prev"]').disabled = first && i === 0;
-  D.els.scene.querySelector('[data-testid="lesson-next"]').disabled = last && i === names.length - 1;
+  // ▶ at the last step opens the review: never grey
 }
 
 /** Draw the scene's step (animated from `from` when it is a neighbour) and its words; the words
