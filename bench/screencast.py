@@ -67,10 +67,9 @@ CLICK_IN_PAGE_JS = """(el) => { const t = Date.now(); el.click(); return t; }"""
 
 @dataclass
 class Frame:
-    """One screencast frame: when it was captured, when it got here, and its PNG."""
+    """One screencast frame: when it was captured, and its PNG."""
 
     stamp: float  # metadata.timestamp, wall clock (s)
-    arrived: float  # time.time() when the event was handled
     png: bytes
     width_css: float  # metadata.deviceWidth: CSS px across the frame
 
@@ -107,7 +106,7 @@ class Screencast:
         now = time.time()
         stamp = meta.get("timestamp") or now
         png = base64.b64decode(event["data"])
-        self.frames.append(Frame(stamp, now, png, float(meta.get("deviceWidth") or 0)))
+        self.frames.append(Frame(stamp, png, float(meta.get("deviceWidth") or 0)))
         self.last_arrival = now
         self.last_stamp = max(self.last_stamp, stamp)
         self.lag = max(self.lag, now - stamp)
