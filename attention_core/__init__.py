@@ -2,8 +2,6 @@
 
 from attention_core.attention import (
     AttentionParams,
-    AttentionResult,
-    MultiHeadResult,
     causal_mask,
     init_params,
     multi_head_attention,
@@ -12,14 +10,13 @@ from attention_core.attention import (
     softmax,
 )
 from attention_core.embed import build_inputs, embed_tokens, sinusoidal_positions, token_vector
-from attention_core.pipeline import Lab, LabSettings, Record, compute, focus_index
+from attention_core.pipeline import LabSettings, compute
 from attention_core.tiled import tiled_attention
 from attention_core.tokenize import (
     MAX_CHARS,
     MAX_TOKENS,
     EmptyInputError,
     Token,
-    Tokenized,
     tokenize,
 )
 
@@ -27,19 +24,13 @@ __all__ = [
     "MAX_CHARS",
     "MAX_TOKENS",
     "AttentionParams",
-    "AttentionResult",
     "EmptyInputError",
-    "Lab",
     "LabSettings",
-    "MultiHeadResult",
-    "Record",
     "Token",
-    "Tokenized",
     "build_inputs",
     "causal_mask",
     "compute",
     "embed_tokens",
-    "focus_index",
     "init_params",
     "multi_head_attention",
     "reweight",

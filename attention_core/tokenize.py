@@ -41,7 +41,8 @@ class Token:
 
 
 class Tokenized(list):
-    """A list of Token that also says how much input was cut to respect the limits."""
+    """A list of Token that also says how much input was cut to respect the limits (the
+    pipeline turns the counts into its notices)."""
 
     def __init__(self, tokens=(), *, chars_cut: int = 0, tokens_cut: int = 0, mode: str = "word"):
         super().__init__(tokens)
@@ -50,23 +51,8 @@ class Tokenized(list):
         self.mode = mode
 
     @property
-    def truncated(self) -> bool:
-        return bool(self.chars_cut or self.tokens_cut)
-
-    @property
     def texts(self) -> list[str]:
         return [t.text for t in self]
-
-    def notice(self) -> str | None:
-        """A one-line English description of what was cut, or None."""
-        parts = []
-        if self.chars_cut:
-            parts.append(
-                f"input cut to the first {MAX_CHARS} characters ({self.chars_cut} dropped)"
-            )
-        if self.tokens_cut:
-            parts.append(f"kept the first {MAX_TOKENS} tokens ({self.tokens_cut} dropped)")
-        return "; ".join(parts) or None
 
 
 def pos_tokenizer(user_dict: str | None = str(USER_DICT)):

@@ -1,21 +1,11 @@
 """The live class under attack (`make load SCENARIO=class ATTACK=1`, bench/load_class.py --attack):
-what a student with a script can do to a class on `make serve WORKERS=2`, measured.
+what a student with a script can do to a class on `make serve WORKERS=2`, measured in three parts
+(BENCHMARKS.md, "The class under a script's attack", says how and what the last runs gave):
 
-1. Flood: PHONES real phones join a class and follow it while one client guesses GUESS_RATE
-   codes a second (a new phone id each) and another sends FLOOD_RATE answers a second with
-   made-up tokens (a process of its own, keep-alive connections). Printed: joins of real phones
-   refused, answers of joined phones refused, the teacher's change -> each phone (p50, p95),
-   beside the same class without the attack (the baseline, in the same run), and what the
-   attackers got.
-2. Made-up tokens: 10,000 answers with made-up tokens and 10,000 joins with new ids on one
-   class: its tally and memory (Redis MEMORY USAGE of its keys, INFO used_memory; the memory
-   store's own bytes in this process) stay bounded by the cap of phones (CLASS_MAX_PHONES).
-3. Ends: after E E (POST /class/CODE/end) every stream is closed within 2 s; after the class
-   expires (CLASS_TTL_S, short for the bench: a class made before step 2, whose expiry comes
-   while 2 runs) within 5 s.
-
-Every client is a bench/class_client.py Client (one connection per request, as a browser's
-fetch) except the flood, which keeps connections open to reach its rate.
+1. Flood: real phones join and follow a class while one client guesses codes and another sends
+   answers with made-up tokens; beside the same class without the attack, in the same run.
+2. Made-up tokens: the class's tally and memory stay bounded by the cap of phones.
+3. Ends: every stream closes after E E and after the class expires.
 """
 
 from __future__ import annotations

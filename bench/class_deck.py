@@ -1,15 +1,8 @@
 """Chromium: how long a following phone takes to show the teacher's step (the deck's side of the
 live class), against the teacher's own deck in the same run.
 
-One `streamlit run launcher.py` with a redis-server of its own (REDIS_URL), one projector
-(1024 × 768) that makes a class (/lesson?room=new) and PHONES phones (390 × 844, each a browser
-context) that join it. The projector steps with → through §1 … §3 STEPS times; each deck stamps
-the wall clock (performance.timeOrigin + now()) when its lesson-scene element names a new step
-(a MutationObserver), and the projector stamps the key press. Rows: key → the projector's own
-step (the baseline: no network), key → each phone's step (POST /class/CODE/state → Redis pub/sub
-→ the event stream → the phone's deck draws it; no Streamlit rerun), as p50 / p95 / max and the
-ratio of medians. Same machine, same clock. A DOM stamp, not pixels (bench/lesson_latency.py
-measures pixels); the phones' figures are drawn in the same task that sets the step.
+Method and the last runs: BENCHMARKS.md, "The deck's side in Chromium". Rows: key → the
+projector's own step (the baseline) and key → each phone's step, p50 / p95 / max.
 
     python bench/class_deck.py [--phones 3] [--steps 20]
 """

@@ -1,13 +1,7 @@
 """Cold start: `streamlit run` spawned → first heatmap drawn in a new browser page, vs baseline.
 
-The browser process is launched before the clock starts (it is the user's, already open); the
-clock runs from Popen, through the health check (polled every 50 ms), a new page, navigation,
-the first script run, to the first heatmap being drawn: the baseline's plotly heatmap layer, the
-main page's attention view once it has rendered its maps (`data-renders` set by its first draw;
-the main page opened on the example sentence with random weights, CASES[0]). The server binds
-port 0 and names its port in its log (deploy/local.py), read in the same 50 ms polls. One
-untimed warm-up per app (so .pyc files and the OS page cache are warm, as on a second class),
-then the median of `repeats` runs, alternating the two apps so machine noise hits both alike.
+Method: BENCHMARKS.md's "cold start" row (the browser already running; one untimed warm-up per
+app, then the median of `repeats` runs, alternating the two apps).
 """
 
 from __future__ import annotations

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -145,10 +144,3 @@ def chromium() -> Iterator[object]:
             yield browser
         finally:
             browser.close()
-
-
-def timed(fn: Callable[[], object]) -> float:
-    """Seconds one call of fn takes."""
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0

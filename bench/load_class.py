@@ -1,17 +1,7 @@
 """Load test of the live class (`make load SCENARIO=class`): 1 teacher + N phones in one class.
 
-Starts `make serve`'s stack (deploy/serve.py: nginx, --workers app processes, redis-server) on
-loopback, or with --groups 2 two such groups sharing the first one's Redis (two machines: the
-teacher on one, the phones on the other). The phones are bench/class_client.py clients, each
-with its own nginx cookie (so they spread over the app processes) and an open event stream; the
-teacher has two (projector and presenter). Then it measures and prints:
-
-- the teacher's change → the last phone receiving it (per change; p50/p95 over --changes);
-- one answer → the teacher's tally event counting it (answers paced at --rate a second), and a
-  burst of every phone answering at once (time until the tally has them all; tally events sent);
-- answers lost: the tally against the answers the server accepted (each phone answers twice,
-  half of them changing their mind);
-- the app processes' (and nginx's, Redis's) CPU while the phones follow and nothing changes.
+On `make serve`'s stack (deploy/serve.py), or with --groups 2 two such groups sharing one Redis.
+What it measures and the last runs: BENCHMARKS.md, "The live class: 1 teacher + 200 phones".
 
     PYTHONPATH=. .venv/bin/python bench/load_class.py                  # 200 phones, WORKERS=2
     PYTHONPATH=. .venv/bin/python bench/load_class.py --groups 2 --phones 200

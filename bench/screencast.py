@@ -1,25 +1,9 @@
 """Latency by pixels: Chromium's screencast, the maps' region of a page, inputs on one clock.
 
-Chromium's screencast (CDP `Page.startScreencast`, PNG) sends a frame only when the page's
-compositor produced new pixels; every frame is acknowledged (`Page.screencastFrameAck`) as soon
-as it arrives. The clock: a frame's `metadata.timestamp` is seconds since the Unix epoch on the
-system's wall clock (the clock of Python's `time.time()`; DevTools builds it from `base::Time`,
-content/browser/devtools/protocol/page_handler.cc). In Chromium 156 headless the stamps fall on
-the 60 Hz frame grid (consecutive stamps are exact multiples of 1/60 s apart, measured): they
-are the frame's begin-frame time, not the moment the PNG was made, so a latency has a resolution
-of one frame (16.7 ms) and never counts the encoding. Frames reach Python 30–700 ms after their
-stamp on a loaded machine and, encoded in parallel, not always in order: they are sorted by
-stamp. An input's time is `time.time()` just before its CDP `Input.dispatch*Event` is sent (or,
-for the one input dispatched in the page, the page's `Date.now()`, the same wall clock in ms), so
-a latency is `frame stamp − input time`, both on the wall clock; it includes the input's trip
-through the Playwright driver (a few ms, the same for every subject).
-
-The maps' region is the union of the visible plotly plots, canvases and SVGs (≥ 32 × 32 CSS px,
-so icons are left out) of the main area, searched inside open shadow roots too, clipped to the
-main area and the viewport; it is read from the DOM before each interaction. A frame changes the
-region when enough of its pixels differ from the previous frame's (PIXEL_DELTA, MIN_PIXELS).
-Latency = input → the last frame in which the region changed, once the page has been still (no
-frame, no server websocket message, no running script, nothing stale) for QUIET_S.
+The method (frames, region, stillness, clock) is BENCHMARKS.md's "latency (pixels)" row. The
+clock: a frame's `metadata.timestamp` is the wall clock of Python's `time.time()` (DevTools builds
+it from `base::Time`, content/browser/devtools/protocol/page_handler.cc), the frame's begin-frame
+time on the 60 Hz grid, so a latency `frame stamp − input time` has a resolution of one frame.
 """
 
 from __future__ import annotations
@@ -83,10 +67,9 @@ CLICK_IN_PAGE_JS = """(el) => { const t = Date.now(); el.click(); return t; }"""
 
 @dataclass
 class Frame:
-    """One screencast frame: when it was captured, when it got here, and its PNG."""
+    """One screencast frame: when it was captured, and its PNG."""
 
     stamp: float  # metadata.timestamp, wall clock (s)
-    arrived: float  # time.time() when the event was handled
     png: bytes
     width_css: float  # metadata.deviceWidth: CSS px across the frame
 
@@ -123,7 +106,7 @@ class Screencast:
         now = time.time()
         stamp = meta.get("timestamp") or now
         png = base64.b64decode(event["data"])
-        self.frames.append(Frame(stamp, now, png, float(meta.get("deviceWidth") or 0)))
+        self.frames.append(Frame(stamp, png, float(meta.get("deviceWidth") or 0)))
         self.last_arrival = now
         self.last_stamp = max(self.last_stamp, stamp)
         self.lag = max(self.lag, now - stamp)

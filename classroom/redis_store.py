@@ -43,6 +43,7 @@ T = TypeVar("T")
 COMMIT_ATTEMPTS = 20  # a teacher's change against another window's, both retried
 UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
 LISTEN_BACKOFF_S = (0.1, 2.0)  # the subscriber's first and longest wait between reconnections
+LISTEN_POLL_S = 0.05  # how long the subscriber waits for a message before it looks for close()
 # Indexes (from 1, as Lua counts) of a class's keys in RedisStore._keys.
 CLASS, QS, REV, ANSWERS, TALLY, PHONES, SEEN, ASKED, ORDER, JAT, LIVE = range(1, 12)
 
@@ -362,7 +363,7 @@ class RedisStore:
     def _relay(self, pubsub: redis.client.PubSub, listener: Listener) -> None:
         """Pass each published message on until close()."""
         while not self._stopping.is_set():
-            message = pubsub.get_message(timeout=0.25)
+            message = pubsub.get_message(timeout=LISTEN_POLL_S)
             if message is not None and message["type"] == "message":
                 listener(json.loads(message["data"]))
 

@@ -7,7 +7,6 @@ hand DEMO to attention_core.pipeline.compute, which takes it as a TrainedWeights
 
 from demo_model.demo import (
     DEMO,
-    DIFFUSE,
     JOB_THRESHOLD,
     DemoHistory,
     DemoWeights,
@@ -17,18 +16,13 @@ from demo_model.demo import (
     load_demo_history,
     load_demo_model,
 )
-from demo_model.model import DEMO_PATH, ModelRun, TrainedModel
 
 __all__ = [
     "DEMO",
-    "DEMO_PATH",
-    "DIFFUSE",
     "JOB_THRESHOLD",
     "DemoHistory",
     "DemoWeights",
     "HeadSummary",
-    "ModelRun",
-    "TrainedModel",
     "describe_heads",
     "job_onsets",
     "load_demo_history",

@@ -20,6 +20,7 @@ import functools
 import hashlib
 import json
 import math
+import tomllib
 from pathlib import Path
 from types import MappingProxyType
 
@@ -96,61 +97,10 @@ def is_person(word: str, path: Path = LEXICON_PATH) -> bool:
 # ---- gender -----------------------------------------------------------------------------------
 
 GENDERS = ("", "m", "f")  # none, male, female: the values of gender()
-# Cilin's level-4 classes of men and of women (every word filed there is one): a word is male
-# when its gendered senses are all among MALE_CLASSES, female when all among FEMALE_CLASSES.
-MALE_CLASSES = frozenset((
-    "Ab01A",  # 男人 男子 汉子
-    "Ac03B",  # 美男子
-    "Af05A",  # 皇帝
-    "Af06B",  # 王公 公爵 王爷
-    "Af07A",  # 太监
-    "Ah02B",  # 祖父 爷爷
-    "Ah03C",  # 外祖父 外公
-    "Ah04A",  # 父 父亲 爸爸
-    "Ah05A",  # 伯父 伯伯
-    "Ah05C",  # 叔父 叔叔
-    "Ah06A",  # 姑父
-    "Ah06C",  # 姨父
-    "Ah06E",  # 舅父 舅舅
-    "Ah08A",  # 夫 丈夫 老公
-    "Ah09A",  # 兄 哥哥
-    "Ah09B",  # 弟 弟弟
-    "Ah12C",  # 姐夫
-    "Ah12D",  # 妹夫
-    "Ah13A",  # 妻舅 小舅子
-    "Ah13D",  # 小叔子
-    "Ah14A",  # 子 儿子
-    "Ah15B",  # 女婿
-    "Aj16A",  # 新郎
-))  # fmt: skip
-FEMALE_CLASSES = frozenset((
-    "Ab01B",  # 女人 女子 女士
-    "Ac03A",  # 美女
-    "Af05B",  # 皇后 王后
-    "Af07B",  # 宫女
-    "Af07C",  # 女官
-    "Ag02C",  # 孕妇
-    "Ah02C",  # 祖母 奶奶
-    "Ah03D",  # 外祖母 外婆 姥姥
-    "Ah04B",  # 母 母亲 妈妈
-    "Ah05B",  # 伯母 大妈
-    "Ah05D",  # 叔母 婶婶
-    "Ah06B",  # 姑母 姑姑
-    "Ah06D",  # 姨母 阿姨
-    "Ah06F",  # 舅母 舅妈
-    "Ah08B",  # 妻 妻子 老婆
-    "Ah10A",  # 姐 姐姐
-    "Ah10B",  # 妹 妹妹
-    "Ah10C",  # 姐妹 表姐 堂妹
-    "Ah12A",  # 嫂子
-    "Ah12B",  # 弟妇 弟媳
-    "Ah13B",  # 姑 小姑子
-    "Ah13C",  # 姨 小姨子
-    "Ah14B",  # 女 女儿
-    "Ah15A",  # 媳妇 儿媳
-    "Aj16B",  # 新娘
-    "Ak08A",  # 贞妇 烈女
-))  # fmt: skip
+# Cilin's level-4 classes of men and of women (data/gender_classes.toml, with a few of their words).
+_GENDER_CLASSES = tomllib.loads((LEXICON_PATH.parent / "gender_classes.toml").read_text("utf-8"))
+MALE_CLASSES = frozenset(_GENDER_CLASSES["male"])
+FEMALE_CLASSES = frozenset(_GENDER_CLASSES["female"])
 PRONOUN_GENDERS = {"他": "m", "她": "f"}
 SEXES = {"男": "m", "女": "f"}  # the first character of 男孩, 女孩, 男生, 女生 …
 

@@ -7,6 +7,7 @@ import contextlib
 import ctypes
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -22,6 +23,14 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 # How an app process told to bind port 0 says which port it got (its log line and its banner).
 ANNOUNCED = re.compile(r"Uvicorn server started on \S+:(\d+)|URL: https?://[^\s/]+:(\d+)")
+
+
+def find_binary(candidates: tuple[str, ...], explicit: str | None = None) -> str | None:
+    """Path of the first of `candidates` (or of `explicit`, when given) installed, else None."""
+    for candidate in (explicit,) if explicit else candidates:
+        if path := shutil.which(candidate):
+            return path
+    return None
 
 
 def announced_port(output: str) -> int | None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import grp
 import os
 import re
-import shutil
 from pathlib import Path
+
+from deploy.children import find_binary
 
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 NGINX_CANDIDATES = ("/usr/sbin/nginx", "nginx")
@@ -15,11 +16,7 @@ PLACEHOLDER = re.compile(r"@([A-Z_]+)@")
 
 def find_nginx(explicit: str | None = None) -> str | None:
     """Path of the nginx binary (Debian puts it in /usr/sbin, often not on a user's PATH)."""
-    for candidate in (explicit,) if explicit else NGINX_CANDIDATES:
-        path = shutil.which(candidate)
-        if path:
-            return path
-    return None
+    return find_binary(NGINX_CANDIDATES, explicit)
 
 
 def user_line() -> str:

@@ -6,7 +6,6 @@ Debian's package (`make serve` and `make test` install it as root). Standard lib
 
 from __future__ import annotations
 
-import shutil
 import signal
 import socket
 import subprocess
@@ -15,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from deploy.children import free_port
+from deploy.children import find_binary, free_port
 
 REDIS_CANDIDATES = ("/usr/sbin/redis-server", "/usr/bin/redis-server", "redis-server")
 START_TIMEOUT_S = 20.0
@@ -25,11 +24,7 @@ Spawn = Callable[..., subprocess.Popen]
 
 def find_redis(explicit: str | None = None) -> str | None:
     """Path of the redis-server binary, or None when it is not installed."""
-    for candidate in (explicit,) if explicit else REDIS_CANDIDATES:
-        path = shutil.which(candidate)
-        if path:
-            return path
-    return None
+    return find_binary(REDIS_CANDIDATES, explicit)
 
 
 def redis_command(binary: str, port: int, data_dir: Path, *, persist: bool = True) -> list[str]:

@@ -39,23 +39,14 @@ if __package__ in (None, ""):  # run as a script (`make serve`): import as the p
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from deploy.children import (
-    REPO_ROOT,
     Child,
-    announced_port,
     free_port,
-    healthy,
     signal_group,
     spawn,
     wait_until_healthy,
 )
 from deploy.nginx_conf import find_nginx, listen_address, render_config, server_lines, user_line
 from deploy.redis_local import LocalRedis, start_redis
-
-__all__ = [  # what deploy/local.py, bench/ and the tests import from here
-    "REPO_ROOT", "Child", "Cluster", "announced_port", "find_nginx", "free_port", "healthy",
-    "render_config", "server_lines", "start_cluster", "user_line", "wait_until_healthy",
-    "worker_command",
-]  # fmt: skip
 
 STARTUP_TIMEOUT_S = 120.0
 STOP_TIMEOUT_S = 10.0

@@ -23,14 +23,9 @@ CHECKED_ON = ("1.67.0",)
 
 
 def ensure_router() -> None:
-    """Rerun through app.py when Streamlit took its legacy pages/-folder path for this run.
-
-    On a new server, Streamlit (1.67) sees the pages/ folder next to app.py and runs the first
-    visit to /learned (say) as a bare script: no sidebar, no settings, the folder's file names
-    as navigation. st.navigation turns that mode off for the whole process, but only once
-    app.py has run; until then we turn it off ourselves and rerun, so the router draws the page
-    as for every later visit. No public setting turns the mode off (st.navigation alone does).
-    """
+    """Rerun through app.py when Streamlit took its legacy pages/-folder path for this run: a
+    new server runs the first visit to /learned (say) as a bare script, with no sidebar and the
+    folder's file names as navigation, until app.py's st.navigation has run once."""
     try:
         from streamlit.runtime.pages_manager import PagesManager
     except ImportError:  # a Streamlit without the legacy path: nothing to leave

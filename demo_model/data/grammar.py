@@ -14,44 +14,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from demo_model.data import corpus_words as words
+
 HELDOUT_SHARE = 4  # one shape in this many belongs to the held-out split
 PRONOUN_OF = {"P1": "R1", "P2": "R2", "N1": "RN", "O": "RO"}
-# Literal words of a split: none of one split's content words occurs in the other's.
-LITERALS = {
-    "train": {
-        "feel": ("很高兴", "很满意", "很着急", "很累", "很好看"),
-        "there": "有",
-        "links": ("然后", "因为", "所以", "后来", "但是"),
-        "adverbs": (
-            "很快就",
-            "一直",
-            "已经",
-            "马上",
-            "每天都",
-            "总是",
-            "经常",
-            "正在",
-            "悄悄地",
-            "不小心",
-            "常常",
-            "也",
-        ),
-        "modals": ("要", "想"),
-        "manner": ("高兴地", "大声地", "小心地", "耐心地"),  # an adjective and 地 before a verb
-        "called": "名叫",  # 我们的导游名叫林明
-        "is": "是",  # 林明是我们的导游
-    },
-    "heldout": {
-        "feel": ("非常开心", "非常难过", "非常失望"),
-        "there": "放着",
-        "links": ("可是", "于是", "接着"),
-        "adverbs": ("终于", "偷偷", "赶紧", "慢慢地", "天天", "仍然", "都"),
-        "modals": ("会", "能"),
-        "manner": ("轻轻地", "开心地"),
-        "called": "叫做",
-        "is": "成了",
-    },
-}
+LITERALS = words.LITERALS  # literal words of a split (corpus_words.toml)
 
 
 def split_of(pattern: str) -> str:

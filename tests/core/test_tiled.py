@@ -25,7 +25,7 @@ def _loop(q, k, v, scale, causal):
 @pytest.mark.parametrize("seed", range(6))
 def test_tiled_equals_plain_for_random_sizes(seed):
     rng = np.random.default_rng(seed)
-    n = int(rng.integers(1, 4097)) if seed < 2 else int(rng.integers(1, 300))
+    n = int(rng.integers(1, 4097)) if seed == 0 else int(rng.integers(1, 300))  # one long row
     block = int(rng.integers(max(1, n // 16), n + 40))
     causal, scale = bool(seed % 2), seed != 3
     dtype = np.float32 if seed % 3 == 0 else np.float64

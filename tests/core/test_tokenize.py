@@ -23,7 +23,7 @@ def test_example_gives_13_jieba_tokens_with_tags():
     ]  # fmt: skip
     tags = {t.text: t.tag for t in tokens}
     assert tags["小明"] == "nr" and tags["他"] == "r" and tags["，"] == "x"
-    assert not tokens.truncated and tokens.chars_cut == 0 and tokens.tokens_cut == 0
+    assert tokens.chars_cut == 0 and tokens.tokens_cut == 0
 
 
 @pytest.mark.parametrize("mode", ["word", "char"])
@@ -48,8 +48,7 @@ def test_user_dictionary_names_are_single_nr_words():
 def test_long_input_is_cut_and_says_so():
     tokens = tokenize("我" * (MAX_CHARS + 50))
     assert tokens.chars_cut == 50 and len(tokens) == MAX_TOKENS
-    assert tokens.tokens_cut == MAX_CHARS - MAX_TOKENS and tokens.truncated
-    assert "50" in tokens.notice()
+    assert tokens.tokens_cut == MAX_CHARS - MAX_TOKENS
 
 
 @pytest.mark.parametrize("text", ["", "   ", "\n\t", "\u200b\u200b"])
@@ -177,18 +176,16 @@ def test_tokens_and_offsets_of_a_sentence_counted_by_hand():
         ("我", 0, 1), ("打", 1, 2), ("你", 2, 3), ("，", 3, 4),
         ("你", 4, 5), ("打", 5, 6), ("我", 6, 7), ("。", 7, 8),
     ]  # fmt: skip
-    assert tokens.notice() is None and tokens.mode == "word"
+    assert (tokens.chars_cut, tokens.tokens_cut, tokens.mode) == (0, 0, "word")
 
 
-def test_the_cut_notice_names_both_cuts():
+def test_both_cuts_are_counted():
     tokens = tokenize("我" * (MAX_CHARS + 1), mode="char")
-    assert tokens.notice() == (
-        f"input cut to the first {MAX_CHARS} characters (1 dropped); "
-        f"kept the first {MAX_TOKENS} tokens ({MAX_CHARS - MAX_TOKENS} dropped)"
-    )
-    assert tokenize("我" * MAX_TOKENS, mode="char").notice() is None
+    assert (tokens.chars_cut, tokens.tokens_cut) == (1, MAX_CHARS - MAX_TOKENS)
+    full = tokenize("我" * MAX_TOKENS, mode="char")
+    assert (full.chars_cut, full.tokens_cut) == (0, 0)
     cut = tokenize("我" * (MAX_TOKENS + 3), mode="char")
-    assert cut.tokens_cut == 3 and cut.chars_cut == 0 and cut.truncated
+    assert cut.tokens_cut == 3 and cut.chars_cut == 0
 
 
 # ---- mutation-testing round: pieces, breaks, unknown characters, counts, messages
@@ -283,7 +280,6 @@ def test_a_snapshot_that_cannot_be_written_is_logged_and_leaves_no_file(tmp_path
 def test_an_empty_tokenized_list_says_nothing_was_cut():
     empty = TK.Tokenized()
     assert (empty.chars_cut, empty.tokens_cut, empty.mode, list(empty)) == (0, 0, "word", [])
-    assert not empty.truncated and empty.notice() is None
 
 
 def test_messages_say_what_was_wrong():

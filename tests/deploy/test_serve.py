@@ -20,7 +20,8 @@ from urllib.parse import quote
 import pytest
 
 from deploy import serve
-from deploy.serve import REPO_ROOT, find_nginx, free_port, render_config, server_lines, user_line
+from deploy.children import REPO_ROOT, free_port
+from deploy.nginx_conf import find_nginx, render_config, server_lines, user_line
 from tests.browser_support import LOAD_MS, open_view, skip_missing
 
 STARTUP_TIMEOUT_S = 240.0  # two cold app processes on a busy 2-core machine

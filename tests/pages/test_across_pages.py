@@ -23,7 +23,7 @@ from tests.app_support import (
     shown_random,
 )
 from tests.app_support import shown as shown_page
-from ui.figures import WEIGHT_SCALE
+from ui.palette import WEIGHT_SCALE
 from ui.settings import DEFAULT_SENTENCE
 from ui.text import t
 

@@ -17,6 +17,7 @@ from attention_core import softmax, tokenize
 from demo_model.data import corpus
 from tests.app_support import open_app
 from ui import figures as fig
+from ui import palette
 from ui.gloss import gloss, tag_name
 from ui.settings import examples
 from ui.text import LANGS, TEXT, t
@@ -182,28 +183,28 @@ def test_token_maps_name_their_axes_and_their_square_root_ramp(lang):
 
 
 def test_plotly_colour_maths_matches_the_scale_stops():
-    stops = [p for p, _ in fig.WEIGHT_SCALE]
-    rgb = fig.scale_colours(np.array(stops) * 100, 0, 100, fig.WEIGHT_SCALE)
+    stops = [p for p, _ in palette.WEIGHT_SCALE]
+    rgb = palette.scale_colours(np.array(stops) * 100, 0, 100, palette.WEIGHT_SCALE)
     assert np.allclose(rgb[0], (0x44, 0x01, 0x54)) and np.allclose(rgb[-1], (0xFD, 0xE7, 0x25))
-    assert fig.contrast(fig.luminance(np.array([0, 0, 0])), 1.0) == pytest.approx(21.0)
+    assert palette.contrast(palette.luminance(np.array([0, 0, 0])), 1.0) == pytest.approx(21.0)
 
 
 @pytest.mark.parametrize(
-    ("scale", "lo", "hi"), [(fig.WEIGHT_SCALE, 0, 100), (fig.SIGNED_SCALE, -4.0, 4.0)]
+    ("scale", "lo", "hi"), [(palette.WEIGHT_SCALE, 0, 100), (palette.SIGNED_SCALE, -4.0, 4.0)]
 )
 def test_text_on_every_colour_of_the_ramps_has_4_5_to_1(scale, lo, hi):
     z = np.linspace(lo, hi, 2001)
-    rgb = fig.scale_colours(z, lo, hi, scale)
-    ink = fig.text_on(rgb)
-    lum = np.where(ink == fig.BLACK, 0.0, 1.0)
-    ratios = fig.contrast(fig.luminance(rgb), lum)
+    rgb = palette.scale_colours(z, lo, hi, scale)
+    ink = palette.text_on(rgb)
+    lum = np.where(ink == palette.BLACK, 0.0, 1.0)
+    ratios = palette.contrast(palette.luminance(rgb), lum)
     assert ratios.min() >= 4.5, float(ratios.min())
 
 
 def test_cell_numbers_carry_the_colour_picked_for_their_cell():
     w = np.array([[0.02, 0.98], [0.5, 0.5]])
     data = wire(fig.attention_heatmap(w, ["a", "b"], numbers=True))["data"][0]
-    assert data["textfont"]["color"] == fig.WHITE and data["texttemplate"] == "%{text}"
+    assert data["textfont"]["color"] == palette.WHITE and data["texttemplate"] == "%{text}"
     assert data["text"][0][0] == "2"  # a dark cell: white (the default)
     assert data["text"][0][1] == '<span style="color:#000">98</span>'  # yellow: black
 
@@ -213,8 +214,10 @@ def test_chart_ink_has_4_5_to_1_on_white(classroom):
     for name in ("attention", "heads", "matrix"):
         layout = wire(all_builder_figures(classroom=classroom)[name])["layout"]
         colour = layout["font"]["color"]
-        ink = fig.luminance(np.array(fig._channels(colour if len(colour) == 7 else "#000000")))
-        assert fig.contrast(ink, 1.0) >= 4.5, (name, colour)
+        ink = palette.luminance(
+            np.array(palette.channels(colour if len(colour) == 7 else "#000000"))
+        )
+        assert palette.contrast(ink, 1.0) >= 4.5, (name, colour)
         for axis in ("xaxis", "yaxis"):
             assert layout[axis]["tickfont"]["color"] == colour
 

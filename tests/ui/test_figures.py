@@ -10,6 +10,7 @@ import pytest
 
 from attention_core import softmax
 from ui import figures as fig
+from ui import palette
 from ui.links import parse_query, to_query
 from ui.settings import DEFAULTS
 from ui.text import SECTIONS, TEXT, md_escape, t
@@ -32,7 +33,7 @@ def test_token_labels_keep_duplicates_apart_and_escape_markup():
     assert len(set(labels)) == 5
     assert labels[0] == "了" and labels[2].startswith("了") and labels[2] != "了"
     assert labels[1] == "&lt;b&gt;x&lt;/b&gt;"
-    assert labels[3].endswith("…") and len(labels[3]) == fig.LABEL_CHARS
+    assert labels[3].endswith("…") and len(labels[3]) == palette.LABEL_CHARS
     assert labels[4] == "AT&amp;T"
 
 
@@ -80,7 +81,7 @@ def test_shared_scale_draws_one_colour_bar_per_row_and_keeps_every_square_equal(
 
 def test_numbers_in_cells_only_while_they_fit():
     small = wire(fig.attention_heatmap(np.eye(4), list("abcd"), numbers=True))["data"][0]
-    n = fig.MAX_CELL_NUMBERS + 1
+    n = palette.MAX_CELL_NUMBERS + 1
     big = wire(fig.attention_heatmap(np.eye(n), [str(i) for i in range(n)], numbers=True))
     assert small["texttemplate"] == "%{text}"  # numbers coloured per cell (ui/figures.py)
     assert "texttemplate" not in big["data"][0]
@@ -219,7 +220,7 @@ def test_teaching_matrix_marks_head_boundaries_with_solid_lines():
         fig.matrix_heatmap(np.zeros((2, 8)), ["a", "b"], list("01234567"), col_lines=[3.5])
     )["layout"]
     assert [(s["x0"], s["line"]) for s in layout["shapes"]] == [
-        (3.5, {"color": fig.BLACK, "dash": "solid", "width": 2})
+        (3.5, {"color": palette.BLACK, "dash": "solid", "width": 2})
     ]
 
 
