@@ -22,14 +22,15 @@ FAVICON = ROOT / "assets" / "favicon.png"
 PAGES = (
     ("main", "main", "nav.main", ":material/grid_view:", None),
     ("lesson", "lesson", "lesson.nav", ":material/co_present:", None),
-    ("steps", "steps", "nav.steps", ":material/stairs:", None),
     ("scaling", "scaling", "nav.scaling", ":material/straighten:", None),
-    ("heads", "heads", "nav.heads", ":material/view_module:", None),
     ("cost", "cost", "nav.cost", ":material/speed:", "random"),
     ("order", "order", "nav.order", ":material/swap_horiz:", "random"),
-    ("library", "library", "nav.library", ":material/local_library:", None),
     ("learned", "learned", "nav.learned", ":material/school:", "trained"),
 )
+# Pages folded into their lesson scene (issue 38): the old address opens the scene (at=N), with
+# the sentence and settings of its link kept; hidden from the navigation.
+MOVED = {"steps": 3, "heads": 6, "library": 2}
+KEPT = ("s", "w", "d", "h", "seed", "pos", "mode", "lang")
 # Streamlit's and plotly's English names and hints that assets/frame.js puts in the UI language:
 # the whole of ui/text/chrome.toml (derived, not a hand copy), keyed there by their exact English.
 CHROME_KEYS = SECTIONS["chrome"]
@@ -64,7 +65,18 @@ def page_entries(lang: str) -> list:
                     url_path=None if default else url,
                 )
             )
-    return entries
+    lesson = next(e for e in entries if e.url_path == "lesson")
+    return entries + [moved_page(url, at, lesson) for url, at in MOVED.items()]
+
+
+def moved_page(url: str, at: int, lesson) -> st.Page:
+    """/steps (say): a hidden page that switches to its scene, the link's settings kept."""
+
+    def go() -> None:
+        kept = {k: st.query_params[k] for k in KEPT if k in st.query_params}
+        st.switch_page(lesson, query_params={"at": str(at), **kept})
+
+    return st.Page(go, title=url, url_path=url, visibility="hidden")
 
 
 def opens_lesson() -> bool:
@@ -72,7 +84,7 @@ def opens_lesson() -> bool:
     page config already starts the sidebar collapsed (a second call after the navigation lost
     the race about one load in two; navigating first sent the page's Google-hosted icon)."""
     path = urlparse(st.context.url or "").path.rstrip("/")
-    return path.endswith("/lesson")
+    return path.endswith("/lesson") or path.rsplit("/", 1)[-1] in MOVED
 
 
 def page_url(page) -> str:

@@ -24,16 +24,13 @@ from ui.figures.maps import (
     attention_heatmap,
     cell_font,
     cell_texts,
-    grid_columns,
-    head_heatmaps,
     map_height,
     matrix_heatmap,
     score_limit,
     square_offset,
-    vector_rows,
 )
 from ui.figures.played import training_maps_figure
-from ui.figures.plots import bars, grouped_bars, histogram_pair, loglog_fit, sweep_lines
+from ui.figures.plots import bars, histogram_pair, loglog_fit, sweep_lines
 from ui.figures.training import (
     RELATION_KEYS,
     accuracy_figure,
