@@ -4,6 +4,8 @@ core's output, the question's right card is the row's top share, §2 says no for
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,7 @@ from demo_model import load_demo_model
 from tests.lesson_support import (
     SHOWN,
     open_lesson,
+    phone_shot,
     press,
     settle,
     shot,
@@ -41,6 +44,24 @@ def test_the_mix_is_real_and_equals_the_cores_output(page, streamlit_server):
     texts = load_demo_model().run(SENTENCE).tokens.texts
     assert t("lesson.s2.top", "zh", k=texts[top], w=f"{w[top] * 100:.0f}%",
              rest=f"{(1 - w[top]) * 100:.0f}%") == said  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_mix_adds_the_cards_largest_share_first_toward_the_output(page, streamlit_server, lang):
+    """(Issue 38, from the library page) ‖Σ − output‖ before the first card and after each, the
+    largest share first, numpy's on the core's weights and values; the step fits 1024 × 768."""
+    _, head, w = mixed_row()
+    v = load_demo_model().run(SENTENCE).attention.v[head]  # (n, d_k)
+    out = w @ v
+    partial = np.cumsum(
+        w[np.argsort(-w, kind="stable"), None] * v[np.argsort(-w, kind="stable")], 0
+    )
+    want = [np.linalg.norm(out), *np.linalg.norm(partial - out, axis=1)]
+    open_lesson(page, streamlit_server, f"?at=2&step=mix&lang={lang}")
+    got = json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-sums"))
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert got[0] > got[1] > got[2] and got[-1] < 1e-5  # closer with each large card, then there
+    assert phone_shot(page, f"s02_sums_{lang}_1024x768.png") == []
 
 
 def test_the_question_is_judged_on_the_rows_top_share(page, streamlit_server):
