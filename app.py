@@ -27,10 +27,9 @@ PAGES = (
     ("order", "order", "nav.order", ":material/swap_horiz:", "random"),
     ("learned", "learned", "nav.learned", ":material/school:", "trained"),
 )
-# Pages folded into their lesson scene (issue 38): the old address opens the scene (at=N), with
-# the sentence and settings of its link kept; hidden from the navigation.
-MOVED = {"steps": 3, "heads": 6, "library": 2}
-KEPT = ("s", "w", "d", "h", "seed", "pos", "mode", "lang")
+# Pages folded into their lesson scene (issue 38): each file only opens its scene with the link's
+# sentence and settings (ui/routing.open_scene); hidden from the navigation.
+MOVED = ("steps", "heads", "library")
 # Streamlit's and plotly's English names and hints that assets/frame.js puts in the UI language:
 # the whole of ui/text/chrome.toml (derived, not a hand copy), keyed there by their exact English.
 CHROME_KEYS = SECTIONS["chrome"]
@@ -65,18 +64,9 @@ def page_entries(lang: str) -> list:
                     url_path=None if default else url,
                 )
             )
-    lesson = next(e for e in entries if e.url_path == "lesson")
-    return entries + [moved_page(url, at, lesson) for url, at in MOVED.items()]
-
-
-def moved_page(url: str, at: int, lesson) -> st.Page:
-    """/steps (say): a hidden page that switches to its scene, the link's settings kept."""
-
-    def go() -> None:
-        kept = {k: st.query_params[k] for k in KEPT if k in st.query_params}
-        st.switch_page(lesson, query_params={"at": str(at), **kept})
-
-    return st.Page(go, title=url, url_path=url, visibility="hidden")
+    hidden = [st.Page(ROOT / "pages" / f"{url}.py", url_path=url, visibility="hidden")
+              for url in MOVED]  # fmt: skip
+    return entries + hidden
 
 
 def opens_lesson() -> bool:

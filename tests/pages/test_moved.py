@@ -1,5 +1,6 @@
 """The pages folded into their scenes (issue 38): /steps, /heads and /library open the lesson on
-their scene, with the sentence and settings of the old link kept (AppTest through the router)."""
+their scene, the link's sentence and settings carried to the lesson's link (AppTest through the
+router; the deck drawing the link's sentence: tests/browser/test_moved.py)."""
 
 from __future__ import annotations
 
@@ -9,22 +10,23 @@ from streamlit.util import calc_hash
 
 from app import MOVED
 from tests.app_support import APP, TIMEOUT_S
+from tests.pages.test_lesson import payload
 from ui.text import t
 
 
 @pytest.mark.parametrize(("url", "scene"), [("steps", 3), ("heads", 6), ("library", 2)])
 def test_an_old_address_opens_its_scene_with_the_sentence_kept(url, scene):
-    assert MOVED[url] == scene
+    assert url in MOVED
     at = AppTest.from_file(APP, default_timeout=TIMEOUT_S)
     link = {"s": "我打你。", "d": "32", "h": "2", "seed": "7", "lang": "en", "mode": "char"}
-    for name, value in link.items():
+    for name, value in {**link, "class": "1"}.items():
         at.query_params[name] = value
     at._page_hash = calc_hash(url)  # what a browser's request for /steps resolves to
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     query = {k: v[0] if isinstance(v, list) else v for k, v in at.query_params.items()}
-    assert query["at"] == str(scene)
+    assert query["at"] == str(scene) and "class" not in query  # only what KEPT names
     assert {k: query.get(k) for k in link} == link
-    assert at.session_state["sentence"] == "我打你。"
-    assert [e.value for e in at.title] == [t("lesson.nav", "en")]  # the lesson, not a stale page
-    assert at.get("bidi_component")  # its deck
+    header, _ = payload(at)  # the lesson's deck, on the scene (AppTest's switched run starts
+    assert header["at"] == scene  # its session afresh: the words and sentence are Chromium's)
+    assert [e.value for e in at.title] == [t("lesson.nav", header["lang"])]

@@ -1,0 +1,5 @@
+"""The heads page was folded into the lesson's §6 (issue 38): its old address opens the scene."""
+
+from ui.routing import open_scene
+
+open_scene(6)

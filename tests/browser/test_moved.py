@@ -1,0 +1,40 @@
+"""The pages folded into their scenes (issue 38) in Chromium: an old address lands on its scene
+with the link's sentence kept (the AppTest side: tests/pages/test_moved.py)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, quote, urlparse
+
+import pytest
+
+from tests.browser_support import LOAD_MS
+from tests.lesson_support import settle, where
+
+pytestmark = pytest.mark.browser
+
+
+def test_steps_lands_on_section_3_with_the_sentence_kept(page, streamlit_server):
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{streamlit_server}/steps?s={quote('我打你。')}&lang=en&seed=7")
+    page.wait_for_selector('[data-testid="lesson"][data-ready="1"]', timeout=LOAD_MS)
+    settle(page)
+    assert where(page)[0] == 3
+    url = urlparse(page.url)
+    query = {k: v[0] for k, v in parse_qs(url.query).items()}
+    assert url.path.endswith("/lesson") and query["at"] == "3"
+    assert (query["s"], query["lang"], query["seed"]) == ("我打你。", "en", "7")
+    side = page.locator('[data-testid="lesson-side"]').inner_text()
+    assert "打 · hit" in side and "小明" not in side  # the link's sentence, in English
+
+
+def test_heads_after_a_visit_lands_on_section_6_with_the_settings_kept(page, streamlit_server):
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{streamlit_server}/order?lang=en")  # a session that saw another page first
+    page.goto(f"{streamlit_server}/heads?s={quote('他走了。')}&lang=en&seed=3")
+    page.wait_for_selector('[data-testid="lesson"][data-ready="1"]', timeout=LOAD_MS)
+    settle(page)
+    assert where(page)[0] == 6
+    query = {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
+    assert (query["at"], query["s"], query["lang"], query["seed"]) == ("6", "他走了。", "en", "3")
+    shown = page.locator('[data-testid="lesson-scene"]').inner_text()
+    assert "Many heads" in shown and "小明" not in shown  # English, the link's sentence
