@@ -8,7 +8,16 @@ from urllib.parse import parse_qs, quote, urlparse
 import pytest
 
 from tests.browser_support import LOAD_MS
-from tests.lesson_support import settle, where
+from tests.lesson_support import (
+    open_lesson,
+    phone_page,
+    phone_problems,
+    phone_shot,
+    press,
+    settle,
+    where,
+)
+from ui.text import t
 
 pytestmark = pytest.mark.browser
 
@@ -38,3 +47,37 @@ def test_heads_after_a_visit_lands_on_section_6_with_the_settings_kept(page, str
     assert (query["at"], query["s"], query["lang"], query["seed"]) == ("6", "他走了。", "en", "3")
     shown = page.locator('[data-testid="lesson-scene"]').inner_text()
     assert "Many heads" in shown and "小明" not in shown  # English, the link's sentence
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_scene_links_its_lab_page_with_the_sentence_kept(page, streamlit_server, lang):
+    """§5's "try it in the lab" opens /scaling on the lesson's sentence (the way back:
+    tests/pages/test_moved.py); above the step bar, inside the side panel at 1024 × 768."""
+    open_lesson(page, streamlit_server, f"?at=5&lang={lang}&s={quote('他走了。')}")
+    link = page.locator('[data-testid="lesson-lab"]')
+    assert link.inner_text() == t("lesson.lab", lang)
+    box, bar = (
+        page.locator(f'[data-testid="{k}"]').bounding_box() for k in ("lesson-lab", "lesson-prev")
+    )
+    assert box["y"] + box["height"] <= bar["y"]  # above the step bar, not under it
+    assert phone_shot(page, f"s05_lab_link_{lang}_1024x768.png") == []
+    link.click()
+    page.wait_for_url("**/scaling?*", timeout=LOAD_MS)
+    query = {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
+    assert (query["s"], query["lang"]) == ("他走了。", lang) and "at" not in query
+    title = page.locator("h1").first
+    title.wait_for(timeout=LOAD_MS)
+    assert title.inner_text().startswith(t("scaling.title", lang)[:6])
+
+
+def test_on_a_phone_the_lab_link_waits_for_the_scenes_last_step(browser, streamlit_server):
+    page = phone_page(browser, streamlit_server, "?at=8&lang=en")
+    link = page.locator('[data-testid="lesson-lab"]')
+    seen = []
+    while where(page)[0] == 8:
+        seen.append(link.is_visible())
+        press(page, "ArrowRight")
+    assert seen[-1] and not any(seen[:-1])  # the scene's last step alone
+    press(page, "ArrowLeft")
+    assert phone_problems(page) == []
+    page.context.close()

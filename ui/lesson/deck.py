@@ -15,6 +15,8 @@ import numpy as np
 import streamlit as st
 
 from ui import explorer
+from ui.lesson import scenes
+from ui.links import lesson_query
 from ui.text import t
 
 HERE = Path(__file__).resolve().parent
@@ -178,3 +180,14 @@ def mount(header: dict, arrays: dict[str, np.ndarray], on_deck: Callable, on_blo
         width="stretch",
         height="content",
     )
+
+
+def lesson_links(page: str, settings) -> None:
+    """A lab page's way back to the scenes it goes further than ([scene] lab = page in their
+    text tables): "in the lesson: §5", the sentence and settings kept (links.lesson_query)."""
+    for scene in scenes.SCENES:
+        if scene.lab == page:
+            n = scene.number
+            label = t("teach.in_lesson", settings.lang, n=n)
+            query = {"at": str(n), **lesson_query(settings)}
+            st.page_link("pages/lesson.py", label=label, query_params=query)
