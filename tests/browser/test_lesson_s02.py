@@ -101,3 +101,15 @@ def test_s2_says_it_in_words_before_the_formula(page, streamlit_server, lang):
 def test_every_step_fits_a_phone(browser, streamlit_server, lang):
     problems = walk_phone(browser, streamlit_server, 2, lang)
     assert not problems, "\n".join(problems)
+
+
+def test_at_the_question_no_card_is_marked(page, streamlit_server):
+    """Issue 39 item 14: the query's card (他) was marked as the query in the warm ink of the
+    best card while "which card gets the largest share?" was open, and 他 is that card."""
+    i, _, w = mixed_row()
+    assert int(np.argmax(w)) == i  # the example's answer is the query's own card
+    open_lesson(page, streamlit_server, "?at=2")
+    canvas = page.locator('[data-testid="lesson-canvas"]')
+    assert json.loads(canvas.get_attribute("data-marked")) == []
+    press(page, "ArrowRight")  # revealed: the best card (and the query's) marked
+    assert json.loads(canvas.get_attribute("data-marked")) == [i]

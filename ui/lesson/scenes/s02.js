@@ -213,11 +213,14 @@ function s2Deck(S, pen, o) {
   const raw = arr(D, `${prefix}scores`).subarray(row, row + n);
   const div = divisorOf(S, part);
   const best = rankRow(o.w, n, 0)[0];
+  const marked = o.step >= 1 ? [...new Set([o.i, best])] : []; // drawn in the warm ink
+  pen.ctx.canvas.dataset.marked = JSON.stringify(marked.filter((j) => cards.includes(j)));
   cards.forEach((j, c) => {
     const [x, y] = at(c);
     const masked = S.local.causal && j > o.i;
     s2Card(pen, { x, y, w: cw, h: cardH }, part.tokens[j], {
-      base, en, masked, me: j === o.i, best: j === best && o.step >= 1, grow: o.grow, phone,
+      base, en, masked, me: j === o.i && marked.length > 0, best: j === best && marked.length > 0,
+      grow: o.grow, phone, // the query's card plain at the question: marked, it would point at it
       match: masked ? "−∞" : (raw[j] / div).toFixed(2),
       share: o.step >= 1 && !masked ? o.w[j] : null,
     });
