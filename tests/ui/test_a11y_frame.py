@@ -222,16 +222,6 @@ def test_classroom_labels_are_at_least_24_px():
     assert layout["xaxis"]["tickfont"]["size"] >= 24 and layout["yaxis"]["tickfont"]["size"] >= 24
 
 
-@pytest.mark.parametrize("n", [4, 13, 40])
-def test_square_offset_makes_the_plot_area_square_at_any_width(n):
-    texts = [f"词{i}" for i in range(n)]
-    figure = fig.attention_heatmap(np.full((n, n), 1 / n), texts, title="头 1")
-    m = wire(figure)["layout"]["margin"]
-    for width in (320, 547, 900):
-        height = width + fig.square_offset(figure)
-        assert width - m["l"] - m["r"] == height - m["t"] - m["b"]
-
-
 # ---- the frame script and the sidebar --------------------------------------------------------
 
 

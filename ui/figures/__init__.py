@@ -27,7 +27,6 @@ from ui.figures.maps import (
     map_height,
     matrix_heatmap,
     score_limit,
-    square_offset,
 )
 from ui.figures.played import training_maps_figure
 from ui.figures.plots import bars, histogram_pair, loglog_fit, sweep_lines

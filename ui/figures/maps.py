@@ -71,18 +71,8 @@ def _with_numbers(trace: dict, z: np.ndarray, labels: np.ndarray, size: int) -> 
 # ---- axes and margins ----------------------------------------------------------------------------
 
 
-def square_offset(spec) -> int:
-    """Pixels to add to a map's width to get the height at which its plot area is square.
-
-    ui.charts.square_map sets height = column width + this offset (a go.Figure or its dict).
-    """
-    lay = spec["layout"] if isinstance(spec, dict) else spec.layout.to_plotly_json()
-    m = {"l": 80, "r": 80, "t": 100, "b": 80, **(lay.get("margin") or {})}
-    return int(m["t"] + m["b"] - m["l"] - m["r"])
-
-
 def map_height(n: int, classroom: bool = False) -> int:
-    """Fallback pixel height of an (n, n) map; ui.charts.square_map sizes it from its column."""
+    """Pixel height of an (n, n) map."""
     chrome, per, top = (170, 40, 720) if classroom else (90, 26, 560 if n <= 48 else 760)
     return max(260, min(top, chrome + per * n))
 
