@@ -22,14 +22,14 @@ FAVICON = ROOT / "assets" / "favicon.png"
 PAGES = (
     ("main", "main", "nav.main", ":material/grid_view:", None),
     ("lesson", "lesson", "lesson.nav", ":material/co_present:", None),
-    ("steps", "steps", "nav.steps", ":material/stairs:", None),
     ("scaling", "scaling", "nav.scaling", ":material/straighten:", None),
-    ("heads", "heads", "nav.heads", ":material/view_module:", None),
     ("cost", "cost", "nav.cost", ":material/speed:", "random"),
     ("order", "order", "nav.order", ":material/swap_horiz:", "random"),
-    ("library", "library", "nav.library", ":material/local_library:", None),
     ("learned", "learned", "nav.learned", ":material/school:", "trained"),
 )
+# Pages folded into their lesson scene (issue 38): each file only opens its scene with the link's
+# sentence and settings (ui/routing.open_scene); hidden from the navigation.
+MOVED = ("steps", "heads", "library")
 # Streamlit's and plotly's English names and hints that assets/frame.js puts in the UI language:
 # the whole of ui/text/chrome.toml (derived, not a hand copy), keyed there by their exact English.
 CHROME_KEYS = SECTIONS["chrome"]
@@ -64,7 +64,9 @@ def page_entries(lang: str) -> list:
                     url_path=None if default else url,
                 )
             )
-    return entries
+    hidden = [st.Page(ROOT / "pages" / f"{url}.py", url_path=url, visibility="hidden")
+              for url in MOVED]  # fmt: skip
+    return entries + hidden
 
 
 def opens_lesson() -> bool:
@@ -72,7 +74,7 @@ def opens_lesson() -> bool:
     page config already starts the sidebar collapsed (a second call after the navigation lost
     the race about one load in two; navigating first sent the page's Google-hosted icon)."""
     path = urlparse(st.context.url or "").path.rstrip("/")
-    return path.endswith("/lesson")
+    return path.endswith("/lesson") or path.rsplit("/", 1)[-1] in MOVED
 
 
 def page_url(page) -> str:

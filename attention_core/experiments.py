@@ -1,4 +1,4 @@
-"""The teaching pages' experiments on the core: the readable walk, cost, order, one cell apart."""
+"""The lab pages' experiments on the core: cost, order, the temperature sweep."""
 
 from __future__ import annotations
 
@@ -12,58 +12,15 @@ import numpy as np
 
 from attention_core.analysis import generate_states, generation_cost, max_weight, row_entropy
 from attention_core.attention import (
-    AttentionParams,
     causal_mask,
     init_params,
-    merge_heads,
     multi_head_attention,
     reweight,
     scaled_dot_product_attention,
-    softmax,
-    split_heads,
 )
-from attention_core.embed import build_inputs, embed_tokens, sinusoidal_positions
-from attention_core.pipeline import Checkpoint, Lab, LabSettings, TrainedWeights, compute
+from attention_core.embed import build_inputs
 from attention_core.tiled import tiled_attention
 from attention_core.tokenize import EmptyInputError, Tokenized, tokenize
-
-# ---- the whole computation as the article writes it: the steps page shows this source --------
-
-
-def walk(
-    tokens,
-    params: AttentionParams,
-    *,
-    model: Checkpoint | None = None,
-    positions=False,
-    scale=True,
-    causal=False,
-):
-    """Tokens → output, one numpy line a step ①…⑦ (tested equal to the pipeline).
-
-    The steps page lists this function's lines, those of switches that are off left out.
-    model: a trained model's weights (its own X); positions: add sinusoidal positions to X.
-    """
-    n, h, d_k = len(tokens), params.num_heads, params.d_k
-    if model:  # noqa: SIM108 (one branch a line: the steps page lists them)
-        X = model.inputs(tokens)  # ① (n, d_model) learned features
-    else:
-        X = embed_tokens(tokens, params.d_model)  # ① (n, d_model)
-    if positions:
-        X = X + sinusoidal_positions(n, params.d_model)  # ① + positions
-    Q = split_heads(X @ params.w_q, h)  # ② (h, n, d_k)
-    K = split_heads(X @ params.w_k, h)  # ② (h, n, d_k)
-    V = split_heads(X @ params.w_v, h)  # ② (h, n, d_k)
-    scores = Q @ K.swapaxes(-1, -2)  # ③ (h, n, n)
-    if scale:
-        scores = scores / np.sqrt(d_k)  # ④ (h, n, n)
-    if causal:
-        scores = np.where(causal_mask(n), scores, -np.inf)  # ⑤ j > i: −∞
-    weights = softmax(scores, axis=-1)  # ⑤ (h, n, n), rows sum to 1
-    out = weights @ V  # ⑥ (h, n, d_k)
-    output = merge_heads(out) @ params.w_o  # ⑦ (n, d_model)
-    return {"x": X, "q": Q, "k": K, "v": V, "weights": weights, "out": out, "output": output}
-
 
 # ---- the n² cost: time and memory of plain and tiled attention, generation with a KV cache ----
 
@@ -278,117 +235,3 @@ def temperature_row_stats(scores: np.ndarray, taus: Sequence[float], causal: boo
         ent.append(float(row_entropy(w).mean()))
         top.append(float(max_weight(w).mean()))
     return {"tau": list(taus), "entropy": ent, "max": top}
-
-
-# ---- one query, its keys and values: the library's cards and mixture, one cell taken apart ----
-
-
-def key_cards(lab: Lab, head: int, i: int) -> list[dict]:
-    """One card per key j for query i: the number the softmax used (scaled, or raw when scaling
-    is off: heads.scaled either way), masked keys flagged, the best unmasked key marked."""
-    row = lab.result.heads.scaled[head, i]  # (n,) what the softmax normalised
-    n = len(row)
-    masked = ~causal_mask(n)[i] if lab.record.causal else np.zeros(n, dtype=bool)  # (n,) j > i
-    best = int(np.argmax(np.where(masked, -np.inf, row)))
-    return [
-        {"text": lab.texts[j], "value": float(row[j]), "masked": bool(masked[j]), "best": j == best}
-        for j in range(n)
-    ]
-
-
-def value_mixture(lab: Lab, head: int, i: int) -> dict:
-    """Query i's output built term by term: keys sorted by weight, running sums of w_j·v_j."""
-    w = lab.result.heads.weights[head, i]  # (n,)
-    v = lab.result.v[head]  # (n, d_k)
-    order = np.argsort(w, kind="stable")[::-1]  # heaviest key first
-    terms = w[order, None] * v[order]  # (n, d_k) each key's contribution
-    sums = np.cumsum(terms, axis=0)  # (n, d_k) after 1, 2, … terms
-    output = lab.result.heads.output[head, i]  # (d_k,) the core's answer
-    return {
-        "order": order,
-        "weights": w[order],
-        "partial": sums,
-        "output": output,
-        "gap": np.linalg.norm(sums - output, axis=-1),  # (n,) distance left to cover
-    }
-
-
-def cell_breakdown(lab: Lab, head: int, i: int, j: int) -> dict:
-    """Every number behind weights[head, i, j]: q_i, k_j, their product, sum, ÷√d_k, exp, Σ."""
-    heads = lab.result.heads
-    q, k = lab.result.q[head, i], lab.result.k[head, j]  # (d_k,) each
-    row = heads.scaled[head, i]  # (n,) the row softmax normalises
-    live = heads.weights[head, i] > 0  # masked keys carry weight exactly 0
-    peak = row[live].max() if live.any() else 0.0
-    exps = np.where(live, np.exp(row - peak), 0.0)  # (n,)
-    return {
-        "q": q,
-        "k": k,
-        "prod": q * k,
-        "score": float(heads.scores[head, i, j]),
-        "scaled": float(row[j]),
-        "d_k": q.shape[0],
-        "peak": float(peak),
-        "exp": float(exps[j]),
-        "total": float(exps.sum()),
-        "weight": float(heads.weights[head, i, j]),
-    }
-
-
-def default_keys(texts: Sequence[str], row: np.ndarray, i: int) -> tuple[int, int]:
-    """Two different keys to compare for query i: 小明 and 桌子 of the article's sentence when
-    present, else the heaviest and the lightest other key of `row` (n,); in a sentence of two
-    tokens the query itself is the second (one token: the same key twice)."""
-    n = len(texts)
-    others = [j for j in range(n) if j != i] or [i]
-    first = texts.index("小明") if "小明" in texts else i
-    if first == i:
-        first = max(others, key=lambda j: row[j])
-    rest = [j for j in others if j != first] or [j for j in range(n) if j != first] or [first]
-    second = texts.index("桌子") if "桌子" in texts else i
-    if second in (i, first):
-        second = min(rest, key=lambda j: row[j])
-    return first, second
-
-
-def best_head(lab: Lab, i: int, j: int) -> int:
-    """The head whose row i gives key j the most weight (measured, never assumed)."""
-    return int(np.argmax(lab.result.heads.weights[:, i, j]))
-
-
-def compare_keys(lab: Lab, head: int, i: int, keys: Sequence[int]) -> list[dict]:
-    """q_i·k_j taken apart for each key j: the per-dimension products, their sum, the weight."""
-    q = lab.result.q[head, i]  # (d_k,)
-    out = []
-    for j in keys:
-        prod = q * lab.result.k[head, j]  # (d_k,)
-        weight = float(lab.result.heads.weights[head, i, j])
-        out.append({"j": j, "prod": prod, "sum": float(prod.sum()), "weight": weight})
-    return out
-
-
-def untrained_sums(
-    text: str, head: int, i: int, keys: Sequence[int], trained: TrainedWeights
-) -> list[float] | None:
-    """q_i·k_j of the same head at the trained model's first checkpoint, or None."""
-    steps = trained.steps()
-    if len(steps) < 2:
-        return None
-    att = compute(LabSettings(text, weights="trained", step=steps[0]), trained).result
-    return [float(att.q[head, i] @ att.k[head, j]) for j in keys]
-
-
-def strongest_edges(weights: np.ndarray, texts: Sequence[str], top: int = 3) -> list[list]:
-    """Per head, the `top` largest weights i → j with i ≠ j, as (query, key, weight)."""
-    h, n, _ = weights.shape  # (h, n, n)
-    off = np.where(np.eye(n, dtype=bool), -1.0, weights)  # (h, n, n) self-edges ranked last
-    out = []
-    for head in range(h):
-        flat = np.argsort(off[head], axis=None)[::-1][: min(top, max(n * n - n, 1))]
-        rows, cols = np.unravel_index(flat, (n, n))
-        found = [
-            (texts[i], texts[j], float(weights[head, i, j]))
-            for i, j in zip(rows, cols, strict=True)
-        ]
-        out.append(found)
-    return out

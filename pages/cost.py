@@ -7,6 +7,7 @@ import streamlit as st
 from attention_core import MAX_CHARS, MAX_TOKENS
 from attention_core import experiments as ex
 from ui import charts, figures, widgets
+from ui.lesson import deck
 from ui.settings import Settings
 
 KV_TS = (16, 32, 64, 128, 256)  # generated lengths of the KV-cache panel
@@ -195,6 +196,7 @@ def kv_say(res: dict, fit: dict, t) -> None:
 
 
 s, t = widgets.open_page("cost.title", "cost.intro")
+deck.lesson_links("cost", s)  # its scenes, the sentence kept
 sweep_part(s, t)
 cells_part(s, t)
 kv_part(s, t)

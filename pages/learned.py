@@ -27,6 +27,7 @@ from demo_model.relations import LINKS
 from ui import charts, figures, widgets
 from ui.figures import RELATION_KEYS
 from ui.gloss import token_names
+from ui.lesson import deck
 from ui.readings import TOLD
 from ui.settings import Settings
 from ui.sidebar import show_notices
@@ -245,6 +246,7 @@ def table_section(step: int, history: DemoHistory, t) -> None:
 
 
 s, t = widgets.open_page("learned.title")
+deck.lesson_links("learned", s)  # its scenes, the sentence kept
 try:
     history = load_demo_history()
 except (OSError, KeyError, ValueError) as err:

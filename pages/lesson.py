@@ -297,6 +297,7 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
         "step": step,
         "scenes": data.SCENES,
         "numbers": scenes.NUMBERS,  # each scene's number, as its text table declares it
+        "labs": scenes.LABS,  # each scene's lab page ("try it in the lab")
         "ack": int(st.session_state.get(ACK, 0) or 0),
         "lang": s.lang,
         "html_lang": text.LANGUAGES[s.lang].html,  # the deck's <html lang> (frame.js)

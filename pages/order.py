@@ -6,6 +6,7 @@ import streamlit as st
 from attention_core import EmptyInputError, experiments, sinusoidal_positions, tokenize
 from attention_core.pipeline import Record
 from ui import charts, figures, sidebar, widgets
+from ui.lesson import deck
 from ui.settings import Settings
 
 PE_N = 32  # positions drawn in the positional-encoding map
@@ -124,6 +125,7 @@ def shuffle_part(s: Settings, t, head: int) -> None:
 
 
 s, t = widgets.open_page("order.title", "order.intro")
+deck.lesson_links("order", s)  # its scenes, the sentence kept
 # random weights whatever the sidebar says: the trained model adds its own positions
 st.caption(t("order.random", d=s.d_model, h=s.heads, seed=s.seed))
 if s.weights == "trained":

@@ -7,6 +7,7 @@ from attention_core import causal_mask, reweight
 from attention_core.analysis import DEFAULT_D_KS, dk_sweep, qk_samples, qk_variance
 from attention_core.experiments import temperature_row_stats
 from ui import charts, figures, widgets
+from ui.lesson import deck
 from ui.settings import Settings
 
 SAMPLES = 20_000  # Monte-Carlo pairs per d_k
@@ -146,6 +147,7 @@ def temperature_part(s: Settings, t) -> None:
 
 
 s, t = widgets.open_page("scaling.title", "scaling.intro")
+deck.lesson_links("scaling", s)  # its scenes, the sentence kept
 # st.spinner, not st.status: st.status sleeps 50 ms in every run to animate its box
 # (0.05 s of a ~0.15 s rerun); a spinner shows only if the sweep takes over half a second.
 with st.spinner(t("teach.computing")):

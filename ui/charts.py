@@ -1,14 +1,10 @@
-"""Streamlit side of the plotly charts: one config for all, square maps sized by their column."""
+"""Streamlit side of the plotly charts: one config for all."""
 
 from __future__ import annotations
-
-import re
 
 import streamlit as st
 
 from ui import figures
-
-_KEY = re.compile(r"[^A-Za-z0-9_-]")
 
 
 def chart(figure, *, key: str, lang: str, alt: str | None = None, where=None) -> None:
@@ -24,27 +20,3 @@ def chart(figure, *, key: str, lang: str, alt: str | None = None, where=None) ->
         alt=alt or None,
         theme=None,
     )
-
-
-def square_map(figure, *, key: str, lang: str, alt: str | None = None) -> None:
-    """A token × token map whose plot area is a square as wide as its column allows.
-
-    Plotly's height is fixed while the column sets the width, which left blank bands above
-    and below the square. Here the height follows the width (CSS container units in
-    assets/style.css): height = column width + ui.figures.square_offset(figure), capped at the
-    window's height, so one map fits a projector's screen.
-    """
-    box = f"sqmap_{_KEY.sub('_', key)}"
-    offset = figures.square_offset(figure)
-    with st.container(key=box):
-        # A <style>-only st.html goes to Streamlit's event container: no room taken on the page.
-        st.html(f"<style>.st-key-{box}{{--sq-offset:{offset}px}}</style>")
-        st.plotly_chart(
-            figure,
-            key=key,
-            config=figures.plotly_config(lang),
-            width="stretch",
-            height="stretch",
-            alt=alt or None,
-            theme=None,
-        )

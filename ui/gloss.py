@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from collections import Counter
@@ -10,7 +9,6 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-from ui.palette import PLOTLY_FONTS
 from ui.text import t
 
 GLOSS_CHARS = 12  # a gloss under an axis label is cut to this many characters
@@ -98,26 +96,6 @@ def short_gloss(text: str, lang: str, max_chars: int = GLOSS_CHARS) -> str | Non
     if len(word) > max_chars and not word.startswith("("):  # "walk / leave" → "walk"
         word = re.split(r" / | \(", word)[0]
     return word if len(word) <= max_chars else word[: max_chars - 1].rstrip() + "…"
-
-
-def gloss_bar_ticks(fig, texts: list[str], lang: str, classroom: bool = False) -> None:
-    """In English, a bar chart's tick labels at positions 0 … n−1 (naming `texts`) get their
-    glosses in smaller type: under a label that reads across, after one turned on its side.
-    Changes `fig` (a plotly Figure from the kit) in place; nothing in Chinese."""
-    axis = fig.layout.xaxis
-    if lang != "en" or axis.tickvals is None or axis.ticktext is None:
-        return
-    small = max(9, round(0.8 * PLOTLY_FONTS[bool(classroom)]["base"]))  # as maps.gloss_px
-    joint = " " if axis.tickangle else "<br>"
-    ticks = []
-    for pos, label in zip(axis.tickvals, axis.ticktext, strict=True):
-        if "<br>" in label:  # a word standing upright: no room beside or under it (hover has it)
-            ticks.append(label)
-            continue
-        word = short_gloss(texts[int(pos)], lang) if 0 <= int(pos) < len(texts) else None
-        span = f'<span style="font-size:{small}px">{html.escape(word or "")}</span>'
-        ticks.append(label + joint + span if word else label)
-    axis.ticktext = ticks
 
 
 def token_names(texts: Sequence[str]) -> list[str]:

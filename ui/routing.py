@@ -37,3 +37,16 @@ def ensure_router() -> None:
     if getattr(PagesManager, "uses_pages_directory", False):
         PagesManager.uses_pages_directory = False
         st.rerun()
+
+
+# What an old page's link keeps when it opens its lesson scene: the sentence and the settings.
+KEPT = ("s", "w", "d", "h", "seed", "pos", "mode", "lang")
+
+
+def open_scene(at: int) -> None:
+    """A page folded into a lesson scene (issue 38): its old address opens scene `at` of the
+    lesson, the link's sentence and settings kept."""
+    ensure_router()
+    kept = {k: st.query_params[k] for k in KEPT if k in st.query_params}
+    st.session_state.pop("_link_read", None)  # the lesson's run reads its link as a first run
+    st.switch_page("pages/lesson.py", query_params={"at": str(at), **kept})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
@@ -10,7 +10,6 @@ import streamlit as st
 
 from attention_core.pipeline import Record
 from ui import sidebar, state
-from ui.gloss import named
 from ui.routing import ensure_router
 from ui.settings import Settings
 from ui.text import t as text
@@ -79,25 +78,13 @@ def followed_lab(s: Settings, t, *, scale: bool = True) -> state.Lab:
 # ---- pickers: plain values out -------------------------------------------------------------
 
 
-def token_picker(
-    where, label: str, texts: Sequence[str], key: str, default: int = 0, lang: str = "zh"
-) -> int:
-    """A select box over the sentence's tokens (repeats numbered as every page names them, 了₁,
-    了₂; in English with their gloss, “他 (he)”, “了₂ (aspect particle)”) in `where`; the index
-    picked."""
-    labels = [named(texts, i, lang) for i in range(len(texts))]
-    return where.selectbox(
-        label, range(len(labels)), index=default, format_func=labels.__getitem__, key=key
-    )
-
-
 def head_picker(where, heads: int, key: str, t) -> int:
     """A select box over the heads ("头 1" …) in `where`; a choice beyond h (the trained model
     has its own) falls back to the first head. Returns the 0-based head."""
     if st.session_state.get(key, 0) >= heads:
         st.session_state[key] = 0
     return where.selectbox(
-        t("steps.head"), range(heads), key=key, format_func=lambda h: t("teach.head", h=h + 1)
+        t("teach.head_pick"), range(heads), key=key, format_func=lambda h: t("teach.head", h=h + 1)
     )
 
 

@@ -200,7 +200,7 @@ def test_page_audit(page, streamlit_server, name, view, lang, classroom):
         assert page.evaluate(TITLES_CUT) == []
 
 
-@pytest.mark.parametrize("name", ["scaling", "order", "library", "heads"])
+@pytest.mark.parametrize("name", ["scaling", "order", "learned"])
 def test_english_chart_titles_fit_a_phone(page, streamlit_server, name):
     """Issue 23: on a 390 px phone long English titles ran past the chart's edge ("Largest weight
     in a row, averaged over 512 random rows of 16" lost its end); every title line now fits."""
@@ -211,7 +211,7 @@ def test_english_chart_titles_fit_a_phone(page, streamlit_server, name):
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_chart_toolbar_and_streamlit_names_speak_the_ui_language(page, streamlit_server, lang):
-    open_settled(page, url_of(streamlit_server, "heads", lang), (1280, 800))
+    open_settled(page, url_of(streamlit_server, "scaling", lang), (1280, 800))
     chart = page.locator(".js-plotly-plot").first
     chart.scroll_into_view_if_needed()
     chart.hover()

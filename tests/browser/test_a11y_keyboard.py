@@ -51,7 +51,7 @@ SENTENCE_ROW = ["st-key-sentence", "st-key-sentence_apply", "st-key-examples_men
 
 def test_tab_skips_toolbars_and_shows_a_ring_on_every_stop(page, streamlit_server):
     """Toolbars and heading anchors are out of the Tab order; every stop has a ≥ 3 : 1 ring."""
-    open_settled(page, f"{streamlit_server}/heads", (1280, 800))
+    open_settled(page, f"{streamlit_server}/order", (1280, 800))
     stops = []
     for _ in range(45):
         page.keyboard.press("Tab")

@@ -71,9 +71,9 @@ def test_a_swipe_over_a_chart_on_a_phone_scrolls_the_page(browser, streamlit_ser
     )
     page = context.new_page()
     try:
-        open_settled(page, f"{streamlit_server}/heads", (390, 844))
+        open_settled(page, f"{streamlit_server}/order", (390, 844))
         index = page.evaluate(TOKEN_MAP)
-        assert index >= 0, "no token map on /heads"
+        assert index >= 0, "no token map on /order"
         before, after = swipe_up(context, page, index)
         assert after["top"] > before["top"]  # the page moved under the finger
         assert (after["x"], after["y"]) == (before["x"], before["y"])  # the map did not
@@ -87,7 +87,7 @@ def test_a_swipe_over_a_chart_on_a_phone_scrolls_the_page(browser, streamlit_ser
         context.close()
 
 
-@pytest.mark.parametrize("name", ["main", "steps", "heads"])
+@pytest.mark.parametrize("name", ["main", "scaling", "order"])
 def test_phone_tap_targets_are_44_px_and_charts_have_no_toolbar(browser, streamlit_server, name):
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True

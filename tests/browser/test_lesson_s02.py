@@ -4,6 +4,8 @@ core's output, the question's right card is the row's top share, §2 says no for
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,7 @@ from demo_model import load_demo_model
 from tests.lesson_support import (
     SHOWN,
     open_lesson,
+    phone_shot,
     press,
     settle,
     shot,
@@ -41,6 +44,24 @@ def test_the_mix_is_real_and_equals_the_cores_output(page, streamlit_server):
     texts = load_demo_model().run(SENTENCE).tokens.texts
     assert t("lesson.s2.top", "zh", k=texts[top], w=f"{w[top] * 100:.0f}%",
              rest=f"{(1 - w[top]) * 100:.0f}%") == said  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_mix_adds_the_cards_largest_share_first_toward_the_output(page, streamlit_server, lang):
+    """(Issue 38, from the library page) ‖Σ − output‖ before the first card and after each, the
+    largest share first, numpy's on the core's weights and values; the step fits 1024 × 768."""
+    _, head, w = mixed_row()
+    v = load_demo_model().run(SENTENCE).attention.v[head]  # (n, d_k)
+    out = w @ v
+    partial = np.cumsum(
+        w[np.argsort(-w, kind="stable"), None] * v[np.argsort(-w, kind="stable")], 0
+    )
+    want = [np.linalg.norm(out), *np.linalg.norm(partial - out, axis=1)]
+    open_lesson(page, streamlit_server, f"?at=2&step=mix&lang={lang}")
+    got = json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-sums"))
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert got[0] > got[1] > got[2] and got[-1] < 1e-5  # closer with each large card, then there
+    assert phone_shot(page, f"s02_sums_{lang}_1024x768.png") == []
 
 
 def test_the_question_is_judged_on_the_rows_top_share(page, streamlit_server):
@@ -80,3 +101,15 @@ def test_s2_says_it_in_words_before_the_formula(page, streamlit_server, lang):
 def test_every_step_fits_a_phone(browser, streamlit_server, lang):
     problems = walk_phone(browser, streamlit_server, 2, lang)
     assert not problems, "\n".join(problems)
+
+
+def test_at_the_question_no_card_is_marked(page, streamlit_server):
+    """Issue 39 item 14: the query's card (他) was marked as the query in the warm ink of the
+    best card while "which card gets the largest share?" was open, and 他 is that card."""
+    i, _, w = mixed_row()
+    assert int(np.argmax(w)) == i  # the example's answer is the query's own card
+    open_lesson(page, streamlit_server, "?at=2")
+    canvas = page.locator('[data-testid="lesson-canvas"]')
+    assert json.loads(canvas.get_attribute("data-marked")) == []
+    press(page, "ArrowRight")  # revealed: the best card (and the query's) marked
+    assert json.loads(canvas.get_attribute("data-marked")) == [i]

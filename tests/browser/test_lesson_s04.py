@@ -102,3 +102,41 @@ def test_a_long_sentence_keeps_the_largest_shares_and_sums_the_rest(page, stream
     assert len(got["share"]) > 20 and sum(got["share"]) == pytest.approx(1, abs=1e-9)
     alt = page.locator('[data-testid="lesson-canvas"]').get_attribute("aria-label")
     assert t("lesson.s4.exp_rest", "zh", m=1).split("1")[0] in alt
+
+
+@pytest.mark.parametrize(("lang", "size", "scale"), [
+    ("zh", (1024, 768), 1), ("en", (1024, 768), 1), ("zh", None, 1), ("en", None, 1),
+    ("en", (1024, 768), 0),
+])  # fmt: skip
+def test_the_scaled_step_says_this_sentences_variance_before_and_after(
+    page, browser, streamlit_server, lang, size, scale
+):
+    """② (issue 38, from the steps page): the variance of the head's n × n raw scores and after
+    ÷√d_k, numpy's on the core's scores, in the head on screen; the step fits a 1024 × 768
+    screen and a phone, nothing under the step bar."""
+    attention = load_demo_model().run(SENTENCE).attention
+    scores, d_k = attention.heads.scores, attention.q.shape[-1]  # (h, n, n), d_k
+    query = f"?at=4&step={'scaled' if scale else 'cell'}&lang={lang}"
+    if size is None:
+        page = phone_page(browser, streamlit_server, query)
+    else:
+        open_lesson(page, streamlit_server, query, size)
+    if not scale:  # the scene's √d_k switch (on its cell step), then back to ②
+        page.locator('[data-testid="lesson-cell-scale"]').click()
+        settle(page)
+        while step_id(page) != "scaled":
+            press(page, "ArrowLeft")
+    assert step_id(page) == "scaled"
+    head = chosen_head(page)
+    caption = page.locator('[data-testid="lesson-caption"]').inner_text()
+    raw = float(np.var(scores[head]))
+    if scale:
+        said = t("lesson.s4.var", lang, head=head + 1, a=f"{raw:.2f}", d=d_k,
+                 b=f"{np.var(scores[head] / np.sqrt(d_k)):.2f}")  # fmt: skip
+    else:
+        said = t("lesson.s4.var_off", lang, head=head + 1, a=f"{raw:.2f}")
+    assert said in caption
+    name = f"s04_scaled_{lang}_{scale}_{size[0] if size else 'phone'}.png"
+    assert phone_shot(page, name) == []
+    if size is None:
+        page.context.close()

@@ -4,16 +4,20 @@ head), heads 1 and 4's shared job told apart, the split into heads, the phone; s
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from demo_model import describe_heads
+from demo_model import describe_heads, load_demo_history, load_demo_model
 from tests.lesson_support import (
     ROOT,
     SCENE,
+    SENTENCE,
     map_problems,
     open_lesson,
     phone_page,
     phone_problems,
+    phone_shot,
     settle,
     shot,
     walk_scene,
@@ -24,6 +28,7 @@ from ui.text import t
 pytestmark = pytest.mark.browser
 
 HEADS = describe_heads()
+HISTORY = load_demo_history()
 PRONOUN = next(h.head for h in HEADS if h.relation == "pronoun_antecedent")
 READOUT = f"() => {ROOT}.querySelector('[data-testid=\"lesson-readout\"]')?.textContent || ''"
 STEPS = ["before", "after", "who", "h1", "h2", "h3", "h4", "split"]
@@ -97,6 +102,35 @@ def test_the_split_step_says_d_model_into_heads_and_back_through_w_o(page, strea
     label = canvas.get_attribute("aria-label")
     assert "48" in label and "4 heads × 12" in label and "W_O" in label
     shot(page, "s06_split_1024x768_en.png")
+
+
+def flops(n: int, d: int, h: int) -> int:
+    """One layer's operations counted by hand: Q, K, V (3 · 2nd²), Q·Kᵀ over the heads (2n²d),
+    softmax (max, subtract, exp, sum, divide: 5 per score, h·n² scores), A·V (2n²d), W_O (2nd²)."""
+    return 3 * 2 * n * d * d + 2 * n * n * d + 5 * h * n * n + 2 * n * n * d + 2 * n * d * d
+
+
+@pytest.mark.parametrize(("lang", "size"), [("zh", (1024, 768)), ("en", (1024, 768)),
+                                            ("zh", None), ("en", None)])  # fmt: skip
+def test_the_split_step_counts_the_cost_at_every_h(page, browser, streamlit_server, lang, size):
+    """(Issue 38, from the heads page) every h that divides d_model, up to 16: its d_k, its
+    operations (about the same at every h) and its h·n² scores, on a projector and a phone."""
+    query = f"?at=6&step=split&lang={lang}"
+    if size is None:
+        page = phone_page(browser, streamlit_server, query)
+    else:
+        open_lesson(page, streamlit_server, query, size)
+    canvas = page.locator('[data-testid="s6-split"]')
+    rows = json.loads(canvas.get_attribute("data-values"))
+    n, d = len(load_demo_model().run(SENTENCE).tokens), HISTORY.config.d_model
+    hs = [h for h in range(1, 17) if d % h == 0]
+    assert rows == [
+        {"h": h, "d_k": d // h, "flops": flops(n, d, h), "cells": h * n * n} for h in hs
+    ]
+    assert f"h = 16: {flops(n, d, 16):,}" in canvas.get_attribute("aria-label")
+    assert phone_shot(page, f"s06_cost_{lang}_{size[0] if size else 'phone'}.png") == []
+    if size is None:
+        page.context.close()
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -223,34 +223,6 @@ def test_no_page_asks_anything_of_another_host(page, streamlit_server):
     assert icon.startswith(origin)
 
 
-@pytest.mark.parametrize(
-    "width, query",
-    [(1280, "lang=en"), (1024, "class=1"), (390, "lang=en"), (1920, "class=1&lang=en")],
-)
-def test_library_key_cards_show_whole_numbers(page, streamlit_server, width, query):
-    """Six cards to a row: the similarity (22.14, -12.87) and the "best match" badge are shown
-    whole, never ellipsised to "22…" (they are what the card is for)."""
-    page.set_viewport_size({"width": width, "height": 800})
-    page.goto(f"{streamlit_server}/library?{query}")
-    page.wait_for_selector(
-        '[class*="st-key-keycard_"] [data-testid="stMetricValue"]', timeout=LOAD_MS
-    )
-    waits.wait_settled(page)
-    cut = page.evaluate(
-        """() => [...document.querySelectorAll('[class*="st-key-keycard_"]')].flatMap(card =>
-             [...card.querySelectorAll(
-                 '[data-testid=stMetricValue] *, [data-testid=stMetricDelta] *')]
-               .filter(e => e.scrollWidth > e.clientWidth + 1
-                         || e.getBoundingClientRect().right > card.getBoundingClientRect().right)
-               .map(e => e.textContent))"""
-    )
-    assert cut == []
-    sizes = page.locator('[class*="st-key-keycard_"] [data-testid="stMetricValue"]').evaluate_all(
-        "vs => vs.map(v => parseFloat(getComputedStyle(v).fontSize))"
-    )
-    assert sizes and min(sizes) >= 20  # still the card's headline, not a footnote
-
-
 def keyboard_on_the_first_map(page) -> None:
     """The view's skip link (the page's first Tab stop) to its toolbar, Tab on to the first map,
     then its cell cursor: up to the last row, right twice, as a keyboard user reads a weight."""

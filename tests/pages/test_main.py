@@ -131,7 +131,7 @@ def test_the_main_page_has_one_pair_of_switches_the_other_pages_the_sidebars(run
     keys = {w.key for w in at.sidebar.toggle}
     assert not {"scale", "causal"} & keys and "pos" in keys
     assert t("explorer.side_owned", "zh") in [c.value for c in at.sidebar.caption]
-    at.switch_page(str(APP.parent / "pages" / "steps.py")).run()
+    at.switch_page(str(APP.parent / "pages" / "scaling.py")).run()
     ok(at)
     assert {"scale", "causal"} <= {w.key for w in at.sidebar.toggle}
 
@@ -278,7 +278,7 @@ def test_malformed_view_state_changes_nothing_it_should_not(sent):
 def test_router_switches_to_a_page_and_back(run_app):
     at = run_app(w="random")
     view(at)  # the browser holds what the first run sent (alone, this test saw nothing before)
-    at.switch_page(str(APP.parent / "pages" / "steps.py")).run()
+    at.switch_page(str(APP.parent / "pages" / "scaling.py")).run()
     ok(at)
     assert not at.get("bidi_component")
     at.switch_page(str(APP.parent / "pages" / "main.py")).run()

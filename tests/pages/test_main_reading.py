@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from demo_model import describe_heads, load_demo_model, reading
-from tests.app_support import chart_specs, ok, said, shown_app, view
+from tests.app_support import ok, said, view
 from ui.gloss import tag_name
 from ui.settings import examples
 from ui.text import t
@@ -161,6 +161,3 @@ def test_21_map_titles_count_questions_never_a_bare_percent(run_app):
             assert f"{summary.hits}/{summary.total}" in job["label"]
         else:  # no job: where its weight measurably goes, beside what an even spread would give
             assert len(re.findall(r"\d+%", job["label"])) in (0, 2), job["label"]
-    at = ok(shown_app("heads", weights="random"))
-    titles = [c["layout"]["title"]["text"] for c in chart_specs(at)]
-    assert titles and not [x for x in titles if re.search(r"· \d+%", x)]

@@ -2,7 +2,7 @@
 
 The seven settings that change what a page shows are all two-valued: √d_k scaling, causal
 mask, positions, random/trained weights, word/char, zh/en and the shared colour scale. All
-2⁷ = 128 states on 9 pages would be over 1000 AppTest runs; the bugs issues 13 and 23 found
+2⁷ = 128 states on every page would be over 1000 AppTest runs; the bugs issues 13 and 23 found
 each needed one setting, or two together (causal × scaling on the library cards, positions ×
 weights on the steps page). So the matrix is a pairwise covering array: 6 states in which
 every pair of settings takes all four value pairs (checked below), every page runs in every
@@ -37,7 +37,7 @@ from tests.reference import causal_allowed, loop_softmax
 from ui import explorer
 from ui.settings import DEFAULT_SENTENCE
 from ui.state import all_npz, compute_lab
-from ui.text import md_escape, t
+from ui.text import t
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(stem for stem, *_ in app.PAGES)
@@ -115,32 +115,6 @@ def chart_titles(at: AppTest) -> list[str]:
     return [spec["layout"].get("title", {}).get("text") for spec in specs(at)]
 
 
-def check_steps(at: AppTest, f: dict, tr) -> None:
-    """Step ④ (opened there): divides by √d_k or says it is skipped; the settings line."""
-    assert lab_line(f) in texts_of(at, "caption")
-    name = tr("steps.name3" if f["scale"] else "steps.name3_off")
-    assert html.escape(name) in chart_titles(at)
-    assert ("sqrt" in at.latex[0].value) == f["scale"]
-    code = at.code[0].value
-    assert ("causal_mask(n)" in code) == f["causal"] and ("/ np.sqrt(d_k)" in code) == f["scale"]
-
-
-def check_library(at: AppTest, f: dict, tr) -> None:
-    """Cards: the similarity named as used, masked keys exactly those after 他 under the mask."""
-    assert lab_line(f) in texts_of(at, "caption")
-    texts = tokenize(DEFAULT_SENTENCE, f["mode"]).texts
-    q = texts.index("他")
-    said = tr("library.cards" if f["scale"] else "library.cards_raw", q=md_escape("他"))
-    assert said in texts_of(at, "caption")
-    masked = [m.label for m in at.metric if m.proto.delta == tr("library.masked")]
-    # a repeated token's card carries its occurrence (了₁ … 了₂), counted here on its own
-    names = [
-        x + ("₀₁₂₃₄₅₆₇₈₉"[texts[: i + 1].count(x)] if texts.count(x) > 1 else "")
-        for i, x in enumerate(texts)
-    ]
-    assert masked == ([md_escape(x) for x in names[q + 1 :]] if f["causal"] else [])
-
-
 def check_scaling(at: AppTest, f: dict, tr) -> None:
     """The τ map names the model; the τ legend counts the sentence's keys, masked or not."""
     assert lab_line(f, scale=False) in texts_of(at, "caption")
@@ -178,17 +152,6 @@ def check_order(at: AppTest, f: dict, tr) -> None:
         assert tr(key, unit=unit) in said
 
 
-def check_heads(at: AppTest, f: dict, tr) -> None:
-    """The shared-scale switch: every head map on 0–100 %, or each on 0 to its own maximum."""
-    maps = [spec for key, spec in chart_specs_by_key(at).items() if key.startswith("heads_map_")]
-    assert maps
-    for spec in maps:
-        trace = spec["data"][0]
-        peak = float(decode(trace["z"]).max())
-        want = 1.0 if f["shared_scale"] else max(peak, 0.01)
-        assert trace["zmax"] == pytest.approx(want, abs=1e-4)
-
-
 def check_cost(at: AppTest, f: dict, tr) -> None:
     """The cells panel counts the sentence both ways, whatever the sidebar's split."""
     counts = {m.label: m.value for m in at.metric}
@@ -198,11 +161,8 @@ def check_cost(at: AppTest, f: dict, tr) -> None:
 
 
 CHECKS = {
-    "steps": (check_steps, {"steps_step": 3}),
-    "library": (check_library, {}),
     "scaling": (check_scaling, {}),
     "order": (check_order, {}),
-    "heads": (check_heads, {}),
     "cost": (check_cost, {}),
 }
 
@@ -258,10 +218,6 @@ def test_page_cli_and_npz_give_the_same_numbers(weights, capsys):
                        ("output", lab.result.output), ("x", lab.x)):  # fmt: skip
         np.testing.assert_allclose(np.array(cli[name]), mine, atol=1e-6, err_msg=name)
         np.testing.assert_array_equal(npz[name], mine, err_msg=name)
-    at = open_page("steps", {**s, "weights": weights}, steps_step=4)
-    head = at.selectbox(key="steps_head").value
-    shown = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]["z"]
-    np.testing.assert_allclose(decode(shown), cli["weights"][head], atol=2e-4)
     used = cli["settings"]
     assert used == json.loads(str(npz["record"])) == lab.record.as_dict()
     if weights == "trained":

@@ -119,12 +119,10 @@ def test_english_strings_hold_no_chinese_punctuation():
     bad = {
         key: entry["en"]
         for key, entry in TEXT.items()
-        if key not in ("list.sep", "list.enum")
-        and CJK_PUNCT.search(QUOTED_CHINESE.sub("", entry["en"]))
+        if key not in ("list.sep",) and CJK_PUNCT.search(QUOTED_CHINESE.sub("", entry["en"]))
     }
     assert not bad, bad
     assert t("list.sep", "en").join(["a", "b"]) == "a; b"
-    assert t("list.enum", "en").join(["a", "b"]) == "a, b"
 
 
 # ---- plotly: still charts, toolbar strings in the UI language ---------------------------------
@@ -148,7 +146,7 @@ def all_builder_figures(lang: str = "zh", classroom: bool = False) -> dict:
     common = {"lang": lang, "classroom": classroom}
     return {
         "attention": fig.attention_heatmap(w[0], TEXTS, numbers=True, **common),
-        "heads": fig.head_heatmaps(w, TEXTS, **common)[0],
+        "heads": fig.attention_heatmap(w[1], TEXTS, bar_room=True, narrow=True, **common),
         "matrix": fig.matrix_heatmap(w[0][:, :5], TEXTS, title="X", **common),
     }
 
@@ -225,18 +223,6 @@ def test_chart_ink_has_4_5_to_1_on_white(classroom):
 def test_classroom_labels_are_at_least_24_px():
     layout = wire(all_builder_figures(classroom=True)["heads"])["layout"]
     assert layout["xaxis"]["tickfont"]["size"] >= 24 and layout["yaxis"]["tickfont"]["size"] >= 24
-    assert fig.grid_columns(4, 13, classroom=True) == 1
-    assert max(fig.grid_columns(h, 13) for h in (1, 2, 4, 8, 16)) == 2
-
-
-@pytest.mark.parametrize("n", [4, 13, 40])
-def test_square_offset_makes_the_plot_area_square_at_any_width(n):
-    texts = [f"词{i}" for i in range(n)]
-    figure = fig.attention_heatmap(np.full((n, n), 1 / n), texts, title="头 1")
-    m = wire(figure)["layout"]["margin"]
-    for width in (320, 547, 900):
-        height = width + fig.square_offset(figure)
-        assert width - m["l"] - m["r"] == height - m["t"] - m["b"]
 
 
 # ---- the frame script and the sidebar --------------------------------------------------------

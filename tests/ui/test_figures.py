@@ -54,31 +54,6 @@ def test_attention_heatmap_refuses_mismatched_tokens():
         fig.attention_heatmap(np.eye(3), ["a", "b"])
 
 
-@pytest.mark.parametrize("shared", [True, False])
-def test_head_heatmaps_one_per_head_with_shared_or_own_scale(shared):
-    w = weights(4, 6)
-    figs = fig.head_heatmaps(w, TEXTS[:6], shared_scale=shared)
-    assert len(figs) == 4
-    tops = [wire(f)["data"][0]["zmax"] for f in figs]
-    expected = [1.0] * 4 if shared else [float(w[i].max()) for i in range(4)]
-    assert tops == pytest.approx(expected)
-
-
-@pytest.mark.parametrize(
-    ("h", "cols", "bars"), [(4, 2, [0, 1, 0, 1]), (3, 2, [0, 1, 1]), (6, 3, [0, 0, 1, 0, 0, 1])]
-)
-def test_shared_scale_draws_one_colour_bar_per_row_and_keeps_every_square_equal(h, cols, bars):
-    figs = [wire(f) for f in fig.head_heatmaps(weights(h, 6), TEXTS[:6], cols=cols)]
-    assert [int(f["data"][0]["showscale"]) for f in figs] == bars
-    margins = {json.dumps(f["layout"]["margin"], sort_keys=True) for f in figs}
-    assert len(margins) == 1  # the maps without a bar keep its room
-    own = [
-        wire(f)["data"][0]["showscale"]
-        for f in fig.head_heatmaps(weights(h, 6), TEXTS[:6], shared_scale=False, cols=cols)
-    ]
-    assert all(own)  # a per-head scale needs every bar
-
-
 def test_numbers_in_cells_only_while_they_fit():
     small = wire(fig.attention_heatmap(np.eye(4), list("abcd"), numbers=True))["data"][0]
     n = palette.MAX_CELL_NUMBERS + 1

@@ -87,7 +87,7 @@ def test_the_patch_is_called_from_the_router_and_the_one_page_opening():
         for path in [ROOT / "app.py", *ROOT.glob("ui/**/*.py"), *ROOT.glob("pages/*.py")]
         if calls(path, "ensure_router")
     )
-    assert users == ["app.py", "pages/lesson.py", "ui/widgets.py"]
+    assert users == ["app.py", "pages/lesson.py", "ui/routing.py", "ui/widgets.py"]
     assert calls(ROOT / "ui" / "widgets.py", "ensure_router") == 1
 
 
@@ -98,6 +98,13 @@ def test_every_page_opens_through_the_router(page):
     assert calls(path, "open_page") + calls(path, "ensure_router") >= 1, page
 
 
+@pytest.mark.parametrize("page", app.MOVED)
+def test_a_folded_page_opens_its_scene_through_the_router(page):
+    """/steps (say) on a fresh server runs bare: open_scene goes through the router first."""
+    assert calls(ROOT / "pages" / f"{page}.py", "open_scene") == 1
+
+
 def test_every_file_in_pages_is_a_page_of_the_router():
-    """pages/ holds the pages app.PAGES lists, and nothing else a test would miss."""
-    assert sorted(p.stem for p in (ROOT / "pages").glob("*.py")) == sorted(s for s, *_ in app.PAGES)
+    """pages/ holds the pages app.PAGES lists and the folded ones (app.MOVED), nothing else."""
+    listed = [s for s, *_ in app.PAGES] + list(app.MOVED)
+    assert sorted(p.stem for p in (ROOT / "pages").glob("*.py")) == sorted(listed)

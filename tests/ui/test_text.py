@@ -123,9 +123,9 @@ def test_a_missing_translation_shows_in_english(tmp_path, monkeypatch):
 
 def test_the_app_reads_its_tables_by_key():
     assert sum(len(keys) for keys in SECTIONS.values()) == len(TEXT)  # one area per key
-    assert "steps.intro" in SECTIONS["steps"] and "lesson.s1.notes" in SECTIONS["lesson_s01"]
-    prose = (ROOT / "ui" / "text" / "steps.en.md").read_text(encoding="utf-8")
-    assert t("steps.intro", "en") in prose and t("steps.intro", "zh") != t("steps.intro", "en")
+    assert "cost.intro" in SECTIONS["cost"] and "lesson.s1.notes" in SECTIONS["lesson_s01"]
+    prose = (ROOT / "ui" / "text" / "cost.en.md").read_text(encoding="utf-8")
+    assert t("cost.intro", "en") in prose and t("cost.intro", "zh") != t("cost.intro", "en")
     assert t("side.trained_fixed", "en", d=64, h=4) == (
         "The trained model fixes d_model = 64 and h = 4; those controls are ignored."
     )
@@ -269,12 +269,9 @@ PAGE_WORDS = {
         "lesson.nav",
         None,
     ),  # the deck's words ride in its payload (tests/pages/test_lesson.py)
-    "steps": ("steps.title", "steps.intro"),
     "scaling": ("scaling.title", "scaling.intro"),
-    "heads": ("heads.title", "heads.intro"),
     "cost": ("cost.title", "cost.intro"),
     "order": ("order.title", "order.intro"),
-    "library": ("library.title", "library.intro"),
     "learned": ("learned.title", "learned.intro"),
 }
 

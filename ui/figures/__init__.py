@@ -15,14 +15,10 @@ from ui.figures.base import (
 )
 from ui.figures.maps import (
     attention_heatmap,
-    grid_columns,
-    head_heatmaps,
     matrix_heatmap,
-    square_offset,
-    vector_rows,
 )
 from ui.figures.played import training_maps_figure
-from ui.figures.plots import bars, grouped_bars, histogram_pair, loglog_fit, sweep_lines
+from ui.figures.plots import bars, histogram_pair, loglog_fit, sweep_lines
 from ui.figures.training import (
     RELATION_KEYS,
     accuracy_figure,
@@ -39,9 +35,6 @@ __all__ = [
     "attention_heatmap",
     "bars",
     "decode_array",
-    "grid_columns",
-    "grouped_bars",
-    "head_heatmaps",
     "head_job_label",
     "histogram_pair",
     "hold_still",
@@ -51,9 +44,7 @@ __all__ = [
     "loss_figure",
     "matrix_heatmap",
     "plotly_config",
-    "square_offset",
     "sweep_lines",
     "token_labels",
     "training_maps_figure",
-    "vector_rows",
 ]

@@ -71,18 +71,8 @@ def _with_numbers(trace: dict, z: np.ndarray, labels: np.ndarray, size: int) -> 
 # ---- axes and margins ----------------------------------------------------------------------------
 
 
-def square_offset(spec) -> int:
-    """Pixels to add to a map's width to get the height at which its plot area is square.
-
-    ui.charts.square_map sets height = column width + this offset (a go.Figure or its dict).
-    """
-    lay = spec["layout"] if isinstance(spec, dict) else spec.layout.to_plotly_json()
-    m = {"l": 80, "r": 80, "t": 100, "b": 80, **(lay.get("margin") or {})}
-    return int(m["t"] + m["b"] - m["l"] - m["r"])
-
-
 def map_height(n: int, classroom: bool = False) -> int:
-    """Fallback pixel height of an (n, n) map; ui.charts.square_map sizes it from its column."""
+    """Pixel height of an (n, n) map."""
     chrome, per, top = (170, 40, 720) if classroom else (90, 26, 560 if n <= 48 else 760)
     return max(260, min(top, chrome + per * n))
 
@@ -191,57 +181,6 @@ def attention_heatmap(
     return _map(trace, labels, labels, spec)
 
 
-def head_heatmaps(
-    weights: np.ndarray,
-    texts: list[str],
-    *,
-    lang: str = "zh",
-    shared_scale: bool = True,
-    numbers: bool = False,
-    classroom: bool = False,
-    cols: int = 1,
-    titles: list[str] | None = None,
-) -> list[go.Figure]:
-    """One weight map per head, weights (h, n, n); per-head colour scales stretch to each max.
-
-    cols: maps per row as the page lays them out. With the shared scale only the last map of
-    each row draws the (identical) colour bar and the others keep its room, so every square is
-    the same size: a colour bar costs the browser about as much as the map it sits beside.
-    titles: one per head (default "头 1" …, with its maximum under a per-head scale).
-    """
-    figs, h = [], len(weights)
-    for i, head in enumerate(weights):
-        peak = float(head.max()) if head.size else 1.0
-        zmax = 1.0 if shared_scale else max(peak, 0.01)
-        title = t("main.head", lang, i=i + 1)
-        if not shared_scale:
-            title = t("main.head_max", lang, i=i + 1, m=f"{peak:.2f}")
-        row_end = (i + 1) % max(cols, 1) == 0 or i == h - 1
-        figs.append(
-            attention_heatmap(
-                head,
-                texts,
-                title=titles[i] if titles else title,
-                lang=lang,
-                zmax=zmax,
-                numbers=numbers,
-                classroom=classroom,
-                showscale=row_end or not shared_scale,
-                bar_room=True,
-                narrow=cols > 1,  # a half-width column: titles and labels laid out for it
-            )
-        )
-    return figs
-
-
-def grid_columns(heads: int, n: int, classroom: bool = False) -> int:
-    """Heatmaps per row: at most two on a laptop, one for long sentences and in classroom mode
-    (one map fills a projector's screen). Phones stack columns (assets/style.css)."""
-    if heads == 1 or n > 48 or classroom:
-        return 1
-    return 2
-
-
 # ---- any other matrix: X, Q, K, V, scores, outputs, positions ---------------------------------
 
 
@@ -320,11 +259,3 @@ def matrix_heatmap(
         "shapes": [vline_shape(x, "solid", color=BLACK, width=2) for x in col_lines],
     }
     return _map(trace, ylab, xlab, spec)
-
-
-def vector_rows(
-    vectors: np.ndarray, names: list[str], *, title: str, classroom: bool = False, lang: str = "zh"
-) -> go.Figure:
-    """Several vectors as rows of one heatmap, on one signed colour scale."""
-    v = np.atleast_2d(np.asarray(vectors, dtype=float))
-    return matrix_heatmap(v, names, title=title, classroom=classroom, lang=lang)

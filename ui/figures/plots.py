@@ -235,34 +235,3 @@ def bars(
         uniformtext={"minsize": size["min"], "mode": "hide"},
     )
     return figure([trace], lay)
-
-
-def grouped_bars(
-    categories: Sequence[str],
-    series: Mapping[str, Sequence[float]],
-    *,
-    title: str,
-    x_title: str = "",
-    y_title: str = "",
-    classroom: bool = False,
-    across: int = 1,
-) -> go.Figure:
-    """Bars side by side per category, one colour per series (e.g. q_d·k_d for two keys)."""
-    traces = [
-        {
-            "type": "bar",
-            "x": list(range(len(categories))),
-            "y": np.asarray(ys, dtype=float),
-            "name": esc(name),
-            "marker": {"color": head_colour(i)},
-            "hovertemplate": "%{y:.3f}<extra>" + esc(name) + "</extra>",
-        }
-        for i, (name, ys) in enumerate(series.items())
-    ]
-    x_axis = _bar_axis(token_labels(categories), classroom, x_title, across)
-    y_axis = {"title": {"text": esc(y_title)}, "zeroline": True}
-    lay = layout(
-        title, _height(classroom), classroom, across, xaxis=x_axis, yaxis=y_axis, barmode="group"
-    )
-    legend_below(lay, traces, classroom, across)
-    return figure(traces, lay)

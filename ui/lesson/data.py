@@ -24,6 +24,7 @@ from demo_model.relations import questions_of
 from ui.gloss import gloss, named, short_gloss, tag_name
 from ui.lesson import scenes
 from ui.readings import TOLD
+from ui.settings import head_options
 from ui.state import Lab, focus_index
 
 # The scenes, as their own files declare them (ui/lesson/scenes.py): an 11th scene is its file,
@@ -337,6 +338,11 @@ def order_part(d_model: int, heads: int, seed: int) -> tuple[dict, dict[str, np.
 
 
 def heads_cost(n: int, d_model: int, heads: int) -> dict:
-    """§6: counted FLOPs of one layer with h heads and with one head of the same width."""
+    """§6: counted FLOPs of one layer with h heads and with one head of the same width, and at
+    every h the width offers (its d_k, FLOPs and h·n² score cells)."""
     many, one = attention_cost(n, d_model, heads), attention_cost(n, d_model, 1)
-    return {"many": int(many.total), "one": int(one.total), "h": heads, "d_model": d_model}
+    costs = [(k, attention_cost(n, d_model, k)) for k in head_options(d_model)]
+    rows = [{"h": k, "d_k": d_model // k, "flops": int(c.total), "cells": int(c.score_elements)}
+            for k, c in costs]  # fmt: skip
+    return {"many": int(many.total), "one": int(one.total), "h": heads, "d_model": d_model,
+            "n": n, "rows": rows}  # fmt: skip

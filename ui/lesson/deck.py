@@ -10,11 +10,15 @@ import struct
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlencode
 
 import numpy as np
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from ui import explorer
+from ui.lesson import scenes
+from ui.links import lesson_query
 from ui.text import t
 
 HERE = Path(__file__).resolve().parent
@@ -179,3 +183,17 @@ def mount(header: dict, arrays: dict[str, np.ndarray], on_deck: Callable, on_blo
         width="stretch",
         height="content",
     )
+
+
+def lesson_links(page: str, settings) -> None:
+    """A lab page's way back to the scenes it goes further than ([scene] lab = page in their
+    text tables): "in the lesson: §5", the sentence and settings kept (links.lesson_query)."""
+    for scene in scenes.SCENES:
+        if scene.lab == page:
+            n = scene.number
+            label = t("teach.in_lesson", settings.lang, n=n)
+            query = {"at": str(n), **lesson_query(settings)}
+            try:
+                st.page_link("pages/lesson.py", label=label, query_params=query)
+            except StreamlitAPIException:  # a page run without the router (AppTest): a link
+                st.markdown(f"[{label}](lesson?{urlencode(query)})")

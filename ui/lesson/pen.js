@@ -123,7 +123,7 @@ export function rampRgb(lut, v, lo, hi) {
 }
 
 /** Lines of text no wider than maxW: break at spaces, or anywhere in Chinese. */
-function penLines(pen, s, maxW, o) {
+export function penLines(pen, s, maxW, o) {
   pen.ctx.font = penFont(pen, o.px, o.weight || 400, o.mono);
   const fits = (t) => pen.ctx.measureText(t).width <= maxW;
   // pieces a line may break after: each Chinese character, or a run of other characters with

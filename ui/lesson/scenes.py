@@ -2,7 +2,8 @@
 the facts of its text table's [scene] (ui/text/lesson_sNN.toml): its number (§5: the strip's
 label, the link's at=5, the key 5; 0 is §10's key; a scene between §4 and §5 is 4.5, and the
 others keep theirs) and what its figure needs. The lesson runs in the order of the numbers, which
-the deck gets in its header (NUMBERS). Nothing else lists them."""
+the deck gets in its header (NUMBERS), and the lab page that goes further (LABS: "try it in the
+lab" from the scene, "in the lesson" from the page). Nothing else lists them."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class Scene:
     id: str  # "s05": scenes/s05.js, its words ui/text/lesson_s05.toml
     number: int | float  # §number, the link's at=, its key (a digit; 0 for 10): 5, or 4.5
     needs: frozenset[str]  # of NEEDS
+    lab: str | None = None  # the lab page that goes further (pages/<lab>.py), linked both ways
 
     @property
     def words(self) -> str:
@@ -50,12 +52,13 @@ def read_scenes(folder: Path = HERE / "scenes", text: Path = TEXT) -> tuple[Scen
         if isinstance(number, bool) or not isinstance(number, (int, float)) or not number > 0:
             raise ValueError(f"{table.name}: [scene] number = a positive number (5, or 4.5)")
         unknown = set(facts["needs"]) - set(NEEDS)
-        if unknown or set(facts) != {"number", "needs"}:
+        lab, extra = facts.get("lab"), set(facts) - {"number", "needs", "lab"}  # lab: optional
+        if unknown or extra or not isinstance(lab, str | None):
             raise ValueError(
-                f"{table.name}: [scene] holds number and needs = [...] of {sorted(NEEDS)}, "
-                f"not {sorted(unknown) or sorted(set(facts) - {'number', 'needs'})}"
+                f"{table.name}: [scene] holds number, needs = [...] of {sorted(NEEDS)} and a lab "
+                f'page = "name", not {sorted(unknown) or sorted(extra) or [lab]}'
             )
-        out.append(Scene(path.stem, number, frozenset(facts["needs"])))
+        out.append(Scene(path.stem, number, frozenset(facts["needs"]), lab))
     twice = {s.number for s in out if [t.number for t in out].count(s.number) > 1}
     if twice:
         raise ValueError(f"two scenes have the number {sorted(twice)}: each its own")
@@ -64,6 +67,7 @@ def read_scenes(folder: Path = HERE / "scenes", text: Path = TEXT) -> tuple[Scen
 
 SCENES = read_scenes()
 NUMBERS = {scene.id: scene.number for scene in SCENES}  # the deck's header.numbers
+LABS = {str(scene.number): scene.lab for scene in SCENES if scene.lab}  # the deck's header.labs
 
 
 def nearest(value: float) -> tuple[int | float, bool]:

@@ -180,7 +180,7 @@ function sceneFrame(D, scene) {
   const body = make(doc, "div", "body");
   const lead = make(doc, "div", "lead"); // the caption above the figure, beside the controls
   const take = make(doc, "p", "takeaway", { "data-testid": "lesson-take" });
-  side.append(controls, quiz, stepNav(D));
+  side.append(...[controls, quiz, labLink(D, D.at), stepNav(D)].filter(Boolean));
   lead.append(caption, figure);
   body.append(lead, side);
   els.scene.replaceChildren(title, body, take);
@@ -191,6 +191,25 @@ function sceneFrame(D, scene) {
   whereText(D);
   return { doc, title, figure, side, controls, quiz, take };
 }
+
+/** "Try it in the lab": the lab page the scene declares ([scene] lab, header.labs), its link
+    keeping the address's sentence and settings (not the lesson's own at, step, room, join). */
+function labLink(D, at) {
+  const page = D.header.labs?.[String(at)];
+  if (!page) return null;
+  const doc = D.els.root.ownerDocument;
+  const href = () => {
+    const here = new URL(doc.defaultView.location.href);
+    const url = new URL(page, here); // beside /lesson: /scaling, under any base path
+    for (const [k, v] of here.searchParams) if (!LESSON_ONLY.has(k)) url.searchParams.set(k, v);
+    return url.href;
+  };
+  const a = make(doc, "a", "lab-link", { href: href(), target: "_self", "data-testid": "lesson-lab" },
+    tx(D, "lesson.lab"));
+  a.addEventListener("click", () => a.setAttribute("href", href())); // the sentence as it is now
+  return a;
+}
+const LESSON_ONLY = new Set(["at", "step", "room", "join"]);
 
 /** A scene this sentence cannot show: say why; offer the example (what was typed stays). */
 function needPanel(D, need, { title, figure, take }) {
@@ -248,6 +267,7 @@ function updateNav(D, names) {
   if (!label) return;
   const i = D.step;
   label.textContent = names[0] ? tx(D, "lesson.step", { i: i + 1, n: names.length }) : "";
+  D.els.scene.querySelector(".lab-link")?.classList.toggle("last", i === names.length - 1);
   D.els.scene.querySelector(".stepname").textContent = names[i] || "";
   const first = sceneBeside(D, D.at, -1) === null;
   D.els.scene.querySelector('[data-testid="lesson-prev"]').disabled = first && i === 0;

@@ -2,7 +2,7 @@
    shares, the cards' contents mixed by share. The formula waits for §3 and §4. The row shown is
    one whose mix is real (MIX_MIN), unless the class picks a word or a head. */
 
-import { penCells, penDone, penFont, penOutline, penText, penTry, penWrap,
+import { penCells, penDone, penFont, penLines, penOutline, penText, penTry, penWrap,
   rampRgb } from "../pen.js";
 import { mixRows, rankRow } from "../arith.js";
 import { tx } from "../text.js";
@@ -203,7 +203,7 @@ function s2Deck(S, pen, o) {
   const cardH = base * (phone ? 4.9 : en ? 6.6 : 5.3);
   const wide = phone ? 3.2 : 4.6; // a card's least width, in labels
   const cols = Math.max(2, Math.min(n, Math.floor(pen.w / (base * wide)), 8));
-  const mixRoom = phone ? 0 : base * 1.7 * 4 + base * 3.4; // the mix, its legend (a phone: alone)
+  const mixRoom = phone ? 0 : base * 1.7 * 4 + base * 6; // the mix, legend, sums (a phone: alone)
   const room = pen.h - mixRoom - o.top;
   const rows = Math.max(1, Math.floor(room / (cardH + 8)));
   const { cards, more } = s2Cards(o.w, n, cols * rows);
@@ -213,11 +213,14 @@ function s2Deck(S, pen, o) {
   const raw = arr(D, `${prefix}scores`).subarray(row, row + n);
   const div = divisorOf(S, part);
   const best = rankRow(o.w, n, 0)[0];
+  const marked = o.step >= 1 ? [...new Set([o.i, best])] : []; // drawn in the warm ink
+  pen.ctx.canvas.dataset.marked = JSON.stringify(marked.filter((j) => cards.includes(j)));
   cards.forEach((j, c) => {
     const [x, y] = at(c);
     const masked = S.local.causal && j > o.i;
     s2Card(pen, { x, y, w: cw, h: cardH }, part.tokens[j], {
-      base, en, masked, me: j === o.i, best: j === best && o.step >= 1, grow: o.grow, phone,
+      base, en, masked, me: j === o.i && marked.length > 0, best: j === best && marked.length > 0,
+      grow: o.grow, phone, // the query's card plain at the question: marked, it would point at it
       match: masked ? "−∞" : (raw[j] / div).toFixed(2),
       share: o.step >= 1 && !masked ? o.w[j] : null,
     });
@@ -308,7 +311,10 @@ function s2Mix(S, pen, at, w, head, i, out) {
     }),
     values: Array.from({ length: d }, (_, c) => w[j] * v[(head * part.n + j) * d + c]),
   }));
-  const fit = Math.floor((pen.h - y0 - px * 4) / (px * 1.7)); // product rows that fit
+  const { sums, gaps } = s2Sums(S, w, head, i, out);
+  pen.ctx.canvas.dataset.sums = JSON.stringify(gaps);
+  const sumsH = penLines(pen, sums, at.w, { px }).length * px * 1.25; // its lines, under the legend
+  const fit = Math.floor((pen.h - y0 - px * 4.4 - sumsH) / (px * 1.7)); // product rows that fit
   rows.splice(Math.max(1, fit));
   rows.push({ label: "= Σ", values: Array.from(out.subarray(i * d, (i + 1) * d)), out: true });
   let limit = 1e-9;
@@ -329,7 +335,27 @@ function s2Mix(S, pen, at, w, head, i, out) {
     if (r.out) penOutline(pen, labelW, y, at.w - labelW - 3, px * 1.2, 2);
   });
   s2Legend(S, pen, labelW, y0 + rows.length * px * 1.7, limit, px);
+  penWrap(pen, sums, 0, y0 + rows.length * px * 1.7 + px * 2.2, at.w, { px, colour: pen.ink.muted });
   pen.ctx.globalAlpha = 1;
+}
+
+/** The sum as the cards are added, largest share first (from the library page): how far it
+    still is from the output, ‖Σ − output‖, before the first card and after each (published on
+    the canvas), and in words. */
+function s2Sums(S, w, head, i, out) {
+  const { n, d_k: d, prefix } = S.part;
+  const v = arr(S.D, `${prefix}v`);
+  const o = Array.from(out.subarray(i * d, (i + 1) * d));
+  const sum = new Float64Array(d);
+  const gap = () => Math.hypot(...o.map((x, c) => sum[c] - x));
+  const gaps = [gap()];
+  for (const j of rankRow(w, n, 0)) {
+    for (let c = 0; c < d; c++) sum[c] += w[j] * v[(head * n + j) * d + c];
+    gaps.push(gap());
+  }
+  const ends = gaps.length > 5 ? [...gaps.slice(0, 4), null, gaps[gaps.length - 1]] : gaps;
+  const shown = ends.map((g) => (g === null ? "…" : g.toFixed(2)));
+  return { sums: tx(S.D, "lesson.s2.sums", { gaps: shown.join(" → ") }), gaps };
 }
 
 /** The colours' legend: a ramp from −limit to +limit, its ends and 0 written. */

@@ -48,6 +48,17 @@ const S4_SCENE_STEPS = [
   CELL_STEP, // one score taken apart (cellstep.js)
 ];
 
+/** ②'s claim measured: the variance of this sentence's n × n raw scores in the head shown
+    (data.py qk_spread) and after ÷√d_k, which divides it by d_k; with scaling off, unchanged. */
+function s4Variance(S) {
+  const part = S.part;
+  const head = pickHead(S, part, focusIn(S, part));
+  const raw = part.spread.s[head];
+  const div = divisorOf(S, part);
+  const fmt = { head: head + 1, a: raw.toFixed(2), b: (raw / div / div).toFixed(2), d: part.d_k };
+  return tx(S.D, S.local.scale ? "lesson.s4.var" : "lesson.s4.var_off", fmt);
+}
+
 /** The matrix step (index into S4_STEPS) the scene's step k shows: the play step ends on ④; -1
     for a step with a figure of its own (S4_OWN). */
 function s4Stage(S, k) {
@@ -71,7 +82,7 @@ export default defineScene({
   phone: (k) => S4_PHONE[S4_SCENE_STEPS[k]?.id] ?? 1, // ③′'s table, the cell: the screen's rest
   title: "lesson.s4.title",
   steps: S4_SCENE_STEPS,
-  words: (S) => ({ q: S.part.tokens[focusIn(S, S.part)].t }),
+  words: (S) => ({ q: S.part.tokens[focusIn(S, S.part)].t, v: s4Variance(S) }),
   take: (S) => tx(S.D, S.local.scale ? "lesson.s4.take" : "lesson.s4.take_off"),
   terms: (S) => ({ softmax: softmaxExample(S, S.part) }), // the glossary's example, this row
   mount: (S) => {

@@ -246,7 +246,11 @@ function s6Split(S, canvas) {
   const phone = roomOf(D).phone;
   const rows = phone ? 4 : 3;
   const gap = base * 1.2;
-  const stripH = Math.min(base * 2.2, (H - gap * (rows + 1) - base * 1.4 * rows) / rows);
+  const cost = D.header.heads_cost; // every h the width offers, below the strips (data.py)
+  const lineH = base * (phone ? 1.1 : 1.25);
+  const tableH = (cost.rows.length + 2) * lineH + gap;
+  const room = (H - tableH - gap * (rows + 1) - base * 1.4 * rows) / rows;
+  const stripH = Math.max(base * 1.2, Math.min(base * 2.2, room));
   const fullW = Math.min(W - base * 2, base * 24);
   const x0 = (W - fullW) / 2;
   const fit = (text, w, weight = 600) => { // the type's size for text in w, at most base
@@ -284,8 +288,34 @@ function s6Split(S, canvas) {
   line(y, tx(D, "lesson.s6.split_join", { d }), { weight: 600 });
   y += base * 1.4;
   strip(x0, y, fullW, d, (c) => hues[Math.floor(c / dk) % hues.length]);
+  y += stripH + gap;
+  const title = tx(D, "lesson.s6.cost_title", { n: cost.n, d });
+  line(y, title, { weight: 600 });
+  const heads = s6CostTable(S, pen, { y: y + lineH, x0, w: fullW, lineH, base, h });
   penDone(pen);
-  canvas.setAttribute("aria-label", tx(D, "lesson.s6.split_say", s6Words(S)));
+  canvas.setAttribute("aria-label", `${tx(D, "lesson.s6.split_say", s6Words(S))} ${title}: ${heads}`);
+  canvas.dataset.values = JSON.stringify(cost.rows);
+}
+
+/** §6's cost at every h (from the heads page): h, d_k, operations and score cells h·n², the
+    model's own h in bold; returns the table as one line for the canvas's label. */
+function s6CostTable(S, pen, o) {
+  const D = S.D;
+  const cols = [0.1, 0.26, 0.6, 1]; // each column's right edge, a share of the width
+  const head = ["h", "d_k", tx(D, "lesson.s6.cost_ops"), tx(D, "lesson.s6.cost_cells")];
+  const rows = D.header.heads_cost.rows.map((r) =>
+    [r.h, r.d_k, r.flops, r.cells].map((v) => v.toLocaleString("en")));
+  pen.ctx.font = penFont(pen, o.base);
+  const room = (c) => o.w * (cols[c] - (c ? cols[c - 1] : 0)) - o.base * 0.6; // a gap between
+  const px = Math.min(o.base, ...[head, ...rows].flatMap((r) => r.map((v, c) =>
+    Math.floor((o.base * room(c)) / Math.max(1, pen.ctx.measureText(v).width)))));
+  [head, ...rows].forEach((r, k) => {
+    const own = k > 0 && D.header.heads_cost.rows[k - 1].h === o.h;
+    const ink = k === 0 ? pen.ink.muted : own ? pen.ink.accent : pen.ink.text;
+    r.forEach((v, c) => penText(pen, String(v), o.x0 + o.w * cols[c], o.y + k * o.lineH,
+      { px, align: "right", base: "top", colour: ink, weight: own ? 700 : 400 }));
+  });
+  return rows.map((r) => `h = ${r[0]}: ${r[2]}`).join(tx(D, "explorer.sep"));
 }
 
 /** A head's colour, lightened so its name reads on it. */
