@@ -68,7 +68,7 @@ function paintSummary(D) {
 }
 
 /** A text of the class's state: a string, or {zh, en}. */
-function said(D, text) {
+export function said(D, text) {
   if (typeof text === "string") return text;
   if (!text || typeof text !== "object") return "";
   return String(text[D.header.lang] ?? text.en ?? text.zh ?? "");

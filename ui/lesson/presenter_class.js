@@ -12,16 +12,9 @@ import { tx } from "./text.js";
 import { post } from "./channel.js";
 import { quizOf } from "./quiz.js";
 import { classWord } from "./class_panel.js";
-import { exportLinks, summaryNodes } from "./class_end.js";
+import { exportLinks, said, summaryNodes } from "./class_end.js";
 
 const END_SURE_MS = 4000; // "end the class" asks for a second press within this time
-
-/** A text of the class's state: a string, or {zh, en}. */
-function said(D, text) {
-  if (typeof text === "string") return text;
-  if (!text || typeof text !== "object") return "";
-  return String(text[D.header.lang] ?? text.en ?? text.zh ?? "");
-}
 
 /** mm:ss (h:mm:ss past an hour). */
 export function elapsedText(ms) {
