@@ -127,6 +127,11 @@ def test_the_end_gives_a_summary_the_files_and_each_phone_its_review(browser, se
     item = box.locator('[data-question="s01.ask"]')
     assert (item.get_attribute("data-answered"), item.get_attribute("data-joined")) == ("2", "2")
     assert item.get_attribute("data-right-share") == "0.5"
+    right = item.locator(".tally-row.right")  # a bar per choice, the right one marked
+    counts = item.locator(".tally-row").evaluate_all("rows => rows.map((r) => +r.dataset.count)")
+    assert sum(counts) == 2 and right.get_attribute("data-count") == "1", counts
+    assert right.locator(".tally-label").inner_text().startswith("✓ ")
+    assert right.locator(".tally-fill").evaluate("e => e.style.width") == "50%"
     # The files, as the teacher's browser downloads them: the tally, and no phone in them.
     with page.context.expect_page(timeout=LOAD_MS) as opened:
         page.keyboard.press("s")

@@ -9,7 +9,7 @@
 import { button, make } from "./elements.js";
 import { sceneTitle } from "./text.js";
 import { classCall } from "./class_net.js";
-import { classPaint, classSay, classWord } from "./class_panel.js";
+import { classPaint, classSay, classWord, tallyRow } from "./class_panel.js";
 
 const SUMMARY_TRIES = 5;
 const panels = new WeakMap(); // deck → its summary panel (D's frame is sealed)
@@ -98,16 +98,8 @@ export function summaryNodes(D, summary) {
     if (hardest) head.append(" · ", make(doc, "span", "summary-hardest", {}, classWord(D, "summary_hardest")));
     li.append(head);
     for (const c of q.choices) {
-      const row = make(doc, "div", c.right ? "tally-row right" : "tally-row", { "data-choice": c.id,
-        "data-count": String(c.count) });
       const label = said(D, c.label) || c.id;
-      const track = make(doc, "span", "tally-track");
-      const fill = make(doc, "span", "tally-fill");
-      fill.style.width = `${pct(c.share)}%`;
-      track.append(fill);
-      row.append(make(doc, "span", "tally-label", {}, c.right ? `✓ ${label}` : label), track,
-        make(doc, "span", "tally-pct", {}, `${pct(c.share)}% (${c.count})`));
-      li.append(row);
+      li.append(tallyRow(doc, { id: c.id, label, n: c.count, share: Number(c.share) || 0, right: c.right }));
     }
     list.append(li);
   }

@@ -253,20 +253,23 @@ function paintTally(D, N, labels) {
   if (shown && q) {
     for (const id of q.choices) {
       const n = t ? t.counts[id] || 0 : 0;
-      const share = total ? n / total : 0;
-      const row = make(doc, "div", "tally-row", { "data-choice": id, "data-count": String(n) });
       const right = K.state.revealed && q.answer === id;
-      if (right) row.classList.add("right");
-      const label = make(doc, "span", "tally-label", {}, `${right ? "✓ " : ""}${labels[id] || id}`);
-      const track = make(doc, "span", "tally-track");
-      const fill = make(doc, "span", "tally-fill");
-      fill.style.width = `${(100 * share).toFixed(1)}%`;
-      row.style.setProperty("--share", fill.style.width); // the compact row's own bar (class.css)
-      track.append(fill);
-      const amount = make(doc, "span", "tally-pct", {}, `${Math.round(100 * share)}% (${n})`);
-      row.append(label, track, amount);
-      rows.push(row);
+      rows.push(tallyRow(doc, { id, label: labels[id] || id, n, share: total ? n / total : 0, right }));
     }
   }
   N.tally.replaceChildren(...rows);
+}
+
+/** One choice's row of a tally (the projector's, the summary's): its words (✓ when right), its
+    share as a bar and as "pct% (n)". */
+export function tallyRow(doc, { id, label, n, share, right }) {
+  const row = make(doc, "div", right ? "tally-row right" : "tally-row", { "data-choice": id, "data-count": String(n) });
+  const track = make(doc, "span", "tally-track");
+  const fill = make(doc, "span", "tally-fill");
+  fill.style.width = `${(100 * share).toFixed(1)}%`;
+  row.style.setProperty("--share", fill.style.width); // the compact row's own bar (class.css)
+  track.append(fill);
+  row.append(make(doc, "span", "tally-label", {}, right ? `✓ ${label}` : label), track,
+    make(doc, "span", "tally-pct", {}, `${Math.round(100 * share)}% (${n})`));
+  return row;
 }
