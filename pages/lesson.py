@@ -320,7 +320,7 @@ def build(s: Settings, link: tuple[int, str | None, list[str]]) -> tuple[dict, d
         "keys": deck.key_help(s.lang),  # the key list's lines, from the key map (deck.KEY_MAP)
         "key_map": deck.key_map(),  # which keys do what, as keys.js binds them
         "colours": palette.for_lesson(),  # the one palette: the view's (room size), the deck's
-        "view_text": deck.view_text(s.lang),  # the attention view's words (its maps are the view)
+        "view_text": explorer.strings(s.lang),  # the attention view's words (its maps are the view)
         "classroom": klass,  # the class the link names, and its words (class.js)
     }
     return header, {**arrays, **oarr}

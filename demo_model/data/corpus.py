@@ -61,14 +61,6 @@ class Example:
     links: dict  # relation in LINKS -> tuple of (i asking, j answering) token indices
     template: str
 
-    @property
-    def pronouns(self) -> tuple:
-        return self.links["pronoun_antecedent"]
-
-    @property
-    def verbs(self) -> tuple:
-        return self.links["verb_subject"]
-
 
 def _check_split(split: str) -> None:
     if split not in SPLITS:

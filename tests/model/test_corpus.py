@@ -185,5 +185,5 @@ def test_groups_and_speakers_are_doers_no_pronoun_means(built):
         e.tokens[j].text for e in built["train"] for _, j in e.links["verb_subject"]
     ]  # fmt: skip
     assert doers.count("大伙") > 5, doers.count("大伙")
-    meant = {e.tokens[j].text for e in built["train"] for _, j in e.pronouns}
+    meant = {e.tokens[j].text for e in built["train"] for _, j in e.links["pronoun_antecedent"]}
     assert not meant & {*corpus_words.SPEAKERS, *corpus_words.PLURALS}

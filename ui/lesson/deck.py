@@ -66,11 +66,6 @@ SENT = "_lesson_sent"  # digest of the arrays this session's browser was last se
 NEED = "_lesson_need"  # set when the browser asks for the arrays again
 
 
-def view_text(lang: str) -> dict[str, str]:
-    """The attention view's words, as the deck's views read them (header.view_text)."""
-    return explorer.strings(lang)
-
-
 def key_names(keys: tuple[str, ...], lang: str) -> str:
     """Keys as the key list writes them: "→ / ↓ / Space / PageDown / N"; digits in a row as
     "1–9"."""
