@@ -18,6 +18,7 @@ from demo_model.data import corpus
 from tests.app_support import open_app
 from ui import figures as fig
 from ui import palette
+from ui.figures.base import PLOTLY_CONFIG, hold_still
 from ui.gloss import gloss, tag_name
 from ui.settings import examples
 from ui.text import LANGS, TEXT, t
@@ -129,7 +130,7 @@ def test_english_strings_hold_no_chinese_punctuation():
 
 
 def test_plotly_config_holds_the_charts_still_and_speaks_chinese():
-    base = fig.PLOTLY_CONFIG
+    base = PLOTLY_CONFIG
     assert base["scrollZoom"] is False and base["doubleClick"] is False
     assert base["displaylogo"] is False
     removed = set(base["modeBarButtonsToRemove"])
@@ -160,7 +161,7 @@ def test_every_builder_figure_is_still_under_a_finger(name):
 
 
 def test_hold_still_fixes_every_axis_of_another_builders_layout():
-    layout = fig.hold_still({"xaxis": {"title": "x"}, "yaxis2": {}, "height": 3})
+    layout = hold_still({"xaxis": {"title": "x"}, "yaxis2": {}, "height": 3})
     assert layout["dragmode"] is False and layout["height"] == 3
     assert layout["xaxis"] == {"title": "x", "fixedrange": True}
     assert layout["yaxis2"] == {"fixedrange": True}

@@ -11,6 +11,7 @@ import pytest
 from attention_core import softmax
 from ui import figures as fig
 from ui import palette
+from ui.figures.base import decode_array, token_labels
 from ui.links import parse_query, to_query
 from ui.settings import DEFAULTS
 from ui.text import SECTIONS, TEXT, md_escape, t
@@ -29,7 +30,7 @@ def wire(figure) -> dict:
 
 
 def test_token_labels_keep_duplicates_apart_and_escape_markup():
-    labels = fig.token_labels(["了", "<b>x</b>", "了", "a" * 30, "AT&T"])
+    labels = token_labels(["了", "<b>x</b>", "了", "a" * 30, "AT&T"])
     assert len(set(labels)) == 5
     assert labels[0] == "了" and labels[2].startswith("了") and labels[2] != "了"
     assert labels[1] == "&lt;b&gt;x&lt;/b&gt;"
@@ -40,10 +41,10 @@ def test_token_labels_keep_duplicates_apart_and_escape_markup():
 def test_attention_heatmap_sends_the_weights_with_token_hover():
     w = weights(1, len(TEXTS))[0]
     data = wire(fig.attention_heatmap(w, TEXTS))["data"][0]
-    z = fig.decode_array(data["z"])
+    z = decode_array(data["z"])
     assert z.shape == (13, 13) and z.dtype == np.float32
     np.testing.assert_allclose(z, w, atol=5e-5 + 1e-7)
-    assert data["x"] == fig.token_labels(TEXTS) == data["y"]  # 了 twice: two columns
+    assert data["x"] == token_labels(TEXTS) == data["y"]  # 了 twice: two columns
     assert len(set(data["x"])) == 13
     assert "%{y} → %{x}: %{z:.0%}" in data["hovertemplate"]
     assert (data["zmin"], data["zmax"]) == (0, 1)
@@ -65,7 +66,7 @@ def test_numbers_in_cells_only_while_they_fit():
 def test_matrix_heatmap_rows_are_tokens():
     m = np.arange(12.0).reshape(3, 4) - 6
     data = wire(fig.matrix_heatmap(m, ["a", "b", "c"], title="X"))["data"][0]
-    assert fig.decode_array(data["z"]).shape == (3, 4)
+    assert decode_array(data["z"]).shape == (3, 4)
     assert data["zmin"] == -6 and data["zmax"] == 6
 
 
@@ -164,7 +165,7 @@ def test_training_maps_play_every_checkpoint_in_the_browser():
     assert [f["name"] for f in spec["frames"]] == ["0", "10", "20"]
     assert spec["layout"]["sliders"][0]["active"] == 1
     assert [s["args"][0] for s in spec["layout"]["sliders"][0]["steps"]] == [["0"], ["10"], ["20"]]
-    assert fig.decode_array(spec["data"][0]["z"]).tolist() == [[67] * 3] * 3  # frame 1 first
+    assert decode_array(spec["data"][0]["z"]).tolist() == [[67] * 3] * 3  # frame 1 first
     assert spec["frames"][2]["data"][1]["z"] == [[100] * 3] * 3  # clipped to 100 %
     assert [a["text"] for a in spec["layout"]["annotations"]] == ["a", "&lt;b&gt;"]
     for k in (1, 2):
@@ -184,8 +185,8 @@ def test_teaching_histograms_are_binned_before_they_are_sent():
     figure = wire(fig.histogram_pair(raw, raw / 8, names=["raw", "<b>scaled</b>"], title="h"))
     for trace, values in zip(figure["data"], (raw, raw / 8), strict=True):
         counts, edges = np.histogram(values, bins=80)
-        np.testing.assert_array_equal(fig.decode_array(trace["y"]), counts)
-        np.testing.assert_allclose(fig.decode_array(trace["width"]), np.diff(edges))
+        np.testing.assert_array_equal(decode_array(trace["y"]), counts)
+        np.testing.assert_allclose(decode_array(trace["width"]), np.diff(edges))
     assert figure["data"][1]["name"] == "&lt;b&gt;scaled&lt;/b&gt;"
     assert len(json.dumps(figure)) < 10_000  # not 20,000 samples twice
 

@@ -6,13 +6,7 @@ plots: lines, bars, histograms; training: the learned page's curves, played: its
 Pages call them as `figures.<builder>`.
 """
 
-from ui.figures.base import (
-    PLOTLY_CONFIG,
-    decode_array,
-    hold_still,
-    plotly_config,
-    token_labels,
-)
+from ui.figures.base import plotly_config
 from ui.figures.maps import (
     attention_heatmap,
     matrix_heatmap,
@@ -29,15 +23,12 @@ from ui.figures.training import (
 )
 
 __all__ = [
-    "PLOTLY_CONFIG",
     "RELATION_KEYS",
     "accuracy_figure",
     "attention_heatmap",
     "bars",
-    "decode_array",
     "head_job_label",
     "histogram_pair",
-    "hold_still",
     "job_curves_figure",
     "job_text",
     "loglog_fit",
@@ -45,6 +36,5 @@ __all__ = [
     "matrix_heatmap",
     "plotly_config",
     "sweep_lines",
-    "token_labels",
     "training_maps_figure",
 ]
