@@ -62,7 +62,6 @@ HEAD_COLOURS = (
     "#994F00",
     "#EEDD88",
 )
-PALETTE = HEAD_COLOURS[:8]  # the teaching pages' lines and bars: the first eight
 
 # ---- ink: text and marks on colour and on paper ------------------------------------------------
 

@@ -30,7 +30,6 @@ from ui.state import Lab, focus_index
 # The scenes, as their own files declare them (ui/lesson/scenes.py): an 11th scene is its file,
 # its text table (its words, its teacher's notes and its facts) and its tests: kit.js says how.
 SCENES = len(scenes.SCENES)  # §1 … §10, the link's at=1 … 10
-NEEDS_TWO = tuple(s.number for s in scenes.SCENES if "two_tokens" in s.needs)
 TRAINED_SCENES = tuple(s.number for s in scenes.SCENES if "trained" in s.needs)
 PAIR = ("我打你", "你打我")  # §8, as in the article
 ORDER_HEAD = 0  # §8: the one head its maps show, titled "head 1" by the view; its numbers are its
