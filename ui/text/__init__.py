@@ -30,7 +30,7 @@ LANGUAGES = MappingProxyType(
 LANGS = tuple(LANGUAGES)  # the codes at import: the tables' columns, the tests' parameters
 DEFAULT_LANG = "zh"
 
-# One table per area in this folder (steps.toml; its prose in steps.zh.md and steps.en.md),
+# One table per area in this folder (scaling.toml; its prose in scaling.zh.md and scaling.en.md),
 # read and checked once at import (ui/text/load.py): English missing, a key defined twice or
 # placeholders that differ between languages raise TextError before any page runs.
 TEXT, SECTIONS = load(Path(__file__).resolve().parent, LANGS)  # key → {lang: text}; area → keys

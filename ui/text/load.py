@@ -9,12 +9,12 @@ from string import Formatter
 from types import MappingProxyType
 
 # One area (a page, the sidebar, the notices …) is a few files named by its stem:
-#   steps.toml      ["steps.title"] / zh = "…" / en = "…": labels, titles, one-line templates,
-#                   the languages side by side
-#   steps.fr.toml   "steps.title" = "…": one language's entries (a translation kept apart)
-#   steps.zh.md     the area's prose in one language: each entry starts at its key on a line of
-#   steps.en.md     its own, <!-- steps.intro -->, and runs to the next key or the end of file;
-#                   text before the first key is a note for the people who edit the file.
+#   scaling.toml      ["scaling.title"] / zh = "…" / en = "…": labels, titles, one-line
+#                     templates, the languages side by side
+#   scaling.fr.toml   "scaling.title" = "…": one language's entries (a translation kept apart)
+#   scaling.zh.md     the area's prose in one language: each entry starts at its key on a line
+#   scaling.en.md     of its own, <!-- scaling.intro -->, and runs to the next key or the end of
+#                     file; text before the first key is a note for the people who edit the file.
 # Every key is written in English (FALLBACK: what a language without that entry shows), at most
 # once per language, with the same {placeholders} in every language.
 FALLBACK = "en"
@@ -45,7 +45,7 @@ def read_toml(path: Path, lang: str | None, langs: tuple[str, ...]) -> Table:
         raise TextError(f"{path.name}: {err}") from err
     if lang is not None:
         for key, value in doc.items():
-            if not isinstance(value, str):  # "steps.title" unquoted is a nested table
+            if not isinstance(value, str):  # "scaling.title" unquoted is a nested table
                 raise TextError(f'{path.name}: write each entry as "{key}.…" = "{lang} text"')
         return {key: {lang: value} for key, value in doc.items()}
     doc.pop(FACTS, None)
