@@ -129,7 +129,7 @@ function s7Yours(D) {
   });
 }
 
-/** n × n cells beside 2n × 2n: twice the side, four times the cells. */
+/** n × n cells beside 2n × 2n, each with its count: the class counts the cells itself. */
 function s7Grids(S, pen, W, H, base) {
   const D = S.D;
   const n = Math.max(2, Math.min(D.header.cells.word_n || 8, 32));
@@ -152,7 +152,9 @@ function s7Grids(S, pen, W, H, base) {
       { px: base, weight: 600 },
     );
   }
-  penText(pen, "×4", small + base * 2, base * 0.5 + small / 2, {
+  // n → 2n between them: the question asks what that does to the time, so no "×4" is drawn
+  // before its answer (issue 39)
+  penText(pen, "→", small + base * 2, base * 0.5 + small / 2, {
     px: Math.round(base * 1.4),
     align: "center",
     colour: pen.ink.warm,
