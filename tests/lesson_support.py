@@ -497,3 +497,21 @@ def drawn(page) -> list[str]:
         f"() => [...{DECK}.querySelectorAll('canvas')].filter((c) => c.getClientRects().length)"
         ".map((c) => (c.__drawn || []).join(' '))"
     )
+
+
+def run_together(page, min_gap: float = 0.4) -> list[str]:
+    """Labels on one line of a canvas closer than min_gap of their height (§5's d_k axis read
+    "812" and "64128": 8 and 12 a pixel apart)."""
+    boxes = page.evaluate(
+        f"() => [...{DECK}.querySelectorAll('canvas')].filter((c) => c.getClientRects().length)"
+        ".map((c) => JSON.parse(c.dataset.labels || '[]'))"
+    )
+    out = []
+    for k, found in enumerate(boxes):
+        for a in found:
+            for b in found:
+                same_line = abs(a[1] - b[1]) < 1 and abs(a[3] - b[3]) < 1
+                gap = b[0] - (a[0] + a[2])
+                if a is not b and same_line and 0 <= gap < min_gap * a[3]:
+                    out.append(f"canvas {k + 1}: labels {gap:.1f} px apart at x {a[0]:.0f}")
+    return out
