@@ -18,6 +18,7 @@ from tests.lesson_support import (
     press,
     settle,
     shot,
+    walk_phone_rules,
     where,
 )
 from ui.lesson.data import PAIR
@@ -92,3 +93,12 @@ def test_in_english_the_columns_carry_their_glosses_as_the_rows_do(page, streaml
     for words in maps:  # every word twice with its gloss: beside its row and under its column
         assert all(words.count(w) == 2 for w in ("我 I", "打 hit", "你 you")), words
     shot(page, "s08_reveal_1024x768_en.png")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_on_a_phone_every_step_is_one_screen_with_nothing_under_the_step_bar(
+    browser, streamlit_server, lang
+):
+    """Issue 39 item 16: in English the reveal's takeaway sat 51 px under the step bar."""
+    problems = walk_phone_rules(browser, streamlit_server, 8, lang)
+    assert not problems, "\n".join(problems)

@@ -13,7 +13,7 @@ import { sceneView, viewHeader } from "../views.js";
 
 export default defineScene({
   id: "s08",
-  // phone: none: on a phone the one map fills what its question or its switches leave // one map, its question or its switches under it
+  // phone: none: on a phone the one map fills what its question or its switches leave
   title: "lesson.s8.title",
   local: { pos: false, which: 1 }, // positions added (the switch, the last step); the phone's map
   steps: [
