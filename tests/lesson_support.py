@@ -305,3 +305,213 @@ def walk_phone(browser, base: str, scene: int, lang: str, more=None) -> list[str
     problems = walk_scene(page, scene, check)
     page.context.close()
     return problems
+
+
+# ---- answers across scenes: in the lesson's order and when a student jumps (issue 39) ----------
+
+# Before a page loads (page.add_init_script): every canvas keeps the words drawn on it since it
+# was last cleared whole (canvas.__drawn; a layer's words when the layer is pasted on), so a test
+# reads what a figure says in pixels, not only its text alternative (§7's "×4" was drawn, never
+# said).
+CANVAS_WORDS = """(() => {
+  const C = CanvasRenderingContext2D.prototype;
+  const fill = C.fillText;
+  const clear = C.clearRect;
+  C.fillText = function (text, ...rest) {
+    (this.canvas.__drawn ||= []).push(String(text));
+    return fill.call(this, text, ...rest);
+  };
+  const image = C.drawImage;
+  C.drawImage = function (source, ...rest) {  // a layer of labels drawn once, pasted on
+    if (source && source.__drawn) (this.canvas.__drawn ||= []).push(...source.__drawn);
+    return image.call(this, source, ...rest);
+  };
+  C.clearRect = function (x, y, w, h) {
+    const full = parseFloat(this.canvas.style.width) || this.canvas.width;
+    if (x <= 0 && y <= 0 && w >= full - 1) this.canvas.__drawn = [];
+    return clear.call(this, x, y, w, h);
+  };
+})()"""
+
+# The scene on screen, its step, what a person sees (SHOWN's texts, the caption, the question's
+# own text left out as SHOWN leaves the choice buttons out) and every question of the scene: the
+# step that asks it and its choices ([label, why], the label '' where the labels are the
+# sentence's words).
+SEEN = f"""() => {{
+  const D = {DECK}.parentNode.__lesson;
+  const S = D.ctx;
+  const shown = ({SHOWN})();
+  const questions = [];
+  if (S) S.steps.forEach((s, i) => {{
+    if (!s.quiz) return;
+    const choices = s.quiz.choices(S).map((c) => [s.quiz.words ? '' : c.label, c.why || '']);
+    questions.push([i, choices]);
+  }});
+  const drawn = [...{DECK}.querySelectorAll('canvas')]
+    .filter((c) => c.getClientRects().length && !c.closest('[hidden], .overview, .handout'))
+    .map((c) => (c.__drawn || []).join(' '));
+  return {{ texts: [...shown.texts, shown.caption, ...drawn], questions }};
+}}"""
+
+# A number an answer turns on, as a choice's label says it ("约 4 倍", "about 4 times", "×4") and
+# any way a text could state it: "×4", "4×", "4 倍", "4 times", "four times".
+NUMBER_ANSWER = re.compile(r"(?:×\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:倍|×|times))")
+WORDS_OF = {"2": "twice", "3": "three times", "4": "four times", "8": "eight times"}
+
+
+def tells(label: str) -> list[re.Pattern]:
+    """How a text would state a choice whose label is a number of times (§7's "约 4 倍"): that
+    number with ×, 倍 or "times" (never as part of a longer number: ×4 is not ×4.4 or ×40)."""
+    out = []
+    for m in NUMBER_ANSWER.finditer(label):
+        v = re.escape(m.group(1) or m.group(2))
+        num = rf"(?<![\d.]){v}(?!\.?\d)"
+        forms = [rf"×\s*{num}", rf"{num}\s*(?:×|倍|times)"]
+        word = WORDS_OF.get(m.group(1) or m.group(2))
+        if word:
+            forms.append(rf"\b{word}\b")
+        out.append(re.compile("|".join(forms), re.IGNORECASE))
+    return out
+
+
+def answer_spoilers(forbidden: list[list[str]], texts: list[str]) -> list[str]:
+    """spoilers(), and a text stating a numeric choice's number its own way (tells)."""
+    found = spoilers(forbidden, texts)
+    for label, _ in forbidden:
+        for pattern in tells(label) if label else []:
+            hit = next((t for t in texts if pattern.search(t)), None)
+            if hit:
+                found.append(f"“{label}” told by “{pattern.search(hit).group(0)}”: {hit[:40]}")
+    return sorted(set(found))
+
+
+def walk_seen(page, scenes) -> list[tuple[int, int, list[str], list]]:
+    """Every step of `scenes`, in the order given (each from its first step, with →): (scene,
+    step, the texts on screen, the scene's questions) at each."""
+    seen = []
+    for scene in scenes:
+
+        def record(step: int, scene=scene) -> list[str]:
+            got = page.evaluate(SEEN)
+            seen.append((scene, step, got["texts"], got["questions"]))
+            return []
+
+        walk_scene(page, scene, record)
+    return seen
+
+
+def answers_before_reveal(seen) -> list[str]:
+    """From a walk (walk_seen): each text seen before a question's reveal that states its answer.
+    Before the reveal means: in its own scene, at its step or earlier; in another scene, visited
+    earlier in the walk than the question's reveal (a student who jumps has not answered it)."""
+    revealed: dict[tuple[int, int], int] = {}  # (scene, question's step) → where the walk revealed
+    for k, (scene, step, _, questions) in enumerate(seen):
+        for at, _ in questions:
+            if step > at and (scene, at) not in revealed:
+                revealed[(scene, at)] = k
+    last = {}
+    for scene, _, _, questions in seen:
+        for at, choices in questions:
+            last[(scene, at)] = choices  # the choices once measured (§7's why needs its timing)
+    problems = []
+    for k, (scene, step, texts, _) in enumerate(seen):
+        for (qs, at), choices in last.items():
+            before = step <= at if qs == scene else k < revealed.get((qs, at), len(seen))
+            if not before:
+                continue
+            for found in answer_spoilers(choices, texts):
+                problems.append(f"§{scene}.{step + 1} before §{qs}'s answer: {found}")
+    return sorted(set(problems))
+
+
+# ---- a phone's step held to the student's rules (issue 39: one screen, nothing under the bar) ---
+
+PHONE_RULES = f"""() => {{
+  const root = {DECK};
+  const bar = root.querySelector('.stepnav').getBoundingClientRect();
+  const shown = (el) => {{
+    if (el.closest('.sr-only, [hidden], .stepnav, .overview, .handout')) return false;
+    const cs = getComputedStyle(el);
+    if (cs.display === 'none' || cs.visibility === 'hidden') return false;
+    const r = el.getBoundingClientRect();
+    return r.width >= 1 && r.height >= 1;
+  }};
+  const under = [];
+  const small = [];
+  for (const el of root.querySelectorAll('*')) {{
+    if (!shown(el)) continue;
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own && !['CANVAS', 'BUTTON', 'INPUT'].includes(el.tagName)) continue;
+    const r = el.getBoundingClientRect();
+    const what = (el.textContent.trim() || el.tagName).slice(0, 24);
+    if (r.bottom > bar.top + 1) under.push([Math.round(r.bottom - bar.top), what]);
+    const px = parseFloat(getComputedStyle(el).fontSize);
+    if (own && px < 14) small.push([px, what]);
+  }}
+  const canvases = [...root.querySelectorAll('canvas')].filter(shown).map((c) => ({{
+    cell: c.dataset.cell ? Number(c.dataset.cell) : null,
+    fonts: [c.dataset.fonts, c.dataset.cellFonts].filter(Boolean).join(',')
+      .split(',').filter(Boolean).map(Number),
+  }}));
+  return {{ under, small, canvases }};
+}}"""
+
+
+def phone_rules(page, min_cell: float = 10, min_text: float = 14) -> list[str]:
+    """A phone's step as a student alone reads it (issue 39), beyond phone_problems: nothing
+    (text, a canvas, a button) reaches under the fixed step bar with the page at its top, no map
+    cell under `min_cell` px, no text under `min_text` px (the page's and every canvas's)."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    got = page.evaluate(PHONE_RULES)
+    out = [f"under the step bar by {px} px: {what}" for px, what in got["under"]]
+    out += [f"text {px} px: {what}" for px, what in got["small"]]
+    for k, c in enumerate(got["canvases"]):
+        if c["cell"] is not None and c["cell"] < min_cell:
+            out.append(f"canvas {k + 1}: map cells {c['cell']} px")
+        out += [f"canvas {k + 1}: text {px} px" for px in sorted(set(c["fonts"])) if px < min_text]
+    return out
+
+
+def walk_phone_rules(browser, base: str, scene: int, lang: str, more=None) -> list[str]:
+    """walk_phone with every step held to phone_rules too (and more(page, step), if given), the
+    words drawn on the canvases kept (CANVAS_WORDS: `drawn(page)`)."""
+    size = {"width": PHONE[0], "height": PHONE[1]}
+    context = browser.new_context(viewport=size, has_touch=True)
+    context.add_init_script(CANVAS_WORDS)
+    page = context.new_page()
+    try:
+        open_lesson(page, base, f"?at={scene}&lang={lang}", PHONE)
+
+        def check(step: int) -> list[str]:
+            found = phone_shot(page, f"s{scene:02d}_{step}_{lang}_{PHONE[0]}x{PHONE[1]}.png")
+            return found + phone_rules(page) + (more(page, step) if more else [])
+
+        return walk_scene(page, scene, check)
+    finally:
+        context.close()
+
+
+def drawn(page) -> list[str]:
+    """The words drawn on each canvas on screen (needs CANVAS_WORDS before the page loaded)."""
+    return page.evaluate(
+        f"() => [...{DECK}.querySelectorAll('canvas')].filter((c) => c.getClientRects().length)"
+        ".map((c) => (c.__drawn || []).join(' '))"
+    )
+
+
+def run_together(page, min_gap: float = 0.4) -> list[str]:
+    """Labels on one line of a canvas closer than min_gap of their height (§5's d_k axis read
+    "812" and "64128": 8 and 12 a pixel apart)."""
+    boxes = page.evaluate(
+        f"() => [...{DECK}.querySelectorAll('canvas')].filter((c) => c.getClientRects().length)"
+        ".map((c) => JSON.parse(c.dataset.labels || '[]'))"
+    )
+    out = []
+    for k, found in enumerate(boxes):
+        for a in found:
+            for b in found:
+                same_line = abs(a[1] - b[1]) < 1 and abs(a[3] - b[3]) < 1
+                gap = b[0] - (a[0] + a[2])
+                if a is not b and same_line and 0 <= gap < min_gap * a[3]:
+                    out.append(f"canvas {k + 1}: labels {gap:.1f} px apart at x {a[0]:.0f}")
+    return out

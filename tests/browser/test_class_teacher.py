@@ -32,7 +32,7 @@ from tests.browser.class_support import (
     wait_status,
 )
 from tests.browser_support import axe
-from tests.lesson_support import LOAD_MS, ROOT, where
+from tests.lesson_support import LOAD_MS, ROOT, settle, where
 from ui.text import t
 
 pytestmark = pytest.mark.browser
@@ -188,8 +188,12 @@ def test_while_redis_is_away_the_teachers_t_waits_and_goes_through(browser, serv
     page.context.close()
 
 
-def test_the_tally_at_s5s_reveal_leaves_the_step_bar_on_a_projector(browser, server):
-    page, code = new_class(browser, server, "&at=5")
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_tally_at_s5s_reveal_leaves_the_step_bar_on_a_projector(browser, server, lang):
+    """§5's question and its reveal with the tally shown, on a 1024 × 768 projector: ▶, ◀ and the
+    tally on screen and on top, in Chinese and in English (whose longer words once wrapped the
+    top bar to two rows and pushed ▶ under the side panel's edge)."""
+    page, code = new_class(browser, server, f"&at=5&lang={lang}")
     for _ in range(2):
         page.keyboard.press("ArrowRight")
     wait_place(page, 5, 2)  # §5 asks
@@ -198,19 +202,13 @@ def test_the_tally_at_s5s_reveal_leaves_the_step_bar_on_a_projector(browser, ser
     p.locator('[data-testid="lesson-choice"]').first.click()
     wait_js(page, f"{ANSWERED}?.dataset.n === '1'")
     page.keyboard.press("t")
+    wait_js(page, f"{TALLY}?.dataset.visible === '1' && !!{TALLY}.querySelector('.tally-row')")
+    settle(page)
+    shown_whole(page, ("lesson-next", "lesson-prev", "class-tally"), "the question")
     page.keyboard.press("r")
     wait_place(page, 5, 3)
     wait_js(page, f"{TALLY}?.dataset.visible === '1' && !!{TALLY}.querySelector('.tally-row')")
-    for name in ("lesson-next", "lesson-prev", "class-tally"):  # on screen, and not clipped
-        box = by_id(page, name).bounding_box()
-        assert box and box["y"] + box["height"] <= 768, (name, box)
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] - 2
-        hit = page.evaluate(
-            f"([x, y, id]) => {ROOT}.elementFromPoint(x, y)?.closest(`[data-testid=${{id}}]`)"
-            " !== null",
-            [x, y, name],
-        )
-        assert hit, f"{name} is hidden at its own bottom ({x}, {y})"
+    shown_whole(page, ("lesson-next", "lesson-prev", "class-tally"), "the reveal")
     problems = [  # the tally's rows, their bars behind the words: still readable
         f"{v['id']}: {n['html'][:120]}"
         for v in axe().run(page).response["violations"]
@@ -219,9 +217,24 @@ def test_the_tally_at_s5s_reveal_leaves_the_step_bar_on_a_projector(browser, ser
     ]
     assert not problems, "\n".join(problems)
     if os.environ.get("CLASS_DOCS"):
-        page.screenshot(path=str(SHOTS / "class_s5_reveal_tally_1024x768.png"))
+        page.screenshot(path=str(SHOTS / f"class_s5_reveal_tally_1024x768_{lang}.png"))
     p.context.close()
     page.context.close()
+
+
+def shown_whole(page, names, when: str) -> None:
+    """Each data-testid in `names` inside the 768 px and on top at its own bottom edge (not
+    under the side panel's clip or anything else)."""
+    for name in names:
+        box = by_id(page, name).bounding_box()
+        assert box and box["y"] + box["height"] <= 768, (when, name, box)
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] - 2
+        hit = page.evaluate(
+            f"([x, y, id]) => {ROOT}.elementFromPoint(x, y)?.closest(`[data-testid=${{id}}]`)"
+            " !== null",
+            [x, y, name],
+        )
+        assert hit, f"{when}: {name} is hidden at its own bottom ({x}, {y})"
 
 
 PASSCODE = "otter lamp river nine"

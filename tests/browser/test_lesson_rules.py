@@ -21,10 +21,12 @@ import re
 import pytest
 
 from tests.lesson_support import (
+    CANVAS_WORDS,
     DECK,
     ROOT,
     SCENE,
     SHOWN,
+    answers_before_reveal,
     map_problems,
     open_lesson,
     phone_page,
@@ -34,6 +36,7 @@ from tests.lesson_support import (
     spoilers,
     walk_every_step,
     walk_scene,
+    walk_seen,
     where,
 )
 from ui.lesson.data import SCENES
@@ -78,6 +81,25 @@ def test_on_a_phone_no_step_gives_an_answer_away_either(browser, streamlit_serve
     page = phone_page(browser, streamlit_server, "?at=1&lang=en")
     problems = walk_every_step(page, spoiler_check(page))
     page.context.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("lang", "order"), [("zh", "in order"), ("en", "in order"), ("zh", "jumping back")]
+)
+def test_nothing_seen_before_a_question_is_revealed_states_its_answer_across_scenes(
+    page, streamlit_server, lang, order
+):
+    """Issue 39: what a step shows (text, caption, a canvas's text) states no question's answer
+    before its reveal, in its own scene or any other: in the lesson's order (§1 → §10), and for
+    a student who jumps (§10 first, then back to §1: every question still open). A number of times
+    counts however it is written (§7's "约 4 倍" told as "×4" or "格子变成 4 倍")."""
+    page.add_init_script(CANVAS_WORDS)  # the words drawn on the figures too
+    open_lesson(page, streamlit_server, f"?at=1&lang={lang}")
+    scenes = sorted(NUMBERS.values())
+    seen = walk_seen(page, scenes if order == "in order" else scenes[::-1])
+    assert {s for s, *_ in seen} == set(scenes)
+    problems = answers_before_reveal(seen)
     assert not problems, "\n".join(problems)
 
 

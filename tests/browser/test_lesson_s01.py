@@ -8,7 +8,15 @@ from __future__ import annotations
 import pytest
 
 from demo_model import describe_heads
-from tests.lesson_support import DECK, open_lesson, press, shot, walk_phone, walk_scene
+from tests.lesson_support import (
+    DECK,
+    drawn,
+    open_lesson,
+    press,
+    shot,
+    walk_phone_rules,
+    walk_scene,
+)
 from tests.ui.lesson.test_s01 import raw_pronoun_labels
 from ui.text import t
 
@@ -17,13 +25,30 @@ pytestmark = pytest.mark.browser
 WORDS = f"() => {DECK}.querySelector('[data-testid=\"lesson-canvas\"]').dataset.words"
 
 
+CAPTION = f"() => {DECK}.querySelector('[data-testid=\"lesson-caption\"]').textContent"
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_word_is_drawn_on_a_phone_and_on_the_projector(browser, streamlit_server, lang):
-    def words(page, step: int) -> list[str]:
-        drawn = page.evaluate(WORDS)
-        return [] if drawn == "13/13" else [f"words drawn {drawn}"]
+    """On a phone, every step: one screen, nothing under the step bar, no text under 14 px
+    (walk_phone_rules), every word drawn; in English every word's gloss, the pronoun's too
+    (他 "he" was left out while 小明, 书, 桌子, 走 had theirs: issue 39 item 21); the RNN's step
+    says what its chain carries: one fixed-size vector in which the head's answer fades (22)."""
 
-    problems = walk_phone(browser, streamlit_server, 1, lang, words)
+    def words(page, step: int) -> list[str]:
+        found = page.evaluate(WORDS)
+        out = [] if found == "13/13" else [f"words drawn {found}"]
+        said = " ".join(drawn(page))
+        if lang == "en" and not ("他" in said and " he " in f" {said} "):
+            out.append(f"step {step + 1}: 他 without its gloss: {said[:80]}")
+        if step == 2:
+            caption = page.evaluate(CAPTION)
+            carries = ("大小固定的向量", "变淡") if lang == "zh" else ("fixed-size vector", "fades")
+            if not all(w in caption for w in (*carries, "小明")):
+                out.append(f"the RNN's caption: {caption}")
+        return out
+
+    problems = walk_phone_rules(browser, streamlit_server, 1, lang, words)
     assert not problems, "\n".join(problems)
 
 

@@ -15,16 +15,19 @@ from demo_model import load_demo_model
 from tests.lesson_support import (
     ROOT,
     SENTENCE,
+    drawn,
     map_problems,
     open_lesson,
     phone_page,
     phone_problems,
     phone_shot,
     press,
+    run_together,
     settle,
     shot,
     step_id,
     values,
+    walk_phone_rules,
 )
 from tests.ui.lesson.test_s05 import loop_variance
 from ui.text import t
@@ -135,3 +138,36 @@ def test_tau_comes_back_to_root_d_k_after_the_reveal(page, streamlit_server):
     assert step_id(page) == "tau"
     assert page.locator('[data-testid="s5-scale"]').is_checked()
     assert "τ = 3.46" in page.locator('[data-testid="lesson-readout"]').inner_text()
+
+
+TERMS = (
+    f"() => [...{ROOT}.querySelectorAll('[data-testid=\"lesson-caption\"] [data-term]')]"
+    ".map((b) => b.dataset.term)"
+)
+SAID = f"() => {ROOT}.querySelector('[data-testid=\"lesson\"]').innerText"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_on_a_phone_every_step_fits_with_maps_a_finger_reads_and_terms_taught_first(
+    browser, streamlit_server, lang
+):
+    """Issue 39 on a phone (390 × 844), every step: one screen, nothing under the step bar (the
+    question's takeaway and Reveal were, by up to 108 px in English), map cells ≥ 10 px (8 px
+    once answered), no text under 14 px (walk_phone_rules); the d_k axis's ticks apart (they read
+    "812", "64128"); τ not seen before the step that teaches it (the question's map read
+    "· τ = 3.46"), and 熵 / entropy, which the answer gives, a marked term in its caption."""
+
+    def taught(page, step: int) -> list[str]:
+        out = run_together(page) if step == 0 else []
+        seen = page.evaluate(SAID) + " ".join(drawn(page))
+        if step_id(page) not in ("tau",) and "τ" in seen:
+            out.append(f"τ before its step: …{seen[seen.index('τ') - 30 : seen.index('τ') + 10]}")
+        if step_id(page) == "reveal":
+            verdict = page.locator('[data-testid="lesson-verdict"]').inner_text()
+            assert ("熵" if lang == "zh" else "entropy") in verdict
+            if "entropy" not in page.evaluate(TERMS):
+                out.append("the reveal's entropy is not a marked term of its caption")
+        return out
+
+    problems = walk_phone_rules(browser, streamlit_server, 5, lang, taught)
+    assert not problems, "\n".join(problems)

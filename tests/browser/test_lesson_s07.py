@@ -12,7 +12,7 @@ from itertools import pairwise
 import numpy as np
 import pytest
 
-from tests.lesson_support import DECK, ROOT, open_lesson, settle, shot, walk_phone, where
+from tests.lesson_support import DECK, ROOT, open_lesson, settle, shot, walk_phone_rules, where
 
 pytestmark = pytest.mark.browser
 
@@ -73,15 +73,37 @@ def test_the_question_is_judged_from_the_measured_fit(page, streamlit_server):
     assert f"{slope:.2f}" in verdict.inner_text() and f"×{2**slope:.1f}" in verdict.inner_text()
 
 
+LABELS = f"() => JSON.parse({ROOT}.querySelector('[data-testid=\"lesson-canvas\"]').dataset.labels)"
+
+
+def y_ticks(boxes: list[list[float]]) -> list[list[float]]:
+    """The y axis's tick labels: the most boxes right-aligned on one edge, one above another."""
+    edges: dict[float, list] = {}
+    for b in boxes:
+        edges.setdefault(round(b[0] + b[2]), []).append(b)
+    return max(edges.values(), key=len)
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_on_a_phone_every_step_fits_and_the_heading_keeps_d_64(browser, streamlit_server, lang):
-    def heading(page, step: int) -> list[str]:
-        if step == 1:
-            assert "d = 64" in page.evaluate(CANVAS)
+def test_on_a_phone_every_step_fits_and_the_chart_has_a_real_height(
+    browser, streamlit_server, lang
+):
+    """Every step: one screen, nothing under the step bar, no text under 14 px (walk_phone_rules).
+    The measured chart was a strip ~30 px tall with one tick, the line flat while the words said
+    ×4.4 (issue 39 item 17): now ≥ 3 decades' ticks, ≥ 45 px apart; its title keeps d = 64."""
+
+    def chart(page, step: int) -> list[str]:
+        if step != 1:
+            return []
+        assert "d = 64" in page.evaluate(CANVAS)
+        ticks = sorted(b[1] for b in y_ticks(page.evaluate(LABELS)))
+        gaps = [b - a for a, b in pairwise(ticks)]
+        if len(ticks) < 3 or min(gaps) < 45:
+            return [f"y ticks at {ticks}"]
         return []
 
-    problems = walk_phone(browser, streamlit_server, 7, lang, heading)
-    assert not problems, problems
+    problems = walk_phone_rules(browser, streamlit_server, 7, lang, chart)
+    assert not problems, "\n".join(problems)
 
 
 def test_projector_screenshots(page, streamlit_server):

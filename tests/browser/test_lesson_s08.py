@@ -9,13 +9,16 @@ import pytest
 
 from attention_core import build_inputs, init_params, multi_head_attention, tokenize
 from tests.lesson_support import (
+    CANVAS_WORDS,
     ROOT,
+    drawn,
     open_lesson,
     phone_page,
     phone_problems,
     press,
     settle,
     shot,
+    walk_phone_rules,
     where,
 )
 from ui.lesson.data import PAIR
@@ -79,3 +82,23 @@ def test_on_a_phone_one_map_and_a_tap_switches_the_sentence(browser, streamlit_s
     assert page.locator('[data-testid="s8-pos"]').is_checked() and not phone_problems(page)
     shot(page, "s08_pos_390x844_en.png")
     page.context.close()
+
+
+def test_in_english_the_columns_carry_their_glosses_as_the_rows_do(page, streamlit_server):
+    """Issue 39 item 21: the rows read "打 hit" while the columns under them read 打 alone."""
+    page.add_init_script(CANVAS_WORDS)
+    open_lesson(page, streamlit_server, "?at=8&step=2&lang=en")
+    maps = [words for words in drawn(page) if "打" in words]
+    assert len(maps) == 2, maps
+    for words in maps:  # every word twice with its gloss: beside its row and under its column
+        assert all(words.count(w) == 2 for w in ("我 I", "打 hit", "你 you")), words
+    shot(page, "s08_reveal_1024x768_en.png")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_on_a_phone_every_step_is_one_screen_with_nothing_under_the_step_bar(
+    browser, streamlit_server, lang
+):
+    """Issue 39 item 16: in English the reveal's takeaway sat 51 px under the step bar."""
+    problems = walk_phone_rules(browser, streamlit_server, 8, lang)
+    assert not problems, "\n".join(problems)

@@ -17,6 +17,7 @@ from tests.lesson_support import (
     press,
     settle,
     shot,
+    walk_phone_rules,
     where,
 )
 from ui.settings import DEFAULTS
@@ -54,7 +55,7 @@ def test_the_code_reads_like_the_articles_at_20_px_with_no_file_path(page, strea
     open_lesson(page, streamlit_server, "?at=9&lang=en")
     code = page.locator('[data-testid="lesson-code"]')
     text = code.inner_text()
-    for line in ("Q = X @ W_Q", "scores = Q @ K.T / np.sqrt(d_k)", "e = np.exp(scores)"):
+    for line in ("Q = X @ W_Q", "scores = Q @ K.T / np.sqrt(d_k)", "e = np.exp(scores - m)"):
         assert line in text
     assert "skeleton.py" not in deck_text(page) and "ui/lesson" not in deck_text(page)
     px = page.evaluate(f"() => parseFloat(getComputedStyle({CODE}).fontSize)")
@@ -130,3 +131,55 @@ def test_on_a_phone_the_code_then_the_map_and_the_question(browser, streamlit_se
     assert not switch.is_checked() and where(page) == (9, 3)
     shot(page, "s09_compare_off_390x844_en.png")
     page.context.close()
+
+
+# Each line of code as drawn: how many lines of text it holds and how many screen lines it takes.
+CODE_LINES = (
+    f"() => [...{CODE}.querySelectorAll('.ln')].filter((l) => !l.hidden).map((l) => "
+    "[l.textContent, l.getBoundingClientRect().height"
+    " / parseFloat(getComputedStyle(l).lineHeight)])"
+)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_on_a_phone_every_step_fits_and_the_code_breaks_only_where_python_does(
+    browser, streamlit_server, lang
+):
+    """Issue 39 on a phone, every step: one screen, nothing under the step bar, map cells ≥ 10 px
+    (7 px once answered), no text under 14 px (walk_phone_rules); the code at ≥ 16 px wrapped by
+    the browser mid-line ("keepdims=True)" on a line of its own, unindented): now every line that
+    is too long is broken after a comma inside its brackets and hung, and no screen line is
+    broken by the browser."""
+
+    def code(page, step: int) -> list[str]:
+        if step != 0:
+            return []
+        px = page.evaluate(f"() => parseFloat(getComputedStyle({CODE}).fontSize)")
+        out = [] if px >= 16 else [f"code at {px} px"]
+        for text, rows in page.evaluate(CODE_LINES):
+            written = text.split("\n")
+            if abs(rows - len(written)) > 0.2:
+                out.append(f"wrapped by the browser: {text!r} on {rows:.1f} lines")
+            hang = " " * (len(written[0]) - len(written[0].lstrip()) + 4)  # under its bracket
+            out += [f"broken mid-call: {w!r}" for w in written[1:] if not w.startswith(hang)]
+        return out
+
+    problems = walk_phone_rules(browser, streamlit_server, 9, lang, code)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_on_a_1024x768_projector_the_code_step_shows_its_map_too(page, streamlit_server, lang):
+    """Issue 39 item 23: at 1024 × 768 the first step showed the code and no map, half the
+    screen empty (at 1920 × 1080 the map is there). Now the map beside it reads from the back
+    (cells ≥ 20 px, every word labelled) and the code stays at the room's 20 px."""
+    open_lesson(page, streamlit_server, f"?at=9&lang={lang}")
+    assert where(page) == (9, 0)
+    cells = page.evaluate(
+        f"() => [...{ROOT}.querySelectorAll('canvas[data-cell]')].filter((c) => "
+        "c.getClientRects().length).map((c) => [Number(c.dataset.cell), c.dataset.labelled])"
+    )
+    assert cells and all(cell >= 20 and lab == "13/13" for cell, lab in cells), cells
+    assert page.evaluate(f"() => parseFloat(getComputedStyle({CODE}).fontSize)") >= 20
+    assert "np.exp(scores - m)" in page.locator('[data-testid="lesson-code"]').inner_text()
+    shot(page, f"s09_code_1024x768_{lang}.png")

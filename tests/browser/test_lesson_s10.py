@@ -10,7 +10,17 @@ import pytest
 
 from demo_model.model import DEMO_PATH
 from pages import lesson as page_mod
-from tests.lesson_support import ROOT, open_lesson, phone_page, phone_shot, press, shot, tap, where
+from tests.lesson_support import (
+    ROOT,
+    open_lesson,
+    phone_page,
+    phone_shot,
+    press,
+    shot,
+    tap,
+    walk_phone_rules,
+    where,
+)
 from ui.settings import DEFAULTS
 
 pytestmark = pytest.mark.browser
@@ -64,3 +74,13 @@ def test_on_a_phone_one_figure_and_a_tap_between_the_chain_and_the_map(browser, 
     press(page, "ArrowRight")
     assert not phone_shot(page, "s10_learned_390x844_en.png")
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_on_a_phone_every_step_is_one_screen_with_nothing_under_the_step_bar(
+    browser, streamlit_server, lang
+):
+    """Issue 39: every step one screen, nothing under the step bar, map cells ≥ 10 px, no text
+    under 14 px (walk_phone_rules), in zh and en."""
+    problems = walk_phone_rules(browser, streamlit_server, 10, lang)
+    assert not problems, "\n".join(problems)

@@ -1,7 +1,7 @@
 /* Line charts on the pen (§5's variance, §7's measurements, §10's learning curve): a legend row
    above, the y title above the axis (never turned), ticks placed only where they fit. */
 
-import { penFont, penLine, penText, penTry, penWrap } from "./pen.js";
+import { penFont, penLine, penMeasure, penText, penTry, penWrap } from "./pen.js";
 
 /** A log axis over measured values: from the first ÷ pad to the last × pad, a tick at each. */
 export function logAxis(values, title, pad) {
@@ -39,8 +39,15 @@ export function drawChart(pen, box, spec, px) {
     penLine(pen, left, sy(v), right, sy(v), pen.ink.rule, 1);
     penTry(pen, s, left - 6, sy(v), { px, align: "right", colour: muted });
   }
-  for (const [v, s] of spec.x.ticks)
-    penTry(pen, s, sx(v), bottom + 4, { px, align: "center", base: "top", colour: muted });
+  // x ticks left to right, each at least half a letter clear of the last one drawn: "8" and
+  // "12" never read as "812"
+  let clear = -Infinity;
+  for (const [v, s] of spec.x.ticks) {
+    const o = { px, align: "center", base: "top", colour: muted };
+    const [x0, , w] = penMeasure(pen, s, sx(v), bottom + 4, o);
+    if (x0 < clear + px * 0.5) continue;
+    if (penTry(pen, s, sx(v), bottom + 4, o)) clear = x0 + w;
+  }
   penTry(pen, spec.x.title, (left + right) / 2, box.y + box.h, {
     px,
     align: "center",

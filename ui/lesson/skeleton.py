@@ -1,6 +1,6 @@
 """The article's numpy skeleton of attention, one head: what §9 shows and runs (tested equal to
-the core). Its softmax is the article's, exp over the row's sum, without the max subtracted
-first: the lesson's scores (÷√d_k) stay far below exp's overflow (709)."""
+the core). Its softmax is the article's: each row's max subtracted first (x - x.max(axis=-1,
+keepdims=True)), so exp never overflows whatever the scores, then exp over the row's sum."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ def attention(X, W_Q, W_K, W_V, mask=None):
     scores = Q @ K.T / np.sqrt(d_k)  # (n, n)
     if mask is not None:
         scores = np.where(mask, scores, -np.inf)
-    e = np.exp(scores)  # softmax = exp / sum
+    m = scores.max(axis=-1, keepdims=True)
+    e = np.exp(scores - m)  # softmax
     weights = e / e.sum(axis=-1, keepdims=True)
     return weights @ V, weights
 

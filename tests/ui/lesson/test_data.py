@@ -231,13 +231,28 @@ def test_s9_shows_the_skeletons_real_source_as_the_article_writes_it():
     assert lines[0] == "def attention(X, W_Q, W_K, W_V, mask=None):"
     code = "\n".join(lines)
     says = ("Q = X @ W_Q", "scores = Q @ K.T / np.sqrt(d_k)", "np.where(mask, scores, -np.inf)")
-    says += ("e = np.exp(scores)", "e / e.sum(", "return weights @ V")
+    # the article's softmax subtracts each row's max first (issue 39 item 20: the listing left it
+    # out, exp(scores) over their sum)
+    says += ("m = scores.max(axis=-1, keepdims=True)", "e = np.exp(scores - m)", "e / e.sum(")
+    says += ("return weights @ V",)
     assert all(line in code for line in says), [line for line in says if line not in code]
     assert not any('"""' in line for line in lines)
     assert max(len(line) for line in lines) <= 48  # 20 px monospace beside a map at 1024 px
-    assert len(lines) <= 14  # 14 lines of 20 px fit the figure at 1024 × 680
+    assert len(lines) <= 15  # 15 lines of 20 px fit the figure at 1024 × 680 (browser test)
 
 
 def test_s6_counts_h_heads_as_about_one_head_of_the_same_width():
     cost = data.heads_cost(13, 48, 4)
     assert cost["many"] > cost["one"] and cost["many"] / cost["one"] < 1.02
+
+
+def test_s9s_skeleton_softmax_subtracts_the_max_and_so_never_overflows():
+    """Scores of 800 (exp overflows at 709): without the max subtracted first the rows were NaN."""
+    x = np.eye(3) * 40.0  # (n, d_model)
+    w = np.eye(3) * 40.0 * np.sqrt(3)  # diagonal scores ÷√d_k far above exp's overflow (709)
+    out, weights = skeleton.attention(x, w, w, w)
+    assert np.isfinite(out).all() and np.isfinite(weights).all() and np.allclose(weights.sum(-1), 1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = (x @ w) @ (x @ w).T / np.sqrt(3)
+        old = np.exp(scores) / np.exp(scores).sum(-1, keepdims=True)  # the listing's old softmax
+    assert scores.max() > 709 and np.isnan(old).any()

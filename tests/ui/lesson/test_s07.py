@@ -110,3 +110,31 @@ def test_the_fit_words_name_the_range_the_slope_and_what_its_spread_is_of(lang):
     take = t("lesson.s7.take", lang, **fields)
     assert "256" in take and "2048" in take  # the range: the takeaway's and the chart's legend
     assert "×3.6" not in take and "×3.8" not in take
+
+
+CHOICES = ("lesson.s7.c_x2", "lesson.s7.c_x4", "lesson.s7.c_x8")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_13_the_question_step_states_no_times_before_its_answer(lang):
+    """Issue 39 item 13: the question "double n: how many times the time?" was asked beside a
+    caption "格子变成 4 倍" / "cells ×4" and a takeaway "格子 ×4" (and a big "×4" drawn between
+    the grids, which the browser's rules walk reads off the canvas). The spoiler check finds a
+    number of times however it is written; the words the step shows now say none."""
+    from tests.lesson_support import answer_spoilers, tells
+
+    choices = [[t(key, lang), ""] for key in CHOICES]
+    old = {
+        "zh": ["注意力给每一对词算一个分数：n 个词就是 n × n 格；n 翻一倍，格子变成 4 倍。",
+               "分数表有 n² 格：n 翻倍，格子 ×4；KV 缓存让每个新词只算一行。", "×4"],
+        "en": ["Attention scores every pair: n words make n × n cells; double n, cells ×4.",
+               "double n and the cells four times", "4× the cells"],
+    }[lang]  # fmt: skip
+    for said in old:
+        assert answer_spoilers(choices, [said]), said
+    shown = [t(f"lesson.s7.{key}", lang) for key in ("cap.cells", "take_wait", "question")]
+    shown.append(t("lesson.s7.cells", lang, n=13, cells="169"))
+    assert not answer_spoilers(choices, shown), answer_spoilers(choices, shown)
+    # ×4 is not ×4.4 nor ×40; 4 倍 is not 14 倍
+    (four,) = tells(t("lesson.s7.c_x4", lang))
+    assert not any(four.search(s) for s in ("×4.4", "×40", "14 倍", "n = 4"))

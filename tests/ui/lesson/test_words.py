@@ -14,7 +14,7 @@ import pytest
 
 from demo_model import describe_heads
 from tests.js_support import evaluate
-from tests.lesson_support import spoilers
+from tests.lesson_support import answer_spoilers, spoilers
 from ui.lesson import data, scenes, words
 from ui.text import SECTIONS, t
 
@@ -182,6 +182,8 @@ def test_no_glossary_entry_states_an_answer_before_its_question_is_revealed(lang
     bag = "一袋词" if lang == "zh" else "bag of words"
     assert bag in t("lesson.s8.take", lang) and not [e for e in entries if bag in e]
     assert not spoilers([[t(key, lang), ""] for key in RIGHT], entries)
+    # a number of times however written (§7's "约 4 倍": "×4", "4 times"; issue 39 item 13)
+    assert not answer_spoilers([[t(key, lang), ""] for key in RIGHT], entries)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

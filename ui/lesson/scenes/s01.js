@@ -52,7 +52,12 @@ export default defineScene({
     { id: "reveal", label: "lesson.s1.step1", caption: "lesson.s1.cap.reveal" },
     { id: "rnn", label: "lesson.s1.step2", caption: "lesson.s1.cap.rnn" },
   ],
-  words: (S) => ({ q: s1Pronoun(S.set) }),
+  // k: the word the head picked (the pronoun itself when none), which fades along the RNN's chain
+  words: (S) => {
+    const quiz = S.tpart?.quiz;
+    const k = (quiz && S.tpart.tokens[quiz.top ?? quiz.query]?.t) || s1Pronoun(S.set);
+    return { q: s1Pronoun(S.set), k };
+  },
   take: (S) => {
     const hops = chainHops(S.tpart.quiz);
     const key = hops > 0 ? "lesson.s1.take" : "lesson.s1.take_same"; // "传 0 步" says nothing
@@ -192,8 +197,8 @@ function s1Column(S, pen, o) {
     const mine = j === q;
     const o2 = { px, base: "middle", colour: mine ? ink.warm : ink.text, weight: mine ? 700 : 400 };
     const box = penText(pen, t.t, left, y(j), o2);
-    if (en && t.under) {
-      penTry(pen, t.under, left + box[2] + px * 0.3, y(j), { ...o2, colour: ink.muted, weight: 400 });
+    if (en && t.under) { // every word's gloss, the pronoun's too ("他 he"): its row is its own
+      penText(pen, t.under, left + box[2] + px * 0.3, y(j), { ...o2, colour: ink.muted, weight: 400 });
     }
   });
   if (step === 0) {

@@ -49,8 +49,6 @@ const S5_CHOICES = [
   ["same", "lesson.s5.c_same"],
 ];
 
-/** On a phone, a map's height × the width (the quiz, the switch and the slider share the screen). */
-const S5_PHONE = { ask: 0.86, reveal: 0.66, tau: 0.8 };
 
 const S5_STEPS = [
   { id: "variance", label: "lesson.s5.step0", caption: "lesson.s5.cap.variance" },
@@ -83,11 +81,15 @@ const S5_STEPS = [
 export default defineScene({
   id: "s05",
   title: "lesson.s5.title",
-  phone: (k) => S5_PHONE[S5_STEPS[k]?.id] || 0, // a map: this × the width; the rest: what is left
+  // a phone: every step's figure takes what its words leave of the screen (room.js figureBox),
+  // so nothing reaches under the step bar; the map's cells stay ≥ 10 px (tests)
   words: (S) => ({ d: S.part.d_k }),
   steps: S5_STEPS,
-  takeBefore: (S) => tx(S.D, "lesson.s5.take_before"),
-  take: (S) => tx(S.D, "lesson.s5.take"),
+  // a phone's question step: the map, the question and its choices fill the screen; the line
+  // comes back on the steps around it
+  takeBefore: (S) =>
+    roomOf(S.D).phone && S.steps[S.D.step]?.id === "ask" ? "" : tx(S.D, "lesson.s5.take_before"),
+  take: (S) => tx(S.D, roomOf(S.D).phone ? "lesson.s5.take_phone" : "lesson.s5.take"), // a phone: short
   mount: (S) => s5Mount(S),
 });
 
@@ -169,23 +171,32 @@ function s5Maps(S, fig, id, head) {
   const formula = tx(D, "lesson.s5.map");
   const causal = S.local.causal;
   const on = S.local.scale;
+  // τ is taught at the last step: before it the maps speak of √d_k alone (issue 39)
+  const rootIs = `√d_k = ${root.toFixed(2)}`;
   const [state, label] =
     id === "reveal"
-      ? [{ tau: on ? root : 1 }, `${tx(D, on ? "lesson.scale_on" : "lesson.scale_off")} · τ = ${(on ? root : 1).toFixed(2)}`]
+      ? [{ tau: on ? root : 1 }, on ? `${tx(D, "lesson.scale_on")} · ${rootIs}` : tx(D, "lesson.scale_off")]
       : id === "ask"
-        ? [{ tau: root }, `${formula} · τ = ${root.toFixed(2)}`]
-        : [{ tau: s5Tau(S, part) }, formula]; // τ moves: the readout says its value
+        ? [{ tau: root }, roomOf(D).phone ? rootIs : `${tx(D, "lesson.s5.map_root")} · ${rootIs}`]
+        : [{ tau: s5Tau(S, part) }, s5TauLabel(S, formula)]; // τ moves: the readout says its value
   const jobs = Array.from({ length: part.h }, (_, x) => (x === head ? { label } : NO_JOB));
   const o = { digest: `${part.prefix}scores|${label}`, jobs, state: { ...state, causal }, numbers: true };
   fig.views[0].fit(S.box.w, S.box.h);
   fig.views[0].show(s5Readable(D, viewHeader(S, part, o)), arr(D, `${part.prefix}scores`));
 }
 
-/** Numbers in cells: on a projector ≥ 20 px or none (read from the back row); on a phone as
-    small as a cell holds them (a phone is held close). */
+/** The τ step's map title: the formula; on a phone, which has no room for the readout, τ's value. */
+function s5TauLabel(S, formula) {
+  if (!roomOf(S.D).phone) return formula;
+  const root = Math.sqrt(S.part.d_k);
+  return tx(S.D, "lesson.s5.tau_value", { v: s5Tau(S, S.part).toFixed(2), s: root.toFixed(2) });
+}
+
+/** Numbers in cells: on a projector ≥ 20 px or none (read from the back row); on a phone
+    ≥ 14 px or none (no text on a phone is smaller). */
 function s5Readable(D, header) {
   const fonts = header.palette.fonts;
-  const cellMin = roomOf(D).phone ? 9 : Math.max(20, fonts.room.cell_min || 0);
+  const cellMin = roomOf(D).phone ? 14 : Math.max(20, fonts.room.cell_min || 0);
   return { ...header, palette: { ...header.palette, fonts: { ...fonts, room: { ...fonts.room, cell_min: cellMin } } } };
 }
 
@@ -203,7 +214,11 @@ function s5Stats(S, readout, id, i, head) {
     readout.textContent = `${line("lesson.scale_on", root)}\n${line("lesson.scale_off", 1)}`;
     return;
   }
-  const tau = id === "ask" ? root : s5Tau(S, part);
+  if (id === "ask") { // before the reveal: the row's top share (熵 and τ come with the answer)
+    readout.textContent = tx(D, "lesson.s5.top", { q, m: pctText(spread(root).top) });
+    return;
+  }
+  const tau = s5Tau(S, part);
   const r = spread(tau);
   const stats = tx(D, "lesson.s5.stats", { q, m: pctText(r.top), h: r.entropy.toFixed(2) });
   const value = tx(D, "lesson.s5.tau_value", { v: tau.toFixed(2), s: root.toFixed(2) });
@@ -235,7 +250,8 @@ function s5Controls(S, repaint, readout, sweep) {
   const at = map.toPos(s5Tau(S, part));
   const slider = wSlider(S, tx(D, "lesson.s5.tau"), 1000, at, onTau, "s5-tau");
   const go = wButton(S, tx(D, "lesson.s5.sweep"), sweep, "s5-sweep", "primary");
-  return { nodes: [scale, slider.box, go, readout], slider, map };
+  const phone = roomOf(D).phone; // its map's title says τ: the readout's room goes to the map
+  return { nodes: [scale, slider.box, go, ...(phone ? [] : [readout])], slider, map };
 }
 
 /** ▶ Sweep τ: down to 1 (sharp), up to 4·√d_k (flat), back to √d_k, in 3.2 s; then τ follows

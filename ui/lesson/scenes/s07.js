@@ -54,7 +54,8 @@ function s7Choices(S) {
 export default defineScene({
   id: "s07",
   side: 0.31, // the measured step's slider, readout and answer in English at 1024 × 768
-  phone: (step) => (step === 1 ? 0.58 : step === 0 ? 0.52 : 0.9),
+  // a phone: the measured chart takes what the step's words leave (a real height, its ticks)
+  phone: (step) => (step === 1 ? 0 : step === 0 ? 0.52 : 0.9),
   title: "lesson.s7.title",
   steps: [
     { id: "cells", label: "lesson.s7.step0", caption: "lesson.s7.cap.cells",
@@ -66,7 +67,7 @@ export default defineScene({
   take: (S) => {
     const b = S.D.header.blocks.cost;
     if (!b) return tx(S.D, "lesson.s7.take_wait");
-    return tx(S.D, "lesson.s7.take", s7Fit(b));
+    return tx(S.D, roomOf(S.D).phone ? "lesson.s7.take_phone" : "lesson.s7.take", s7Fit(b));
   },
   mount: (S) => {
     const canvas = sceneCanvas(S);
@@ -78,8 +79,11 @@ export default defineScene({
         const b = D.header.blocks.cost;
         if (!b) askBlock(D, "cost"); // asked on the question's step: measured by its reveal
         S.quizBox.classList.add("row-choices"); // "about 2×, 4×, 8×" side by side
-        const nodes = [readout];
-        if (step === 1 && b) {
+        // a phone's measured step: the chart alone, tall enough to read (no slider, no readout;
+        // the question's answer and the takeaway under it say the doublings)
+        const phone = roomOf(D).phone;
+        const nodes = phone && step === 1 ? [] : [readout];
+        if (step === 1 && b && !phone) {
           pick = Math.min(pick, b.n.length - 1);
           const sl = wSlider(
             S,
@@ -129,7 +133,7 @@ function s7Yours(D) {
   });
 }
 
-/** n × n cells beside 2n × 2n: twice the side, four times the cells. */
+/** n × n cells beside 2n × 2n, each with its count: the class counts the cells itself. */
 function s7Grids(S, pen, W, H, base) {
   const D = S.D;
   const n = Math.max(2, Math.min(D.header.cells.word_n || 8, 32));
@@ -152,7 +156,9 @@ function s7Grids(S, pen, W, H, base) {
       { px: base, weight: 600 },
     );
   }
-  penText(pen, "×4", small + base * 2, base * 0.5 + small / 2, {
+  // n → 2n between them: the question asks what that does to the time, so no "×4" is drawn
+  // before its answer (issue 39)
+  penText(pen, "→", small + base * 2, base * 0.5 + small / 2, {
     px: Math.round(base * 1.4),
     align: "center",
     colour: pen.ink.warm,
@@ -164,7 +170,10 @@ function s7Grids(S, pen, W, H, base) {
 function s7Measured(S, pen, b, W, H, base, pick) {
   const D = S.D;
   const phone = roomOf(D).phone;
-  const title = s7Title(pen, tx(D, "lesson.s7.measured"), `d = ${b.d}`, W, base);
+  // a phone: no heading (the caption says "measured"); the axis's title carries d = 64
+  const title = phone
+    ? { h: -base * 0.4, text: `${tx(D, "lesson.s7.measured")}d = ${b.d}` }
+    : s7Title(pen, tx(D, "lesson.s7.measured"), `d = ${b.d}`, W, base);
   const top = title.h + base * 0.4;
   const fit = s7Fit(b);
   const charts = [
@@ -174,7 +183,8 @@ function s7Measured(S, pen, b, W, H, base, pick) {
   const cw = (W - base * (charts.length - 1)) / charts.length;
   charts.forEach(([key, name, slope, line, colour], k) => {
     const box = { x: k * (cw + base), y: top, w: cw, h: H - top };
-    s7Chart(S, pen, box, { ys: b[key], n: b.n, name, slope, line, fit: b.fit, colour, pick }, base);
+    const m = { ys: b[key], n: b.n, name, slope, line, fit: b.fit, colour, pick, d: phone ? b.d : null };
+    s7Chart(S, pen, box, m, base);
   });
   const rows = b.n.map((n, k) => `n ${n}: ${b.ms[k].toFixed(2)} ms, ${b.mib[k].toFixed(2)} MiB`);
   return `${title.text}: ${rows.join(tx(D, "explorer.sep"))}. ${tx(D, "lesson.s7.fit", fit)}`;
@@ -202,7 +212,7 @@ function s7Chart(S, pen, box, m, base) {
   const hi = Math.max(...m.ys) * 2;
   const spec = {
     x: logAxis(m.n, "n", 1.4),
-    y: { ...logAxis([lo, hi], tx(S.D, m.name), 1), ticks: decadeTicks(lo, hi) },
+    y: { ...logAxis([lo, hi], tx(S.D, m.name) + (m.d ? ` · d = ${m.d}` : ""), 1), ticks: decadeTicks(lo, hi) },
     series: [
       { xs: m.n, ys: m.ys, colour: m.colour, marks: true, width: 1.5 },
       { xs: m.fit, ys: m.line, colour: pen.ink.text, width: 2, dash: [7, 5],

@@ -13,7 +13,7 @@ import { sceneView, viewHeader } from "../views.js";
 
 export default defineScene({
   id: "s08",
-  // phone: none: on a phone the one map fills what its question or its switches leave // one map, its question or its switches under it
+  // phone: none: on a phone the one map fills what its question or its switches leave
   title: "lesson.s8.title",
   local: { pos: false, which: 1 }, // positions added (the switch, the last step); the phone's map
   steps: [
@@ -118,10 +118,22 @@ function s8Maps(S, fig, step, pos) {
     const head = { digest: `o.${k}${pos ? 1 : 0}`, values: "weights", jobs: [{ label }], numbers: true,
       state: { focus: cells[k][0] }, box: { w, h } };
     fig.views[k].fit(w, h);
-    fig.views[k].show(viewHeader(S, part, head), values);
+    const header = viewHeader(S, part, head);
+    fig.views[k].show(phone ? header : s8Glossed(header), values);
     fig.views[k].view.mark(step >= 1 ? { i: cells[k][0], j: cells[k][1] } : null);
   });
   if (step === 0 && !phone) s8Hidden(S, fig.hidden, w, h, tx(D, "lesson.s8.map", { s: o.b.join("") }));
+}
+
+/** Three words, three wide columns (a projector's): in English the columns carry their glosses
+    as the rows do ("我 I", "打 hit", "你 you"), not the bare characters (labels.js keeps columns
+    plain, where a long sentence's stand upright; on a phone's one map they would stand upright
+    too and squeeze its cells). */
+function s8Glossed(header) {
+  const labels = header.labels;
+  if (!labels.columns) return header;
+  const glossed = [...labels]; // the rows' labels, without the plain columns
+  return { ...header, labels: glossed, wording: `${header.wording}|columns glossed` };
 }
 
 /** The map not shown yet: its name, a dashed square and a "?". */

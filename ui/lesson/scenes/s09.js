@@ -91,7 +91,8 @@ export default defineScene({
     { id: "mask", label: "lesson.s9.step_mask", caption: "lesson.s9.cap.mask", set: { causal: true } },
     { id: "compare", label: "lesson.s9.step_compare", caption: "lesson.s9.cap.compare", set: { causal: true } },
   ],
-  take: (S) => tx(S.D, "lesson.s9.take"),
+  // a phone's reveal: the answer under the map says it; the line comes with the last step
+  take: (S) => (roomOf(S.D).phone && S.steps[S.D.step]?.id === "mask" ? "" : tx(S.D, "lesson.s9.take")),
   mount: (S) => s9Mount(S),
 });
 
@@ -119,13 +120,18 @@ function s9Mount(S) {
       wrap.classList.toggle("excerpt", excerpt);
       left.hidden = phone && excerpt;
       right.hidden = phone && !excerpt;
-      D.header.code.forEach((ln, k) => {
-        const line = codeLines[k];
-        line.hidden = excerpt && !/np\.where\(mask/.test(ln);
-        line.textContent = (excerpt ? ln.trim() : phone ? ln.replace(/^( {4})+/, (m) => " ".repeat(m.length / 2)) : ln) || " ";
-        line.classList.toggle("hot", excerpt && S9_MASK.test(ln));
-      });
       pre.style.fontSize = phone || excerpt ? "" : `${s9CodePx(S, codeLines.length)}px`;
+      const fit = phone && !excerpt ? s9Columns(S, pre) : 0; // a phone: characters a line holds
+      const write = (narrow) =>
+        D.header.code.forEach((ln, k) => {
+          const line = codeLines[k];
+          line.hidden = excerpt && !/np\.where\(mask/.test(ln);
+          const half = ln.replace(/^( {4})+/, (m) => " ".repeat(m.length / 2));
+          line.textContent = (excerpt ? ln.trim() : phone ? s9Wrap(half, fit) : narrow ? half : ln) || " ";
+          line.style.whiteSpace = fit ? "pre" : ""; // broken where Python may break, never mid-word
+          line.classList.toggle("hot", excerpt && S9_MASK.test(ln));
+        });
+      write(false);
       const sw =
         id === "compare" || (id === "mask" && !phone) // a phone's reveal has the verdict's room
           ? wSwitch(S, tx(D, "lesson.s9.switch"), causal, (on) => setLocal(S, { causal: on }), "s9-causal")
@@ -138,8 +144,12 @@ function s9Mount(S) {
         ? { w: S.box.w, h: S.box.h - left.offsetHeight - 8 }
         : { w: S.box.w - left.offsetWidth - 16, h: S.box.h };
       // Fewer things at once where the map would not be readable from the back (every word
-      // labelled, cells ≥ 20 px): the code step keeps its code alone, the later steps drop the
-      // mask's line of code above the map.
+      // labelled, cells ≥ 20 px): the code step halves its indents, then keeps its code alone;
+      // the later steps drop the mask's line of code above the map.
+      if (!phone && !excerpt && !s9Readable(S, box)) {
+        write(true); // a projector's 1024 px: indents halved, the map beside the code readable
+        box = { w: S.box.w - left.offsetWidth - 16, h: S.box.h };
+      }
       if (!phone && !s9Readable(S, box)) {
         if (!excerpt) {
           right.hidden = true;
@@ -167,6 +177,30 @@ function s9Readable(S, box) {
   const labels = labelsOf(D, S.part, box);
   const g = mapGeometry(ctx, labels, box.w, box.h - fonts.label * 1.8, fonts);
   return g.step === 1 && g.cell >= 20;
+}
+
+/** How many characters of the code's monospace fit one line of `pre` (its width, its font). */
+function s9Columns(S, pre) {
+  const cs = S.doc.defaultView.getComputedStyle(pre);
+  const ctx = S.doc.createElement("canvas").getContext("2d");
+  ctx.font = `${cs.fontSize} ${cs.fontFamily}`;
+  const room = pre.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  return Math.max(20, Math.floor(room / ctx.measureText("0").width));
+}
+
+/** A line of code in lines of at most `fit` characters, broken where Python lets a line break:
+    a trailing comment that does not fit left out (a comment, not code); inside brackets after
+    ", " (the rest hung 4 spaces in, as PEP 8 hangs them). A line that fits is left alone. */
+function s9Wrap(ln, fit) {
+  if (!fit || ln.length <= fit) return ln;
+  const indent = ln.match(/^ */)[0];
+  const hash = ln.indexOf("  # ");
+  if (hash > 0) return s9Wrap(ln.slice(0, hash), fit); // the projector shows it; a phone: the code
+  const open = ln.indexOf("(");
+  const cut = ln.lastIndexOf(", ", fit - 1);
+  if (open < 0 || cut <= open) return ln; // nowhere Python breaks: the box scrolls, never cuts
+  const hang = `${indent}    `;
+  return `${ln.slice(0, cut + 1)}\n${s9Wrap(hang + ln.slice(cut + 2), fit)}`;
 }
 
 /** The code's type on a projector: the room's (20 px at 1024 px), smaller only when its lines
