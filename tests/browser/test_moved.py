@@ -51,9 +51,16 @@ def test_heads_after_a_visit_lands_on_section_6_with_the_settings_kept(page, str
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_scene_links_its_lab_page_with_the_sentence_kept(page, streamlit_server, lang):
     """§5's "try it in the lab" opens /scaling on the lesson's sentence (the way back:
-    tests/pages/test_moved.py); above the step bar, inside the side panel at 1024 × 768."""
+    tests/pages/test_moved.py); at the scene's last step alone (the others keep their room),
+    above the step bar, inside the side panel at 1024 × 768."""
     open_lesson(page, streamlit_server, f"?at=5&lang={lang}&s={quote('他走了。')}")
     link = page.locator('[data-testid="lesson-lab"]')
+    seen = []
+    while where(page)[0] == 5:
+        seen.append(link.is_visible())
+        press(page, "ArrowRight")
+    press(page, "ArrowLeft")  # back to §5's last step
+    assert seen[-1] and not any(seen[:-1]) and link.is_visible()
     assert link.inner_text() == t("lesson.lab", lang)
     box, bar = (
         page.locator(f'[data-testid="{k}"]').bounding_box() for k in ("lesson-lab", "lesson-prev")

@@ -267,6 +267,7 @@ function updateNav(D, names) {
   if (!label) return;
   const i = D.step;
   label.textContent = names[0] ? tx(D, "lesson.step", { i: i + 1, n: names.length }) : "";
+  D.els.scene.querySelector(".lab-link")?.classList.toggle("last", i === names.length - 1);
   D.els.scene.querySelector(".stepname").textContent = names[i] || "";
   const first = sceneBeside(D, D.at, -1) === null;
   D.els.scene.querySelector('[data-testid="lesson-prev"]').disabled = first && i === 0;
