@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.browser.cell_support import SENTENCE, check, core, lab_of, plane
-from tests.browser_support import axe
+from tests.browser_support import axe, wait_settled
 from ui import explorer
 from ui.state import first_step_lab
 from ui.text import t
@@ -70,7 +70,8 @@ def mount(page, lab, start=None, size=(1024, 768)) -> None:
 
 
 def frames(page) -> None:
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    """Until the view has drawn what the last key, click or switch asked for (no draw pending)."""
+    wait_settled(page)
 
 
 def choose(page, head: int, i: int, j: int) -> dict:

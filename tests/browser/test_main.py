@@ -133,9 +133,7 @@ def test_the_first_map_and_its_scaling_switch_are_on_the_first_screen(
 def test_head_maps_are_equal_squares_two_to_a_row_on_a_laptop(page, streamlit_server, query):
     waits.open_view(page, f"{streamlit_server}/{query}", 1280, 800)
     # The view fits its first row to the first screen once it knows where that row starts on
-    # the page (a layout after the first paint): wait for the maps' size to stop changing.
-    sizes = f"JSON.stringify([...{SHADOW}.querySelectorAll('{MAP}')].map(c => c.width))"
-    waits.wait_still(page, sizes, frames=10)
+    # the page (a layout after the first paint): open_view waited until it settled after that.
     boxes = page.locator(MAP).evaluate_all(
         "cs => cs.map(c => { const r = c.getBoundingClientRect(); return [r.left, r.width]; })"
     )

@@ -15,7 +15,7 @@ from attention_core import (
     scaled_dot_product_attention,
 )
 from demo_model.reading import top_two
-from tests.browser_support import REPO_ROOT
+from tests.browser_support import REPO_ROOT, wait_settled
 from ui import explorer, palette
 from ui.lesson import deck
 from ui.state import compute_lab
@@ -239,7 +239,7 @@ def test_destroy_removes_every_listener_observer_and_node(page):
         page.evaluate(MOUNT, [header, scores])
         page.wait_for_function(f"({BARE_RENDERS})() > 0")
         live = page.evaluate("() => ({ ...window.__live })")
-        assert live["listeners"] > before["listeners"] + 10 and live["observers"] == 2
+        assert live["listeners"] > before["listeners"] + 10 and live["observers"] == 3
         page.evaluate("() => window.__view.destroy()")
         assert page.evaluate("() => ({ ...window.__live })") == before
         assert page.evaluate("() => document.getElementById('host').childElementCount") == 0
@@ -248,14 +248,15 @@ def test_destroy_removes_every_listener_observer_and_node(page):
 def test_the_view_draws_what_its_state_says_and_redraws_only_on_change(page):
     header, scores = bare_view(page)
     page.evaluate(MOUNT, [header, scores])
-    page.wait_for_function(f"({BARE_RENDERS})() > 0")
+    wait_settled(page)  # laid out for its room (the first row fitted: a second commit)
     first = page.evaluate(BARE_RENDERS)
     page.evaluate(  # the same payload again, as a rerun that changed nothing sends it
         """([h, s]) => { window.__view.update(h, new Float32Array(s));
                          window.__view.setState(h.state); }""",
         [header, scores],
     )
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    # A change schedules its draw for the next frame, before this callback: one frame tells.
+    page.evaluate("() => new Promise(requestAnimationFrame)")
     assert page.evaluate(BARE_RENDERS) == first, "the same data and state drew again"
     page.evaluate("() => window.__view.setState({ causal: true })")
     page.wait_for_function(f"({BARE_RENDERS})() === {first + 1}")
