@@ -9,11 +9,13 @@ question is revealed (spoilers: the matching is plain Python, unit-tested withou
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.browser_support import GENERATIONS
 from ui.lesson.scenes import NUMBERS
 
 LOAD_MS = 120_000
@@ -62,17 +64,27 @@ def on_phone(browser, base: str, query: str = ""):
         page.context.close()
 
 
+# At rest, Streamlit idle (no script running), and the deck and the views its scene mounted drawn
+# for their size and data (data-settled = data-generation, browser_support.GENERATIONS); held
+# from one animation frame to the next (browser_support.SETTLED says why one frame).
+AT_REST = f"""key => {{
+  const idle = ({STILL})()
+    && document.querySelector('[data-testid="stApp"]')?.dataset.testScriptState === 'notRunning'
+    && !document.querySelector('[data-testid="stStatusWidget"]')?.innerText
+    && document.fonts.status === 'loaded';
+  const gens = idle ? {GENERATIONS} : null;
+  const s = (window.__atRest ||= {{}});
+  const held = gens !== null && s[key] === gens;
+  s[key] = gens;
+  return held;
+}}"""
+REST_KEYS = itertools.count()
+
+
 def settle(page) -> None:
     """Until no animation runs, no measurement is awaited, the server has caught up with the
-    deck, and Streamlit is idle (never a sleep)."""
-    page.wait_for_function(STILL, timeout=LOAD_MS, polling=100)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')?.innerText",
-        timeout=LOAD_MS,
-        polling=100,
-    )
-    page.evaluate("() => document.fonts.ready.then(() => new Promise(requestAnimationFrame))")
-    page.wait_for_function(STILL, timeout=LOAD_MS, polling=100)
+    deck, Streamlit is idle and the deck has drawn for its size and data (never a sleep)."""
+    page.wait_for_function(AT_REST, arg=next(REST_KEYS), timeout=LOAD_MS, polling="raf")
 
 
 def where(page) -> tuple[int | float, int]:
