@@ -306,7 +306,7 @@ export function createView(host, opts = {}) {
       v.scroller = scrollerOf(els.root);
       // What is above the view may change height after it drew (a page still building): what
       // scrolls is watched, and a first row that moved is fitted again (`moves`).
-      for (const part of (v.scroller || doc.body).children) moves.observe(part);
+      for (const part of v.scroller ? v.scroller.children : [doc.body]) moves.observe(part);
     }
     const tops = els.maps.slice(0, v.layout.cols).map((m) => m.canvas.getBoundingClientRect().top);
     const top = Math.round(Math.max(...tops) + (v.scroller?.scrollTop || 0) + (win.scrollY || 0));
