@@ -9,6 +9,7 @@ question is revealed (spoilers: the matching is plain Python, unit-tested withou
 
 from __future__ import annotations
 
+import ast
 import itertools
 import json
 import re
@@ -303,6 +304,40 @@ def phone_shot(page, name: str) -> list[str]:
     its screen (phone_problems)."""
     shot(page, name)
     return phone_problems(page)
+
+
+def phone_walked(folder: Path = HERE / "browser") -> set[int]:
+    """The scenes whose own test file walks every step on a phone in Chinese (a walk_phone call
+    with the scene's number, in a test parametrized over a `lang` that holds "zh"): read from the
+    files, so another walk of the same steps (test_lesson_rules.py's) leaves them out."""
+    found = set()
+    for path in sorted(folder.glob("test_lesson_s*.py")):
+        for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(fn, ast.FunctionDef) and _over_zh(fn):
+                found |= {call.args[2].value for call in ast.walk(fn) if _walks(call)}
+    return found
+
+
+def _over_zh(fn: ast.FunctionDef) -> bool:
+    """Decorated @pytest.mark.parametrize("lang", [..., "zh", ...])."""
+    for d in fn.decorator_list:
+        if isinstance(d, ast.Call) and getattr(d.func, "attr", "") == "parametrize" and d.args:
+            name, values = d.args[0], d.args[1] if len(d.args) > 1 else None
+            consts = [getattr(v, "value", None) for v in getattr(values, "elts", [])]
+            if getattr(name, "value", None) == "lang" and "zh" in consts:
+                return True
+    return False
+
+
+def _walks(node: ast.AST) -> bool:
+    """A call walk_phone(browser, base, <a scene's number>, lang, …)."""
+    return (
+        isinstance(node, ast.Call)
+        and getattr(node.func, "id", "") == "walk_phone"
+        and len(node.args) >= 4
+        and isinstance(node.args[2], ast.Constant)
+        and getattr(node.args[3], "id", "") == "lang"
+    )
 
 
 def walk_phone(browser, base: str, scene: int, lang: str, more=None) -> list[str]:
