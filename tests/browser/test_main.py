@@ -200,27 +200,6 @@ def test_fresh_server_opens_a_sub_page_link_through_the_router(page, streamlit_f
     assert not page.locator("[data-testid='stException']").count()
 
 
-def test_no_page_asks_anything_of_another_host(page, streamlit_server):
-    """Offline means offline: every page of the app, its favicon included, loads from the app's
-    own server (a ":material/…:" page icon made Streamlit fetch the favicon from Google)."""
-    from app import PAGES
-
-    origin = streamlit_server.rstrip("/")
-    outside: list[str] = []
-    page.on(
-        "request",
-        lambda r: None if r.url.startswith((origin, "data:", "blob:")) else outside.append(r.url),
-    )
-    for _, url, _, _, _ in PAGES:
-        page.goto(origin if url == "main" else f"{origin}/{url}")
-        page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=LOAD_MS)
-        waits.wait_settled(page)
-        page.wait_for_load_state("networkidle")
-    assert outside == []
-    icon = page.evaluate("() => document.querySelector('link[rel~=icon]')?.href || ''")
-    assert icon.startswith(origin)
-
-
 @pytest.mark.parametrize(
     "width, query",
     [(1280, "lang=en"), (1024, "class=1"), (390, "lang=en"), (1920, "class=1&lang=en")],
