@@ -17,21 +17,26 @@ import subprocess
 import sys
 
 # A spinner: count, and every million counts check that the process that started it is still
-# there (its parent becomes another process when it dies, even by SIGKILL).
-SPIN = """import os, signal
+# there (its parent becomes another process when it dies, even by SIGKILL); on Linux the kernel
+# also stops it when its parent dies (prctl PR_SET_PDEATHSIG).
+SPIN = """import ctypes, os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C: busy.py stops it, without a traceback
-parent = os.getppid()
+try:
+    ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+except (AttributeError, OSError):
+    pass  # not Linux: the count's check below does it
+parent = int(sys.argv[1])  # busy.py's pid: it may have died before this line ran
 n = 0
 while True:
     n += 1
-    if n % 1_000_000 == 0 and os.getppid() != parent:
+    if n % 1_000_000 == 1 and os.getppid() != parent:
         break
 """
 
 
 def start_spinners(count: int) -> list[subprocess.Popen]:
     """`count` spinners, each a Python process counting."""
-    return [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(count)]
+    return [subprocess.Popen([sys.executable, "-c", SPIN, str(os.getpid())]) for _ in range(count)]
 
 
 def stop(processes: list[subprocess.Popen]) -> None:
