@@ -16,6 +16,9 @@ import re
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+from playwright.sync_api import TimeoutError as PageTimeout
+
 from tests.browser_support import GENERATIONS
 from ui.lesson.scenes import NUMBERS
 
@@ -85,7 +88,13 @@ REST_KEYS = itertools.count()
 def settle(page) -> None:
     """Until no animation runs, no measurement is awaited, the server has caught up with the
     deck, Streamlit is idle and the deck has drawn for its size and data (never a sleep)."""
-    page.wait_for_function(AT_REST, arg=next(REST_KEYS), timeout=LOAD_MS, polling="raf")
+    try:
+        page.wait_for_function(AT_REST, arg=next(REST_KEYS), timeout=LOAD_MS, polling="raf")
+    except PageTimeout as err:
+        state = page.evaluate(f"""() => ({{ rest: ({STILL})(), scene: {SCENE}?.dataset.scene,
+          step: {SCENE}?.dataset.step, gens: [...{ROOT}.querySelectorAll('[data-generation]')]
+            .map((e) => [e.dataset.testid, e.dataset.generation, e.dataset.settled ?? null]) }})""")
+        pytest.fail(f"the deck never came to rest in {LOAD_MS / 1000:.0f} s: {state} ({err})")
 
 
 def where(page) -> tuple[int | float, int]:

@@ -176,7 +176,7 @@ export function createView(host, opts = {}) {
     const wide = Math.max(260, Math.floor(v.box ? v.box.w : w));
     if (wide === v.width && h === v.viewportH && ratio === v.dpr) return;
     [v.width, v.viewportH, v.dpr] = [wide, h, ratio];
-    unsettle();
+    if (v.header) unsettle(); // a view with no data yet has nothing to settle (update does it)
     v.fit.frozen = false; // a new room: its first screen again
     v.raise("layout", "labels", "maps", "panels", "bars", "scales", "qk");
   };
