@@ -47,7 +47,7 @@ TEST_WORKERS ?= 2
 PYTEST       := $(VENV)/bin/pytest
 PARALLEL     := -n $(TEST_WORKERS) --dist loadfile
 
-.PHONY: help run serve check test lint format js jsdeps bench load mutate sysdeps venv venv-dev clean \
+.PHONY: help run serve check test test-busy lint format js jsdeps bench load mutate sysdeps venv venv-dev clean \
   distclean
 
 help:
@@ -55,6 +55,8 @@ help:
 	@echo "make serve    WORKERS=N app processes behind nginx on one port, sharing one redis-server"
 	@echo "make check    ruff + every test but the browser and slow ones, in 2 processes (quick)"
 	@echo "make test     ruff + the whole pytest suite, real-browser tests included (CI runs it)"
+	@echo "make test-busy  the browser tests beside SPINNERS=2 CPU spinners, as on a busy machine"
+	@echo "              (TESTS=\"tests/browser/test_main.py …\": those files only; TESTING.md)"
 	@echo "make bench    the benchmark table (latency, reruns, cold start, payload, core)"
 	@echo "make load     opt-in load test: 40 sessions for 60 s on loopback (TARGET=proxy: via nginx,"
 	@echo "              TARGET=both: one process, then via nginx; WORKERS=2)"
@@ -171,6 +173,14 @@ test: $(DEV_STAMP) sysdeps jsdeps
 	$(PYTEST) $(PARALLEL) -m "not browser" || status=1; \
 	echo "== pytest: browser"; $(PYTEST) -m browser || status=1; \
 	exit $$status
+
+# The browser tests as a busy 2-core machine runs them (issue 40): SPINNERS CPU spinners beside
+# them, started and stopped by tools/busy.py (also when the tests fail or on Ctrl+C). TESTS names
+# test files (one at a time on a shared machine); by default every browser test.
+SPINNERS ?= 2
+TESTS    ?=
+test-busy: $(DEV_STAMP) sysdeps jsdeps
+	$(PY) tools/busy.py --spinners $(SPINNERS) -- $(PYTEST) -m browser $(TESTS)
 
 # One combined table (core, interaction latency, reruns, cold start, payload), each figure a
 # ratio against a baseline measured in the same run. The benchmarks drive Chromium, hence dev.

@@ -3,12 +3,16 @@
 The servers themselves come from deploy/local.py (shared with bench/). Every wait here waits for
 a condition and is capped: a page that never settles fails with what it was waiting for.
 
-- `open_settled(page, url, size)`: any page, once Streamlit is idle, its charts are drawn and
-  its main area has stopped changing.
-- `open_view(page, url, width, height)`: the main page, once the attention view has drawn.
-- `wait_still(page, value_js)`: until a JS expression gives the same value frame after frame
-  (a layout after a scroll, a canvas after a redraw); returns that value.
+- `wait_settled(page)`: until Streamlit is idle, its charts are drawn, and the attention view and
+  the lesson deck (every one on the page) have laid out and drawn for the window's size and
+  their data: each root's `data-settled` names its `data-generation` (ui/explorer/view.js,
+  ui/lesson/stage.js; a resize or new data starts the next generation).
+- `open_settled(page, url, size)`: any page, loaded at a size, then `wait_settled`.
+- `open_view(page, url, width, height)`: the main page, once the attention view has settled.
+- `wait_still(page, value_js)`: `wait_settled`, then the value of a JS expression (a layout after
+  a scroll, a canvas once drawn); returns it.
 - `wait_changed(page, value_js, before)`: until it gives anything else.
+No wait here counts frames or polls of an unchanged value, and none sleeps.
 """
 
 from __future__ import annotations
@@ -38,24 +42,41 @@ LOAD_MS = 120_000  # one page load on a busy 2-core machine; a cap, never a meas
 SHADOW = """document.querySelector('[data-testid="stBidiComponentIsolated"]')?.shadowRoot"""
 VIEW = f"""{SHADOW}?.querySelector('[data-testid="explorer"]')"""
 MAP = '[data-testid="explorer-map"]'
-RENDERS = f"Number({VIEW}?.dataset.renders || 0)"  # how often the view has drawn itself
-# Streamlit has finished: no script running, nothing stale, no skeleton, charts drawn, the frame
-# script (assets/frame.js) loaded, web fonts in.
-IDLE = """(!document.querySelector('[data-testid="stStatusWidget"], [data-testid="stSkeleton"]')
+# Streamlit has finished: no script running (its app root's own data-test-script-state), nothing
+# stale, no skeleton, charts drawn, the frame script (assets/frame.js) loaded, web fonts in.
+IDLE = """(document.querySelector('[data-testid="stApp"]')?.dataset.testScriptState === 'notRunning'
+  && !document.querySelector('[data-testid="stStatusWidget"], [data-testid="stSkeleton"]')
   && !document.querySelector('[data-stale="true"]')
   && Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'))
        .every(c => c.querySelector('.main-svg'))
   && !!window.__attentionLabFrame && document.fonts.status === 'loaded')"""
-# What changes while a page is still building: elements in the main area, drawn chart layers.
-MAIN_SHAPE = """[document.querySelectorAll('[data-testid="stMain"] *').length,
-  document.querySelectorAll('.js-plotly-plot .main-svg').length].join()"""
-# A value that must stay the same, while `ready` holds, `n` more times in a row (window.__still
-# keeps the last one per key; a poll where `ready` fails starts the count again).
-STILL = """([key, n]) => {{
-  const v = String({value}), ready = !!({ready});
-  const s = (window.__still ||= {{}});
-  s[key] = ready && s[key] && s[key].v === v ? {{v, k: s[key].k + 1}} : {{v, k: 0}};
-  return ready && s[key].k >= n ? {{v}} : false;
+# The views' and decks' layout generations (view.js, stage.js), joined, when every one of them has
+# settled (data-settled = data-generation: laid out and drawn for its size and data, no draw
+# pending) and every component on the page has mounted one; else null. A deck's own views are
+# among them. In a bare page (no Streamlit: a view mounted by a test) the views in the document.
+GENERATIONS = """(() => {
+  const hosts = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')];
+  const roots = hosts.map((h) => [...(h.shadowRoot?.querySelectorAll('[data-generation]') || [])]);
+  if (!document.querySelector('[data-testid="stApp"]')) {
+    roots.push([...document.querySelectorAll('[data-generation]')]);
+  }
+  if (roots.some((r) => !r.length)) return null;
+  const all = roots.flat();
+  const settled = all.every((e) => e.dataset.settled === e.dataset.generation);
+  return settled ? all.map((e) => e.dataset.generation).join() : null;
+})()"""
+# Streamlit idle, or no Streamlit at all (a bare page).
+IDLE_OR_BARE = f"""(!document.querySelector('[data-testid="stApp"]') || {IDLE})"""
+# Settled, and still so at the next animation frame with the same generations: a change made
+# just before a frame reaches the views' ResizeObservers only in that frame's rendering, after
+# its animation-frame callbacks (the HTML event loop's order), so one frame later it has
+# unsettled them. window.__settled keeps the last poll's generations per wait.
+SETTLED = f"""key => {{
+  const gens = {IDLE_OR_BARE} ? {GENERATIONS} : null;
+  const s = (window.__settled ||= {{}});
+  const held = gens !== null && s[key] === gens;
+  s[key] = gens;
+  return held;
 }}"""
 
 
@@ -77,14 +98,11 @@ def skip_missing(reason: str, hint: str = INSTALL_HINT) -> None:
     pytest.skip(f"{reason}; {hint}")
 
 
-def wait_still(page, value_js: str, *, frames: int = 3, ready_js: str = "true", **wait) -> str:
-    """Until `value_js` (a JS expression) has given the same value on `frames` more animation
-    frames in a row while `ready_js` holds; that value, as a string."""
-    key = next(WAITS)  # a fresh count for every wait: nothing carried over from an earlier one
-    script = STILL.format(value=value_js, ready=ready_js)
-    wait.setdefault("timeout", LOAD_MS)
-    wait.setdefault("polling", "raf")
-    return page.wait_for_function(script, arg=[key, frames], **wait).json_value()["v"]
+def wait_still(page, value_js: str, timeout: float = LOAD_MS) -> str:
+    """`wait_settled`, then the value of `value_js` (a JS expression), as a string: a layout, a
+    box or pixels once every view and deck on the page has drawn for its size and data."""
+    wait_settled(page, timeout)
+    return str(page.evaluate(f"() => String({value_js})"))
 
 
 def wait_changed(page, value_js: str, before: str, what: str, timeout: float = LOAD_MS) -> str:
@@ -101,13 +119,14 @@ def wait_changed(page, value_js: str, before: str, what: str, timeout: float = L
 
 
 def wait_settled(page, timeout: float = LOAD_MS) -> None:
-    """Until Streamlit is idle and the main area has not changed for three polls 0.4 s apart
-    (a fresh server reruns a first visit), at most `timeout` ms."""
+    """Until Streamlit is idle and every attention view and lesson deck on the page has settled
+    (data-settled = data-generation) for one frame and the next, at most `timeout` ms. A bare
+    page (a view a test mounted, no Streamlit): its views."""
     try:
-        wait_still(page, MAIN_SHAPE, ready_js=IDLE, polling=400, timeout=timeout)
+        page.wait_for_function(SETTLED, arg=next(WAITS), polling="raf", timeout=timeout)
     except PageTimeout as err:
-        shape = page.evaluate(f"() => [{IDLE}, {MAIN_SHAPE}]")
-        pytest.fail(f"{page.url} never settled in {timeout / 1000:.0f} s: {shape} ({err})")
+        state = page.evaluate(f"() => [{IDLE_OR_BARE}, {GENERATIONS}, {VIEW}?.dataset.generation]")
+        pytest.fail(f"{page.url} never settled in {timeout / 1000:.0f} s: {state} ({err})")
 
 
 def open_settled(page, url: str, size: tuple[int, int], timeout: float = LOAD_MS) -> None:
@@ -123,13 +142,22 @@ def open_view(page, url: str, width: int = 1280, height: int = 800) -> None:
     page.set_viewport_size({"width": width, "height": height})
     page.goto(url)
     page.wait_for_selector(MAP, timeout=LOAD_MS)
-    wait_still(page, RENDERS, ready_js=f"{RENDERS} > 0 && {IDLE}")
+    wait_settled(page)
 
 
 def map_pixels(page, head: int = 0) -> str:
     """Scroll head map `head` to the middle of the window and return its pixels once the view
-    has drawn it there (maps off screen are drawn when they scroll in)."""
+    has drawn it there (a map off screen is drawn when it scrolls in; until then it is marked
+    data-stale)."""
     page.locator(MAP).nth(head).evaluate("c => c.scrollIntoView({block: 'center'})")
+    return wait_drawn(page, head)
+
+
+def wait_drawn(page, head: int = 0) -> str:
+    """Head map `head`'s pixels (a data URL) once the view has settled and that map holds its
+    latest drawing (not data-stale: a map off screen is drawn when it scrolls in)."""
+    map_js = f"{SHADOW}.querySelectorAll('{MAP}')[{head}]"
+    page.wait_for_function(f"() => !{map_js}.dataset.stale", timeout=LOAD_MS, polling="raf")
     return wait_still(page, map_pixels_js(head))
 
 

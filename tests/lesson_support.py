@@ -9,11 +9,17 @@ question is revealed (spoilers: the matching is plain Python, unit-tested withou
 
 from __future__ import annotations
 
+import ast
+import itertools
 import json
 import re
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+from playwright.sync_api import TimeoutError as PageTimeout
+
+from tests.browser_support import GENERATIONS
 from ui.lesson.scenes import NUMBERS
 
 LOAD_MS = 120_000
@@ -62,17 +68,33 @@ def on_phone(browser, base: str, query: str = ""):
         page.context.close()
 
 
+# At rest, Streamlit idle (no script running), and the deck and the views its scene mounted drawn
+# for their size and data (data-settled = data-generation, browser_support.GENERATIONS); held
+# from one animation frame to the next (browser_support.SETTLED says why one frame).
+AT_REST = f"""key => {{
+  const idle = ({STILL})()
+    && document.querySelector('[data-testid="stApp"]')?.dataset.testScriptState === 'notRunning'
+    && !document.querySelector('[data-testid="stStatusWidget"]')?.innerText
+    && document.fonts.status === 'loaded';
+  const gens = idle ? {GENERATIONS} : null;
+  const s = (window.__atRest ||= {{}});
+  const held = gens !== null && s[key] === gens;
+  s[key] = gens;
+  return held;
+}}"""
+REST_KEYS = itertools.count()
+
+
 def settle(page) -> None:
     """Until no animation runs, no measurement is awaited, the server has caught up with the
-    deck, and Streamlit is idle (never a sleep)."""
-    page.wait_for_function(STILL, timeout=LOAD_MS, polling=100)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')?.innerText",
-        timeout=LOAD_MS,
-        polling=100,
-    )
-    page.evaluate("() => document.fonts.ready.then(() => new Promise(requestAnimationFrame))")
-    page.wait_for_function(STILL, timeout=LOAD_MS, polling=100)
+    deck, Streamlit is idle and the deck has drawn for its size and data (never a sleep)."""
+    try:
+        page.wait_for_function(AT_REST, arg=next(REST_KEYS), timeout=LOAD_MS, polling="raf")
+    except PageTimeout as err:
+        state = page.evaluate(f"""() => ({{ rest: ({STILL})(), scene: {SCENE}?.dataset.scene,
+          step: {SCENE}?.dataset.step, gens: [...{ROOT}.querySelectorAll('[data-generation]')]
+            .map((e) => [e.dataset.testid, e.dataset.generation, e.dataset.settled ?? null]) }})""")
+        pytest.fail(f"the deck never came to rest in {LOAD_MS / 1000:.0f} s: {state} ({err})")
 
 
 def where(page) -> tuple[int | float, int]:
@@ -291,6 +313,40 @@ def phone_shot(page, name: str) -> list[str]:
     its screen (phone_problems)."""
     shot(page, name)
     return phone_problems(page)
+
+
+def phone_walked(folder: Path = HERE / "browser") -> set[int]:
+    """The scenes whose own test file walks every step on a phone in Chinese (a walk_phone call
+    with the scene's number, in a test parametrized over a `lang` that holds "zh"): read from the
+    files, so another walk of the same steps (test_lesson_rules.py's) leaves them out."""
+    found = set()
+    for path in sorted(folder.glob("test_lesson_s*.py")):
+        for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(fn, ast.FunctionDef) and _over_zh(fn):
+                found |= {call.args[2].value for call in ast.walk(fn) if _walks(call)}
+    return found
+
+
+def _over_zh(fn: ast.FunctionDef) -> bool:
+    """Decorated @pytest.mark.parametrize("lang", [..., "zh", ...])."""
+    for d in fn.decorator_list:
+        if isinstance(d, ast.Call) and getattr(d.func, "attr", "") == "parametrize" and d.args:
+            name, values = d.args[0], d.args[1] if len(d.args) > 1 else None
+            consts = [getattr(v, "value", None) for v in getattr(values, "elts", [])]
+            if getattr(name, "value", None) == "lang" and "zh" in consts:
+                return True
+    return False
+
+
+def _walks(node: ast.AST) -> bool:
+    """A call walk_phone(browser, base, <a scene's number>, lang, …)."""
+    return (
+        isinstance(node, ast.Call)
+        and getattr(node.func, "id", "") == "walk_phone"
+        and len(node.args) >= 4
+        and isinstance(node.args[2], ast.Constant)
+        and getattr(node.args[3], "id", "") == "lang"
+    )
 
 
 def walk_phone(browser, base: str, scene: int, lang: str, more=None) -> list[str]:

@@ -1,6 +1,7 @@
 """The attention view's cell and query–key map, computed again in numpy for the browser tests
 (tests/browser/test_cell.py, test_lesson_cell.py): the lab, the core's numbers for a cell, the
-check of a breakdown against them, the plane of one head's queries and keys."""
+check of a breakdown against them, the plane of one head's queries and keys; the view mounted in
+a bare page with the bytes Python sends (`mount`, test_view_js.py's too), once it has settled."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import numpy as np
 import pytest
 
 from attention_core import causal_mask, scaled_dot_product_attention
+from tests.browser_support import wait_settled
+from ui import explorer
 from ui.state import compute_lab
 
 SENTENCE = "小明把书放在了桌子上，然后他走了。"  # 了 twice: tokens 4 and 11
@@ -69,3 +72,36 @@ def plane(q: np.ndarray, k: np.ndarray, f: int) -> tuple[np.ndarray, np.ndarray]
     v = vecs[:, -1]
     v = v if v[np.argmax(np.abs(v))] > 0 else -v
     return np.stack([k @ u, k @ v], 1), np.stack([q @ u, q @ v], 1)
+
+
+def payload(lab, start=None, focus: int = 9) -> list[int]:
+    """The bytes ui/explorer.payload_for sends on a first load (Q, K; with `start` Q₀, K₀)."""
+    view = explorer.ViewState(True, False, focus, 0, None)
+    tokens = [{"t": s, "tag": "x", "tag_name": "x", "gloss": "he" if s == "他" else None,
+               "roles": []} for s in lab.texts]  # fmt: skip
+    header = explorer.header_for(
+        lab, view, lang="zh", classroom=False, numbers=True, shared=True, tokens=tokens,
+        jobs=[{"label": "", "rel": "", "clear": False, "relation": ""}] * lab.heads,
+        digest="d", with_scores=True, ack=0,
+    )  # fmt: skip
+    arrays = [lab.result.q, lab.result.k]
+    header["start"] = None
+    if start is not None:
+        arrays += [start.result.q, start.result.k]
+        header["start"] = {"step": start.record.step, "final": lab.record.step}
+    return list(explorer.encode(header, arrays))
+
+
+def mount(page, lab, start=None, size=(1024, 768)) -> None:
+    """The view in a bare page, fed through streamlit.js's run() as Streamlit would."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.set_content('<div id="host" style="width: 980px"></div>')
+    page.add_script_tag(content=explorer.bundle(), type="module")
+    page.wait_for_function("() => !!globalThis.__attentionLab")
+    page.evaluate(
+        """(bytes) => globalThis.__attentionLab.run({ data: new Uint8Array(bytes),
+             parentElement: document.getElementById('host'), setStateValue() {},
+             setTriggerValue() {} })""",
+        payload(lab, start),
+    )
+    wait_settled(page)

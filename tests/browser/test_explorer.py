@@ -33,8 +33,6 @@ MAP = '[data-testid="explorer-map"]'
 SHADOW = """document.querySelector('[data-testid="stBidiComponentIsolated"]').shadowRoot"""
 RENDERS = """() => Number(document.querySelector('[data-testid="stBidiComponentIsolated"]')
   .shadowRoot.querySelector('[data-testid="explorer"]').dataset.renders || 0)"""
-IDLE = """() => !document.querySelector('[data-stale="true"]')
-  && !(document.querySelector('[data-testid="stStatusWidget"]')?.innerText?.length > 0)"""
 ROOT = f"{SHADOW}.querySelector('[data-testid=\"explorer\"]')"
 # Python has applied the view's latest change and its rerun's payload has reached the view.
 CAUGHT_UP = f"() => {{ const r = {ROOT}; return r && r.dataset.ack === (r.dataset.seq || '0'); }}"
@@ -49,18 +47,16 @@ def reference(scale: bool, causal: bool, d_model: int = 64, heads: int = 4, text
 
 
 def open_view(page, url: str, width: int = 1280, height: int = 800) -> None:
-    """Load a main-page URL and wait until the view has drawn and Streamlit is idle."""
-    page.set_viewport_size({"width": width, "height": height})
-    page.goto(url)
-    page.wait_for_selector(MAP, timeout=LOAD_MS)
-    page.wait_for_function(f"({RENDERS})() > 0", timeout=LOAD_MS)
+    """Load a main-page URL and wait until the view has settled and caught up with Python."""
+    waits.open_view(page, url, width, height)
     settle(page)
 
 
 def settle(page) -> None:
-    """Streamlit idle and the view caught up with Python (no change of its own pending)."""
+    """The view caught up with Python (no change of its own pending), Streamlit idle and the view
+    drawn for it (browser_support.wait_settled)."""
     page.wait_for_function(CAUGHT_UP, timeout=LOAD_MS, polling=50)
-    page.wait_for_function(IDLE, timeout=LOAD_MS, polling=100)
+    waits.wait_settled(page, LOAD_MS)
 
 
 def wait_live(page, needle: str = "") -> None:
@@ -314,12 +310,8 @@ def test_maps_off_screen_are_drawn_when_they_scroll_in(page, streamlit_server):
     page.locator('[data-testid="explorer-scale"]').click()  # at the top: map 8 is off screen
     wait_renders(page, count)
     assert last.evaluate("c => c.toDataURL()") == before, "drawn while off screen"
-    last.evaluate("c => c.scrollIntoView({block: 'center'})")
-    last.evaluate(
-        "(c, before) => new Promise((done) => { const look = () => c.toDataURL() !== before"
-        " ? done() : requestAnimationFrame(look); look(); })",
-        before,
-    )
+    assert last.get_attribute("data-stale") == "1"  # put off until it is seen
+    assert waits.map_pixels(page, 7) != before  # scrolled in: drawn with the switch off
 
 
 def test_png_export_is_the_whole_view_at_projector_width(page, streamlit_server, tmp_path):

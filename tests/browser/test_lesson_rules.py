@@ -31,6 +31,7 @@ from tests.lesson_support import (
     open_lesson,
     phone_page,
     phone_problems,
+    phone_walked,
     press,
     settle,
     spoilers,
@@ -106,7 +107,14 @@ def test_nothing_seen_before_a_question_is_revealed_states_its_answer_across_sce
 # ---- the phone's screen, the maps' cells --------------------------------------------------------
 
 
-@pytest.mark.parametrize("scene", [todo(PHONE_TODO, k) for k in NUMBERS.values()])
+# Scenes whose own test file walks every step on a phone, in Chinese and English, with these
+# checks and more (lesson_support.walk_phone): not walked twice (issue 40).
+WALKED = phone_walked()
+
+
+@pytest.mark.parametrize(
+    "scene", [todo(PHONE_TODO, k) for k in NUMBERS.values() if k not in WALKED]
+)
 def test_each_step_fits_a_phone_screen_with_its_control(browser, streamlit_server, scene):
     page = phone_page(browser, streamlit_server, f"?at={scene}")
     problems = walk_scene(page, scene, lambda step: phone_problems(page))

@@ -6,18 +6,21 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser_support import MAP, SHADOW, open_view
+from tests.browser_support import MAP, SHADOW, open_view, wait_settled
 
 pytestmark = pytest.mark.browser
 
-# Scroll the first map's bottom edge to the window's bottom, then measure the switch and the map
-# (its top: the first row label's, as the view publishes its label boxes).
-MEASURE = f"""async () => {{
-  const root = {SHADOW};
-  const map = root.querySelector('{MAP}');
+# Scroll the first map's bottom edge to the window's bottom; once the view has settled there,
+# measure the switch and the map (its top: the first row label's, as the view publishes its label
+# boxes).
+SCROLL = f"""() => {{
+  const map = {SHADOW}.querySelector('{MAP}');
   const main = document.querySelector('[data-testid="stMain"]');
   main.scrollTop += map.getBoundingClientRect().bottom - innerHeight + 4;
-  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+}}"""
+MEASURE = f"""() => {{
+  const root = {SHADOW};
+  const map = root.querySelector('{MAP}');
   const sw = root.querySelector('[data-testid="explorer-scale"]').getBoundingClientRect();
   const bar = root.querySelector('[role="toolbar"]').getBoundingClientRect();
   const m = map.getBoundingClientRect();
@@ -32,6 +35,8 @@ MEASURE = f"""async () => {{
 @pytest.mark.parametrize("query", ["?class=1", "?class=1&lang=en", ""])
 def test_the_switch_stays_in_sight_above_the_whole_map(page, streamlit_server, query):
     open_view(page, f"{streamlit_server}/{query}", 1024, 768)
+    page.evaluate(SCROLL)
+    wait_settled(page)
     got = page.evaluate(MEASURE)
     assert got["switchTop"] >= 0 and got["switchBottom"] <= got["height"], got
     assert got["hit"] == "explorer-scale", got  # on top: a click reaches it

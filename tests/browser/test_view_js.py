@@ -15,7 +15,8 @@ from attention_core import (
     scaled_dot_product_attention,
 )
 from demo_model.reading import top_two
-from tests.browser_support import REPO_ROOT
+from tests.browser.cell_support import lab_of, mount
+from tests.browser_support import REPO_ROOT, wait_settled
 from ui import explorer, palette
 from ui.lesson import deck
 from ui.state import compute_lab
@@ -239,7 +240,7 @@ def test_destroy_removes_every_listener_observer_and_node(page):
         page.evaluate(MOUNT, [header, scores])
         page.wait_for_function(f"({BARE_RENDERS})() > 0")
         live = page.evaluate("() => ({ ...window.__live })")
-        assert live["listeners"] > before["listeners"] + 10 and live["observers"] == 2
+        assert live["listeners"] > before["listeners"] + 10 and live["observers"] == 3
         page.evaluate("() => window.__view.destroy()")
         assert page.evaluate("() => ({ ...window.__live })") == before
         assert page.evaluate("() => document.getElementById('host').childElementCount") == 0
@@ -248,16 +249,70 @@ def test_destroy_removes_every_listener_observer_and_node(page):
 def test_the_view_draws_what_its_state_says_and_redraws_only_on_change(page):
     header, scores = bare_view(page)
     page.evaluate(MOUNT, [header, scores])
-    page.wait_for_function(f"({BARE_RENDERS})() > 0")
+    wait_settled(page)  # laid out for its room (the first row fitted: a second commit)
     first = page.evaluate(BARE_RENDERS)
     page.evaluate(  # the same payload again, as a rerun that changed nothing sends it
         """([h, s]) => { window.__view.update(h, new Float32Array(s));
                          window.__view.setState(h.state); }""",
         [header, scores],
     )
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    # A change schedules its draw for the next frame, before this callback: one frame tells.
+    page.evaluate("() => new Promise(requestAnimationFrame)")
     assert page.evaluate(BARE_RENDERS) == first, "the same data and state drew again"
     page.evaluate("() => window.__view.setState({ causal: true })")
     page.wait_for_function(f"({BARE_RENDERS})() === {first + 1}")
     checked = "() => document.querySelector('[data-testid=\"explorer-causal\"]').checked"
     assert page.evaluate(checked)
+
+
+# The view's root as tests wait for it: its layout generation and whether it has settled.
+SETTLE_STATE = """() => { const r = document.querySelector('[data-testid="explorer"]');
+  const map = r.querySelector('canvas[data-testid="explorer-map"]').getBoundingClientRect();
+  return { gen: r.dataset.generation, settled: r.dataset.settled ?? null,
+           label: Number(r.dataset.labelPx), top: map.top, w: map.width, h: map.height }; }"""
+
+
+def test_a_resize_or_new_data_unsettles_the_view_until_it_has_drawn_again(page):
+    """Issue 40: data-settled names data-generation once the view has laid out and drawn for its
+    size and data; a resize or new data starts the next generation and clears it at once (so a
+    test can never read the last layout as the new one), until the next draw."""
+    header, scores = bare_view(page)
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.evaluate(MOUNT, [header, scores])
+    wait_settled(page)
+    first = page.evaluate(SETTLE_STATE)
+    assert first["settled"] == first["gen"]
+    resized = page.evaluate(
+        f"""() => {{ document.getElementById('host').style.width = '500px';
+          return new Promise((r) => new ResizeObserver((_, o) => {{ o.disconnect();
+            r(({SETTLE_STATE})()); }}).observe(document.getElementById('host'))); }}"""
+    )
+    assert int(resized["gen"]) > int(first["gen"]) and resized["settled"] is None
+    wait_settled(page)
+    narrow = page.evaluate(SETTLE_STATE)
+    assert narrow["settled"] == narrow["gen"] == resized["gen"]
+    assert narrow["w"] <= 500 < first["w"] * 2  # drawn for the new width before it said so
+    again = page.evaluate(
+        f"""([h, s]) => {{ window.__view.update({{ ...h, digest: 'other' }}, new Float32Array(s));
+          return ({SETTLE_STATE})(); }}""",
+        [header, scores],
+    )
+    assert int(again["gen"]) > int(narrow["gen"]) and again["settled"] is None
+    wait_settled(page)
+
+
+def test_when_the_page_above_the_view_grows_its_first_row_is_fitted_again(page):
+    """Issue 40's failure: under load, the main page's view measured where its first row starts
+    while the page above it was still building, and kept that fit (20 px labels at 1024 × 768
+    where 24 were due). Now a change of the page around it fits the row again, as a new
+    generation (mounted as Streamlit mounts it, with its stylesheet: two maps to a row)."""
+    mount(page, lab_of("random"), size=(1024, 768))
+    first = page.evaluate(SETTLE_STATE)
+    page.evaluate(
+        """() => { const d = document.createElement('div'); d.style.height = '300px';
+                   document.body.prepend(d); }"""
+    )
+    wait_settled(page)
+    lower = page.evaluate(SETTLE_STATE)
+    assert int(lower["gen"]) > int(first["gen"])
+    assert lower["top"] > first["top"] + 250 and lower["h"] < first["h"] - 60, (first, lower)

@@ -147,10 +147,12 @@ function drawTarget(v, canvas, draw, g = null) {
   const t = v.targets.get(canvas);
   if (t && !t.visible && t.drawn) {
     t.stale = true;
+    canvas.dataset.stale = "1"; // for tests: its pixels are not this commit's until it scrolls in
     if (g) Object.assign(canvas.style, { width: `${g.width}px`, height: `${g.height}px` });
     return;
   }
   draw();
+  delete canvas.dataset.stale;
   if (t) Object.assign(t, { drawn: true, stale: false });
 }
 

@@ -75,6 +75,10 @@ export function createView(host, opts = {}) {
     weights: [], zmax: [], layout: null, geom: { grid: null, panel: null, bars: null },
     layers: { grid: el(doc, "canvas"), panel: el(doc, "canvas") }, words: { grid: null, panel: null },
     scratch: el(doc, "canvas"), ref: null, say: null, renders: 0, committing: false,
+    // The layout generation: a new room or new data starts the next one (unsettle), and once a
+    // commit has laid it out and drawn it with the fonts in, and no draw is pending, the root's
+    // data-settled names it.
+    gen: 0,
     // Dirty flags, raised by setters; maps to redraw (head indices) when not all of them.
     dirty: new Set(), dirtyMaps: new Set(), timers: { frame: 0, a11y: 0, send: 0, tip: 0 },
     targets: new Map(), // canvas → { kind, visible, stale }
@@ -89,7 +93,9 @@ export function createView(host, opts = {}) {
 
   v.raise = (...flags) => {
     for (const f of flags) v.dirty.add(f);
-    if (!v.timers.frame && v.header && !v.committing) v.timers.frame = win.requestAnimationFrame(commit);
+    if (v.timers.frame || !v.header || v.committing) return;
+    v.timers.frame = win.requestAnimationFrame(commit);
+    delete els.root.dataset.settled; // a draw is pending (settle: once it is done)
   };
 
   function clampState() {
@@ -170,6 +176,7 @@ export function createView(host, opts = {}) {
     const wide = Math.max(260, Math.floor(v.box ? v.box.w : w));
     if (wide === v.width && h === v.viewportH && ratio === v.dpr) return;
     [v.width, v.viewportH, v.dpr] = [wide, h, ratio];
+    if (v.header) unsettle(); // a view with no data yet has nothing to settle (update does it)
     v.fit.frozen = false; // a new room: its first screen again
     v.raise("layout", "labels", "maps", "panels", "bars", "scales", "qk");
   };
@@ -210,6 +217,8 @@ export function createView(host, opts = {}) {
       v.raise("data", "weights", "ref", "words", "layout", "labels", "maps", "panels", "bars",
         "scales", "story", "controls", "a11y", "cell", "qk");
     }
+    if (fresh || was.classroom !== next.classroom || was.numbers !== next.numbers
+      || was.shared !== next.shared) unsettle();
     if (fresh || was.classroom !== next.classroom) {
       v.fit.frozen = false; // a new sentence or room: its first screen again
       v.raise("layout", "labels", "words", "maps", "panels", "bars", "scales");
@@ -252,6 +261,32 @@ export function createView(host, opts = {}) {
     v.dirtyMaps.clear();
     v.committing = false;
     if (refit) v.raise("layout", "labels", "maps", "panels", "bars", "scales");
+    else settle();
+  }
+
+  // ---- settled: what tests wait for (data-generation, data-settled on the root) ----------------
+
+  /** A new room or new data: the next generation, not settled until a commit has drawn it. */
+  function unsettle() {
+    v.gen += 1;
+    els.root.dataset.generation = String(v.gen);
+    delete els.root.dataset.settled;
+  }
+
+  /** After a commit that left nothing to do: settled, when the fonts it measured with were in;
+      else, once they are, laid out again with them as the next generation. */
+  function settle() {
+    if (v.timers.frame || els.root.dataset.settled === String(v.gen)) return;
+    if (doc.fonts.status === "loaded") {
+      els.root.dataset.settled = String(v.gen);
+      return;
+    }
+    const gen = v.gen;
+    doc.fonts.ready.then(() => {
+      if (gen !== v.gen || !v.header) return;
+      unsettle();
+      v.raise("layout", "labels", "words", "maps", "panels", "bars", "scales");
+    });
   }
 
   // ---- the first screen: the one read of the page's layout -------------------------------------
@@ -264,8 +299,15 @@ export function createView(host, opts = {}) {
 
   /** Where the first row's canvases start, in px down the window with the page at its top; true
       when that moved, so the maps are laid out again to fit under it (layout.js mapMaxH). */
+  let watching = false; // the page around the view is observed (`moves`)
   function fitFirstRow() {
-    v.scroller ||= scrollerOf(els.root);
+    if (!watching) {
+      watching = true;
+      v.scroller = scrollerOf(els.root);
+      // What is above the view may change height after it drew (a page still building): what
+      // scrolls is watched, and a first row that moved is fitted again (`moves`).
+      for (const part of v.scroller ? v.scroller.children : [doc.body]) moves.observe(part);
+    }
     const tops = els.maps.slice(0, v.layout.cols).map((m) => m.canvas.getBoundingClientRect().top);
     const top = Math.round(Math.max(...tops) + (v.scroller?.scrollTop || 0) + (win.scrollY || 0));
     if (v.fit.top !== null && Math.abs(top - v.fit.top) <= 2) return false;
@@ -311,7 +353,14 @@ export function createView(host, opts = {}) {
     const box = entries[entries.length - 1].contentRect;
     v.setRoom(box.width, win.innerHeight || v.viewportH, win.devicePixelRatio || 1);
   });
-  v.observers.push(io, ro);
+  /** The page around the view changed size: if that moved the first row, fit it again. */
+  const moves = new win.ResizeObserver(() => {
+    if (!v.header || !v.layout || v.timers.frame || !moved(new Set(["layout"]))) return;
+    if (!fitFirstRow()) return;
+    unsettle();
+    v.raise("layout", "labels", "maps", "panels", "bars", "scales");
+  });
+  v.observers.push(io, ro, moves);
   observe(els.bars, "bars");
   els.panelFigs.forEach((p) => observe(p.canvas, "panel"));
 

@@ -99,6 +99,7 @@ function newDeck(host, style) {
     api: null,
     anim: 0,
     frame: 0,
+    gen: 0, // the layout generation: data-generation / data-settled on the root (stage.js)
     cache: new Map(), // weights per (part, head, τ, mask)
     seen: null, // what the scene on screen depends on (lookOfDeck) when it was drawn
     size: "",

@@ -134,6 +134,7 @@ function stepIndex(steps, step) {
 export function renderScene(D, step, keep = true) {
   const active = deepActive(D.els.root.ownerDocument);
   const held = active && D.els.scene.contains(active) ? active.dataset.key : null;
+  unsettle(D);
   closeTerm(D, false);
   stopAnimation(D);
   D.inst?.destroy?.();
@@ -143,7 +144,10 @@ export function renderScene(D, step, keep = true) {
   if (!keep || !D.local || D.localOf !== k) [D.local, D.localOf] = [freshLocal(scene), k];
   const parts = sceneFrame(D, scene);
   const need = needOf(D, k);
-  if (need && !D.example[k]) return needPanel(D, need, parts);
+  if (need && !D.example[k]) {
+    needPanel(D, need, parts);
+    return settle(D);
+  }
   const set = setFor(D, k);
   // The scene's context S, every field written here (sealed): a scene keeps its own state in
   // its mount's closure or in S.local (its settings), never on S.
@@ -159,6 +163,7 @@ export function renderScene(D, step, keep = true) {
   drawScene(D, D.step, null);
   emit(D, "placechanged");
   if (held) D.els.scene.querySelector(`[data-key="${held}"]`)?.focus();
+  settle(D);
 }
 
 /** The scene's empty frame: title; the step's caption over the figure, beside the side panel
@@ -316,6 +321,7 @@ function quizHandlers(D) {
 
 export function scheduleLayout(D) {
   if (D.frame || !D.header) return;
+  unsettle(D);
   D.frame = requestAnimationFrame(() => {
     D.frame = 0;
     layoutDeck(D);
@@ -337,9 +343,38 @@ export function layoutDeck(D) {
     root.style.height = `${Math.max(420, room.h - top - 6)}px`;
   }
   const size = `${room.w}|${room.h}|${room.base}|${els.scene.clientWidth}|${els.scene.clientHeight}`;
-  if (size === D.size && D.inst) return;
-  D.size = size;
-  if (D.inst) drawScene(D, D.step, D.step);
+  if (size !== D.size || !D.inst) {
+    D.size = size;
+    if (D.inst) drawScene(D, D.step, D.step);
+  }
+  settle(D);
+}
+
+/** For tests and benches: a resize, new data or a new scene starts the deck's next layout
+    generation (its root's data-generation), unsettled until the scene is drawn for it. */
+function unsettle(D) {
+  D.gen += 1;
+  D.els.root.dataset.generation = String(D.gen);
+  delete D.els.root.dataset.settled;
+}
+
+/** The scene is drawn for this generation: data-settled names it once the fonts it measured
+    with are in (if they were still loading, it is laid out again with them). The views a scene
+    mounts say the same on their own roots (ui/explorer/view.js). */
+function settle(D) {
+  if (D.frame || !D.header) return;
+  const gen = D.gen;
+  const root = D.els.root;
+  const fonts = root.ownerDocument.fonts;
+  const loaded = fonts.status === "loaded";
+  fonts.ready.then(() => {
+    if (gen !== D.gen || D.frame) return;
+    if (loaded) root.dataset.settled = String(gen);
+    else {
+      D.size = ""; // measured before the fonts came: again, with them
+      scheduleLayout(D);
+    }
+  });
 }
 
 /** Why scene k cannot show this sentence: a text key ("" = it can; Python's scene_needs). */
