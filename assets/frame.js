@@ -23,6 +23,7 @@
     "[data-testid='stMarkdownContainer'] pre",
     "[data-testid='stMarkdownContainer'] .al-table",
     "[data-testid='stTable']",
+    "[data-testid='stTable'] > div",  // the box inside it that scrolls (a wide table on a phone)
   ].join(",");
 
   function language(cfg) {
