@@ -84,8 +84,8 @@ export default defineScene({
   steps: S4_SCENE_STEPS,
   words: (S) => ({ q: S.part.tokens[focusIn(S, S.part)].t, v: s4Variance(S) }),
   take: (S) => { // a phone: the short words (one screen, nothing under the step bar)
-    const phone = roomOf(S.D).phone ? "_phone" : "";
-    return tx(S.D, S.local.scale ? `lesson.s4.take${phone}` : `lesson.s4.take_off${phone}`);
+    const keys = roomOf(S.D).phone ? ["lesson.s4.take_phone", "lesson.s4.take_off_phone"] : ["lesson.s4.take", "lesson.s4.take_off"];
+    return tx(S.D, keys[S.local.scale ? 0 : 1]);
   },
   terms: (S) => ({ softmax: softmaxExample(S, S.part) }), // the glossary's example, this row
   mount: (S) => {
