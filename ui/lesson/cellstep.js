@@ -45,7 +45,7 @@ function fillCellStep(S, p) {
   p.root.classList.toggle("narrow", room.phone);
   p.top.hidden = room.phone; // one screen on a phone: the marked strips and the live line say it
   p.shares.style.height = room.phone ? "2.6em" : "";
-  p.root.style.margin = room.phone ? "4px 0" : ""; // the box's 12 px above and below: the bar's
+  p.root.style.margin = room.phone ? "0.25em 0" : ""; // the box's 12 px above and below: the bar's
   return head;
 }
 
