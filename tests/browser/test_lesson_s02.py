@@ -18,7 +18,7 @@ from tests.lesson_support import (
     settle,
     shot,
     values,
-    walk_phone,
+    walk_phone_rules,
     walk_scene,
 )
 from tests.ui.lesson.test_s02 import SENTENCE, mixed_row
@@ -99,7 +99,9 @@ def test_s2_says_it_in_words_before_the_formula(page, streamlit_server, lang):
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_step_fits_a_phone(browser, streamlit_server, lang):
-    problems = walk_phone(browser, streamlit_server, 2, lang)
+    """Issue 39 on a phone (390 × 844), every step: one screen, nothing under the step bar, map
+    cells ≥ 10 px, no text under 14 px (walk_phone_rules), in zh and en."""
+    problems = walk_phone_rules(browser, streamlit_server, 2, lang)
     assert not problems, "\n".join(problems)
 
 

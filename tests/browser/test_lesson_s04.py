@@ -20,6 +20,7 @@ from tests.lesson_support import (
     shot,
     step_id,
     values,
+    walk_phone_rules,
     where,
 )
 from ui.text import t
@@ -85,12 +86,23 @@ def test_a_v_reads_from_the_back_row_and_shows_the_focus_rows_output(page, strea
 
 
 def test_on_a_phone_the_softmax_map_shows_its_numbers_and_each_step_fits(browser, streamlit_server):
+    """A phone's softmax map: numbers in its cells at ≥ 14 px or none (issue 39: no text under
+    14 px; 13 cells across a phone hold no "100" at 14 px), the focus row's shares at ③′."""
     page = phone_page(browser, streamlit_server, "?at=4&step=softmax&lang=en")
     fonts = page.evaluate(f"() => {ROOT}.querySelector('canvas[data-cell]').dataset.cellFonts")
-    assert fonts and min(float(v) for v in fonts.split(",")) >= 9  # numbers in every cell
+    assert all(float(v) >= 14 for v in fonts.split(",") if v)
     press(page, "ArrowRight")
     assert step_id(page) == "exp" and phone_shot(page, "s04_phone_exp_en.png") == []
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_on_a_phone_every_step_fits_under_the_step_bar(browser, streamlit_server, lang):
+    """Issue 39 on a phone (390 × 844), every step: one screen, nothing under the step bar (the
+    takeaway at steps 3 and 7 was, by 17–37 px), map cells ≥ 10 px, no text under 14 px
+    (walk_phone_rules), in zh and en."""
+    problems = walk_phone_rules(browser, streamlit_server, 4, lang)
+    assert not problems, "\n".join(problems)
 
 
 def test_a_long_sentence_keeps_the_largest_shares_and_sums_the_rest(page, streamlit_server):

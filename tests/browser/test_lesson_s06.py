@@ -16,10 +16,10 @@ from tests.lesson_support import (
     map_problems,
     open_lesson,
     phone_page,
-    phone_problems,
     phone_shot,
     settle,
     shot,
+    walk_phone_rules,
     walk_scene,
     where,
 )
@@ -135,15 +135,10 @@ def test_the_split_step_counts_the_cost_at_every_h(page, browser, streamlit_serv
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_on_a_phone_every_step_fits_and_screenshots(browser, streamlit_server, lang):
-    page = phone_page(browser, streamlit_server, f"?at=6&lang={lang}")
-
-    def check(step):
-        shot(page, f"s06_{step}_390x844_{lang}.png")
-        return phone_problems(page)
-
-    problems = walk_scene(page, 6, check)
-    page.context.close()
-    assert not problems, problems
+    """Issue 39 on a phone (390 × 844), every step: one screen, nothing under the step bar, map
+    cells ≥ 10 px, no text under 14 px (walk_phone_rules), in zh and en."""
+    problems = walk_phone_rules(browser, streamlit_server, 6, lang)
+    assert not problems, "\n".join(problems)
 
 
 def test_projector_screenshots(page, streamlit_server):

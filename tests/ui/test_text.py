@@ -321,3 +321,15 @@ def test_a_third_language_is_its_text_files_and_one_entry(tmp_path, monkeypatch)
     frame = next(e.proto.body for e in at.get("html") if 'id="al-frame"' in e.proto.body)
     assert 'data-lang="eo"' in frame
     assert plotly_config("eo")["locale"] == "en-US"  # plotly.js's own strings: English too
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_query_key_views_words_are_plain(lang):
+    """Issue 39 item 18: the main page's query–key view said "第一主成分", "纵轴保留 key 其余散布的
+    36%" and "分数 ÷ |q|" to a novice; it says what §6's caption says, in plain words: further
+    right a higher score, up only spreads the keys apart (its numbers stay in the point's words)."""
+    keys = ("qk_about", "qk_caption", "qk_key", "qk_key_masked", "qk_axis_x", "qk_axis_y")
+    said = " ".join(t(f"explorer.{k}", lang) for k in keys)
+    for jargon in ("主成分", "principal", "散布", "spread in", "÷ |q|", "projection", "投影"):
+        assert jargon not in said, jargon
+    assert t("explorer.qk_axis_x", lang) == {"zh": "越右分数越高 →", "en": "higher score →"}[lang]

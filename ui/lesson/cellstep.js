@@ -12,7 +12,7 @@ import { tx } from "./text.js";
 import { arr, divisorOf, focusIn } from "./numbers.js";
 import { roomOf } from "./room.js";
 import { headWeights, pickHead } from "./kit.js";
-import { fillSide, headPicker, quoteTok, setLocal, wSwitch } from "./widgets.js";
+import { fillSide, headPicker, pctText, quoteTok, setLocal, wSwitch } from "./widgets.js";
 
 export const CELL_STEP = { id: "cell", label: "lesson.s4.step_cell", caption: "lesson.s4.cap.cell" };
 
@@ -31,13 +31,21 @@ function fillCellStep(S, p) {
     S.local.causal && j > i, w.subarray(i * n, (i + 1) * n));
   const T = D.header.view_text;
   const room = roomOf(D);
-  fillCell(p, b, { T, lut: D.luts.signed, names: part.tokens.map((t) => quoteTok(D, t)),
+  // a phone: the words alone (a gloss in the strips' labels left them no width)
+  const names = part.tokens.map((t) => (room.phone ? t.t : quoteTok(D, t)));
+  fillCell(p, b, { T, lut: D.luts.signed, names,
     short: part.tokens.map((t) => t.t), touch: D.touch, tau: null, namesUpTo: room.phone ? 8 : 16,
     headName: tx(D, "lesson.head", { i: head + 1 }) });
+  if (room.phone) { // one screen: the dimension row's name and the share in fewer words
+    p.dims.label.textContent = tx(D, "lesson.s4.cell_dim_phone");
+    p.shareName.textContent = tx(D, "lesson.s4.cell_share_phone",
+      { q: part.tokens[i].t, k: part.tokens[j].t, w: pctText(w[i * n + j]) });
+  }
   p.root.style.fontSize = `${room.base}px`;
   p.root.classList.toggle("narrow", room.phone);
   p.top.hidden = room.phone; // one screen on a phone: the marked strips and the live line say it
-  p.shares.style.height = room.phone ? "3.6em" : "";
+  p.shares.style.height = room.phone ? "2.6em" : "";
+  p.root.style.margin = room.phone ? "0.25em 0" : ""; // the box's 12 px above and below: the bar's
   return head;
 }
 
@@ -75,7 +83,7 @@ export function cellStep(S) {
       const head = pickHead(S, part, focusIn(S, part));
       fillSide(S, [
         wSwitch(S, S.D.header.view_text.scale, S.local.scale, (on) => setLocal(S, { scale: on }), "lesson-cell-scale"),
-        part.h > 1 ? headPicker(S, part, head, (kk) => setLocal(S, { head: kk })) : null,
+        part.h > 1 ? headPicker(S, part, head, (kk) => setLocal(S, { head: kk }), roomOf(S.D).phone) : null,
       ]);
       fillCellStep(S, p);
       return true;

@@ -82,9 +82,10 @@ export function paintMixPhone(S, pen, box, head, w, alpha) {
   const v = arr(D, `${part.prefix}v`);
   const out = mixRows(w, v, head * n * d, n, d, new Float64Array(n * d));
   const { top, W, H, base, labels } = box;
-  const rowH = Math.max(4, Math.min(base * 1.4, (H - top - base * 4.2) / (n + 1)));
-  const px = Math.max(10, Math.min(base, Math.floor(rowH * 0.85)));
-  const numPx = Math.max(8, Math.min(base * 0.75, Math.floor(rowH * 0.6)));
+  // no text on a phone under 14 px (issue 39): rows ≥ 17 px hold a 14 px word and "100"
+  const rowH = Math.max(17, Math.min(base * 1.4, (H - top - base * 4.2) / (n + 1)));
+  const px = Math.max(14, Math.min(base, Math.floor(rowH * 0.85)));
+  const numPx = Math.max(14, Math.min(base * 0.75, Math.floor(rowH * 0.6)));
   const labelW = Math.max(...labels.map((t) => penMeasure(pen, t, 0, 0, { px })[2]));
   const xA = labelW + 8;
   const colA = penMeasure(pen, "100", 0, 0, { px: numPx })[2] + 10;

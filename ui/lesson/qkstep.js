@@ -48,7 +48,8 @@ function drawQkStep(S, part, box, early) {
   const f = focusIn(S, part);
   const head = pickHead(S, part, f);
   const readout = wReadout(S, "lesson-readout");
-  fillSide(S, [part.h > 1 ? headPicker(S, part, head, (k) => setLocal(S, { head: k })) : null, readout]);
+  const phone = roomOf(D).phone; // a phone: the heads as numbers, on one line
+  fillSide(S, [part.h > 1 ? headPicker(S, part, head, (k) => setLocal(S, { head: k }), phone) : null, readout]);
   const q = arr(D, `${part.prefix}${early ? "q0" : "q"}`);
   const k = arr(D, `${part.prefix}${early ? "k0" : "k"}`);
   const plane = qkPlane(q, k, n, part.d_k, head, f);
@@ -59,7 +60,8 @@ function drawQkStep(S, part, box, early) {
   const cap = make(S.doc, "p", "qk-cap", {}, tx(D, early ? "lesson.s6.qk_at0" : "lesson.s6.qk_at", {
     head: head + 1, step: early ? part.step0 : part.step, kept: Math.round(plane.kept * 100) }));
   cap.style.fontSize = `${px}px`;
-  const side = Math.max(room.phone ? 150 : 200, Math.min(S.box.w, S.box.h - px * 3.2));
+  // a phone: the readout's two lines under the heads stay above the step bar too
+  const side = Math.max(room.phone ? 150 : 200, Math.min(S.box.w, S.box.h - px * (room.phone ? 6.4 : 3.2)));
   const svg = drawQkHead(S.doc, { plane, f, T, causal: S.local.causal, names,
     short: part.tokens.map((t) => t.t), colour: headColour(D.header.colours.heads, head),
     ink: D.header.colours.ink, title: cap.textContent, px }, side);

@@ -54,19 +54,20 @@ export function wTokens(S, legend, part, chosen, onPick, key) {
 }
 
 /** Pick a head: one toggle button per head of `part`, `head` pressed. */
-export function headPicker(S, part, head, onPick) {
+export function headPicker(S, part, head, onPick, short = false) {
   const doc = S.doc;
-  const group = make(doc, "div", "chips", {
-    role: "group",
-    "aria-label": tx(S.D, "lesson.head", { i: "" }).trim(),
-  });
+  const name = tx(S.D, "lesson.head", { i: "" }).trim();
+  const group = make(doc, "div", "chips", { role: "group", "aria-label": name });
+  // short (a phone): "head" once, then the numbers, on one line
+  if (short) group.append(make(doc, "span", "", { "aria-hidden": "true", style: "align-self: center" }, name));
   for (let k = 0; k < part.h; k++) {
+    const label = tx(S.D, "lesson.head", { i: k + 1 });
     const b = make(
       doc,
       "button",
       "",
-      { type: "button", "data-key": `head-${k}`, "aria-pressed": String(k === head) },
-      tx(S.D, "lesson.head", { i: k + 1 }),
+      { type: "button", "data-key": `head-${k}`, "aria-pressed": String(k === head), ...(short ? { "aria-label": label } : {}) },
+      short ? String(k + 1) : label,
     );
     b.addEventListener("click", () => onPick(k));
     group.append(b);

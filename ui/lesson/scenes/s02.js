@@ -35,7 +35,7 @@ export default defineScene({
     { id: "mix", label: "lesson.s2.step2", caption: "lesson.s2.cap.mix" },
   ],
   words: (S) => ({ q: s2Query(S) }),
-  take: (S) => tx(S.D, "lesson.s2.take"),
+  take: (S) => tx(S.D, roomOf(S.D).phone ? "lesson.s2.take_phone" : "lesson.s2.take"), // a phone: short
   terms: (S) => ({ softmax: s2Example(S) }), // the glossary's example: the row on screen
   mount: (S) => {
     const canvas = sceneCanvas(S);

@@ -1,12 +1,12 @@
 /* §3 one word's three faces: its x times W_Q, W_K, W_V gives q, k, v. */
 
-import { penArrow, penCells, penDone, penLine, penOutline, penText, penTry, penWrap,
-  rampRgb } from "../pen.js";
+import { penArrow, penCells, penDone, penInkOn, penLine, penMeasure, penOutline, penText, penTry,
+  penWrap, rampRgb } from "../pen.js";
 import { tx } from "../text.js";
 import { arr, focusIn } from "../numbers.js";
 import { roomOf, scenePen } from "../room.js";
 import { animate } from "../animate.js";
-import { defineScene, sceneCanvas } from "../kit.js";
+import { defineScene, pickHead, sceneCanvas } from "../kit.js";
 import { fillSide, setLocal, wReadout, wTokens, wTokenSelect } from "../widgets.js";
 
 const S3_NAMES = ["Q", "K", "V"];
@@ -77,7 +77,8 @@ function s3Paint(S, canvas, step, fade, readout) {
   const tok = part.tokens[i].t;
   const d = part.d_model;
   const { x, faces } = s3Vectors(S, part, i);
-  const g = { D, W, H, base, stripH: Math.round(base * 1.3), part, step, fade };
+  const head = pickHead(S, part, i); // the head in view (§4's): a phone draws its piece large
+  const g = { D, W, H, base, stripH: Math.round(base * 1.3), part, step, fade, head };
   penText(pen, tx(D, "lesson.s3.x", { q: tok, d }), 0, 0, { px: base, base: "top", weight: 700 });
   s3Legend(pen, g);
   if (x) s3Strip(pen, g, x, 0, base * 1.4, W, false);
@@ -90,7 +91,14 @@ function s3Paint(S, canvas, step, fade, readout) {
   const lines = shown.map((f) =>
     tx(D, "lesson.s3.row", { q: tok, name: f.name.toLowerCase(), d, j: argmaxAbs(f.row) + 1 }),
   );
-  readout.textContent = lines.slice(-1).join(""); // the step's face (the figure marks each)
+  const phone = roomOf(D).phone;
+  const f = faces[step - 1];
+  const inPiece = f ? argmaxAbs(f.row.subarray(head * part.d_k, (head + 1) * part.d_k)) : 0;
+  // the step's face (the figure marks each); a phone: the piece drawn large, counted two ways
+  readout.textContent = phone && f
+    ? tx(D, "lesson.s3.row_phone", { q: tok, name: f.name.toLowerCase(), p: head + 1, dk: part.d_k,
+      j: inPiece + 1, whole: head * part.d_k + inPiece + 1, d })
+    : lines.slice(-1).join("");
   const alt =
     step === 0 ? tx(D, "lesson.s3.alt", { name: "X", n: part.n, d, q: tok }) : lines.join(" ");
   canvas.setAttribute("aria-label", alt);
@@ -171,25 +179,59 @@ function s3Row(pen, g, faces) {
   });
 }
 
-/** Phone: the step's face alone, its W as large as the screen allows (the readout keeps the
-    faces made before). */
+/** Phone: the step's face alone, and less of it (issue 39 item 18: W_Q's 48 × 48 cells were
+    4 px): W named, not drawn; the face's whole row with its pieces (one per head, §3's last
+    step names them); the piece of the head in view (§4's) drawn large with its numbers, the one
+    furthest from 0 outlined and counted within the piece (the readout gives the whole row's
+    count too: the same number counted two ways). */
 function s3Column(pen, g, faces) {
-  const { W, H, base, stripH, part } = g;
+  const { D, W, base, stripH, part } = g;
   const d = part.d_model;
+  const dk = part.d_k;
   const f = faces[g.step - 1];
-  let y = g.top - base * 0.4;
+  const head = g.head;
+  let y = g.top - base * 0.6;
   pen.ctx.globalAlpha = g.fade;
-  penText(pen, `W_${f.name}: ${d} × ${d}`, W / 2, y, {
-    px: base, align: "center", base: "top", colour: pen.ink.muted,
+  // a line as large as the width lets it be, never under 14 px (no text on a phone is smaller)
+  const fit = (text, weight) => {
+    const w = penMeasure(pen, text, 0, 0, { px: base, weight })[2];
+    return Math.max(14, Math.min(base, Math.floor((base * (W - 4)) / Math.max(1, w))));
+  };
+  const times = tx(D, "lesson.s3.times_w", { name: f.name, d });
+  penText(pen, times, W / 2, y, {
+    px: fit(times, 400), align: "center", base: "top", colour: pen.ink.muted,
   });
+  y += base * 1.35;
+  penText(pen, `${f.name.toLowerCase()} = x·W_${f.name}`, 0, y, { px: base, base: "top", weight: 700 });
   y += base * 1.3;
-  const side = Math.max(40, Math.min(W, H - y - base * 4.2 - stripH));
-  if (f.w) s3Weights(pen, g, f.w, (W - side) / 2, y, side);
-  const ry = y + side + base * 0.3;
-  penText(pen, `${f.name.toLowerCase()} = x·W_${f.name}`, 0, ry, {
-    px: base, base: "top", weight: 700,
-  });
-  s3Strip(pen, g, f.row, 0, ry + base * 1.3, W, true);
+  const lim = s3Lim(f.row);
+  penCells(pen, 0, y, W, stripH, 1, d, (_, c) => rampRgb(D.luts.signed, f.row[c], -lim, lim));
+  s3HeadTicks(pen, 0, y, W, stripH, part);
+  const x0 = (W * head * dk) / d;
+  const x1 = (W * (head + 1) * dk) / d;
+  penOutline(pen, x0, y, x1 - x0, stripH, 3);
+  y += stripH + 2;
+  const zoomY = y + base * 2.3;
+  penLine(pen, x0, y, 0, zoomY, pen.ink.muted, 1.5);
+  penLine(pen, x1, y, W, zoomY, pen.ink.muted, 1.5);
+  const said = tx(D, g.step === 3 ? "lesson.s3.piece_head" : "lesson.s3.piece",
+    { p: head + 1, h: part.h, dk });
+  penText(pen, said, W / 2, y + base * 1.15, { px: fit(said, 700), align: "center", base: "middle", weight: 700 });
+  const piece = f.row.subarray(head * dk, (head + 1) * dk);
+  const cw = W / dk;
+  const ch = Math.round(base * 1.8);
+  penCells(pen, 0, zoomY, W, ch, 1, dk, (_, c) => rampRgb(D.luts.signed, piece[c], -lim, lim));
+  const px = Math.max(14, Math.min(base, Math.floor(cw * 0.45)));
+  for (let c = 0; c < dk; c++) {
+    const ink = penInkOn(pen, rampRgb(D.luts.signed, piece[c], -lim, lim));
+    penTry(pen, piece[c].toFixed(1), (c + 0.5) * cw, zoomY + ch / 2, {
+      px, align: "center", colour: ink, cell: true, max: cw - 2,
+    });
+  }
+  const j = argmaxAbs(piece);
+  penOutline(pen, j * cw, zoomY, cw, ch, 3);
+  const at = Math.min(Math.max((j + 0.5) * cw, base), W - base);
+  penTry(pen, String(j + 1), at, zoomY + ch + 3, { px: base, align: "center", base: "top", weight: 700 });
   pen.ctx.globalAlpha = 1;
 }
 

@@ -83,7 +83,10 @@ export default defineScene({
   title: "lesson.s4.title",
   steps: S4_SCENE_STEPS,
   words: (S) => ({ q: S.part.tokens[focusIn(S, S.part)].t, v: s4Variance(S) }),
-  take: (S) => tx(S.D, S.local.scale ? "lesson.s4.take" : "lesson.s4.take_off"),
+  take: (S) => { // a phone: the short words (one screen, nothing under the step bar)
+    const keys = roomOf(S.D).phone ? ["lesson.s4.take_phone", "lesson.s4.take_off_phone"] : ["lesson.s4.take", "lesson.s4.take_off"];
+    return tx(S.D, keys[S.local.scale ? 0 : 1]);
+  },
   terms: (S) => ({ softmax: softmaxExample(S, S.part) }), // the glossary's example, this row
   mount: (S) => {
     const canvas = sceneCanvas(S);
@@ -123,7 +126,7 @@ export default defineScene({
         const head = pickHead(S, part, i);
         fillSide(S, [
           wButton(S, tx(S.D, "lesson.s4.play"), replay, "s4-play", "primary"),
-          part.h > 1 ? headPicker(S, part, head, (k) => setLocal(S, { head: k })) : null,
+          part.h > 1 ? headPicker(S, part, head, (k) => setLocal(S, { head: k }), roomOf(S.D).phone) : null,
           roomOf(S.D).phone && !S4_OWN[S.steps[step].id] ? null : readout, // a phone: the map's own
         ]);
         const own = S4_OWN[S.steps[step].id];
@@ -215,10 +218,10 @@ function s4Paint(S, canvas, shown, readout, kept) {
 }
 
 /** Numbers in cells: on a projector ≥ 20 px or none (read from the back row; the focus row's
-    are at ③′ in full size); on a phone as small as a cell holds them, so a row's sum can be
-    checked by eye (a phone is held close). */
+    are at ③′ in full size); on a phone ≥ 14 px or none (no text on a phone is smaller, issue 39:
+    the focus row's shares are at ③′, the next step, in full size). */
 const S4_ROOM_CELL_MIN = 20;
-const S4_PHONE_CELL_MIN = 9;
+const S4_PHONE_CELL_MIN = 14;
 
 /** The step's name and its numpy line: on one line when every matrix step's pair fits the width
     (so the map keeps its place from step to step and gains a line of room), else one under the
