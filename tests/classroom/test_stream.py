@@ -112,10 +112,13 @@ def test_the_teacher_sees_the_tally_with_n_of_m_and_phones_only_once_it_is_shown
         shown = await follows[0].until(lambda e: seen.append(e.event) or e.event == "tally")
         assert "tally" not in seen[:-1] and shown.data["total"] == 5 and shown.data["visible"]
         await teacher.call("POST", f"/class/{code}/state", {"revealed": True})
-        revealed = await follows[0].until(kind("state"))
+        # the state that reveals (not an earlier one the tally's showing sent, under load late)
+        revealed = await follows[0].until(lambda e: e.event == "state" and e.data["revealed"])
         assert revealed.data["question"]["answer"] == "b"
         await teacher.call("POST", f"/class/{code}/state", {"question": {**QUESTION, "id": "q2"}})
-        hidden = await follows[0].until(kind("state"))
+        hidden = await follows[0].until(
+            lambda e: e.event == "state" and e.data["question"]["id"] == "q2"
+        )
         assert not hidden.data["tally_visible"], "the next question starts hidden"
         for stream in (lead, *follows):
             stream.close()
