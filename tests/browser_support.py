@@ -67,16 +67,19 @@ GENERATIONS = """(() => {
 })()"""
 # Streamlit idle, or no Streamlit at all (a bare page).
 IDLE_OR_BARE = f"""(!document.querySelector('[data-testid="stApp"]') || {IDLE})"""
-# Settled, and still so at the next animation frame with the same generations: a change made
+# Settled, and still so at two animation frames after with the same generations: a change made
 # just before a frame reaches the views' ResizeObservers only in that frame's rendering, after
-# its animation-frame callbacks (the HTML event loop's order), so one frame later it has
-# unsettled them. window.__settled keeps the last poll's generations per wait.
+# its animation-frame callbacks (the HTML event loop's order). The first poll runs at once, not
+# in a frame; so the first frame's callback can still see the old generations, and only the
+# second comes after that frame's rendering (a fresh clone's `make test` once returned one frame
+# early, before a refit). window.__settled keeps each wait's generations and how many polls in a
+# row saw them.
 SETTLED = f"""key => {{
   const gens = {IDLE_OR_BARE} ? {GENERATIONS} : null;
   const s = (window.__settled ||= {{}});
-  const held = gens !== null && s[key] === gens;
-  s[key] = gens;
-  return held;
+  const seen = gens !== null && s[key]?.gens === gens ? s[key].seen + 1 : 0;
+  s[key] = {{ gens, seen }};
+  return seen >= 2;
 }}"""
 
 
@@ -120,8 +123,8 @@ def wait_changed(page, value_js: str, before: str, what: str, timeout: float = L
 
 def wait_settled(page, timeout: float = LOAD_MS) -> None:
     """Until Streamlit is idle and every attention view and lesson deck on the page has settled
-    (data-settled = data-generation) for one frame and the next, at most `timeout` ms. A bare
-    page (a view a test mounted, no Streamlit): its views."""
+    (data-settled = data-generation) at three polls in a row (two frames), at most `timeout` ms.
+    A bare page (a view a test mounted, no Streamlit): its views."""
     try:
         page.wait_for_function(SETTLED, arg=next(WAITS), polling="raf", timeout=timeout)
     except PageTimeout as err:

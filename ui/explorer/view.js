@@ -254,7 +254,12 @@ export function createView(host, opts = {}) {
     if (d.has("tip")) renderTip(v);
     if (d.has("a11y")) {
       win.clearTimeout(v.timers.a11y);
-      v.timers.a11y = win.setTimeout(() => v.header && describeView(v), v.dragging ? 400 : 60);
+      v.timers.a11y = win.setTimeout(() => {
+        v.timers.a11y = 0;
+        if (!v.header) return;
+        describeView(v);
+        settle(); // what it wrote (captions, the table) may move the page: settled after it
+      }, v.dragging ? 400 : 60);
     }
     const refit = moved(d) && fitFirstRow();
     d.clear();
@@ -276,7 +281,7 @@ export function createView(host, opts = {}) {
   /** After a commit that left nothing to do: settled, when the fonts it measured with were in;
       else, once they are, laid out again with them as the next generation. */
   function settle() {
-    if (v.timers.frame || els.root.dataset.settled === String(v.gen)) return;
+    if (v.timers.frame || v.timers.a11y || firstLook || els.root.dataset.settled === String(v.gen)) return;
     if (doc.fonts.status === "loaded") {
       els.root.dataset.settled = String(v.gen);
       return;
@@ -300,9 +305,11 @@ export function createView(host, opts = {}) {
   /** Where the first row's canvases start, in px down the window with the page at its top; true
       when that moved, so the maps are laid out again to fit under it (layout.js mapMaxH). */
   let watching = false; // the page around the view is observed (`moves`)
+  let firstLook = false; // `moves` has not yet had its first look: not settled before it
   function fitFirstRow() {
     if (!watching) {
       watching = true;
+      firstLook = true;
       v.scroller = scrollerOf(els.root);
       // What is above the view may change height after it drew (a page still building): what
       // scrolls is watched, and a first row that moved is fitted again (`moves`).
@@ -355,10 +362,12 @@ export function createView(host, opts = {}) {
   });
   /** The page around the view changed size: if that moved the first row, fit it again. */
   const moves = new win.ResizeObserver(() => {
-    if (!v.header || !v.layout || v.timers.frame || !moved(new Set(["layout"]))) return;
-    if (!fitFirstRow()) return;
-    unsettle();
-    v.raise("layout", "labels", "maps", "panels", "bars", "scales");
+    const first = firstLook;
+    firstLook = false;
+    if (v.header && v.layout && !v.timers.frame && moved(new Set(["layout"])) && fitFirstRow()) {
+      unsettle();
+      v.raise("layout", "labels", "maps", "panels", "bars", "scales");
+    } else if (first) settle(); // its first look (a frame after the first commit) moved nothing
   });
   v.observers.push(io, ro, moves);
   observe(els.bars, "bars");
