@@ -64,8 +64,9 @@ def page_entries(lang: str) -> list:
                     url_path=None if default else url,
                 )
             )
-    hidden = [st.Page(ROOT / "pages" / f"{url}.py", url_path=url, visibility="hidden")
-              for url in MOVED]  # fmt: skip
+    hidden = [
+        st.Page(ROOT / "pages" / f"{url}.py", url_path=url, visibility="hidden") for url in MOVED
+    ]
     return entries + hidden
 
 
