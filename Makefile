@@ -40,12 +40,17 @@ WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 TARGET  ?= direct
 , := ,
 
-# pytest-xdist processes for the tests that need no browser (the browser tests run in one
-# process: each would start its own app server and Chromium on the same cores). A file's tests
-# stay together, in order, on one process (some share module state, as a browser session does).
-TEST_WORKERS ?= 2
-PYTEST       := $(VENV)/bin/pytest
-PARALLEL     := -n $(TEST_WORKERS) --dist loadfile
+# pytest-xdist processes, for the tests without a browser and then for the browser tests (each
+# browser process starts its own app server and Chromium; a browser test spends much of its time
+# waiting on the page, so two of them keep two cores busy: 300 tests in 24 min at load 20, where
+# one process took 21 min at load 3 — TESTING.md). A file's tests stay together, in order, on one
+# process (some share module state, as a browser session does); the files with the most tests
+# start first (xdist's default), so the two processes end together.
+TEST_WORKERS    ?= 2
+BROWSER_WORKERS ?= $(TEST_WORKERS)
+PYTEST          := $(VENV)/bin/pytest
+PARALLEL        := -n $(TEST_WORKERS) --dist loadfile
+BROWSERS        := -n $(BROWSER_WORKERS) --dist loadfile
 
 .PHONY: help run serve check test test-busy lint format js jsdeps bench load mutate sysdeps venv venv-dev clean \
   distclean
@@ -166,12 +171,13 @@ check: $(DEV_STAMP) jsdeps
 	PYTHONDONTWRITEBYTECODE= $(PYTEST) $(PARALLEL) -m "not browser and not slow" || status=1; \
 	exit $$status
 
-# Every test: those without a browser in TEST_WORKERS processes, then the browser ones in one.
+# Every test: those without a browser in TEST_WORKERS processes, then the browser ones in
+# BROWSER_WORKERS.
 test: $(DEV_STAMP) sysdeps jsdeps
 	@status=0; $(lint_steps) \
 	echo "== pytest: not browser ($(TEST_WORKERS) processes)"; \
 	$(PYTEST) $(PARALLEL) -m "not browser" || status=1; \
-	echo "== pytest: browser"; $(PYTEST) -m browser || status=1; \
+	echo "== pytest: browser ($(BROWSER_WORKERS) processes)"; $(PYTEST) $(BROWSERS) -m browser || status=1; \
 	exit $$status
 
 # The browser tests as a busy 2-core machine runs them (issue 40): SPINNERS CPU spinners beside
@@ -180,7 +186,7 @@ test: $(DEV_STAMP) sysdeps jsdeps
 SPINNERS ?= 2
 TESTS    ?=
 test-busy: $(DEV_STAMP) sysdeps jsdeps
-	$(PY) tools/busy.py --spinners $(SPINNERS) -- $(PYTEST) -m browser $(TESTS)
+	$(PY) tools/busy.py --spinners $(SPINNERS) -- $(PYTEST) $(BROWSERS) -m browser $(TESTS)
 
 # One combined table (core, interaction latency, reruns, cold start, payload), each figure a
 # ratio against a baseline measured in the same run. The benchmarks drive Chromium, hence dev.
