@@ -310,6 +310,12 @@ def step_id(page) -> str:
     return page.evaluate(f"() => {SCENE}.dataset.stepId")
 
 
+def chosen_head(page) -> int:
+    """The head the side panel's head buttons say is shown (0-based)."""
+    label = page.locator('[data-testid="lesson-side"] [data-key^="head-"][aria-pressed="true"]')
+    return int(label.get_attribute("data-key").split("-")[1])
+
+
 def values(page) -> dict:
     """What the scene's canvas says it draws (its data-values, JSON)."""
     return json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))

@@ -21,7 +21,7 @@ import re
 
 import pytest
 
-from tests.browser.test_lesson import walked
+from tests.browser.test_lesson import own_checks, walked
 from tests.lesson_support import (
     CANVAS_WORDS,
     DECK,
@@ -68,14 +68,14 @@ def test_nothing_seen_before_a_question_is_revealed_states_its_answer_jumping_ba
 
 def test_maps_of_the_example_read_from_the_back_row_at_1024x680(page, streamlit_server):
     """Every step of every scene at 1024 × 680, one walk: cells ≥ 20 px, every token labelled,
-    numbers ≥ 20 px (map_problems), and each scene file's projector_walked on its steps. At
-    1024 × 768: test_lesson.py's walk (step_checks)."""
+    numbers ≥ 20 px (map_problems), and each scene file's on_the_projector and projector_walked.
+    At 1024 × 768: test_lesson.py's walk (step_checks)."""
     open_lesson(page, streamlit_server, "?at=1&lang=zh", (1024, 680))
     ids: dict = {}
 
     def check(scene: int, step: int) -> list[str]:
         ids.setdefault(scene, []).append(step_id(page))
-        return map_problems(page)
+        return map_problems(page) + own_checks(page, "zh", scene, step)
 
     problems = [f"1024×680 {p}" for p in walk_every_step(page, check)] + walked(ids)
     assert not problems, "\n".join(problems)

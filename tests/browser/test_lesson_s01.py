@@ -50,7 +50,8 @@ def test_every_word_is_drawn_on_a_phone_and_on_the_projector(browser, streamlit_
 
 
 def on_the_projector(page, lang: str, step: int) -> list[str]:
-    """At 1024 × 768, each step of §1 in test_lesson.py's walk (zh and en): every word drawn."""
+    """Each step of §1 in the projector walks (test_lesson.py at 1024 × 768 in zh and en,
+    test_lesson_rules.py at 1024 × 680): every word drawn."""
     words = page.evaluate(WORDS)
     return [] if words == "13/13" else [f"words drawn {words}"]
 

@@ -82,8 +82,9 @@ def test_the_question_is_judged_on_the_rows_top_share(page, streamlit_server):
 
 
 def on_the_projector(page, lang: str, step: int) -> list[str]:
-    """At 1024 × 768, each step of §2 in test_lesson.py's walk (zh and en): softmax, d_k, q·k
-    and V wait for §3/§4, on screen only as a glossary term's words."""
+    """Each step of §2 in the projector walks (test_lesson.py at 1024 × 768 in zh and en,
+    test_lesson_rules.py at 1024 × 680): softmax, d_k, q·k and V wait for §3/§4, on screen only
+    as a glossary term's words."""
     seen = " ".join(page.evaluate(SHOWN)["texts"])
     return [f"{w} before §3" for w in ("softmax", "d_k", "q·k", "√", "·V", "v(") if w in seen]
 

@@ -11,6 +11,7 @@ from demo_model import load_demo_model
 from tests.lesson_support import (
     ROOT,
     SENTENCE,
+    chosen_head,
     map_problems,
     open_lesson,
     phone_page,
@@ -26,11 +27,6 @@ from tests.lesson_support import (
 from ui.text import t
 
 pytestmark = pytest.mark.browser
-
-
-def chosen_head(page) -> int:
-    label = page.locator('[data-testid="lesson-side"] [data-key^="head-"][aria-pressed="true"]')
-    return int(label.get_attribute("data-key").split("-")[1])
 
 
 @pytest.mark.parametrize("head", [None, 0])

@@ -11,7 +11,6 @@ import pytest
 from demo_model import describe_heads, load_demo_history, load_demo_model
 from tests.lesson_support import (
     ROOT,
-    SCENE,
     SENTENCE,
     open_lesson,
     phone_page,
@@ -19,6 +18,7 @@ from tests.lesson_support import (
     phone_walk,
     settle,
     shot,
+    step_id,
     where,
 )
 from ui.text import t
@@ -30,10 +30,6 @@ HISTORY = load_demo_history()
 PRONOUN = next(h.head for h in HEADS if h.relation == "pronoun_antecedent")
 READOUT = f"() => {ROOT}.querySelector('[data-testid=\"lesson-readout\"]')?.textContent || ''"
 STEPS = ["before", "after", "who", "h1", "h2", "h3", "h4", "split"]
-
-
-def step_id(page) -> str:
-    return page.evaluate(f"() => {SCENE}.dataset.stepId")
 
 
 def projector_walked(step_ids: list[str]) -> list[str]:
