@@ -9,7 +9,6 @@ question is revealed (spoilers: the matching is plain Python, unit-tested withou
 
 from __future__ import annotations
 
-import ast
 import itertools
 import json
 import re
@@ -228,6 +227,14 @@ def spoilers(forbidden: list[list[str]], texts: list[str]) -> list[str]:
     return sorted(set(found))
 
 
+def spoiler_problems(page) -> list[str]:
+    """The step on screen: what states an open question's answer (spoilers) and, if it has no
+    caption, "no caption"."""
+    got = page.evaluate(SHOWN)
+    found = spoilers(got["forbidden"], got["texts"])
+    return found + ([] if got["caption"].strip() else ["no caption"])
+
+
 # ---- the phone's screen -------------------------------------------------------------------------
 
 PHONE_FIT = f"""() => {{
@@ -303,6 +310,12 @@ def step_id(page) -> str:
     return page.evaluate(f"() => {SCENE}.dataset.stepId")
 
 
+def chosen_head(page) -> int:
+    """The head the side panel's head buttons say is shown (0-based)."""
+    label = page.locator('[data-testid="lesson-side"] [data-key^="head-"][aria-pressed="true"]')
+    return int(label.get_attribute("data-key").split("-")[1])
+
+
 def values(page) -> dict:
     """What the scene's canvas says it draws (its data-values, JSON)."""
     return json.loads(page.locator('[data-testid="lesson-canvas"]').get_attribute("data-values"))
@@ -313,54 +326,6 @@ def phone_shot(page, name: str) -> list[str]:
     its screen (phone_problems)."""
     shot(page, name)
     return phone_problems(page)
-
-
-def phone_walked(folder: Path = HERE / "browser") -> set[int]:
-    """The scenes whose own test file walks every step on a phone in Chinese (a walk_phone call
-    with the scene's number, in a test parametrized over a `lang` that holds "zh"): read from the
-    files, so another walk of the same steps (test_lesson_rules.py's) leaves them out."""
-    found = set()
-    for path in sorted(folder.glob("test_lesson_s*.py")):
-        for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(fn, ast.FunctionDef) and _over_zh(fn):
-                found |= {call.args[2].value for call in ast.walk(fn) if _walks(call)}
-    return found
-
-
-def _over_zh(fn: ast.FunctionDef) -> bool:
-    """Decorated @pytest.mark.parametrize("lang", [..., "zh", ...])."""
-    for d in fn.decorator_list:
-        if isinstance(d, ast.Call) and getattr(d.func, "attr", "") == "parametrize" and d.args:
-            name, values = d.args[0], d.args[1] if len(d.args) > 1 else None
-            consts = [getattr(v, "value", None) for v in getattr(values, "elts", [])]
-            if getattr(name, "value", None) == "lang" and "zh" in consts:
-                return True
-    return False
-
-
-def _walks(node: ast.AST) -> bool:
-    """A call walk_phone(browser, base, <a scene's number>, lang, …)."""
-    return (
-        isinstance(node, ast.Call)
-        and getattr(node.func, "id", "") == "walk_phone"
-        and len(node.args) >= 4
-        and isinstance(node.args[2], ast.Constant)
-        and getattr(node.args[3], "id", "") == "lang"
-    )
-
-
-def walk_phone(browser, base: str, scene: int, lang: str, more=None) -> list[str]:
-    """Every step of §scene on a new phone in `lang`: a screenshot of each
-    (sNN_<step>_<lang>_390x844.png), what does not fit its screen, and more(page, step)."""
-    page = phone_page(browser, base, f"?at={scene}&lang={lang}")
-
-    def check(step: int) -> list[str]:
-        found = phone_shot(page, f"s{scene:02d}_{step}_{lang}_{PHONE[0]}x{PHONE[1]}.png")
-        return found + (more(page, step) if more else [])
-
-    problems = walk_scene(page, scene, check)
-    page.context.close()
-    return problems
 
 
 # ---- answers across scenes: in the lesson's order and when a student jumps (issue 39) ----------
@@ -529,8 +494,11 @@ def phone_rules(page, min_cell: float = 10, min_text: float = 14) -> list[str]:
 
 
 def walk_phone_rules(browser, base: str, scene: int, lang: str, more=None) -> list[str]:
-    """walk_phone with every step held to phone_rules too (and more(page, step), if given), the
-    words drawn on the canvases kept (CANVAS_WORDS: `drawn(page)`)."""
+    """Every step of §scene on a new 390 × 844 touch phone in `lang`, the one phone walk of those
+    steps (issue 40): a screenshot of each (sNN_<step>_<lang>_390x844.png), what does not fit its
+    screen (phone_problems), the student's rules (phone_rules), no open answer on screen and a
+    caption (spoiler_problems), and more(page, step), the scene's own check, if given; the words
+    drawn on the canvases kept (CANVAS_WORDS: `drawn(page)`)."""
     size = {"width": PHONE[0], "height": PHONE[1]}
     context = browser.new_context(viewport=size, has_touch=True)
     context.add_init_script(CANVAS_WORDS)
@@ -540,11 +508,18 @@ def walk_phone_rules(browser, base: str, scene: int, lang: str, more=None) -> li
 
         def check(step: int) -> list[str]:
             found = phone_shot(page, f"s{scene:02d}_{step}_{lang}_{PHONE[0]}x{PHONE[1]}.png")
-            return found + phone_rules(page) + (more(page, step) if more else [])
+            found += phone_rules(page) + spoiler_problems(page)
+            return found + (more(page, step) if more else [])
 
         return walk_scene(page, scene, check)
     finally:
         context.close()
+
+
+def phone_walk(browser, base: str, scene: int, lang: str, more=None) -> None:
+    """walk_phone_rules, failing with every step's problems (a scene file's phone test)."""
+    problems = walk_phone_rules(browser, base, scene, lang, more)
+    assert not problems, f"§{scene} on a phone in {lang}:\n" + "\n".join(problems)
 
 
 def drawn(page) -> list[str]:

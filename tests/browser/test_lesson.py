@@ -1,14 +1,18 @@
 """The lesson (/lesson) in Chromium: every scene and step fits a projector's screen and a big one,
 readable from the back (no text under 20 px, no labels on top of each other, nothing cut), the
 keys and the link, predict-then-reveal, bad links, a sentence a scene cannot use, the phone,
-axe, and the browser's arithmetic against the core. The rules every step meets (no spoilers, the
-phone's screen, the maps' cells) and the deck's frame (overview, handout, terms, progress):
+axe, and the browser's arithmetic against the core. The walk at 1024 × 768 in zh and in en is the
+one projector walk of those steps (issue 40): it holds each step to the rules every step meets
+too (no spoilers, a caption, the maps' cells, glosses, terms in the glossary's order, no answer
+seen before its reveal; step_checks) and to each scene file's own (on_the_projector). The deck's
+frame (overview, handout, terms, progress) and the maps at 1024 × 680:
 tests/browser/test_lesson_rules.py; shared helpers: tests/lesson_support.py."""
 
 from __future__ import annotations
 
 import json
 import os
+from importlib import import_module
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -18,16 +22,25 @@ import pytest
 from attention_core import softmax
 from attention_core.analysis import row_entropy
 from demo_model import load_demo_model
+from tests.browser.test_lesson_glosses import Glosses
 from tests.browser_support import axe
 from tests.lesson_support import (
+    CANVAS_WORDS,
     LOAD_MS,
     ROOM_CHECK,
+    ROOT,
     SCENE,
+    SEEN,
     SENTENCE,
+    answers_before_reveal,
+    chosen_head,
+    map_problems,
     open_lesson,
     press,
     settle,
     shot,
+    spoiler_problems,
+    step_id,
     walk_every_step,
     where,
 )
@@ -82,10 +95,68 @@ def keep_phone_sheet(paths: list[Path], cols: int = 5, scale: float = 0.66, gap:
     sheet.save(DOCS / "phone.png", optimize=True)
 
 
-def chosen_head(page) -> int:
-    """The head the side panel's head buttons say is shown."""
-    label = page.locator('[data-testid="lesson-side"] [data-key^="head-"][aria-pressed="true"]')
-    return int(label.get_attribute("data-key").split("-")[1])
+# The scenes' own checks on a projector, in the one walk of those steps per size and language
+# (issue 40: here at 1024 × 768 in zh and en, test_lesson_rules.py's at 1024 × 680): a scene's
+# file may hold on_the_projector(page, lang, step) -> problems, called at each of its steps, and
+# projector_walked(step_ids) -> problems, with the steps walked.
+SCENE_FILES = {k: import_module(f"tests.browser.test_lesson_s{k:02d}") for k in NUMBERS}
+
+# The terms marked on the step on screen, and those the glossary page lists.
+MARKED = f"""() => [...{SCENE}.querySelectorAll('[data-testid="lesson-term"]')]
+  .filter((b) => b.getClientRects().length).map((b) => b.dataset.term)"""
+LISTED = f"""() => [...{ROOT}.querySelectorAll('[data-testid="lesson-glossary"] dt')]
+  .map((dt) => dt.dataset.term)"""
+
+
+def step_checks(page, lang: str):
+    """Every check a step of the example at 1024 × 768 is held to beyond the room's, for one walk
+    (`check(scene, step)`), and what the whole walk is held to once it is over (`after()`):
+
+    - no open answer on screen and a caption (spoiler_problems, issues 31/34);
+    - the maps read from the back row: cells ≥ 20 px, every token labelled (map_problems);
+    - in English, every map's rows glossed (test_lesson_glosses.Glosses);
+    - the scene's own (its file's on_the_projector, projector_walked);
+    - after: nothing seen before a question's reveal states its answer, in the lesson's order
+      (issue 39: answers_before_reveal over what SEEN read at each step, the canvases' words too),
+      and the glossary lists its terms in the order the walk first met them marked."""
+    seen, met, ids = [], [], {}
+    glosses = Glosses() if lang == "en" else None
+
+    def check(scene, step: int) -> list[str]:
+        sid = step_id(page)
+        ids.setdefault(scene, []).append(sid)
+        got = page.evaluate(SEEN)
+        seen.append((scene, step, got["texts"], got["questions"]))
+        met.extend(slug for slug in page.evaluate(MARKED) if slug not in met)
+        found = spoiler_problems(page) + map_problems(page)
+        found += glosses.step(page, scene, sid) if glosses else []
+        return found + own_checks(page, lang, scene, step)
+
+    def after() -> list[str]:
+        out = [f"across scenes: {p}" for p in answers_before_reveal(seen)]
+        out += walked(ids) + (glosses.problems() if glosses else [])
+        press(page, "g")
+        listed = page.evaluate(LISTED)
+        if listed != met:
+            out.append(f"the glossary lists {listed}, the walk met them marked in {met}")
+        return out
+
+    return check, after
+
+
+def own_checks(page, lang: str, scene, step: int) -> list[str]:
+    """The scene file's on_the_projector at this step, if it has one."""
+    own = getattr(SCENE_FILES.get(scene), "on_the_projector", None)
+    return own(page, lang, step) if own else []
+
+
+def walked(ids: dict) -> list[str]:
+    """Each scene file's projector_walked on the steps a walk saw of its scene."""
+    out = []
+    for scene, steps in ids.items():
+        own = getattr(SCENE_FILES.get(scene), "projector_walked", None)
+        out += own(steps) if own else []
+    return out
 
 
 @pytest.mark.parametrize(
@@ -101,19 +172,25 @@ def chosen_head(page) -> int:
 def test_every_step_of_every_scene_fits_and_reads_from_the_back(
     page, streamlit_server, size, query
 ):
-    """No scroll, no text under 20 px (cell numbers 16 px), no labels overlapping, nothing cut."""
-    open_lesson(page, streamlit_server, f"?at=1&{query}", size)
+    """No scroll, no text under 20 px (cell numbers 16 px), no labels overlapping, nothing cut;
+    the example at 1024 × 768, in zh and en, held in the same walk to step_checks's too."""
     lang = query[5:7]
+    example = size == (1024, 768) and "w=random" not in query
+    if example:
+        page.add_init_script(CANVAS_WORDS)  # the words drawn on the figures (SEEN)
+    open_lesson(page, streamlit_server, f"?at=1&{query}", size)
     name = f"{size[0]}x{size[1]}_{lang}" + ("_64" if "w=random" in query else "")
     last: dict[int, Path] = {}
+    more, after = step_checks(page, lang) if example else (None, None)
 
     def check(scene: int, step: int) -> list[str]:
         last[scene] = shot(page, f"{name}_s{scene:02d}_{step + 1}.png")
-        return page.evaluate(ROOM_CHECK)
+        return page.evaluate(ROOM_CHECK) + (more(scene, step) if more else [])
 
     problems = walk_every_step(page, check)
-    if size == (1024, 768) and "w=random" not in query:
+    if example:
         keep_for_docs(last, "" if lang == "zh" else f"_{lang}")
+        problems += after()
     assert not problems, "\n".join(problems)
 
 

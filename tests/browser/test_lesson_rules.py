@@ -1,17 +1,18 @@
 """The rules every step of every scene meets, in Chromium (issues 31 and 34), and the deck's frame.
 
-- No spoilers: before a question is revealed nothing on screen outside its choice buttons holds a
-  choice's words or its why; every step has a caption (1024 × 768 in Chinese; 390 × 844 with
-  touch, in English).
-- The phone: each step fits one screen (the page scrolls by at most a tenth of it) with its ▶,
-  and no text box is clipped.
-- The maps of the example sentence read from the back: cells ≥ 20 px, every token labelled,
-  numbers ≥ 20 px, at 1024 × 680 and 1024 × 768.
+Each (size, language, order) walk of the steps happens once (issue 40), every check that applies
+run in it:
+- 1024 × 768, zh and en, in the lesson's order: test_lesson.py's walk (step_checks): no spoilers
+  (nothing on screen outside a question's choice buttons holds a choice's words or its why before
+  its reveal), a caption, the maps read from the back (cells ≥ 20 px, every token labelled,
+  numbers ≥ 20 px), glosses (en), terms in the glossary's order, no answer seen before its reveal
+  across scenes, and each scene file's own checks.
+- 390 × 844 with touch, per scene and language: the scene file's phone walk
+  (lesson_support.walk_phone_rules): one screen with its ▶, nothing clipped, nothing under the
+  step bar, no text under 14 px, no spoilers, a caption, and the scene's own checks.
+- Here: the maps at 1024 × 680, and a student who jumps (§10 first, back to §1).
 - Keys reach every interactive step; the frame: terms and the glossary, the overview, the printed
   handout, the phone's swipe and its Reveal, progress and the review.
-
-A scene that does not meet a rule yet is listed in PHONE_TODO or MAPS_TODO with what was
-measured: its test is xfail(strict=True), so the scene's helper flips it by deleting the line.
 """
 
 from __future__ import annotations
@@ -20,23 +21,19 @@ import re
 
 import pytest
 
+from tests.browser.test_lesson import own_checks, walked
 from tests.lesson_support import (
     CANVAS_WORDS,
     DECK,
     ROOT,
-    SCENE,
-    SHOWN,
     answers_before_reveal,
     map_problems,
     open_lesson,
     phone_page,
-    phone_problems,
-    phone_walked,
     press,
     settle,
-    spoilers,
+    step_id,
     walk_every_step,
-    walk_scene,
     walk_seen,
     where,
 )
@@ -46,97 +43,45 @@ from ui.text import t
 
 pytestmark = pytest.mark.browser
 
-# Scenes that do not fit a phone's screen yet (measured at 390 × 844, the example sentence).
-PHONE_TODO: dict[int, str] = {}
-
-# Scenes whose maps of the example are not readable from the back yet (1024 × 680 / × 768).
-MAPS_TODO: dict[int, str] = {}
+# ---- answers across scenes, for a student who jumps -------------------------------------------
 
 
-def todo(table: dict[int, str], scene: int | float):
-    marks = [pytest.mark.xfail(strict=True, reason=table[scene])] if scene in table else []
-    return pytest.param(
-        scene, marks=marks, id=f"s{scene:02d}" if scene == int(scene) else f"s{scene}"
-    )
-
-
-# ---- every step: no spoilers, a caption ---------------------------------------------------------
-
-
-def spoiler_check(page):
-    def check(scene: int, step: int) -> list[str]:
-        got = page.evaluate(SHOWN)
-        found = spoilers(got["forbidden"], got["texts"])
-        return found + ([] if got["caption"].strip() else ["no caption"])
-
-    return check
-
-
-def test_no_step_gives_an_open_answer_away_and_every_step_has_a_caption(page, streamlit_server):
-    open_lesson(page, streamlit_server, "?at=1&lang=zh")
-    problems = walk_every_step(page, spoiler_check(page))
-    assert not problems, "\n".join(problems)
-
-
-def test_on_a_phone_no_step_gives_an_answer_away_either(browser, streamlit_server):
-    page = phone_page(browser, streamlit_server, "?at=1&lang=en")
-    problems = walk_every_step(page, spoiler_check(page))
-    page.context.close()
-    assert not problems, "\n".join(problems)
-
-
-@pytest.mark.parametrize(
-    ("lang", "order"), [("zh", "in order"), ("en", "in order"), ("zh", "jumping back")]
-)
-def test_nothing_seen_before_a_question_is_revealed_states_its_answer_across_scenes(
-    page, streamlit_server, lang, order
+def test_nothing_seen_before_a_question_is_revealed_states_its_answer_jumping_back(
+    page, streamlit_server
 ):
     """Issue 39: what a step shows (text, caption, a canvas's text) states no question's answer
-    before its reveal, in its own scene or any other: in the lesson's order (§1 → §10), and for
-    a student who jumps (§10 first, then back to §1: every question still open). A number of times
-    counts however it is written (§7's "约 4 倍" told as "×4" or "格子变成 4 倍")."""
+    before its reveal, in its own scene or any other, for a student who jumps (§10 first, then
+    back to §1: every question still open). A number of times counts however it is written (§7's
+    "约 4 倍" told as "×4" or "格子变成 4 倍"). In the lesson's order, zh and en: test_lesson.py's
+    walk at 1024 × 768 (step_checks)."""
     page.add_init_script(CANVAS_WORDS)  # the words drawn on the figures too
-    open_lesson(page, streamlit_server, f"?at=1&lang={lang}")
+    open_lesson(page, streamlit_server, "?at=1&lang=zh")
     scenes = sorted(NUMBERS.values())
-    seen = walk_seen(page, scenes if order == "in order" else scenes[::-1])
+    seen = walk_seen(page, scenes[::-1])
     assert {s for s, *_ in seen} == set(scenes)
     problems = answers_before_reveal(seen)
     assert not problems, "\n".join(problems)
 
 
-# ---- the phone's screen, the maps' cells --------------------------------------------------------
+# ---- the maps' cells at 1024 × 680 -----------------------------------------------------------
 
 
-# Scenes whose own test file walks every step on a phone, in Chinese and English, with these
-# checks and more (lesson_support.walk_phone): not walked twice (issue 40).
-WALKED = phone_walked()
+def test_maps_of_the_example_read_from_the_back_row_at_1024x680(page, streamlit_server):
+    """Every step of every scene at 1024 × 680, one walk: cells ≥ 20 px, every token labelled,
+    numbers ≥ 20 px (map_problems), and each scene file's on_the_projector and projector_walked.
+    At 1024 × 768: test_lesson.py's walk (step_checks)."""
+    open_lesson(page, streamlit_server, "?at=1&lang=zh", (1024, 680))
+    ids: dict = {}
 
+    def check(scene: int, step: int) -> list[str]:
+        ids.setdefault(scene, []).append(step_id(page))
+        return map_problems(page) + own_checks(page, "zh", scene, step)
 
-@pytest.mark.parametrize(
-    "scene", [todo(PHONE_TODO, k) for k in NUMBERS.values() if k not in WALKED]
-)
-def test_each_step_fits_a_phone_screen_with_its_control(browser, streamlit_server, scene):
-    page = phone_page(browser, streamlit_server, f"?at={scene}")
-    problems = walk_scene(page, scene, lambda step: phone_problems(page))
-    page.context.close()
-    assert not problems, "\n".join(problems)
-
-
-@pytest.mark.parametrize("scene", [todo(MAPS_TODO, k) for k in NUMBERS.values()])
-def test_maps_of_the_example_read_from_the_back_row(page, streamlit_server, scene):
-    problems = []
-    for size in ((1024, 680), (1024, 768)):
-        open_lesson(page, streamlit_server, f"?at={scene}", size)
-        found = walk_scene(page, scene, lambda step: map_problems(page))
-        problems += [f"{size[0]}×{size[1]} {p}" for p in found]
+    problems = [f"1024×680 {p}" for p in walk_every_step(page, check)] + walked(ids)
     assert not problems, "\n".join(problems)
 
 
 # ---- keys reach every step that shows something -------------------------------------------------
-
-
-def step_id(page) -> str:
-    return page.evaluate(f"() => {SCENE}.dataset.stepId")
 
 
 def test_keys_reach_every_interactive_step(page, streamlit_server):

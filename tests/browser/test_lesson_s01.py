@@ -12,10 +12,8 @@ from tests.lesson_support import (
     DECK,
     drawn,
     open_lesson,
+    phone_walk,
     press,
-    shot,
-    walk_phone_rules,
-    walk_scene,
 )
 from tests.ui.lesson.test_s01 import raw_pronoun_labels
 from ui.text import t
@@ -31,7 +29,7 @@ CAPTION = f"() => {DECK}.querySelector('[data-testid=\"lesson-caption\"]').textC
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_word_is_drawn_on_a_phone_and_on_the_projector(browser, streamlit_server, lang):
     """On a phone, every step: one screen, nothing under the step bar, no text under 14 px
-    (walk_phone_rules), every word drawn; in English every word's gloss, the pronoun's too
+    (phone_walk), every word drawn; in English every word's gloss, the pronoun's too
     (他 "he" was left out while 小明, 书, 桌子, 走 had theirs: issue 39 item 21); the RNN's step
     says what its chain carries: one fixed-size vector in which the head's answer fades (22)."""
 
@@ -48,21 +46,14 @@ def test_every_word_is_drawn_on_a_phone_and_on_the_projector(browser, streamlit_
                 out.append(f"the RNN's caption: {caption}")
         return out
 
-    problems = walk_phone_rules(browser, streamlit_server, 1, lang, words)
-    assert not problems, "\n".join(problems)
+    phone_walk(browser, streamlit_server, 1, lang, words)
 
 
-def test_every_word_is_drawn_at_1024(page, streamlit_server):
-    for lang in ("zh", "en"):
-        open_lesson(page, streamlit_server, f"?at=1&lang={lang}")
-
-        def check(step: int, lang=lang) -> list[str]:
-            shot(page, f"s01_{step}_{lang}_1024.png")
-            words = page.evaluate(WORDS)
-            return [] if words == "13/13" else [f"words drawn {words}"]
-
-        problems = walk_scene(page, 1, check)
-        assert not problems, problems
+def on_the_projector(page, lang: str, step: int) -> list[str]:
+    """Each step of §1 in the projector walks (test_lesson.py at 1024 × 768 in zh and en,
+    test_lesson_rules.py at 1024 × 680): every word drawn."""
+    words = page.evaluate(WORDS)
+    return [] if words == "13/13" else [f"words drawn {words}"]
 
 
 def test_a_one_token_sentence_is_blocked_with_a_notice(page, streamlit_server):

@@ -70,7 +70,7 @@ TERM_MARK = re.compile(r"\[\[([a-z][a-z0-9_]*)(?:\|[^\]]+)?\]\]")
 def test_the_glossary_has_every_term_a_student_meets_in_both_languages(lang):
     """≥ 14 terms (issue 34) and the novice's words captions use (issue 39), zh and en key for
     key, each with a name and a definition; the deck gets it whole and in order (the lesson's:
-    tests/browser/test_lesson_terms.py)."""
+    tests/browser/test_lesson.py, its walk at 1024 × 768)."""
     entries = words.glossary(lang)
     slugs = [slug for slug, *_ in entries]
     assert len(slugs) >= 14 and len(set(slugs)) == len(slugs)
