@@ -21,7 +21,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from bench.class_client import Client, EventStream
+from bench.class_client import Client, EventStream, until
 from bench.class_flood import flood, hammer, pacer
 from bench.load_target import cpu_seconds
 
@@ -307,15 +307,6 @@ async def after_expiry(url: str, phones: int) -> dict:
     await until(lambda: all(p.ended for p in following), expires - time.time() + 60)
     closed = [p.ended_at - expires for p in following if p.ended]
     return {"expiry": closed, "expiry_open": len(following) - len(closed)}
-
-
-async def until(condition, seconds: float) -> bool:
-    deadline = time.perf_counter() + seconds
-    while not condition():
-        if time.perf_counter() > deadline:
-            return False
-        await asyncio.sleep(0.02)
-    return True
 
 
 # ---- the run and its tables ----------------------------------------------------------------------

@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import class_attack
-from bench.class_client import Client, EventStream
+from bench.class_client import Client, EventStream, until
 from bench.load_target import cpu_seconds, process_tree
 from deploy.serve import Cluster, start_cluster
 
@@ -129,15 +129,6 @@ async def open_room(teacher_url: str, phone_url: str, count: int) -> Room:
     return room
 
 
-async def wait_for(condition, timeout: float = 30.0) -> bool:
-    deadline = time.perf_counter() + timeout
-    while not condition():
-        if time.perf_counter() > deadline:
-            return False
-        await asyncio.sleep(0.01)
-    return True
-
-
 async def changes(room: Room, count: int) -> dict:
     """The teacher moves `count` steps, 1 s apart: when did the last phone see each one?"""
     last, every, missed = [], [], 0
@@ -145,7 +136,7 @@ async def changes(room: Room, count: int) -> dict:
         started = time.perf_counter()
         said = await room.teacher.call("POST", f"/class/{room.code}/state", {"step": f"s1.{k}"})
         v = said.json()["state"]["v"]
-        if not await wait_for(lambda v=v: all(v in f.versions for f in room.follows)):
+        if not await until(lambda v=v: all(v in f.versions for f in room.follows)):
             missed += sum(v not in f.versions for f in room.follows)
         seen = [f.versions[v] - started for f in room.follows if v in f.versions]
         last.append(max(seen))
@@ -176,7 +167,7 @@ async def answers(room: Room, rate: float) -> dict:
         calls.append(asyncio.create_task(answer(phone, room.code, room.tokens[i], "abcd"[i % 4])))
         await asyncio.sleep(max(0.0, sent[-1] + 1 / rate - time.perf_counter()))
     took = sum(await asyncio.gather(*calls))
-    await wait_for(lambda: any(t >= took for _, t in lead.totals), 10)
+    await until(lambda: any(t >= took for _, t in lead.totals), 10)
     latencies = []
     for n, started in enumerate(sent[:took], start=1):
         counted = next((at for at, t in lead.totals if t >= n), None)
@@ -194,7 +185,7 @@ async def burst(room: Room) -> dict:
         *(answer(p, room.code, room.tokens[i], choices[i]) for i, p in enumerate(room.phones))
     )
     want = {c: choices.count(c) for c in "abcd"}
-    settled = await wait_for(lambda: lead.counts == want, 30)
+    settled = await until(lambda: lead.counts == want, 30)
     state = await room.teacher.call("GET", f"/class/{room.code}")
     tally = state.json()["tally"]
     return {"accepted": sum(took), "seconds": time.perf_counter() - started, "settled": settled,
