@@ -77,8 +77,11 @@ def groups(args: argparse.Namespace) -> Iterator[tuple[str, str, list[tuple[str,
             if args.groups == 2:
                 second_logs = Path(logs) / "second"
                 second_logs.mkdir()
-                clusters.append(start_cluster(args.workers, log_dir=second_logs, timeout=240,
-                                              redis_url=first.redis.url))  # fmt: skip
+                clusters.append(
+                    start_cluster(
+                        args.workers, log_dir=second_logs, timeout=240, redis_url=first.redis.url
+                    )
+                )
             yield first.url, clusters[-1].url, processes(clusters)
         finally:
             for cluster in reversed(clusters):
@@ -188,9 +191,14 @@ async def burst(room: Room) -> dict:
     settled = await until(lambda: lead.counts == want, 30)
     state = await room.teacher.call("GET", f"/class/{room.code}")
     tally = state.json()["tally"]
-    return {"accepted": sum(took), "seconds": time.perf_counter() - started, "settled": settled,
-            "events": lead.tallies - before, "total": tally["total"],
-            "lost": sum(want.values()) - tally["total"] + _diff(want, tally["counts"])}  # fmt: skip
+    return {
+        "accepted": sum(took),
+        "seconds": time.perf_counter() - started,
+        "settled": settled,
+        "events": lead.tallies - before,
+        "total": tally["total"],
+        "lost": sum(want.values()) - tally["total"] + _diff(want, tally["counts"]),
+    }
 
 
 def _diff(want: dict, got: dict) -> int:
@@ -213,8 +221,10 @@ def pct(values: list[float], q: float) -> float:
 def report(args: argparse.Namespace, moved: dict, paced: dict, burst_: dict, cpu: dict) -> int:
     """Print the tables; 1 when a target is missed (p95 > 1 s, an answer lost or unseen)."""
     where = "teacher on group 1, phones on group 2" if args.groups == 2 else "one group"
-    print(f"\nLive class: 1 teacher (2 windows) + {args.phones} phones, {args.groups} serve "
-          f"group(s) of {args.workers} app processes, one Redis ({where})\n")  # fmt: skip
+    print(
+        f"\nLive class: 1 teacher (2 windows) + {args.phones} phones, {args.groups} serve "
+        f"group(s) of {args.workers} app processes, one Redis ({where})\n"
+    )
     rows = [
         ("teacher's change -> last phone (per change)", moved["last"]),
         ("teacher's change -> each phone", moved["every"]),
@@ -222,14 +232,20 @@ def report(args: argparse.Namespace, moved: dict, paced: dict, burst_: dict, cpu
     ]
     print(f"{'measure':<48}{'n':>6}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
     for name, values in rows:
-        print(f"{name:<48}{len(values):>6}{pct(values, 50):>9.0f}{pct(values, 95):>9.0f}"
-              f"{1000 * max(values):>9.0f}")  # fmt: skip
+        print(
+            f"{name:<48}{len(values):>6}{pct(values, 50):>9.0f}{pct(values, 95):>9.0f}"
+            f"{1000 * max(values):>9.0f}"
+        )
     print(f"\nphones that missed a change: {moved['missed']}")
-    print(f"burst: {burst_['accepted']}/{args.phones} answers accepted at once; tally complete "
-          f"after {burst_['seconds']:.2f} s; {burst_['events']} tally events to the teacher; "
-          f"answers lost: {burst_['lost']}")  # fmt: skip
-    print(f"\nCPU in % of a core over {args.idle:g} s: before any class, and while "
-          f"{args.phones} phones follow and nothing changes")  # fmt: skip
+    print(
+        f"burst: {burst_['accepted']}/{args.phones} answers accepted at once; tally complete "
+        f"after {burst_['seconds']:.2f} s; {burst_['events']} tally events to the teacher; "
+        f"answers lost: {burst_['lost']}"
+    )
+    print(
+        f"\nCPU in % of a core over {args.idle:g} s: before any class, and while "
+        f"{args.phones} phones follow and nothing changes"
+    )
     for name, (before, share) in cpu.items():
         print(f"  {name:<22}{before:6.2f} %  ->{share:6.2f} %")
     slow = pct(moved["last"], 95) > 1000 or pct(paced["latencies"], 95) > 1000
@@ -259,8 +275,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     attack.add_argument("--attack", action="store_true", help="the attack run instead")
     attack.add_argument("--attack-phones", type=int, default=30, help="real phones in the class")
     attack.add_argument("--guess-rate", type=float, default=40.0, help="unknown codes a second")
-    attack.add_argument("--flood-rate", type=float, default=1500.0,
-                        help="answers a second with made-up tokens")  # fmt: skip
+    attack.add_argument(
+        "--flood-rate", type=float, default=1500.0, help="answers a second with made-up tokens"
+    )
     attack.add_argument("--made-up", type=int, default=10_000, help="made-up tokens and joins")
     attack.add_argument("--cap", type=int, default=200, help="CLASS_MAX_PHONES")
     attack.add_argument("--ttl", type=int, default=240, help="CLASS_TTL_S: seconds a class lives")

@@ -201,16 +201,32 @@ async def create(service: Classroom, request: Request) -> Response:
     state = await run_in_threadpool(service.create, patch, secret)
     code = state["code"]
     join = service.join(code, request.headers.get("host", ""), request.url.scheme)
-    body = {"code": code, "join": join.body(), "qr": f"/class/{code}/qr.svg",
-            "state": public(state)}  # fmt: skip
+    body = {
+        "code": code,
+        "join": join.body(),
+        "qr": f"/class/{code}/qr.svg",
+        "state": public(state),
+    }
     response = JSONResponse(body, status_code=201, headers=NO_STORE)
     secure = is_https(service, request)
     response.set_cookie(
-        cookie_name(code), secret, max_age=service.settings.ttl_s, path="/", secure=secure,
-        httponly=True, samesite="strict",
-    )  # fmt: skip
-    response.set_cookie(MAKER_COOKIE, maker, max_age=MAKER_MAX_AGE_S, path="/class/",
-                        secure=secure, httponly=True, samesite="strict")  # fmt: skip
+        cookie_name(code),
+        secret,
+        max_age=service.settings.ttl_s,
+        path="/",
+        secure=secure,
+        httponly=True,
+        samesite="strict",
+    )
+    response.set_cookie(
+        MAKER_COOKIE,
+        maker,
+        max_age=MAKER_MAX_AGE_S,
+        path="/class/",
+        secure=secure,
+        httponly=True,
+        samesite="strict",
+    )
     return response
 
 

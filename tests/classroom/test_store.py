@@ -124,8 +124,14 @@ def test_a_reset_drops_the_question_s_answers_and_moves_the_tally_on(store, cloc
     assert not new["revealed"] and store.tally(code, "q1") == ({}, 2)
     assert store.mine(code, "q1", PHONES[0]) is None
     assert next_of(messages, "tally")["rev"] == 1
-    assert next_of(messages, "tally") == {"kind": "tally", "code": code, "question": "q1",
-                                          "counts": {}, "rev": 2, "v": new["v"]}  # fmt: skip
+    assert next_of(messages, "tally") == {
+        "kind": "tally",
+        "code": code,
+        "question": "q1",
+        "counts": {},
+        "rev": 2,
+        "v": new["v"],
+    }
     assert store.answer(code, "q1", PHONES[0], "c") == "new"
 
 
@@ -227,8 +233,12 @@ def test_phones_join_up_to_the_cap_and_only_joined_phones_answer(store, clock):
     code = make_class(store, clock, phones=0)
     state, new = store.join(code, PHONES[0], 2, ms(clock, 30))
     assert new and state["code"] == code
-    assert next_of(messages, "room") == {"kind": "room", "code": code, "phone": PHONES[0],
-                                         "owner": ""}  # fmt: skip
+    assert next_of(messages, "room") == {
+        "kind": "room",
+        "code": code,
+        "phone": PHONES[0],
+        "owner": "",
+    }
     assert store.join(code, PHONES[0], 2, ms(clock, 30))[1] is False, "joined again: the same"
     store.join(code, PHONES[1], 2, ms(clock, 30))
     with pytest.raises(ClassError, match="class_full"):

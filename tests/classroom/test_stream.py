@@ -89,9 +89,12 @@ def test_a_stream_needs_a_joined_phone_s_token_or_the_teacher_s_cookie(store):
     async def body(teacher: Client, phone: Client, code: str) -> tuple:
         token = await join(phone, code, PHONES[0])
         other = await start(teacher)
-        for path in (f"/class/{code}/events", f"/class/{code}/events?token={PHONES[0]}",
-                     f"/class/{code}/events?token={token[:-2]}AA",
-                     f"/class/{other}/events?token={token}"):  # fmt: skip
+        for path in (
+            f"/class/{code}/events",
+            f"/class/{code}/events?token={PHONES[0]}",
+            f"/class/{code}/events?token={token[:-2]}AA",
+            f"/class/{other}/events?token={token}",
+        ):
             refused = await phone.call("GET", path)
             assert (refused.status, refused.json()["error"]) == (403, "bad_token"), path
         lead = await teacher.events(f"/class/{code}/events")
@@ -259,8 +262,9 @@ def test_two_processes_on_one_redis_push_count_and_replace_for_each_other(redis_
         await follow_.until(kind("state"))
         await teacher.call("POST", f"/class/{code}/state", {"step": "s1.z"})
         assert (await follow_.until(kind("state"))).data["step"] == "s1.z"
-        await phone.call("POST", f"/class/{code}/answer",
-                         {"token": token, "question": "q1", "choice": "c"})  # fmt: skip
+        await phone.call(
+            "POST", f"/class/{code}/answer", {"token": token, "question": "q1", "choice": "c"}
+        )
         tally = await lead.until(lambda e: e.event == "tally" and e.data["total"] == 1)
         assert tally.data["counts"]["c"] == 1
         others = [await follow(phone, code, p) for p in PHONES[:3]]  # on process two
