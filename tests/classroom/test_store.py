@@ -44,10 +44,21 @@ def change(store, code: str, **patch) -> dict:
 def heard(store) -> queue.Queue:
     """A queue of every message the store announces."""
     messages: queue.Queue = queue.Queue()
+    if not isinstance(store, RedisStore):
+        store.listen(messages.put)
+        return messages
+    before = subscribers(store)
     store.listen(messages.put)
-    if isinstance(store, RedisStore):
-        time.sleep(0.3)  # the subscriber thread subscribes
+    deadline = time.monotonic() + 10
+    while subscribers(store) == before:  # until the subscriber thread has subscribed
+        assert time.monotonic() < deadline, "the store's listener never subscribed"
+        time.sleep(0.01)
     return messages
+
+
+def subscribers(store: RedisStore) -> int:
+    """How many connections Redis counts on the store's channel (PUBSUB NUMSUB)."""
+    return store._redis.pubsub_numsub(store._channel)[0][1]
 
 
 def next_of(messages: queue.Queue, kind: str) -> dict:
