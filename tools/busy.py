@@ -68,8 +68,11 @@ def run_busy(command: list[str], spinners: int) -> int:
     # keep waiting, so that the command finishes its report and its status is the one returned.
     # Not KeyboardInterrupt: raised just after waitpid has reaped the command, it loses the
     # command's status, and subprocess then reports 0 (a busy machine hit it: issue 40's flake).
+    # Started with SIGINT ignored (a shell's background job, nohup), busy.py and the command keep
+    # ignoring it, as the shell meant.
     interrupted: list[int] = []
-    signal.signal(signal.SIGINT, lambda signum, _frame: interrupted.append(signum))
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, lambda signum, _frame: interrupted.append(signum))
     signal.signal(signal.SIGTERM, to_exit)
     print(f"busy: {spinners} CPU spinners beside: {' '.join(command)} (load {load()})", flush=True)
     busy = start_spinners(spinners)
