@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from operator import attrgetter
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -204,21 +205,11 @@ class Lab:
     def texts(self) -> list[str]:
         return [tok.text for tok in self.tokens]
 
-    @property
-    def source(self) -> str:
-        return self.record.source
-
-    @property
-    def d_model(self) -> int:
-        return self.record.d_model
-
-    @property
-    def heads(self) -> int:
-        return self.record.heads
-
-    @property
-    def d_k(self) -> int:
-        return self.record.d_k
+    # what it was computed with, read through from `record`
+    source = property(attrgetter("record.source"))
+    d_model = property(attrgetter("record.d_model"))
+    heads = property(attrgetter("record.heads"))
+    d_k = property(attrgetter("record.d_k"))
 
     def focus(self, text: str | None = None, at: int | None = None) -> int:
         """Index of the focus token (focus_index on this sentence's tokens)."""

@@ -21,7 +21,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from bench.class_client import Client, EventStream
+from bench.class_client import Client, EventStream, until
 from bench.class_flood import flood, hammer, pacer
 from bench.load_target import cpu_seconds
 
@@ -89,8 +89,9 @@ async def join_all(url: str, code: str, count: int, prefix: str) -> tuple[list[F
     phones = [Follow(Client(url)) for _ in range(count)]
     refused = 0
     for i, phone in enumerate(phones):
-        said = await phone.client.call("POST", f"/class/{code}/join",
-                                       {"phone": f"{prefix}-{i:04d}-abcdefghijklmnop"})  # fmt: skip
+        said = await phone.client.call(
+            "POST", f"/class/{code}/join", {"phone": f"{prefix}-{i:04d}-abcdefghijklmnop"}
+        )
         if said.status != 200:
             refused += 1
             continue
@@ -158,8 +159,9 @@ async def session(args, url: str, attack: bool) -> Session:
     if attack:
         spawn = multiprocessing.get_context("spawn")
         flood_out, flood_stop = spawn.Queue(), spawn.Event()
-        flood = spawn.Process(target=_flood, daemon=True,
-                              args=(url, code, args.flood_rate, flood_stop, flood_out))  # fmt: skip
+        flood = spawn.Process(
+            target=_flood, daemon=True, args=(url, code, args.flood_rate, flood_stop, flood_out)
+        )
         flood.start()
         guessing = asyncio.create_task(guesser(url, args.guess_rate, stop, guesses))
         await asyncio.sleep(5)  # the flood at full rate before the first phone joins
@@ -204,10 +206,19 @@ def deep_size(obj: object, seen: set | None = None) -> int:
 
 def requests_of(code: str, count: int, prefix: str) -> tuple[list, list]:
     """`count` answers with made-up tokens, `count` joins with new ids."""
-    answers = [(f"/class/{code}/answer", json.dumps({"token": made_up_token(i), "question":
-                QUESTION["id"], "choice": "a"}).encode()) for i in range(count)]  # fmt: skip
-    joins = [(f"/class/{code}/join", json.dumps({"phone": f"{prefix}-{i:06d}-abcdefghijkl"})
-              .encode()) for i in range(count)]  # fmt: skip
+    answers = [
+        (
+            f"/class/{code}/answer",
+            json.dumps(
+                {"token": made_up_token(i), "question": QUESTION["id"], "choice": "a"}
+            ).encode(),
+        )
+        for i in range(count)
+    ]
+    joins = [
+        (f"/class/{code}/join", json.dumps({"phone": f"{prefix}-{i:06d}-abcdefghijkl"}).encode())
+        for i in range(count)
+    ]
     return answers, joins
 
 
@@ -218,8 +229,15 @@ async def fill(url: str, code: str, count: int, prefix: str) -> dict:
     fake, _ = await hammer(url, answers, 1e9, connections=16)
     tokens: list[bytes] = []
     joined, _ = await hammer(url, joins, 1e9, connections=16, kept=tokens)
-    real = [(f"/class/{code}/answer", json.dumps({"token": json.loads(t)["token"], "question":
-             QUESTION["id"], "choice": "b"}).encode()) for t in tokens]  # fmt: skip
+    real = [
+        (
+            f"/class/{code}/answer",
+            json.dumps(
+                {"token": json.loads(t)["token"], "question": QUESTION["id"], "choice": "b"}
+            ).encode(),
+        )
+        for t in tokens
+    ]
     counted, _ = await hammer(url, real, 1e9, connections=8)
     return {"fake": dict(fake), "joins": dict(joined), "answers": dict(counted)}
 
@@ -242,9 +260,13 @@ async def on_redis(url: str, redis_url: str, count: int, cap: int) -> dict:
     teacher, code = await new_class(url, question=QUESTION)
     got = await fill(url, code, count, "made")
     tally = (await teacher.call("GET", f"/class/{code}", timeout=30)).json()["tally"]["total"]
-    return {**got, "tally": tally, "bytes_base": redis_bytes(client, "al:class:", base),
-            "bytes": redis_bytes(client, "al:class:", code),
-            "used": (used, client.info("memory")["used_memory"])}  # fmt: skip
+    return {
+        **got,
+        "tally": tally,
+        "bytes_base": redis_bytes(client, "al:class:", base),
+        "bytes": redis_bytes(client, "al:class:", code),
+        "used": (used, client.info("memory")["used_memory"]),
+    }
 
 
 def on_memory(count: int, cap: int) -> dict:
@@ -309,15 +331,6 @@ async def after_expiry(url: str, phones: int) -> dict:
     return {"expiry": closed, "expiry_open": len(following) - len(closed)}
 
 
-async def until(condition, seconds: float) -> bool:
-    deadline = time.perf_counter() + seconds
-    while not condition():
-        if time.perf_counter() > deadline:
-            return False
-        await asyncio.sleep(0.02)
-    return True
-
-
 # ---- the run and its tables ----------------------------------------------------------------------
 
 
@@ -344,8 +357,15 @@ async def drive(args, url: str, redis_url: str, pids: list[tuple[str, int]]) -> 
     )
     closed = {**await after_end(url, args.attack_phones), **await expiring}
     load.append(os.getloadavg())
-    return {"base": base, "attacked": attacked, "redis": tokens, "memory": memory,
-            "ends": closed, "load": load, "cpu": cpu}  # fmt: skip
+    return {
+        "base": base,
+        "attacked": attacked,
+        "redis": tokens,
+        "memory": memory,
+        "ends": closed,
+        "load": load,
+        "cpu": cpu,
+    }
 
 
 def report(args, got: dict) -> int:
@@ -354,18 +374,25 @@ def report(args, got: dict) -> int:
     guesses = sum(hit.guesses.values())
     answered = sum(v for k, v in hit.flood.items() if isinstance(k, int))
     loads = " -> ".join(", ".join(f"{x:.1f}" for x in la) for la in got["load"])
-    print(f"\nThe live class under attack: make serve WORKERS={args.workers} (nginx, Redis), "
-          f"{args.attack_phones} real phones in one class; machine load average (1, 5, 15 min) "
-          f"{loads} on {os.cpu_count()} cores, shared with other work\n")  # fmt: skip
-    print(f"attack: one client guesses {args.guess_rate:g} codes/s (a new phone id each), another "
-          f"sends {args.flood_rate:g} answers/s with made-up tokens\n")  # fmt: skip
+    print(
+        f"\nThe live class under attack: make serve WORKERS={args.workers} (nginx, Redis), "
+        f"{args.attack_phones} real phones in one class; machine load average (1, 5, 15 min) "
+        f"{loads} on {os.cpu_count()} cores, shared with other work\n"
+    )
+    print(
+        f"attack: one client guesses {args.guess_rate:g} codes/s (a new phone id each), another "
+        f"sends {args.flood_rate:g} answers/s with made-up tokens\n"
+    )
     print(f"{'measure':<52}{'no attack':>12}{'attack':>12}{'ratio':>8}")
     rows = [
         ("joins of real phones refused", base.joins_refused, hit.joins_refused),
         ("answers of joined phones refused", base.answers_refused, hit.answers_refused),
-        ("tally = answers accepted", base.tally == base.answers_sent - base.answers_refused,
-         hit.tally == hit.answers_sent - hit.answers_refused),
-    ]  # fmt: skip
+        (
+            "tally = answers accepted",
+            base.tally == base.answers_sent - base.answers_refused,
+            hit.tally == hit.answers_sent - hit.answers_refused,
+        ),
+    ]
     for name, a, b in rows:
         print(f"{name:<52}{a!s:>12}{b!s:>12}")
     for q in (50, 95):
@@ -374,26 +401,45 @@ def report(args, got: dict) -> int:
     took = hit.flood_seconds or 1
     spent = " + ".join(f"{name} {seconds:.1f} s" for name, seconds in got["cpu"].items())
     refused = answered + guesses
-    print(f"\nCPU while attacked: {spent}: {1000 * sum(got['cpu'].values()) / max(1, refused):.1f}"
-          f" ms a refused request")  # fmt: skip
+    print(
+        f"\nCPU while attacked: {spent}: {1000 * sum(got['cpu'].values()) / max(1, refused):.1f}"
+        f" ms a refused request"
+    )
     print(f"guesses sent {guesses}: {hit.guesses}")
-    print(f"made-up answers: sent {hit.flood.get('sent', 0)} in {took:.0f} s = "
-          f"{hit.flood.get('sent', 0) / took:.0f}/s (asked {args.flood_rate:g}/s), answered "
-          f"{answered / took:.0f}/s: {hit.flood}")  # fmt: skip
-    print(f"\n{args.made_up:,} made-up tokens and {args.made_up:,} joins with new ids on one class "
-          f"(cap {args.cap} phones)")  # fmt: skip
+    print(
+        f"made-up answers: sent {hit.flood.get('sent', 0)} in {took:.0f} s = "
+        f"{hit.flood.get('sent', 0) / took:.0f}/s (asked {args.flood_rate:g}/s), answered "
+        f"{answered / took:.0f}/s: {hit.flood}"
+    )
+    print(
+        f"\n{args.made_up:,} made-up tokens and {args.made_up:,} joins with new ids on one class "
+        f"(cap {args.cap} phones)"
+    )
     print(f"  Redis: answers {red['fake']}, joins {red['joins']}, real answers {red['answers']}")
-    print(f"  Redis: tally {red['tally']}; class keys {red['bytes']:,} B (a class of exactly "
-          f"{args.cap} phones: {red['bytes_base']:,} B); "
-          f"INFO used_memory {red['used'][0]:,} -> {red['used'][1]:,} B over the attack (other "
-          "classes of this run expire meanwhile)")  # fmt: skip
-    print(f"  memory store: tally {mem['tally']}; the class {mem['bytes']:,} B (a class of "
-          f"exactly {args.cap} phones: {mem['bytes_base']:,} B)")  # fmt: skip
-    print(f"\nstreams of {args.attack_phones} phones closed after E E: max "
-          f"{max(end['end'], default=float('nan')):.2f} s, still open {end['end_open']}; after "
-          f"expiry (CLASS_TTL_S={args.ttl}): max {max(end['expiry'], default=float('nan')):.2f} s, "
-          f"still open {end['expiry_open']}")  # fmt: skip
-    missed = [hit.joins_refused, hit.answers_refused, red["tally"] > args.cap,
-              mem["tally"] > args.cap, end["end_open"], end["expiry_open"],
-              max(end["end"], default=9) > 2, max(end["expiry"], default=9) > 5]  # fmt: skip
+    print(
+        f"  Redis: tally {red['tally']}; class keys {red['bytes']:,} B (a class of exactly "
+        f"{args.cap} phones: {red['bytes_base']:,} B); "
+        f"INFO used_memory {red['used'][0]:,} -> {red['used'][1]:,} B over the attack (other "
+        "classes of this run expire meanwhile)"
+    )
+    print(
+        f"  memory store: tally {mem['tally']}; the class {mem['bytes']:,} B (a class of "
+        f"exactly {args.cap} phones: {mem['bytes_base']:,} B)"
+    )
+    print(
+        f"\nstreams of {args.attack_phones} phones closed after E E: max "
+        f"{max(end['end'], default=float('nan')):.2f} s, still open {end['end_open']}; after "
+        f"expiry (CLASS_TTL_S={args.ttl}): max {max(end['expiry'], default=float('nan')):.2f} s, "
+        f"still open {end['expiry_open']}"
+    )
+    missed = [
+        hit.joins_refused,
+        hit.answers_refused,
+        red["tally"] > args.cap,
+        mem["tally"] > args.cap,
+        end["end_open"],
+        end["expiry_open"],
+        max(end["end"], default=9) > 2,
+        max(end["expiry"], default=9) > 5,
+    ]
     return 1 if any(missed) else 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -127,6 +128,16 @@ class EventStream:
 
     def close(self) -> None:
         self.writer.close()
+
+
+async def until(condition, seconds: float = 30.0, every: float = 0.01) -> bool:
+    """Poll `condition()` every `every` s until it holds (True) or `seconds` pass (False)."""
+    deadline = time.perf_counter() + seconds
+    while not condition():
+        if time.perf_counter() > deadline:
+            return False
+        await asyncio.sleep(every)
+    return True
 
 
 def _parse(block: str) -> Event:

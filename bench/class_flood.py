@@ -18,9 +18,11 @@ PER_CONNECTION = 900  # requests sent on one connection before a new one (nginx 
 def head(base: str, path: str, body: bytes) -> bytes:
     """A same-origin JSON POST's request line and headers."""
     parts = urlsplit(base)
-    return (f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nOrigin: {base}\r\n"
-            "Content-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n").encode()  # fmt: skip
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nOrigin: {base}\r\n"
+        "Content-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode()
 
 
 async def _keep_alive(base: str, requests, pace, statuses: collections.Counter, kept) -> None:

@@ -276,9 +276,14 @@ async def kill_later(target: Target, delay: float, ctx: dict) -> None:
     k = max(range(len(counts)), key=lambda i: counts[i] or 0)
     url, pid = target.apps[k]
     target.killed.update(
-        index=k + 1, pid=pid, port=urlsplit(url).port, sessions=counts[k], at=delay,
-        cpu=cpu_seconds(pid), rss=rss_mb(pid),
-    )  # fmt: skip
+        index=k + 1,
+        pid=pid,
+        port=urlsplit(url).port,
+        sessions=counts[k],
+        at=delay,
+        cpu=cpu_seconds(pid),
+        rss=rss_mb(pid),
+    )
     ctx["killed"] = True  # before the signal: a drop from now on is this kill's doing
     os.kill(pid, signal.SIGKILL)
 
@@ -336,18 +341,36 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="where sessions click: the attention view's switches, tokens and heads (component "
         "state, answered in the browser, then one rerun) or the sidebar's widgets",
     )
-    parser.add_argument("--think", type=float, nargs=2, default=(0.2, 1.0), metavar=("MIN", "MAX"),
-                        help="seconds between a session's toggles (uniform)")  # fmt: skip
+    parser.add_argument(
+        "--think",
+        type=float,
+        nargs=2,
+        default=(0.2, 1.0),
+        metavar=("MIN", "MAX"),
+        help="seconds between a session's toggles (uniform)",
+    )
     parser.add_argument("--warm-runs", type=int, default=2, help="reruns per session in warm-up")
     parser.add_argument("--warmup-timeout", type=float, default=300.0, help="seconds at most")
     parser.add_argument("--proxy", action="store_true", help="through nginx (make serve)")
-    parser.add_argument("--both", action="store_true",
-                        help="one process first, then through nginx to --workers processes: "
-                        "two tables (make load TARGET=both)")  # fmt: skip
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2,
-                        help="app processes behind nginx (default: cores)")  # fmt: skip
-    parser.add_argument("--kill-after", type=float, default=None, metavar="S",
-                        help="SIGKILL the busiest app process S s into the run")  # fmt: skip
+    parser.add_argument(
+        "--both",
+        action="store_true",
+        help="one process first, then through nginx to --workers processes: "
+        "two tables (make load TARGET=both)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 2,
+        help="app processes behind nginx (default: cores)",
+    )
+    parser.add_argument(
+        "--kill-after",
+        type=float,
+        default=None,
+        metavar="S",
+        help="SIGKILL the busiest app process S s into the run",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.sessions <= 999 or args.duration <= 0 or not 0 <= args.browsers <= 20:
         parser.error("need 1 <= --sessions <= 999, --duration > 0 and 0 <= --browsers <= 20")

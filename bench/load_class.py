@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import class_attack
-from bench.class_client import Client, EventStream
+from bench.class_client import Client, EventStream, until
 from bench.load_target import cpu_seconds, process_tree
 from deploy.serve import Cluster, start_cluster
 
@@ -77,8 +77,11 @@ def groups(args: argparse.Namespace) -> Iterator[tuple[str, str, list[tuple[str,
             if args.groups == 2:
                 second_logs = Path(logs) / "second"
                 second_logs.mkdir()
-                clusters.append(start_cluster(args.workers, log_dir=second_logs, timeout=240,
-                                              redis_url=first.redis.url))  # fmt: skip
+                clusters.append(
+                    start_cluster(
+                        args.workers, log_dir=second_logs, timeout=240, redis_url=first.redis.url
+                    )
+                )
             yield first.url, clusters[-1].url, processes(clusters)
         finally:
             for cluster in reversed(clusters):
@@ -129,15 +132,6 @@ async def open_room(teacher_url: str, phone_url: str, count: int) -> Room:
     return room
 
 
-async def wait_for(condition, timeout: float = 30.0) -> bool:
-    deadline = time.perf_counter() + timeout
-    while not condition():
-        if time.perf_counter() > deadline:
-            return False
-        await asyncio.sleep(0.01)
-    return True
-
-
 async def changes(room: Room, count: int) -> dict:
     """The teacher moves `count` steps, 1 s apart: when did the last phone see each one?"""
     last, every, missed = [], [], 0
@@ -145,7 +139,7 @@ async def changes(room: Room, count: int) -> dict:
         started = time.perf_counter()
         said = await room.teacher.call("POST", f"/class/{room.code}/state", {"step": f"s1.{k}"})
         v = said.json()["state"]["v"]
-        if not await wait_for(lambda v=v: all(v in f.versions for f in room.follows)):
+        if not await until(lambda v=v: all(v in f.versions for f in room.follows)):
             missed += sum(v not in f.versions for f in room.follows)
         seen = [f.versions[v] - started for f in room.follows if v in f.versions]
         last.append(max(seen))
@@ -176,7 +170,7 @@ async def answers(room: Room, rate: float) -> dict:
         calls.append(asyncio.create_task(answer(phone, room.code, room.tokens[i], "abcd"[i % 4])))
         await asyncio.sleep(max(0.0, sent[-1] + 1 / rate - time.perf_counter()))
     took = sum(await asyncio.gather(*calls))
-    await wait_for(lambda: any(t >= took for _, t in lead.totals), 10)
+    await until(lambda: any(t >= took for _, t in lead.totals), 10)
     latencies = []
     for n, started in enumerate(sent[:took], start=1):
         counted = next((at for at, t in lead.totals if t >= n), None)
@@ -194,12 +188,17 @@ async def burst(room: Room) -> dict:
         *(answer(p, room.code, room.tokens[i], choices[i]) for i, p in enumerate(room.phones))
     )
     want = {c: choices.count(c) for c in "abcd"}
-    settled = await wait_for(lambda: lead.counts == want, 30)
+    settled = await until(lambda: lead.counts == want, 30)
     state = await room.teacher.call("GET", f"/class/{room.code}")
     tally = state.json()["tally"]
-    return {"accepted": sum(took), "seconds": time.perf_counter() - started, "settled": settled,
-            "events": lead.tallies - before, "total": tally["total"],
-            "lost": sum(want.values()) - tally["total"] + _diff(want, tally["counts"])}  # fmt: skip
+    return {
+        "accepted": sum(took),
+        "seconds": time.perf_counter() - started,
+        "settled": settled,
+        "events": lead.tallies - before,
+        "total": tally["total"],
+        "lost": sum(want.values()) - tally["total"] + _diff(want, tally["counts"]),
+    }
 
 
 def _diff(want: dict, got: dict) -> int:
@@ -222,8 +221,10 @@ def pct(values: list[float], q: float) -> float:
 def report(args: argparse.Namespace, moved: dict, paced: dict, burst_: dict, cpu: dict) -> int:
     """Print the tables; 1 when a target is missed (p95 > 1 s, an answer lost or unseen)."""
     where = "teacher on group 1, phones on group 2" if args.groups == 2 else "one group"
-    print(f"\nLive class: 1 teacher (2 windows) + {args.phones} phones, {args.groups} serve "
-          f"group(s) of {args.workers} app processes, one Redis ({where})\n")  # fmt: skip
+    print(
+        f"\nLive class: 1 teacher (2 windows) + {args.phones} phones, {args.groups} serve "
+        f"group(s) of {args.workers} app processes, one Redis ({where})\n"
+    )
     rows = [
         ("teacher's change -> last phone (per change)", moved["last"]),
         ("teacher's change -> each phone", moved["every"]),
@@ -231,14 +232,20 @@ def report(args: argparse.Namespace, moved: dict, paced: dict, burst_: dict, cpu
     ]
     print(f"{'measure':<48}{'n':>6}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
     for name, values in rows:
-        print(f"{name:<48}{len(values):>6}{pct(values, 50):>9.0f}{pct(values, 95):>9.0f}"
-              f"{1000 * max(values):>9.0f}")  # fmt: skip
+        print(
+            f"{name:<48}{len(values):>6}{pct(values, 50):>9.0f}{pct(values, 95):>9.0f}"
+            f"{1000 * max(values):>9.0f}"
+        )
     print(f"\nphones that missed a change: {moved['missed']}")
-    print(f"burst: {burst_['accepted']}/{args.phones} answers accepted at once; tally complete "
-          f"after {burst_['seconds']:.2f} s; {burst_['events']} tally events to the teacher; "
-          f"answers lost: {burst_['lost']}")  # fmt: skip
-    print(f"\nCPU in % of a core over {args.idle:g} s: before any class, and while "
-          f"{args.phones} phones follow and nothing changes")  # fmt: skip
+    print(
+        f"burst: {burst_['accepted']}/{args.phones} answers accepted at once; tally complete "
+        f"after {burst_['seconds']:.2f} s; {burst_['events']} tally events to the teacher; "
+        f"answers lost: {burst_['lost']}"
+    )
+    print(
+        f"\nCPU in % of a core over {args.idle:g} s: before any class, and while "
+        f"{args.phones} phones follow and nothing changes"
+    )
     for name, (before, share) in cpu.items():
         print(f"  {name:<22}{before:6.2f} %  ->{share:6.2f} %")
     slow = pct(moved["last"], 95) > 1000 or pct(paced["latencies"], 95) > 1000
@@ -268,8 +275,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     attack.add_argument("--attack", action="store_true", help="the attack run instead")
     attack.add_argument("--attack-phones", type=int, default=30, help="real phones in the class")
     attack.add_argument("--guess-rate", type=float, default=40.0, help="unknown codes a second")
-    attack.add_argument("--flood-rate", type=float, default=1500.0,
-                        help="answers a second with made-up tokens")  # fmt: skip
+    attack.add_argument(
+        "--flood-rate", type=float, default=1500.0, help="answers a second with made-up tokens"
+    )
     attack.add_argument("--made-up", type=int, default=10_000, help="made-up tokens and joins")
     attack.add_argument("--cap", type=int, default=200, help="CLASS_MAX_PHONES")
     attack.add_argument("--ttl", type=int, default=240, help="CLASS_TTL_S: seconds a class lives")

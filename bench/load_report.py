@@ -67,33 +67,45 @@ def report(result: dict, args: argparse.Namespace, server_errors: list[str]) -> 
     use = result["usage"]
     timed = sum(len(s.latencies) for s in stats)  # the timed part's reruns and tab loads
     per_run = use["server_cpu"] * 1000 / timed if timed else float("nan")
-    print(f"{'clients':<20}{'held':>8}{'runs':>7}{'errors':>8}{'crosstalk':>10}"
-          f"{'p50 s':>8}{'p95 s':>8}{'max s':>8}{'CPU ms/run':>12}")  # fmt: skip
+    print(
+        f"{'clients':<20}{'held':>8}{'runs':>7}{'errors':>8}{'crosstalk':>10}"
+        f"{'p50 s':>8}{'p95 s':>8}{'max s':>8}{'CPU ms/run':>12}"
+    )
     for label, group in rows:
         if group:
             lat = [x for s in group for x in s.latencies]
             errors = sum(len(s.exceptions) + len(s.disconnects) for s in group)
             cpu = f"{per_run:>12.1f}" if group is ws else f"{'(all)':>12}"
-            print(f"{label:<20}{sum(s.alive for s in group):>5}/{len(group):<2}"
-                  f"{sum(s.runs for s in group):>7}{errors:>8}"
-                  f"{sum(len(s.crosstalk) for s in group):>10}{percentile(lat, 50):>8.2f}"
-                  f"{percentile(lat, 95):>8.2f}{max(lat, default=float('nan')):>8.2f}"
-                  f"{cpu}")  # fmt: skip
+            print(
+                f"{label:<20}{sum(s.alive for s in group):>5}/{len(group):<2}"
+                f"{sum(s.runs for s in group):>7}{errors:>8}"
+                f"{sum(len(s.crosstalk) for s in group):>10}{percentile(lat, 50):>8.2f}"
+                f"{percentile(lat, 95):>8.2f}{max(lat, default=float('nan')):>8.2f}"
+                f"{cpu}"
+            )
     tab_loads = sum(len(s.latencies) for s in tabs)
-    print(f"server CPU per timed run: {per_run:.1f} ms = {use['server_cpu']:.1f} s over "
-          f"{timed} runs ({timed - tab_loads} websocket reruns + {tab_loads} tab page loads; "
-          f"a tab's page load costs more than a view change)")  # fmt: skip
+    print(
+        f"server CPU per timed run: {per_run:.1f} ms = {use['server_cpu']:.1f} s over "
+        f"{timed} runs ({timed - tab_loads} websocket reruns + {tab_loads} tab page loads; "
+        f"a tab's page load costs more than a view change)"
+    )
     firsts = [s.first_load for s in ws if s.first_load == s.first_load]
-    print(f"first page of {len(firsts)}/{len(ws)} sessions opened together: p50 "
-          f"{percentile(firsts, 50):.1f} s, p95 {percentile(firsts, 95):.1f} s, "
-          f"max {max(firsts, default=float('nan')):.1f} s")  # fmt: skip
+    print(
+        f"first page of {len(firsts)}/{len(ws)} sessions opened together: p50 "
+        f"{percentile(firsts, 50):.1f} s, p95 {percentile(firsts, 95):.1f} s, "
+        f"max {max(firsts, default=float('nan')):.1f} s"
+    )
     warm, after, closed = use["rss_warm"], use["rss_after"], use["rss_closed"]
-    print(f"CPU in the timed part: server {use['server_cpu']:.0f} s, "
-          f"load client {result['client_cpu']:.0f} s, over {args.duration:.0f} s; "
-          f"machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")  # fmt: skip
-    print(f"server RSS: {warm:.0f} MB after warm-up ({result['warmup_s']:.0f} s), "
-          f"{after:.0f} MB after the run ({after / warm:.2f}x), "
-          f"{closed:.0f} MB 5 s after closing")  # fmt: skip
+    print(
+        f"CPU in the timed part: server {use['server_cpu']:.0f} s, "
+        f"load client {result['client_cpu']:.0f} s, over {args.duration:.0f} s; "
+        f"machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    print(
+        f"server RSS: {warm:.0f} MB after warm-up ({result['warmup_s']:.0f} s), "
+        f"{after:.0f} MB after the run ({after / warm:.2f}x), "
+        f"{closed:.0f} MB 5 s after closing"
+    )
     if args.proxy:
         report_proxy(result, ws)
     print(
@@ -115,18 +127,22 @@ def report(result: dict, args: argparse.Namespace, server_errors: list[str]) -> 
 def report_proxy(result: dict, ws: list[Stats]) -> None:
     """The lines only a run through nginx has: spread over processes, nginx CPU, the kill."""
     spread = " / ".join("?" if n is None else str(n) for n in result["spread"])
-    print(f"sessions per app process after warm-up (websockets + tabs): {spread}; "
-          f"nginx CPU in the timed part {result['nginx_cpu']:.1f} s")  # fmt: skip
+    print(
+        f"sessions per app process after warm-up (websockets + tabs): {spread}; "
+        f"nginx CPU in the timed part {result['nginx_cpu']:.1f} s"
+    )
     killed = result.get("killed")
     if not killed:
         return
     dropped = [s for s in ws if s.dropped]
     back = [x for s in ws for x in s.reconnects]
     failed = sum(1 for s in dropped if s.disconnects)
-    print(f"killed app process {killed['index']} (SIGKILL) {killed['at']:.0f} s into the run, "
-          f"holding {killed['sessions']} sessions: {len(dropped)} websocket sessions dropped, "
-          f"{sum(bool(s.reconnects) for s in dropped)} reconnected "
-          f"({sum(s.restored for s in dropped)} showing their own sentence at once), "
-          f"{failed} failed; reconnection p50 {percentile(back, 50):.1f} s, "
-          f"max {max(back, default=float('nan')):.1f} s; "
-          f"nginx logged {result['nginx_expected']} errors about the killed process")  # fmt: skip
+    print(
+        f"killed app process {killed['index']} (SIGKILL) {killed['at']:.0f} s into the run, "
+        f"holding {killed['sessions']} sessions: {len(dropped)} websocket sessions dropped, "
+        f"{sum(bool(s.reconnects) for s in dropped)} reconnected "
+        f"({sum(s.restored for s in dropped)} showing their own sentence at once), "
+        f"{failed} failed; reconnection p50 {percentile(back, 50):.1f} s, "
+        f"max {max(back, default=float('nan')):.1f} s; "
+        f"nginx logged {result['nginx_expected']} errors about the killed process"
+    )

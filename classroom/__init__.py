@@ -10,5 +10,11 @@ from classroom.routes import make_routes
 from classroom.service import Classroom, exposed, is_teacher, leads_any, running
 
 __all__ = [
-    "Classroom", "cookie_name", "exposed", "is_teacher", "leads_any", "make_routes", "running",
-]  # fmt: skip
+    "Classroom",
+    "cookie_name",
+    "exposed",
+    "is_teacher",
+    "leads_any",
+    "make_routes",
+    "running",
+]

@@ -300,8 +300,10 @@ class Hub:
         raw = known.tally if known.tally and known.tally["question"] == question else None
         rev = known.tally["rev"] if known.tally else 0
         view = tally_of(state, question, raw["counts"] if raw else {}, rev)
-        return sse("tally", {**view, **(known.room or {}), "v": state["v"],
-                             "visible": state["tally_visible"]})  # fmt: skip
+        return sse(
+            "tally",
+            {**view, **(known.room or {}), "v": state["v"], "visible": state["tally_visible"]},
+        )
 
     def _offer_tally(self, stream: Stream, chunk: bytes | None) -> None:
         if chunk is not None and (stream.teacher or stream.visible):

@@ -200,17 +200,34 @@ class RedisStore:
         self._prefix = prefix
         self._channel = f"{prefix}events"
         scripts = (KEY, CREATE, COMMIT, JOIN, ANSWER, LEASE, RELEASE)
-        (self._key, self._create, self._commit, self._join, self._answer, self._lease,
-         self._release) = (self._redis.register_script(s) for s in scripts)  # fmt: skip
+        (
+            self._key,
+            self._create,
+            self._commit,
+            self._join,
+            self._answer,
+            self._lease,
+            self._release,
+        ) = (self._redis.register_script(s) for s in scripts)
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
 
     def _keys(self, code: str, question: str = "") -> list[str]:
         """Every key of a class (and of one question), in the order CLASS … JAT, then live."""
         base = f"{self._prefix}{code}"
-        return [base, f"{base}:qs", f"{base}:rev", f"{base}:a:{question}", f"{base}:t:{question}",
-                f"{base}:ph", f"{base}:seen", f"{base}:asked", f"{base}:order", f"{base}:jat",
-                f"{self._prefix}live"]  # fmt: skip
+        return [
+            base,
+            f"{base}:qs",
+            f"{base}:rev",
+            f"{base}:a:{question}",
+            f"{base}:t:{question}",
+            f"{base}:ph",
+            f"{base}:seen",
+            f"{base}:asked",
+            f"{base}:order",
+            f"{base}:jat",
+            f"{self._prefix}live",
+        ]
 
     def _pick(self, code: str, *indexes: int, question: str = "") -> list[str]:
         keys = self._keys(code, question)
@@ -231,9 +248,17 @@ class RedisStore:
     def create(self, state: dict, lead_hash: str, live_cap: int) -> bool:
         asked = asked_of(state)
         code, expires = state["code"], state["expires"]
-        args = [json.dumps(state), lead_hash, expires, self._channel,
-                json.dumps(asked) if asked else "", asked["id"] if asked else "",
-                state["created"], live_cap, code]  # fmt: skip
+        args = [
+            json.dumps(state),
+            lead_hash,
+            expires,
+            self._channel,
+            json.dumps(asked) if asked else "",
+            asked["id"] if asked else "",
+            state["created"],
+            live_cap,
+            code,
+        ]
         said = self._call(lambda: self._create(keys=self._keys(code), args=args))
         if said == -1:
             raise ClassError("too_many_classes", f"at most {live_cap} live classes")
@@ -256,9 +281,19 @@ class RedisStore:
             asked = asked_of(new) if new["question"] != state["question"] else None
             left = (state["question"] or {}).get("id")
             left = left if left and left != (new["question"] or {}).get("id") else ""
-            args = [state["v"], json.dumps(new), new["expires"], drop or "", self._channel,
-                    keys[0], code, json.dumps(asked) if asked else "",
-                    asked["id"] if asked else "", left, int(new["ended"])]  # fmt: skip
+            args = [
+                state["v"],
+                json.dumps(new),
+                new["expires"],
+                drop or "",
+                self._channel,
+                keys[0],
+                code,
+                json.dumps(asked) if asked else "",
+                asked["id"] if asked else "",
+                left,
+                int(new["ended"]),
+            ]
             said = self._call(lambda args=args: self._commit(keys=keys, args=args))
             if said == "ok":
                 return new
@@ -326,9 +361,12 @@ class RedisStore:
                 pipe.hgetall(self._pick(code, TALLY, question=qid)[0])
             tallies = self._call(pipe.execute) if ids else []
         counts = {q: {c: int(n) for c, n in t.items()} for q, t in zip(ids, tallies, strict=True)}
-        return {"asked": [json.loads(records[q]) for q in ids if q in records], "counts": counts,
-                "joined_at": {q: int(n) for q, n in joined_at.items()},
-                "joined": int(joined)}  # fmt: skip
+        return {
+            "asked": [json.loads(records[q]) for q in ids if q in records],
+            "counts": counts,
+            "joined_at": {q: int(n) for q, n in joined_at.items()},
+            "joined": int(joined),
+        }
 
     def announce(self, message: dict) -> None:
         self._call(lambda: self._redis.publish(self._channel, json.dumps(message)))

@@ -44,6 +44,18 @@ PASSCODE_CAP = 200  # characters of a teachers' passcode as sent
 MAKER_MAX_AGE_S = 30 * 24 * 3600  # the teacher's browser keeps its maker id a month
 EXPORTS = {"csv": ("text/csv; charset=utf-8", to_csv), "json": ("application/json", to_json)}
 
+ROUTES: list[tuple[str, str, Handler]] = []  # (method, path, handler), filed by @route
+
+
+def route(method: str, path: str) -> Callable[[Handler], Handler]:
+    """Files the handler below as the one for METHOD PATH (make_routes serves it)."""
+
+    def file(handler: Handler) -> Handler:
+        ROUTES.append((method, path, handler))
+        return handler
+
+    return file
+
 
 def refusal(err: ClassError) -> JSONResponse:
     """A refusal as JSON {"error": code, "detail": text}, with Retry-After when it helps."""
@@ -172,6 +184,7 @@ def is_https(service: Classroom, request: Request) -> bool:
 # ---- anyone -------------------------------------------------------------------------------
 
 
+@route("POST", "/class/new")
 async def create(service: Classroom, request: Request) -> Response:
     """POST /class/new: a new class; its teacher's secret goes only into a cookie. Limited per
     browser (its maker cookie), by the cap on live classes, and by TEACHER_PASSCODE when set."""
@@ -188,19 +201,36 @@ async def create(service: Classroom, request: Request) -> Response:
     state = await run_in_threadpool(service.create, patch, secret)
     code = state["code"]
     join = service.join(code, request.headers.get("host", ""), request.url.scheme)
-    body = {"code": code, "join": join.body(), "qr": f"/class/{code}/qr.svg",
-            "state": public(state)}  # fmt: skip
+    body = {
+        "code": code,
+        "join": join.body(),
+        "qr": f"/class/{code}/qr.svg",
+        "state": public(state),
+    }
     response = JSONResponse(body, status_code=201, headers=NO_STORE)
     secure = is_https(service, request)
     response.set_cookie(
-        cookie_name(code), secret, max_age=service.settings.ttl_s, path="/", secure=secure,
-        httponly=True, samesite="strict",
-    )  # fmt: skip
-    response.set_cookie(MAKER_COOKIE, maker, max_age=MAKER_MAX_AGE_S, path="/class/",
-                        secure=secure, httponly=True, samesite="strict")  # fmt: skip
+        cookie_name(code),
+        secret,
+        max_age=service.settings.ttl_s,
+        path="/",
+        secure=secure,
+        httponly=True,
+        samesite="strict",
+    )
+    response.set_cookie(
+        MAKER_COOKIE,
+        maker,
+        max_age=MAKER_MAX_AGE_S,
+        path="/class/",
+        secure=secure,
+        httponly=True,
+        samesite="strict",
+    )
     return response
 
 
+@route("GET", "/class/{code}")
 async def read(service: Classroom, request: Request) -> Response:
     """GET /class/CODE[?token=T | ?phone=ID]: the state; the tally when shown (or to the
     teacher, with the room: phones joined and following); a joined phone's own answer."""
@@ -233,6 +263,7 @@ def view(service: Classroom, state: dict, phone: str | None, teacher: bool) -> d
     return body
 
 
+@route("GET", "/class/{code}/events")
 async def events(service: Classroom, request: Request) -> Response:
     """GET /class/CODE/events?token=T (a joined phone) or with the teacher's cookie: the class's
     changes as Server-Sent Events. One stream per phone; none for anyone else."""
@@ -264,6 +295,7 @@ async def events(service: Classroom, request: Request) -> Response:
     return StreamingResponse(chunks, media_type="text/event-stream", headers=STREAM_HEADERS)
 
 
+@route("GET", "/class/{code}/me")
 async def me(service: Classroom, request: Request) -> Response:
     """GET /class/CODE/me: {"teacher": true} only for the browser holding CODE's secret."""
     code = normal_code(request.path_params["code"]) or ""
@@ -271,6 +303,7 @@ async def me(service: Classroom, request: Request) -> Response:
     return JSONResponse({"code": code, "teacher": teacher}, headers=NO_STORE)
 
 
+@route("GET", "/class/{code}/join")
 async def link(service: Classroom, request: Request) -> Response:
     """GET /class/CODE/join: the join link, whether phones can reach it, and the QR's address."""
     state = await find(service, request, path_code(request))
@@ -279,6 +312,7 @@ async def link(service: Classroom, request: Request) -> Response:
     return JSONResponse({**found.body(), "qr": f"/class/{code}/qr.svg"}, headers=NO_STORE)
 
 
+@route("GET", "/class/{code}/qr.svg")
 async def qr(service: Classroom, request: Request) -> Response:
     """GET /class/CODE/qr.svg: the join link's QR code."""
     state = await find(service, request, path_code(request))
@@ -289,6 +323,7 @@ async def qr(service: Classroom, request: Request) -> Response:
 # ---- phones -------------------------------------------------------------------------------
 
 
+@route("POST", "/class/{code}/join")
 async def join(service: Classroom, request: Request) -> Response:
     """POST /class/CODE/join {phone}: this phone joins (again): its signed token, and what a
     phone's read answers (its own answer to the current question included)."""
@@ -312,6 +347,7 @@ async def join(service: Classroom, request: Request) -> Response:
     return JSONResponse({**seen, "teacher": False, "token": token}, headers=NO_STORE)
 
 
+@route("POST", "/class/{code}/answer")
 async def answer(service: Classroom, request: Request) -> Response:
     """POST /class/CODE/answer {token, question, choice}: one answer per joined phone and
     question; a token the server did not sign for this class counts nothing."""
@@ -332,6 +368,7 @@ async def answer(service: Classroom, request: Request) -> Response:
 # ---- the teacher ----------------------------------------------------------------------------
 
 
+@route("POST", "/class/{code}/state")
 async def change(service: Classroom, request: Request) -> Response:
     """POST /class/CODE/state {scene, step, question, revealed, tally_visible, setup}: any."""
     code = await teacher_code(service, request)
@@ -340,6 +377,7 @@ async def change(service: Classroom, request: Request) -> Response:
     return JSONResponse({"state": public(new)}, headers=NO_STORE)
 
 
+@route("POST", "/class/{code}/reset")
 async def reset(service: Classroom, request: Request) -> Response:
     """POST /class/CODE/reset {question}: that question's answers are gone; asked anew."""
     code = await teacher_code(service, request)
@@ -352,6 +390,7 @@ async def reset(service: Classroom, request: Request) -> Response:
     return JSONResponse({"state": public(new)}, headers=NO_STORE)
 
 
+@route("POST", "/class/{code}/end")
 async def end(service: Classroom, request: Request) -> Response:
     """POST /class/CODE/end: the class ends (its streams with it; it is gone 10 min later)."""
     code = await teacher_code(service, request)
@@ -360,6 +399,7 @@ async def end(service: Classroom, request: Request) -> Response:
     return JSONResponse({"state": public(new)}, headers=NO_STORE)
 
 
+@route("GET", "/class/{code}/summary")
 async def summary(service: Classroom, request: Request) -> Response:
     """GET /class/CODE/summary: per question, answered of joined, each choice's share, the
     right one's, the hardest question (classroom/summary.py); no phone named."""
@@ -368,6 +408,7 @@ async def summary(service: Classroom, request: Request) -> Response:
     return JSONResponse(found, headers=NO_STORE)
 
 
+@route("GET", "/class/{code}/export.{kind}")
 async def export(service: Classroom, request: Request) -> Response:
     """GET /class/CODE/export.csv | export.json: the summary as a file to keep."""
     kind = request.path_params["kind"]
@@ -382,20 +423,5 @@ async def export(service: Classroom, request: Request) -> Response:
 
 
 def make_routes(service: Classroom) -> list[Route]:
-    """Every class route, bound to `service`."""
-    table = [
-        ("/class/new", create, ["POST"]),
-        ("/class/{code}", read, ["GET"]),
-        ("/class/{code}/events", events, ["GET"]),
-        ("/class/{code}/me", me, ["GET"]),
-        ("/class/{code}/join", link, ["GET"]),
-        ("/class/{code}/join", join, ["POST"]),
-        ("/class/{code}/qr.svg", qr, ["GET"]),
-        ("/class/{code}/answer", answer, ["POST"]),
-        ("/class/{code}/state", change, ["POST"]),
-        ("/class/{code}/reset", reset, ["POST"]),
-        ("/class/{code}/end", end, ["POST"]),
-        ("/class/{code}/summary", summary, ["GET"]),
-        ("/class/{code}/export.{kind}", export, ["GET"]),
-    ]
-    return [Route(path, endpoint(service, fn), methods=methods) for path, fn, methods in table]
+    """Every class route (each handler's `@route` above it), bound to `service`."""
+    return [Route(path, endpoint(service, fn), methods=[method]) for method, path, fn in ROUTES]

@@ -209,8 +209,16 @@ class Classroom:
             question = (state["question"] or {}).get("id")
             if question is not None:
                 counts, rev = self.store.tally(code, question)
-                messages.append({"kind": "tally", "code": code, "question": question,
-                                 "counts": counts, "rev": rev, "v": state["v"]})  # fmt: skip
+                messages.append(
+                    {
+                        "kind": "tally",
+                        "code": code,
+                        "question": question,
+                        "counts": counts,
+                        "rev": rev,
+                        "v": state["v"],
+                    }
+                )
             if room:
                 messages.append({"kind": "counts", "code": code, "room": self.room(code)})
             return messages
@@ -273,8 +281,11 @@ def is_teacher(code: str, cookies: Mapping[str, str]) -> bool:
 def leads_any(cookies: Mapping[str, str]) -> bool:
     """For a page: does this browser lead any class that still lives (one of its teacher's
     cookies holds a live class's secret)? False when unsure."""
-    codes = [normal_code(name[len(COOKIE_PREFIX) :]) for name in cookies
-             if name.startswith(COOKIE_PREFIX)]  # fmt: skip
+    codes = [
+        normal_code(name[len(COOKIE_PREFIX) :])
+        for name in cookies
+        if name.startswith(COOKIE_PREFIX)
+    ]
     return any(is_teacher(code, cookies) for code in codes[-LEAD_COOKIES:] if code)
 
 

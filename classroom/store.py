@@ -241,8 +241,14 @@ class MemoryStore:
     def _tally_message(self, found: _Class, question: str) -> dict:
         counts = dict(found.counts.get(question, {}))
         code, v = found.state["code"], found.state["v"]
-        return {"kind": "tally", "code": code, "question": question, "counts": counts,
-                "rev": found.rev, "v": v}  # fmt: skip
+        return {
+            "kind": "tally",
+            "code": code,
+            "question": question,
+            "counts": counts,
+            "rev": found.rev,
+            "v": v,
+        }
 
     def tally(self, code: str, question: str) -> tuple[dict[str, int], int]:
         with self._lock:
@@ -279,8 +285,12 @@ class MemoryStore:
             if found is None:
                 return None
             counts = {q: dict(c) for q, c in found.counts.items()}
-            return {"asked": list(found.asked.values()), "counts": counts,
-                    "joined_at": dict(found.joined_at), "joined": len(found.phones)}  # fmt: skip
+            return {
+                "asked": list(found.asked.values()),
+                "counts": counts,
+                "joined_at": dict(found.joined_at),
+                "joined": len(found.phones),
+            }
 
     def announce(self, message: dict) -> None:
         with self._lock:

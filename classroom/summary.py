@@ -10,8 +10,18 @@ import io
 import json
 
 # CSV columns, one row per question and choice (the tally, flattened).
-CSV_FIELDS = ("question", "scene", "choice", "label_zh", "label_en", "count", "share", "right",
-              "answered", "joined")  # fmt: skip
+CSV_FIELDS = (
+    "question",
+    "scene",
+    "choice",
+    "label_zh",
+    "label_en",
+    "count",
+    "share",
+    "right",
+    "answered",
+    "joined",
+)
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run such a cell
 
 
@@ -27,8 +37,16 @@ def question_summary(asked: dict, counts: dict[str, int], joined: int) -> dict:
     full = {c: int(counts.get(c, 0)) for c in choices}
     answered = sum(full.values())
     right = asked.get("answer")
-    rows = [{"id": c, "label": asked.get("labels", {}).get(c), "count": full[c],
-             "share": share(full[c], answered), "right": c == right} for c in choices]  # fmt: skip
+    rows = [
+        {
+            "id": c,
+            "label": asked.get("labels", {}).get(c),
+            "count": full[c],
+            "share": share(full[c], answered),
+            "right": c == right,
+        }
+        for c in choices
+    ]
     return {
         "id": asked["id"],
         "scene": asked.get("scene"),
@@ -85,9 +103,20 @@ def to_csv(summary: dict) -> str:
     writer.writerow(CSV_FIELDS)
     for q in summary["questions"]:
         for c in q["choices"]:
-            writer.writerow([q["id"], q["scene"] or "", c["id"], _label(c["label"], "zh"),
-                             _label(c["label"], "en"), c["count"], f"{c['share']:.4f}",
-                             int(c["right"]), q["answered"], q["joined"]])  # fmt: skip
+            writer.writerow(
+                [
+                    q["id"],
+                    q["scene"] or "",
+                    c["id"],
+                    _label(c["label"], "zh"),
+                    _label(c["label"], "en"),
+                    c["count"],
+                    f"{c['share']:.4f}",
+                    int(c["right"]),
+                    q["answered"],
+                    q["joined"],
+                ]
+            )
     return out.getvalue()
 
 

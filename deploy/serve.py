@@ -343,8 +343,12 @@ def _on_signal(signum: int, _frame: object) -> None:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2,
-                        help="app processes (default: number of cores)")  # fmt: skip
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 2,
+        help="app processes (default: number of cores)",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address nginx listens on")
     parser.add_argument("--port", type=int, default=8501, help="port nginx listens on")
     parser.add_argument("--app", default="launcher.py", help="Streamlit script (repo root)")
@@ -380,8 +384,10 @@ def main(argv: list[str] | None = None) -> int:
         count = f"{args.workers} app process" + ("es" if args.workers > 1 else "")
         print(f"Attention Lab: {count} behind nginx at {shown}")
         print(f"Class store: {_redis_note(cluster)}")
-        print(f"Open files: {cluster.open_files} per process; event streams: "
-              f"{cluster.env['CLASS_MAX_STREAMS']} per app process")  # fmt: skip
+        print(
+            f"Open files: {cluster.open_files} per process; event streams: "
+            f"{cluster.env['CLASS_MAX_STREAMS']} per app process"
+        )
         print("Press Ctrl+C to stop nginx, every app process and Redis.", flush=True)
         return watch(cluster)
     except Stop:

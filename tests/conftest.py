@@ -82,8 +82,21 @@ def pytest_configure(config: pytest.Config) -> None:
     tests run (this module imports it lazily), so the workers start ~1 s sooner."""
     if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
         return
+    if hasattr(config, "workerinput"):
+        one_blas_thread(config)
     share_script_cache()
     scan_components_once()
+
+
+def one_blas_thread(config: pytest.Config) -> None:
+    """An xdist worker's numpy uses one OpenBLAS thread. `make check` runs a worker per core;
+    with OpenBLAS's default of a thread per core besides, each worker's threads spin waiting for
+    cores the other holds: measure_cost(1024) took 2.6 s instead of 0.19 s (load 14, 2 cores),
+    and the cost page's tests most of a minute. (Timed figures the tests check are ratios; the
+    lesson's own measurement already takes one thread: ui/lesson/measure.py.)"""
+    from threadpoolctl import threadpool_limits
+
+    config._blas_limit = threadpool_limits(limits=1, user_api="blas")  # held for the session
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

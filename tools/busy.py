@@ -20,7 +20,6 @@ import sys
 # there (its parent becomes another process when it dies, even by SIGKILL); on Linux the kernel
 # also stops it when its parent dies (prctl PR_SET_PDEATHSIG).
 SPIN = """import ctypes, os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C: busy.py stops it, without a traceback
 try:
     ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 except (AttributeError, OSError):
@@ -35,8 +34,10 @@ while True:
 
 
 def start_spinners(count: int) -> list[subprocess.Popen]:
-    """`count` spinners, each a Python process counting."""
-    return [subprocess.Popen([sys.executable, "-c", SPIN, str(os.getpid())]) for _ in range(count)]
+    """`count` spinners, each a Python process counting, in a session of its own: Ctrl+C (sent
+    to the terminal's whole job) never reaches one, even one still starting; busy.py stops it."""
+    spin = [sys.executable, "-c", SPIN, str(os.getpid())]
+    return [subprocess.Popen(spin, start_new_session=True) for _ in range(count)]
 
 
 def stop(processes: list[subprocess.Popen]) -> None:
@@ -63,15 +64,24 @@ def run_busy(command: list[str], spinners: int) -> int:
     def to_exit(signum, _frame):
         raise SystemExit(128 + signum)  # SIGTERM: stop the spinners on the way out (finally)
 
+    # Ctrl+C reaches the command too (a terminal signals its whole foreground job): note it and
+    # keep waiting, so that the command finishes its report and its status is the one returned.
+    # Not KeyboardInterrupt: raised just after waitpid has reaped the command, it loses the
+    # command's status, and subprocess then reports 0 (a busy machine hit it: issue 40's flake).
+    # Started with SIGINT ignored (a shell's background job, nohup), busy.py and the command keep
+    # ignoring it, as the shell meant.
+    interrupted: list[int] = []
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, lambda signum, _frame: interrupted.append(signum))
     signal.signal(signal.SIGTERM, to_exit)
     print(f"busy: {spinners} CPU spinners beside: {' '.join(command)} (load {load()})", flush=True)
     busy = start_spinners(spinners)
     child = None
     try:
+        if interrupted:  # Ctrl+C while the spinners started: the command never runs
+            return 128 + signal.SIGINT
         child = subprocess.Popen(command)
         status = child.wait()
-    except KeyboardInterrupt:  # Ctrl+C reached the command too: let it finish its report
-        status = child.wait() if child else 130
     finally:
         if child and child.poll() is None:
             child.terminate()

@@ -70,8 +70,9 @@ def test_a_change_bumps_the_version_and_a_new_question_starts_hidden():
 
 def test_the_tally_is_hidden_at_every_new_question_whatever_the_change_says():
     shown = st.apply_change(asked(), {"tally_visible": True})
-    asked_anew = st.apply_change(shown, {"question": {**QUESTION, "id": "q2"},
-                                         "tally_visible": True})  # fmt: skip
+    asked_anew = st.apply_change(
+        shown, {"question": {**QUESTION, "id": "q2"}, "tally_visible": True}
+    )
     assert not asked_anew["tally_visible"], "T never carries over to the next question"
     assert st.apply_change(asked_anew, {"tally_visible": True})["tally_visible"]
 

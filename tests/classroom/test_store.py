@@ -44,10 +44,21 @@ def change(store, code: str, **patch) -> dict:
 def heard(store) -> queue.Queue:
     """A queue of every message the store announces."""
     messages: queue.Queue = queue.Queue()
+    if not isinstance(store, RedisStore):
+        store.listen(messages.put)
+        return messages
+    before = subscribers(store)
     store.listen(messages.put)
-    if isinstance(store, RedisStore):
-        time.sleep(0.3)  # the subscriber thread subscribes
+    deadline = time.monotonic() + 10
+    while subscribers(store) == before:  # until the subscriber thread has subscribed
+        assert time.monotonic() < deadline, "the store's listener never subscribed"
+        time.sleep(0.01)
     return messages
+
+
+def subscribers(store: RedisStore) -> int:
+    """How many connections Redis counts on the store's channel (PUBSUB NUMSUB)."""
+    return store._redis.pubsub_numsub(store._channel)[0][1]
 
 
 def next_of(messages: queue.Queue, kind: str) -> dict:
@@ -124,8 +135,14 @@ def test_a_reset_drops_the_question_s_answers_and_moves_the_tally_on(store, cloc
     assert not new["revealed"] and store.tally(code, "q1") == ({}, 2)
     assert store.mine(code, "q1", PHONES[0]) is None
     assert next_of(messages, "tally")["rev"] == 1
-    assert next_of(messages, "tally") == {"kind": "tally", "code": code, "question": "q1",
-                                          "counts": {}, "rev": 2, "v": new["v"]}  # fmt: skip
+    assert next_of(messages, "tally") == {
+        "kind": "tally",
+        "code": code,
+        "question": "q1",
+        "counts": {},
+        "rev": 2,
+        "v": new["v"],
+    }
     assert store.answer(code, "q1", PHONES[0], "c") == "new"
 
 
@@ -227,8 +244,12 @@ def test_phones_join_up_to_the_cap_and_only_joined_phones_answer(store, clock):
     code = make_class(store, clock, phones=0)
     state, new = store.join(code, PHONES[0], 2, ms(clock, 30))
     assert new and state["code"] == code
-    assert next_of(messages, "room") == {"kind": "room", "code": code, "phone": PHONES[0],
-                                         "owner": ""}  # fmt: skip
+    assert next_of(messages, "room") == {
+        "kind": "room",
+        "code": code,
+        "phone": PHONES[0],
+        "owner": "",
+    }
     assert store.join(code, PHONES[0], 2, ms(clock, 30))[1] is False, "joined again: the same"
     store.join(code, PHONES[1], 2, ms(clock, 30))
     with pytest.raises(ClassError, match="class_full"):

@@ -9,8 +9,13 @@ import json
 from classroom import state as st
 from classroom import summary
 
-Q1 = {"id": "q1", "scene": "s1", "choices": ["a", "b", "c"], "answer": "b",
-      "labels": {"a": {"zh": "小明", "en": "Xiaoming"}, "b": "+书", "c": "@x"}}  # fmt: skip
+Q1 = {
+    "id": "q1",
+    "scene": "s1",
+    "choices": ["a", "b", "c"],
+    "answer": "b",
+    "labels": {"a": {"zh": "小明", "en": "Xiaoming"}, "b": "+书", "c": "@x"},
+}
 Q2 = {"id": "q2", "scene": "s2", "choices": ["x", "y"], "answer": None, "labels": {}}
 Q3 = {"id": "q3", "scene": "s3", "choices": ["m", "n"], "answer": "n", "labels": {}}
 
@@ -26,8 +31,11 @@ def made(**record) -> dict:
 
 
 def test_each_question_has_its_counts_shares_right_share_and_the_hardest_is_named():
-    found = made(counts={"q1": {"a": 1, "b": 2, "c": 1}, "q2": {"x": 3}, "q3": {"m": 3, "n": 1}},
-                 joined_at={"q1": 5, "q2": 6}, joined=7)  # fmt: skip
+    found = made(
+        counts={"q1": {"a": 1, "b": 2, "c": 1}, "q2": {"x": 3}, "q3": {"m": 3, "n": 1}},
+        joined_at={"q1": 5, "q2": 6},
+        joined=7,
+    )
     q1, q2, q3 = found["questions"]
     assert [c["share"] for c in q1["choices"]] == [0.25, 0.5, 0.25]
     assert (q1["answered"], q1["joined"], q1["right_share"]) == (4, 5, 0.5)
@@ -47,10 +55,14 @@ def test_the_csv_holds_the_tally_with_formulas_defused_and_the_json_the_summary(
     rows = list(csv.DictReader(io.StringIO(summary.to_csv(found))))
     assert [r["choice"] for r in rows] == ["a", "b", "c", "x", "y", "m", "n"]
     assert {r["choice"]: int(r["count"]) for r in rows if r["question"] == "q1"} == {
-        "a": 1, "b": 2, "c": 0,
-    }  # fmt: skip
+        "a": 1,
+        "b": 2,
+        "c": 0,
+    }
     assert [(r["label_zh"], r["label_en"]) for r in rows[:3]] == [
-        ("小明", "Xiaoming"), ("'+书", ""), ("'@x", ""),
-    ]  # fmt: skip
+        ("小明", "Xiaoming"),
+        ("'+书", ""),
+        ("'@x", ""),
+    ]
     assert [r["right"] for r in rows[:3]] == ["0", "1", "0"]
     assert json.loads(summary.to_json(found)) == found

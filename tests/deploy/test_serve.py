@@ -300,8 +300,14 @@ def _raised(start: int, wanted: int) -> tuple[int, int]:
             resource.RLIMIT_NOFILE, (start, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
         )
 
-    said = subprocess.run([sys.executable, "-c", RAISE, str(wanted)], cwd=REPO_ROOT, text=True,
-                          capture_output=True, check=True, preexec_fn=lower)  # fmt: skip
+    said = subprocess.run(
+        [sys.executable, "-c", RAISE, str(wanted)],
+        cwd=REPO_ROOT,
+        text=True,
+        capture_output=True,
+        check=True,
+        preexec_fn=lower,
+    )
     soft, hard = (int(n) for n in said.stdout.split())
     return soft, hard
 

@@ -64,9 +64,13 @@ def test_the_spinners_run_beside_the_command_and_stop_with_it(tmp_path, status):
 def test_the_spinners_stop_when_the_run_is_interrupted(tmp_path, how):
     out = tmp_path / "spinners"
     cmd = [sys.executable, str(BUSY), "--spinners", "2", "--"]
-    # Its own process group, as a terminal's Ctrl+C reaches every process of the foreground job.
+    # Its own process group, as a terminal's Ctrl+C reaches every process of the foreground job;
+    # SIGINT not ignored, as in a terminal's foreground job (pytest run as a shell's background
+    # job inherits it ignored, and busy.py keeps an ignored SIGINT ignored).
     run = subprocess.Popen(
-        [*cmd, sys.executable, "-c", SIBLINGS, str(out), "sleep"], start_new_session=True
+        [*cmd, sys.executable, "-c", SIBLINGS, str(out), "sleep"],
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     pids = spinners_of(out)
     assert len(pids) == 2 and not any(gone(p) for p in pids)

@@ -8,16 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from ui.figures.base import (
-    esc,
-    figure,
-    fonts,
-    head_colour,
-    layout,
-    legend_below,
-    plot_room,
-    vline,
-)
+from ui.figures.base import esc, figure, fonts, head_colour, layout, legend_below, plot_room, vline
 from ui.palette import INK
 
 CHANCE = "#666666"  # chance levels: grey, dashed (≥ 5.7 : 1 on white)

@@ -173,7 +173,7 @@ async function readClass(D) {
   const K = D.klass;
   const got = K.role === "phone"
     ? await classCall(D, "POST", `/class/${K.code}/join`, { phone: phoneToken(D) })
-    : await classCall(D, "GET", `/class/${K.code}`); // prettier-ignore
+    : await classCall(D, "GET", `/class/${K.code}`);
   if (got.status !== 200) return refused(D, got);
   if (got.body.token) K.token = got.body.token;
   if (got.body.question && got.body.mine) K.mine[got.body.question.id] = got.body.mine;

@@ -323,8 +323,15 @@ def order_part(d_model: int, heads: int, seed: int) -> tuple[dict, dict[str, np.
     a, b = (tokenize(s).texts for s in PAIR)
     perm = ex.match_perm(a, b)
     k = ORDER_HEAD
-    info: dict = {"a": a, "b": b, "perm": perm, "d_model": d_model, "h": heads, "seed": seed,
-                  "head": k}  # fmt: skip
+    info: dict = {
+        "a": a,
+        "b": b,
+        "perm": perm,
+        "d_model": d_model,
+        "h": heads,
+        "seed": seed,
+        "head": k,
+    }
     info["under"] = {x: under_gloss(x, "en") for x in a}  # English glosses under the map's words
     arrays = {}
     for pos in (False, True):
@@ -341,7 +348,15 @@ def heads_cost(n: int, d_model: int, heads: int) -> dict:
     every h the width offers (its d_k, FLOPs and h·n² score cells)."""
     many, one = attention_cost(n, d_model, heads), attention_cost(n, d_model, 1)
     costs = [(k, attention_cost(n, d_model, k)) for k in head_options(d_model)]
-    rows = [{"h": k, "d_k": d_model // k, "flops": int(c.total), "cells": int(c.score_elements)}
-            for k, c in costs]  # fmt: skip
-    return {"many": int(many.total), "one": int(one.total), "h": heads, "d_model": d_model,
-            "n": n, "rows": rows}  # fmt: skip
+    rows = [
+        {"h": k, "d_k": d_model // k, "flops": int(c.total), "cells": int(c.score_elements)}
+        for k, c in costs
+    ]
+    return {
+        "many": int(many.total),
+        "one": int(one.total),
+        "h": heads,
+        "d_model": d_model,
+        "n": n,
+        "rows": rows,
+    }

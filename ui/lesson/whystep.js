@@ -69,7 +69,7 @@ export function paintWhy(S, canvas, readout) {
     return [lo, hi].map((v) => v.toFixed(hi >= 100 ? 0 : 1)).join("–");
   };
   const here = tx(D, "lesson.s5.why_here", { q: span(own.q), k: span(own.k), s: span(own.s),
-    lo: own.range[0].toFixed(0).replace("-", "−"), hi: own.range[1].toFixed(0).replace("-", "−"), d }); // prettier-ignore
+    lo: own.range[0].toFixed(0).replace("-", "−"), hi: own.range[1].toFixed(0).replace("-", "−"), d });
   canvas.setAttribute("aria-label", [...lines.map(([a, b]) => (b ? `${a} ${b}` : a)), how].join(" "));
   canvas.dataset.values = JSON.stringify({ d_k: d, one: v1, raw: vd, scaled: vs, samples: block.samples, here });
   readout.textContent = here;

@@ -82,8 +82,10 @@ def row_gradients(q: np.ndarray, k: np.ndarray, i: int) -> tuple[int, list[float
         return -np.sum(np.where(a > 0, a * np.log2(np.where(a > 0, a, 1)), 0), axis=1)
 
     head = int(np.argmax(np.abs(bits(rows[np.sqrt(d_k)]) - bits(rows[1.0]))))
-    norms = [float(np.linalg.norm(np.diag(a[head]) - np.outer(a[head], a[head])) / tau)
-             for tau, a in rows.items()]  # fmt: skip
+    norms = [
+        float(np.linalg.norm(np.diag(a[head]) - np.outer(a[head], a[head])) / tau)
+        for tau, a in rows.items()
+    ]
     return head, norms
 
 
@@ -137,9 +139,19 @@ def test_the_why_keeps_the_condition_apart_from_this_sentences_own_q_and_k():
     assert [f"{f(got['q']):.1f}" for f in (min, max)] == ["1.6", "3.9"]
     assert [f"{f(got['s']):.0f}" for f in (min, max)] == ["76", "554"]
     for lang in ("zh", "en"):
-        condition = [t(f"lesson.s5.why_{x}", lang, d=12, d1="₁₂", root="3.46", m=4000)
-                     for x in ("sum", "one", "add", "scaled")]  # fmt: skip
+        condition = [
+            t(f"lesson.s5.why_{x}", lang, d=12, d1="₁₂", root="3.46", m=4000)
+            for x in ("sum", "one", "add", "scaled")
+        ]
         assert not any(("这句话" if lang == "zh" else "sentence") in line for line in condition)
-        here = t("lesson.s5.why_here", lang, q="1.6–3.9", k="3.1–5.6", s="76–554", lo="-57",
-                 hi="74", d=12)  # fmt: skip
+        here = t(
+            "lesson.s5.why_here",
+            lang,
+            q="1.6–3.9",
+            k="3.1–5.6",
+            s="76–554",
+            lo="-57",
+            hi="74",
+            d=12,
+        )
         assert all(v in here for v in ("1.6–3.9", "3.1–5.6", "76–554"))

@@ -71,8 +71,18 @@ def test_the_doublings_show_the_bend_that_one_slope_averages(monkeypatch):
     b = measure.cost_block()
     np.testing.assert_allclose(b["doublings_t"], steps, rtol=1e-9)
     assert f"{2 ** b['slope_t']:.1f}" == "4.4"
-    fields = {"from": 256, "to": 2048, "s": "2.14", "lo": "2.14", "hi": "2.14", "t": "4.4",
-              "sm": "1.97", "m": "3.9", "rounds": 7, "steps": "×3.7 → ×4.4 → ×5.5"}  # fmt: skip
+    fields = {
+        "from": 256,
+        "to": 2048,
+        "s": "2.14",
+        "lo": "2.14",
+        "hi": "2.14",
+        "t": "4.4",
+        "sm": "1.97",
+        "m": "3.9",
+        "rounds": 7,
+        "steps": "×3.7 → ×4.4 → ×5.5",
+    }
     for lang in ("zh", "en"):
         for key in ("lesson.s7.take", "lesson.s7.fit"):  # (the verdict: the average, "below")
             assert "×3.7 → ×4.4 → ×5.5" in t(key, lang, **fields), (key, lang)
@@ -125,11 +135,17 @@ def test_13_the_question_step_states_no_times_before_its_answer(lang):
 
     choices = [[t(key, lang), ""] for key in CHOICES]
     old = {
-        "zh": ["注意力给每一对词算一个分数：n 个词就是 n × n 格；n 翻一倍，格子变成 4 倍。",
-               "分数表有 n² 格：n 翻倍，格子 ×4；KV 缓存让每个新词只算一行。", "×4"],
-        "en": ["Attention scores every pair: n words make n × n cells; double n, cells ×4.",
-               "double n and the cells four times", "4× the cells"],
-    }[lang]  # fmt: skip
+        "zh": [
+            "注意力给每一对词算一个分数：n 个词就是 n × n 格；n 翻一倍，格子变成 4 倍。",
+            "分数表有 n² 格：n 翻倍，格子 ×4；KV 缓存让每个新词只算一行。",
+            "×4",
+        ],
+        "en": [
+            "Attention scores every pair: n words make n × n cells; double n, cells ×4.",
+            "double n and the cells four times",
+            "4× the cells",
+        ],
+    }[lang]
     for said in old:
         assert answer_spoilers(choices, [said]), said
     shown = [t(f"lesson.s7.{key}", lang) for key in ("cap.cells", "take_wait", "question")]

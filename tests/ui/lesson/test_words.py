@@ -141,8 +141,11 @@ def test_no_caption_says_a_word_twice_once_its_terms_are_spelled_out(lang):
     terms = {slug: term for slug, term, *_ in words.glossary(lang)}
     assert as_read("The [[temperature]] τ", terms).endswith("τ τ")  # what the check looks for
     twice = re.compile(r"(?<![\w.])(\S+) \1(?![\w])")
-    doubled = {key: m.group(0) for key, text in words.strings(lang).items()
-               if (m := twice.search(as_read(text, terms)))}  # fmt: skip
+    doubled = {
+        key: m.group(0)
+        for key, text in words.strings(lang).items()
+        if (m := twice.search(as_read(text, terms)))
+    }
     assert not doubled
 
 
