@@ -88,13 +88,15 @@ STAMPS = """(() => {
     const app = document.querySelector('[data-testid="stApp"]');
     if (!app) return setTimeout(check, 10);
     if (app.dataset.testScriptState === 'running') at('running');
-    if (document.querySelector('[data-testid="stMain"] [data-testid="stElementContainer"]')) at('element');
+    const main = '[data-testid="stMain"] [data-testid="stElementContainer"]';
+    if (document.querySelector(main)) at('element');
     const root = document.querySelector('[data-testid="stBidiComponentIsolated"]')?.shadowRoot;
     const view = root && root.querySelector('[data-testid="explorer"]');
     if (view) at('mounted');
     if (view && Number(view.dataset.renders || 0) > 0) at('drawn');
     if (document.querySelector('[data-testid="stPlotlyChart"] .main-svg .hm')) at('drawn');
-    if (B.drawn !== undefined && B.running !== undefined && app.dataset.testScriptState === 'notRunning'
+    if (B.drawn !== undefined && B.running !== undefined
+        && app.dataset.testScriptState === 'notRunning'
         && !document.querySelector('[data-testid="stStatusWidget"]')) at('idle');
     if (B.idle === undefined) setTimeout(check, 10);
   };
