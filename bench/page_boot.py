@@ -46,6 +46,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
 import bench.common  # noqa: F401 — puts the repository on sys.path for `python bench/x.py`
 from bench.load import BASES, view_values
 from bench.st_client import SessionError, StreamlitSession
@@ -95,7 +97,7 @@ STAMPS = """(() => {
     if (view) at('mounted');
     if (view && Number(view.dataset.renders || 0) > 0) at('drawn');
     if (document.querySelector('[data-testid="stPlotlyChart"] .main-svg .hm')) at('drawn');
-    if (B.drawn !== undefined && B.running !== undefined
+    if (B.drawn !== undefined
         && app.dataset.testScriptState === 'notRunning'
         && !document.querySelector('[data-testid="stStatusWidget"]')) at('idle');
     if (B.idle === undefined) setTimeout(check, 10);
@@ -107,6 +109,16 @@ STAMPS = """(() => {
   document.addEventListener('readystatechange', nav);
   setTimeout(check, 0);
 })();"""
+
+
+# What a page that never came to rest shows: its stamps, Streamlit's state, the view's.
+STUCK = """() => JSON.stringify({ boot: window.__boot,
+  script: document.querySelector('[data-testid="stApp"]')?.dataset.testScriptState,
+  status: !!document.querySelector('[data-testid="stStatusWidget"]'),
+  view: document.querySelector('[data-testid="stBidiComponentIsolated"]')?.shadowRoot
+    ?.querySelector('[data-testid="explorer"]')?.dataset,
+  code: typeof globalThis.__attentionLab,
+  queued: (globalThis.__attentionLabQueue || []).length })"""
 
 
 def query(marker: str, flip: int) -> str:
@@ -136,13 +148,18 @@ async def open_page(browser, fresh: bool, old=None):
 
 async def one_load(tab, url: str) -> dict[str, float]:
     """Stages of one page load (ms from the navigation's start), its total as load.py times
-    it, and the main thread's work during it."""
+    it, and the main thread's work during it; {"failed": 1} when it never came to rest."""
     _, page, cdp = tab
     before = await metrics(cdp)
     started = time.perf_counter()
     await page.goto(url, wait_until="domcontentloaded")
-    await page.wait_for_function("window.__boot && window.__boot.idle !== undefined",
-                                 timeout=LOAD_MS, polling=20)  # fmt: skip
+    try:
+        await page.wait_for_function("window.__boot && window.__boot.idle !== undefined",
+                                     timeout=LOAD_MS, polling=20)  # fmt: skip
+    except PlaywrightTimeout:
+        state = await page.evaluate(STUCK)
+        print(f"no idle page in {LOAD_MS / 1000:.0f} s: {url}\n  {state}")
+        return {"failed": 1}
     total = (time.perf_counter() - started) * 1000
     boot = await page.evaluate("({...window.__boot})")
     after = await metrics(cdp)
@@ -166,7 +183,7 @@ async def measure(urls: dict[str, str], loads: int, fresh: bool) -> dict[str, li
             for name, base in urls.items():
                 tabs[name] = await open_page(browser, fresh, tabs[name])
                 sample = await one_load(tabs[name], f"{base}/?{query(f'mk{2000 + i}', i)}")
-                if i:
+                if i or "failed" in sample:
                     got[name].append(sample)
         await browser.close()
     return got
@@ -202,6 +219,13 @@ def background(url: str, n: int, stop: threading.Event, ready: threading.Event) 
     asyncio.run(all_of())
 
 
+LABELS = {
+    "total": "total (goto → idle, as load.py)",
+    "kb": "websocket KB received",
+    "failed": "loads never idle (not in the rows above)",
+}
+
+
 def pct(values: list[float], q: float) -> float:
     """The q-quantile (0–1) by the nearest rank; NaN for none."""
     if not values:
@@ -215,7 +239,7 @@ def table(got: dict[str, list[dict]]) -> None:
     app, base = got["app"], got["baseline"]
     print("| stage (ms from navigation start) | app p50 | app p95 | baseline p50 | ratio p50 |")
     print("|---|---:|---:|---:|---:|")
-    rows = [*STAGES, "total", *METRICS, "kb"]
+    rows = [*STAGES, "total", *METRICS, "kb", "failed"]
     for stage in rows:
         a = [s[stage] for s in app if stage in s]
         b = [s[stage] for s in base if stage in s]
@@ -224,8 +248,10 @@ def table(got: dict[str, list[dict]]) -> None:
         a50, a95, b50 = statistics.median(a) if a else float("nan"), pct(a, 0.95), (
             statistics.median(b) if b else float("nan"))  # fmt: skip
         ratio = f"{a50 / b50:.2f}×" if b and b50 else "—"
-        label = {"total": "total (goto → idle, as load.py)", "kb": "websocket KB received"}.get(
-            stage, stage)  # fmt: skip
+        label = LABELS.get(stage, stage)
+        if stage == "failed":
+            print(f"| {label} | {len(a)} | | {len(b)} | |")
+            continue
         print(f"| {label} | {a50:.0f} | {a95:.0f} | {b50:.0f} | {ratio} |")
 
 
