@@ -414,8 +414,7 @@ BUNDLE_FETCHES = """() => performance.getEntriesByType('resource')
 
 def test_the_views_code_comes_from_its_cached_url_not_the_websocket(page, streamlit_server):
     """Under launcher.py the view imports its bundle from /_lab/view.<hash>.js (ui/bundles.py):
-    the first page fetches it, a new page (a new session) takes it from the browser's cache, and
-    no element carries the bundle."""
+    the first page fetches it, a new page (a new session) takes it from the browser's cache."""
     from ui import bundles
 
     open_view(page, f"{streamlit_server}/?w=random")
@@ -424,6 +423,6 @@ def test_the_views_code_comes_from_its_cached_url_not_the_websocket(page, stream
     open_view(page, f"{streamlit_server}/?w=random&h=2")  # a new document, a new session
     # transferSize 0: from the browser's cache, not even revalidated (Resource Timing)
     assert page.evaluate(BUNDLE_FETCHES) == [[bundles.url("view"), 0]], "fetched it again"
-    # One isolated element (the view), and no element with the bundle's code in it.
+    # One isolated element (the view); the bundle ran once.
     assert page.locator('[data-testid="stBidiComponentIsolated"]').count() == 1
     assert page.evaluate("globalThis.__attentionLab.mounts()") == 1

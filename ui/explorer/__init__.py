@@ -16,8 +16,8 @@ pair). The rerun after such a change is the main page's view fragment only (page
 `view_fragment`: the view, the reading under it, the link) and sends only the small header: the
 browser already holds the scores (keyed by their digest), and asks for them again with the
 trigger "need" if it does not; the code element (`mount_code`) is drawn by full runs only.
-Under launcher.py there is no code element: the view's loader imports the bundle from a
-content-hashed URL the browser caches (ui/bundles.py), so a new session's page does not carry it.
+Under launcher.py the code element carries only an import of the bundle from a content-hashed
+URL the browser caches (ui/bundles.py), so a new session's page does not carry the 84 KB.
 """
 
 from __future__ import annotations
@@ -96,6 +96,16 @@ def url_loader(name: str, url: str) -> str:
 """
 
 
+def preloader(url: str) -> str:
+    """The code element's module under launcher.py: it starts importing the bundle as soon as
+    the element arrives (before the view's own element, as the code itself did)."""
+    return f"""export default function () {{
+  import(new URL({json.dumps(url)}, document.baseURI).href)
+    .catch((e) => console.error("attention view: its code did not load", e));
+}}
+"""
+
+
 @cache
 def bundle() -> str:
     """The view's code as one ES module (its stylesheet in it): the committed build."""
@@ -114,11 +124,14 @@ def register(code_name: str, js: str, name: str, run_global: str):
 @cache
 def _components():
     """(code, view), registered once per process (AppTest re-registers them per runtime); tests
-    and tools find the view as the page's only isolated element. Under launcher.py the view's
-    loader imports the bundle from its cached URL and there is no code element (code is None)."""
+    and tools find the view as the page's only isolated element. Under launcher.py the code
+    element only starts the import of the bundle from its cached URL (a few hundred bytes)."""
     if bundles.served():
-        js = url_loader("__attentionLab", bundles.url("view"))
-        return None, st.components.v2.component(VIEW_NAME, js=js)
+        url = bundles.url("view")
+        code = st.components.v2.component(
+            "attention_lab.explorer_code", js=preloader(url), isolate_styles=False
+        )
+        return code, st.components.v2.component(VIEW_NAME, js=url_loader("__attentionLab", url))
     return register("attention_lab.explorer_code", bundle(), VIEW_NAME, "__attentionLab")
 
 
@@ -323,10 +336,9 @@ def payload_for(lab, view: ViewState, start=None, **header_kw) -> bytes:
 def mount_code() -> None:
     """The view's code (the bundle, a data-less element): once per full run of the page, outside
     any fragment the view reruns in, so a view change never re-sends or re-hashes its 84 KB.
-    Nothing under launcher.py: the view's loader imports the bundle from its URL."""
+    Under launcher.py only the import of the bundle from its cached URL (ui/bundles.py)."""
     code, _ = _components()
-    if code is not None:
-        code(key="explorer_code", width="stretch", height=0)
+    code(key="explorer_code", width="stretch", height=0)
 
 
 def mount(lab, view: ViewState, start=None, **header_kw) -> None:
