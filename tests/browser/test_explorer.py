@@ -404,3 +404,25 @@ def test_open_matrices_follow_the_views_head_and_switches(page, streamlit_server
     title = t("main.m.q", "zh", i=3)
     page.locator(".st-key-matrices_open").get_by_text(title).wait_for(timeout=LOAD_MS)
     settle(page)
+
+
+# The view's code as the page fetched it: (URL path, bytes over the network; 0 from the cache).
+BUNDLE_FETCHES = """() => performance.getEntriesByType('resource')
+  .filter((e) => new URL(e.name).pathname.startsWith('/_lab/'))
+  .map((e) => [new URL(e.name).pathname, e.transferSize])"""
+
+
+def test_the_views_code_comes_from_its_cached_url_not_the_websocket(page, streamlit_server):
+    """Under launcher.py the view imports its bundle from /_lab/view.<hash>.js (ui/bundles.py):
+    the first page fetches it, a new page (a new session) takes it from the browser's cache."""
+    from ui import bundles
+
+    open_view(page, f"{streamlit_server}/?w=random")
+    [(path, size)] = page.evaluate(BUNDLE_FETCHES)
+    assert path == bundles.url("view") and size > 0, "the first page fetched it"
+    open_view(page, f"{streamlit_server}/?w=random&h=2")  # a new document, a new session
+    # transferSize 0: from the browser's cache, not even revalidated (Resource Timing)
+    assert page.evaluate(BUNDLE_FETCHES) == [[bundles.url("view"), 0]], "fetched it again"
+    # One isolated element (the view); the bundle ran once.
+    assert page.locator('[data-testid="stBidiComponentIsolated"]').count() == 1
+    assert page.evaluate("globalThis.__attentionLab.mounts()") == 1

@@ -16,6 +16,8 @@ pair). The rerun after such a change is the main page's view fragment only (page
 `view_fragment`: the view, the reading under it, the link) and sends only the small header: the
 browser already holds the scores (keyed by their digest), and asks for them again with the
 trigger "need" if it does not; the code element (`mount_code`) is drawn by full runs only.
+Under launcher.py the code element carries only an import of the bundle from a content-hashed
+URL the browser caches (ui/bundles.py), so a new session's page does not carry the 84 KB.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import numpy as np
 import streamlit as st
 
 from demo_model.reading import DECIDED_GAP, DECIDED_MIN
-from ui import palette, text
+from ui import bundles, palette, text
 from ui.text import SECTIONS, t
 
 HERE = Path(__file__).resolve().parent
@@ -81,6 +83,29 @@ def loader(name: str) -> str:
 """
 
 
+def url_loader(name: str, url: str) -> str:
+    """loader(name), which also imports the bundle from its URL (ui/bundles.py: launcher.py
+    serves it, cached by the browser) when it has not run yet; the module runs once per page."""
+    return f"""export default function (component) {{
+  const bundle = globalThis.{name};
+  if (bundle) return bundle.run(component);
+  (globalThis.{name}Queue ||= []).push(component);
+  import(new URL({json.dumps(url)}, document.baseURI).href)
+    .catch((e) => console.error("attention view: its code did not load", e));
+}}
+"""
+
+
+def preloader(url: str) -> str:
+    """The code element's module under launcher.py: it starts importing the bundle as soon as
+    the element arrives (before the view's own element, as the code itself did)."""
+    return f"""export default function () {{
+  import(new URL({json.dumps(url)}, document.baseURI).href)
+    .catch((e) => console.error("attention view: its code did not load", e));
+}}
+"""
+
+
 @cache
 def bundle() -> str:
     """The view's code as one ES module (its stylesheet in it): the committed build."""
@@ -99,7 +124,14 @@ def register(code_name: str, js: str, name: str, run_global: str):
 @cache
 def _components():
     """(code, view), registered once per process (AppTest re-registers them per runtime); tests
-    and tools find the view as the page's only isolated element."""
+    and tools find the view as the page's only isolated element. Under launcher.py the code
+    element only starts the import of the bundle from its cached URL (a few hundred bytes)."""
+    if bundles.served():
+        url = bundles.url("view")
+        code = st.components.v2.component(
+            "attention_lab.explorer_code", js=preloader(url), isolate_styles=False
+        )
+        return code, st.components.v2.component(VIEW_NAME, js=url_loader("__attentionLab", url))
     return register("attention_lab.explorer_code", bundle(), VIEW_NAME, "__attentionLab")
 
 
@@ -303,7 +335,8 @@ def payload_for(lab, view: ViewState, start=None, **header_kw) -> bytes:
 
 def mount_code() -> None:
     """The view's code (the bundle, a data-less element): once per full run of the page, outside
-    any fragment the view reruns in, so a view change never re-sends or re-hashes its 130 KB."""
+    any fragment the view reruns in, so a view change never re-sends or re-hashes its 84 KB.
+    Under launcher.py only the import of the bundle from its cached URL (ui/bundles.py)."""
     code, _ = _components()
     code(key="explorer_code", width="stretch", height=0)
 
