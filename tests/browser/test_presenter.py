@@ -322,7 +322,12 @@ def test_on_a_lan_server_only_the_browser_that_leads_a_class_gets_notes(browser,
     try:
         projector = teacher.new_page()
         open_lesson(projector, lan_server, "?room=new&at=5", PROJECTOR)
-        projector.wait_for_function("() => location.search.includes('room=')", timeout=LOAD_MS)
+        # the class made: room=new in the address has become its code (room=new alone matched
+        # at once: under load the code was read as "new" — a fresh clone beside two spinners)
+        projector.wait_for_function(
+            "() => !['new', null].includes(new URLSearchParams(location.search).get('room'))",
+            timeout=LOAD_MS,
+        )
         code = projector.evaluate("() => new URLSearchParams(location.search).get('room')")
         for query in ("?presenter=1&at=5", f"?presenter=1&at=5&room={code}",
                       f"?presenter=1&at=5&join={code}"):  # fmt: skip
