@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent
 PREFIX = "/_lab/"
 BUNDLES = {"view": ROOT / "explorer" / "dist" / "view.js"}  # name → the committed build
 CACHE = "public, max-age=31536000, immutable"  # the name changes with the content
-_ROUTED: list[bool] = []  # [True] once launcher.py added the route: process-wide, set once
+_routed = False  # True once launcher.py added the route (process-wide, set once)
 
 
 @cache
@@ -56,11 +56,12 @@ async def serve(request: Request) -> Response:
 
 def routes() -> list[Route]:
     """The bundles' route for st.App (launcher.py); from then on `served()` is True."""
-    _ROUTED[:] = [True]
+    global _routed
+    _routed = True
     return [Route(PREFIX + "{file}", serve, methods=["GET"])]
 
 
 def served() -> bool:
     """True in a process whose server has the route (launcher.py), False under
     `streamlit run app.py` and AppTest."""
-    return bool(_ROUTED)
+    return _routed

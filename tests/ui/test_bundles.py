@@ -15,7 +15,7 @@ from ui.explorer import BUNDLE
 
 @pytest.fixture
 def client(monkeypatch):
-    monkeypatch.setattr(bundles, "_ROUTED", [])  # routes() marks this process: undone after
+    monkeypatch.setattr(bundles, "_routed", False)  # routes() marks this process: undone after
     app = Starlette(routes=bundles.routes())
     assert bundles.served()
     with TestClient(app) as c:
@@ -45,5 +45,5 @@ def test_anything_else_under_the_prefix_is_404(client, path):
 
 
 def test_a_process_without_the_route_is_not_served(monkeypatch):
-    monkeypatch.setattr(bundles, "_ROUTED", [])
+    monkeypatch.setattr(bundles, "_routed", False)
     assert not bundles.served()

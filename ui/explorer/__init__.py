@@ -72,37 +72,25 @@ class ViewState:
     tau: float | None  # temperature from the slider, None = follow `scale`
 
 
-def loader(name: str) -> str:
+def importer(url: str | None) -> str:
+    """JS that imports the bundle from its URL (ui/bundles.py: launcher.py serves it, the browser
+    caches it; the module runs once per page however often it is imported), or "" for none."""
+    if url is None:
+        return ""
+    return f"""  import(new URL({json.dumps(url)}, document.baseURI).href)
+    .catch((e) => console.error("attention view: its code did not load", e));
+"""
+
+
+def loader(name: str, url: str | None = None) -> str:
     """A component's own code when its bundle rides in a separate element: hand every call to
-    globalThis[name] (the bundle's `run`), queued in globalThis[name + "Queue"] until it ran."""
+    globalThis[name] (the bundle's `run`), queued in globalThis[name + "Queue"] until it ran;
+    with `url`, it also starts importing the bundle itself if it has not run yet."""
     return f"""export default function (component) {{
   const bundle = globalThis.{name};
   if (bundle) return bundle.run(component);
   (globalThis.{name}Queue ||= []).push(component);
-}}
-"""
-
-
-def url_loader(name: str, url: str) -> str:
-    """loader(name), which also imports the bundle from its URL (ui/bundles.py: launcher.py
-    serves it, cached by the browser) when it has not run yet; the module runs once per page."""
-    return f"""export default function (component) {{
-  const bundle = globalThis.{name};
-  if (bundle) return bundle.run(component);
-  (globalThis.{name}Queue ||= []).push(component);
-  import(new URL({json.dumps(url)}, document.baseURI).href)
-    .catch((e) => console.error("attention view: its code did not load", e));
-}}
-"""
-
-
-def preloader(url: str) -> str:
-    """The code element's module under launcher.py: it starts importing the bundle as soon as
-    the element arrives (before the view's own element, as the code itself did)."""
-    return f"""export default function () {{
-  import(new URL({json.dumps(url)}, document.baseURI).href)
-    .catch((e) => console.error("attention view: its code did not load", e));
-}}
+{importer(url)}}}
 """
 
 
@@ -112,27 +100,28 @@ def bundle() -> str:
     return BUNDLE.read_text(encoding="utf-8")
 
 
-def register(code_name: str, js: str, name: str, run_global: str):
+def register(code_name: str, js: str, name: str, run_global: str, url: str | None = None):
     """(code, component): a bundle's code rides in a component mounted without data (its
     message is the same every run, so Streamlit sends it once and then a reference; no shadow
-    root of its own), the component that draws carries only loader(run_global) and the payload
-    (run_global: where the bundle publishes its `run`)."""
+    root of its own), the component that draws carries only loader(run_global, url) and the
+    payload (run_global: where the bundle publishes its `run`). With `url` the code element's
+    `js` only starts the import (ui/bundles.py)."""
     code = st.components.v2.component(code_name, js=js, isolate_styles=False)
-    return code, st.components.v2.component(name, js=loader(run_global))
+    return code, st.components.v2.component(name, js=loader(run_global, url))
 
 
 @cache
 def _components():
     """(code, view), registered once per process (AppTest re-registers them per runtime); tests
     and tools find the view as the page's only isolated element. Under launcher.py the code
-    element only starts the import of the bundle from its cached URL (a few hundred bytes)."""
-    if bundles.served():
-        url = bundles.url("view")
-        code = st.components.v2.component(
-            "attention_lab.explorer_code", js=preloader(url), isolate_styles=False
-        )
-        return code, st.components.v2.component(VIEW_NAME, js=url_loader("__attentionLab", url))
-    return register("attention_lab.explorer_code", bundle(), VIEW_NAME, "__attentionLab")
+    element only starts the import of the bundle from its cached URL (a few hundred bytes), as
+    early in the page as the code itself came."""
+    code_name, run_global = "attention_lab.explorer_code", "__attentionLab"
+    if not bundles.served():
+        return register(code_name, bundle(), VIEW_NAME, run_global)
+    url = bundles.url("view")
+    js = f"export default function () {{\n{importer(url)}}}\n"
+    return register(code_name, js, VIEW_NAME, run_global, url)
 
 
 SHARED_KEYS = {"head": "main.head", "query_axis": "main.query_axis", "key_axis": "main.key_axis"}
