@@ -151,9 +151,8 @@ def apply_deck() -> None:
 def ask_block() -> None:
     """on_block_change: the deck reached a scene whose measurement is not made yet."""
     ss = st.session_state
-    name = (ss.get(deck.KEY) or {}).get("block")
-    if name in ("variance", "cost"):
-        ss[BLOCKS] = sorted({*ss.get(BLOCKS, []), name})
+    names = str((ss.get(deck.KEY) or {}).get("block") or "").split()  # every one asked so far
+    ss[BLOCKS] = sorted({*ss.get(BLOCKS, []), *(n for n in names if n in ("variance", "cost"))})
 
 
 # ---- numbers (cached: widget values in, plain data out) -----------------------------------------

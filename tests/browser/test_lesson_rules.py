@@ -205,6 +205,8 @@ def test_the_handout_prints_a_page_per_scene_with_its_figure_and_takeaway(page, 
     page.wait_for_selector('[data-testid="lesson"][data-handout="ready"]', timeout=300_000)
     settle(page)
     assert page.evaluate("() => window.__printed") and where(page) == (2, 0)
+    measured = page.locator('[data-testid="lesson"]').get_attribute("data-measured")
+    assert measured == "cost variance"  # both asked at once, both came (not a 60 s wait for one)
     pages = page.locator('[data-testid="lesson-handout"] .page')
     assert pages.count() == SCENES
     assert all(pages.nth(k).locator("img").count() >= 1 for k in range(SCENES))

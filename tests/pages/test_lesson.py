@@ -163,6 +163,20 @@ def test_a_following_phone_takes_the_teachers_model_read_as_a_link(monkeypatch):
     assert isinstance(ss["heads"], int) and ss["d_model"] % ss["heads"] == 0  # "<b>" never taken
 
 
+def test_the_deck_asks_for_every_measurement_in_one_trigger(monkeypatch):
+    """The handout asks for both measurements back to back; only the last trigger reaches Python,
+    so it names both: both are made (anything else in it is dropped)."""
+    ss = {deck.KEY: {"block": "cost"}}
+    monkeypatch.setattr(page.st, "session_state", ss)
+    page.ask_block()
+    ss[deck.KEY] = {"block": "cost variance <b> "}
+    page.ask_block()
+    assert ss[page.BLOCKS] == ["cost", "variance"]
+    ss[deck.KEY] = {"block": None}
+    page.ask_block()
+    assert ss[page.BLOCKS] == ["cost", "variance"]
+
+
 def test_a_measurement_is_made_when_the_deck_asks_for_it():
     at = open_lesson(at="7")
     header, _ = payload(at)

@@ -155,13 +155,15 @@ export function fillSide(S, nodes) {
   if (roomOf(S.D).phone) S.box = figureBox(S.D);
 }
 
-/** Ask Python once for a measurement the scene needs (it arrives with the next rerun). */
+/** Ask Python once for a measurement the scene needs (it arrives with the next rerun). The trigger
+    names every measurement asked so far: two asked back to back (the handout asks for both) reach
+    Python as the last trigger only, and the first would never come. */
 export function askBlock(D, name) {
   if (D.header.blocks[name]) return;
   D.els.scene.dataset.waiting = name; // for tests: the figure says "measuring" until it comes
   if (D.asked[name]) return;
   D.asked[name] = true;
-  D.api?.setTriggerValue("block", name);
+  D.api?.setTriggerValue("block", Object.keys(D.asked).join(" "));
 }
 
 /** A word of the sentence picked on a phone: one select (thirteen chips would take three lines of
