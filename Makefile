@@ -82,9 +82,11 @@ $(RUN_STAMP): | $(PY)
 	rm -f $(VENV)/.installed-run-*
 	touch $@
 
+# --no-compile: pip would byte-compile every file of every package, torch's thousands too (a fresh
+# install: 62 s of CPU with it, 35 s without, measured); the tests compile what they import, once.
 $(DEV_STAMP): | $(PY)
 	@echo "Installing requirements-dev.txt into $(VENV) (once per change of the pins)"
-	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet --no-compile -r requirements-dev.txt
 	rm -f $(VENV)/.installed-dev-* $(VENV)/.installed-run-*
 	touch $@ $(RUN_STAMP)
 
@@ -160,15 +162,18 @@ echo "== ruff check"; $(VENV)/bin/ruff check . || status=1; \
 echo "== ruff format --check"; $(VENV)/bin/ruff format --check . || status=1;
 endef
 
+# The tests keep Python's bytecode and pytest's rewritten test modules in __pycache__ (git-ignored;
+# `make clean` removes them) even where PYTHONDONTWRITEBYTECODE is set: without them each
+# process (test workers, app servers, the command's subprocesses) compiles the repo, the packages
+# it imports and every test module's asserts again (measured for check: 79 s of CPU for the three
+# processes without them, 70 s with).
+KEEP_BYTECODE := PYTHONDONTWRITEBYTECODE=
+
 # The inner loop: no Chromium, no servers, no training (tests marked browser or slow).
-# It runs again and again, so it keeps Python's bytecode and pytest's rewritten test modules in
-# __pycache__ (git-ignored; `make clean` removes them) even where PYTHONDONTWRITEBYTECODE is
-# set: without them each process compiles the repo and rewrites every test module's asserts
-# on every run (measured: 79 s of CPU for the three processes without them, 70 s with).
 check: $(DEV_STAMP) jsdeps
 	@status=0; $(lint_steps) \
 	echo "== pytest: not browser, not slow ($(TEST_WORKERS) processes)"; \
-	PYTHONDONTWRITEBYTECODE= $(PYTEST) $(PARALLEL) -m "not browser and not slow" || status=1; \
+	$(KEEP_BYTECODE) $(PYTEST) $(PARALLEL) -m "not browser and not slow" || status=1; \
 	exit $$status
 
 # Every test: those without a browser in TEST_WORKERS processes, then the browser ones in
@@ -176,8 +181,9 @@ check: $(DEV_STAMP) jsdeps
 test: $(DEV_STAMP) sysdeps jsdeps
 	@status=0; $(lint_steps) \
 	echo "== pytest: not browser ($(TEST_WORKERS) processes)"; \
-	$(PYTEST) $(PARALLEL) -m "not browser" || status=1; \
-	echo "== pytest: browser ($(BROWSER_WORKERS) processes)"; $(PYTEST) $(BROWSERS) -m browser || status=1; \
+	$(KEEP_BYTECODE) $(PYTEST) $(PARALLEL) -m "not browser" || status=1; \
+	echo "== pytest: browser ($(BROWSER_WORKERS) processes)"; \
+	$(KEEP_BYTECODE) $(PYTEST) $(BROWSERS) -m browser || status=1; \
 	exit $$status
 
 # The browser tests as a busy 2-core machine runs them (issue 40): SPINNERS CPU spinners beside
@@ -186,7 +192,7 @@ test: $(DEV_STAMP) sysdeps jsdeps
 SPINNERS ?= 2
 TESTS    ?=
 test-busy: $(DEV_STAMP) sysdeps jsdeps
-	$(PY) tools/busy.py --spinners $(SPINNERS) -- $(PYTEST) $(BROWSERS) -m browser $(TESTS)
+	$(KEEP_BYTECODE) $(PY) tools/busy.py --spinners $(SPINNERS) -- $(PYTEST) $(BROWSERS) -m browser $(TESTS)
 
 # One combined table (core, interaction latency, reruns, cold start, payload), each figure a
 # ratio against a baseline measured in the same run. The benchmarks drive Chromium, hence dev.
