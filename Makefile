@@ -44,13 +44,14 @@ TARGET  ?= direct
 # browser process starts its own app server and Chromium; a browser test spends much of its time
 # waiting on the page, so two of them keep two cores busy: 300 tests in 24 min at load 20, where
 # one process took 21 min at load 3 — TESTING.md). A file's tests stay together, in order, on one
-# process (some share module state, as a browser session does); the files with the most tests
-# start first (xdist's default), so the two processes end together.
+# process (some share module state, as a browser session does); the files that take longest
+# start first (tests/conftest.py's order, kept by --no-loadscope-reorder), so the processes end
+# together.
 TEST_WORKERS    ?= 2
 BROWSER_WORKERS ?= $(TEST_WORKERS)
 PYTEST          := $(VENV)/bin/pytest
-PARALLEL        := -n $(TEST_WORKERS) --dist loadfile
-BROWSERS        := -n $(BROWSER_WORKERS) --dist loadfile
+PARALLEL        := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+BROWSERS        := -n $(BROWSER_WORKERS) --dist loadfile --no-loadscope-reorder
 
 .PHONY: help run serve check test test-busy lint format js jsdeps bench load mutate sysdeps venv venv-dev clean \
   distclean

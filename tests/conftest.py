@@ -101,7 +101,8 @@ def one_blas_thread(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test in tests/browser/ or using a Playwright fixture as `browser`; give browser
-    and slow tests a longer time limit than pyproject.toml's (unless they set their own)."""
+    and slow tests a longer time limit than pyproject.toml's (unless they set their own); put the
+    files that take longest first (below)."""
     for item in items:
         if uses_playwright(item) or BROWSER_TESTS in item.path.parents:
             item.add_marker(pytest.mark.browser)
@@ -110,6 +111,32 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 if item.get_closest_marker(marker):
                     item.add_marker(pytest.mark.timeout(seconds))
                     break
+    longest_files_first(items)
+
+
+# Seconds a test takes, about (measured at idle: a browser test 5 s on average, a slow one 1 s, any
+# other 0.04 s); `@pytest.mark.slow(s=40)` says it of one test that takes far longer.
+ABOUT_S = {"browser": 5.0, "slow": 1.0}
+OTHER_S = 0.04
+
+
+def about_s(item: pytest.Item) -> float:
+    slow = item.get_closest_marker("slow")
+    if slow is not None and "s" in slow.kwargs:
+        return float(slow.kwargs["s"])
+    return next((s for m, s in ABOUT_S.items() if item.get_closest_marker(m)), OTHER_S)
+
+
+def longest_files_first(items: list[pytest.Item]) -> None:
+    """Order the files by the time their tests take, longest first, each file's tests kept in
+    order. The Makefile's xdist processes take whole files in this order (--dist loadfile
+    --no-loadscope-reorder), so the long ones start first and the short ones fill in at the end:
+    xdist's own order (most tests first) started the model's training file, 4 tests and most of a
+    minute, last, while the other process had finished."""
+    took: dict[Path, float] = {}
+    for item in items:
+        took[item.path] = took.get(item.path, 0.0) + about_s(item)
+    items.sort(key=lambda item: -took[item.path])  # stable: a file's tests stay in order
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -119,7 +119,7 @@ def test_the_training_config_is_validated():
         TrainConfig(drop_chars=1.0)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(s=10)
 def test_recomputed_measurement_equals_the_stored_one_at_every_checkpoint():
     h = load_demo_history()
     config = TrainConfig(model=h.config)
@@ -133,7 +133,7 @@ def test_recomputed_measurement_equals_the_stored_one_at_every_checkpoint():
         np.testing.assert_allclose(ev["profiles"], h.profiles[k], atol=1e-12)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(s=40)  # trains the shipped model
 def test_the_shipped_file_is_what_the_training_command_writes(tmp_path):
     """`python -m demo_model` again, one BLAS thread (the matrices are small, more
     threads only spin): the stored weights equal the shipped ones bit for bit; the measured

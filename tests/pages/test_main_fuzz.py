@@ -138,7 +138,7 @@ def check_page(at: AppTest, text: str, mode: str) -> None:
             assert visible not in body, "user text was rendered inside unsafe HTML"
 
 
-@pytest.mark.slow
+@pytest.mark.slow(s=15)
 @settings(
     max_examples=300,
     deadline=None,
