@@ -178,13 +178,14 @@ check: $(DEV_STAMP) jsdeps
 	exit $$status
 
 # Every test: those without a browser in TEST_WORKERS processes, then the browser ones in
-# BROWSER_WORKERS.
+# BROWSER_WORKERS; each part's log ends with its slowest tests (where a slower run went).
+SLOWEST := --durations=15
 test: $(DEV_STAMP) sysdeps jsdeps
 	@status=0; $(lint_steps) \
 	echo "== pytest: not browser ($(TEST_WORKERS) processes)"; \
-	$(KEEP_BYTECODE) $(PYTEST) $(PARALLEL) -m "not browser" || status=1; \
+	$(KEEP_BYTECODE) $(PYTEST) $(PARALLEL) $(SLOWEST) -m "not browser" || status=1; \
 	echo "== pytest: browser ($(BROWSER_WORKERS) processes)"; \
-	$(KEEP_BYTECODE) $(PYTEST) $(BROWSERS) -m browser || status=1; \
+	$(KEEP_BYTECODE) $(PYTEST) $(BROWSERS) $(SLOWEST) -m browser || status=1; \
 	exit $$status
 
 # The browser tests as a busy 2-core machine runs them (issue 40): SPINNERS CPU spinners beside
