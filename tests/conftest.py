@@ -162,8 +162,16 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> pytes
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
-    """pytest-playwright launch options: Debian's Chromium (never Playwright's download)."""
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_FLAGS}
+    """pytest-playwright launch options: Debian's Chromium (never Playwright's download).
+
+    With --disable-frame-rate-limit a window behind another still gets its animation frames.
+    Without it, headless Chromium gives every page but the newest ~2 frames a second once it has
+    been behind for a second or two (measured: 60 → 2 per second), so a test with two windows (a
+    projector and its presenter or a phone, a page and a second tab) waited ~1 s per frame on the
+    other: each wait polled per frame (settle, wait_settled), each click's "stable" check, and the
+    deck's own drawing. Rendering of the window in front is unchanged (~60 frames a second)."""
+    args = [*CHROMIUM_FLAGS, "--disable-frame-rate-limit"]
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": args}
 
 
 @pytest.fixture(scope="session")
