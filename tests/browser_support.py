@@ -39,6 +39,11 @@ from deploy.local import (  # noqa: F401 — re-exported for the tests
 INSTALL_HINT = "run `make test` as root to install chromium and fonts-noto-cjk with apt-get"
 WAITS = itertools.count()
 LOAD_MS = 120_000  # one page load on a busy 2-core machine; a cap, never a measurement
+# Every test's browser context asks for reduced motion, as a user may (prefers-reduced-motion:
+# reduce): the deck then draws an animation's last frame at once (ui/lesson/animate.js), so no
+# test waits out a motion it does not check. Tests of the motion itself ask for "no-preference"
+# (tests/browser/test_lesson_animate.py). tests/conftest.py gives it to pytest-playwright's `page`.
+REDUCED_MOTION = "reduce"
 SHADOW = """document.querySelector('[data-testid="stBidiComponentIsolated"]')?.shadowRoot"""
 VIEW = f"""{SHADOW}?.querySelector('[data-testid="explorer"]')"""
 MAP = '[data-testid="explorer-map"]'

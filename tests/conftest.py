@@ -11,7 +11,9 @@ automatically; mark others by hand):
   script the same way and returns a `deploy.local.StreamlitServer` (`.url`, `.log_tail()`),
   stopped after the test.
 - `page`, `browser`, `context`: pytest-playwright's, launched from /usr/bin/chromium with the
-  flags of deploy/local.py CHROMIUM_FLAGS (`browser_type_launch_args` below).
+  flags of deploy/local.py CHROMIUM_FLAGS (`browser_type_launch_args` below), its contexts with
+  reduced motion (`browser_context_args`; contexts made by hand pass
+  `reduced_motion=REDUCED_MOTION` from tests.browser_support).
 
 Shared helpers are plain functions, importable from module-level code and module fixtures:
 `tests.app_support` (AppTest: `open_app`; `shown_app`, a first run shared read-only by the tests
@@ -38,6 +40,7 @@ from bench.rerun import scan_components_once, share_script_cache
 from tests.browser_support import (
     CHROMIUM,
     CHROMIUM_FLAGS,
+    REDUCED_MOTION,
     REPO_ROOT,
     StreamlitServer,
     chromium_available,
@@ -172,6 +175,13 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     deck's own drawing. Rendering of the window in front is unchanged (~60 frames a second)."""
     args = [*CHROMIUM_FLAGS, "--disable-frame-rate-limit"]
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": args}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    """pytest-playwright context options: reduced motion (browser_support.REDUCED_MOTION); a test
+    of the motion itself: @pytest.mark.browser_context_args(reduced_motion="no-preference")."""
+    return {**browser_context_args, "reduced_motion": REDUCED_MOTION}
 
 
 @pytest.fixture(scope="session")

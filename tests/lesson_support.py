@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PageTimeout
 
-from tests.browser_support import GENERATIONS
+from tests.browser_support import GENERATIONS, REDUCED_MOTION
 from ui.lesson.scenes import NUMBERS
 
 LOAD_MS = 120_000
@@ -51,7 +51,11 @@ def open_lesson(page, base: str, query: str = "", size=(1024, 768)) -> None:
 
 def phone_page(browser, base: str, query: str = ""):
     """A new 390 × 844 touch screen on /lesson (its own storage), at rest; close its context."""
-    context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True)
+    context = browser.new_context(
+        reduced_motion=REDUCED_MOTION,
+        viewport={"width": PHONE[0], "height": PHONE[1]},
+        has_touch=True,
+    )
     page = context.new_page()
     open_lesson(page, base, query, PHONE)
     return page
@@ -500,7 +504,7 @@ def walk_phone_rules(browser, base: str, scene: int, lang: str, more=None) -> li
     caption (spoiler_problems), and more(page, step), the scene's own check, if given; the words
     drawn on the canvases kept (CANVAS_WORDS: `drawn(page)`)."""
     size = {"width": PHONE[0], "height": PHONE[1]}
-    context = browser.new_context(viewport=size, has_touch=True)
+    context = browser.new_context(reduced_motion=REDUCED_MOTION, viewport=size, has_touch=True)
     context.add_init_script(CANVAS_WORDS)
     page = context.new_page()
     try:

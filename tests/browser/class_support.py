@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.browser_support import REDUCED_MOTION
 from tests.lesson_support import LOAD_MS, PHONE, ROOT, SCENE, open_lesson, settle
 
 REPO = Path(__file__).resolve().parents[2]
@@ -44,7 +45,9 @@ def wait_place(page, scene: int, step: int) -> None:
 
 def projector(browser, server, query: str):
     """The teacher's projector (1024 × 768), a browser context of its own, on /lesson`query`."""
-    context = browser.new_context(viewport={"width": PROJECTOR[0], "height": PROJECTOR[1]})
+    context = browser.new_context(
+        reduced_motion=REDUCED_MOTION, viewport={"width": PROJECTOR[0], "height": PROJECTOR[1]}
+    )
     page = context.new_page()
     open_lesson(page, server, query, PROJECTOR)
     return page
@@ -59,7 +62,10 @@ def new_class(browser, server, query: str = ""):
 
 def phone(browser, server, query: str, lang: str = "zh"):
     context = browser.new_context(
-        viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True, locale=lang
+        reduced_motion=REDUCED_MOTION,
+        viewport={"width": PHONE[0], "height": PHONE[1]},
+        has_touch=True,
+        locale=lang,
     )
     page = context.new_page()
     open_lesson(page, server, query, PHONE)

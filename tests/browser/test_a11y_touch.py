@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser_support import LOAD_MS, open_settled, url_of
+from tests.browser_support import LOAD_MS, REDUCED_MOTION, open_settled, url_of
 
 pytestmark = pytest.mark.browser
 
@@ -67,7 +67,10 @@ TAP_TARGETS = """() => {
 def test_a_swipe_over_a_chart_on_a_phone_scrolls_the_page(browser, streamlit_server):
     """Issue 15: a swipe over a heatmap zoomed it (x [-0.5, 12.5] → [5.96, 12.79])."""
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+        reduced_motion=REDUCED_MOTION,
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
     )
     page = context.new_page()
     try:
@@ -90,7 +93,10 @@ def test_a_swipe_over_a_chart_on_a_phone_scrolls_the_page(browser, streamlit_ser
 @pytest.mark.parametrize("name", ["main", "scaling", "order"])
 def test_phone_tap_targets_are_44_px_and_charts_have_no_toolbar(browser, streamlit_server, name):
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+        reduced_motion=REDUCED_MOTION,
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
     )
     page = context.new_page()
     try:

@@ -194,7 +194,7 @@ def test_a_link_copied_after_in_view_changes_restores_the_view(page, streamlit_s
     query = parse_qs(urlparse(link).query)
     assert query["causal"] == ["1"] and query["focus"] == ["了"] and query["nth"] == ["2"]
     assert query["head"] == ["3"] and query["shared"] == ["0"] and query["nums"] == ["1"]
-    other = browser.new_page()
+    other = browser.new_page(reduced_motion=waits.REDUCED_MOTION)
     open_view(other, link)
     assert other.locator('[data-testid="explorer-causal"]').is_checked()
     chosen = other.locator('[data-testid="explorer-tokens"] [aria-checked="true"]')
@@ -285,7 +285,9 @@ def test_phone_layout_one_map_per_row_and_no_sideways_scroll(page, streamlit_ser
 
 def test_a_tap_shows_the_tooltip_briefly_and_the_words_say_tap(browser, streamlit_server):
     size = {"width": 390, "height": 844}
-    phone = browser.new_context(viewport=size, has_touch=True, is_mobile=True)
+    phone = browser.new_context(
+        reduced_motion=waits.REDUCED_MOTION, viewport=size, has_touch=True, is_mobile=True
+    )
     page = phone.new_page()
     open_view(page, f"{streamlit_server}/?w=random&lang=en", 390, 844)
     caption = t("explorer.heads_caption_touch", "en")
@@ -426,3 +428,15 @@ def test_the_views_code_comes_from_its_cached_url_not_the_websocket(page, stream
     # One isolated element (the view); the bundle ran once.
     assert page.locator('[data-testid="stBidiComponentIsolated"]').count() == 1
     assert page.evaluate("globalThis.__attentionLab.mounts()") == 1
+
+
+@pytest.mark.browser_context_args(reduced_motion="no-preference")
+def test_the_switch_knob_slides_unless_the_user_asked_for_less_motion(page, streamlit_server):
+    """explorer.css: the √d_k switch's knob slides in 0.1 s; with prefers-reduced-motion: reduce
+    (the other tests' setting, tests/conftest.py) it jumps."""
+    scale = f"{waits.VIEW}.querySelector('[data-testid=\"explorer-scale\"]')"
+    knob = f"() => getComputedStyle({scale}, '::before').transitionDuration"
+    open_view(page, f"{streamlit_server}/?w=random")
+    assert page.evaluate(knob) == "0.1s"
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(knob) == "0s"

@@ -25,6 +25,7 @@ MAP_SCENES = (4, 5, 6, 8, 9, 10)
 # gains its glosses (delete it here) or another step loses them.
 NO_ROOM = {
     (4, "mix"): "A beside V and O: the rows' room is ~330 px",
+    (4, "play"): "the play rests on ④'s picture, A beside V and O (as 'mix')",
     (10, "parallel"): "beside the RNN's chain: the map's room is ~410 px wide",
     (9, "code"): "beside the code at 1024 px (issue 39 item 23): the map's room is ~390 px wide",
 }

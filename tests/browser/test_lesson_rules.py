@@ -94,8 +94,11 @@ def test_keys_reach_every_interactive_step(page, streamlit_server):
         press(page, "ArrowRight")
     assert where(page)[0] == 4 and step_id(page) == "play"
     open_lesson(page, streamlit_server, "?at=5&step=grad")
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function(f"() => !!{DECK}.dataset.anim", timeout=10_000)  # the sweep plays
+    began = page.evaluate(f"() => {DECK}.dataset.animStart ?? ''")
+    page.keyboard.press("ArrowRight")  # the sweep plays (reduced motion: its last frame at once)
+    page.wait_for_function(
+        f"b => ({DECK}.dataset.animStart ?? '') !== b", arg=began, timeout=10_000
+    )
     settle(page)
     assert step_id(page) == "tau"
     press(page, "6")

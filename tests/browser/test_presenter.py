@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from deploy.local import start_streamlit
-from tests.browser_support import axe
+from tests.browser_support import REDUCED_MOTION, axe
 from tests.lesson_support import LOAD_MS, ROOT, SCENE, on_phone, open_lesson, press, settle, where
 from ui.lesson.words import note_keys
 from ui.text import t
@@ -79,7 +79,7 @@ def open_presenter(context, base: str, query: str):
 
 
 def test_s_opens_the_presenter_and_the_two_windows_move_together(browser, streamlit_server):
-    context = browser.new_context(viewport=LAPTOP)
+    context = browser.new_context(reduced_motion=REDUCED_MOTION, viewport=LAPTOP)
     try:
         projector, presenter = open_presenter(context, streamlit_server, "?at=3")
         assert "presenter=1" in presenter.url and "at=3" in presenter.url
@@ -133,7 +133,7 @@ def test_s_opens_the_presenter_and_the_two_windows_move_together(browser, stream
 
 
 def test_the_clock_pauses_and_resets(browser, streamlit_server):
-    context = browser.new_context(viewport=LAPTOP)
+    context = browser.new_context(reduced_motion=REDUCED_MOTION, viewport=LAPTOP)
     try:
         page = context.new_page()
         open_lesson(page, streamlit_server, "?presenter=1&at=2", (1280, 800))
@@ -182,7 +182,7 @@ def test_the_presenter_shows_the_tally_and_sends_the_teachers_actions(browser, s
     """A "class" message (as the projector's class code sends it) shows the tally; the buttons
     post "action"s; a "goto" from another window moves the presenter; without a class nothing
     class-related shows."""
-    context = browser.new_context(viewport=LAPTOP)
+    context = browser.new_context(reduced_motion=REDUCED_MOTION, viewport=LAPTOP)
     try:
         page = context.new_page()
         open_lesson(page, streamlit_server, "?presenter=1&at=5&lang=en", (1280, 800))
@@ -260,7 +260,7 @@ def test_the_answer_key_shows_from_the_question_and_names_the_right_choice(
     """class-key: the right choice and why, in the presenter from the moment the question is
     asked (not after R), from the presenter's own deck; §6's names the pronoun head; none on a
     step without a question; never on the projector."""
-    context = browser.new_context(viewport=LAPTOP)
+    context = browser.new_context(reduced_motion=REDUCED_MOTION, viewport=LAPTOP)
     try:
         projector, page = open_presenter(context, streamlit_server, "?at=1&lang=en")
         key = page.locator('[data-testid="class-key"]')
@@ -318,7 +318,7 @@ def test_on_a_lan_server_only_the_browser_that_leads_a_class_gets_notes(browser,
     """A phone (its own context) that opens presenter=1, with or without the class's code, gets
     no notes; the teacher's browser (the class's cookie) gets them in its presenter window, with
     room=CODE as S opens it and without."""
-    teacher = browser.new_context(viewport=LAPTOP)
+    teacher = browser.new_context(reduced_motion=REDUCED_MOTION, viewport=LAPTOP)
     try:
         projector = teacher.new_page()
         open_lesson(projector, lan_server, "?room=new&at=5", PROJECTOR)
@@ -356,7 +356,7 @@ def test_a_phone_alone_has_no_presenter_button(browser, streamlit_server):
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_axe_finds_nothing_serious_in_the_presenter(browser, streamlit_server, lang):
     """The panel with the notes, the clock's buttons and a class's tally and buttons."""
-    context = browser.new_context(viewport=LAPTOP)
+    context = browser.new_context(reduced_motion=REDUCED_MOTION, viewport=LAPTOP)
     try:
         page = context.new_page()
         open_lesson(page, streamlit_server, f"?presenter=1&at=5&lang={lang}", (1280, 800))

@@ -22,7 +22,7 @@ import pytest
 from deploy import serve
 from deploy.children import REPO_ROOT, free_port
 from deploy.nginx_conf import find_nginx, render_config, server_lines, user_line
-from tests.browser_support import LOAD_MS, open_view, skip_missing
+from tests.browser_support import LOAD_MS, REDUCED_MOTION, open_view, skip_missing
 
 STARTUP_TIMEOUT_S = 240.0  # two cold app processes on a busy 2-core machine
 PORT_ATTEMPTS = 3  # `make serve` on a free port; another if something takes it meanwhile
@@ -362,7 +362,10 @@ def test_a_port_in_use_is_refused_before_anything_starts():
 
 
 def test_two_browsers_keep_their_own_state_through_the_proxy(served, browser):
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(2)]
+    contexts = [
+        browser.new_context(reduced_motion=REDUCED_MOTION, viewport={"width": 1280, "height": 800})
+        for _ in range(2)
+    ]
     try:
         tabs = [c.new_page() for c in contexts]
         wait_sessions(served, tabs[0], lambda n: sum(n.values()) == 0, "sessions left over")
@@ -396,7 +399,9 @@ def test_a_widget_change_reruns_over_the_websocket_through_nginx(served, page):
 
 
 def test_an_open_page_reconnects_when_its_app_process_dies(served, browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = browser.new_context(
+        reduced_motion=REDUCED_MOTION, viewport={"width": 1280, "height": 800}
+    )
     try:
         page = context.new_page()
         # Earlier tests' pages must be gone, so that the one session counted is this page's.

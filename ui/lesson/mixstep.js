@@ -58,7 +58,11 @@ export function paintMix(S, pen, g, head, w, alpha, base) {
   const i = focusIn(S, part);
   // O's focus row, under V: its columns are V's (s04.js s4MixBelow fits the map to leave room)
   const yO = top + n * c + Math.max(8, c / 2);
-  penText(pen, "=", xV - 12, yO + c / 2, { px: Math.round(base * 1.2), align: "center", weight: 700 });
+  // "=" in the gap before O, clear of the last key label below A when cells are smaller than it
+  const eq = Math.round(base * 1.2);
+  const keyEnd = g.left + g.side - c / 2 + g.px / 2; // the last key label's right edge
+  const xEq = Math.min(xV - eq * 0.35, Math.max(xV - 12, keyEnd + eq * 0.35 + 3));
+  penText(pen, "=", xEq, yO + c / 2, { px: eq, align: "center", weight: 700 });
   penCells(pen, xV, yO, d * cv, c, 1, d, (r, k) => rampRgb(D.luts.signed, out[i * d + k], -lo, lo));
   penOutline(pen, xV, yO, d * cv, c);
   const oTitle = { px: base, align: "left", base: "top", weight: 700 };

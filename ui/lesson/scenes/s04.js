@@ -11,7 +11,7 @@ import { tx } from "../text.js";
 import { arr, divisorOf, focusIn } from "../numbers.js";
 import { labelsOf } from "../labels.js";
 import { fontsOf, roomOf, scenePen } from "../room.js";
-import { animate, stopAnimation } from "../animate.js";
+import { animate, reducedMotion, stopAnimation } from "../animate.js";
 import { defineScene, headWeights, pickHead, sceneCanvas, softmaxExample } from "../kit.js";
 import { goStep } from "../stage.js";
 import { fillSide, headPicker, pctText, setLocal, wButton, wReadout } from "../widgets.js";
@@ -103,7 +103,7 @@ export default defineScene({
       });
     };
     const play = () => {
-      let k = 0;
+      let k = reducedMotion(S.D) ? 2 : 0; // reduced motion: straight to the last stage, at rest
       shown = { from: 0, to: 0, p: 1 };
       const stepOn = () => {
         if (k >= 3 || S.D.ctx !== S || S.steps[S.D.step].id !== "play") return; // left meanwhile
