@@ -167,13 +167,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> pytes
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     """pytest-playwright launch options: Debian's Chromium (never Playwright's download).
 
-    With --disable-frame-rate-limit a window behind another still gets its animation frames.
-    Without it, headless Chromium gives every page but the newest ~2 frames a second once it has
-    been behind for a second or two (measured: 60 → 2 per second), so a test with two windows (a
-    projector and its presenter or a phone, a page and a second tab) waited ~1 s per frame on the
-    other: each wait polled per frame (settle, wait_settled), each click's "stable" check, and the
-    deck's own drawing. Rendering of the window in front is unchanged (~60 frames a second)."""
-    args = [*CHROMIUM_FLAGS, "--disable-frame-rate-limit"]
+    Not --disable-frame-rate-limit, though headless Chromium gives a window behind another ~2
+    frames a second (a test acting on it waits ~1 s per polled frame: test_presenter.py's tally
+    test 13.5 s against 4–6 s with the flag): with it every window draws unthrottled, and four
+    class and presenter files took 256–273 s of the machine's CPU against 213 s without (two
+    processes, idle, back to back), the whole browser part 11 min 44 s against 11 min 29 s."""
+    args = CHROMIUM_FLAGS
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": args}
 
 
