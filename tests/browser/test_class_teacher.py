@@ -32,7 +32,7 @@ from tests.browser.class_support import (
     wait_status,
 )
 from tests.browser_support import axe
-from tests.lesson_support import LOAD_MS, ROOT, settle, where
+from tests.lesson_support import LOAD_MS, ROOT, settle, step_id, where
 from ui.text import t
 
 pytestmark = pytest.mark.browser
@@ -77,6 +77,8 @@ def test_n_of_m_live_the_tally_hidden_at_each_new_question_and_keys_without_a_qu
     wait_js(page, f"{TALLY}.dataset.visible === '0' && {TALLY}.dataset.total === '0'")
     page.keyboard.press("3")  # §3 asks nothing: T, R, X say so and change nothing
     wait_place(page, 3, 0)
+    here = step_id(page)  # the server has taken the move to §3 (v moves with it), then T, R, X
+    wait_status(page, f"s.stepId === {here!r}", "the class at §3")
     v = status(page)["v"]
     notice = by_id(page, "class-notice")
     said = {"t": "no_question_tally", "r": "no_question_reveal", "x": "no_question_reset"}
