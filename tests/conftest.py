@@ -165,15 +165,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> pytes
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
-    """pytest-playwright launch options: Debian's Chromium (never Playwright's download).
-
-    Not --disable-frame-rate-limit, though headless Chromium gives a window behind another ~2
-    frames a second (a test acting on it waits ~1 s per polled frame: test_presenter.py's tally
-    test 13.5 s against 4–6 s with the flag): with it every window draws unthrottled, and four
-    class and presenter files took 256–273 s of the machine's CPU against 213 s without (two
-    processes, idle, back to back), the whole browser part 11 min 44 s against 11 min 29 s."""
-    args = CHROMIUM_FLAGS
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": args}
+    """pytest-playwright launch options: Debian's Chromium (never Playwright's download). Not
+    --disable-frame-rate-limit: it spared a window behind another Chromium's ~2 frames a second,
+    but every window then drew unthrottled and cost more CPU than it saved (TESTING.md)."""
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_FLAGS}
 
 
 @pytest.fixture(scope="session")
