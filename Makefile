@@ -40,13 +40,12 @@ WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 TARGET  ?= direct
 , := ,
 
-# pytest-xdist processes, for the tests without a browser and then for the browser tests (each
-# browser process starts its own app server and Chromium; a browser test spends much of its time
-# waiting on the page, so two of them keep two cores busy: 300 tests in 24 min at load 20, where
-# one process took 21 min at load 3 — TESTING.md). A file's tests stay together, in order, on one
-# process (some share module state, as a browser session does); the files that take longest
-# start first (tests/conftest.py's order, kept by --no-loadscope-reorder), so the processes end
-# together.
+# pytest-xdist processes for the tests (BROWSER_WORKERS: `make test-busy`'s). Each browser process
+# starts its own app server and Chromium; a browser test spends much of its time waiting on the
+# page, so two of them keep two cores busy (300 tests in 24 min at load 20, where one process took
+# 21 min at load 3: TESTING.md). A file's tests stay together, in order, on one process (some
+# share module state, as a browser session does); the files that take longest start first
+# (tests/conftest.py's order, kept by --no-loadscope-reorder), so the processes end together.
 TEST_WORKERS    ?= 2
 BROWSER_WORKERS ?= $(TEST_WORKERS)
 PYTEST          := $(VENV)/bin/pytest
@@ -177,15 +176,16 @@ check: $(DEV_STAMP) jsdeps
 	$(KEEP_BYTECODE) $(PYTEST) $(PARALLEL) -m "not browser and not slow" || status=1; \
 	exit $$status
 
-# Every test: those without a browser in TEST_WORKERS processes, then the browser ones in
-# BROWSER_WORKERS; each part's log ends with its slowest tests (where a slower run went).
-SLOWEST := --durations=15
+# Every test in one run of TEST_WORKERS processes: the browser files and the model's training
+# first (the longest), the thousands of quick tests filling in at the end, so neither process
+# waits for the other between a part without a browser and one with it (two runs, one after the
+# other, left one process idle behind the training file and started every process twice). The
+# log ends with the slowest tests (where a slower run went).
+SLOWEST := --durations=25
 test: $(DEV_STAMP) sysdeps jsdeps
 	@status=0; $(lint_steps) \
-	echo "== pytest: not browser ($(TEST_WORKERS) processes)"; \
-	$(KEEP_BYTECODE) $(PYTEST) $(PARALLEL) $(SLOWEST) -m "not browser" || status=1; \
-	echo "== pytest: browser ($(BROWSER_WORKERS) processes)"; \
-	$(KEEP_BYTECODE) $(PYTEST) $(BROWSERS) $(SLOWEST) -m browser || status=1; \
+	echo "== pytest: every test ($(TEST_WORKERS) processes)"; \
+	$(KEEP_BYTECODE) $(PYTEST) $(PARALLEL) $(SLOWEST) || status=1; \
 	exit $$status
 
 # The browser tests as a busy 2-core machine runs them (issue 40): SPINNERS CPU spinners beside
