@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from bench.class_client import Client, EventStream, until
 from bench.class_flood import flood, hammer, pacer
+from bench.common import percentile
 from bench.load_target import cpu_seconds
 
 QUESTION = {"id": "attack-q", "choices": ["a", "b", "c", "d"], "answer": "b"}
@@ -334,14 +335,6 @@ async def after_expiry(url: str, phones: int) -> dict:
 # ---- the run and its tables ----------------------------------------------------------------------
 
 
-def pct(values: list[float], q: float) -> float:
-    """The q-th percentile (nearest rank) of values in s, as ms (nan when there are none)."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return 1000 * ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
-
-
 async def drive(args, url: str, redis_url: str, pids: list[tuple[str, int]]) -> dict:
     """Every measurement on one serve group (`pids`: its app processes and nginx's)."""
     load = [os.getloadavg()]
@@ -396,7 +389,7 @@ def report(args, got: dict) -> int:
     for name, a, b in rows:
         print(f"{name:<52}{a!s:>12}{b!s:>12}")
     for q in (50, 95):
-        a, b = pct(base.follow, q), pct(hit.follow, q)
+        a, b = 1000 * percentile(base.follow, q), 1000 * percentile(hit.follow, q)
         print(f"{f'teacher change -> each phone p{q} (ms)':<52}{a:>12.0f}{b:>12.0f}{b / a:>8.2f}")
     took = hit.flood_seconds or 1
     spent = " + ".join(f"{name} {seconds:.1f} s" for name, seconds in got["cpu"].items())

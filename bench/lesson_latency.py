@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench
 
 from bench import common, trace
 from bench import screencast as sc
-from bench.common import CASES, Row, median_of, ratio_row
+from bench.common import CASES, Row, median_of, percentile, ratio_row
 from bench.ui_latency import (
     DRAWN,
     VIEWPORT,
@@ -228,10 +228,10 @@ def animation_rows(browser, sub: Subject, runs: int) -> list[Row]:
             gaps += g
             rates.append(rate)
             draws.append(draw_ms)
-        p95 = sc.percentile(gaps, 95)
+        p95 = percentile(gaps, 95)
         case = (
             f"{sub.name}: {label}, screencast p95 of {len(gaps)} intervals (p50 "
-            f"{sc.percentile(gaps, 50):.0f} ms; the deck drew {median_of(rates):.0f}/s, "
+            f"{percentile(gaps, 50):.0f} ms; the deck drew {median_of(rates):.0f}/s, "
             f"{median_of(draws):.1f} ms a draw)"
         )
         rows.append(Row("frame interval", case, p95, "ms", None, f"≤{FPS_TARGET_MS:g} ms",
@@ -239,10 +239,10 @@ def animation_rows(browser, sub: Subject, runs: int) -> list[Row]:
         presented = []
         for _ in range(runs):
             presented += traced(browser, sub, prepare, act)
-        p95 = sc.percentile(presented, 95)
+        p95 = percentile(presented, 95)
         case = (
             f"{sub.name}: {label}, presented frames (trace, no screencast), p95 of "
-            f"{len(presented)} intervals (p50 {sc.percentile(presented, 50):.0f} ms)"
+            f"{len(presented)} intervals (p50 {percentile(presented, 50):.0f} ms)"
         )
         rows.append(Row("frame interval", case, p95, "ms", None, f"≤{FPS_TARGET_MS:g} ms",
                         p95 <= FPS_TARGET_MS))  # fmt: skip
@@ -286,7 +286,7 @@ def run(clicks: int = 5, runs: int = 3) -> list[Row]:
         rows += animation_rows(browser, subjects[-1], runs)
         intervals, drawn = sc.ceiling(browser, VIEWPORT)
     label = f"screencast ceiling, p95 (canvas redrawn every frame, {drawn:.0f} draws/s)"
-    return [*rows, Row("frame interval", label, sc.percentile(intervals, 95), "ms")]
+    return [*rows, Row("frame interval", label, percentile(intervals, 95), "ms")]
 
 
 def main() -> None:

@@ -49,10 +49,10 @@ from urllib.parse import urlencode, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import async_chromium, chromium_available
 from bench.load_report import Stats, report, usage
 from bench.load_target import Target, active_sessions, cpu_seconds, rss_mb, serve, server_errors
 from bench.st_client import RunResult, SessionError, StreamlitSession
-from deploy.local import CHROMIUM, CHROMIUM_FLAGS, chromium_available
 
 # Sentences with a per-session marker token ("mk007"): jieba keeps it as one word, so it shows
 # up in the token chips and the heatmap tick labels, and no other session's run may contain it.
@@ -258,15 +258,9 @@ async def run_browsers(url: str, args: argparse.Namespace, ctx: dict) -> list[St
     """Launch Debian's Chromium once and run `args.browsers` tabs in separate contexts."""
     if args.browsers <= 0 or not chromium_available():
         return []
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        try:
-            tabs = [browser_tab(browser, j, url, ctx) for j in range(args.browsers)]
-            return list(await asyncio.gather(*tabs))
-        finally:
-            await browser.close()
+    async with async_chromium() as browser:
+        tabs = [browser_tab(browser, j, url, ctx) for j in range(args.browsers)]
+        return list(await asyncio.gather(*tabs))
 
 
 async def kill_later(target: Target, delay: float, ctx: dict) -> None:

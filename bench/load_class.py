@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import class_attack
 from bench.class_client import Client, EventStream, until
+from bench.common import percentile
 from bench.load_target import cpu_seconds, process_tree
 from deploy.serve import Cluster, start_cluster
 
@@ -212,12 +213,6 @@ async def idle(pids: list[tuple[str, int]], seconds: float) -> dict[str, float]:
     return {name: 100 * (cpu_seconds(pid) - before[name]) / seconds for name, pid in pids}
 
 
-def pct(values: list[float], q: float) -> float:
-    """The q-th percentile (nearest rank) of values, in ms."""
-    ordered = sorted(values)
-    return 1000 * ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
-
-
 def report(args: argparse.Namespace, moved: dict, paced: dict, burst_: dict, cpu: dict) -> int:
     """Print the tables; 1 when a target is missed (p95 > 1 s, an answer lost or unseen)."""
     where = "teacher on group 1, phones on group 2" if args.groups == 2 else "one group"
@@ -233,8 +228,8 @@ def report(args: argparse.Namespace, moved: dict, paced: dict, burst_: dict, cpu
     print(f"{'measure':<48}{'n':>6}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
     for name, values in rows:
         print(
-            f"{name:<48}{len(values):>6}{pct(values, 50):>9.0f}{pct(values, 95):>9.0f}"
-            f"{1000 * max(values):>9.0f}"
+            f"{name:<48}{len(values):>6}{1000 * percentile(values, 50):>9.0f}"
+            f"{1000 * percentile(values, 95):>9.0f}{1000 * max(values):>9.0f}"
         )
     print(f"\nphones that missed a change: {moved['missed']}")
     print(
@@ -248,7 +243,7 @@ def report(args: argparse.Namespace, moved: dict, paced: dict, burst_: dict, cpu
     )
     for name, (before, share) in cpu.items():
         print(f"  {name:<22}{before:6.2f} %  ->{share:6.2f} %")
-    slow = pct(moved["last"], 95) > 1000 or pct(paced["latencies"], 95) > 1000
+    slow = percentile(moved["last"], 95) > 1 or percentile(paced["latencies"], 95) > 1
     lost = moved["missed"] or burst_["lost"] or len(paced["latencies"]) < args.phones
     return 1 if slow or lost or not burst_["settled"] else 0
 

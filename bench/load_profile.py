@@ -28,8 +28,8 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import percentile
 from bench.load import sentence, view_values
-from bench.load_report import percentile
 from bench.load_target import cpu_seconds
 from bench.st_client import StreamlitSession
 from deploy.local import start_streamlit

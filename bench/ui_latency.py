@@ -58,17 +58,12 @@ from bench.common import (
     chromium,
     chromium_ok,
     median_of,
+    percentile,
     ratio_row,
     running,
     table_main,
 )
-from bench.view_drag import (
-    VERBOSE,
-    VIEW,
-    drag,
-    drag_cpu,
-    scroll_to,
-)
+from bench.view_drag import VERBOSE, VIEW, drag, drag_cpu, scroll_to
 
 FRAMES_DIR = os.environ.get("BENCH_FRAMES", "")  # a directory: write every changing frame there
 MAX_FAILURES = 3  # samples per page that may fail to settle before the run stops
@@ -311,14 +306,14 @@ def rows_from(base: Subject, subjects: list[Subject], drags: dict, top: tuple) -
         target = sub.case.heads == 8
         for p95, label in (
             (
-                sc.percentile(intervals, 95),
+                percentile(intervals, 95),
                 f"τ drag, screencast, p95 of {len(intervals)} intervals "
                 f"(view drew {median_of(rates):.0f}/s)",
             ),
             (
-                sc.percentile(presented, 95),
+                percentile(presented, 95),
                 f"τ drag, presented frames (trace, no screencast), p95 of {len(presented)} "
-                f"intervals (p50 {sc.percentile(presented, 50):.0f} ms)",
+                f"intervals (p50 {percentile(presented, 50):.0f} ms)",
             ),
         ):
             rows.append(
@@ -339,9 +334,9 @@ def rows_from(base: Subject, subjects: list[Subject], drags: dict, top: tuple) -
     intervals, drawn = top
     label = (
         f"screencast ceiling, p95 (canvas redrawn every frame, {drawn:.0f} draws/s; "
-        f"p50 {sc.percentile(intervals, 50):.0f} ms)"
+        f"p50 {percentile(intervals, 50):.0f} ms)"
     )
-    rows.append(Row("frame interval", label, sc.percentile(intervals, 95), "ms"))
+    rows.append(Row("frame interval", label, percentile(intervals, 95), "ms"))
     return rows
 
 
