@@ -88,6 +88,13 @@ def percentile(values: list[float], q: float) -> float:
     return xs[lo] + (xs[min(lo + 1, len(xs) - 1)] - xs[lo]) * (pos - lo)
 
 
+def frame_row(case: str, intervals: list[float], target_ms: float | None = None) -> Row:
+    """A "frame interval" row: the p95 of `intervals` (ms), against `target_ms` if given."""
+    p95 = percentile(intervals, 95)
+    target, ok = (f"≤{target_ms:g} ms", p95 <= target_ms) if target_ms else ("", None)
+    return Row("frame interval", case, p95, "ms", None, target, ok)
+
+
 def median_of(samples: list[float]) -> float:
     """The median, or NaN when nothing was measured."""
     return statistics.median(samples) if samples else float("nan")
