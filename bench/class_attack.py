@@ -21,8 +21,9 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from bench.class_client import Client, EventStream, until
+from bench.class_client import Client, Follower, changes, follow, new_class, until
 from bench.class_flood import flood, hammer, pacer
+from bench.common import percentile
 from bench.load_target import cpu_seconds
 
 QUESTION = {"id": "attack-q", "choices": ["a", "b", "c", "d"], "answer": "b"}
@@ -56,69 +57,19 @@ def _flood(base: str, code: str, rate: float, stop, out) -> None:
 # ---- the attacked class ------------------------------------------------------------------------
 
 
-@dataclass
-class Follow:
-    """One phone: its client, token, stream, and when each version reached it."""
-
-    client: Client
-    token: str = ""
-    stream: EventStream | None = None
-    reading: asyncio.Task | None = None
-    seen: dict[int, float] = field(default_factory=dict)
-    ended: float = 0.0  # perf_counter() when its stream ended (0: open)
-    ended_at: float = 0.0  # time.time() then (a class's `expires` is Unix time)
-
-    async def read(self) -> None:
-        with contextlib.suppress(OSError, asyncio.CancelledError, ConnectionError, TimeoutError):
-            while (event := await self.stream.next(timeout=3600)) is not None:
-                if event.event == "state":
-                    self.seen.setdefault(event.data["v"], time.perf_counter())
-        self.ended, self.ended_at = time.perf_counter(), time.time()
+async def join_all(url: str, code: str, count: int, prefix: str) -> tuple[list[Follower], int]:
+    """`count` phones join and open their streams (one attempt each: a refusal counts)."""
+    followed = []
+    for i in range(count):
+        phone = Client(url)
+        body = {"phone": f"{prefix}-{i:04d}-abcdefghijklmnop"}
+        said = await phone.call("POST", f"/class/{code}/join", body)
+        if said.status == 200 and (got := await follow(phone, code, said.json()["token"], 1)):
+            followed.append(got)
+    return followed, count - len(followed)
 
 
-async def new_class(url: str, **body) -> tuple[Client, str]:
-    teacher = Client(url)
-    made = await teacher.call("POST", "/class/new", {"scene": "s1", "step": "s1.a", **body})
-    if made.status != 201:
-        raise RuntimeError(f"no class: {made.status} {made.body[:200]!r}")
-    return teacher, made.json()["code"]
-
-
-async def join_all(url: str, code: str, count: int, prefix: str) -> tuple[list[Follow], int]:
-    """`count` phones join (one attempt each: a refusal counts) and open their streams."""
-    phones = [Follow(Client(url)) for _ in range(count)]
-    refused = 0
-    for i, phone in enumerate(phones):
-        said = await phone.client.call(
-            "POST", f"/class/{code}/join", {"phone": f"{prefix}-{i:04d}-abcdefghijklmnop"}
-        )
-        if said.status != 200:
-            refused += 1
-            continue
-        phone.token = said.json()["token"]
-        phone.stream = await phone.client.events(f"/class/{code}/events?token={phone.token}")
-    followed = [p for p in phones if p.stream is not None and p.stream.status == 200]
-    for phone in followed:
-        phone.reading = asyncio.create_task(phone.read())
-    return followed, refused + (count - refused - len(followed))
-
-
-async def steps(teacher: Client, code: str, phones: list[Follow], count: int) -> list[float]:
-    """The teacher moves `count` steps, 1 s apart: seconds until each phone had each one."""
-    times = []
-    for k in range(count):
-        started = time.perf_counter()
-        said = await teacher.call("POST", f"/class/{code}/state", {"step": f"s1.{k}"}, timeout=30)
-        v = said.json()["state"]["v"]
-        deadline = started + 30
-        while not all(v in p.seen for p in phones) and time.perf_counter() < deadline:
-            await asyncio.sleep(0.01)
-        times += [p.seen[v] - started for p in phones if v in p.seen]
-        await asyncio.sleep(1.0)
-    return times
-
-
-async def answers(code: str, phones: list[Follow]) -> tuple[int, int]:
+async def answers(code: str, phones: list[Follower]) -> tuple[int, int]:
     """Every joined phone answers once (its first attempt: a refusal counts): (sent, refused)."""
     refused = 0
     for i, phone in enumerate(phones):
@@ -168,10 +119,10 @@ async def session(args, url: str, attack: bool) -> Session:
     phones, joins_refused = await join_all(
         url, code, args.attack_phones, "attack" if attack else "base"
     )
-    follow = await steps(teacher, code, phones, args.changes)
+    times = (await changes(teacher, code, phones, args.changes))["every"]
     sent, refused = await answers(code, phones)
     tally = (await teacher.call("GET", f"/class/{code}", timeout=30)).json()["tally"]["total"]
-    result = Session(joins_refused, sent, refused, follow, tally)
+    result = Session(joins_refused, sent, refused, times, tally)
     if attack:
         stop.set()
         flood_stop.set()
@@ -181,7 +132,7 @@ async def session(args, url: str, attack: bool) -> Session:
         result.flood, result.flood_seconds = got
         flood.join(timeout=30)
     for phone in phones:
-        phone.stream.close()
+        phone.stop()
     return result
 
 
@@ -334,14 +285,6 @@ async def after_expiry(url: str, phones: int) -> dict:
 # ---- the run and its tables ----------------------------------------------------------------------
 
 
-def pct(values: list[float], q: float) -> float:
-    """The q-th percentile (nearest rank) of values in s, as ms (nan when there are none)."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return 1000 * ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
-
-
 async def drive(args, url: str, redis_url: str, pids: list[tuple[str, int]]) -> dict:
     """Every measurement on one serve group (`pids`: its app processes and nginx's)."""
     load = [os.getloadavg()]
@@ -396,7 +339,7 @@ def report(args, got: dict) -> int:
     for name, a, b in rows:
         print(f"{name:<52}{a!s:>12}{b!s:>12}")
     for q in (50, 95):
-        a, b = pct(base.follow, q), pct(hit.follow, q)
+        a, b = 1000 * percentile(base.follow, q), 1000 * percentile(hit.follow, q)
         print(f"{f'teacher change -> each phone p{q} (ms)':<52}{a:>12.0f}{b:>12.0f}{b / a:>8.2f}")
     took = hit.flood_seconds or 1
     spent = " + ".join(f"{name} {seconds:.1f} s" for name, seconds in got["cpu"].items())

@@ -1,10 +1,12 @@
 """A small HTTP/1.1 client for the class's routes (asyncio streams, no dependencies): JSON
-requests with a cookie jar, and a Server-Sent Events reader. bench/load_class.py and
+requests with a cookie jar, a Server-Sent Events reader, and a window following a class (the
+teacher's moves timed to every phone). bench/load_class.py, bench/class_attack.py and
 tests/classroom/ drive the routes with it, directly or through nginx."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -128,6 +130,85 @@ class EventStream:
 
     def close(self) -> None:
         self.writer.close()
+
+
+@dataclass
+class Follower:
+    """A window following a class (a phone, or the teacher's): its client and signed token, its
+    event stream, and when each version and each tally total first reached it (perf_counter)."""
+
+    client: Client
+    stream: EventStream
+    token: str = ""
+    versions: dict[int, float] = field(default_factory=dict)
+    totals: list[tuple[float, int]] = field(default_factory=list)  # (time, tally total)
+    tallies: int = 0  # tally events received
+    counts: dict = field(default_factory=dict)  # the last tally's counts
+    ended: float = 0.0  # perf_counter() when its stream ended (0: open)
+    ended_at: float = 0.0  # time.time() then (a class's `expires` is Unix time)
+    reading: asyncio.Task | None = None
+
+    def start(self) -> Follower:
+        """Read its stream in a task from now on."""
+        self.reading = asyncio.create_task(self._read())
+        return self
+
+    async def _read(self) -> None:
+        with contextlib.suppress(OSError, asyncio.CancelledError, ConnectionError, TimeoutError):
+            while (event := await self.stream.next(timeout=3600)) is not None:
+                now = time.perf_counter()
+                if event.event == "state":
+                    self.versions.setdefault(event.data["v"], now)
+                elif event.event == "tally":
+                    self.tallies += 1
+                    self.totals.append((now, event.data["total"]))
+                    self.counts = event.data["counts"]
+        self.ended, self.ended_at = time.perf_counter(), time.time()
+
+    def stop(self) -> None:
+        if self.reading:
+            self.reading.cancel()
+        self.stream.close()
+
+
+async def follow(client: Client, code: str, token: str = "", tries: int = 10) -> Follower | None:
+    """Open the class's event stream (retrying a refused one `tries` times) and start reading
+    it; None when it stayed refused."""
+    query = f"?token={token}" if token else ""
+    for attempt in range(tries):
+        stream = await client.events(f"/class/{code}/events{query}", timeout=30)
+        if stream.status == 200:
+            return Follower(client, stream, token).start()
+        stream.close()
+        if attempt < tries - 1:
+            await asyncio.sleep(0.5)
+    return None
+
+
+async def new_class(url: str, **body) -> tuple[Client, str]:
+    """A teacher's client and the code of the class it made (on scene s1), or raise."""
+    teacher = Client(url)
+    made = await teacher.call("POST", "/class/new", {"scene": "s1", "step": "s1.a", **body})
+    if made.status != 201:
+        raise RuntimeError(f"no class: {made.status} {made.body[:200]!r}")
+    return teacher, made.json()["code"]
+
+
+async def changes(teacher: Client, code: str, phones: list[Follower], count: int) -> dict:
+    """The teacher moves `count` steps, 1 s apart: seconds until the last phone had each one
+    ("last"), until each phone had each one ("every"), and the phones that never did."""
+    last, every, missed = [], [], 0
+    for k in range(count):
+        started = time.perf_counter()
+        said = await teacher.call("POST", f"/class/{code}/state", {"step": f"s1.{k}"}, timeout=30)
+        v = said.json()["state"]["v"]
+        if not await until(lambda v=v: all(v in p.versions for p in phones)):
+            missed += sum(v not in p.versions for p in phones)
+        seen = [p.versions[v] - started for p in phones if v in p.versions]
+        last.append(max(seen, default=float("nan")))
+        every += seen
+        await asyncio.sleep(1.0)
+    return {"last": last, "every": every, "missed": missed}
 
 
 async def until(condition, seconds: float = 30.0, every: float = 0.01) -> bool:

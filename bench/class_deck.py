@@ -17,9 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/x.py`
 
-from playwright.sync_api import sync_playwright
-
-from deploy.local import CHROMIUM, CHROMIUM_FLAGS, start_streamlit
+from bench.common import chromium, percentile
+from deploy.local import start_streamlit
 from deploy.redis_local import start_redis
 from tests.lesson_support import PHONE, ROOT, SCENE, open_lesson
 
@@ -47,16 +46,10 @@ STATUS = f"{ROOT}.querySelector('[data-testid=\"class-status\"]')"
 
 def first_at(page, place: str, after: float) -> float | None:
     """The wall-clock ms at which the deck first showed `place` after `after`."""
-    got = page.evaluate(
+    return page.evaluate(
         "([p, t]) => (window.__steps.find(([q, at]) => q === p && at >= t) || [0, null])[1]",
         [place, after],
     )
-    return got
-
-
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
 
 
 def main() -> None:
@@ -68,15 +61,14 @@ def main() -> None:
     try:
         with (
             start_streamlit("launcher.py", env={"REDIS_URL": redis.url}) as app,
-            sync_playwright() as pw,
+            chromium() as browser,
         ):
-            run(pw, app.url, args.phones, args.steps)
+            run(browser, app.url, args.phones, args.steps)
     finally:
         redis.stop()
 
 
-def run(pw, base: str, phones: int, steps: int) -> None:
-    browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+def run(browser, base: str, phones: int, steps: int) -> None:
     teacher = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
     open_lesson(teacher, base, "?room=new", (1024, 768))
     teacher.wait_for_function(f"() => {STATUS}?.dataset.state === 'joined'", timeout=120_000)
@@ -120,7 +112,6 @@ def run(pw, base: str, phones: int, steps: int) -> None:
     posts = teacher.evaluate("() => window.__posts")
     slowest = sorted(posts, reverse=True)[:3]
     posts = [ms for ms, _ in posts]
-    browser.close()
     med_own, med_follow = statistics.median(own), statistics.median(follow)
     print(f"\nclass follow, Chromium, 1 projector + {phones} phones, {steps} steps, Redis\n")
     print("| key → | samples | p50 ms | p95 ms | max ms | ratio of p50 to the projector's |")
@@ -130,7 +121,7 @@ def run(pw, base: str, phones: int, steps: int) -> None:
         ("each phone showing that step", follow, med_follow / med_own),
     ):
         print(
-            f"| {name} | {len(xs)} | {statistics.median(xs):.0f} | {pct(xs, 0.95):.0f} "
+            f"| {name} | {len(xs)} | {statistics.median(xs):.0f} | {percentile(xs, 95):.0f} "
             f"| {max(xs):.0f} | {ratio:.1f}× |"
         )
     print(f"\nphones that never showed a step: {missed} of {phones * steps}")

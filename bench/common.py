@@ -6,8 +6,8 @@ import argparse
 import statistics
 import sys
 import urllib.parse
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,10 +50,7 @@ class Case:
         return "?" + urllib.parse.urlencode(self.query())
 
 
-CASES = (
-    Case("13 tok × 4 heads", EXAMPLE, 64, 4),
-    Case("64 tok × 8 heads", LONG, 64, 8),
-)
+CASES = (Case("13 tok × 4 heads", EXAMPLE, 64, 4), Case("64 tok × 8 heads", LONG, 64, 8))
 
 
 @dataclass(frozen=True)
@@ -78,6 +75,24 @@ def ratio_row(bench: str, case: str, value: float, baseline: float, unit: str, l
     """A Row whose target (if any) is `ratio ≤ limit`."""
     ok = None if limit is None else value / baseline <= limit
     return Row(bench, case, value, unit, baseline, f"≤{limit:g}×" if limit else "", ok)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0–100, linear between ranks, numpy's default); NaN for none. Every
+    bench's p50 / p95 comes from here."""
+    if not values:
+        return float("nan")
+    xs = sorted(values)
+    pos = (len(xs) - 1) * q / 100
+    lo = int(pos)
+    return xs[lo] + (xs[min(lo + 1, len(xs) - 1)] - xs[lo]) * (pos - lo)
+
+
+def frame_row(case: str, intervals: list[float], target_ms: float | None = None) -> Row:
+    """A "frame interval" row: the p95 of `intervals` (ms), against `target_ms` if given."""
+    p95 = percentile(intervals, 95)
+    target, ok = (f"≤{target_ms:g} ms", p95 <= target_ms) if target_ms else ("", None)
+    return Row("frame interval", case, p95, "ms", None, target, ok)
 
 
 def median_of(samples: list[float]) -> float:
@@ -144,3 +159,16 @@ def chromium() -> Iterator[object]:
             yield browser
         finally:
             browser.close()
+
+
+@asynccontextmanager
+async def async_chromium() -> AsyncIterator[object]:
+    """The same, for asyncio (Playwright's async API): `make load`'s tabs, bench/page_boot.py."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            yield browser
+        finally:
+            await browser.close()

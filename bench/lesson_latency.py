@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench
 
 from bench import common, trace
 from bench import screencast as sc
-from bench.common import CASES, Row, median_of, ratio_row
+from bench.common import CASES, Row, frame_row, median_of, percentile, ratio_row
 from bench.ui_latency import (
     DRAWN,
     VIEWPORT,
@@ -46,6 +45,7 @@ from bench.ui_latency import (
     latency_median,
     open_subject,
 )
+from bench.ui_latency import block as ui_block
 
 STEP_TARGET, SCENE_TARGET, FPS_TARGET_MS = 0.3, 1.3, 33.0
 DECK = "document.querySelector('[data-testid=\"stBidiComponentIsolated\"]')?.shadowRoot"
@@ -73,16 +73,15 @@ class Kind:
     label: str
     inter: str  # key of lesson_interactions()
     target: float
-    server: bool  # the lesson's input reruns the script (wait for its message)
     first: bool = False  # the ratio is taken on the first change (the start of an animation)
 
 
 KINDS = (
-    Kind("step: §8 reveal (→)", "reveal", STEP_TARGET, False),
-    Kind("step: §8 answer clicked (judged, revealed)", "answer", STEP_TARGET, False),
-    Kind("step: §4 ① → ② morph (→), first change", "morph", STEP_TARGET, False, first=True),
-    Kind("scene change: §8 → §9 (→)", "next", SCENE_TARGET, False),
-    Kind("scene change: §9 → §8 (←)", "back", SCENE_TARGET, False),
+    Kind("step: §8 reveal (→)", "reveal", STEP_TARGET),
+    Kind("step: §8 answer clicked (judged, revealed)", "answer", STEP_TARGET),
+    Kind("step: §4 ① → ② morph (→), first change", "morph", STEP_TARGET, first=True),
+    Kind("scene change: §8 → §9 (→)", "next", SCENE_TARGET),
+    Kind("scene change: §9 → §8 (←)", "back", SCENE_TARGET),
 )
 
 
@@ -119,47 +118,25 @@ def click_first_choice(page, cdp) -> float:
 
 
 def lesson_interactions() -> dict[str, Interaction]:
+    """The deck answers these in the browser: no server message to wait for, the deck's rest."""
     return {
-        "reveal": Interaction("reveal", go(8, 0), press("ArrowRight")),
-        "answer": Interaction("answer", go(8, 0), click_first_choice),
-        "morph": Interaction("morph", go(4, 0), press("ArrowRight")),
-        "next": Interaction("next", go(8, 2), press("ArrowRight")),
-        "back": Interaction("back", go(9, 0), press("ArrowLeft")),  # §9's first step
+        name: Interaction(name, prepare, act, server=False, settled=still)
+        for name, prepare, act in (
+            ("reveal", go(8, 0), press("ArrowRight")),
+            ("answer", go(8, 0), click_first_choice),
+            ("morph", go(4, 0), press("ArrowRight")),
+            ("next", go(8, 2), press("ArrowRight")),
+            ("back", go(9, 0), press("ArrowLeft")),  # §9's first step
+        )
     }
 
 
-def measure(sub: Subject, inter: Interaction, server: bool) -> sc.Sample:
-    """ui_latency.measure, but a step the browser answers alone sends no server message."""
-    page, cast = sub.page, sub.cast
-    page.bring_to_front()
-    inter.prepare(page)
-    rects = sc.region(page)
-    cast.start()
-    try:
-        cast.mark()
-        t = inter.act(page, cast.cdp)
-        cast.settle(t, need_message=server)
-        if not server:
-            still(page)
-    except TimeoutError as exc:
-        print(f"lesson_latency: WARNING {sub.name} / {inter.name}: {exc}; sample left out")
-        return sc.Sample(math.nan, math.nan)
-    finally:
-        cast.stop()
-    return sc.sample_of(cast.frames, rects, t)
-
-
 def block(base: Subject, subjects: list[Subject], kind: Kind, clicks: int) -> None:
-    """One warm-up each, then `clicks` rounds, the baseline's checkbox and each case in turn."""
+    """ui_latency's block: the baseline's checkbox and each case in turn."""
     theirs = baseline_interactions()["toggle"]
+    named = Interaction(f"{kind.inter}:toggle", theirs.prepare, theirs.act)
     mine = lesson_interactions()[kind.inter]
-    key = f"{kind.inter}:toggle"
-    pairs = [(base, theirs, True, key)] + [(s, mine, kind.server, kind.inter) for s in subjects]
-    for sub, inter, server, _ in pairs:
-        measure(sub, inter, server)
-    for _ in range(clicks):
-        for sub, inter, server, name in pairs:
-            sub.samples.setdefault(name, []).append(measure(sub, inter, server))
+    ui_block([(base, named)] + [(s, mine) for s in subjects], clicks, toggles=False)
 
 
 def animation(sub: Subject, prepare, act) -> tuple[list[float], float, float]:
@@ -228,24 +205,20 @@ def animation_rows(browser, sub: Subject, runs: int) -> list[Row]:
             gaps += g
             rates.append(rate)
             draws.append(draw_ms)
-        p95 = sc.percentile(gaps, 95)
         case = (
             f"{sub.name}: {label}, screencast p95 of {len(gaps)} intervals (p50 "
-            f"{sc.percentile(gaps, 50):.0f} ms; the deck drew {median_of(rates):.0f}/s, "
+            f"{percentile(gaps, 50):.0f} ms; the deck drew {median_of(rates):.0f}/s, "
             f"{median_of(draws):.1f} ms a draw)"
         )
-        rows.append(Row("frame interval", case, p95, "ms", None, f"≤{FPS_TARGET_MS:g} ms",
-                        p95 <= FPS_TARGET_MS))  # fmt: skip
+        rows.append(frame_row(case, gaps, FPS_TARGET_MS))
         presented = []
         for _ in range(runs):
             presented += traced(browser, sub, prepare, act)
-        p95 = sc.percentile(presented, 95)
         case = (
             f"{sub.name}: {label}, presented frames (trace, no screencast), p95 of "
-            f"{len(presented)} intervals (p50 {sc.percentile(presented, 50):.0f} ms)"
+            f"{len(presented)} intervals (p50 {percentile(presented, 50):.0f} ms)"
         )
-        rows.append(Row("frame interval", case, p95, "ms", None, f"≤{FPS_TARGET_MS:g} ms",
-                        p95 <= FPS_TARGET_MS))  # fmt: skip
+        rows.append(frame_row(case, presented, FPS_TARGET_MS))
     return rows
 
 
@@ -286,7 +259,7 @@ def run(clicks: int = 5, runs: int = 3) -> list[Row]:
         rows += animation_rows(browser, subjects[-1], runs)
         intervals, drawn = sc.ceiling(browser, VIEWPORT)
     label = f"screencast ceiling, p95 (canvas redrawn every frame, {drawn:.0f} draws/s)"
-    return [*rows, Row("frame interval", label, sc.percentile(intervals, 95), "ms")]
+    return [*rows, frame_row(label, intervals)]
 
 
 def main() -> None:

@@ -49,10 +49,10 @@ from urllib.parse import urlencode, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import async_chromium, chromium_available
 from bench.load_report import Stats, report, usage
 from bench.load_target import Target, active_sessions, cpu_seconds, rss_mb, serve, server_errors
 from bench.st_client import RunResult, SessionError, StreamlitSession
-from deploy.local import CHROMIUM, CHROMIUM_FLAGS, chromium_available
 
 # Sentences with a per-session marker token ("mk007"): jieba keeps it as one word, so it shows
 # up in the token chips and the heatmap tick labels, and no other session's run may contain it.
@@ -64,9 +64,10 @@ BASES = (
     "小红给小华打电话，因为她生病了。",
     "猫追老鼠，它跑得很快。",
 )
-DEFAULT_TOGGLES = r"scale|head|^h$|causal|pos"
+TOGGLES = re.compile(r"scale|head|^h$|causal|pos")  # --via sidebar: the widgets flipped
 TOGGLE_KINDS = {"checkbox", "selectbox", "radio", "button_group", "select_slider"}
 RUN_TIMEOUT_S = 120.0
+WARM_RUNS, WARMUP_TIMEOUT_S = 2, 300.0  # reruns per session before the timed part; at most
 RECONNECT_WAITS_S = (1.0, 2.0, 4.0, 8.0)  # a page's back-off between reconnection attempts
 
 
@@ -114,10 +115,10 @@ def view_values(session: StreamlitSession, rng: random.Random) -> dict:
     return {"explorer": {"view": {**state, "seq": session.view_seq}}}
 
 
-def toggle_values(session: StreamlitSession, pattern: re.Pattern, rng: random.Random) -> dict:
-    """Pick one toggleable widget (by key pattern) and a new value for it, like a student would."""
+def toggle_values(session: StreamlitSession, rng: random.Random) -> dict:
+    """Pick one toggleable widget (by key: TOGGLES) and a new value for it, like a student would."""
     candidates = [
-        w for k, w in session.widgets.items() if pattern.search(k) and w.kind in TOGGLE_KINDS
+        w for k, w in session.widgets.items() if TOGGLES.search(k) and w.kind in TOGGLE_KINDS
     ]
     if not candidates:
         return {}
@@ -133,13 +134,13 @@ def toggle_values(session: StreamlitSession, pattern: re.Pattern, rng: random.Ra
     return {key: rng.choice(options)}
 
 
-def flip(session: StreamlitSession, pattern: re.Pattern, rng: random.Random, stats: Stats) -> dict:
+def flip(session: StreamlitSession, rng: random.Random, stats: Stats) -> dict:
     """One change: in the attention view (component state) or a sidebar widget (--via)."""
     if session.via == "view":
         values = view_values(session, rng)
         stats.toggled.update(f"view.{k}" for k in ("change",) if values)
     else:
-        values = toggle_values(session, pattern, rng)
+        values = toggle_values(session, rng)
         stats.toggled.update(values.keys())
     return values
 
@@ -147,7 +148,6 @@ def flip(session: StreamlitSession, pattern: re.Pattern, rng: random.Random, sta
 async def run_session(i: int, url: str, args: argparse.Namespace, ctx: dict) -> None:
     """One websocket session: open its share link, warm up, then toggle until the deadline."""
     stats, rng = ctx["stats"][i], random.Random(i)
-    pattern = re.compile(args.toggles)
     query = {"s": sentence(i), "w": "random"}  # the playground: d_model, h, positions live
     session = StreamlitSession(url, query_string=urlencode(query))
     session.via = args.via
@@ -155,14 +155,14 @@ async def run_session(i: int, url: str, args: argparse.Namespace, ctx: dict) -> 
         first = await session.connect(timeout=RUN_TIMEOUT_S)
         stats.first_load = first.elapsed
         check_run(stats, first, ctx["markers"], warm=True)
-        for _ in range(args.warm_runs):
-            run = await session.set_widgets(RUN_TIMEOUT_S, **flip(session, pattern, rng, stats))
+        for _ in range(WARM_RUNS):
+            run = await session.set_widgets(RUN_TIMEOUT_S, **flip(session, rng, stats))
             check_run(stats, run, ctx["markers"], warm=True)
         stats.alive = True
         await ctx["warm"].wait()
         while time.monotonic() < ctx["deadline"]:
             await asyncio.sleep(rng.uniform(*args.think))  # a person's think time
-            values = flip(session, pattern, rng, stats)
+            values = flip(session, rng, stats)
             try:
                 run = await session.set_widgets(RUN_TIMEOUT_S, **values)
             except SessionError:
@@ -258,15 +258,9 @@ async def run_browsers(url: str, args: argparse.Namespace, ctx: dict) -> list[St
     """Launch Debian's Chromium once and run `args.browsers` tabs in separate contexts."""
     if args.browsers <= 0 or not chromium_available():
         return []
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        try:
-            tabs = [browser_tab(browser, j, url, ctx) for j in range(args.browsers)]
-            return list(await asyncio.gather(*tabs))
-        finally:
-            await browser.close()
+    async with async_chromium() as browser:
+        tabs = [browser_tab(browser, j, url, ctx) for j in range(args.browsers)]
+        return list(await asyncio.gather(*tabs))
 
 
 async def kill_later(target: Target, delay: float, ctx: dict) -> None:
@@ -299,7 +293,7 @@ async def drive(target: Target, args: argparse.Namespace) -> dict:
         asyncio.create_task(run_session(i, target.url, args, ctx)) for i in range(args.sessions)
     ]
     browsers = asyncio.create_task(run_browsers(target.url, args, ctx))
-    while time.monotonic() < started + args.warmup_timeout:
+    while time.monotonic() < started + WARMUP_TIMEOUT_S:
         if all(s.alive or s.done for s in stats):
             break
         await asyncio.sleep(0.5)
@@ -332,8 +326,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("-n", "--sessions", type=int, default=40, help="websocket sessions")
     parser.add_argument("-t", "--duration", type=float, default=60.0, help="seconds of toggling")
     parser.add_argument("--browsers", type=int, default=3, help="Chromium tabs among them")
-    parser.add_argument("--script", default="launcher.py", help="Streamlit script to serve")
-    parser.add_argument("--toggles", default=DEFAULT_TOGGLES, help="regex of widget keys to flip")
     parser.add_argument(
         "--via",
         choices=("view", "sidebar"),
@@ -349,8 +341,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         metavar=("MIN", "MAX"),
         help="seconds between a session's toggles (uniform)",
     )
-    parser.add_argument("--warm-runs", type=int, default=2, help="reruns per session in warm-up")
-    parser.add_argument("--warmup-timeout", type=float, default=300.0, help="seconds at most")
     parser.add_argument("--proxy", action="store_true", help="through nginx (make serve)")
     parser.add_argument(
         "--both",
@@ -399,7 +389,7 @@ def one_target(args: argparse.Namespace) -> int:
         host = urlsplit(target.url).hostname
         if host != "127.0.0.1":  # the load test only ever targets this machine's loopback
             raise SystemExit(f"refusing to load-test {target.url}: not 127.0.0.1")
-        budget = args.warmup_timeout + args.duration + 2 * RUN_TIMEOUT_S + 60
+        budget = WARMUP_TIMEOUT_S + args.duration + 2 * RUN_TIMEOUT_S + 60
         result = asyncio.run(asyncio.wait_for(drive(target, args), budget))
         errors, result["nginx_expected"] = server_errors(target)
         result["killed"] = target.killed

@@ -19,13 +19,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import class_attack
-from bench.class_client import Client, EventStream, until
+from bench.class_client import Client, Follower, changes, follow, new_class, until
+from bench.common import percentile
 from bench.load_target import cpu_seconds, process_tree
 from deploy.serve import Cluster, start_cluster
 
@@ -33,38 +34,13 @@ QUESTION = {"id": "load-q", "choices": ["a", "b", "c", "d"], "answer": "b"}
 
 
 @dataclass
-class Follower:
-    """One open event stream and when each version / tally total first reached it."""
-
-    stream: EventStream
-    versions: dict[int, float] = field(default_factory=dict)
-    totals: list[tuple[float, int]] = field(default_factory=list)  # (time, tally total)
-    tallies: int = 0  # tally events received
-    counts: dict = field(default_factory=dict)  # the last tally's counts
-
-    async def read(self) -> None:
-        with contextlib.suppress(OSError, asyncio.CancelledError, ConnectionError):
-            while (event := await self.stream.next(timeout=3600)) is not None:
-                now = time.perf_counter()
-                if event.event == "state":
-                    self.versions.setdefault(event.data["v"], now)
-                elif event.event == "tally":
-                    self.tallies += 1
-                    self.totals.append((now, event.data["total"]))
-                    self.counts = event.data["counts"]
-
-
-@dataclass
 class Room:
-    """The class under load: its code, the teacher, the phones (and their signed tokens)."""
+    """The class under load: its code, the teacher and its two windows, the phones."""
 
     code: str
     teacher: Client
     leads: list[Follower]
-    phones: list[Client]
-    follows: list[Follower]
-    tokens: list[str] = field(default_factory=list)
-    tasks: list[asyncio.Task] = field(default_factory=list)
+    phones: list[Follower]
 
 
 @contextlib.contextmanager
@@ -98,62 +74,32 @@ def processes(clusters: list[Cluster]) -> list[tuple[str, int]]:
     return found
 
 
-async def follow(client: Client, code: str, token: str = "") -> Follower:
-    """Open an event stream (retrying a refused one) and start reading it."""
-    query = f"?token={token}" if token else ""
-    for _ in range(10):
-        stream = await client.events(f"/class/{code}/events{query}", timeout=30)
-        if stream.status == 200:
-            return Follower(stream)
-        stream.close()
-        await asyncio.sleep(0.5)
-    raise RuntimeError(f"the event stream of {code} stayed refused")
-
-
 def token(i: int) -> str:
     return f"load-phone-{i:05d}-0123456789"
 
 
 async def open_room(teacher_url: str, phone_url: str, count: int) -> Room:
     """A class with a question, the teacher's two windows and `count` phones following."""
-    teacher = Client(teacher_url)
-    made = await teacher.call("POST", "/class/new", {"scene": "s1", "step": "s1.a"})
-    code = made.json()["code"]
-    leads = [await follow(teacher, code), await follow(teacher, code)]
+    teacher, code = await new_class(teacher_url)
     phones = [Client(phone_url) for _ in range(count)]
     tokens = []
     for i, phone in enumerate(phones):  # a join: the phone's token, and nginx's route cookie
         said = await phone.call("POST", f"/class/{code}/join", {"phone": token(i)}, timeout=30)
         tokens.append(said.json()["token"])
-    opened = (follow(p, code, t) for p, t in zip(phones, tokens, strict=True))
-    follows = list(await asyncio.gather(*opened))
-    room = Room(code, teacher, leads, phones, follows, tokens)
-    room.tasks = [asyncio.create_task(f.read()) for f in leads + follows]
-    return room
+    opened = [follow(teacher, code), follow(teacher, code)]
+    opened += [follow(p, code, t) for p, t in zip(phones, tokens, strict=True)]
+    followers = list(await asyncio.gather(*opened))
+    if None in followers:
+        raise RuntimeError(f"an event stream of {code} stayed refused")
+    return Room(code, teacher, followers[:2], followers[2:])
 
 
-async def changes(room: Room, count: int) -> dict:
-    """The teacher moves `count` steps, 1 s apart: when did the last phone see each one?"""
-    last, every, missed = [], [], 0
-    for k in range(count):
-        started = time.perf_counter()
-        said = await room.teacher.call("POST", f"/class/{room.code}/state", {"step": f"s1.{k}"})
-        v = said.json()["state"]["v"]
-        if not await until(lambda v=v: all(v in f.versions for f in room.follows)):
-            missed += sum(v not in f.versions for f in room.follows)
-        seen = [f.versions[v] - started for f in room.follows if v in f.versions]
-        last.append(max(seen))
-        every += seen
-        await asyncio.sleep(1.0)
-    return {"last": last, "every": every, "missed": missed}
-
-
-async def answer(phone: Client, code: str, signed: str, choice: str) -> bool:
+async def answer(phone: Follower, code: str, choice: str) -> bool:
     """One answer, retried with the same token as a phone does; True once the server took it."""
-    body = {"token": signed, "question": QUESTION["id"], "choice": choice}
+    body = {"token": phone.token, "question": QUESTION["id"], "choice": choice}
     for _ in range(5):
         with contextlib.suppress(OSError, TimeoutError):
-            said = await phone.call("POST", f"/class/{code}/answer", body, timeout=30)
+            said = await phone.client.call("POST", f"/class/{code}/answer", body, timeout=30)
             if said.status == 200:
                 return True
         await asyncio.sleep(0.2)
@@ -167,7 +113,7 @@ async def answers(room: Room, rate: float) -> dict:
     lead, sent, calls = room.leads[0], [], []
     for i, phone in enumerate(room.phones):
         sent.append(time.perf_counter())
-        calls.append(asyncio.create_task(answer(phone, room.code, room.tokens[i], "abcd"[i % 4])))
+        calls.append(asyncio.create_task(answer(phone, room.code, "abcd"[i % 4])))
         await asyncio.sleep(max(0.0, sent[-1] + 1 / rate - time.perf_counter()))
     took = sum(await asyncio.gather(*calls))
     await until(lambda: any(t >= took for _, t in lead.totals), 10)
@@ -185,7 +131,7 @@ async def burst(room: Room) -> dict:
     before, started = lead.tallies, time.perf_counter()
     choices = ["abcd"[i % 4] if i % 2 else "abcd"[(i + 1) % 4] for i in range(len(room.phones))]
     took = await asyncio.gather(
-        *(answer(p, room.code, room.tokens[i], choices[i]) for i, p in enumerate(room.phones))
+        *(answer(p, room.code, choices[i]) for i, p in enumerate(room.phones))
     )
     want = {c: choices.count(c) for c in "abcd"}
     settled = await until(lambda: lead.counts == want, 30)
@@ -212,12 +158,6 @@ async def idle(pids: list[tuple[str, int]], seconds: float) -> dict[str, float]:
     return {name: 100 * (cpu_seconds(pid) - before[name]) / seconds for name, pid in pids}
 
 
-def pct(values: list[float], q: float) -> float:
-    """The q-th percentile (nearest rank) of values, in ms."""
-    ordered = sorted(values)
-    return 1000 * ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
-
-
 def report(args: argparse.Namespace, moved: dict, paced: dict, burst_: dict, cpu: dict) -> int:
     """Print the tables; 1 when a target is missed (p95 > 1 s, an answer lost or unseen)."""
     where = "teacher on group 1, phones on group 2" if args.groups == 2 else "one group"
@@ -233,8 +173,8 @@ def report(args: argparse.Namespace, moved: dict, paced: dict, burst_: dict, cpu
     print(f"{'measure':<48}{'n':>6}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
     for name, values in rows:
         print(
-            f"{name:<48}{len(values):>6}{pct(values, 50):>9.0f}{pct(values, 95):>9.0f}"
-            f"{1000 * max(values):>9.0f}"
+            f"{name:<48}{len(values):>6}{1000 * percentile(values, 50):>9.0f}"
+            f"{1000 * percentile(values, 95):>9.0f}{1000 * max(values):>9.0f}"
         )
     print(f"\nphones that missed a change: {moved['missed']}")
     print(
@@ -248,7 +188,7 @@ def report(args: argparse.Namespace, moved: dict, paced: dict, burst_: dict, cpu
     )
     for name, (before, share) in cpu.items():
         print(f"  {name:<22}{before:6.2f} %  ->{share:6.2f} %")
-    slow = pct(moved["last"], 95) > 1000 or pct(paced["latencies"], 95) > 1000
+    slow = percentile(moved["last"], 95) > 1 or percentile(paced["latencies"], 95) > 1
     lost = moved["missed"] or burst_["lost"] or len(paced["latencies"]) < args.phones
     return 1 if slow or lost or not burst_["settled"] else 0
 
@@ -257,15 +197,13 @@ async def drive(args: argparse.Namespace, teacher_url: str, phone_url: str, pids
     alone = await idle(pids, args.idle)  # the same processes before any class
     room = await open_room(teacher_url, phone_url, args.phones)
     try:
-        moved = await changes(room, args.changes)
+        moved = await changes(room.teacher, room.code, room.phones, args.changes)
         paced = await answers(room, args.rate)
         burst_ = await burst(room)
         cpu = {name: (alone[name], share) for name, share in (await idle(pids, args.idle)).items()}
     finally:
-        for task in room.tasks:
-            task.cancel()
-        for follower in room.leads + room.follows:
-            follower.stream.close()
+        for follower in room.leads + room.phones:
+            follower.stop()
     return report(args, moved, paced, burst_, cpu)
 
 

@@ -28,8 +28,8 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import percentile
 from bench.load import sentence, view_values
-from bench.load_report import percentile
 from bench.load_target import cpu_seconds
 from bench.st_client import StreamlitSession
 from deploy.local import start_streamlit
@@ -85,7 +85,7 @@ async def drive(url: str, args: argparse.Namespace) -> list[float]:
 
 def cpu_per_change(args: argparse.Namespace) -> None:
     """Print the server's CPU per view change: a drive with connections only, one with changes."""
-    with start_streamlit(args.script) as server:
+    with start_streamlit("launcher.py") as server:
         pid = server.process.pid
         base = argparse.Namespace(**{**vars(args), "changes": 0})
         asyncio.run(drive(server.url, base))  # warm the caches and the imports
@@ -103,14 +103,14 @@ def cpu_per_change(args: argparse.Namespace) -> None:
     )
 
 
-def profile(args: argparse.Namespace, top: int) -> None:
+def profile(args: argparse.Namespace, top: int = 30) -> None:
     """Run the changes on a profiled server; print where a rerun's time goes."""
     with tempfile.TemporaryDirectory(prefix="al-profile-") as tmp:
         Path(tmp, "sitecustomize.py").write_text(SITECUSTOMIZE)
         out = Path(tmp, "runs.prof")
         path = os.pathsep.join(filter(None, [tmp, os.environ.get("PYTHONPATH", "")]))
         env = {"AL_PROFILE": str(out), "PYTHONPATH": path}
-        with start_streamlit(args.script, env=env) as server:
+        with start_streamlit("launcher.py", env=env) as server:
             asyncio.run(drive(server.url, argparse.Namespace(**{**vars(args), "changes": 0})))
             Path(f"{out}.reset").touch()
             asyncio.run(drive(server.url, args))
@@ -136,13 +136,11 @@ def main() -> None:
     parser.add_argument("-n", "--sessions", type=int, default=1)
     parser.add_argument("-c", "--changes", type=int, default=100, help="view changes per session")
     parser.add_argument("--weights", choices=("random", "trained"), default="random")
-    parser.add_argument("--script", default="launcher.py")
     parser.add_argument("--profile", action="store_true", help="also profile the script thread")
-    parser.add_argument("--top", type=int, default=30)
     args = parser.parse_args()
     cpu_per_change(args)
     if args.profile:
-        profile(args, args.top)
+        profile(args)
 
 
 if __name__ == "__main__":

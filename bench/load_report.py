@@ -9,6 +9,8 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 
+from bench.common import percentile
+
 
 @dataclass
 class Stats:
@@ -44,14 +46,6 @@ def usage(warm: dict, after: dict, closed: dict, killed: dict) -> dict:
         "rss_closed": sum(closed[pid][0] for pid in alive if pid in closed),
         "server_cpu": cpu,  # CPU seconds the app processes used in the timed part
     }
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-th percentile (0–100) by nearest rank; NaN for no values."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
 def report(result: dict, args: argparse.Namespace, server_errors: list[str]) -> int:

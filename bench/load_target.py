@@ -75,14 +75,14 @@ def active_sessions(url: str) -> int | None:
 def serve(args: argparse.Namespace) -> Iterator[Target]:
     """One `streamlit run` on loopback, or (--proxy) deploy/serve.py's nginx + app processes."""
     if not args.proxy:
-        with start_streamlit(args.script) as server:
+        with start_streamlit("launcher.py") as server:
             yield Target(server.url, [(server.url, server.process.pid)], [server.log])
         return
     from deploy.serve import start_cluster
 
     with (
         tempfile.TemporaryDirectory(prefix="attention-lab-load-") as logs,
-        start_cluster(args.workers, app=args.script, log_dir=Path(logs)) as cluster,
+        start_cluster(args.workers, log_dir=Path(logs)) as cluster,
     ):
         yield Target(
             cluster.url,

@@ -40,7 +40,6 @@ import argparse
 import asyncio
 import os
 import random
-import statistics
 import threading
 import time
 from pathlib import Path
@@ -48,10 +47,10 @@ from urllib.parse import urlencode
 
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-import bench.common  # noqa: F401 — puts the repository on sys.path for `python bench/x.py`
+from bench.common import async_chromium, percentile  # first: puts the repository on sys.path
 from bench.load import BASES, view_values
 from bench.st_client import SessionError, StreamlitSession
-from deploy.local import CHROMIUM, CHROMIUM_FLAGS, chromium_available, start_streamlit
+from deploy.local import CHROMIUM, chromium_available, start_streamlit
 
 REPO = Path(__file__).resolve().parent.parent
 LAUNCHER, BASELINE = REPO / "launcher.py", REPO / "bench" / "baseline_app.py"
@@ -173,11 +172,8 @@ async def one_load(tab, url: str) -> dict[str, float]:
 
 async def measure(urls: dict[str, str], loads: int, fresh: bool) -> dict[str, list[dict]]:
     """`loads` timed loads of each app (after one untimed each), alternating."""
-    from playwright.async_api import async_playwright
-
     got: dict[str, list[dict]] = {name: [] for name in urls}
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    async with async_chromium() as browser:
         tabs = {name: await open_page(browser, fresh) for name in urls}
         for i in range(loads + 1):
             for name, base in urls.items():
@@ -185,7 +181,6 @@ async def measure(urls: dict[str, str], loads: int, fresh: bool) -> dict[str, li
                 sample = await one_load(tabs[name], f"{base}/?{query(f'mk{2000 + i}', i)}")
                 if i or "failed" in sample:
                     got[name].append(sample)
-        await browser.close()
     return got
 
 
@@ -226,14 +221,6 @@ LABELS = {
 }
 
 
-def pct(values: list[float], q: float) -> float:
-    """The q-quantile (0–1) by the nearest rank; NaN for none."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
-
-
 def table(got: dict[str, list[dict]]) -> None:
     """Medians per stage for the app and the baseline, their ratio, and the app's p95."""
     app, base = got["app"], got["baseline"]
@@ -245,8 +232,7 @@ def table(got: dict[str, list[dict]]) -> None:
         b = [s[stage] for s in base if stage in s]
         if not a and not b:
             continue
-        a50, a95, b50 = statistics.median(a) if a else float("nan"), pct(a, 0.95), (
-            statistics.median(b) if b else float("nan"))  # fmt: skip
+        a50, a95, b50 = percentile(a, 50), percentile(a, 95), percentile(b, 50)
         ratio = f"{a50 / b50:.2f}×" if b and b50 else "—"
         label = LABELS.get(stage, stage)
         if stage == "failed":

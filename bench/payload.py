@@ -205,10 +205,10 @@ def wire_rows(browser, main_url: str, base_url: str) -> list[Row]:
     return rows
 
 
-def run(wire: bool = True) -> list[Row]:
+def run() -> list[Row]:
     """View data rows, then websocket rows when Chromium is available."""
     rows, _ = apptest_rows()
-    if wire and chromium_ok("payload websocket rows"):
+    if chromium_ok("payload websocket rows"):
         with chromium() as browser, running(BASELINE_APP) as base, running(MAIN_APP) as main:
             rows += wire_rows(browser, main, base)
     return rows
@@ -236,12 +236,11 @@ def print_breakdown() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--breakdown", action="store_true", help="the view's bytes by part")
-    parser.add_argument("--no-wire", action="store_true", help="skip the Chromium websocket part")
     args = parser.parse_args()
     if args.breakdown:
         print_breakdown()
         return
-    print_table(run(wire=not args.no_wire), "Payload")
+    print_table(run(), "Payload")
 
 
 if __name__ == "__main__":

@@ -328,17 +328,6 @@ def gaps_ms(stamps: list[float]) -> list[float]:
     return [(b - a) * 1000 for a, b in itertools.pairwise(stamps)]
 
 
-def percentile(values: list[float], q: float) -> float:
-    """The q-th percentile (0–100, linear interpolation), NaN when empty."""
-    if not values:
-        return math.nan
-    xs = sorted(values)
-    pos = (len(xs) - 1) * q / 100
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
-
-
 CANVAS_PAGE = """<canvas id="c" width="790" height="420"></canvas><script>
 const ctx = document.getElementById("c").getContext("2d"); window.frames_drawn = 0;
 (function draw() {

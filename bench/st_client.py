@@ -57,30 +57,21 @@ MAX_FRAME = 256 * 2**20  # bytes; Streamlit's own server.maxMessageSize default 
 
 # Element field → text a person would read in it (used for cross-talk checks).
 _TEXT_FIELDS = {
-    "markdown": ("body",),
-    "alert": ("body",),
-    "text": ("body",),
-    "heading": ("body",),
+    **dict.fromkeys(("markdown", "alert", "text", "heading", "json"), ("body",)),
     "code": ("code_text",),
     "plotly_chart": ("spec",),
-    "json": ("body",),
     "exception": ("type", "message"),
-    "text_input": ("label", "value"),
-    "text_area": ("label", "value"),
+    **dict.fromkeys(("text_input", "text_area"), ("label", "value")),
 }
 # Widget kind → WidgetState value field (as in streamlit/elements/widgets/*: value_type=…).
 _VALUE_FIELD = {
     "checkbox": "bool_value",
-    "text_input": "string_value",
-    "text_area": "string_value",
-    "selectbox": "string_value",
-    "radio": "string_value",
-    "color_picker": "string_value",
+    **dict.fromkeys(
+        ("text_input", "text_area", "selectbox", "radio", "color_picker"), "string_value"
+    ),
     "number_input": "double_value",
     "slider": "double_array_value",
-    "select_slider": "string_array_value",
-    "multiselect": "string_array_value",
-    "button_group": "string_array_value",
+    **dict.fromkeys(("select_slider", "multiselect", "button_group"), "string_array_value"),
     "button": "trigger_value",
     "bidi_component": "json_value",  # a components-v2 element's state, e.g. the attention view's
 }

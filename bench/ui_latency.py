@@ -57,18 +57,14 @@ from bench.common import (
     Row,
     chromium,
     chromium_ok,
+    frame_row,
     median_of,
+    percentile,
     ratio_row,
     running,
     table_main,
 )
-from bench.view_drag import (
-    VERBOSE,
-    VIEW,
-    drag,
-    drag_cpu,
-    scroll_to,
-)
+from bench.view_drag import VERBOSE, VIEW, drag, drag_cpu, scroll_to
 
 FRAMES_DIR = os.environ.get("BENCH_FRAMES", "")  # a directory: write every changing frame there
 MAX_FAILURES = 3  # samples per page that may fail to settle before the run stops
@@ -91,6 +87,8 @@ class Interaction:
     name: str  # key of the samples, e.g. "view_scale"
     prepare: Callable  # prepare(page): scroll, focus; no input yet
     act: Callable  # act(page, cdp) -> input time (wall clock, s)
+    server: bool = True  # the input reruns the script: its sample waits for the server's message
+    settled: Callable | None = None  # settled(page): also wait for this (the lesson's deck)
 
 
 @dataclass
@@ -213,18 +211,20 @@ def measure(sub: Subject, inter: Interaction) -> sc.Sample:
     page.bring_to_front()
     inter.prepare(page)
     rects = sc.region(page)
-    if not rects:
+    if not rects and inter.server:  # (a deck's sample without maps is left out, as NaN)
         raise RuntimeError(f"{sub.name} / {inter.name}: no plot, canvas or SVG in the viewport")
     cast.start()
     try:
         cast.mark()
         t = inter.act(page, cast.cdp)
-        cast.settle(t)
+        cast.settle(t, need_message=inter.server)
+        if inter.settled:
+            inter.settled(page)
     except TimeoutError as exc:  # one stuck sample is reported and left out, not the run
         sub.failures += 1
         if sub.failures >= MAX_FAILURES:
             raise RuntimeError(f"{sub.name}: {sub.failures} samples never settled") from exc
-        print(f"ui_latency: WARNING {sub.name} / {inter.name}: {exc}; sample left out")
+        print(f"WARNING {sub.name} / {inter.name}: {exc}; sample left out")
         return sc.Sample(math.nan, math.nan)
     finally:
         cast.stop()
@@ -233,7 +233,7 @@ def measure(sub: Subject, inter: Interaction) -> sc.Sample:
     sample = sc.sample_of(cast.frames, rects, t, dump)
     if math.isnan(sample.latency_ms):
         print(
-            f"ui_latency: WARNING {sub.name} / {inter.name}: no change in the maps' region "
+            f"WARNING {sub.name} / {inter.name}: no change in the maps' region "
             f"({sample.frames} frames after the input); sample left out"
         )
     elif VERBOSE:
@@ -308,30 +308,12 @@ def rows_from(base: Subject, subjects: list[Subject], drags: dict, top: tuple) -
             rows.append(ratio_row("latency", case, value, ref, "ms", targets[sub.name]))
     for sub in subjects:
         intervals, rates, _, presented = drags[sub.name]
-        target = sub.case.heads == 8
-        for p95, label in (
-            (
-                sc.percentile(intervals, 95),
-                f"τ drag, screencast, p95 of {len(intervals)} intervals "
-                f"(view drew {median_of(rates):.0f}/s)",
-            ),
-            (
-                sc.percentile(presented, 95),
-                f"τ drag, presented frames (trace, no screencast), p95 of {len(presented)} "
-                f"intervals (p50 {sc.percentile(presented, 50):.0f} ms)",
-            ),
-        ):
-            rows.append(
-                Row(
-                    "frame interval",
-                    f"{sub.name}: {label}",
-                    p95,
-                    "ms",
-                    None,
-                    f"≤{FPS_TARGET_MS:g} ms" if target else "",
-                    (p95 <= FPS_TARGET_MS) if target else None,
-                )
-            )
+        target = FPS_TARGET_MS if sub.case.heads == 8 else None
+        label = f"{sub.name}: τ drag, screencast, p95 of {len(intervals)} intervals"
+        rows.append(frame_row(f"{label} (view drew {median_of(rates):.0f}/s)", intervals, target))
+        label = f"{sub.name}: τ drag, presented frames (trace, no screencast), p95 of"
+        p50 = f"(p50 {percentile(presented, 50):.0f} ms)"
+        rows.append(frame_row(f"{label} {len(presented)} intervals {p50}", presented, target))
     for sub in subjects:
         cpu = drags[sub.name][2]
         label = f"{sub.name}: renderer main-thread CPU per view draw, τ drag (traced)"
@@ -339,10 +321,9 @@ def rows_from(base: Subject, subjects: list[Subject], drags: dict, top: tuple) -
     intervals, drawn = top
     label = (
         f"screencast ceiling, p95 (canvas redrawn every frame, {drawn:.0f} draws/s; "
-        f"p50 {sc.percentile(intervals, 50):.0f} ms)"
+        f"p50 {percentile(intervals, 50):.0f} ms)"
     )
-    rows.append(Row("frame interval", label, sc.percentile(intervals, 95), "ms"))
-    return rows
+    return [*rows, frame_row(label, intervals)]
 
 
 def run(clicks: int = 7) -> list[Row]:

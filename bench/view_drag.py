@@ -13,6 +13,7 @@ from typing import Protocol
 
 from bench import screencast as sc
 from bench import trace
+from bench.common import percentile
 
 
 class Subject(Protocol):
@@ -104,8 +105,8 @@ def drag(sub: Subject, leftwards: bool) -> tuple[list[float], float]:
     if VERBOSE:
         print(
             f"  {sub.name:18} τ drag: {len(stamps)} changing frames, {drawn} draws in "
-            f"{t_release - t_press:.2f} s, interval p50 {sc.percentile(intervals, 50):.1f} ms "
-            f"p95 {sc.percentile(intervals, 95):.1f} ms"
+            f"{t_release - t_press:.2f} s, interval p50 {percentile(intervals, 50):.1f} ms "
+            f"p95 {percentile(intervals, 95):.1f} ms"
         )
     return intervals, rate
 

@@ -40,15 +40,21 @@ def announced_port(output: str) -> int | None:
 
 
 def spawn(
-    command: list[str], *, stdout, stderr=subprocess.STDOUT, env: dict[str, str] | None = None
+    command: list[str],
+    *,
+    stdout,
+    stderr=subprocess.STDOUT,
+    env: dict[str, str] | None = None,
+    orphan_dies: bool = True,
 ) -> subprocess.Popen:
     """A child in its own process group (a terminal's Ctrl+C reaches only serve.py, which
     stops the children in order) that gets SIGTERM if serve.py itself dies, even by SIGKILL.
 
-    serve.py starts no threads, so the pre-exec hook (one prctl call) is safe here.
+    serve.py starts no threads, so the pre-exec hook (one prctl call) is safe there; the tests'
+    and benchmarks' servers (deploy/local.py, from processes with threads) go without it.
     """
     die_with_parent = None
-    if sys.platform == "linux":
+    if sys.platform == "linux" and orphan_dies:
         libc = ctypes.CDLL(None, use_errno=True)
 
         def die_with_parent() -> None:

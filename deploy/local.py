@@ -23,8 +23,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from deploy.children import REPO_ROOT, announced_port, wait_until_healthy
-from deploy.serve import worker_command
+from deploy.children import REPO_ROOT, announced_port, signal_group, spawn, wait_until_healthy
+from deploy.serve import STARTUP_TIMEOUT_S, STOP_TIMEOUT_S, worker_command
 
 CHROMIUM = "/usr/bin/chromium"
 # Debian's Chromium in a container: no sandbox, no GPU, no network chatter (ARCHITECTURE.md,
@@ -39,8 +39,6 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-STARTUP_TIMEOUT_S = 120.0  # a cold app process on a busy 2-core machine
-STOP_TIMEOUT_S = 10.0
 
 
 def chromium_available() -> bool:
@@ -94,14 +92,12 @@ class StreamlitServer:
     def stop(self) -> None:
         """SIGTERM to its process group, SIGKILL if it is still there after 10 s; its log goes."""
         if self.process.poll() is None:
+            signal_group(self.process, signal.SIGTERM)
             try:
-                os.killpg(self.process.pid, signal.SIGTERM)
                 self.process.wait(timeout=STOP_TIMEOUT_S)
             except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
+                signal_group(self.process, signal.SIGKILL)
                 self.process.wait(timeout=STOP_TIMEOUT_S)
-            except ProcessLookupError:
-                pass
         self.log.unlink(missing_ok=True)
 
     def __enter__(self) -> StreamlitServer:
@@ -133,15 +129,7 @@ def spawn_streamlit(
     log = Path(tempfile.mkstemp(prefix=f"streamlit-{path.stem}-", suffix=".log")[1])
     started = time.perf_counter()
     with log.open("wb") as sink:
-        process = subprocess.Popen(
-            command,
-            cwd=REPO_ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
-            stdin=subprocess.DEVNULL,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        process = spawn(command, stdout=sink, env=env, orphan_dies=False)
     return StreamlitServer(process, log, started)
 
 
