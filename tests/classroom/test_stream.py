@@ -24,12 +24,9 @@ def kind(name: str):
 
 @pytest.fixture(autouse=True)
 def quick(monkeypatch):
-    """The hub looks at its classes every 0.05 s (expiry, rooms) instead of every second, and
-    sends a tally 0.05 s after the last instead of 0.25 s: the tests wait for events, and these
-    periods are most of what they wait (test_hub.py checks the throttle itself)."""
-    monkeypatch.setattr(hub, "TICK_S", 0.05)
-    monkeypatch.setattr(hub, "ROOM_EVERY_S", 0.15)
-    monkeypatch.setattr(hub, "TALLY_EVERY_S", 0.05)
+    """The hub looks at its classes every 0.1 s (expiry, rooms) instead of every second."""
+    monkeypatch.setattr(hub, "TICK_S", 0.1)
+    monkeypatch.setattr(hub, "ROOM_EVERY_S", 0.3)
 
 
 async def start(teacher: Client, **body) -> str:
