@@ -114,8 +114,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 if item.get_closest_marker(marker):
                     item.add_marker(pytest.mark.timeout(seconds))
                     break
-    cache = getattr(config, "cache", None)  # None with -p no:cacheprovider
-    longest_files_first(items, cache.get(MEASURED_KEY, {}) if cache is not None else {})
+    longest_files_first(items, config.cache.get(MEASURED_KEY, {}) if config.cache else {})
 
 
 # Seconds a test takes, about (measured at idle: a browser test 5 s on average, a slow one 1 s, any
@@ -164,7 +163,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     """Keep this run's mean per test of each file that ran (not in xdist's worker processes: the
     controller saw them all). Both processes of the next run read the same values, so their
     orders agree, as xdist requires."""
-    cache = getattr(session.config, "cache", None)
+    cache = session.config.cache
     if cache is None or hasattr(session.config, "workerinput") or not _measured:
         return
     kept = dict(cache.get(MEASURED_KEY, {}))

@@ -48,7 +48,6 @@ def test_a_run_keeps_each_file_s_mean_per_test_and_a_worker_keeps_nothing(monkey
     cache = Cache({suite.MEASURED_KEY: {"tests/y.py": 0.3}})
     worker = SimpleNamespace(config=SimpleNamespace(cache=cache, workerinput={}))
     suite.pytest_sessionfinish(worker)
-    suite.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace()))  # -p no:cacheprovider
     assert cache[suite.MEASURED_KEY] == {"tests/y.py": 0.3}
     suite.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace(cache=cache)))
     assert cache[suite.MEASURED_KEY] == {"tests/y.py": 0.3, "tests/x.py": 2.0}  # 4 s / 2 tests
