@@ -102,7 +102,7 @@ def one_blas_thread(config: pytest.Config) -> None:
     config._blas_limit = threadpool_limits(limits=1, user_api="blas")  # held for the session
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test in tests/browser/ or using a Playwright fixture as `browser`; give browser
     and slow tests a longer time limit than pyproject.toml's (unless they set their own); put the
     files that take longest first (below)."""
@@ -114,21 +114,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 if item.get_closest_marker(marker):
                     item.add_marker(pytest.mark.timeout(seconds))
                     break
-    longest_files_first(items, config.cache.get(MEASURED_KEY, {}) if config.cache else {})
+    longest_files_first(items)
 
 
 # Seconds a test takes, about (measured at idle: a browser test 5 s on average, a slow one 1 s, any
 # other 0.04 s); `@pytest.mark.slow(s=40)` says it of one test that takes far longer.
 ABOUT_S = {"browser": 5.0, "slow": 1.0}
 OTHER_S = 0.04
-
-
-# pytest's cache (.pytest_cache) keeps, per test file, the seconds its tests took on average the
-# last time it ran (setup and teardown included): a file of a few long tests (the scaling page's,
-# 2 s each, at 0.04 s a test by the estimate) no longer starts last and holds one process alone
-# while the other has finished (12 s of a `make check` at load 9). A fresh clone uses ABOUT_S.
-MEASURED_KEY = "attention_lab/seconds_per_test"
-_measured: dict[str, list[float]] = {}  # file -> [seconds, tests] of this run
 
 
 def about_s(item: pytest.Item) -> float:
@@ -138,37 +130,16 @@ def about_s(item: pytest.Item) -> float:
     return next((s for m, s in ABOUT_S.items() if item.get_closest_marker(m)), OTHER_S)
 
 
-def longest_files_first(items: list[pytest.Item], measured: dict[str, float]) -> None:
+def longest_files_first(items: list[pytest.Item]) -> None:
     """Order the files by the time their tests take, longest first, each file's tests kept in
     order. The Makefile's xdist processes take whole files in this order (--dist loadfile
     --no-loadscope-reorder), so the long ones start first and the short ones fill in at the end:
     xdist's own order (most tests first) started the model's training file, 4 tests and most of a
-    minute, last, while the other process had finished. A test takes its file's measured mean
-    (MEASURED_KEY) where there is one, else about_s."""
+    minute, last, while the other process had finished."""
     took: dict[Path, float] = {}
     for item in items:
-        mean = measured.get(item.nodeid.split("::")[0])
-        took[item.path] = took.get(item.path, 0.0) + (mean if mean is not None else about_s(item))
+        took[item.path] = took.get(item.path, 0.0) + about_s(item)
     items.sort(key=lambda item: -took[item.path])  # stable: a file's tests stay in order
-
-
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Add up each file's seconds and tests (in xdist's controller: every process's reports)."""
-    seconds_tests = _measured.setdefault(report.nodeid.split("::")[0], [0.0, 0])
-    seconds_tests[0] += report.duration
-    seconds_tests[1] += report.when == "call" or (report.when == "setup" and not report.passed)
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Keep this run's mean per test of each file that ran (not in xdist's worker processes: the
-    controller saw them all). Both processes of the next run read the same values, so their
-    orders agree, as xdist requires."""
-    cache = session.config.cache
-    if cache is None or hasattr(session.config, "workerinput") or not _measured:
-        return
-    kept = dict(cache.get(MEASURED_KEY, {}))
-    kept |= {f: round(s / n, 4) for f, (s, n) in _measured.items() if n}
-    cache.set(MEASURED_KEY, kept)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
