@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -52,10 +53,21 @@ def tree(path: Path) -> ast.Module:
     return ast.parse(path.read_text(encoding="utf-8"))
 
 
+def statements(nodes: list) -> Iterator[ast.AST]:
+    """Every statement in nodes and in the bodies nested in them: an import is a statement,
+    never inside an expression, so the expressions (most of a tree) are not walked."""
+    for node in nodes:
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(node, field, None)
+            if isinstance(inner, list):
+                yield from statements(inner)
+
+
 def imported(path: Path, code: str | None = None) -> set[str]:
     """The absolute names of every module a file imports (relative imports resolved)."""
     names = set()
-    for node in ast.walk(tree(path) if code is None else ast.parse(code)):
+    for node in statements((tree(path) if code is None else ast.parse(code)).body):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from classroom import redis_store
 from classroom.redis_store import RedisStore
 from classroom.store import MemoryStore
 from deploy.redis_local import LocalRedis, start_redis
@@ -28,7 +29,10 @@ def redis_server(tmp_path_factory) -> Iterator[LocalRedis]:
 
 
 @pytest.fixture
-def redis_url(redis_server: LocalRedis) -> str:
+def redis_url(redis_server: LocalRedis, monkeypatch) -> str:
+    """The session's Redis; a RedisStore's subscriber looks for close() every 10 ms instead of
+    every 50 (each test closes its store: the wait was most of a Redis test's teardown)."""
+    monkeypatch.setattr(redis_store, "LISTEN_POLL_S", 0.01)
     return redis_server.url
 
 

@@ -88,6 +88,19 @@ def test_one_state_is_encoded_once_for_every_stream_and_stale_ones_are_dropped()
     run(body())
 
 
+def is_tally(event, answers: int) -> bool:
+    return event.event == "tally" and event.data["counts"].get("a") == answers
+
+
+async def until(reached, limit_s: float = 10.0) -> None:
+    """Wait until reached() is true (looked at every 10 ms), failing after limit_s."""
+    for _ in range(int(limit_s / 0.01)):
+        if reached():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"not reached within {limit_s} s")
+
+
 def test_200_answers_make_a_few_tally_events_and_phones_see_none_while_hidden(monkeypatch):
     monkeypatch.setattr(hub_module, "TALLY_EVERY_S", 0.2)
 
@@ -103,13 +116,13 @@ def test_200_answers_make_a_few_tally_events_and_phones_see_none_while_hidden(mo
             hub.receive(tally(rev, a=rev))
             if rev % 20 == 0:
                 await asyncio.sleep(0.01)
-        await asyncio.sleep(0.5)
+        await until(lambda: any(is_tally(e, 200) for e in seen[teacher]))  # not a fixed 0.5 s
         tallies = [e for e in seen[teacher] if e.event == "tally"]
         assert 1 <= len(tallies) <= 6, len(tallies)
         assert tallies[-1].data["counts"] == {"a": 200, "b": 0, "c": 0}
         assert not [e for e in seen[phone] if e.event == "tally"]
         hub.receive({"kind": "state", "state": state_at(3, tally_visible=True)})
-        await asyncio.sleep(0.4)
+        await until(lambda: any(e.event == "tally" for e in seen[phone]))  # not a fixed 0.4 s
         shown = [e for e in seen[phone] if e.event == "tally"]
         assert shown and shown[-1].data["total"] == 200 and shown[-1].data["visible"]
         hub.close()
@@ -173,7 +186,7 @@ def test_a_quiet_stream_sends_heartbeat_comments(monkeypatch):
         stream, seen = Stream(CODE, teacher=False), []
         hub.add(stream)
         task = asyncio.create_task(collect(hub, stream, seen))
-        await asyncio.sleep(0.3)
+        await until(lambda: [e.event for e in seen].count(":") >= 2)  # not a fixed 0.3 s
         hub.close()
         await task
         assert [e.event for e in seen].count(":") >= 2
