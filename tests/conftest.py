@@ -117,9 +117,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     longest_files_first(items)
 
 
-# Seconds a test takes, about (measured at idle: a browser test 5 s on average, a slow one 1 s, any
-# other 0.04 s); `@pytest.mark.slow(s=40)` says it of one test that takes far longer.
+# Seconds a test takes, about (measured at idle: a browser test 5 s on average, a slow one 1 s, a
+# page's under AppTest 0.15 s — a process's first run of a page computes what the page caches, the
+# scaling page's sweep 1.1 s — any other 0.04 s); `@pytest.mark.slow(s=40)` says it of one test
+# that takes far longer. Without the pages' own figure their files started last, and
+# test_scaling.py's three tests (2 s) held one process alone at the end of `make check`.
 ABOUT_S = {"browser": 5.0, "slow": 1.0}
+PAGE_S = 0.15
+PAGE_TESTS = Path(__file__).resolve().parent / "pages"
 OTHER_S = 0.04
 
 
@@ -127,7 +132,10 @@ def about_s(item: pytest.Item) -> float:
     slow = item.get_closest_marker("slow")
     if slow is not None and "s" in slow.kwargs:
         return float(slow.kwargs["s"])
-    return next((s for m, s in ABOUT_S.items() if item.get_closest_marker(m)), OTHER_S)
+    marked = next((s for m, s in ABOUT_S.items() if item.get_closest_marker(m)), None)
+    if marked is not None:
+        return marked
+    return PAGE_S if PAGE_TESTS in item.path.parents else OTHER_S
 
 
 def longest_files_first(items: list[pytest.Item]) -> None:
