@@ -69,6 +69,7 @@ from bench.view_drag import VERBOSE, VIEW, drag, drag_cpu, scroll_to
 FRAMES_DIR = os.environ.get("BENCH_FRAMES", "")  # a directory: write every changing frame there
 MAX_FAILURES = 3  # samples per page that may fail to settle before the run stops
 VIEWPORT = {"width": 1280, "height": 800}
+TOKENS_PX = 640  # where the focus sample puts the tokens' row (px from the viewport's top)
 DRAGS = 4  # τ drags per case, alternating direction
 CPU_DRAGS = 2  # traced τ drags per case (CPU per draw), after the measured ones
 FPS_TARGET_MS = 33.0
@@ -180,7 +181,10 @@ def main_interactions(case: Case) -> dict[str, Interaction]:
     return {
         "view_scale": Interaction("view_scale", top, click_on('[data-testid="explorer-scale"]')),
         "view_causal": Interaction("view_causal", top, click_on('[data-testid="explorer-causal"]')),
-        "focus": Interaction("focus", top, click_other(tokens, (0, 1), "data-i")),
+        # The tokens sit under the maps: near the viewport's foot, with maps above them in view.
+        "focus": Interaction(
+            "focus", scroll_to(tokens, TOKENS_PX), click_other(tokens, (0, 1), "data-i")
+        ),
         "head": Interaction("head", scroll_to("canvas[data-panel]", 160), head_in_page),
         # √d_k and causal belong to the view on the main page; the sidebar's positions switch
         # is the on/off setting that still goes to the server (new X, new scores).
