@@ -187,12 +187,16 @@ def _stored(theta: dict) -> dict:
 def datasets(config: TrainConfig) -> tuple[Vocab, Batch, Batch, Batch]:
     """The vocabulary (from the training split) and the training, held-out and human batches
     (the human batch: every human-written set, evalset.load_all)."""
-    mc = config.model
     train_ex = corpus.build("train", config.n_train, config.seed)
-    held_ex = corpus.build("heldout", config.n_heldout, config.seed + 1)
     vocab = build_vocab(t for e in train_ex for t in e.tokens)
-    batches = (make_batch(ex, mc, vocab) for ex in (train_ex, held_ex, evalset.load_all()))
-    return vocab, *batches
+    return vocab, make_batch(train_ex, config.model, vocab), *measured_sets(config, vocab)
+
+
+def measured_sets(config: TrainConfig, vocab: Vocab) -> tuple[Batch, Batch]:
+    """The held-out and human batches the training measures on, in `vocab` (a saved model's own,
+    to measure a checkpoint again without building the training split)."""
+    held_ex = corpus.build("heldout", config.n_heldout, config.seed + 1)
+    return tuple(make_batch(ex, config.model, vocab) for ex in (held_ex, evalset.load_all()))
 
 
 def train(config: TrainConfig, log=print) -> dict:

@@ -12,8 +12,6 @@ import pytest
 
 from attention_core.attention import init_params
 from demo_model import load_demo_history, load_demo_model
-from demo_model.batch import make_batch
-from demo_model.data import corpus, evalset
 from demo_model.features import CLAUSES, NEIGHBOURS, TAGS
 from demo_model.metrics import evaluate
 from demo_model.model import DEMO_PATH, PARAM_NAMES
@@ -22,6 +20,7 @@ from demo_model.train import (
     drop_features,
     fresh_words,
     init_theta,
+    measured_sets,
     save,
     shift_positions,
     train,
@@ -128,9 +127,7 @@ def test_recomputed_measurement_equals_the_stored_one_at_every_checkpoint():
     file's is the command's (test_the_shipped_file_is_what_the_training_command_writes)."""
     h = load_demo_history()
     config = TrainConfig(model=h.config)
-    vocab = load_demo_model(int(h.steps[-1])).vocab
-    held_ex = corpus.build("heldout", config.n_heldout, config.seed + 1)  # as datasets() draws it
-    held, human = (make_batch(ex, h.config, vocab) for ex in (held_ex, evalset.load_all()))
+    held, human = measured_sets(config, load_demo_model(int(h.steps[-1])).vocab)
     for step in h.steps:
         m = load_demo_model(int(step))
         k = h.at(int(step))
