@@ -28,11 +28,11 @@ JS_STAMP := $(JS_DIR)/node_modules/.installed-$(JS_SUM)
 
 # Browser tests need Debian's Chromium and a CJK font (missing glyphs render as boxes);
 # `make serve` and its tests need Debian's nginx, and redis-server (the live class's store);
-# the bundles' tests need node and npm.
+# the bundles' tests need node and npm. `make sysdeps` installs only what is missing (a node from
+# elsewhere, NodeSource's say, carries its own npm, which Debian's npm package conflicts with).
 CHROMIUM    := /usr/bin/chromium
 NGINX       := /usr/sbin/nginx
 REDIS       := /usr/bin/redis-server
-SYSTEM_PKGS := chromium fonts-noto-cjk fonts-dejavu-core fontconfig nginx redis-server nodejs npm
 
 # `make serve`: app processes behind one nginx (default: one per core); TARGET=proxy makes
 # `make load` drive them through nginx instead of one bare `streamlit run`.
@@ -127,13 +127,16 @@ fi
 endef
 
 sysdeps:
-	@if [ -x $(CHROMIUM) ] && [ -n "$$(fc-list :lang=zh 2>/dev/null)" ] && [ -x $(NGINX) ] \
-	  && [ -n "$$(fc-list 'DejaVu Sans Mono' 2>/dev/null)" ] && [ -x $(REDIS) ] \
-	  && command -v node >/dev/null && command -v npm >/dev/null; then exit 0; fi; \
-	$(call apt_install,$(SYSTEM_PKGS),needed by the browser$(,) serve$(,) class and bundle tests,\
+	@missing=""; [ -x $(CHROMIUM) ] || missing+=" chromium"; \
+	[ -n "$$(fc-list :lang=zh 2>/dev/null)" ] || missing+=" fonts-noto-cjk"; \
+	[ -n "$$(fc-list 'DejaVu Sans Mono' 2>/dev/null)" ] || missing+=" fonts-dejavu-core fontconfig"; \
+	[ -x $(NGINX) ] || missing+=" nginx"; [ -x $(REDIS) ] || missing+=" redis-server"; \
+	command -v node >/dev/null || missing+=" nodejs"; command -v npm >/dev/null || missing+=" npm"; \
+	[ -n "$$missing" ] || exit 0; \
+	$(call apt_install,$$missing,needed by the browser$(,) serve$(,) class and bundle tests,\
 	  Chromium$(,) a CJK font$(,) nginx$(,) redis-server or node/npm is missing and this is not \
 	  root with apt-get; the tests that need them will skip (run 'make test' as root to install \
-	  $(SYSTEM_PKGS)).)
+	  $$missing).)
 
 # esbuild and acorn for the bundles' build and tests, exactly as the lock file pins them.
 $(JS_STAMP): $(JS_DIR)/package-lock.json
