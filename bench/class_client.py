@@ -63,7 +63,7 @@ class Client:
                      "Origin": self.origin or self.base, **extra}  # fmt: skip
         writer.write(self._head(method, path, extra) + (body or b""))
         await writer.drain()
-        status, headers = await _read_head(reader)
+        status, headers = await read_head(reader)
         for value in headers.get("set-cookie", []):
             name, _, rest = value.partition("=")
             self.cookies[name.strip()] = rest.split(";", 1)[0]
@@ -79,7 +79,7 @@ class Client:
         async def run() -> Reply:
             reader, writer, status, head = await self._open(method, path, body, headers or {})
             try:
-                return Reply(status, head, await _read_body(reader, head))
+                return Reply(status, head, await read_body(reader, head))
             finally:
                 writer.close()
 
@@ -236,7 +236,7 @@ def _parse(block: str) -> Event:
     return Event(fields.get("event", "message"), parsed, fields.get("id", ""))
 
 
-async def _read_head(reader: asyncio.StreamReader) -> tuple[int, dict[str, list[str]]]:
+async def read_head(reader: asyncio.StreamReader) -> tuple[int, dict[str, list[str]]]:
     status = int((await reader.readline()).split()[1])
     headers: dict[str, list[str]] = {}
     while (line := (await reader.readline()).decode().rstrip("\r\n")) != "":
@@ -245,7 +245,7 @@ async def _read_head(reader: asyncio.StreamReader) -> tuple[int, dict[str, list[
     return status, headers
 
 
-async def _read_body(reader: asyncio.StreamReader, headers: dict[str, list[str]]) -> bytes:
+async def read_body(reader: asyncio.StreamReader, headers: dict[str, list[str]]) -> bytes:
     if "chunked" in headers.get("transfer-encoding", [""])[0]:
         body = b""
         while size := int((await reader.readline()).strip() or b"0", 16):

@@ -12,6 +12,8 @@ import itertools
 import time
 from urllib.parse import urlsplit
 
+from bench.class_client import read_body, read_head
+
 PER_CONNECTION = 900  # requests sent on one connection before a new one (nginx closes at 1000)
 
 
@@ -52,16 +54,10 @@ async def _keep_alive(base: str, requests, pace, statuses: collections.Counter, 
 
 
 async def _reply(reader: asyncio.StreamReader) -> tuple[int, bytes]:
-    """One HTTP reply's status and body."""
-    status = int((await reader.readline()).split()[1])
-    length, close = 0, False
-    while (line := (await reader.readline()).decode().strip()) != "":
-        name, _, value = line.partition(":")
-        if name.lower() == "content-length":
-            length = int(value)
-        close |= name.lower() == "connection" and "close" in value.lower()
-    body = await reader.readexactly(length)
-    if close:
+    """One HTTP reply's status and body; ConnectionError when the server closes after it."""
+    status, headers = await read_head(reader)
+    body = await read_body(reader, headers)
+    if "close" in ", ".join(headers.get("connection", [])).lower():
         raise ConnectionError("closed by the server")
     return status, body
 
@@ -83,12 +79,15 @@ def pacer(rate: float):
 async def hammer(base: str, requests, rate: float, connections: int, kept: list | None = None):
     """Send the requests of an iterator over `connections` keep-alive connections at `rate` a
     second at most: (status counter, seconds taken); the bodies of 200s go to `kept`."""
+    return await _spread(_keep_alive, base, requests, rate, connections, kept)
+
+
+async def _spread(worker, base: str, requests, rate: float, connections: int, extra):
+    """`connections` workers sharing one iterator of requests and one pace, counting statuses
+    in one counter: (the counter, seconds taken)."""
     statuses: collections.Counter = collections.Counter()
-    pace, started = pacer(rate), time.perf_counter()
-    shared = iter(requests)
-    await asyncio.gather(
-        *(_keep_alive(base, shared, pace, statuses, kept) for _ in range(connections))
-    )
+    pace, started, shared = pacer(rate), time.perf_counter(), iter(requests)
+    await asyncio.gather(*(worker(base, shared, pace, statuses, extra) for _ in range(connections)))
     return statuses, time.perf_counter() - started
 
 
@@ -97,7 +96,6 @@ async def _pipelined(base: str, requests, pace, sent: collections.Counter, windo
     allows without waiting for the replies (HTTP/1.1 pipelining), at most `window` unanswered,
     until `requests` ends; replies counted by status."""
     parts = urlsplit(base)
-    shared = iter(requests)
     more = True
     while more:
         try:
@@ -109,7 +107,7 @@ async def _pipelined(base: str, requests, pace, sent: collections.Counter, windo
         room, expected = asyncio.Semaphore(window), asyncio.Queue()
         reading = asyncio.create_task(_replies(reader, expected, sent, room))
         more = False
-        for path, body in itertools.islice(shared, PER_CONNECTION):
+        for path, body in itertools.islice(requests, PER_CONNECTION):
             more = True
             await room.acquire()
             await pace()
@@ -133,10 +131,4 @@ async def _replies(reader, expected: asyncio.Queue, sent: collections.Counter, r
 
 async def flood(base: str, requests, rate: float, connections: int = 24, window: int = 64):
     """Open-loop at `rate` a second (at most connections × window unanswered): (counter, s)."""
-    counted: collections.Counter = collections.Counter()
-    pace, started = pacer(rate), time.perf_counter()
-    shared = iter(requests)
-    await asyncio.gather(
-        *(_pipelined(base, shared, pace, counted, window) for _ in range(connections))
-    )
-    return counted, time.perf_counter() - started
+    return await _spread(_pipelined, base, requests, rate, connections, window)

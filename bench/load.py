@@ -186,7 +186,7 @@ async def reconnect(session: StreamlitSession, stats: Stats, ctx: dict) -> None:
     for wait in RECONNECT_WAITS_S:
         await asyncio.sleep(wait)
         try:
-            run = await session.reconnect(RUN_TIMEOUT_S)
+            run = await session.connect(RUN_TIMEOUT_S)
         except (SessionError, OSError) as exc:
             last = exc
             continue

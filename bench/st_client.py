@@ -24,7 +24,7 @@ Usage (inside asyncio):
         first = await session.connect()          # RunResult of the first run
         run = await session.set_widgets(pos=True, heads="4")
         print(run.elapsed, run.exceptions, run.text[:200])
-        run = await session.reconnect()          # after the server dropped it, as a page does
+        run = await session.connect()            # again, after the server dropped it (as a page)
 """
 
 from __future__ import annotations
@@ -162,10 +162,9 @@ def fetch_cookies(
 class StreamlitSession:
     """One browser tab's worth of Streamlit session, driven from asyncio."""
 
-    def __init__(self, base_url: str, *, query_string: str = "", page_name: str = "") -> None:
+    def __init__(self, base_url: str, *, query_string: str = "") -> None:
         self.base_url = base_url.rstrip("/")
         self.query_string = query_string  # updated by the server's page_info_changed
-        self.page_name = page_name  # url path of a page, "" for the default page
         self.page_script_hash = ""
         self.session_id = ""
         self.widgets: dict[str, Widget] = {}  # by user key, from the latest run
@@ -187,8 +186,15 @@ class StreamlitSession:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    async def open(self) -> None:
-        """Fetch the cookies and open the websocket (no run yet)."""
+    async def connect(self, timeout: float = 60.0) -> RunResult:
+        """Open the websocket and run the page once, as a freshly loaded tab does.
+
+        After the old websocket closed, a page whose server went away does the same: same
+        cookies (so a sticky proxy picks a live process), same address bar, its widget values
+        (a new process starts a new session).
+        """
+        await self.close()
+        self._inbox = asyncio.Queue()
         host = urlsplit(self.base_url).netloc
         self.cookies = await asyncio.to_thread(fetch_cookies, self.base_url, self.cookies)
         protocols = ["streamlit", self.cookies.get(XSRF_COOKIE, NO_TOKEN)]
@@ -204,21 +210,6 @@ class StreamlitSession:
         )
         self.closed_reason = None
         self._reader = asyncio.create_task(self._read_forever())
-
-    async def reconnect(self, timeout: float = 60.0) -> RunResult:
-        """Open a new websocket after the old one closed and rerun with every widget value.
-
-        A page whose server went away does the same: same cookies (so a sticky proxy picks a
-        live process), same address bar, its widget values; a new process starts a new session.
-        """
-        await self.close()
-        self._inbox = asyncio.Queue()
-        await self.open()
-        return await self.rerun(timeout=timeout)
-
-    async def connect(self, timeout: float = 60.0) -> RunResult:
-        """Open the websocket and run the page once, as a freshly loaded tab does."""
-        await self.open()
         return await self.rerun(timeout=timeout)
 
     async def _read_forever(self) -> None:
@@ -255,7 +246,6 @@ class StreamlitSession:
         state = back.rerun_script
         state.query_string = self.query_string
         state.page_script_hash = self.page_script_hash
-        state.page_name = self.page_name
         state.fragment_id = fragment_id
         state.widget_states.widgets.extend(self._states.values())
         state.cached_message_hashes.extend(self.cache.hashes())
