@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from bench.class_client import Client, Follower, changes, follow, new_class, until
 from bench.class_flood import flood, hammer, pacer
-from bench.common import percentile
+from bench.common import markdown, percentile
 from bench.load_target import cpu_seconds
 
 QUESTION = {"id": "attack-q", "choices": ["a", "b", "c", "d"], "answer": "b"}
@@ -39,12 +39,17 @@ def random_code() -> str:
     return "".join(secrets.choice(ALPHABET) for _ in range(6))
 
 
+def answer(code: str, token: str, choice: str) -> tuple[str, bytes]:
+    """A phone's answer to QUESTION: the POST's path and JSON body."""
+    body = {"token": token, "question": QUESTION["id"], "choice": choice}
+    return f"/class/{code}/answer", json.dumps(body).encode()
+
+
 def made_up_answers(code: str, stop):
     """Answers with a new made-up token each, until `stop` (a multiprocessing Event) is set."""
     i = 0
     while not stop.is_set():
-        body = {"token": made_up_token(i), "question": QUESTION["id"], "choice": "a"}
-        yield f"/class/{code}/answer", json.dumps(body).encode()
+        yield answer(code, made_up_token(i), "a")
         i += 1
 
 
@@ -73,8 +78,8 @@ async def answers(code: str, phones: list[Follower]) -> tuple[int, int]:
     """Every joined phone answers once (its first attempt: a refusal counts): (sent, refused)."""
     refused = 0
     for i, phone in enumerate(phones):
-        body = {"token": phone.token, "question": QUESTION["id"], "choice": "abcd"[i % 4]}
-        said = await phone.client.call("POST", f"/class/{code}/answer", body, timeout=30)
+        path, body = answer(code, phone.token, "abcd"[i % 4])
+        said = await phone.client.call("POST", path, raw=body, timeout=30)
         refused += said.status != 200
     return len(phones), refused
 
@@ -157,15 +162,7 @@ def deep_size(obj: object, seen: set | None = None) -> int:
 
 def requests_of(code: str, count: int, prefix: str) -> tuple[list, list]:
     """`count` answers with made-up tokens, `count` joins with new ids."""
-    answers = [
-        (
-            f"/class/{code}/answer",
-            json.dumps(
-                {"token": made_up_token(i), "question": QUESTION["id"], "choice": "a"}
-            ).encode(),
-        )
-        for i in range(count)
-    ]
+    answers = [answer(code, made_up_token(i), "a") for i in range(count)]
     joins = [
         (f"/class/{code}/join", json.dumps({"phone": f"{prefix}-{i:06d}-abcdefghijkl"}).encode())
         for i in range(count)
@@ -180,15 +177,7 @@ async def fill(url: str, code: str, count: int, prefix: str) -> dict:
     fake, _ = await hammer(url, answers, 1e9, connections=16)
     tokens: list[bytes] = []
     joined, _ = await hammer(url, joins, 1e9, connections=16, kept=tokens)
-    real = [
-        (
-            f"/class/{code}/answer",
-            json.dumps(
-                {"token": json.loads(t)["token"], "question": QUESTION["id"], "choice": "b"}
-            ).encode(),
-        )
-        for t in tokens
-    ]
+    real = [answer(code, json.loads(t)["token"], "b") for t in tokens]
     counted, _ = await hammer(url, real, 1e9, connections=8)
     return {"fake": dict(fake), "joins": dict(joined), "answers": dict(counted)}
 
@@ -243,12 +232,8 @@ def on_memory(count: int, cap: int) -> dict:
                 client.post(a_path, content=a_body, headers=origin)
                 said = client.post(j_path, content=j_body, headers=origin)
                 if said.status_code == 200:
-                    body = {
-                        "token": said.json()["token"],
-                        "question": QUESTION["id"],
-                        "choice": "b",
-                    }
-                    client.post(f"/class/{code}/answer", json=body, headers=origin)
+                    path, body = answer(code, said.json()["token"], "b")
+                    client.post(path, content=body, headers=origin)
             sizes.append(deep_size(store._classes[code]))
             tallies.append(sum(store.tally(code, QUESTION["id"])[0].values()))
             client.cookies.clear()
@@ -326,21 +311,17 @@ def report(args, got: dict) -> int:
         f"attack: one client guesses {args.guess_rate:g} codes/s (a new phone id each), another "
         f"sends {args.flood_rate:g} answers/s with made-up tokens\n"
     )
-    print(f"{'measure':<52}{'no attack':>12}{'attack':>12}{'ratio':>8}")
+    right = [s.tally == s.answers_sent - s.answers_refused for s in (base, hit)]
     rows = [
-        ("joins of real phones refused", base.joins_refused, hit.joins_refused),
-        ("answers of joined phones refused", base.answers_refused, hit.answers_refused),
-        (
-            "tally = answers accepted",
-            base.tally == base.answers_sent - base.answers_refused,
-            hit.tally == hit.answers_sent - hit.answers_refused,
-        ),
+        ("joins of real phones refused", base.joins_refused, hit.joins_refused, ""),
+        ("answers of joined phones refused", base.answers_refused, hit.answers_refused, ""),
+        ("tally = answers accepted", *right, ""),
     ]
-    for name, a, b in rows:
-        print(f"{name:<52}{a!s:>12}{b!s:>12}")
     for q in (50, 95):
         a, b = 1000 * percentile(base.follow, q), 1000 * percentile(hit.follow, q)
-        print(f"{f'teacher change -> each phone p{q} (ms)':<52}{a:>12.0f}{b:>12.0f}{b / a:>8.2f}")
+        name = f"teacher change -> each phone p{q} (ms)"
+        rows.append((name, f"{a:.0f}", f"{b:.0f}", f"{b / a:.2f}"))
+    markdown(("measure", "no attack", "attack", "ratio"), rows)
     took = hit.flood_seconds or 1
     spent = " + ".join(f"{name} {seconds:.1f} s" for name, seconds in got["cpu"].items())
     refused = answered + guesses

@@ -9,15 +9,13 @@ projector's own step (the baseline) and key → each phone's step, p50 / p95 / m
 
 from __future__ import annotations
 
-import argparse
-import statistics
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/x.py`
 
-from bench.common import chromium, percentile
+from bench.common import chromium, markdown, options, percentile, spread
 from deploy.local import start_streamlit
 from deploy.redis_local import start_redis
 from tests.lesson_support import PHONE, ROOT, SCENE, open_lesson
@@ -53,10 +51,7 @@ def first_at(page, place: str, after: float) -> float | None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--phones", type=int, default=3)
-    ap.add_argument("--steps", type=int, default=20)
-    args = ap.parse_args()
+    args = options(__doc__, phones=(3, "phones following"), steps=(20, "the projector's steps"))
     redis = start_redis(Path(tempfile.mkdtemp(prefix="class-bench-")), persist=False)
     try:
         with (
@@ -112,23 +107,16 @@ def run(browser, base: str, phones: int, steps: int) -> None:
     posts = teacher.evaluate("() => window.__posts")
     slowest = sorted(posts, reverse=True)[:3]
     posts = [ms for ms, _ in posts]
-    med_own, med_follow = statistics.median(own), statistics.median(follow)
     print(f"\nclass follow, Chromium, 1 projector + {phones} phones, {steps} steps, Redis\n")
-    print("| key → | samples | p50 ms | p95 ms | max ms | ratio of p50 to the projector's |")
-    print("|---|---|---|---|---|---|")
-    for name, xs, ratio in (
-        ("the projector's own step (baseline)", own, 1.0),
-        ("each phone showing that step", follow, med_follow / med_own),
-    ):
-        print(
-            f"| {name} | {len(xs)} | {statistics.median(xs):.0f} | {percentile(xs, 95):.0f} "
-            f"| {max(xs):.0f} | {ratio:.1f}× |"
-        )
+    header = ("key →", "samples", "p50 ms", "p95 ms", "max ms", "ratio of p50 to the projector's")
+    rows = [("the projector's own step (baseline)", own), ("each phone showing that step", follow)]
+    ratio = lambda xs: f"{percentile(xs, 50) / percentile(own, 50):.1f}×"  # noqa: E731
+    markdown(header, [(name, len(xs), *spread(xs), ratio(xs)) for name, xs in rows])
     print(f"\nphones that never showed a step: {missed} of {phones * steps}")
     slow = ", ".join(f"§{p} {ms:.0f} ms" for ms, p in sorted(where, reverse=True)[:5])
     print(f"slowest phone samples (scene.step): {slow}")
     print(
-        f"the projector's POST /class/CODE/state: {len(posts)}, p50 {statistics.median(posts):.0f}"
+        f"the projector's POST /class/CODE/state: {len(posts)}, p50 {percentile(posts, 50):.0f}"
         f" ms, max {max(posts):.0f} ms; slowest: "
         + ", ".join(f"{ms:.0f} ms {body}" for ms, body in slowest)
     )

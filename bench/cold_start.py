@@ -16,10 +16,6 @@ from bench import common
 from bench.common import BASELINE_APP, MAIN_APP, Row
 from deploy.local import spawn_streamlit
 
-HEATMAP = {  # what "the first heatmap drawn" is on each page
-    BASELINE_APP: ".js-plotly-plot .hm image, .js-plotly-plot .hm",  # plotly's heatmap layer
-    MAIN_APP: '[data-testid="explorer"][data-renders] [data-testid="explorer-map"]',
-}
 TARGET = 1.5
 
 
@@ -30,7 +26,8 @@ def cold_start_s(browser, script: Path) -> float:
         server.wait_ready(timeout=120, poll=0.05)
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(server.url + ("/" + common.CASES[0].query_string() if script == MAIN_APP else ""))
-        page.wait_for_selector(HEATMAP[script], state="visible", timeout=120_000)
+        drawn = common.DRAWN["main" if script == MAIN_APP else "baseline"]
+        page.wait_for_selector(drawn, state="visible", timeout=120_000)
         elapsed = time.perf_counter() - server.started
         page.close()
         return elapsed
@@ -49,10 +46,10 @@ def run(repeats: int = 3) -> list[Row]:
         for _ in range(repeats):
             for script, got in samples.items():
                 got.append(cold_start_s(browser, script))
-    app, base = common.median_of(samples[MAIN_APP]), common.median_of(samples[BASELINE_APP])
+    app, base = (common.percentile(samples[s], 50) for s in (MAIN_APP, BASELINE_APP))
     return [common.ratio_row("cold start", "main page, example sentence", app, base, "s", TARGET)]
 
 
 if __name__ == "__main__":
-    help_ = "timed starts per app"
-    common.table_main(__doc__, "Cold start (median)", run, "repeats", default=3, help=help_)
+    args = common.options(__doc__, repeats=(3, "timed starts per app"))
+    common.print_table(run(args.repeats), "Cold start (median)")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import statistics
+import math
 import sys
 import urllib.parse
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +50,10 @@ class Case:
         return "?" + urllib.parse.urlencode(self.query())
 
 
+DRAWN = {  # what a page has drawn once it is loaded: the view's maps, the baseline's heatmap
+    "main": '[data-testid="explorer"][data-renders] [data-testid="explorer-map"]',
+    "baseline": ".js-plotly-plot .hm, .js-plotly-plot image",
+}
 CASES = (Case("13 tok × 4 heads", EXAMPLE, 64, 4), Case("64 tok × 8 heads", LONG, 64, 8))
 
 
@@ -88,6 +92,12 @@ def percentile(values: list[float], q: float) -> float:
     return xs[lo] + (xs[min(lo + 1, len(xs) - 1)] - xs[lo]) * (pos - lo)
 
 
+def spread(values: list[float], scale: float = 1.0, digits: int = 0) -> list[str]:
+    """p50, p95 and max of `values` × scale, formatted with `digits` decimals: three table cells."""
+    p50, p95, top = percentile(values, 50), percentile(values, 95), max(values, default=math.nan)
+    return [f"{scale * v:.{digits}f}" for v in (p50, p95, top)]
+
+
 def frame_row(case: str, intervals: list[float], target_ms: float | None = None) -> Row:
     """A "frame interval" row: the p95 of `intervals` (ms), against `target_ms` if given."""
     p95 = percentile(intervals, 95)
@@ -95,32 +105,45 @@ def frame_row(case: str, intervals: list[float], target_ms: float | None = None)
     return Row("frame interval", case, p95, "ms", None, target, ok)
 
 
-def median_of(samples: list[float]) -> float:
-    """The median, or NaN when nothing was measured."""
-    return statistics.median(samples) if samples else float("nan")
-
-
-def print_table(rows: list[Row], title: str = "") -> None:
-    """Print rows as a Markdown table (pasteable into BENCHMARKS.md)."""
+def markdown(header: Sequence[str], rows: Iterable[Sequence], title: str = "", left=1) -> None:
+    """Print a Markdown table (pasteable into BENCHMARKS.md): the header, then one line per row
+    of cells (formatted strings, or anything `str` shows); the first `left` columns aligned left,
+    the others right. Every bench's table goes through here."""
     if title:
         print(f"\n### {title}\n")
-    print("| bench | case | measured | baseline | ratio | target | ok |")
-    print("|---|---|---:|---:|---:|---|---|")
-    for r in rows:
-        base = f"{r.baseline:.1f} {r.unit}" if r.baseline else "—"
-        ratio = f"{r.ratio:.2f}×" if r.ratio else "—"
-        ok = {True: "yes", False: "**NO**", None: ""}[r.ok]
-        value = f"{r.value:.1f} {r.unit}"
-        print(f"| {r.bench} | {r.case} | {value} | {base} | {ratio} | {r.target} | {ok} |")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * left + "---:|" * (len(header) - left))
+    for row in rows:
+        print("| " + " | ".join(map(str, row)) + " |")
     sys.stdout.flush()
 
 
-def table_main(doc: str, title: str, run: Callable[[int], list[Row]], option: str, **arg) -> None:
-    """A bench's command line: one integer option (`--{option}`, argparse's `default`, `help`),
-    then the table `run(value)` returns."""
+def print_table(rows: list[Row], title: str = "") -> None:
+    """The combined table of Rows: measured, baseline, ratio, target, ok."""
+    ok, cells = {True: "yes", False: "**NO**", None: ""}, []
+    for r in rows:
+        base = f"{r.baseline:.1f} {r.unit}" if r.baseline else "—"
+        ratio = f"{r.ratio:.2f}×" if r.ratio else "—"
+        cells.append((r.bench, r.case, f"{r.value:.1f} {r.unit}", base, ratio, r.target, ok[r.ok]))
+    markdown(("bench", "case", "measured", "baseline", "ratio", "target", "ok"), cells, title, 2)
+
+
+def options(doc: str, argv: list[str] | None = None, **spec: tuple) -> argparse.Namespace:
+    """A bench's command line: `name=(default, help)` gives `--name` (an underscore a dash) of the
+    default's type; a bool default is a flag, a list takes values, a tuple's third item choices."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
-    parser.add_argument(f"--{option}", type=int, **arg)
-    print_table(run(getattr(parser.parse_args(), option)), title)
+    for name, (default, help_, *choices) in spec.items():
+        flag = "--" + name.replace("_", "-")
+        if isinstance(default, bool):
+            parser.add_argument(flag, action="store_true", help=help_)
+            continue
+        many = isinstance(default, list)
+        kind = type(default[0] if many else default)
+        nargs = "*" if many else None
+        parser.add_argument(
+            flag, type=kind, nargs=nargs, default=default, help=help_, choices=choices or None
+        )
+    return parser.parse_args(argv)
 
 
 # --- servers -----------------------------------------------------------------------------

@@ -6,7 +6,6 @@ Prints Markdown tables; nothing is asserted (the machine is shared, timings are 
 
 from __future__ import annotations
 
-import argparse
 import ctypes
 import os
 import platform
@@ -23,6 +22,7 @@ from attention_core import init_params, multi_head_attention, scaled_dot_product
 from attention_core.attention import merge_heads, split_heads
 from attention_core.fast import chunked_attention
 from attention_core.tiled import tiled_attention
+from bench.common import options
 
 D_MODEL, HEADS, MIB = 512, 8, 2**20
 CLOCK = time.perf_counter  # wall time; --cpu-time switches to process CPU time, one thread
@@ -161,17 +161,17 @@ def describe_machine() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[256, 1024, 4096])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--memory-n", type=int, default=16384, help="n for the tiled memory row")
-    parser.add_argument("--plain-n", type=int, nargs="*", default=[2048, 4096],
-                        help="n where plain memory is measured")  # fmt: skip
-    parser.add_argument("--block", type=int, default=128)
-    parser.add_argument("--no-memory", action="store_true")
-    parser.add_argument("--cpu-time", action="store_true",
-                        help="1 thread, CPU seconds (steadier when busy)")  # fmt: skip
-    args = parser.parse_args(argv)
+    args = options(
+        __doc__,
+        argv,
+        sizes=([256, 1024, 4096], "n of the time table"),
+        repeats=(3, "interleaved rounds (the best counts)"),
+        memory_n=(16384, "n for the tiled memory row"),
+        plain_n=([2048, 4096], "n where plain memory is measured"),
+        block=(128, "the tiled block"),
+        no_memory=(False, "no memory table"),
+        cpu_time=(False, "1 thread, CPU seconds (steadier when busy)"),
+    )
     if args.cpu_time:
         use_cpu_time()
     describe_machine()

@@ -24,7 +24,6 @@ sample interleaved with the baseline's.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -35,9 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench
 
 from bench import common, trace
 from bench import screencast as sc
-from bench.common import CASES, Row, frame_row, median_of, percentile, ratio_row
+from bench.common import CASES, DRAWN, Row, frame_row, percentile, ratio_row
 from bench.ui_latency import (
-    DRAWN,
     VIEWPORT,
     Interaction,
     Subject,
@@ -207,8 +205,8 @@ def animation_rows(browser, sub: Subject, runs: int) -> list[Row]:
             draws.append(draw_ms)
         case = (
             f"{sub.name}: {label}, screencast p95 of {len(gaps)} intervals (p50 "
-            f"{percentile(gaps, 50):.0f} ms; the deck drew {median_of(rates):.0f}/s, "
-            f"{median_of(draws):.1f} ms a draw)"
+            f"{percentile(gaps, 50):.0f} ms; the deck drew {percentile(rates, 50):.0f}/s, "
+            f"{percentile(draws, 50):.1f} ms a draw)"
         )
         rows.append(frame_row(case, gaps, FPS_TARGET_MS))
         presented = []
@@ -263,10 +261,9 @@ def run(clicks: int = 5, runs: int = 3) -> list[Row]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clicks", type=int, default=5, help="samples per interaction")
-    parser.add_argument("--runs", type=int, default=3, help="runs of each animation")
-    args = parser.parse_args()
+    args = common.options(
+        __doc__, clicks=(5, "samples per interaction"), runs=(3, "runs of each animation")
+    )
     started = time.time()
     common.print_table(
         run(args.clicks, args.runs), "The lesson in Chromium: latency by pixels (median)"

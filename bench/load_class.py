@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import class_attack
 from bench.class_client import Client, Follower, changes, follow, new_class, until
-from bench.common import percentile
+from bench.common import markdown, options, percentile, spread
 from bench.load_target import cpu_seconds, process_tree
 from deploy.serve import Cluster, start_cluster
 
@@ -170,12 +170,8 @@ def report(args: argparse.Namespace, moved: dict, paced: dict, burst_: dict, cpu
         ("teacher's change -> each phone", moved["every"]),
         (f"one answer -> teacher's tally ({args.rate:g}/s)", paced["latencies"]),
     ]
-    print(f"{'measure':<48}{'n':>6}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
-    for name, values in rows:
-        print(
-            f"{name:<48}{len(values):>6}{1000 * percentile(values, 50):>9.0f}"
-            f"{1000 * percentile(values, 95):>9.0f}{1000 * max(values):>9.0f}"
-        )
+    header = ("measure", "n", "p50 ms", "p95 ms", "max ms")
+    markdown(header, [(name, len(values), *spread(values, 1000)) for name, values in rows])
     print(f"\nphones that missed a change: {moved['missed']}")
     print(
         f"burst: {burst_['accepted']}/{args.phones} answers accepted at once; tally complete "
@@ -208,24 +204,23 @@ async def drive(args: argparse.Namespace, teacher_url: str, phone_url: str, pids
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    attack = parser.add_argument_group("--attack (bench/class_attack.py)")
-    attack.add_argument("--attack", action="store_true", help="the attack run instead")
-    attack.add_argument("--attack-phones", type=int, default=30, help="real phones in the class")
-    attack.add_argument("--guess-rate", type=float, default=40.0, help="unknown codes a second")
-    attack.add_argument(
-        "--flood-rate", type=float, default=1500.0, help="answers a second with made-up tokens"
+    return options(
+        __doc__,
+        argv,
+        phones=(200, "simulated phones"),
+        workers=(2, "app processes per serve group"),
+        groups=(1, "serve groups", 1, 2),
+        changes=(20, "teacher's changes to time"),
+        rate=(40.0, "paced answers a second"),
+        idle=(20.0, "seconds of each CPU sample"),
+        attack=(False, "the attack run instead (bench/class_attack.py), with the options below"),
+        attack_phones=(30, "--attack: real phones in the class"),
+        guess_rate=(40.0, "--attack: unknown codes a second"),
+        flood_rate=(1500.0, "--attack: answers a second with made-up tokens"),
+        made_up=(10_000, "--attack: made-up tokens and joins"),
+        cap=(200, "--attack: CLASS_MAX_PHONES"),
+        ttl=(240, "--attack: CLASS_TTL_S, seconds a class lives"),
     )
-    attack.add_argument("--made-up", type=int, default=10_000, help="made-up tokens and joins")
-    attack.add_argument("--cap", type=int, default=200, help="CLASS_MAX_PHONES")
-    attack.add_argument("--ttl", type=int, default=240, help="CLASS_TTL_S: seconds a class lives")
-    parser.add_argument("--phones", type=int, default=200, help="simulated phones")
-    parser.add_argument("--workers", type=int, default=2, help="app processes per serve group")
-    parser.add_argument("--groups", type=int, choices=(1, 2), default=1, help="serve groups")
-    parser.add_argument("--changes", type=int, default=20, help="teacher's changes to time")
-    parser.add_argument("--rate", type=float, default=40.0, help="paced answers a second")
-    parser.add_argument("--idle", type=float, default=20.0, help="seconds of each CPU sample")
-    return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,7 +28,7 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import percentile
+from bench.common import markdown, options, percentile
 from bench.load import sentence, view_values
 from bench.load_target import cpu_seconds
 from bench.st_client import StreamlitSession
@@ -122,22 +122,22 @@ def profile(args: argparse.Namespace, top: int = 30) -> None:
         if any(part in file for part in OWN) or name in WATCH:
             where = f"{Path(file).parent.name}/{Path(file).name}:{name}"
             rows.append((cum / runs * 1000, calls / runs, where))
-    print(f"\ncProfile, script thread, per rerun ({runs} runs; the profiler inflates the times):")
-    print(f"{'ms / run':>9} {'calls / run':>11}  function")
-    for ms, calls, where in sorted(rows, reverse=True)[:top]:
-        print(f"{ms:>9.2f} {calls:>11.1f}  {where}")
+    title = f"cProfile, script thread, per rerun ({runs} runs; the profiler inflates the times)"
+    top_rows = [(w, f"{ms:.2f}", f"{c:.1f}") for ms, c, w in sorted(rows, reverse=True)[:top]]
+    markdown(("function", "ms / run", "calls / run"), top_rows, title)
 
 
 WATCH = {"_run_script", "exec_func_with_error_handling", "enqueue", "marshall", "_enqueue"}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", "--sessions", type=int, default=1)
-    parser.add_argument("-c", "--changes", type=int, default=100, help="view changes per session")
-    parser.add_argument("--weights", choices=("random", "trained"), default="random")
-    parser.add_argument("--profile", action="store_true", help="also profile the script thread")
-    args = parser.parse_args()
+    args = options(
+        __doc__,
+        sessions=(1, "sessions, each on its own sentence"),
+        changes=(100, "view changes per session"),
+        weights=("random", "the model's weights", "random", "trained"),
+        profile=(False, "also profile the script thread"),
+    )
     cpu_per_change(args)
     if args.profile:
         profile(args)

@@ -9,7 +9,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 
-from bench.common import percentile
+from bench.common import markdown, percentile, spread
 
 
 @dataclass
@@ -61,22 +61,18 @@ def report(result: dict, args: argparse.Namespace, server_errors: list[str]) -> 
     use = result["usage"]
     timed = sum(len(s.latencies) for s in stats)  # the timed part's reruns and tab loads
     per_run = use["server_cpu"] * 1000 / timed if timed else float("nan")
-    print(
-        f"{'clients':<20}{'held':>8}{'runs':>7}{'errors':>8}{'crosstalk':>10}"
-        f"{'p50 s':>8}{'p95 s':>8}{'max s':>8}{'CPU ms/run':>12}"
-    )
+    cells = []
     for label, group in rows:
         if group:
             lat = [x for s in group for x in s.latencies]
             errors = sum(len(s.exceptions) + len(s.disconnects) for s in group)
-            cpu = f"{per_run:>12.1f}" if group is ws else f"{'(all)':>12}"
-            print(
-                f"{label:<20}{sum(s.alive for s in group):>5}/{len(group):<2}"
-                f"{sum(s.runs for s in group):>7}{errors:>8}"
-                f"{sum(len(s.crosstalk) for s in group):>10}{percentile(lat, 50):>8.2f}"
-                f"{percentile(lat, 95):>8.2f}{max(lat, default=float('nan')):>8.2f}"
-                f"{cpu}"
-            )
+            held = f"{sum(s.alive for s in group)}/{len(group)}"
+            crosstalk = sum(len(s.crosstalk) for s in group)
+            cpu = f"{per_run:.1f}" if group is ws else "(all)"
+            runs = sum(s.runs for s in group)
+            cells.append((label, held, runs, errors, crosstalk, *spread(lat, digits=2), cpu))
+    header = ("clients", "held", "runs", "errors", "crosstalk", "p50 s", "p95 s", "max s")
+    markdown((*header, "CPU ms/run"), cells)
     tab_loads = sum(len(s.latencies) for s in tabs)
     print(
         f"server CPU per timed run: {per_run:.1f} ms = {use['server_cpu']:.1f} s over "

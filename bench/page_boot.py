@@ -36,24 +36,20 @@ Opt-in: not part of `make bench` (it takes a minute or two).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import random
 import threading
 import time
-from pathlib import Path
 from urllib.parse import urlencode
 
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from bench.common import async_chromium, percentile  # first: puts the repository on sys.path
+from bench.common import BASELINE_APP, async_chromium, chromium_ok, markdown, options, percentile
 from bench.load import BASES, view_values
 from bench.st_client import SessionError, StreamlitSession
-from deploy.local import CHROMIUM, chromium_available, start_streamlit
+from deploy.local import start_streamlit
 
-REPO = Path(__file__).resolve().parent.parent
-LAUNCHER, BASELINE = REPO / "launcher.py", REPO / "bench" / "baseline_app.py"
 STAGES = ("html", "dcl", "ws", "ws_open", "msg1", "msg2", "element", "msg_code", "code",
           "mounted", "drawn", "msg_last", "idle")  # fmt: skip
 METRICS = ("ScriptDuration", "LayoutDuration", "RecalcStyleDuration", "TaskDuration")
@@ -224,33 +220,31 @@ LABELS = {
 def table(got: dict[str, list[dict]]) -> None:
     """Medians per stage for the app and the baseline, their ratio, and the app's p95."""
     app, base = got["app"], got["baseline"]
-    print("| stage (ms from navigation start) | app p50 | app p95 | baseline p50 | ratio p50 |")
-    print("|---|---:|---:|---:|---:|")
-    rows = [*STAGES, "total", *METRICS, "kb", "failed"]
-    for stage in rows:
+    rows = []
+    for stage in [*STAGES, "total", *METRICS, "kb", "failed"]:
         a = [s[stage] for s in app if stage in s]
         b = [s[stage] for s in base if stage in s]
-        if not a and not b:
-            continue
         a50, a95, b50 = percentile(a, 50), percentile(a, 95), percentile(b, 50)
         ratio = f"{a50 / b50:.2f}×" if b and b50 else "—"
-        label = LABELS.get(stage, stage)
         if stage == "failed":
-            print(f"| {label} | {len(a)} | | {len(b)} | |")
-            continue
-        print(f"| {label} | {a50:.0f} | {a95:.0f} | {b50:.0f} | {ratio} |")
+            rows.append((LABELS[stage], len(a), "", len(b), ""))
+        elif a or b:
+            rows.append((LABELS.get(stage, stage), f"{a50:.0f}", f"{a95:.0f}", f"{b50:.0f}", ratio))
+    header = ("app p50", "app p95", "baseline p50", "ratio p50")
+    markdown(("stage (ms from navigation start)", *header), rows)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--loads", type=int, default=12, help="timed loads per app")
-    parser.add_argument("--sessions", type=int, default=0, help="background websocket sessions")
-    parser.add_argument("--fresh", action="store_true", help="a new browser context per load")
-    args = parser.parse_args()
-    if not chromium_available():
-        raise SystemExit(f"needs {CHROMIUM}")
+    args = options(
+        __doc__,
+        loads=(12, "timed loads per app"),
+        sessions=(0, "background websocket sessions"),
+        fresh=(False, "a new browser context per load"),
+    )
+    if not chromium_ok("page_boot"):
+        raise SystemExit(1)
     stop, ready = threading.Event(), threading.Event()
-    with start_streamlit(LAUNCHER) as app, start_streamlit(BASELINE) as base:
+    with start_streamlit("launcher.py") as app, start_streamlit(BASELINE_APP) as base:
         worker = None
         if args.sessions:
             worker = threading.Thread(target=background, args=(app.url, args.sessions, stop, ready))

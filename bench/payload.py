@@ -18,7 +18,6 @@ the wire (Chromium through a counting proxy).
 
 from __future__ import annotations
 
-import argparse
 import json
 import socket
 import sys
@@ -33,10 +32,12 @@ from bench import screencast as sc
 from bench.common import (
     BASELINE_APP,
     CASES,
+    DRAWN,
     MAIN_APP,
     Row,
     chromium,
     chromium_ok,
+    options,
     print_table,
     running,
 )
@@ -45,10 +46,6 @@ from bench.rerun import app_test
 LIMIT_KB = 150.0  # target: first load on the wire, 64 × 8
 VIEW_NAME = "attention_lab.explorer"
 CODE_NAME = "attention_lab.explorer_code"
-DRAWN = {
-    "main": '[data-testid="explorer"][data-renders] [data-testid="explorer-map"]',
-    "baseline": ".js-plotly-plot .hm, .js-plotly-plot image",
-}
 SWITCH = {"main": '[data-testid="explorer-scale"]', "baseline": ".st-key-scale label"}
 
 
@@ -155,26 +152,15 @@ def proxied(url: str):
         proxy.close()
 
 
-class Received:
-    """Bytes of the websocket frames a page receives, as delivered (decompressed)."""
-
-    def __init__(self, page) -> None:
-        self.bytes = 0
-        page.on("websocket", lambda ws: ws.on("framereceived", self._add))
-
-    def _add(self, payload) -> None:
-        self.bytes += len(payload.encode() if isinstance(payload, str) else payload)
-
-
 def wire_kb(browser, server: str, path: str, kind: str) -> dict[str, float]:
     """KB for the first load of server/path and one √d_k switch, decompressed and on the wire."""
     with proxied(server) as (proxy, base):
         page = browser.new_page(viewport={"width": 1280, "height": 800})
-        received, cast = Received(page), sc.Screencast(page)  # the cast only to wait for quiet
+        cast = sc.Screencast(page)  # counts the frames received; waits for quiet
         page.goto(base + path)
         page.wait_for_selector(DRAWN[kind], state="attached", timeout=120_000)
         cast.settle(time.time(), need_message=False)
-        load = received.bytes, proxy.stream_bytes
+        load = cast.received, proxy.stream_bytes
         cast.mark()
         page.locator(SWITCH[kind]).first.click()
         cast.settle(time.time())
@@ -182,7 +168,7 @@ def wire_kb(browser, server: str, path: str, kind: str) -> dict[str, float]:
         return {
             "load": load[0] / 1000,
             "load wire": load[1] / 1000,
-            "switch": (received.bytes - load[0]) / 1000,
+            "switch": (cast.received - load[0]) / 1000,
             "switch wire": (proxy.stream_bytes - load[1]) / 1000,
         }
 
@@ -234,10 +220,7 @@ def print_breakdown() -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--breakdown", action="store_true", help="the view's bytes by part")
-    args = parser.parse_args()
-    if args.breakdown:
+    if options(__doc__, breakdown=(False, "the view's bytes by part")).breakdown:
         print_breakdown()
         return
     print_table(run(), "Payload")

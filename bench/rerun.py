@@ -7,7 +7,6 @@ cProfile's top functions for reruns of the main page on the 64 × 8 case.
 
 from __future__ import annotations
 
-import argparse
 import cProfile
 import functools
 import io
@@ -27,7 +26,8 @@ from bench.common import (
     REPO_ROOT,
     Case,
     Row,
-    median_of,
+    options,
+    percentile,
     print_table,
     ratio_row,
 )
@@ -111,7 +111,7 @@ def rerun_ms(at, reruns: int, mutate=None) -> tuple[float, float]:
         cpu.append((time.process_time() - c0) * 1000)
     if at.exception:
         raise RuntimeError(f"rerun raised: {at.exception[0].value}")
-    return median_of(wall), median_of(cpu)
+    return percentile(wall, 50), percentile(cpu, 50)
 
 
 def pinned(case: Case | None, flip: bool = False):
@@ -200,12 +200,11 @@ def profile(case: Case, reruns: int, top: int = 40) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reruns", type=int, default=10, help="reruns per page (≥10)")
-    parser.add_argument(
-        "--profile", action="store_true", help="cProfile the main page (BENCH_CASE=0: 13 × 4)"
+    args = options(
+        __doc__,
+        reruns=(10, "reruns per page (≥10)"),
+        profile=(False, "cProfile the main page (BENCH_CASE=0: 13 × 4)"),
     )
-    args = parser.parse_args()
     if args.profile:
         profile(CASES[int(os.environ.get("BENCH_CASE", "-1"))], args.reruns)
         return

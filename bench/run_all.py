@@ -11,7 +11,6 @@ docs/benchmarks-history.md.)
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import os
 import platform
@@ -23,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/run_all.py`
 
 from bench import cold_start, lesson_latency, payload, rerun, ui_latency
-from bench.common import REPO_ROOT, Row, print_table
+from bench.common import REPO_ROOT, Row, options, print_table
 
 BENCHES = {
     "latency": lambda a: ui_latency.run(a.clicks),
@@ -61,14 +60,15 @@ def machine() -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", nargs="*", choices=[*BENCHES, "core"], help="subset to run")
-    parser.add_argument("--clicks", type=int, default=7, help="latency: samples per series")
-    parser.add_argument("--lesson-clicks", type=int, default=5, help="lesson: samples per step")
-    parser.add_argument("--lesson-runs", type=int, default=3, help="lesson: runs per animation")
-    parser.add_argument("--reruns", type=int, default=10, help="rerun: reruns per page")
-    parser.add_argument("--repeats", type=int, default=3, help="cold start: starts per app")
-    args = parser.parse_args()
+    args = options(
+        __doc__,
+        only=(DEFAULT, "subset to run", *DEFAULT),
+        clicks=(7, "latency: samples per series"),
+        lesson_clicks=(5, "lesson: samples per step"),
+        lesson_runs=(3, "lesson: runs per animation"),
+        reruns=(10, "rerun: reruns per page"),
+        repeats=(3, "cold start: starts per app"),
+    )
     chosen = args.only or DEFAULT
     print(machine())
     started = time.monotonic()

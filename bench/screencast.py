@@ -97,6 +97,7 @@ class Screencast:
         self.lag = 0.0  # the longest capture → arrival delay seen since start()
         self.messages = 0  # websocket frames from the server since mark()
         self.last_message = 0.0
+        self.received = 0  # bytes of every server websocket frame, as delivered (decompressed)
         page.on("websocket", lambda ws: ws.on("framereceived", self._on_message))
         self.casting = False
 
@@ -111,7 +112,8 @@ class Screencast:
         self.last_stamp = max(self.last_stamp, stamp)
         self.lag = max(self.lag, now - stamp)
 
-    def _on_message(self, _payload) -> None:
+    def _on_message(self, payload) -> None:
+        self.received += len(payload.encode() if isinstance(payload, str) else payload)
         self.messages += 1
         self.last_message = time.time()
 

@@ -52,17 +52,18 @@ from bench import screencast as sc
 from bench.common import (
     BASELINE_APP,
     CASES,
+    DRAWN,
     MAIN_APP,
     Case,
     Row,
     chromium,
     chromium_ok,
     frame_row,
-    median_of,
+    options,
     percentile,
+    print_table,
     ratio_row,
     running,
-    table_main,
 )
 from bench.view_drag import VERBOSE, VIEW, drag, drag_cpu, scroll_to
 
@@ -75,10 +76,6 @@ CPU_DRAGS = 2  # traced τ drags per case (CPU per draw), after the measured one
 FPS_TARGET_MS = 33.0
 VIEW_TARGETS = {"13 tok × 4 heads": 0.3, "64 tok × 8 heads": 0.5}
 SERVER_TARGETS = {"13 tok × 4 heads": 1.3, "64 tok × 8 heads": 2.0}
-DRAWN = {  # what a subject has drawn once it is loaded
-    "main": f'{VIEW}[data-renders] [data-testid="explorer-map"]',
-    "baseline": ".js-plotly-plot .hm, .js-plotly-plot image",
-}
 
 
 @dataclass
@@ -295,9 +292,8 @@ def check_heads(sub: Subject) -> None:
 
 def latency_median(samples: list[sc.Sample], first: bool = False) -> float:
     """Median latency (or time to the first change) of the samples in which the region changed."""
-    return median_of(
-        [s.first_ms if first else s.latency_ms for s in samples if not math.isnan(s.latency_ms)]
-    )
+    got = [s.first_ms if first else s.latency_ms for s in samples if not math.isnan(s.latency_ms)]
+    return percentile(got, 50)
 
 
 def rows_from(base: Subject, subjects: list[Subject], drags: dict, top: tuple) -> list[Row]:
@@ -314,14 +310,15 @@ def rows_from(base: Subject, subjects: list[Subject], drags: dict, top: tuple) -
         intervals, rates, _, presented = drags[sub.name]
         target = FPS_TARGET_MS if sub.case.heads == 8 else None
         label = f"{sub.name}: τ drag, screencast, p95 of {len(intervals)} intervals"
-        rows.append(frame_row(f"{label} (view drew {median_of(rates):.0f}/s)", intervals, target))
+        label += f" (view drew {percentile(rates, 50):.0f}/s)"
+        rows.append(frame_row(label, intervals, target))
         label = f"{sub.name}: τ drag, presented frames (trace, no screencast), p95 of"
         p50 = f"(p50 {percentile(presented, 50):.0f} ms)"
         rows.append(frame_row(f"{label} {len(presented)} intervals {p50}", presented, target))
     for sub in subjects:
         cpu = drags[sub.name][2]
         label = f"{sub.name}: renderer main-thread CPU per view draw, τ drag (traced)"
-        rows.append(Row("browser CPU", label, median_of(cpu), "ms"))
+        rows.append(Row("browser CPU", label, percentile(cpu, 50), "ms"))
     intervals, drawn = top
     label = (
         f"screencast ceiling, p95 (canvas redrawn every frame, {drawn:.0f} draws/s; "
@@ -366,5 +363,5 @@ def run(clicks: int = 7) -> list[Row]:
 
 
 if __name__ == "__main__":
-    title = "Chromium interaction latency by pixels (median)"
-    table_main(__doc__, title, run, "clicks", default=7, help="samples per interaction (odd)")
+    args = options(__doc__, clicks=(7, "samples per interaction (odd)"))
+    print_table(run(args.clicks), "Chromium interaction latency by pixels (median)")
