@@ -1,6 +1,6 @@
 """Chromium latency of the lesson by pixels, as same-run ratios to the baseline's checkbox.
 
-Method: bench/ui_latency.py's, with its pieces imported (Subject, Interaction, open_subject, the
+Method: bench/ui_latency.py's, with its pieces imported (Interaction, open_subject, the
 baseline's √d_k toggle, latency_median, the screencast ceiling) and bench/screencast.py's frames:
 latency = input → the last frame in which the maps' region (the deck's canvases, inside its
 shadow root) changed, once the page is still. A step inside a scene answers in the browser with
@@ -38,12 +38,12 @@ from bench.common import CASES, DRAWN, Row, frame_row, percentile, ratio_row
 from bench.ui_latency import (
     VIEWPORT,
     Interaction,
-    Subject,
     baseline_interactions,
+    block,
     latency_median,
     open_subject,
 )
-from bench.ui_latency import block as ui_block
+from bench.view_drag import Subject
 
 STEP_TARGET, SCENE_TARGET, FPS_TARGET_MS = 0.3, 1.3, 33.0
 DECK = "document.querySelector('[data-testid=\"stBidiComponentIsolated\"]')?.shadowRoot"
@@ -129,14 +129,6 @@ def lesson_interactions() -> dict[str, Interaction]:
     }
 
 
-def block(base: Subject, subjects: list[Subject], kind: Kind, clicks: int) -> None:
-    """ui_latency's block: the baseline's checkbox and each case in turn."""
-    theirs = baseline_interactions()["toggle"]
-    named = Interaction(f"{kind.inter}:toggle", theirs.prepare, theirs.act)
-    mine = lesson_interactions()[kind.inter]
-    ui_block([(base, named)] + [(s, mine) for s in subjects], clicks, toggles=False)
-
-
 def animation(sub: Subject, prepare, act) -> tuple[list[float], float, float]:
     """Intervals (ms) between changing frames from the animation's first to its last frame,
     its draws per second, and the mean ms of one draw on the page's main thread."""
@@ -144,14 +136,7 @@ def animation(sub: Subject, prepare, act) -> tuple[list[float], float, float]:
     page.bring_to_front()
     prepare(page)
     rects = sc.region(page)
-    cast.start()
-    try:
-        cast.mark()
-        t = act(page, cast.cdp)
-        still(page)
-        cast.settle(t, need_message=False)
-    finally:
-        cast.stop()
+    t = cast.around(lambda: act(page, cast.cdp), need_message=False, then=still)
     start, end, frames, draw_ms = page.evaluate(ANIM)
     changed = sc.sample_of(cast.frames, rects, t, exact=True).changed
     stamps = [s for s in changed if start / 1000 - 0.02 <= s <= end / 1000 + 0.02]
@@ -251,8 +236,9 @@ def run(clicks: int = 5, runs: int = 3) -> list[Row]:
             sub = open_subject(browser, case.name, lesson_url(url, case), READY, case)
             still(sub.page)
             subjects.append(sub)
-        for kind in KINDS:
-            block(base, subjects, kind, clicks)
+        toggle, mine = baseline_interactions()["toggle"], lesson_interactions()
+        for kind in KINDS:  # ui_latency's block: the baseline's checkbox and each case in turn
+            block(base, toggle, [(s, mine[kind.inter]) for s in subjects], clicks, False)
         rows = rows_from(base, subjects)
         rows += animation_rows(browser, subjects[-1], runs)
         intervals, drawn = sc.ceiling(browser, VIEWPORT)

@@ -219,21 +219,26 @@ async def _browser_loop(page, stats: Stats, i: int, url: str, ctx: dict) -> bool
     text = f"{BASES[i % len(BASES)]}{stats.marker}"
     flip = 0
     while True:
-        query = {"s": text, "scale": flip % 2, "h": (1, 2)[flip // 2 % 2], "w": "random"}
         started = time.perf_counter()
-        await page.goto(f"{url}/?{urlencode(query)}", wait_until="domcontentloaded")
+        await page.goto(f"{url}/?{tab_query(text, flip)}", wait_until="domcontentloaded")
         await page.wait_for_function(VIEW_SHOWS, arg=stats.marker, timeout=RUN_TIMEOUT_S * 1000)
         warm = not ctx["warm"].is_set()
         if not warm:
             stats.latencies.append(time.perf_counter() - started)
         body = await page.evaluate(PAGE_TEXT)
         fake = RunResult(texts=[body])
-        fake.exceptions += [f"stException x{n}" for n in [await _count_exceptions(page)] if n]
+        shown = await page.locator("[data-testid=stException]").count()
+        fake.exceptions += [f"stException x{shown}"] if shown else []
         check_run(stats, fake, ctx["markers"], warm=True)
         flip += 1
         if not warm and time.monotonic() >= ctx["deadline"]:
             return True
         await asyncio.sleep(random.uniform(*ctx["think"]))  # reading the page, then a new link
+
+
+def tab_query(text: str, flip: int) -> str:
+    """A tab's share link: its sentence, with √d_k and h flipped from one load to the next."""
+    return urlencode({"s": text, "scale": flip % 2, "h": (1, 2)[flip // 2 % 2], "w": "random"})
 
 
 # The attention view (ui/explorer) has drawn and shows our marker among its tokens (its shadow
@@ -248,10 +253,6 @@ VIEW_SHOWS = """m => {
 # Everything readable: the page and the view's shadow root (cross-talk shows up in either).
 PAGE_TEXT = """() => document.body.textContent + (document
   .querySelector('[data-testid="stBidiComponentIsolated"]')?.shadowRoot?.textContent || '')"""
-
-
-async def _count_exceptions(page) -> int:
-    return await page.locator("[data-testid=stException]").count()
 
 
 async def run_browsers(url: str, args: argparse.Namespace, ctx: dict) -> list[Stats]:

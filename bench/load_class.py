@@ -46,22 +46,17 @@ class Room:
 @contextlib.contextmanager
 def groups(args: argparse.Namespace) -> Iterator[tuple[str, str, list[tuple[str, int]]]]:
     """(teacher's URL, phones' URL, (name, pid) of every server process) of the serve groups."""
-    with tempfile.TemporaryDirectory(prefix="attention-lab-class-load-") as logs:
-        first = start_cluster(args.workers, log_dir=Path(logs), timeout=240)
-        clusters = [first]
-        try:
-            if args.groups == 2:
-                second_logs = Path(logs) / "second"
-                second_logs.mkdir()
-                clusters.append(
-                    start_cluster(
-                        args.workers, log_dir=second_logs, timeout=240, redis_url=first.redis.url
-                    )
-                )
-            yield first.url, clusters[-1].url, processes(clusters)
-        finally:
-            for cluster in reversed(clusters):
-                cluster.stop()
+    with (
+        tempfile.TemporaryDirectory(prefix="attention-lab-class-load-") as logs,
+        contextlib.ExitStack() as stack,
+    ):
+        clusters: list[Cluster] = []
+        for g in range(args.groups):  # each its own logs; the second uses the first's Redis
+            (log_dir := Path(logs) / f"group-{g + 1}").mkdir()
+            redis_url = clusters[0].redis.url if clusters else None
+            cluster = start_cluster(args.workers, log_dir=log_dir, timeout=240, redis_url=redis_url)
+            clusters.append(stack.enter_context(cluster))
+        yield clusters[0].url, clusters[-1].url, processes(clusters)
 
 
 def processes(clusters: list[Cluster]) -> list[tuple[str, int]]:

@@ -93,31 +93,22 @@ def serve(args: argparse.Namespace) -> Iterator[Target]:
         )
 
 
-def log_errors(log: str) -> list[str]:
-    """Server-side failures: uncaught script errors and tracebacks in the server's output."""
-    return [line for line in log.splitlines() if "Traceback" in line or "Uncaught" in line]
-
-
 NGINX_ERROR = re.compile(r"\[(error|crit|alert|emerg)\]")
 
 
-def nginx_errors(log: str, killed_port: int | None) -> tuple[list[str], int]:
-    """nginx's error lines, less those about the process --kill-after killed (counted apart)."""
-    lines = [line for line in log.splitlines() if NGINX_ERROR.search(line)]
-    if killed_port is None:
-        return lines, 0
-    about_kill = [line for line in lines if f"127.0.0.1:{killed_port}" in line]
-    return [line for line in lines if line not in about_kill], len(about_kill)
-
-
 def server_errors(target: Target) -> tuple[list[str], int]:
-    """Tracebacks in every app process's log and nginx's unexpected errors; + expected ones."""
-    errors = []
-    for log in target.logs:
-        errors += log_errors(log.read_text(errors="replace"))
+    """Uncaught script errors and tracebacks in every app process's log and nginx's error lines,
+    less those about the process --kill-after killed (counted apart)."""
+    errors = [
+        line
+        for log in target.logs
+        for line in log.read_text(errors="replace").splitlines()
+        if "Traceback" in line or "Uncaught" in line
+    ]
     if target.nginx_log is None or not target.nginx_log.exists():
         return errors, 0
-    unexpected, expected = nginx_errors(
-        target.nginx_log.read_text(errors="replace"), target.killed.get("port")
-    )
-    return errors + [f"nginx: {line}" for line in unexpected], expected
+    lines = target.nginx_log.read_text(errors="replace").splitlines()
+    nginx = [line for line in lines if NGINX_ERROR.search(line)]
+    killed = f"127.0.0.1:{target.killed['port']}" if target.killed else None
+    about_kill = [line for line in nginx if killed and killed in line]
+    return errors + [f"nginx: {line}" for line in nginx if line not in about_kill], len(about_kill)

@@ -46,7 +46,7 @@ from urllib.parse import urlencode
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from bench.common import BASELINE_APP, async_chromium, chromium_ok, markdown, options, percentile
-from bench.load import BASES, view_values
+from bench.load import BASES, tab_query, view_values
 from bench.st_client import SessionError, StreamlitSession
 from deploy.local import start_streamlit
 
@@ -116,12 +116,6 @@ STUCK = """() => JSON.stringify({ boot: window.__boot,
   queued: (globalThis.__attentionLabQueue || []).length })"""
 
 
-def query(marker: str, flip: int) -> str:
-    """A new share link, as load.py's tabs open them (its own sentence; √d_k and h flipped)."""
-    text = f"{BASES[flip % len(BASES)]}{marker}"
-    return urlencode({"s": text, "scale": flip % 2, "h": (1, 2)[flip // 2 % 2], "w": "random"})
-
-
 async def metrics(cdp) -> dict[str, float]:
     got = await cdp.send("Performance.getMetrics")
     return {m["name"]: m["value"] for m in got["metrics"]}
@@ -174,7 +168,8 @@ async def measure(urls: dict[str, str], loads: int, fresh: bool) -> dict[str, li
         for i in range(loads + 1):
             for name, base in urls.items():
                 tabs[name] = await open_page(browser, fresh, tabs[name])
-                sample = await one_load(tabs[name], f"{base}/?{query(f'mk{2000 + i}', i)}")
+                link = tab_query(f"{BASES[i % len(BASES)]}mk{2000 + i}", i)  # as load.py's tabs
+                sample = await one_load(tabs[name], f"{base}/?{link}")
                 if i or "failed" in sample:
                     got[name].append(sample)
     return got
@@ -187,7 +182,6 @@ def background(url: str, n: int, stop: threading.Event, ready: threading.Event) 
         rng = random.Random(i)
         query = urlencode({"s": f"mk{i:03d}{BASES[i % len(BASES)]}", "w": "random"})
         session = StreamlitSession(url, query_string=query)
-        session.via = "view"
         try:
             await session.connect(timeout=120)
             opened.append(i)
@@ -226,9 +220,11 @@ def table(got: dict[str, list[dict]]) -> None:
         b = [s[stage] for s in base if stage in s]
         a50, a95, b50 = percentile(a, 50), percentile(a, 95), percentile(b, 50)
         ratio = f"{a50 / b50:.2f}×" if b and b50 else "—"
+        if not a and not b:
+            continue
         if stage == "failed":
             rows.append((LABELS[stage], len(a), "", len(b), ""))
-        elif a or b:
+        else:
             rows.append((LABELS.get(stage, stage), f"{a50:.0f}", f"{a95:.0f}", f"{b50:.0f}", ratio))
     header = ("app p50", "app p95", "baseline p50", "ratio p50")
     markdown(("stage (ms from navigation start)", *header), rows)

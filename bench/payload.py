@@ -23,7 +23,7 @@ import socket
 import sys
 import threading
 import time
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/payload.py`
@@ -88,10 +88,10 @@ def apptest_rows() -> tuple[list[Row], dict[str, dict]]:
 class CountingProxy:
     """A TCP proxy on loopback that counts server → client bytes of `/_stcore/stream`."""
 
-    def __init__(self, target_port: int) -> None:
-        self.target = target_port
+    def __init__(self, server: str) -> None:
+        self.target = int(server.rsplit(":", 1)[1])  # the server's port
         self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"  # the proxied base URL
         self.stream_bytes = 0
         self.lock = threading.Lock()
         threading.Thread(target=self._accept, daemon=True).start()
@@ -138,26 +138,19 @@ class CountingProxy:
             except OSError:
                 return
 
-    def close(self) -> None:
+    def __enter__(self) -> CountingProxy:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
         self.listener.close()
-
-
-@contextmanager
-def proxied(url: str):
-    """(proxy, proxied base URL) for a server at url."""
-    proxy = CountingProxy(int(url.rsplit(":", 1)[1]))
-    try:
-        yield proxy, f"http://127.0.0.1:{proxy.port}"
-    finally:
-        proxy.close()
 
 
 def wire_kb(browser, server: str, path: str, kind: str) -> dict[str, float]:
     """KB for the first load of server/path and one √d_k switch, decompressed and on the wire."""
-    with proxied(server) as (proxy, base):
+    with CountingProxy(server) as proxy:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         cast = sc.Screencast(page)  # counts the frames received; waits for quiet
-        page.goto(base + path)
+        page.goto(proxy.url + path)
         page.wait_for_selector(DRAWN[kind], state="attached", timeout=120_000)
         cast.settle(time.time(), need_message=False)
         load = cast.received, proxy.stream_bytes

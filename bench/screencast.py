@@ -137,6 +137,20 @@ class Screencast:
             self.cdp.send("Page.stopScreencast")
             self.casting = False
 
+    def around(self, act, need_message: bool = True, then=None) -> float:
+        """Cast from a still page through act() (it gives the input time) until the page is still
+        again and then(page) returned; the input time (the frames are in self.frames)."""
+        self.start()
+        try:
+            self.mark()
+            t = act()
+            self.settle(t, need_message)
+            if then is not None:
+                then(self.page)
+            return t
+        finally:
+            self.stop()
+
     def mark(self) -> None:
         """Count the server's websocket messages from now on."""
         self.messages = 0

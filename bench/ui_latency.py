@@ -43,7 +43,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/ui_latency.py`
@@ -65,7 +65,7 @@ from bench.common import (
     ratio_row,
     running,
 )
-from bench.view_drag import VERBOSE, VIEW, drag, drag_cpu, scroll_to
+from bench.view_drag import VERBOSE, VIEW, Subject, drag, drag_cpu, scroll_to
 
 FRAMES_DIR = os.environ.get("BENCH_FRAMES", "")  # a directory: write every changing frame there
 MAX_FAILURES = 3  # samples per page that may fail to settle before the run stops
@@ -87,19 +87,6 @@ class Interaction:
     act: Callable  # act(page, cdp) -> input time (wall clock, s)
     server: bool = True  # the input reruns the script: its sample waits for the server's message
     settled: Callable | None = None  # settled(page): also wait for this (the lesson's deck)
-
-
-@dataclass
-class Subject:
-    """One open page: its name, page, screencast and samples per interaction."""
-
-    name: str  # "baseline" or a case name
-    page: object
-    cast: sc.Screencast
-    case: Case | None = None
-    samples: dict[str, list[sc.Sample]] = field(default_factory=dict)
-    failures: int = 0  # samples that never settled
-    dumps: int = 0  # samples measured (names the BENCH_FRAMES files)
 
 
 # --- preparing and acting -------------------------------------------------------------------
@@ -214,21 +201,14 @@ def measure(sub: Subject, inter: Interaction) -> sc.Sample:
     rects = sc.region(page)
     if not rects and inter.server:  # (a deck's sample without maps is left out, as NaN)
         raise RuntimeError(f"{sub.name} / {inter.name}: no plot, canvas or SVG in the viewport")
-    cast.start()
     try:
-        cast.mark()
-        t = inter.act(page, cast.cdp)
-        cast.settle(t, need_message=inter.server)
-        if inter.settled:
-            inter.settled(page)
+        t = cast.around(lambda: inter.act(page, cast.cdp), inter.server, inter.settled)
     except TimeoutError as exc:  # one stuck sample is reported and left out, not the run
         sub.failures += 1
         if sub.failures >= MAX_FAILURES:
             raise RuntimeError(f"{sub.name}: {sub.failures} samples never settled") from exc
         print(f"WARNING {sub.name} / {inter.name}: {exc}; sample left out")
         return sc.Sample(math.nan, math.nan)
-    finally:
-        cast.stop()
     sub.dumps += 1
     dump = f"{FRAMES_DIR}/{sub.name[:2].strip()}-{inter.name}-{sub.dumps}" if FRAMES_DIR else ""
     sample = sc.sample_of(cast.frames, rects, t, dump)
@@ -245,12 +225,15 @@ def measure(sub: Subject, inter: Interaction) -> sc.Sample:
     return sample
 
 
-def block(pairs: list[tuple[Subject, Interaction]], clicks: int, toggles: bool) -> None:
-    """One warm-up each, then `clicks` rounds of one sample per pair, in turn.
+def block(base: Subject, theirs: Interaction, mine: list[tuple], clicks: int, toggles: bool):
+    """One warm-up each, then `clicks` rounds of one sample per (subject, interaction), the
+    baseline's `theirs` first (its samples named "MINE:THEIRS"), in turn.
 
     Interleaving puts the baseline and the app under the same machine load at the same time.
     A toggle is flipped an even number of times in all, so the next block starts as this one.
     """
+    named = Interaction(f"{mine[0][1].name}:{theirs.name}", theirs.prepare, theirs.act)
+    pairs = [(base, named), *mine]
     for sub, inter in pairs:
         measure(sub, inter)
         sub.samples.setdefault(inter.name, [])
@@ -340,10 +323,8 @@ def run(clicks: int = 7) -> list[Row]:
         ]
         theirs = baseline_interactions()
         for _, mine, their, _, toggles in KINDS:
-            base_inter = theirs[their]
-            named = Interaction(f"{mine}:{their}", base_inter.prepare, base_inter.act)
-            pairs = [(base, named)] + [(s, main_interactions(s.case)[mine]) for s in subjects]
-            block(pairs, clicks, toggles)
+            pairs = [(s, main_interactions(s.case)[mine]) for s in subjects]
+            block(base, theirs[their], pairs, clicks, toggles)
         for sub in [base, *subjects]:
             check_heads(sub)
         # (screencast intervals, draws per s, CPU per draw, presented-frame intervals)

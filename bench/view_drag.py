@@ -8,21 +8,25 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
 
 from bench import screencast as sc
 from bench import trace
-from bench.common import percentile
+from bench.common import Case, percentile
 
 
-class Subject(Protocol):
-    """What a drag needs of an open page (bench/ui_latency.py's Subject is one; this module
-    imports nothing of it, so the two modules import each other in one direction only)."""
+@dataclass
+class Subject:
+    """One open page (bench/ui_latency.py opens them): its name, page, screencast and samples per
+    interaction."""
 
-    name: str
+    name: str  # "baseline" or a case name
     page: object
     cast: sc.Screencast
+    case: Case | None = None
+    samples: dict[str, list[sc.Sample]] = field(default_factory=dict)
+    failures: int = 0  # samples that never settled
+    dumps: int = 0  # samples measured (names the BENCH_FRAMES files)
 
 
 VERBOSE = os.environ.get("BENCH_VERBOSE") == "1"
