@@ -128,10 +128,11 @@ def print_table(rows: list[Row], title: str = "") -> None:
     markdown(("bench", "case", "measured", "baseline", "ratio", "target", "ok"), cells, title, 2)
 
 
-def options(doc: str, argv: list[str] | None = None, **spec: tuple) -> argparse.Namespace:
+def options(doc: str, argv: list[str] | None = None, parser=None, **spec: tuple):
     """A bench's command line: `name=(default, help)` gives `--name` (an underscore a dash) of the
-    default's type; a bool default is a flag, a list takes values, a tuple's third item choices."""
-    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    default's type; a bool default is a flag, a list takes values, a tuple's third item choices.
+    `parser`: an ArgumentParser with the bench's other options already added."""
+    parser = parser or argparse.ArgumentParser(description=doc.splitlines()[0])
     for name, (default, help_, *choices) in spec.items():
         flag = "--" + name.replace("_", "-")
         if isinstance(default, bool):

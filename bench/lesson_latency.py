@@ -40,6 +40,7 @@ from bench.ui_latency import (
     Interaction,
     baseline_interactions,
     block,
+    click_on,
     latency_median,
     open_subject,
 )
@@ -111,17 +112,13 @@ def press(name: str):
     return lambda page, cdp: sc.key(cdp, name)
 
 
-def click_first_choice(page, cdp) -> float:
-    return sc.click(cdp, *sc.centre(page, '[data-testid="lesson-choice"]'))
-
-
 def lesson_interactions() -> dict[str, Interaction]:
     """The deck answers these in the browser: no server message to wait for, the deck's rest."""
     return {
         name: Interaction(name, prepare, act, server=False, settled=still)
         for name, prepare, act in (
             ("reveal", go(8, 0), press("ArrowRight")),
-            ("answer", go(8, 0), click_first_choice),
+            ("answer", go(8, 0), click_on('[data-testid="lesson-choice"]')),
             ("morph", go(4, 0), press("ArrowRight")),
             ("next", go(8, 2), press("ArrowRight")),
             ("back", go(9, 0), press("ArrowLeft")),  # §9's first step
@@ -170,16 +167,13 @@ def traced(browser, sub: Subject, prepare, act) -> list[float]:
     return presented_between_marks(chrome)
 
 
-def sweep_act(page, cdp) -> float:
-    return sc.click(cdp, *sc.centre(page, '[data-testid="s5-sweep"]'))
-
-
 def animation_rows(browser, sub: Subject, runs: int) -> list[Row]:
     """§4's morph ② → ③ and §5's τ sweep, `runs` times each, by screencast and traced."""
     rows = []
     cases = (
         ("§4 morph ② → ③ (→)", go(4, 1), press("ArrowRight")),
-        ("§5 τ sweep (3.2 s)", go(5, 5), sweep_act),  # the τ step: after the gradient
+        # §5's τ step comes after the gradient
+        ("§5 τ sweep (3.2 s)", go(5, 5), click_on('[data-testid="s5-sweep"]')),
     )
     for label, prepare, act in cases:
         gaps, rates, draws = [], [], []

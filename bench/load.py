@@ -49,7 +49,7 @@ from urllib.parse import urlencode, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import async_chromium, chromium_available
+from bench.common import async_chromium, chromium_available, options
 from bench.load_report import Stats, report, usage
 from bench.load_target import Target, active_sessions, cpu_seconds, rss_mb, serve, server_errors
 from bench.st_client import RunResult, SessionError, StreamlitSession
@@ -326,14 +326,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--sessions", type=int, default=40, help="websocket sessions")
     parser.add_argument("-t", "--duration", type=float, default=60.0, help="seconds of toggling")
-    parser.add_argument("--browsers", type=int, default=3, help="Chromium tabs among them")
-    parser.add_argument(
-        "--via",
-        choices=("view", "sidebar"),
-        default="view",
-        help="where sessions click: the attention view's switches, tokens and heads (component "
-        "state, answered in the browser, then one rerun) or the sidebar's widgets",
-    )
     parser.add_argument(
         "--think",
         type=float,
@@ -342,27 +334,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         metavar=("MIN", "MAX"),
         help="seconds between a session's toggles (uniform)",
     )
-    parser.add_argument("--proxy", action="store_true", help="through nginx (make serve)")
-    parser.add_argument(
-        "--both",
-        action="store_true",
-        help="one process first, then through nginx to --workers processes: "
-        "two tables (make load TARGET=both)",
+    kill = "SIGKILL the busiest app process S s into the run"
+    parser.add_argument("--kill-after", type=float, metavar="S", help=kill)
+    where = "where sessions click: the attention view's switches, tokens and heads (component "
+    where += "state, answered in the browser, then one rerun) or the sidebar's widgets"
+    args = options(
+        __doc__,
+        argv,
+        parser,
+        browsers=(3, "Chromium tabs among them"),
+        via=("view", where, "view", "sidebar"),
+        proxy=(False, "through nginx (make serve)"),
+        both=(False, "one process, then through nginx to --workers: two tables (TARGET=both)"),
+        workers=(os.cpu_count() or 2, "app processes behind nginx (default: cores)"),
     )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=os.cpu_count() or 2,
-        help="app processes behind nginx (default: cores)",
-    )
-    parser.add_argument(
-        "--kill-after",
-        type=float,
-        default=None,
-        metavar="S",
-        help="SIGKILL the busiest app process S s into the run",
-    )
-    args = parser.parse_args(argv)
     if not 1 <= args.sessions <= 999 or args.duration <= 0 or not 0 <= args.browsers <= 20:
         parser.error("need 1 <= --sessions <= 999, --duration > 0 and 0 <= --browsers <= 20")
     if args.both and (args.proxy or args.kill_after is not None):

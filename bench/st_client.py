@@ -101,7 +101,6 @@ class RunResult:
     elements: list[Any] = field(default_factory=list)  # Element protos in arrival order
     exceptions: list[str] = field(default_factory=list)  # "Type: message" of st.exception elements
     texts: list[str] = field(default_factory=list)  # markdown/alert/plotly spec/… strings
-    messages: int = 0  # ForwardMsgs received during the run
     views: list[dict] = field(default_factory=list)  # headers of the attention view's payloads
 
     @property
@@ -279,7 +278,6 @@ class StreamlitSession:
                 raise SessionError(f"run did not finish within {timeout:.0f} s; got {got}") from exc
             if msg is None:
                 raise SessionError(self.closed_reason or "closed")
-            result.messages += 1
             kinds[msg.WhichOneof("type")] += 1
             if self._handle(msg, result, seen_ids):
                 break

@@ -109,23 +109,16 @@ def click_on(selector: str) -> Callable:
     return lambda page, cdp: sc.click(cdp, *sc.centre(page, selector))
 
 
-def click_other(group: str, values: tuple[int, int], attr: str) -> Callable:
-    """act(): CDP click on whichever of two buttons in `group` is not the chosen one."""
+def click_other(group: str, attr: str, in_page: bool = False) -> Callable:
+    """act(): a click on whichever of the buttons 0 and 1 (by `attr`) in `group` is not the
+    chosen one: by CDP, or `in_page` (element.click(), for buttons off-screen)."""
 
     def act(page, cdp) -> float:
         chosen = page.locator(f'{group} [aria-checked="true"]').first.get_attribute(attr)
-        target = values[1] if chosen == str(values[0]) else values[0]
-        return sc.click(cdp, *sc.centre(page, f'{group} [{attr}="{target}"]'))
+        other = f'{group} [{attr}="{1 if chosen == "0" else 0}"]'
+        return sc.click_in_page(page, other) if in_page else sc.click(cdp, *sc.centre(page, other))
 
     return act
-
-
-def head_in_page(page, _cdp) -> float:
-    """act(): the other of heads 1 and 2, clicked in the page (its buttons are off-screen)."""
-    group = '[data-testid="explorer-heads"]'
-    chosen = page.locator(f'{group} [aria-checked="true"]').first.get_attribute("data-head")
-    target = "1" if chosen == "0" else "0"
-    return sc.click_in_page(page, f'{group} [data-head="{target}"]')
 
 
 def heads_slider(page):
@@ -161,15 +154,16 @@ def baseline_interactions() -> dict[str, Interaction]:
 
 def main_interactions(case: Case) -> dict[str, Interaction]:
     top = scroll_to(VIEW)
-    tokens = '[data-testid="explorer-tokens"]'
+    tokens, heads = '[data-testid="explorer-tokens"]', '[data-testid="explorer-heads"]'
     return {
         "view_scale": Interaction("view_scale", top, click_on('[data-testid="explorer-scale"]')),
         "view_causal": Interaction("view_causal", top, click_on('[data-testid="explorer-causal"]')),
         # The tokens sit under the maps: near the viewport's foot, with maps above them in view.
-        "focus": Interaction(
-            "focus", scroll_to(tokens, TOKENS_PX), click_other(tokens, (0, 1), "data-i")
+        "focus": Interaction("focus", scroll_to(tokens, TOKENS_PX), click_other(tokens, "data-i")),
+        # The head buttons are off-screen once the panels they redraw are in view.
+        "head": Interaction(
+            "head", scroll_to("canvas[data-panel]", 160), click_other(heads, "data-head", True)
         ),
-        "head": Interaction("head", scroll_to("canvas[data-panel]", 160), head_in_page),
         # √d_k and causal belong to the view on the main page; the sidebar's positions switch
         # is the on/off setting that still goes to the server (new X, new scores).
         "side_pos": Interaction("side_pos", sidebar(toggle("pos")), click_on(toggle("pos"))),
