@@ -45,7 +45,6 @@ class Client:
 
     base: str
     cookies: dict[str, str] = field(default_factory=dict)
-    origin: str = ""  # the Origin header of its POSTs ("" means the base URL's)
 
     def _head(self, method: str, path: str, extra: dict[str, str]) -> bytes:
         host = urlsplit(self.base).netloc
@@ -60,7 +59,7 @@ class Client:
         reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
         if body is not None:
             extra = {"Content-Type": "application/json", "Content-Length": str(len(body)),
-                     "Origin": self.origin or self.base, **extra}  # fmt: skip
+                     "Origin": self.base, **extra}  # fmt: skip
         writer.write(self._head(method, path, extra) + (body or b""))
         await writer.drain()
         status, headers = await read_head(reader)

@@ -69,17 +69,14 @@ def processes(clusters: list[Cluster]) -> list[tuple[str, int]]:
     return found
 
 
-def token(i: int) -> str:
-    return f"load-phone-{i:05d}-0123456789"
-
-
 async def open_room(teacher_url: str, phone_url: str, count: int) -> Room:
     """A class with a question, the teacher's two windows and `count` phones following."""
     teacher, code = await new_class(teacher_url)
     phones = [Client(phone_url) for _ in range(count)]
     tokens = []
     for i, phone in enumerate(phones):  # a join: the phone's token, and nginx's route cookie
-        said = await phone.call("POST", f"/class/{code}/join", {"phone": token(i)}, timeout=30)
+        body = {"phone": f"load-phone-{i:05d}-0123456789"}
+        said = await phone.call("POST", f"/class/{code}/join", body, timeout=30)
         tokens.append(said.json()["token"])
     opened = [follow(teacher, code), follow(teacher, code)]
     opened += [follow(p, code, t) for p, t in zip(phones, tokens, strict=True)]

@@ -1,35 +1,12 @@
 """Chromium interaction latency by pixels: input → last change of the maps' region, vs baseline.
 
-Method (bench/screencast.py): Chromium's screencast sends a PNG frame whenever the page's pixels
-change; latency = input time → the last frame in which the maps' region (the visible plots,
-canvases and SVGs of the main area, shadow roots included) changed, once the page has been still
-for 0.8 s. Frame stamps and input times are both the wall clock (`time.time()`; see
-bench/screencast.py for where Chromium takes its stamp). Viewport 1280 × 800, device scale 1.
-
-Interactions, each interleaved sample by sample with bench/baseline_app.py under the same load
-(one warm-up each, then the median of `clicks`):
-
-- in the attention view (answered in the browser): its √d_k and causal switches (CDP clicks),
-  the focus token (CDP click on a token button, two tokens in turn) and the head of the
-  before/after panels (a head button clicked *in the page*, `element.click()` stamped with the
-  page's `Date.now()`, because the panels it redraws are ~1,400–6,200 px below the buttons and
-  only one of the two fits in the viewport; the panels are scrolled into view). Baseline: its
-  √d_k toggle (a Streamlit rerun redrawing one plotly heatmap).
-- through the server: the sidebar positions toggle (CDP click; √d_k and causal are the
-  view's own on the main page) and heads h (arrow key on the select slider, h ↔ h/2).
-  Baseline: its toggle, and its heads select slider.
-- τ drag: the mouse presses the τ slider's thumb and moves to the track's far end in 90 steps
-  over 1.5 s (CDP mouse events, ~60 per s), DRAGS times in turn each way; the intervals between
-  consecutive frames whose maps changed, from the press to the release, pooled; p95 reported,
-  and how often the view drew itself meanwhile (its `data-renders`). "screencast ceiling"
-  measures the same on a page whose canvas changes on every animation frame: the method cannot
-  show shorter intervals than that. Headless Chromium composites at most at 60 Hz (intervals
-  are multiples of 16.7 ms; p95 ≤ 33 ms = no more than one frame skipped), and the PNG encoding
-  of every 1280 × 800 frame takes browser CPU from the page on a 2-core machine.
-  So CPU_DRAGS more drags per case run without the screencast, traced: the renderer's
-  main-thread CPU per view draw, and the intervals between the frames Chromium presented with
-  the page's update (cc's PipelineReporter, STATE_PRESENTED_ALL), first to last mouse move.
-  The drag itself: bench/view_drag.py.
+The method, row by row (latency in the view and through the server, τ drag by screencast and by
+presented frames, the screencast's ceiling, browser CPU), is BENCHMARKS.md's Method table; the
+frames, the region and the clock: bench/screencast.py; the τ drag itself: bench/view_drag.py.
+Each interaction is interleaved sample by sample with bench/baseline_app.py under the same load
+(one warm-up each, then the median of `clicks`). The drags are also traced without the
+screencast because its PNG encoding of every 1280 × 800 frame takes browser CPU from the page
+on a 2-core machine.
 
 The view is scrolled so its top sits under Streamlit's header (switches, τ, tokens and the first
 maps in view; at 64 × 8 only the top ~200 px of the first map); the sidebar is scrolled to its

@@ -59,15 +59,20 @@ class Drag:
     y: float
 
 
-def drag_path(page, leftwards: bool) -> Drag:
-    """prepare(): the view under the header; from the τ slider's thumb to the far end."""
+def drag_path(sub: Subject, leftwards: bool) -> Drag:
+    """prepare(): the page in front, the view under the header, the mouse over the τ slider's
+    thumb; the way from there to the far end."""
+    page = sub.page
+    page.bring_to_front()
     scroll_to(VIEW)(page)
     slider = page.locator('[data-testid="explorer-tau"]').first
     box = slider.bounding_box()
     left, right = box["x"] + 4, box["x"] + box["width"] - 4
     value = float(slider.input_value()) / 1000  # the range input's value, 0 … 1000
     y = box["y"] + box["height"] / 2
-    return Drag(left + value * (right - left), left if leftwards else right, y)
+    path = Drag(left + value * (right - left), left if leftwards else right, y)
+    sc.mouse(sub.cast.cdp, "mouseMoved", path.x_from, path.y)
+    return path
 
 
 def drag_moves(page, cdp, path: Drag) -> tuple[float, float, int]:
@@ -91,10 +96,8 @@ def drag(sub: Subject, leftwards: bool) -> tuple[list[float], float]:
     """One τ drag across the slider's track: (intervals between changing frames in ms, the
     view's own draws per second during the drag)."""
     page, cast = sub.page, sub.cast
-    page.bring_to_front()
-    path = drag_path(page, leftwards)
+    path = drag_path(sub, leftwards)
     rects = sc.region(page)
-    sc.mouse(cast.cdp, "mouseMoved", path.x_from, path.y)
     cast.start()
     try:
         cast.mark()
@@ -125,9 +128,7 @@ def drag_cpu(browser, sub: Subject, leftwards: bool) -> tuple[float, list[float]
     encoding, which on 2 cores takes CPU from the page it watches.
     """
     page, cast = sub.page, sub.cast
-    page.bring_to_front()
-    path = drag_path(page, leftwards)
-    sc.mouse(cast.cdp, "mouseMoved", path.x_from, path.y)
+    path = drag_path(sub, leftwards)
     browser.start_tracing(page=page, categories=trace.CATEGORIES)
     try:
         cast.mark()
