@@ -86,7 +86,8 @@ async def _spread(worker, base: str, requests, rate: float, connections: int, ex
     """`connections` workers sharing one iterator of requests and one pace, counting statuses
     in one counter: (the counter, seconds taken)."""
     statuses: collections.Counter = collections.Counter()
-    pace, started, shared = pacer(rate), time.perf_counter(), iter(requests)
+    pace, started = pacer(rate), time.perf_counter()
+    shared = iter(requests)
     await asyncio.gather(*(worker(base, shared, pace, statuses, extra) for _ in range(connections)))
     return statuses, time.perf_counter() - started
 

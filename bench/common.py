@@ -120,7 +120,8 @@ def markdown(header: Sequence[str], rows: Iterable[Sequence], title: str = "", l
 
 def print_table(rows: list[Row], title: str = "") -> None:
     """The combined table of Rows: measured, baseline, ratio, target, ok."""
-    ok, cells = {True: "yes", False: "**NO**", None: ""}, []
+    ok = {True: "yes", False: "**NO**", None: ""}
+    cells = []
     for r in rows:
         base = f"{r.baseline:.1f} {r.unit}" if r.baseline else "—"
         ratio = f"{r.ratio:.2f}×" if r.ratio else "—"

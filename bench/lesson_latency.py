@@ -230,7 +230,8 @@ def run(clicks: int = 5, runs: int = 3) -> list[Row]:
             sub = open_subject(browser, case.name, lesson_url(url, case), READY, case)
             still(sub.page)
             subjects.append(sub)
-        toggle, mine = baseline_interactions()["toggle"], lesson_interactions()
+        toggle = baseline_interactions()["toggle"]
+        mine = lesson_interactions()
         for kind in KINDS:  # ui_latency's block: the baseline's checkbox and each case in turn
             block(base, toggle, [(s, mine[kind.inter]) for s in subjects], clicks, False)
         rows = rows_from(base, subjects)

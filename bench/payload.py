@@ -1,19 +1,11 @@
 """Payload sent to the browser: the view's data (AppTest) and websocket bytes, decompressed and on
 the wire (Chromium through a counting proxy).
 
-1. View data: the main page's attention view is a components-v2 element (`bidi_component`)
-   whose `bytes` carry the header and every head's float32 Q and K (the browser forms Q·Kᵀ;
-   on the trained model also training step 0's Q and K, ui/explorer.encode); its code
-   (JS + CSS) rides in a second, data-less element sent once per session. Rows: the view's
-   bytes plus the JSON of any plotly chart left on the page, after one AppTest run, per case;
-   the code once. The baseline column is the baseline page's plotly JSON. `--breakdown` splits
-   the view's bytes into header and vectors.
-2. Websocket, for the first load and for one √d_k switch (the view's own switch on the main
-   page: its rerun; the toggle on the baseline): "decompressed" sums the frames Chromium
-   delivers (Playwright `framereceived`, after permessage-deflate); "on the wire" counts the
-   server → browser bytes of the `/_stcore/stream` TCP connection through a proxy between
-   Chromium and Streamlit (WebSocket framing and the 101 handshake included, TCP/IP headers not).
-   The 150 KB target is for the first load at 64 × 8 on the wire.
+What each row counts is BENCHMARKS.md's Method table, "payload" (the view's code rides in a
+second, data-less element sent once per session; the browser forms Q·Kᵀ from the view's Q and
+K). The baseline column is the baseline page's plotly JSON; the 150 KB target is for the first
+load at 64 × 8 on the wire (TCP/IP headers not counted). `--breakdown` splits the view's bytes
+into header and vectors.
 """
 
 from __future__ import annotations

@@ -131,7 +131,8 @@ def baseline_interactions() -> dict[str, Interaction]:
 
 def main_interactions(case: Case) -> dict[str, Interaction]:
     top = scroll_to(VIEW)
-    tokens, heads = '[data-testid="explorer-tokens"]', '[data-testid="explorer-heads"]'
+    tokens = '[data-testid="explorer-tokens"]'
+    heads = '[data-testid="explorer-heads"]'
     return {
         "view_scale": Interaction("view_scale", top, click_on('[data-testid="explorer-scale"]')),
         "view_causal": Interaction("view_causal", top, click_on('[data-testid="explorer-causal"]')),
