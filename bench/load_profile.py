@@ -68,18 +68,13 @@ async def drive(url: str, args: argparse.Namespace) -> list[float]:
             await session.connect(timeout=120)
             for _ in range(3):
                 await session.set_widgets(120, **view_values(session, rng))
-            await ready.wait()
             for _ in range(args.changes):
                 run = await session.set_widgets(120, **view_values(session, rng))
                 latencies.append(run.elapsed)
                 if run.exceptions:
                     raise RuntimeError(run.exceptions[0])
 
-    ready = asyncio.Event()
-    tasks = [asyncio.create_task(one(i)) for i in range(args.sessions)]
-    await asyncio.sleep(0)
-    ready.set()
-    await asyncio.gather(*tasks)
+    await asyncio.gather(*(one(i) for i in range(args.sessions)))
     return latencies
 
 
