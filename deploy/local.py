@@ -15,7 +15,6 @@ of theirs.
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -23,8 +22,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from deploy.children import REPO_ROOT, announced_port, signal_group, spawn, wait_until_healthy
-from deploy.serve import STARTUP_TIMEOUT_S, STOP_TIMEOUT_S, worker_command
+from deploy.children import REPO_ROOT, announced_port, spawn, stop_group, wait_until_healthy
+from deploy.serve import STARTUP_TIMEOUT_S, worker_command
 
 CHROMIUM = "/usr/bin/chromium"
 # Debian's Chromium in a container: no sandbox, no GPU, no network chatter (ARCHITECTURE.md,
@@ -91,13 +90,7 @@ class StreamlitServer:
 
     def stop(self) -> None:
         """SIGTERM to its process group, SIGKILL if it is still there after 10 s; its log goes."""
-        if self.process.poll() is None:
-            signal_group(self.process, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                signal_group(self.process, signal.SIGKILL)
-                self.process.wait(timeout=STOP_TIMEOUT_S)
+        stop_group(self.process)
         self.log.unlink(missing_ok=True)
 
     def __enter__(self) -> StreamlitServer:

@@ -38,12 +38,18 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script (`make serve`): import as the package would
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from deploy.children import Child, free_port, signal_group, spawn, wait_until_healthy
+from deploy.children import (
+    STOP_TIMEOUT_S,
+    Child,
+    free_port,
+    signal_group,
+    spawn,
+    wait_until_healthy,
+)
 from deploy.nginx_conf import find_nginx, listen_address, render_config, server_lines, user_line
 from deploy.redis_local import LocalRedis, start_redis
 
 STARTUP_TIMEOUT_S = 120.0  # a cold app process on a busy 2-core machine
-STOP_TIMEOUT_S = 10.0
 # Streamlit's start-up banner names the app process's own loopback URL; serve.py prints the one
 # URL browsers should open instead.
 BANNER = re.compile(r"\s*(You can now view your Streamlit app in your browser\.|URL: \S*)?\s*$")
