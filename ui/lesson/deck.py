@@ -5,8 +5,6 @@ change."""
 from __future__ import annotations
 
 import hashlib
-import json
-import struct
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -124,25 +122,16 @@ def encode(header: dict, arrays: dict[str, np.ndarray] | None) -> bytes:
 
     The header's "arrays" maps each name to [offset in floats, shape]; it is empty when the
     arrays are left out (the browser has them under header["digest"])."""
-    index, blobs, offset = {}, [], 0
-    for name in sorted(arrays or {}):
-        a = np.ascontiguousarray(arrays[name], dtype="<f4")
-        index[name] = [offset, list(a.shape)]
-        blobs.append(a.tobytes())
-        offset += a.size
-    raw = json.dumps({**header, "arrays": index}, ensure_ascii=False, separators=(",", ":"))
-    raw = raw.encode()
-    raw += b" " * (-len(raw) % 4)
-    return MAGIC + struct.pack("<I", len(raw)) + raw + b"".join(blobs)
+    names, index, offset = sorted(arrays or {}), {}, 0
+    for name in names:
+        index[name] = [offset, list(np.shape(arrays[name]))]
+        offset += np.size(arrays[name])
+    return explorer.pack(MAGIC, {**header, "arrays": index}, [arrays[name] for name in names])
 
 
 def decode(payload: bytes) -> tuple[dict, dict[str, np.ndarray]]:
     """The inverse of encode (for tests and tools)."""
-    if payload[:4] != MAGIC:
-        raise ValueError("not a lesson payload")
-    (size,) = struct.unpack("<I", payload[4:8])
-    header = json.loads(payload[8 : 8 + size])
-    body = np.frombuffer(payload[8 + size :], dtype="<f4")
+    header, body = explorer.unpack(MAGIC, payload)
     arrays = {
         name: body[start : start + int(np.prod(shape))].reshape(shape)
         for name, (start, shape) in header["arrays"].items()
