@@ -14,7 +14,7 @@ from demo_model.relations import questions_of
 from ui import charts, explorer, sidebar, state, widgets
 from ui import figures as fig
 from ui.figures import RELATION_KEYS
-from ui.gloss import gloss, glossed, tag_name, token_names
+from ui.gloss import gloss, named, tag_name
 from ui.links import to_query
 from ui.readings import TOLD
 from ui.settings import Settings
@@ -222,17 +222,11 @@ def token_roles(readings: list[list]) -> list[list[str]]:
     ]
 
 
-def token_name(lab: state.Lab, lang: str, i: int, escape=md_escape) -> str:
-    """A token as the page's sentences name it: 了₁ and 了₂ told apart, glossed in English;
-    escape: md_escape for Markdown (it is user text), str for plain text."""
-    text = lab.texts[i]  # glossed: “把 (object marker)”, “小明 (Xiaoming, name)” — our words
-    return escape(token_names(lab.texts)[i]) + glossed(text, lang)[len(text) :]
-
-
 def reading_line(r, lab: state.Lab, lang: str, escape=md_escape) -> str:
     """One reading in words, from its status: a pick is told as the answer only when the core
-    says it is one; otherwise the line says why not. escape: as token_name."""
-    say, name = partial(t, lang=lang), partial(token_name, lab, lang, escape=escape)
+    says it is one; otherwise the line says why not. escape: md_escape for Markdown (a token is
+    user text), str for plain text."""
+    say, name = partial(t, lang=lang), lambda j: named(lab.texts, j, lang, escape)
     fmt = widgets.reading_fields(r, name, say) | {"tag": tag_name(lab.tokens[r.query].tag, lang)}
     if (head := r.head) is not None:  # the count said as a sentence here
         fmt["rel"] = say(RELATION_KEYS[head.relation])
@@ -250,7 +244,7 @@ def reading_section(lab: state.Lab, lang: str, view: explorer.ViewState, reading
     shows, with the statuses of demo_model.reading (random weights: the view says chance)."""
     if lab.source != "trained":
         return
-    name = token_name(lab, lang, view.focus)
+    name = named(lab.texts, view.focus, lang, md_escape)
     st.markdown(f"**{t('main.read_title', lang, q=name)}**")
     for r in readings[view.focus]:
         st.markdown("- " + reading_line(r, lab, lang))

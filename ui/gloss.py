@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -112,8 +112,9 @@ def _subscript(k: int) -> str:
     return str(k).translate(str.maketrans("0123456789", SUBSCRIPTS))
 
 
-def named(texts: Sequence[str], i: int, lang: str) -> str:
+def named(texts: Sequence[str], i: int, lang: str, escape: Callable[[str], str] = str) -> str:
     """Token i as the pages' sentences and pickers name it: repeats numbered (了₂) and, in
-    English, glossed as glossed() writes it — “了₂ (aspect particle)”, “小明 (Xiaoming, name)”."""
+    English, glossed as glossed() writes it — “了₂ (aspect particle)”, “小明 (Xiaoming, name)”;
+    `escape` (md_escape for Markdown) applies to the token, user text, never to our gloss."""
     text = texts[i]
-    return token_names(texts)[i] + glossed(text, lang)[len(text) :]
+    return escape(token_names(texts)[i]) + glossed(text, lang)[len(text) :]
