@@ -199,8 +199,6 @@ class Classroom:
     # ---- the hub's source (classroom/hub.py Source) ----------------------------------------------
 
     def refresh(self, code: str, *, room: bool = False) -> list[dict]:
-        """Messages that bring a stream of class CODE up to date (state, tally; with `room`, the
-        room counted)."""
         try:
             state = self.store.get(code)
             if state is None:
