@@ -125,9 +125,8 @@ def display_width(text: str) -> int:
     )
 
 
-def _pad(text: str, width: int, *, right: bool = False) -> str:
-    gap = " " * max(0, width - display_width(text))
-    return gap + text if right else text + gap
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - display_width(text))
 
 
 def format_table(run: Run) -> str:

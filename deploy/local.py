@@ -131,9 +131,8 @@ def start_streamlit(
     *,
     env: dict[str, str] | None = None,
     bare: bool = False,
-    timeout: float = STARTUP_TIMEOUT_S,
 ) -> StreamlitServer:
     """`spawn_streamlit`, then wait until it serves (use it as a context manager, or `.stop()`)."""
     server = spawn_streamlit(script, env=env, bare=bare)
-    server.wait_ready(timeout)
+    server.wait_ready()
     return server

@@ -97,13 +97,13 @@ def stream_budget(open_files: int, workers: int) -> tuple[int, int]:
     return connections, max(16, connections // 2 * 3 // 4 // max(1, workers))
 
 
-def worker_command(app: str = "launcher.py", port: int = 0) -> list[str]:
+def worker_command(app: str = "launcher.py") -> list[str]:
     """One app process: `make run`'s posture (headless, no statistics), loopback only; port 0
     lets the OS pick a free port at bind time (no window in which another process takes it)."""
     return [
         sys.executable, "-m", "streamlit", "run", app,
         "--server.address", "127.0.0.1",
-        "--server.port", str(port),
+        "--server.port", "0",
         "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
     ]  # fmt: skip
