@@ -290,9 +290,19 @@ def apply_view(texts: Sequence[str], heads: int, d_k: int) -> None:
         ss[name] = value
 
 
-def _ask_again() -> None:
-    """on_need_change: the browser lost the scores (or never got them): send them next run."""
-    st.session_state[NEED] = True
+def ask_again(need: str) -> None:
+    """on_need_change (the view's and the deck's): the browser lost the numbers (or never got
+    them): send them next run."""
+    st.session_state[need] = True
+
+
+def must_send(digest: str, sent: str, need: str) -> bool:
+    """Whether this run sends the numbers of `digest`: the browser asked for them again (`need`)
+    or was last sent others (`sent`: the session key of the digest last sent)."""
+    ss = st.session_state
+    send = ss.pop(need, False) or ss.get(sent) != digest
+    ss[sent] = digest
+    return bool(send)
 
 
 def payload_for(lab, view: ViewState, start=None, **header_kw) -> bytes:
@@ -310,13 +320,12 @@ def payload_for(lab, view: ViewState, start=None, **header_kw) -> bytes:
     else:
         digest = scores_digest(arrays, lab.texts)
         ss[DIGESTED] = (lab, start, digest)
-    with_scores = ss.pop(NEED, False) or ss.get(SENT) != digest
-    ss[SENT] = digest
+    with_scores = must_send(digest, SENT, NEED)
     header = header_for(
         lab,
         view,
         digest=digest,
-        with_scores=bool(with_scores),
+        with_scores=with_scores,
         ack=int(ss.get(ACK, 0) or 0),
         **header_kw,
     )
@@ -345,7 +354,7 @@ def mount(lab, view: ViewState, start=None, **header_kw) -> None:
         data=data,
         default={"view": None},
         on_view_change=partial(apply_view, lab.texts, lab.heads, lab.d_k),
-        on_need_change=_ask_again,
+        on_need_change=partial(ask_again, NEED),
         width="stretch",
         height="content",
     )

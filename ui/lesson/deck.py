@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -139,17 +139,10 @@ def decode(payload: bytes) -> tuple[dict, dict[str, np.ndarray]]:
     return header, arrays
 
 
-def _ask_again() -> None:
-    """on_need_change: the browser lost the arrays (or never got them): send them next run."""
-    st.session_state[NEED] = True
-
-
 def payload_for(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
     """This run's bytes: the header, plus the arrays when the browser may not hold them."""
-    ss = st.session_state
     key = digest(arrays)
-    send = ss.pop(NEED, False) or ss.get(SENT) != key
-    ss[SENT] = key
+    send = explorer.must_send(key, SENT, NEED)
     return encode({**header, "digest": key}, arrays if send else None)
 
 
@@ -162,7 +155,7 @@ def mount(header: dict, arrays: dict[str, np.ndarray], on_deck: Callable, on_blo
         data=payload_for(header, arrays),
         default={"deck": None},
         on_deck_change=on_deck,
-        on_need_change=_ask_again,
+        on_need_change=partial(explorer.ask_again, NEED),
         on_block_change=on_block,
         width="stretch",
         height="content",
