@@ -79,7 +79,7 @@ def read_page_link(lab: state.Lab, lang: str) -> None:
             kind = "notice.param_bad" if tau is None else "notice.param_clamped"
             used = "√d_k" if tau is None else f"{tau:g}"
             notes.append(("warning", kind, {"name": "tau", "value": raw[:40], "used": used}))
-    notes += read_nth(lab.texts, str(ss.get("focus_text") or ""), st.query_params.get("nth"))
+    notes += read_nth(lab, str(ss.get("focus_text") or ""), st.query_params.get("nth"))
     sidebar.show_notices(notes, lang)
 
 
@@ -88,11 +88,11 @@ def occurrences(texts: list[str], text: str) -> list[int]:
     return [i for i, s in enumerate(texts) if s == text]
 
 
-def read_nth(texts: list[str], focus: str, raw: str | None) -> list[state.Notice]:
+def read_nth(lab: state.Lab, focus: str, raw: str | None) -> list[state.Notice]:
     """nth=2: the focus is the second occurrence of its text (the second 了); notices if bad."""
     if raw is None:
         return []
-    places = occurrences(texts, texts[state.focus_index(texts, focus)])
+    places = occurrences(lab.texts, lab.texts[lab.focus(focus)])
     nth = int(raw) if raw.strip().isdigit() else None
     used = 1 if nth is None else min(max(nth, 1), len(places))
     st.session_state[explorer.FOCUS_POS] = places[used - 1]
@@ -132,7 +132,7 @@ def view_state(lab: state.Lab, s: Settings) -> explorer.ViewState:
     ss = st.session_state
     head = min(max(int(ss.get(explorer.HEAD) or 0), 0), lab.heads - 1)
     tau = explorer.clean_tau(ss.get(explorer.TAU), lab.d_k) if ss.get(explorer.TAU) else None
-    focus = state.focus_index(lab.texts, s.focus, ss.get(explorer.FOCUS_POS))
+    focus = lab.focus(s.focus, ss.get(explorer.FOCUS_POS))
     return explorer.ViewState(s.scale, s.causal, focus, head, tau)
 
 
@@ -430,7 +430,7 @@ def _shown(now: dict, lab: state.Lab, s: Settings) -> tuple:
     captured: a click builds its file outside any script run), else as the full run drew them."""
     view, shown = now.get("view"), now.get("settings")
     if view is None or shown is None:  # no fragment run yet: the full run's settings
-        focus = state.focus_index(lab.texts, s.focus)
+        focus = lab.focus(s.focus)
         return explorer.ViewState(s.scale, s.causal, focus, 0, None), s, lab
     key = state.lab_key(shown)
     return view, shown, lab if key == state.lab_key(s) else state.lab_at(key)
