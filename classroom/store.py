@@ -161,13 +161,10 @@ class MemoryStore:
             raise ClassError("no_class")
         return found
 
-    def _sweep(self) -> None:
-        for code in list(self._classes):
-            self._live(code)
-
     def create(self, state: dict, lead_hash: str, live_cap: int) -> bool:
         with self._lock:
-            self._sweep()
+            for code in list(self._classes):  # the expired go first: they hold no place
+                self._live(code)
             if state["code"] in self._classes:
                 return False
             if sum(not c.state["ended"] for c in self._classes.values()) >= live_cap:

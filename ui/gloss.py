@@ -52,6 +52,12 @@ def _name(text: str, surnames: dict[str, str], given: dict[str, str]) -> str | N
 
 
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"  # token_names' numbers of a repeated token
+SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"  # an exponent in a sentence: (1−1/n)⁴
+
+
+def written_in(k: int, digits: str) -> str:
+    """A whole number in other digits: written_in(12, SUBSCRIPTS) → "₁₂"."""
+    return str(k).translate(str.maketrans("0123456789", digits))
 
 
 def gloss(text: str) -> str | None:
@@ -104,12 +110,8 @@ def token_names(texts: Sequence[str]) -> list[str]:
     counts, seen, out = Counter(texts), Counter(), []
     for text in texts:
         seen[text] += 1
-        out.append(text + _subscript(seen[text]) if counts[text] > 1 else text)
+        out.append(text + written_in(seen[text], SUBSCRIPTS) if counts[text] > 1 else text)
     return out
-
-
-def _subscript(k: int) -> str:
-    return str(k).translate(str.maketrans("0123456789", SUBSCRIPTS))
 
 
 def named(texts: Sequence[str], i: int, lang: str, escape: Callable[[str], str] = str) -> str:
