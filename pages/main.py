@@ -406,23 +406,20 @@ def export_section(lab: state.Lab, s: Settings) -> None:
                 mime="text/csv",
                 key=f"csv_{i}",
             )
-        for key, label, build, name, mime in (
-            ("npz", "main.npz", npz_now, "attention_lab.npz", "application/octet-stream"),
-            (
-                "settings_json",
-                "main.settings_json",
-                settings_json,
-                "attention_lab_settings.json",
-                "application/json",
-            ),
-        ):
-            download(
-                t(label, s.lang),
-                partial(build, now, lab, s),
-                file_name=name,
-                mime=mime,
-                key=key,
-            )
+        download(
+            t("main.npz", s.lang),
+            partial(npz_now, now, lab, s),
+            file_name="attention_lab.npz",
+            mime="application/octet-stream",
+            key="npz",
+        )
+        download(
+            t("main.settings_json", s.lang),
+            partial(settings_json, now, lab, s),
+            file_name="attention_lab_settings.json",
+            mime="application/json",
+            key="settings_json",
+        )
 
 
 def _shown(now: dict, lab: state.Lab, s: Settings) -> tuple:
