@@ -35,11 +35,8 @@ POS_KEYS = {
 @cache
 def _table() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """(words, surnames, given-name characters) from assets/gloss.json, read once."""
-    try:
-        doc = json.loads(GLOSS_FILE.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}, {}, {}
-    return doc.get("words", {}), doc.get("surnames", {}), doc.get("given", {})
+    doc = json.loads(GLOSS_FILE.read_text(encoding="utf-8"))
+    return doc["words"], doc["surnames"], doc["given"]
 
 
 def _name(text: str, surnames: dict[str, str], given: dict[str, str]) -> str | None:

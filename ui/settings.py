@@ -65,8 +65,5 @@ def nearest_heads(d_model: int, heads: int) -> int:
 
 @cache
 def examples() -> tuple[dict, ...]:
-    """Preset sentences from assets/examples.json (read once; an empty tuple if missing)."""
-    try:
-        return tuple(json.loads(EXAMPLES_FILE.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
-        return ()
+    """Preset sentences from assets/examples.json (read once)."""
+    return tuple(json.loads(EXAMPLES_FILE.read_text(encoding="utf-8")))
