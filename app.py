@@ -49,21 +49,17 @@ html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
 
 
 def page_entries(lang: str) -> list:
-    """st.Page for every pages/ file that exists now (other pages may still be in progress)."""
-    entries = []
-    for stem, url, key, icon, _ in PAGES:
-        path = ROOT / "pages" / f"{stem}.py"
-        if path.exists():
-            default = stem == "main"
-            entries.append(
-                st.Page(
-                    path,
-                    title=t(key, lang),
-                    icon=icon,
-                    default=default,
-                    url_path=None if default else url,
-                )
-            )
+    """st.Page for every page of PAGES, and the moved ones' hidden."""
+    entries = [
+        st.Page(
+            ROOT / "pages" / f"{stem}.py",
+            title=t(key, lang),
+            icon=icon,
+            default=stem == "main",
+            url_path=None if stem == "main" else url,
+        )
+        for stem, url, key, icon, _ in PAGES
+    ]
     hidden = [
         st.Page(ROOT / "pages" / f"{url}.py", url_path=url, visibility="hidden") for url in MOVED
     ]
@@ -91,7 +87,7 @@ def page_weights(page) -> str | None:
 
 def frame_style(classroom: bool) -> None:
     """The app's static stylesheet (phone layout, focus ring, chips) and classroom overrides."""
-    css = STYLE.read_text(encoding="utf-8") if STYLE.exists() else ""
+    css = STYLE.read_text(encoding="utf-8")
     st.html(f"<style>{css}</style>" + (CLASSROOM_CSS if classroom else ""))
 
 
@@ -101,8 +97,6 @@ def frame_script(lang: str) -> None:
     Static code and strings from ui/text only, never user text. Its element is hidden by
     style.css, so it takes no room on the page.
     """
-    if not SCRIPT.exists():
-        return
     table = {t(key, "en"): t(key, lang) for key in CHROME_KEYS}  # "Help for {label}" a pattern
     data = {
         "lang": text.LANGUAGES[lang].html,

@@ -23,8 +23,6 @@ from attention_core.pipeline import (
 )
 from demo_model import DEMO
 
-EXAMPLE = DEFAULT_SENTENCE
-DEFAULT_HEADS, DEFAULT_D_MODEL = 4, 64
 TRAINED_FIXES = ("heads", "d_model", "seed", "char", "positions")  # the trained model's own
 
 
@@ -60,10 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m attention_core",
         description="Self-attention on one sentence: jieba tokens, then each head's weights.",
     )
-    p.add_argument("text", nargs="?", default=EXAMPLE, help=f"the sentence (default {EXAMPLE})")
-    p.add_argument("--heads", type=_positive_int, help=f"heads h (default {DEFAULT_HEADS})")
+    p.add_argument(
+        "text", nargs="?", default=DEFAULT_SENTENCE, help="the sentence (default %(default)s)"
+    )
+    p.add_argument("--heads", type=_positive_int, help=f"heads h (default {LabSettings.heads})")
     p.add_argument("--d-model", type=_positive_int,
-                   help=f"width (default {DEFAULT_D_MODEL}, at most {MAX_D_MODEL})")  # fmt: skip
+                   help=f"width (default {LabSettings.d_model}, max {MAX_D_MODEL})")  # fmt: skip
     p.add_argument("--no-scale", action="store_true", help="leave out the 1/√d_k scaling")
     p.add_argument("--causal", action="store_true",
                    help="each token sees only earlier ones (trained: a what-if)")  # fmt: skip
@@ -82,18 +82,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def settings_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> LabSettings:
-    """The pipeline's settings from the arguments; a bad combination exits 2 with the reason."""
+    """The pipeline's settings from the arguments (LabSettings' defaults for sizes and seed not
+    given); a bad combination exits 2 with the reason."""
+    sizes = {"d_model": args.d_model, "heads": args.heads, "seed": args.seed}
     try:
         return LabSettings(
             sentence=args.text,
             mode="char" if args.char else "word",
-            d_model=DEFAULT_D_MODEL if args.d_model is None else args.d_model,
-            heads=DEFAULT_HEADS if args.heads is None else args.heads,
             scale=not args.no_scale,
             causal=args.causal,
             pos=args.positions,
-            seed=0 if args.seed is None else args.seed,
             weights=args.weights,
+            **{k: v for k, v in sizes.items() if v is not None},
         )
     except (ValueError, TypeError) as err:
         parser.error(str(err))
@@ -125,9 +125,8 @@ def display_width(text: str) -> int:
     )
 
 
-def _pad(text: str, width: int, *, right: bool = False) -> str:
-    gap = " " * max(0, width - display_width(text))
-    return gap + text if right else text + gap
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - display_width(text))
 
 
 def format_table(run: Run) -> str:

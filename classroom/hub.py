@@ -133,7 +133,7 @@ class Hub:
         self._classes: dict[str, _Class] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ticker: asyncio.Task | None = None
-        self._open = 0  # streams added and not yet removed
+        self.open_streams = 0  # streams added and not yet removed
         self.closing = False
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -162,10 +162,6 @@ class Hub:
         elif kind == "gone":
             self.gone(message["code"])
 
-    @property
-    def open_streams(self) -> int:
-        return self._open
-
     def add(self, stream: Stream) -> None:
         """Take a new stream: it replaces its phone's other stream here (or the class's oldest
         teacher's stream beyond TEACHER_STREAMS); ClassError too_many_streams at the cap."""
@@ -177,13 +173,13 @@ class Hub:
             teachers = [s for s in mates if s.teacher]
             old = teachers[: max(0, len(teachers) + 1 - TEACHER_STREAMS)]
         cap = self.max_streams + (TEACHER_RESERVE if stream.teacher else 0)
-        if self._open - len(old) >= cap:  # (refused: the old stream stays open)
+        if self.open_streams - len(old) >= cap:  # (refused: the old stream stays open)
             raise ClassError("too_many_streams", f"at most {self.max_streams}", retry_after=5)
         for gone in old:
             gone.close("replaced")
         known = self._classes.setdefault(stream.code, _Class())
         known.streams.append(stream)
-        self._open += 1
+        self.open_streams += 1
         known.recount_at = 0.0
         if stream.phone:
             self._background(self._opened, stream)
@@ -193,7 +189,7 @@ class Hub:
         if known is None or stream not in known.streams:
             return
         known.streams.remove(stream)
-        self._open -= 1
+        self.open_streams -= 1
         if stream.phone and stream.closed != "replaced":
             self._background(self._left, stream)
         if not known.streams:
@@ -380,8 +376,7 @@ class Hub:
         counted."""
         try:
             if expired:
-                for message in self._source.refresh(code):
-                    self.post(message)
+                self._catch_up(code)
             else:
                 self.post({"kind": "counts", "code": code, "room": self._source.room(code)})
         finally:

@@ -405,13 +405,6 @@ class RedisStore:
             if message is not None and message["type"] == "message":
                 listener(json.loads(message["data"]))
 
-    def ping(self) -> bool:
-        """True when Redis answers now."""
-        try:
-            return bool(self._redis.ping())
-        except UNREACHABLE:
-            return False
-
     def close(self) -> None:
         self._stopping.set()
         if self._thread is not None:

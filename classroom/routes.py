@@ -177,10 +177,6 @@ async def teacher_code(service: Classroom, request: Request, *, change: bool = T
     return code
 
 
-def is_https(service: Classroom, request: Request) -> bool:
-    return request.url.scheme == "https" or service.settings.public_url.startswith("https:")
-
-
 # ---- anyone -------------------------------------------------------------------------------
 
 
@@ -208,25 +204,14 @@ async def create(service: Classroom, request: Request) -> Response:
         "state": public(state),
     }
     response = JSONResponse(body, status_code=201, headers=NO_STORE)
-    secure = is_https(service, request)
-    response.set_cookie(
-        cookie_name(code),
-        secret,
-        max_age=service.settings.ttl_s,
-        path="/",
-        secure=secure,
-        httponly=True,
-        samesite="strict",
-    )
-    response.set_cookie(
-        MAKER_COOKIE,
-        maker,
-        max_age=MAKER_MAX_AGE_S,
-        path="/class/",
-        secure=secure,
-        httponly=True,
-        samesite="strict",
-    )
+    secure = request.url.scheme == "https" or service.settings.public_url.startswith("https:")
+    for name, value, max_age, path in (
+        (cookie_name(code), secret, service.settings.ttl_s, "/"),
+        (MAKER_COOKIE, maker, MAKER_MAX_AGE_S, "/class/"),
+    ):
+        response.set_cookie(
+            name, value, max_age=max_age, path=path, secure=secure, httponly=True, samesite="strict"
+        )
     return response
 
 

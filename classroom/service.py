@@ -28,7 +28,7 @@ from classroom.hub import GRACE_S, LEASE_S, Hub
 from classroom.join import Join, is_loopback, join_link, public_origin
 from classroom.limits import Limits, open_file_limit, stream_cap
 from classroom.state import ENDED_GRACE_S, TTL_S, new_state
-from classroom.store import MemoryStore, Store
+from classroom.store import MemoryStore, Store, tally_message
 from classroom.tokens import TOKEN_CAP
 
 CODE_ATTEMPTS = 10  # random codes tried before giving up (all taken: a full store)
@@ -199,8 +199,6 @@ class Classroom:
     # ---- the hub's source (classroom/hub.py Source) ----------------------------------------------
 
     def refresh(self, code: str, *, room: bool = False) -> list[dict]:
-        """Messages that bring a stream of class CODE up to date (state, tally; with `room`, the
-        room counted)."""
         try:
             state = self.store.get(code)
             if state is None:
@@ -208,17 +206,7 @@ class Classroom:
             messages = [{"kind": "state", "state": state}]
             question = (state["question"] or {}).get("id")
             if question is not None:
-                counts, rev = self.store.tally(code, question)
-                messages.append(
-                    {
-                        "kind": "tally",
-                        "code": code,
-                        "question": question,
-                        "counts": counts,
-                        "rev": rev,
-                        "v": state["v"],
-                    }
-                )
+                messages.append(tally_message(state, question, *self.store.tally(code, question)))
             if room:
                 messages.append({"kind": "counts", "code": code, "room": self.room(code)})
             return messages

@@ -106,6 +106,18 @@ def asked_of(state: dict) -> dict | None:
     return {**{k: question.get(k) for k in keep}, "scene": state["scene"]}
 
 
+def tally_message(state: dict, question: str, counts: dict[str, int], rev: int) -> dict:
+    """The "tally" message of a question's counts at revision `rev`, under the class's state."""
+    return {
+        "kind": "tally",
+        "code": state["code"],
+        "question": question,
+        "counts": counts,
+        "rev": rev,
+        "v": state["v"],
+    }
+
+
 @dataclass
 class _Class:
     """One class in memory: state, secret hash, phones, answers and tallies per question id."""
@@ -149,13 +161,10 @@ class MemoryStore:
             raise ClassError("no_class")
         return found
 
-    def _sweep(self) -> None:
-        for code in list(self._classes):
-            self._live(code)
-
     def create(self, state: dict, lead_hash: str, live_cap: int) -> bool:
         with self._lock:
-            self._sweep()
+            for code in list(self._classes):  # the expired go first: they hold no place
+                self._live(code)
             if state["code"] in self._classes:
                 return False
             if sum(not c.state["ended"] for c in self._classes.values()) >= live_cap:
@@ -240,15 +249,7 @@ class MemoryStore:
 
     def _tally_message(self, found: _Class, question: str) -> dict:
         counts = dict(found.counts.get(question, {}))
-        code, v = found.state["code"], found.state["v"]
-        return {
-            "kind": "tally",
-            "code": code,
-            "question": question,
-            "counts": counts,
-            "rev": found.rev,
-            "v": v,
-        }
+        return tally_message(found.state, question, counts, found.rev)
 
     def tally(self, code: str, question: str) -> tuple[dict[str, int], int]:
         with self._lock:

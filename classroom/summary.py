@@ -88,12 +88,7 @@ def _label(label: object, lang: str) -> str:
         text = label.get(lang, "")
     else:
         text = label if isinstance(label, str) and lang == "zh" else ""
-    return _cell(text)
-
-
-def _cell(text: str) -> str:
-    """A text cell a spreadsheet shows as text (a leading =, +, -, @ would make it a formula)."""
-    return "'" + text if text.startswith(FORMULA_START) else text
+    return "'" + text if text.startswith(FORMULA_START) else text  # text, never a formula
 
 
 def to_csv(summary: dict) -> str:

@@ -147,18 +147,15 @@ class DemoWeights:
     focus_words: tuple[str, ...] = THIRD_PERSON  # 他, 她, 它: what its pronoun head resolves
 
     def available(self) -> bool:
-        """True when the weights file exists (it may still fail to load)."""
         return self.path.exists()
 
     def steps(self) -> tuple[int, ...]:
-        """The saved training steps, or () when the file cannot be read."""
         try:
             return tuple(int(s) for s in load_demo_history(self.path).steps)
         except Exception:  # a missing or half-written file: the caller falls back
             return ()
 
     def at(self, step: int | None = None) -> TrainedModel:
-        """The model at a saved step (None: final); raises when it cannot be read."""
         return load_demo_model(step, self.path)
 
 

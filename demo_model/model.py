@@ -48,14 +48,6 @@ class TrainedModel:
         w = self.weights
         return AttentionParams(w["w_q"], w["w_k"], w["w_v"], w["w_o"], self.config.num_heads)
 
-    @property
-    def readout(self) -> np.ndarray:
-        return self.weights["readout"]  # (len(LINKS), d, d): each question type's read-out
-
-    def theta(self) -> dict:
-        """The parameters as the training code names them (PARAM_NAMES)."""
-        return dict(self.weights)
-
     def inputs(self, tokens: list) -> np.ndarray:
         """X (n, d_model) = tag + gender + neighbour + clause + class + character embeddings +
         word and position blocks (features.token_arrays: the rows a training batch uses)."""

@@ -46,9 +46,7 @@ def _scatter(table: np.ndarray, ids: np.ndarray, w: np.ndarray, dx: np.ndarray) 
 
 def gates(theta: dict) -> np.ndarray:
     """(L, h): how much question type r reads from head h, softmax over heads (rows sum to 1)."""
-    z = theta["gates"] - theta["gates"].max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
+    return softmax(theta["gates"], axis=1)
 
 
 def forward(

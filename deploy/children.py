@@ -21,6 +21,7 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
+STOP_TIMEOUT_S = 10.0  # a child told to stop gets this long before SIGKILL
 # How an app process told to bind port 0 says which port it got (its log line and its banner).
 ANNOUNCED = re.compile(r"Uvicorn server started on \S+:(\d+)|URL: https?://[^\s/]+:(\d+)")
 
@@ -120,6 +121,19 @@ def signal_group(process: subprocess.Popen, sig: int) -> None:
     """Send a signal to a child's process group (it leads its own, see `spawn`)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, sig)
+
+
+def stop_group(process: subprocess.Popen) -> None:
+    """SIGTERM to a running child's group (redis-server then writes its append-only file out),
+    SIGKILL if it is still there after STOP_TIMEOUT_S."""
+    if process.poll() is not None:
+        return
+    signal_group(process, signal.SIGTERM)
+    try:
+        process.wait(timeout=STOP_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        signal_group(process, signal.SIGKILL)
+        process.wait(timeout=STOP_TIMEOUT_S)
 
 
 def wait_until_healthy(

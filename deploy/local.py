@@ -15,16 +15,15 @@ of theirs.
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
-from deploy.children import REPO_ROOT, announced_port, signal_group, spawn, wait_until_healthy
-from deploy.serve import STARTUP_TIMEOUT_S, STOP_TIMEOUT_S, worker_command
+from deploy.children import REPO_ROOT, Child, spawn, stop_group, wait_until_healthy
+from deploy.serve import STARTUP_TIMEOUT_S, worker_command
 
 CHROMIUM = "/usr/bin/chromium"
 # Debian's Chromium in a container: no sandbox, no GPU, no network chatter (ARCHITECTURE.md,
@@ -47,57 +46,31 @@ def chromium_available() -> bool:
 
 
 @dataclass
-class StreamlitServer:
-    """A `streamlit run` child: `url` is its base URL ("" until it has announced its port)."""
+class StreamlitServer(Child):
+    """A `streamlit run` child: `url` is its base URL ("" until it has announced its port), `log`
+    its stdout + stderr."""
 
-    process: subprocess.Popen
-    log: Path  # its stdout + stderr
-    started: float  # time.perf_counter() just before Popen (the cold-start bench reads it)
-    url: str = ""
+    started: float = 0.0  # time.perf_counter() just before Popen (the cold-start bench reads it)
 
     @property
     def port(self) -> int:
         return int(self.url.rsplit(":", 1)[1]) if self.url else 0
 
-    def output(self) -> str:
-        """Everything it has written so far."""
-        try:
-            return self.log.read_text(errors="replace")
-        except OSError:
-            return ""
-
-    def log_tail(self, chars: int = 3000) -> str:
-        """The end of its output, for failure messages."""
-        return self.output()[-chars:] or "(no output)"
-
-    def announced_url(self) -> str:
-        """Its URL once its log names the port it bound, else ""."""
-        if not self.url:
-            port = announced_port(self.output())
-            self.url = f"http://127.0.0.1:{port}" if port else ""
-        return self.url
-
     def wait_ready(self, timeout: float = STARTUP_TIMEOUT_S, poll: float = 0.25) -> None:
         """Until its health endpoint answers; stop it and raise with its log if it exits or
         does not answer within `timeout` s."""
         try:
+            idle = partial(time.sleep, poll)
             wait_until_healthy(
-                "streamlit", self.process, self.announced_url, self.log_tail, timeout,
-                lambda: time.sleep(poll),
-            )  # fmt: skip
+                self.name, self.process, self.served_url, self.log_tail, timeout, idle
+            )
         except RuntimeError:
             self.stop()
             raise
 
     def stop(self) -> None:
         """SIGTERM to its process group, SIGKILL if it is still there after 10 s; its log goes."""
-        if self.process.poll() is None:
-            signal_group(self.process, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                signal_group(self.process, signal.SIGKILL)
-                self.process.wait(timeout=STOP_TIMEOUT_S)
+        stop_group(self.process)
         self.log.unlink(missing_ok=True)
 
     def __enter__(self) -> StreamlitServer:
@@ -130,7 +103,7 @@ def spawn_streamlit(
     started = time.perf_counter()
     with log.open("wb") as sink:
         process = spawn(command, stdout=sink, env=env, orphan_dies=False)
-    return StreamlitServer(process, log, started)
+    return StreamlitServer("streamlit", process, log=log, started=started)
 
 
 def start_streamlit(
@@ -138,9 +111,8 @@ def start_streamlit(
     *,
     env: dict[str, str] | None = None,
     bare: bool = False,
-    timeout: float = STARTUP_TIMEOUT_S,
 ) -> StreamlitServer:
     """`spawn_streamlit`, then wait until it serves (use it as a context manager, or `.stop()`)."""
     server = spawn_streamlit(script, env=env, bare=bare)
-    server.wait_ready(timeout)
+    server.wait_ready()
     return server

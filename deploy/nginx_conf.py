@@ -30,11 +30,10 @@ def user_line() -> str:
         return "user nobody;"
 
 
-def render_config(values: dict[str, str], template: str | None = None) -> str:
+def render_config(values: dict[str, str]) -> str:
     """nginx.conf from the template: every @NAME@ outside comments must have a value."""
-    text = template if template is not None else TEMPLATE.read_text(encoding="utf-8")
     lines = []
-    for line in text.splitlines():
+    for line in TEMPLATE.read_text(encoding="utf-8").splitlines():
         if not line.lstrip().startswith("#"):
             line = PLACEHOLDER.sub(lambda m: _value(values, m.group(1)), line)
         lines.append(line)

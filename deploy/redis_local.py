@@ -6,7 +6,6 @@ Debian's package (`make serve` and `make test` install it as root). Standard lib
 
 from __future__ import annotations
 
-import signal
 import socket
 import subprocess
 import time
@@ -14,11 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from deploy.children import find_binary, free_port
+from deploy.children import find_binary, free_port, stop_group
 
 REDIS_CANDIDATES = ("/usr/sbin/redis-server", "/usr/bin/redis-server", "redis-server")
 START_TIMEOUT_S = 20.0
-STOP_TIMEOUT_S = 10.0
 Spawn = Callable[..., subprocess.Popen]
 
 
@@ -78,15 +76,8 @@ class LocalRedis:
 
     def stop(self) -> None:
         """SIGTERM (it writes its append-only file out), SIGKILL after 10 s."""
-        process = self.process
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=STOP_TIMEOUT_S)
+        if self.process is not None:
+            stop_group(self.process)
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None

@@ -38,12 +38,18 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script (`make serve`): import as the package would
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from deploy.children import Child, free_port, signal_group, spawn, wait_until_healthy
+from deploy.children import (
+    STOP_TIMEOUT_S,
+    Child,
+    free_port,
+    signal_group,
+    spawn,
+    wait_until_healthy,
+)
 from deploy.nginx_conf import find_nginx, listen_address, render_config, server_lines, user_line
 from deploy.redis_local import LocalRedis, start_redis
 
 STARTUP_TIMEOUT_S = 120.0  # a cold app process on a busy 2-core machine
-STOP_TIMEOUT_S = 10.0
 # Streamlit's start-up banner names the app process's own loopback URL; serve.py prints the one
 # URL browsers should open instead.
 BANNER = re.compile(r"\s*(You can now view your Streamlit app in your browser\.|URL: \S*)?\s*$")
@@ -91,13 +97,13 @@ def stream_budget(open_files: int, workers: int) -> tuple[int, int]:
     return connections, max(16, connections // 2 * 3 // 4 // max(1, workers))
 
 
-def worker_command(app: str = "launcher.py", port: int = 0) -> list[str]:
+def worker_command(app: str = "launcher.py") -> list[str]:
     """One app process: `make run`'s posture (headless, no statistics), loopback only; port 0
     lets the OS pick a free port at bind time (no window in which another process takes it)."""
     return [
         sys.executable, "-m", "streamlit", "run", app,
         "--server.address", "127.0.0.1",
-        "--server.port", str(port),
+        "--server.port", "0",
         "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
     ]  # fmt: skip

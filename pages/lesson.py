@@ -158,10 +158,6 @@ def ask_block() -> None:
 # ---- numbers (cached: widget values in, plain data out) -----------------------------------------
 
 
-def _say(lang: str):
-    return partial(t, lang=lang)
-
-
 def trained_lab(s: Settings) -> state.Lab | None:
     """The trained model on this sentence (the settings' √d_k and mask), or None without it."""
     if not state.trained_available():
@@ -174,7 +170,7 @@ def trained_lab(s: Settings) -> state.Lab | None:
 def sentence_set(s: Settings, prefix: str) -> tuple[dict, dict[str, np.ndarray]]:
     """The sentence's part (the settings' weights) and the trained model's part, and which
     scenes this sentence cannot show."""
-    say = _say(s.lang)
+    say = partial(t, lang=s.lang)
     lab, _ = state.lab_for(s)
     info, arrays = (None, {}) if lab is None else data.lab_part(lab, prefix, s.focus, s.lang)
     found = trained_lab(s) if lab is not None else None

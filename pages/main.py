@@ -14,7 +14,7 @@ from demo_model.relations import questions_of
 from ui import charts, explorer, sidebar, state, widgets
 from ui import figures as fig
 from ui.figures import RELATION_KEYS
-from ui.gloss import gloss, glossed, tag_name, token_names
+from ui.gloss import gloss, named, tag_name
 from ui.links import to_query
 from ui.readings import TOLD
 from ui.settings import Settings
@@ -79,7 +79,7 @@ def read_page_link(lab: state.Lab, lang: str) -> None:
             kind = "notice.param_bad" if tau is None else "notice.param_clamped"
             used = "√d_k" if tau is None else f"{tau:g}"
             notes.append(("warning", kind, {"name": "tau", "value": raw[:40], "used": used}))
-    notes += read_nth(lab.texts, str(ss.get("focus_text") or ""), st.query_params.get("nth"))
+    notes += read_nth(lab, str(ss.get("focus_text") or ""), st.query_params.get("nth"))
     sidebar.show_notices(notes, lang)
 
 
@@ -88,11 +88,11 @@ def occurrences(texts: list[str], text: str) -> list[int]:
     return [i for i, s in enumerate(texts) if s == text]
 
 
-def read_nth(texts: list[str], focus: str, raw: str | None) -> list[state.Notice]:
+def read_nth(lab: state.Lab, focus: str, raw: str | None) -> list[state.Notice]:
     """nth=2: the focus is the second occurrence of its text (the second 了); notices if bad."""
     if raw is None:
         return []
-    places = occurrences(texts, texts[state.focus_index(texts, focus)])
+    places = occurrences(lab.texts, lab.texts[lab.focus(focus)])
     nth = int(raw) if raw.strip().isdigit() else None
     used = 1 if nth is None else min(max(nth, 1), len(places))
     st.session_state[explorer.FOCUS_POS] = places[used - 1]
@@ -132,7 +132,7 @@ def view_state(lab: state.Lab, s: Settings) -> explorer.ViewState:
     ss = st.session_state
     head = min(max(int(ss.get(explorer.HEAD) or 0), 0), lab.heads - 1)
     tau = explorer.clean_tau(ss.get(explorer.TAU), lab.d_k) if ss.get(explorer.TAU) else None
-    focus = state.focus_index(lab.texts, s.focus, ss.get(explorer.FOCUS_POS))
+    focus = lab.focus(s.focus, ss.get(explorer.FOCUS_POS))
     return explorer.ViewState(s.scale, s.causal, focus, head, tau)
 
 
@@ -222,17 +222,11 @@ def token_roles(readings: list[list]) -> list[list[str]]:
     ]
 
 
-def token_name(lab: state.Lab, lang: str, i: int, escape=md_escape) -> str:
-    """A token as the page's sentences name it: 了₁ and 了₂ told apart, glossed in English;
-    escape: md_escape for Markdown (it is user text), str for plain text."""
-    text = lab.texts[i]  # glossed: “把 (object marker)”, “小明 (Xiaoming, name)” — our words
-    return escape(token_names(lab.texts)[i]) + glossed(text, lang)[len(text) :]
-
-
 def reading_line(r, lab: state.Lab, lang: str, escape=md_escape) -> str:
     """One reading in words, from its status: a pick is told as the answer only when the core
-    says it is one; otherwise the line says why not. escape: as token_name."""
-    say, name = partial(t, lang=lang), partial(token_name, lab, lang, escape=escape)
+    says it is one; otherwise the line says why not. escape: md_escape for Markdown (a token is
+    user text), str for plain text."""
+    say, name = partial(t, lang=lang), lambda j: named(lab.texts, j, lang, escape)
     fmt = widgets.reading_fields(r, name, say) | {"tag": tag_name(lab.tokens[r.query].tag, lang)}
     if (head := r.head) is not None:  # the count said as a sentence here
         fmt["rel"] = say(RELATION_KEYS[head.relation])
@@ -250,7 +244,7 @@ def reading_section(lab: state.Lab, lang: str, view: explorer.ViewState, reading
     shows, with the statuses of demo_model.reading (random weights: the view says chance)."""
     if lab.source != "trained":
         return
-    name = token_name(lab, lang, view.focus)
+    name = named(lab.texts, view.focus, lang, md_escape)
     st.markdown(f"**{t('main.read_title', lang, q=name)}**")
     for r in readings[view.focus]:
         st.markdown("- " + reading_line(r, lab, lang))
@@ -412,23 +406,20 @@ def export_section(lab: state.Lab, s: Settings) -> None:
                 mime="text/csv",
                 key=f"csv_{i}",
             )
-        for key, label, build, name, mime in (
-            ("npz", "main.npz", npz_now, "attention_lab.npz", "application/octet-stream"),
-            (
-                "settings_json",
-                "main.settings_json",
-                settings_json,
-                "attention_lab_settings.json",
-                "application/json",
-            ),
-        ):
-            download(
-                t(label, s.lang),
-                partial(build, now, lab, s),
-                file_name=name,
-                mime=mime,
-                key=key,
-            )
+        download(
+            t("main.npz", s.lang),
+            partial(npz_now, now, lab, s),
+            file_name="attention_lab.npz",
+            mime="application/octet-stream",
+            key="npz",
+        )
+        download(
+            t("main.settings_json", s.lang),
+            partial(settings_json, now, lab, s),
+            file_name="attention_lab_settings.json",
+            mime="application/json",
+            key="settings_json",
+        )
 
 
 def _shown(now: dict, lab: state.Lab, s: Settings) -> tuple:
@@ -436,7 +427,7 @@ def _shown(now: dict, lab: state.Lab, s: Settings) -> tuple:
     captured: a click builds its file outside any script run), else as the full run drew them."""
     view, shown = now.get("view"), now.get("settings")
     if view is None or shown is None:  # no fragment run yet: the full run's settings
-        focus = state.focus_index(lab.texts, s.focus)
+        focus = lab.focus(s.focus)
         return explorer.ViewState(s.scale, s.causal, focus, 0, None), s, lab
     key = state.lab_key(shown)
     return view, shown, lab if key == state.lab_key(s) else state.lab_at(key)

@@ -7,16 +7,15 @@ import streamlit as st
 from ui import figures
 
 
-def chart(figure, *, key: str, lang: str, alt: str | None = None, where=None) -> None:
+def chart(figure, *, key: str, lang: str, where=None) -> None:
     """A plotly chart as every page should show it: still under a finger, toolbar out of the
-    Tab order, plotly's strings in the UI language, `alt` as its text alternative; `where` is
-    a column or container to draw in (default: the current one). theme=None: the figure kit's
+    Tab order, plotly's strings in the UI language; `where` is a column or container to draw in
+    (default: the current one). theme=None: the figure kit's
     own fonts and ink (Streamlit's chart theme would put its own sizes on legends and titles)."""
     (where or st).plotly_chart(
         figure,
         key=key,
         config=figures.plotly_config(lang),
         width="stretch",
-        alt=alt or None,
         theme=None,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -35,11 +35,8 @@ POS_KEYS = {
 @cache
 def _table() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """(words, surnames, given-name characters) from assets/gloss.json, read once."""
-    try:
-        doc = json.loads(GLOSS_FILE.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}, {}, {}
-    return doc.get("words", {}), doc.get("surnames", {}), doc.get("given", {})
+    doc = json.loads(GLOSS_FILE.read_text(encoding="utf-8"))
+    return doc["words"], doc["surnames"], doc["given"]
 
 
 def _name(text: str, surnames: dict[str, str], given: dict[str, str]) -> str | None:
@@ -52,6 +49,12 @@ def _name(text: str, surnames: dict[str, str], given: dict[str, str]) -> str | N
 
 
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"  # token_names' numbers of a repeated token
+SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"  # an exponent in a sentence: (1−1/n)⁴
+
+
+def written_in(k: int, digits: str) -> str:
+    """A whole number in other digits: written_in(12, SUBSCRIPTS) → "₁₂"."""
+    return str(k).translate(str.maketrans("0123456789", digits))
 
 
 def gloss(text: str) -> str | None:
@@ -104,16 +107,13 @@ def token_names(texts: Sequence[str]) -> list[str]:
     counts, seen, out = Counter(texts), Counter(), []
     for text in texts:
         seen[text] += 1
-        out.append(text + _subscript(seen[text]) if counts[text] > 1 else text)
+        out.append(text + written_in(seen[text], SUBSCRIPTS) if counts[text] > 1 else text)
     return out
 
 
-def _subscript(k: int) -> str:
-    return str(k).translate(str.maketrans("0123456789", SUBSCRIPTS))
-
-
-def named(texts: Sequence[str], i: int, lang: str) -> str:
+def named(texts: Sequence[str], i: int, lang: str, escape: Callable[[str], str] = str) -> str:
     """Token i as the pages' sentences and pickers name it: repeats numbered (了₂) and, in
-    English, glossed as glossed() writes it — “了₂ (aspect particle)”, “小明 (Xiaoming, name)”."""
+    English, glossed as glossed() writes it — “了₂ (aspect particle)”, “小明 (Xiaoming, name)”;
+    `escape` (md_escape for Markdown) applies to the token, user text, never to our gloss."""
     text = texts[i]
-    return token_names(texts)[i] + glossed(text, lang)[len(text) :]
+    return escape(token_names(texts)[i]) + glossed(text, lang)[len(text) :]

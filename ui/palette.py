@@ -144,12 +144,6 @@ def luminance(rgb: np.ndarray) -> np.ndarray:
     return linear @ np.array([0.2126, 0.7152, 0.0722])
 
 
-def contrast(l1: np.ndarray, l2: np.ndarray) -> np.ndarray:
-    """WCAG contrast ratio of two relative luminances (1…21)."""
-    hi, lo = np.maximum(l1, l2), np.minimum(l1, l2)
-    return (hi + 0.05) / (lo + 0.05)
-
-
 def text_on(rgb: np.ndarray) -> np.ndarray:
     """Black or white per colour (…, 3): black above INK_LUMINANCE (always ≥ 4.58 : 1)."""
     return np.where(luminance(rgb) > INK_LUMINANCE, BLACK, WHITE)

@@ -7,10 +7,10 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
+from attention_core.pipeline import DEFAULT_SENTENCE
 from ui import text
 
 EXAMPLES_FILE = Path(__file__).resolve().parent.parent / "assets" / "examples.json"
-DEFAULT_SENTENCE = "小明把书放在了桌子上，然后他走了。"
 D_MODEL_MIN, D_MODEL_MAX, D_MODEL_STEP = 8, 256, 8
 MAX_HEADS = 16
 SEED_MAX = 999_999
@@ -65,8 +65,5 @@ def nearest_heads(d_model: int, heads: int) -> int:
 
 @cache
 def examples() -> tuple[dict, ...]:
-    """Preset sentences from assets/examples.json (read once; an empty tuple if missing)."""
-    try:
-        return tuple(json.loads(EXAMPLES_FILE.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
-        return ()
+    """Preset sentences from assets/examples.json (read once)."""
+    return tuple(json.loads(EXAMPLES_FILE.read_text(encoding="utf-8")))

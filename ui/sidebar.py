@@ -238,8 +238,6 @@ def example_menu(lang: str) -> None:
     """The example presets behind one button (a popover), so the sentence row stays one line; the
     pills are drawn while it is open, and choosing one closes it."""
     presets = examples()
-    if not presets:
-        return
     menu = st.popover(
         t("main.examples", lang), icon=":material/list:", key=EXAMPLES_MENU, on_change="rerun"
     )

@@ -123,12 +123,6 @@ def lab_key(s) -> tuple:
     return (s.sentence, s.mode, s.d_model, s.heads, s.scale, s.causal, s.pos, s.seed, s.weights)
 
 
-def focus_index(texts: list[str], focus: str, pos: int | None = None) -> int:
-    """Index of the focus token: the core's one rule (pipeline.focus_index), the trained
-    model's focus words (他, 她, 它) first when `focus` is not in the sentence."""
-    return pipeline.focus_index(texts, focus, pos, TRAINED.focus_words)
-
-
 def weights_at(lab: Lab, tau: float | None, causal: bool) -> np.ndarray:
     """(h, n, n) weights as the view shows them: the core's, or softmax(scores/τ) for a τ chosen
     on the view's slider (attention_core.reweight on the core's raw scores)."""

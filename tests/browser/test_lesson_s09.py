@@ -21,7 +21,7 @@ from tests.lesson_support import (
     where,
 )
 from ui.settings import DEFAULTS
-from ui.state import focus_index, lab_for
+from ui.state import lab_for
 from ui.text import t
 
 pytestmark = pytest.mark.browser
@@ -34,7 +34,7 @@ def mask_row() -> dict:
     scores (not the skeleton): the share of the words after it, and its largest earlier share."""
     lab, _ = lab_for(page_mod.lesson_settings(DEFAULTS))
     scores = lab.result.heads.scores[0] / np.sqrt(lab.d_k)  # (n, n) head 1, ÷√d_k
-    i = focus_index(lab.texts, "")
+    i = lab.focus("")
     n = len(lab.texts)
     w0 = np.exp(scores[i]) / np.exp(scores[i]).sum()
     w1 = np.exp(scores[i, : i + 1]) / np.exp(scores[i, : i + 1]).sum()

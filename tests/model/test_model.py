@@ -57,7 +57,7 @@ def test_run_is_the_cores_attention_on_the_models_own_x(small):
     core = multi_head_attention(m.inputs(run.tokens), m.params, scale=False)
     np.testing.assert_array_equal(run.x, m.inputs(run.tokens))
     np.testing.assert_array_equal(run.attention.heads.weights, core.heads.weights)
-    assert set(m.theta()) == set(PARAM_NAMES) and m.params is m.params  # made once
+    assert set(m.weights) == set(PARAM_NAMES) and m.params is m.params  # made once
 
 
 @pytest.mark.parametrize("switch", ["classes", "chars", "context", "gender", "clauses"])

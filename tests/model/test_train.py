@@ -81,7 +81,7 @@ def test_saved_run_loads_back_as_it_was_measured(tmp_path):
     np.testing.assert_array_equal(history.human[-1], result["human"][-1]["relations"])
     m = load_demo_model(4, path)
     assert m.vocab == result["vocab"]
-    for k, v in m.theta().items():
+    for k, v in m.weights.items():
         np.testing.assert_array_equal(v, result["checkpoints"][-1][k])
 
 
@@ -132,7 +132,7 @@ def test_recomputed_measurement_equals_the_stored_one_at_every_checkpoint():
         m = load_demo_model(int(step))
         k = h.at(int(step))
         for batch, stored in ((held, h.relations[k]), (human, h.human[k])):
-            ev = evaluate(m.theta(), batch, h.config.num_heads)
+            ev = evaluate(dict(m.weights), batch, h.config.num_heads)
             np.testing.assert_allclose(ev["relations"], stored, atol=1e-12)
         np.testing.assert_allclose(ev["profiles"], h.profiles[k], atol=1e-12)
 

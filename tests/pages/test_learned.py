@@ -13,8 +13,8 @@ from demo_model import describe_heads, load_demo_history, load_demo_model
 from demo_model.data.corpus import build, heldout_words
 from demo_model.relations import LINKS
 from tests.app_support import chart_specs, ok, open_app, said, shown_app, unwrapped
+from tests.app_support import decode as decode_array
 from ui.figures import head_job_label
-from ui.figures.base import decode_array
 from ui.text import t
 
 HISTORY = load_demo_history()

@@ -16,9 +16,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from demo_model import describe_heads, load_demo_history
+from tests.app_support import decode as decode_array
 from tests.app_support import head_scores, ok, sent, view
 from ui import explorer
-from ui.figures.base import decode_array
 from ui.settings import MAX_HEADS
 from ui.state import all_npz, compute_lab, weights_at, weights_csv
 from ui.text import t

@@ -9,9 +9,10 @@ import plotly.io as pio
 import pytest
 
 from attention_core import softmax
+from tests.app_support import decode as decode_array
 from ui import figures as fig
 from ui import palette
-from ui.figures.base import decode_array, token_labels
+from ui.figures.base import token_labels
 from ui.links import parse_query, to_query
 from ui.settings import DEFAULTS
 from ui.text import SECTIONS, TEXT, md_escape, t

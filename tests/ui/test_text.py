@@ -170,7 +170,8 @@ def frontend_bundle() -> str:
 def test_every_key_is_used_somewhere():
     """A key counts as used where the app's source names it in quotes; the view's table where
     ui/explorer/*.js reads it by name; chrome.toml where Streamlit's own front end shows it;
-    glossary.toml where the lesson's glossary page lists it (tests/pages/test_lesson.py)."""
+    glossary.toml where the lesson's glossary page lists it (tests/pages/test_lesson.py); the
+    class's error words where classroom/errors.py has the code (tests/classroom/test_errors.py)."""
     literal, view = literal_strings(), view_names()
     unused = [
         f"{key} ({area})"
@@ -180,6 +181,7 @@ def test_every_key_is_used_somewhere():
         and not (area == "explorer" and key.removeprefix("explorer.") in view)
         and area not in ("chrome", "glossary")  # sent whole: Streamlit's own, the lesson's terms
         and not (area.startswith("lesson_s") and key.endswith(".notes"))  # words.note_keys()
+        and not key.startswith("classroom.error.")  # class_text.ERROR_KEYS: one per error code
     ]
     print("unused:", *unused, sep="\n  ")
     assert not unused, "keys no source uses (delete them, or write each out where it is used)"

@@ -145,27 +145,37 @@ def scores_digest(arrays, texts: Sequence[str]) -> str:
     return h.hexdigest()
 
 
-def encode(header: dict, body: Sequence[np.ndarray] | np.ndarray | None) -> bytes:
-    """MAGIC, uint32 header length, header JSON (padded to 4 bytes), then the float32 arrays
-    (Q, K and maybe Q₀, K₀, each (h, n, d_k); or one array of scores) or nothing."""
+def pack(magic: bytes, header: dict, arrays: Sequence[np.ndarray]) -> bytes:
+    """The view's and the deck's payload: `magic`, uint32 header length, header JSON (padded to
+    4 bytes), then the arrays' float32 numbers one after the other."""
     raw = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode()
     raw += b" " * (-len(raw) % 4)  # the numbers start 4-byte aligned
-    arrays = [] if body is None else body if isinstance(body, (list, tuple)) else [body]
     data = b"".join(np.ascontiguousarray(a, dtype="<f4").tobytes() for a in arrays)
-    return MAGIC + struct.pack("<I", len(raw)) + raw + data
+    return magic + struct.pack("<I", len(raw)) + raw + data
+
+
+def unpack(magic: bytes, payload: bytes) -> tuple[dict, np.ndarray]:
+    """The inverse of pack: the header and every float32 number after it, flat."""
+    if payload[:4] != magic:
+        raise ValueError(f"not a payload of {magic!r}")
+    (size,) = struct.unpack("<I", payload[4:8])
+    return json.loads(payload[8 : 8 + size]), np.frombuffer(payload[8 + size :], dtype="<f4")
+
+
+def encode(header: dict, body: Sequence[np.ndarray] | np.ndarray | None) -> bytes:
+    """The view's payload: the header, then the float32 arrays (Q, K and maybe Q₀, K₀, each
+    (h, n, d_k); or one array of scores) or nothing."""
+    arrays = [] if body is None else body if isinstance(body, (list, tuple)) else [body]
+    return pack(MAGIC, header, arrays)
 
 
 def decode_vectors(payload: bytes) -> tuple[dict, dict[str, np.ndarray]]:
     """The header and the arrays sent ("q", "k", and "q0", "k0" with a step-0 switch), each
     (h, n, d_k) float32; {} when the payload carries none (for tests and tools)."""
-    if payload[:4] != MAGIC:
-        raise ValueError("not an explorer payload")
-    (size,) = struct.unpack("<I", payload[4:8])
-    header = json.loads(payload[8 : 8 + size])
+    header, flat = unpack(MAGIC, payload)
     if not header["scores"]:
         return header, {}
     h, n, d = header["h"], header["n"], header["d_k"]
-    flat = np.frombuffer(payload[8 + size :], dtype="<f4")
     names = ["q", "k"] + (["q0", "k0"] if header.get("start") else [])
     return header, {
         name: flat[c * h * n * d : (c + 1) * h * n * d].reshape(h, n, d)
@@ -205,7 +215,6 @@ def header_for(
     digest: str,
     with_scores: bool,
     ack: int,
-    options: dict | None = None,
     page_run: int = 0,
 ) -> dict:
     """Everything but the scores, as the view reads it (view.js `update`)."""
@@ -235,11 +244,6 @@ def header_for(
         "decided": DECIDED,  # as the reading decides; the view answers it live
         "text": strings(lang),
         "palette": palette.for_view(classroom),
-        # How another page mounts the view (read once, when it is created): heads (indices),
-        # controls (of scale, causal, tau, png), parts (of tokens, story, note, heads,
-        # colourbar, panels, table, bars), fonts (a palette.FONTS row), font_scale, skip_link.
-        # The main page sends none: everything, at the room's size.
-        "options": options,
         "page_run": page_run,  # full runs of the page so far (the view shows it, for tests)
     }
     return header | {"wording": wording(header)}
@@ -286,9 +290,19 @@ def apply_view(texts: Sequence[str], heads: int, d_k: int) -> None:
         ss[name] = value
 
 
-def _ask_again() -> None:
-    """on_need_change: the browser lost the scores (or never got them): send them next run."""
-    st.session_state[NEED] = True
+def ask_again(need: str) -> None:
+    """on_need_change (the view's and the deck's): the browser lost the numbers (or never got
+    them): send them next run."""
+    st.session_state[need] = True
+
+
+def must_send(digest: str, sent: str, need: str) -> bool:
+    """Whether this run sends the numbers of `digest`: the browser asked for them again (`need`)
+    or was last sent others (`sent`: the session key of the digest last sent)."""
+    ss = st.session_state
+    send = ss.pop(need, False) or ss.get(sent) != digest
+    ss[sent] = digest
+    return bool(send)
 
 
 def payload_for(lab, view: ViewState, start=None, **header_kw) -> bytes:
@@ -306,13 +320,12 @@ def payload_for(lab, view: ViewState, start=None, **header_kw) -> bytes:
     else:
         digest = scores_digest(arrays, lab.texts)
         ss[DIGESTED] = (lab, start, digest)
-    with_scores = ss.pop(NEED, False) or ss.get(SENT) != digest
-    ss[SENT] = digest
+    with_scores = must_send(digest, SENT, NEED)
     header = header_for(
         lab,
         view,
         digest=digest,
-        with_scores=bool(with_scores),
+        with_scores=with_scores,
         ack=int(ss.get(ACK, 0) or 0),
         **header_kw,
     )
@@ -341,7 +354,7 @@ def mount(lab, view: ViewState, start=None, **header_kw) -> None:
         data=data,
         default={"view": None},
         on_view_change=partial(apply_view, lab.texts, lab.heads, lab.d_k),
-        on_need_change=_ask_again,
+        on_need_change=partial(ask_again, NEED),
         width="stretch",
         height="content",
     )

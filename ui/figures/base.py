@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import html
 import re
 from unicodedata import east_asian_width
@@ -197,17 +196,6 @@ def compact(values: np.ndarray, decimals: int = 2) -> np.ndarray:
     """Real values rounded and sent as float32 (base64 on the wire)."""
     values = np.nan_to_num(np.asarray(values, dtype=np.float64))
     return np.round(values, decimals).astype(np.float32)
-
-
-def decode_array(obj) -> np.ndarray:
-    """Figure-JSON array (a list or plotly's {"dtype", "bdata", "shape"}) → numpy array."""
-    if not isinstance(obj, dict):
-        return np.asarray(obj, dtype=float)
-    data = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=np.dtype(obj["dtype"]))
-    shape = obj.get("shape")
-    if shape:
-        data = data.reshape([int(s) for s in str(shape).split(",")])
-    return data
 
 
 # ---- one layout --------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from ui.figures.base import (
     layout,
     text_px,
     token_labels,
+    weights_to_pct,
     wrap,
 )
 from ui.palette import WEIGHT_SCALE
@@ -51,11 +52,6 @@ def _grid_domains(count: int, cols: int, map_px: int, band_px: int) -> tuple[lis
         dy = [round(max(0.0, (top - map_px) / height), 4), round(min(1.0, top / height), 4)]
         out.append((dx, dy))
     return out, height
-
-
-def _pct(weights: np.ndarray) -> list:
-    """Weights in [0, 1] → whole percents as nested lists (frames are sent as plain JSON)."""
-    return np.rint(np.clip(weights, 0, 1) * 100).astype(int).tolist()
 
 
 def _frame_layout(frame: dict, domains: list, classroom: bool, width: int) -> dict:
@@ -217,7 +213,9 @@ def training_maps_figure(
     spec_frames = [
         {
             "name": str(f["name"]),
-            "data": [{"type": "heatmap", "z": _pct(f["weights"][k])} for k in range(h)],
+            "data": [
+                {"type": "heatmap", "z": weights_to_pct(f["weights"][k]).tolist()} for k in range(h)
+            ],
             "traces": list(range(h)),
             "layout": _frame_layout(f, domains, classroom, title_px),
         }
@@ -232,7 +230,7 @@ def _map_traces(weights: np.ndarray, labels: list[str]) -> list[dict]:
     return [
         {
             "type": "heatmap",
-            "z": _pct(w),
+            "z": weights_to_pct(w).tolist(),  # frames are sent as plain JSON
             "x": labels,
             "y": labels,
             "coloraxis": "coloraxis",

@@ -153,7 +153,6 @@ def histogram_pair(
     title: str,
     classroom: bool = False,
     bins: int = 80,
-    across: int = 1,
 ) -> go.Figure:
     """Two overlaid histograms (raw q·k and q·k/√d_k) on one x axis.
 
@@ -175,26 +174,25 @@ def histogram_pair(
                 "hovertemplate": "%{x:.2f}: %{y}<extra>" + esc(name) + "</extra>",
             }
         )
-    lay = layout(title, _height(classroom), classroom, across, barmode="overlay", bargap=0)
-    legend_below(lay, traces, classroom, across)
+    lay = layout(title, _height(classroom), classroom, barmode="overlay", bargap=0)
+    legend_below(lay, traces, classroom)
     return figure(traces, lay)
 
 
-def _bar_axis(labels: list[str], classroom: bool, title: str = "", across: int = 1) -> dict:
+def _bar_axis(labels: list[str], classroom: bool) -> dict:
     """An x axis of named bars on numeric positions (a repeated token keeps its own bar): labels
     across when they fit, numbers thinned across; else Chinese words stand upright, one
     character under another (as the maps and the main page's view draw them), others turn."""
-    every = stride(labels, classroom, across)
+    every = stride(labels, classroom)
     numbers = all(label.isdigit() for label in labels)  # dimensions: every k-th, upright
     angle = 0 if every == 1 or numbers else -90
     text = labels
     if angle:
-        every = stride(labels, classroom, across, upright=False)
+        every = stride(labels, classroom, upright=False)
         if stands_upright(labels):
             angle, text = 0, ["<br>".join(label.replace(ZWSP, "")) for label in labels]
     pos = list(range(len(labels)))
-    axis = {"tickvals": pos[::every], "ticktext": text[::every], "tickangle": angle}
-    return {**axis, "title": {"text": esc(title)}}
+    return {"tickvals": pos[::every], "ticktext": text[::every], "tickangle": angle}
 
 
 def bars(
@@ -203,21 +201,19 @@ def bars(
     *,
     title: str,
     y_title: str = "",
-    highlight: int | None = None,
     y_range: tuple[float, float] | None = None,
     fmt: str = ".2f",
     classroom: bool = False,
-    across: int = 1,
 ) -> go.Figure:
-    """Vertical bars on numeric positions (duplicate labels kept apart), one bar highlighted;
-    `fmt` formats the value written above each bar (left out where it would be unreadable)."""
+    """Vertical bars on numeric positions (duplicate labels kept apart); `fmt` formats the value
+    written above each bar (left out where it would be unreadable)."""
     names, vals = token_labels(labels), np.asarray(values, dtype=float)
     size = fonts(classroom)
     trace = {
         "type": "bar",
         "x": list(range(len(names))),
         "y": vals,
-        "marker": {"color": [head_colour(int(i == highlight)) for i in range(len(names))]},
+        "marker": {"color": head_colour(0)},
         "text": [f"{v:{fmt}}" for v in vals],
         "textposition": "outside",
         "textfont": {"size": size["cell"]},
@@ -229,8 +225,7 @@ def bars(
         title,
         _height(classroom),
         classroom,
-        across,
-        xaxis=_bar_axis(names, classroom, across=across),
+        xaxis=_bar_axis(names, classroom),
         yaxis=y_axis,
         uniformtext={"minsize": size["min"], "mode": "hide"},
     )

@@ -9,6 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ui.figures.base import esc, figure, fonts, head_colour, layout, legend_below, plot_room, vline
+from ui.gloss import SUPERSCRIPTS, written_in
 from ui.palette import INK
 
 CHANCE = "#666666"  # chance levels: grey, dashed (≥ 5.7 : 1 on white)
@@ -126,7 +127,7 @@ def accuracy_figure(
     mean = {
         k: heldout[k].mean(axis=1) for k in ("any_head_acc", "readout_chance", "any_head_chance")
     }
-    any_chance = t("learned.chance_any", h=heads, sup=_superscript(heads))
+    any_chance = t("learned.chance_any", h=heads, sup=written_in(heads, SUPERSCRIPTS))
     black = INK["mark_outer"]
     traces += [
         {
@@ -209,7 +210,3 @@ def _stars(eval_steps, accuracy: np.ndarray, onsets, t, size: int) -> list:
             }
         )
     return stars
-
-
-def _superscript(k: int) -> str:
-    return str(k).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))

@@ -3,32 +3,12 @@ and each state of a phone's link to the class, as its key in ui/text/classroom.t
 
 from __future__ import annotations
 
-from ui.text import t
+from ui.text import SECTIONS, t
 
-ERROR_KEYS = {
-    "bad_origin": "classroom.error.bad_origin",
-    "not_teacher": "classroom.error.not_teacher",
-    "bad_passcode": "classroom.error.bad_passcode",
-    "bad_token": "classroom.error.bad_token",
-    "no_class": "classroom.error.no_class",
-    "ended": "classroom.error.ended",
-    "class_full": "classroom.error.class_full",
-    "bad_json": "classroom.error.bad_json",
-    "too_large": "classroom.error.too_large",
-    "bad_field": "classroom.error.bad_field",
-    "bad_phone": "classroom.error.bad_phone",
-    "unknown_question": "classroom.error.unknown_question",
-    "bad_choice": "classroom.error.bad_choice",
-    "revealed": "classroom.error.revealed",
-    "no_question": "classroom.error.no_question",
-    "too_many_requests": "classroom.error.too_many_requests",
-    "too_many_guesses": "classroom.error.too_many_guesses",
-    "too_many_classes": "classroom.error.too_many_classes",
-    "busy": "classroom.error.busy",
-    "too_many_streams": "classroom.error.too_many_streams",
-    "store_unavailable": "classroom.error.store_unavailable",
-    "server_stopping": "classroom.error.server_stopping",
-}
+ERROR = "classroom.error."
+# Each error code of classroom/errors.py ERRORS → its words, classroom.error.<code>: derived from
+# ui/text/classroom.toml, not a hand copy (tests/classroom/test_errors.py: the same codes).
+ERROR_KEYS = {k.removeprefix(ERROR): k for k in SECTIONS["classroom"] if k.startswith(ERROR)}
 # What `class-status` says, and the class's other words, by the name the deck reads them by.
 WORD_KEYS = {
     "joined": "classroom.status.joined",

@@ -25,7 +25,7 @@ from ui.gloss import gloss, named, short_gloss, tag_name
 from ui.lesson import scenes
 from ui.readings import TOLD
 from ui.settings import head_options
-from ui.state import Lab, focus_index
+from ui.state import Lab
 
 # The scenes, as their own files declare them (ui/lesson/scenes.py): an 11th scene is its file,
 # its text table (its words, its teacher's notes and its facts) and its tests: kit.js says how.
@@ -74,7 +74,7 @@ def lab_part(lab: Lab, prefix: str, focus: str, lang: str) -> tuple[dict, dict[s
         "d_model": lab.d_model,
         "source": lab.source,
         "tokens": tokens_of(lab, lang),
-        "focus": focus_index(lab.texts, focus),
+        "focus": lab.focus(focus),
         "spread": qk_spread(lab),
     }
     arrays = {

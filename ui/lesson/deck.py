@@ -5,10 +5,8 @@ change."""
 from __future__ import annotations
 
 import hashlib
-import json
-import struct
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -124,25 +122,16 @@ def encode(header: dict, arrays: dict[str, np.ndarray] | None) -> bytes:
 
     The header's "arrays" maps each name to [offset in floats, shape]; it is empty when the
     arrays are left out (the browser has them under header["digest"])."""
-    index, blobs, offset = {}, [], 0
-    for name in sorted(arrays or {}):
-        a = np.ascontiguousarray(arrays[name], dtype="<f4")
-        index[name] = [offset, list(a.shape)]
-        blobs.append(a.tobytes())
-        offset += a.size
-    raw = json.dumps({**header, "arrays": index}, ensure_ascii=False, separators=(",", ":"))
-    raw = raw.encode()
-    raw += b" " * (-len(raw) % 4)
-    return MAGIC + struct.pack("<I", len(raw)) + raw + b"".join(blobs)
+    names, index, offset = sorted(arrays or {}), {}, 0
+    for name in names:
+        index[name] = [offset, list(np.shape(arrays[name]))]
+        offset += np.size(arrays[name])
+    return explorer.pack(MAGIC, {**header, "arrays": index}, [arrays[name] for name in names])
 
 
 def decode(payload: bytes) -> tuple[dict, dict[str, np.ndarray]]:
     """The inverse of encode (for tests and tools)."""
-    if payload[:4] != MAGIC:
-        raise ValueError("not a lesson payload")
-    (size,) = struct.unpack("<I", payload[4:8])
-    header = json.loads(payload[8 : 8 + size])
-    body = np.frombuffer(payload[8 + size :], dtype="<f4")
+    header, body = explorer.unpack(MAGIC, payload)
     arrays = {
         name: body[start : start + int(np.prod(shape))].reshape(shape)
         for name, (start, shape) in header["arrays"].items()
@@ -150,17 +139,10 @@ def decode(payload: bytes) -> tuple[dict, dict[str, np.ndarray]]:
     return header, arrays
 
 
-def _ask_again() -> None:
-    """on_need_change: the browser lost the arrays (or never got them): send them next run."""
-    st.session_state[NEED] = True
-
-
 def payload_for(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
     """This run's bytes: the header, plus the arrays when the browser may not hold them."""
-    ss = st.session_state
     key = digest(arrays)
-    send = ss.pop(NEED, False) or ss.get(SENT) != key
-    ss[SENT] = key
+    send = explorer.must_send(key, SENT, NEED)
     return encode({**header, "digest": key}, arrays if send else None)
 
 
@@ -173,7 +155,7 @@ def mount(header: dict, arrays: dict[str, np.ndarray], on_deck: Callable, on_blo
         data=payload_for(header, arrays),
         default={"deck": None},
         on_deck_change=on_deck,
-        on_need_change=_ask_again,
+        on_need_change=partial(explorer.ask_again, NEED),
         on_block_change=on_block,
         width="stretch",
         height="content",

@@ -119,7 +119,6 @@ def cost_block(ns: Sequence[int] = COST_NS, rounds: int = COST_ROUNDS) -> dict:
         "doublings_t": doublings(ns, secs, keep),  # time × per doubling of n, over the fit's range
         "slope_m": ex.fit_slope(ns, peak, ex.FIT_FROM),
         "rounds": rounds,
-        "one_thread": one,  # one BLAS thread, timed by its CPU time (else the wall clock)
         "d": ex.COST_D,
         "kv_t": list(KV_TS),
         "kv_with": [float(c.flops_with_cache) for c in kv],
