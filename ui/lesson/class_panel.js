@@ -260,9 +260,9 @@ function paintTally(D, N, labels) {
   N.tally.replaceChildren(...rows);
 }
 
-/** One choice's row of a tally (the projector's, the summary's): its words (✓ when right), its
-    share as a bar and as "pct% (n)". */
-export function tallyRow(doc, { id, label, n, share, right }) {
+/** One choice's row of a tally (the projector's, the summary's, the presenter's): its words (✓
+    when right), its share as a bar and in words (`says`; by default "pct% (n)"). */
+export function tallyRow(doc, { id, label, n, share, right, says = `${Math.round(100 * share)}% (${n})` }) {
   const row = make(doc, "div", right ? "tally-row right" : "tally-row", { "data-choice": id, "data-count": String(n) });
   const track = make(doc, "span", "tally-track");
   const fill = make(doc, "span", "tally-fill");
@@ -270,6 +270,6 @@ export function tallyRow(doc, { id, label, n, share, right }) {
   row.style.setProperty("--share", fill.style.width); // the compact row's own bar (class.css)
   track.append(fill);
   row.append(make(doc, "span", "tally-label", {}, right ? `✓ ${label}` : label), track,
-    make(doc, "span", "tally-pct", {}, `${Math.round(100 * share)}% (${n})`));
+    make(doc, "span", "tally-pct", {}, says));
   return row;
 }

@@ -14,16 +14,19 @@ function chipText(D, tok) {
   return g ? `${tok.t} · ${g}` : tok.t;
 }
 
-/** Pick a token: chips (toggle buttons: the arrow keys stay the deck's) or, for a long
-    sentence, a select. */
-export function wTokens(S, legend, part, chosen, onPick, key) {
+/** Pick the scene's query word (S.local.focus): chips (toggle buttons: the arrow keys stay the
+    deck's) or, asked for (`select`: a phone, where thirteen chips would take three lines of the
+    screen) or for a long sentence, one select; `key` is its data-key (and the select's
+    data-testid). */
+export function wTokens(S, key, legend, part, chosen, select = false) {
   const D = S.D;
   const doc = S.doc;
-  if (part.n > 16) {
+  const onPick = (i) => setLocal(S, { focus: part.tokens[i].t });
+  if (select || part.n > 16) {
     const label = make(doc, "label", "pick");
-    const sel = make(doc, "select", "", { "data-key": key });
+    const sel = make(doc, "select", "", { "data-key": key, "data-testid": key });
     part.tokens.forEach((tok, i) => {
-      const o = make(doc, "option", "", { value: String(i) }, `${i + 1}. ${chipText(D, tok)}`);
+      const o = make(doc, "option", "", { value: String(i) }, `${i + 1}. ${tok.named || tok.t}`);
       o.selected = i === chosen;
       sel.append(o);
     });
@@ -164,19 +167,4 @@ export function askBlock(D, name) {
   if (D.asked[name]) return;
   D.asked[name] = true;
   D.api?.setTriggerValue("block", Object.keys(D.asked).join(" "));
-}
-
-/** A word of the sentence picked on a phone: one select (thirteen chips would take three lines of
-    the screen); `id` is its data-key and data-testid. */
-export function wTokenSelect(S, id, legend, part, chosen, onPick) {
-  const label = make(S.doc, "label", "pick");
-  const sel = make(S.doc, "select", "", { "data-key": id, "data-testid": id });
-  part.tokens.forEach((tok, i) => {
-    const o = make(S.doc, "option", "", { value: String(i) }, `${i + 1}. ${tok.named || tok.t}`);
-    o.selected = i === chosen;
-    sel.append(o);
-  });
-  sel.addEventListener("change", () => onPick(Number(sel.value)));
-  label.append(make(S.doc, "span", "", {}, legend), sel);
-  return label;
 }
