@@ -4,7 +4,7 @@
    popover, the black screen (B), full screen (F). Builders and toggles; run.js wires their
    buttons. */
 
-import { deepActive, make, speak } from "./elements.js";
+import { button, deepActive, make, speak } from "./elements.js";
 import { sceneTitle, tx } from "./text.js";
 import { closeTerm, toggleGlossary } from "./terms.js";
 import { sceneNumbers } from "./order.js";
@@ -134,13 +134,11 @@ function buildEditor(D) {
       "data-testid": "lesson-sentence",
     });
     const apply = make(doc, "button", "primary", { type: "submit" });
-    const example = make(doc, "button", "", { type: "button" });
-    example.addEventListener("click", () => {
+    const example = button(doc, "", "", undefined, () => {
       input.value = D.header.example;
       input.focus();
     });
-    const close = make(doc, "button", "", { type: "button" });
-    close.addEventListener("click", () => toggleEditor(D, false));
+    const close = button(doc, "", "", undefined, () => toggleEditor(D, false));
     els.editor.append(label, input, apply, example, close);
     Object.assign(els, {
       sentenceLabel: label,
@@ -185,14 +183,11 @@ function buildHelp(D) {
     list.append(make(doc, "li", "", {}, line));
   }
   const title = make(doc, "h3", "", { id: "lesson-help-title" }, tx(D, "lesson.keys"));
-  const terms = make(doc, "button", "", { type: "button", "data-testid": "lesson-glossary-open" },
-    `${tx(D, "lesson.glossary")} (G)`);
-  terms.addEventListener("click", () => {
+  const terms = button(doc, "", "lesson-glossary-open", `${tx(D, "lesson.glossary")} (G)`, () => {
     toggleHelp(D, false);
     toggleGlossary(D, true);
   });
-  const close = make(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
-  close.addEventListener("click", () => toggleHelp(D, false));
+  const close = button(doc, "", "", tx(D, "lesson.close"), () => toggleHelp(D, false));
   const row = make(doc, "p", "buttons");
   row.append(terms, " ", close);
   els.help.setAttribute("aria-labelledby", "lesson-help-title");
@@ -211,18 +206,11 @@ export function showNotices(D) {
     ...D.notices.map((text) => {
       const p = make(doc, "p", "notice");
       p.append(make(doc, "span", "", {}, text));
-      const x = make(
-        doc,
-        "button",
-        "",
-        { type: "button", "aria-label": tx(D, "lesson.close") },
-        "✕",
-      );
-      x.addEventListener("click", () => {
+      const close = () => {
         D.notices = D.notices.filter((n) => n !== text);
         showNotices(D);
-      });
-      p.append(x);
+      };
+      p.append(button(doc, "", "", "✕", close, { "aria-label": tx(D, "lesson.close") }));
       return p;
     }),
   );

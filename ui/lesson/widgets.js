@@ -2,7 +2,7 @@
    button and a readout line. Each is a real form control with a name and a data-key, so a rebuild after a
    rerun puts the keyboard back where it was. */
 
-import { deepActive, make } from "./elements.js";
+import { button, deepActive, make } from "./elements.js";
 import { tx } from "./text.js";
 import { figureBox, roomOf } from "./room.js";
 import { drawScene } from "./stage.js";
@@ -37,21 +37,12 @@ export function wTokens(S, key, legend, part, chosen, select = false) {
   const group = make(doc, "div", "chips", { role: "group", "aria-label": legend });
   group.append(make(doc, "p", "", { "aria-hidden": "true" }, legend));
   part.tokens.forEach((tok, i) => {
-    const b = make(
-      doc,
-      "button",
-      "",
-      {
-        type: "button",
-        "data-i": String(i),
-        "data-key": `${key}-${i}`,
-        "aria-pressed": String(i === chosen),
-      },
-      chipText(D, tok),
-    );
-    b.setAttribute("aria-label", [tok.t, tok.gloss].filter(Boolean).join(" · "));
-    b.addEventListener("click", () => onPick(i));
-    group.append(b);
+    group.append(button(doc, "", "", chipText(D, tok), () => onPick(i), {
+      "data-i": String(i),
+      "data-key": `${key}-${i}`,
+      "aria-pressed": String(i === chosen),
+      "aria-label": [tok.t, tok.gloss].filter(Boolean).join(" · "),
+    }));
   });
   return group;
 }
@@ -65,15 +56,11 @@ export function headPicker(S, part, head, onPick, short = false) {
   if (short) group.append(make(doc, "span", "", { "aria-hidden": "true", style: "align-self: center" }, name));
   for (let k = 0; k < part.h; k++) {
     const label = tx(S.D, "lesson.head", { i: k + 1 });
-    const b = make(
-      doc,
-      "button",
-      "",
-      { type: "button", "data-key": `head-${k}`, "aria-pressed": String(k === head), ...(short ? { "aria-label": label } : {}) },
-      short ? String(k + 1) : label,
-    );
-    b.addEventListener("click", () => onPick(k));
-    group.append(b);
+    group.append(button(doc, "", "", short ? String(k + 1) : label, () => onPick(k), {
+      "data-key": `head-${k}`,
+      "aria-pressed": String(k === head),
+      ...(short && { "aria-label": label }),
+    }));
   }
   return group;
 }
@@ -113,15 +100,24 @@ export function wSlider(S, label, steps, value, onInput, key) {
 }
 
 export function wButton(S, label, onClick, key, cls = "") {
-  const b = make(
-    S.doc,
-    "button",
-    cls,
-    { type: "button", "data-key": key, "data-testid": key },
-    label,
-  );
-  b.addEventListener("click", onClick);
+  return button(S.doc, cls, key, label, onClick, { "data-key": key });
+}
+
+/** A toggle button (aria-pressed): one of a few things the scene switches between. */
+export function wToggle(S, label, pressed, onClick, key) {
+  const b = wButton(S, label, onClick, key);
+  b.setAttribute("aria-pressed", String(pressed));
   return b;
+}
+
+/** A phone's one figure of two (S.local.which): a toggle button each, `key`-0 and `key`-1, in a
+    group `key`; a tap on the other switches. */
+export function wWhich(S, key, legend, labels) {
+  const box = make(S.doc, "div", "which", { role: "group", "data-testid": key, "aria-label": legend });
+  labels.forEach((label, k) => {
+    box.append(wToggle(S, label, S.local.which === k, () => setLocal(S, { which: k }), `${key}-${k}`));
+  });
+  return box;
 }
 
 export function wReadout(S, key) {

@@ -12,25 +12,13 @@ import { tx } from "../text.js";
 import { arr, divisorOf, focusIn } from "../numbers.js";
 import { roomOf, scenePen } from "../room.js";
 import { defineScene, pickHead, sceneCanvas } from "../kit.js";
-import { fillSide, pctText, quoteTok, setLocal, wReadout } from "../widgets.js";
+import { fillSide, pctText, quoteTok, setLocal, wReadout, wToggle } from "../widgets.js";
 import { bigMap } from "../views.js";
 import { QK_STEPS, qkStep } from "../qkstep.js";
 
+/** The chip that shows the heads before training ("before") or after ("after"). */
 function s6Choice(S, when, label) {
-  const b = make(
-    S.doc,
-    "button",
-    "",
-    {
-      type: "button",
-      "data-key": `s6-${when}`,
-      "data-testid": `s6-${when}`,
-      "aria-pressed": String(S.local.when === when),
-    },
-    label,
-  );
-  b.addEventListener("click", () => setLocal(S, { when }));
-  return b;
+  return wToggle(S, label, S.local.when === when, () => setLocal(S, { when }), `s6-${when}`);
 }
 
 export default defineScene({
