@@ -17,6 +17,7 @@ import { onMessage, openChannel, post } from "./channel.js";
 import { applySentence } from "./frame.js";
 import { on } from "./events.js";
 import { sceneBeside } from "./order.js";
+import { sceneText } from "./stage.js";
 
 // Static markup of the clock's buttons (no text from anyone): pause, go on, from zero.
 const ICON = (path) => '<svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18" ' +
@@ -162,9 +163,7 @@ function stepText(D, k, i, what) {
   if (!step) return "";
   const S = k === D.at && D.ctx ? D.ctx : contextOf(D, k, scene);
   try {
-    const key = step[what];
-    if (typeof key === "function") return key(S);
-    return tx(D, key, scene.words ? scene.words(S) : undefined);
+    return sceneText(S, step[what]);
   } catch {
     return ""; // a scene whose words need what its mount makes: its title says enough
   }

@@ -24,7 +24,7 @@ const SIDE_FRACTION = 0.29; // the side panel's share of the width, unless a sce
 
 /** A string of the scene: a key of its text table (filled with the scene's words), or a
     function of S for one that depends on more. */
-function sceneText(S, key) {
+export function sceneText(S, key) {
   if (typeof key === "function") return key(S);
   return tx(S.D, key, S.scene.words ? S.scene.words(S) : undefined);
 }
