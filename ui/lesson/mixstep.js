@@ -48,18 +48,9 @@ export function paintMix(S, pen, g, head, w, alpha, base) {
   const xV = g.left + g.side + 24;
   const top = g.top;
   pen.ctx.globalAlpha = alpha;
-  penText(pen, "A", g.left + g.side / 2, top - 4, {
-    px: base,
-    align: "center",
-    base: "bottom",
-    weight: 700,
-  });
-  penText(pen, "V", xV + (d * cv) / 2, top - 4, {
-    px: base,
-    align: "center",
-    base: "bottom",
-    weight: 700,
-  });
+  const letter = { px: base, align: "center", base: "bottom", weight: 700 };
+  penText(pen, "A", g.left + g.side / 2, top - 4, letter);
+  penText(pen, "V", xV + (d * cv) / 2, top - 4, letter);
   penCells(pen, xV, top, d * cv, n * c, n, d, (r, k) =>
     rampRgb(D.luts.signed, v[(head * n + r) * d + k], -lv, lv),
   );

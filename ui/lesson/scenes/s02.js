@@ -235,35 +235,18 @@ function s2Card(pen, box, tok, o) {
   ctx.stroke();
   ctx.restore();
   let line = y + 6;
-  const max = w - 8;
-  penTry(pen, tok.t, x + w / 2, line, {
-    px: o.phone ? px : Math.round(px * 1.15),
-    align: "center",
-    base: "top",
-    weight: 700,
-    max,
-  });
+  // the card's lines, centred, each left out where it would not fit the card
+  const write = (text, look) => penTry(pen, text, x + w / 2, line, { px, align: "center", base: "top", max: w - 8, ...look });
+  write(tok.t, { px: o.phone ? px : Math.round(px * 1.15), weight: 700 });
   line += px * (o.phone ? 1.3 : 1.45);
   if (o.en) {
-    penTry(pen, tok.gloss || "·", x + w / 2, line, {
-      px,
-      align: "center",
-      base: "top",
-      colour: pen.ink.muted,
-      max,
-    });
+    write(tok.gloss || "·", { colour: pen.ink.muted });
     line += px * 1.3;
   }
-  penTry(pen, o.match, x + w / 2, line, { px, align: "center", base: "top", colour: pen.ink.muted, max });
+  write(o.match, { colour: pen.ink.muted });
   if (o.share === null) return;
   line += px * 1.3;
-  penTry(pen, pctText(o.share * o.grow), x + w / 2, line, {
-    px,
-    align: "center",
-    base: "top",
-    weight: 700,
-    max,
-  });
+  write(pctText(o.share * o.grow), { weight: 700 });
   ctx.fillStyle = ink.track;
   ctx.fillRect(x + 6, y + h - 11, w - 12, 6);
   ctx.fillStyle = o.best ? ink.warm : ink.accent;
