@@ -20,8 +20,7 @@ export function deckSkeleton(host) {
   const root = make(doc, "div", "deck", { "data-testid": "lesson" });
   const bar = topBar(doc);
   const notices = make(doc, "div", "notices", { role: "status", "data-testid": "lesson-notices" });
-  const editor = make(doc, "form", "editor", { "data-testid": "lesson-editor" });
-  editor.hidden = true;
+  const editor = make(doc, "form", "editor", { "data-testid": "lesson-editor", hidden: "" });
   const scene = make(doc, "section", "scene", { "data-testid": "lesson-scene" });
   const boxes = overlays(doc);
   const live = make(doc, "div", "sr-only", { "aria-live": "polite", "data-testid": "lesson-live" });
@@ -55,11 +54,7 @@ function topBar(doc) {
 /** What opens over the scene, each hidden: the key list (?), the glossary (G),
     the overview (O), the review, a term's popover, the black screen (B). */
 function overlays(doc) {
-  const box = (tag, cls, testid, attrs = {}) => {
-    const e = make(doc, tag, cls, { "data-testid": testid, ...attrs });
-    e.hidden = true;
-    return e;
-  };
+  const box = (tag, cls, testid, attrs = {}) => make(doc, tag, cls, { "data-testid": testid, hidden: "", ...attrs });
   const dialog = { role: "dialog" };
   return {
     help: box("div", "help", "lesson-help", dialog),
