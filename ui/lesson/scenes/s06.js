@@ -68,8 +68,8 @@ export default defineScene({
         const id = S.steps[step].id;
         if (from !== step) pickedAt = -1;
         const split = id === "split";
-        S.figure.querySelector(".bigmap").style.display = split ? "none" : ""; // the figure's CSS
-        canvas.style.display = split ? "" : "none"; //                   shows [hidden] canvases
+        S.figure.querySelector(".bigmap").hidden = split;
+        canvas.hidden = !split;
         const readout = wReadout(S, "lesson-readout");
         const phone = roomOf(D).phone;
         S.quizBox.classList.add("row-choices"); // "head 1" … "head 4" side by side
