@@ -105,6 +105,11 @@ function chartLegend(pen, box, series, px) {
 }
 
 /** Ticks at powers of ten between lo and hi, labelled like 0.1, 1, 10, 100, 1 000. */
+/** 10⁻³ for -3: ten to the power e, the exponent in superscript digits. */
+export function powerOfTen(e) {
+  return `10${[...String(e)].map((c) => (c === "-" ? "⁻" : "⁰¹²³⁴⁵⁶⁷⁸⁹"[Number(c)])).join("")}`;
+}
+
 export function decadeTicks(lo, hi) {
   const out = [];
   for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {

@@ -30,38 +30,28 @@ export function classError(D, code) {
     way back to the class), the join panel and the tally (both shown by class.js). */
 export function classNodes(D, on) {
   const doc = D.els.root.ownerDocument;
-  const bar = make(doc, "div", "class-bar", { "data-testid": "class-bar" });
-  bar.hidden = true;
+  const bar = make(doc, "div", "class-bar", { "data-testid": "class-bar", hidden: "" });
   const status = make(doc, "p", "class-status", { "data-testid": "class-status", role: "status" });
-  const follow = button(doc, "primary", "class-follow", "", on.follow);
-  follow.hidden = true;
-  const alone = make(doc, "a", "class-alone", { "data-testid": "class-alone" });
-  alone.hidden = true;
+  const follow = button(doc, "primary", "class-follow", "", on.follow, { hidden: "" });
+  const alone = make(doc, "a", "class-alone", { "data-testid": "class-alone", hidden: "" });
   // the teacher's N / M: answers to the question on screen, of the phones following now
-  const answered = make(doc, "span", "class-count", { "data-testid": "class-answered" });
-  answered.hidden = true;
-  const notice = make(doc, "p", "class-notice", { "data-testid": "class-notice", role: "status" });
-  notice.hidden = true;
-  const review = button(doc, "primary", "class-review", "", on.review); // a phone's, at the end
-  review.hidden = true;
-  const tools = make(doc, "span", "class-tools");
+  const answered = make(doc, "span", "class-count", { "data-testid": "class-answered", hidden: "" });
+  const notice = make(doc, "p", "class-notice", { "data-testid": "class-notice", role: "status", hidden: "" });
+  const review = button(doc, "primary", "class-review", "", on.review, { hidden: "" }); // a phone's, at the end
+  const tools = make(doc, "span", "class-tools", { hidden: "" });
   const tool = (testid, act) => button(doc, "tool", testid, "", act);
   const joinB = tool("class-join-toggle", on.join);
   const tallyB = tool("class-tally-toggle", on.tally);
   const resetB = tool("class-reset", on.reset);
   const endB = tool("class-end", on.end);
   tools.append(joinB, tallyB, resetB, endB);
-  tools.hidden = true;
-  status.after(answered);
   bar.append(status, answered, notice, follow, review, alone, tools);
-  const join = make(doc, "div", "class-join", { "data-testid": "class-join", role: "dialog" });
-  join.hidden = true;
+  const join = make(doc, "div", "class-join", { "data-testid": "class-join", role: "dialog", hidden: "" });
   const qr = make(doc, "img", "class-qr", { "data-testid": "class-qr" });
   const code = make(doc, "p", "class-code", { "data-testid": "class-code" });
   const prompt = make(doc, "p", "class-prompt");
   const link = make(doc, "p", "class-link", { "data-testid": "class-link" });
-  const warn = make(doc, "p", "class-unreachable", { "data-testid": "class-unreachable" });
-  warn.hidden = true;
+  const warn = make(doc, "p", "class-unreachable", { "data-testid": "class-unreachable", hidden: "" });
   const close = button(doc, "", "class-join-close", "", on.join);
   const words = make(doc, "div", "class-words");
   words.append(code, prompt, link, warn, close);
@@ -260,9 +250,9 @@ function paintTally(D, N, labels) {
   N.tally.replaceChildren(...rows);
 }
 
-/** One choice's row of a tally (the projector's, the summary's): its words (✓ when right), its
-    share as a bar and as "pct% (n)". */
-export function tallyRow(doc, { id, label, n, share, right }) {
+/** One choice's row of a tally (the projector's, the summary's, the presenter's): its words (✓
+    when right), its share as a bar and in words (`says`; by default "pct% (n)"). */
+export function tallyRow(doc, { id, label, n, share, right, says = `${Math.round(100 * share)}% (${n})` }) {
   const row = make(doc, "div", right ? "tally-row right" : "tally-row", { "data-choice": id, "data-count": String(n) });
   const track = make(doc, "span", "tally-track");
   const fill = make(doc, "span", "tally-fill");
@@ -270,6 +260,6 @@ export function tallyRow(doc, { id, label, n, share, right }) {
   row.style.setProperty("--share", fill.style.width); // the compact row's own bar (class.css)
   track.append(fill);
   row.append(make(doc, "span", "tally-label", {}, right ? `✓ ${label}` : label), track,
-    make(doc, "span", "tally-pct", {}, `${Math.round(100 * share)}% (${n})`));
+    make(doc, "span", "tally-pct", {}, says));
   return row;
 }

@@ -10,9 +10,10 @@ export function make(doc, name, cls, attrs, text) {
   return e;
 }
 
-/** A <button> of class `cls` whose click calls `onClick`; `attrs` beside its type and test id. */
+/** A <button> of class `cls` whose click calls `onClick`; `attrs` beside its type and test id
+    (none when `testid` is ""). */
 export function button(doc, cls, testid, label, onClick, attrs) {
-  const b = make(doc, "button", cls, { type: "button", "data-testid": testid, ...attrs }, label);
+  const b = make(doc, "button", cls, { type: "button", ...(testid && { "data-testid": testid }), ...attrs }, label);
   b.addEventListener("click", onClick);
   return b;
 }

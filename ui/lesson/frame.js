@@ -4,7 +4,7 @@
    popover, the black screen (B), full screen (F). Builders and toggles; run.js wires their
    buttons. */
 
-import { deepActive, make, speak } from "./elements.js";
+import { button, deepActive, make, speak } from "./elements.js";
 import { sceneTitle, tx } from "./text.js";
 import { closeTerm, toggleGlossary } from "./terms.js";
 import { sceneNumbers } from "./order.js";
@@ -20,8 +20,7 @@ export function deckSkeleton(host) {
   const root = make(doc, "div", "deck", { "data-testid": "lesson" });
   const bar = topBar(doc);
   const notices = make(doc, "div", "notices", { role: "status", "data-testid": "lesson-notices" });
-  const editor = make(doc, "form", "editor", { "data-testid": "lesson-editor" });
-  editor.hidden = true;
+  const editor = make(doc, "form", "editor", { "data-testid": "lesson-editor", hidden: "" });
   const scene = make(doc, "section", "scene", { "data-testid": "lesson-scene" });
   const boxes = overlays(doc);
   const live = make(doc, "div", "sr-only", { "aria-live": "polite", "data-testid": "lesson-live" });
@@ -55,11 +54,7 @@ function topBar(doc) {
 /** What opens over the scene, each hidden: the key list (?), the glossary (G),
     the overview (O), the review, a term's popover, the black screen (B). */
 function overlays(doc) {
-  const box = (tag, cls, testid, attrs = {}) => {
-    const e = make(doc, tag, cls, { "data-testid": testid, ...attrs });
-    e.hidden = true;
-    return e;
-  };
+  const box = (tag, cls, testid, attrs = {}) => make(doc, tag, cls, { "data-testid": testid, hidden: "", ...attrs });
   const dialog = { role: "dialog" };
   return {
     help: box("div", "help", "lesson-help", dialog),
@@ -134,13 +129,11 @@ function buildEditor(D) {
       "data-testid": "lesson-sentence",
     });
     const apply = make(doc, "button", "primary", { type: "submit" });
-    const example = make(doc, "button", "", { type: "button" });
-    example.addEventListener("click", () => {
+    const example = button(doc, "", "", undefined, () => {
       input.value = D.header.example;
       input.focus();
     });
-    const close = make(doc, "button", "", { type: "button" });
-    close.addEventListener("click", () => toggleEditor(D, false));
+    const close = button(doc, "", "", undefined, () => toggleEditor(D, false));
     els.editor.append(label, input, apply, example, close);
     Object.assign(els, {
       sentenceLabel: label,
@@ -185,14 +178,11 @@ function buildHelp(D) {
     list.append(make(doc, "li", "", {}, line));
   }
   const title = make(doc, "h3", "", { id: "lesson-help-title" }, tx(D, "lesson.keys"));
-  const terms = make(doc, "button", "", { type: "button", "data-testid": "lesson-glossary-open" },
-    `${tx(D, "lesson.glossary")} (G)`);
-  terms.addEventListener("click", () => {
+  const terms = button(doc, "", "lesson-glossary-open", `${tx(D, "lesson.glossary")} (G)`, () => {
     toggleHelp(D, false);
     toggleGlossary(D, true);
   });
-  const close = make(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
-  close.addEventListener("click", () => toggleHelp(D, false));
+  const close = button(doc, "", "", tx(D, "lesson.close"), () => toggleHelp(D, false));
   const row = make(doc, "p", "buttons");
   row.append(terms, " ", close);
   els.help.setAttribute("aria-labelledby", "lesson-help-title");
@@ -211,18 +201,11 @@ export function showNotices(D) {
     ...D.notices.map((text) => {
       const p = make(doc, "p", "notice");
       p.append(make(doc, "span", "", {}, text));
-      const x = make(
-        doc,
-        "button",
-        "",
-        { type: "button", "aria-label": tx(D, "lesson.close") },
-        "✕",
-      );
-      x.addEventListener("click", () => {
+      const close = () => {
         D.notices = D.notices.filter((n) => n !== text);
         showNotices(D);
-      });
-      p.append(x);
+      };
+      p.append(button(doc, "", "", "✕", close, { "aria-label": tx(D, "lesson.close") }));
       return p;
     }),
   );

@@ -137,15 +137,13 @@ export function headWeights(S, part, head) {
   return weightsOf(S.D, part, head, divisorOf(S, part), S.local.causal);
 }
 
-/** The glossary's softmax example on the scene's focus row (terms.js): its two heaviest keys'
-    scores (as divided) and shares, in the head the scene shows. */
-export function softmaxExample(S, part) {
+/** The glossary's softmax example on a row (terms.js; by default the scene's focus row in the
+    head it shows): its two heaviest keys' scores (as divided) and shares. */
+export function softmaxExample(S, part, i = focusIn(S, part), head = pickHead(S, part, i)) {
   const n = part.n;
-  const i = focusIn(S, part);
-  const head = pickHead(S, part, i);
   const w = headWeights(S, part, head);
   const raw = arr(S.D, `${part.prefix}scores`);
-  const [a, b] = rankRow(w, n, i);
+  const [a, b = a] = rankRow(w, n, i); // one key: its own example twice
   const score = (j) => (raw[(head * n + i) * n + j] / divisorOf(S, part)).toFixed(2);
   const share = (j) => `${(w[i * n + j] * 100).toFixed(0)}%`;
   return { q: part.tokens[i].t, a: score(a), b: score(b), wa: share(a), wb: share(b) };

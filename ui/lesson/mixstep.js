@@ -18,6 +18,23 @@ export function roomBesideV(part, w, left) {
   return (w - left - 24 - 6) * (part.n / (part.n + V_COL * part.d_k)) + left + 6;
 }
 
+/** The head's V and the whole of O = A · V (published on the canvas for tests), and the largest
+    |value| of each: their colour scales. */
+function mixOf(S, head, w) {
+  const part = S.part;
+  const { n, d_k: d } = part;
+  const v = arr(S.D, `${part.prefix}v`);
+  const out = mixRows(w, v, head * n * d, n, d, new Float64Array(n * d));
+  let lv = 1e-9;
+  let lo = 1e-9;
+  for (let k = 0; k < n * d; k++) {
+    lv = Math.max(lv, Math.abs(v[head * n * d + k]));
+    lo = Math.max(lo, Math.abs(out[k]));
+  }
+  S.figure.querySelector("canvas").dataset.values = JSON.stringify(Array.from(out));
+  return { v, out, lv, lo };
+}
+
 /** Step ④: A · V beside the weights, rows aligned, and under V the focus row of O = A · V (the
     whole of O is computed, and published for tests); fading in as it arrives. */
 export function paintMix(S, pen, g, head, w, alpha, base) {
@@ -25,31 +42,15 @@ export function paintMix(S, pen, g, head, w, alpha, base) {
   const part = S.part;
   const n = part.n;
   const d = part.d_k;
-  const v = arr(D, `${part.prefix}v`);
-  const out = mixRows(w, v, head * n * d, n, d, new Float64Array(n * d));
+  const { v, out, lv, lo } = mixOf(S, head, w);
   const c = g.cell;
   const cv = c * V_COL;
   const xV = g.left + g.side + 24;
-  let lv = 1e-9;
-  let lo = 1e-9;
-  for (let k = 0; k < n * d; k++) {
-    lv = Math.max(lv, Math.abs(v[head * n * d + k]));
-    lo = Math.max(lo, Math.abs(out[k]));
-  }
   const top = g.top;
   pen.ctx.globalAlpha = alpha;
-  penText(pen, "A", g.left + g.side / 2, top - 4, {
-    px: base,
-    align: "center",
-    base: "bottom",
-    weight: 700,
-  });
-  penText(pen, "V", xV + (d * cv) / 2, top - 4, {
-    px: base,
-    align: "center",
-    base: "bottom",
-    weight: 700,
-  });
+  const letter = { px: base, align: "center", base: "bottom", weight: 700 };
+  penText(pen, "A", g.left + g.side / 2, top - 4, letter);
+  penText(pen, "V", xV + (d * cv) / 2, top - 4, letter);
   penCells(pen, xV, top, d * cv, n * c, n, d, (r, k) =>
     rampRgb(D.luts.signed, v[(head * n + r) * d + k], -lv, lv),
   );
@@ -71,7 +72,6 @@ export function paintMix(S, pen, g, head, w, alpha, base) {
     penText(pen, "O", xV, yO + c + 4, oTitle); // a narrow V (many tokens, small d_k): its letter
   }
   pen.ctx.globalAlpha = 1;
-  S.figure.querySelector("canvas").dataset.values = JSON.stringify(Array.from(out));
 }
 
 /** Step ④ on a phone, where A beside V would leave cells of 11 px: the focus row of A as a
@@ -83,8 +83,7 @@ export function paintMixPhone(S, pen, box, head, w, alpha) {
   const n = part.n;
   const d = part.d_k;
   const i = focusIn(S, part);
-  const v = arr(D, `${part.prefix}v`);
-  const out = mixRows(w, v, head * n * d, n, d, new Float64Array(n * d));
+  const { v, out, lv, lo } = mixOf(S, head, w);
   const { top, W, H, base, labels } = box;
   // no text on a phone under 14 px (issue 39): rows ≥ 17 px hold a 14 px word and "100"
   const rowH = Math.max(17, Math.min(base * 1.4, (H - top - base * 4.2) / (n + 1)));
@@ -96,12 +95,6 @@ export function paintMixPhone(S, pen, box, head, w, alpha) {
   const xV = xA + colA + 22;
   const cv = Math.max(2, Math.min(rowH, (W - xV - 2) / d));
   const y0 = top + base * 1.4;
-  let lv = 1e-9;
-  let lo = 1e-9;
-  for (let k = 0; k < n * d; k++) {
-    lv = Math.max(lv, Math.abs(v[head * n * d + k]));
-    lo = Math.max(lo, Math.abs(out[k]));
-  }
   pen.ctx.globalAlpha = alpha;
   const bold = { px: base, align: "center", base: "bottom", weight: 700 };
   penText(pen, tx(D, "lesson.s4.a_row", { q: part.tokens[i].t }), xA, y0 - 4, { ...bold, align: "left" });
@@ -123,5 +116,4 @@ export function paintMixPhone(S, pen, box, head, w, alpha) {
   const says = tx(D, "lesson.s4.out_row", { q: part.tokens[i].t });
   penWrap(pen, says, 0, yO + rowH + 4, W, { px: Math.min(base, 18), weight: 700 });
   pen.ctx.globalAlpha = 1;
-  S.figure.querySelector("canvas").dataset.values = JSON.stringify(Array.from(out));
 }

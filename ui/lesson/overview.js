@@ -4,7 +4,7 @@
    canvases as pictures) and its takeaway, built here and laid out by lesson_phone.css's print
    rules (the browser's print, or a PDF). */
 
-import { make } from "./elements.js";
+import { button, make } from "./elements.js";
 import { sceneTitle, tx } from "./text.js";
 import { takeText } from "./quiz.js";
 import { toggleReview, wrongOnes } from "./progress.js";
@@ -29,21 +29,17 @@ function fillOverview(D) {
   const list = make(doc, "ol", "scenes");
   for (const k of sceneNumbers(D)) {
     const name = tx(D, "lesson.scene", { k, title: sceneTitle(D, k) });
-    const b = make(doc, "button", "", { type: "button", "data-at": String(k) }, name);
-    if (k === D.at) b.setAttribute("aria-current", "true");
-    b.addEventListener("click", () => {
+    const b = button(doc, "", "", name, () => {
       toggleOverview(D, false);
       goScene(D, k, 0);
-    });
+    }, { "data-at": String(k) });
+    if (k === D.at) b.setAttribute("aria-current", "true");
     const li = make(doc, "li");
     li.append(b);
     list.append(li);
   }
-  const close = make(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
-  close.addEventListener("click", () => toggleOverview(D, false));
-  const print = make(doc, "button", "", { type: "button", "data-testid": "lesson-print" },
-    tx(D, "lesson.print"));
-  print.addEventListener("click", () => printHandout(D));
+  const close = button(doc, "", "", tx(D, "lesson.close"), () => toggleOverview(D, false));
+  const print = button(doc, "", "lesson-print", tx(D, "lesson.print"), () => printHandout(D));
   const row = make(doc, "p", "buttons");
   row.append(print, " ", close);
   const wrong = wrongOnes(D).length;
@@ -57,13 +53,10 @@ function fillOverview(D) {
 /** The way to the review from the overview: "复习（2 道题）". */
 function reviewButton(D, count) {
   const doc = D.els.root.ownerDocument;
-  const b = make(doc, "button", "", { type: "button", "data-testid": "lesson-review-open" },
-    tx(D, "lesson.review_open", { n: count }));
-  b.addEventListener("click", () => {
+  return button(doc, "", "lesson-review-open", tx(D, "lesson.review_open", { n: count }), () => {
     toggleOverview(D, false);
     toggleReview(D, true, (at, id) => goScene(D, at, id));
   });
-  return b;
 }
 
 /** ↑ ↓ (and ← →) move along the overview's buttons; true when the key was one of them. */

@@ -17,6 +17,7 @@ import { onMessage, openChannel, post } from "./channel.js";
 import { applySentence } from "./frame.js";
 import { on } from "./events.js";
 import { sceneBeside } from "./order.js";
+import { sceneText } from "./stage.js";
 
 // Static markup of the clock's buttons (no text from anyone): pause, go on, from zero.
 const ICON = (path) => '<svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18" ' +
@@ -57,7 +58,7 @@ export function buildPresenter(D) {
   root.classList.add("presenting");
   root.style.setProperty("--pres-w", `${Math.round(PANEL_SHARE * 100)}vw`);
   const panel = make(doc, "aside", "presenter", { "data-testid": "presenter" });
-  const section = (cls, testid) => make(doc, "section", cls, { "data-testid": testid });
+  const section = (cls, testid, attrs) => make(doc, "section", cls, { "data-testid": testid, ...attrs });
   const clock = section("p-clock", "presenter-clock");
   const time = make(doc, "span", "p-time", { role: "timer", "data-testid": "presenter-time" });
   const wall = make(doc, "span", "p-wall", { "data-testid": "presenter-wall" });
@@ -66,13 +67,10 @@ export function buildPresenter(D) {
   clock.append(time, pause, reset, wall);
   const now = section("p-now", "presenter-now");
   const next = section("p-next", "presenter-next");
-  const notes = section("p-notes", "presenter-notes");
-  notes.tabIndex = 0; // it scrolls: Tab reaches it (the deck's keys still turn the page)
-  notes.setAttribute("role", "region");
-  const tally = section("p-class", "presenter-tally");
-  tally.hidden = true;
-  const key = section("p-key", "class-key"); // the answer key, from the question's asking
-  key.hidden = true;
+  // it scrolls: Tab reaches it (the deck's keys still turn the page)
+  const notes = section("p-notes", "presenter-notes", { tabindex: "0", role: "region" });
+  const tally = section("p-class", "presenter-tally", { hidden: "" });
+  const key = section("p-key", "class-key", { hidden: "" }); // the answer key, from the question's asking
   const keys = make(doc, "details", "p-keys", { "data-testid": "presenter-keys" });
   panel.append(clock, now, next, tally, key, notes, keys);
   root.append(panel);
@@ -162,9 +160,7 @@ function stepText(D, k, i, what) {
   if (!step) return "";
   const S = k === D.at && D.ctx ? D.ctx : contextOf(D, k, scene);
   try {
-    const key = step[what];
-    if (typeof key === "function") return key(S);
-    return tx(D, key, scene.words ? scene.words(S) : undefined);
+    return sceneText(S, step[what]);
   } catch {
     return ""; // a scene whose words need what its mount makes: its title says enough
   }

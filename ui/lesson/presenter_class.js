@@ -11,7 +11,7 @@ import { button, make } from "./elements.js";
 import { tx } from "./text.js";
 import { post } from "./channel.js";
 import { quizOf } from "./quiz.js";
-import { classWord } from "./class_panel.js";
+import { classWord, tallyRow } from "./class_panel.js";
 import { exportLinks, said, summaryNodes } from "./class_end.js";
 
 const END_SURE_MS = 4000; // "end the class" asks for a second press within this time
@@ -85,7 +85,7 @@ export function fillClass(D) {
   } else if (!q) body.push(answeredOf(D, doc, state, null), make(doc, "p", "", {}, tx(D, "presenter.no_question")));
   else {
     const clock = make(doc, "p", "p-qclock", { "data-testid": "class-clock", role: "timer" });
-    body.push(answeredOf(D, doc, state, q), clock, ...tallyRows(D, doc, state, q),
+    body.push(answeredOf(D, doc, state, q), clock, tallyRows(D, doc, state, q),
       classButtons(D, doc, state));
   }
   box.dataset.visible = state.tally_visible ? "1" : "0";
@@ -107,29 +107,23 @@ function answeredOf(D, doc, state, q) {
   return p;
 }
 
-/** Per choice its label, a bar of its share and its count; the right one marked once revealed. */
+/** Per choice its label, a bar of its share and its count (the projector's rows, tallyRow); the
+    right one marked once revealed. */
 function tallyRows(D, doc, state, q) {
   const tally = state.tally && state.tally.question === q.id ? state.tally : null;
   const counts = tally && typeof tally.counts === "object" ? tally.counts : {};
   const choices = Array.isArray(q.choices) ? q.choices.map(String) : Object.keys(counts);
   const sum = choices.reduce((a, id) => a + (Number(counts[id]) || 0), 0);
   const total = Number.isFinite(Number(tally?.total)) ? Number(tally.total) : sum;
-  const list = make(doc, "ul", "p-bars");
+  const list = make(doc, "div", "");
   for (const id of choices) {
     const n = Number(counts[id]) || 0;
-    const share = total ? Math.round((100 * n) / total) : 0;
-    const right = state.revealed && q.answer === id;
-    const row = make(doc, "li", right ? "right" : "", { "data-choice": id, "data-count": String(n) });
+    const share = total ? n / total : 0;
+    const says = tx(D, "presenter.count", { n, pct: Math.round(100 * share) });
     const label = said(D, q.labels?.[id]) || id;
-    row.append(make(doc, "span", "p-choice", {}, right ? `✓ ${label}` : label));
-    const bar = make(doc, "span", "p-bar");
-    const fill = make(doc, "span", "p-fill");
-    fill.style.width = `${share}%`;
-    bar.append(fill);
-    row.append(bar, make(doc, "span", "p-count", {}, tx(D, "presenter.count", { n, pct: share })));
-    list.append(row);
+    list.append(tallyRow(doc, { id, label, n, share, right: state.revealed && q.answer === id, says }));
   }
-  return [list];
+  return list;
 }
 
 /** The teacher's buttons: each sends an "action" to the projector, which asks the class's server

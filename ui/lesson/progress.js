@@ -3,7 +3,7 @@
    lands; and the questions answered wrong, which come back at the end in the review
    (lesson-review: after the last step, and from the overview). */
 
-import { make } from "./elements.js";
+import { button, make } from "./elements.js";
 import { sceneTitle, tx } from "./text.js";
 import { on } from "./events.js";
 
@@ -68,12 +68,10 @@ function reviewList(D, go) {
     const li = make(doc, "li", "", { "data-question": id });
     const where = tx(D, "lesson.scene", { k: item.at, title: sceneTitle(D, item.at) });
     li.append(make(doc, "strong", "", {}, where), " ", item.q, " ");
-    const again = make(doc, "button", "", { type: "button" }, tx(D, "lesson.review_again"));
-    again.addEventListener("click", () => {
+    li.append(button(doc, "", "", tx(D, "lesson.review_again"), () => {
       toggleReview(D, false);
       go(item.at, item.step);
-    });
-    li.append(again);
+    }));
     list.append(li);
   }
   return [list];
@@ -86,8 +84,7 @@ export function toggleReview(D, show, go) {
   if (!show) return;
   const doc = D.els.root.ownerDocument;
   const title = make(doc, "h3", "", { id: "lesson-review-title" }, tx(D, "lesson.review"));
-  const close = make(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
-  close.addEventListener("click", () => toggleReview(D, false));
+  const close = button(doc, "", "", tx(D, "lesson.close"), () => toggleReview(D, false));
   box.setAttribute("aria-labelledby", "lesson-review-title");
   box.replaceChildren(title, ...reviewList(D, go), close);
   box.querySelector("button").focus({ preventScroll: true });

@@ -16,47 +16,14 @@ export function chainHops(quiz) {
     path from the answer to the pronoun lights up hop by hop; attention's one hop beside it. */
 export function chainAcross(S, pen, x, colW, y0, p, base) {
   const quiz = S.tpart.quiz;
-  const n = S.tpart.n;
   const r = Math.max(4, Math.min(colW * 0.32, base * 0.7));
-  const ink = pen.ink;
-  penText(pen, tx(S.D, "lesson.s1.rnn"), 0, y0, { px: base, base: "top", colour: ink.muted });
+  penText(pen, tx(S.D, "lesson.s1.rnn"), 0, y0, { px: base, base: "top", colour: pen.ink.muted });
   const y = y0 + base * 1.4 + r;
-  const { ctx } = pen;
-  const a = Math.min(quiz.top ?? quiz.query, quiz.query);
-  const b = Math.max(quiz.top ?? quiz.query, quiz.query);
-  const lit = a + Math.floor(p * (b - a + 1) - 1e-9);
-  for (let j = 0; j < n; j++) {
-    if (j + 1 < n && colW > 2 * r + 8)
-      penArrow(
-        pen,
-        x(j) + r + 2,
-        y,
-        x(j + 1) - r - 2,
-        y,
-        j >= a && j < lit ? ink.accent : ink.line,
-        2,
-      );
-    ctx.beginPath();
-    ctx.arc(x(j), y, r, 0, 2 * Math.PI);
-    ctx.fillStyle = j >= a && j <= lit ? ink.accent : ink.paper;
-    ctx.fill();
-    ctx.lineWidth = 2;
-    ctx.strokeStyle = j === quiz.query ? ink.warm : ink.muted;
-    ctx.stroke();
-  }
+  const [a, b] = chainStates(S, pen, (j) => [x(j), y], r, colW > 2 * r + 8, p);
   const arcY = y + r + base * 0.9;
-  ctx.save();
-  ctx.strokeStyle = ink.warm;
-  ctx.lineWidth = 3;
-  ctx.beginPath();
-  ctx.moveTo(x(quiz.query), y + r + 2);
-  ctx.quadraticCurveTo((x(a) + x(b)) / 2, arcY + base, x(quiz.top ?? quiz.query), y + r + 2);
-  ctx.stroke();
-  ctx.restore();
-  const part = S.tpart;
-  const k = quiz.top === null ? part.tokens[quiz.query].t : part.tokens[quiz.top].t;
-  const text = tx(S.D, "lesson.s1.hops", { k, q: part.tokens[quiz.query].t, hops: chainHops(quiz) });
-  penWrap(pen, text, 0, arcY + base * 1.2, pen.w, { px: base, weight: 600 });
+  const from = [x(quiz.query), y + r + 2];
+  chainHop(pen, from, [(x(a) + x(b)) / 2, arcY + base], [x(quiz.top ?? quiz.query), y + r + 2]);
+  hopsLine(S, pen, arcY + base * 1.2, base);
 }
 
 /** The RNN's chain down the column: a state per word, passed down one row at a time, the path
@@ -64,35 +31,58 @@ export function chainAcross(S, pen, x, colW, y0, p, base) {
 export function chainDown(S, pen, o) {
   const { cx, r, y, rowH, p, base } = o;
   const quiz = S.tpart.quiz;
+  const [a, b] = chainStates(S, pen, (j) => [cx, y(j)], r, rowH > 2 * r + 8, p);
+  const from = [cx - r - 2, y(quiz.query)];
+  chainHop(pen, from, [cx - r - base * 2.2, (y(a) + y(b)) / 2], [cx - r - 2, y(quiz.top ?? quiz.query)]);
+  hopsLine(S, pen, o.bottom + base * 0.4, base);
+}
+
+/** The states at at(j), each passing to the next (an arrow, when `room` leaves one), lit from the
+    first of the pronoun and its answer up to where p has reached; returns that span [a, b]. */
+function chainStates(S, pen, at, r, room, p) {
+  const quiz = S.tpart.quiz;
   const n = S.tpart.n;
-  const ink = pen.ink;
-  const { ctx } = pen;
+  const { ctx, ink } = pen;
   const a = Math.min(quiz.top ?? quiz.query, quiz.query);
   const b = Math.max(quiz.top ?? quiz.query, quiz.query);
   const lit = a + Math.floor(p * (b - a + 1) - 1e-9);
   for (let j = 0; j < n; j++) {
-    if (j + 1 < n && rowH > 2 * r + 8) {
+    const [x, y] = at(j);
+    if (j + 1 < n && room) {
+      const [x1, y1] = at(j + 1);
+      const [ux, uy] = [Math.sign(x1 - x), Math.sign(y1 - y)]; // across or down: the gap's edges
       const on = j >= a && j < lit;
-      penArrow(pen, cx, y(j) + r + 2, cx, y(j + 1) - r - 2, on ? ink.accent : ink.line, 2);
+      penArrow(pen, x + ux * (r + 2), y + uy * (r + 2), x1 - ux * (r + 2), y1 - uy * (r + 2),
+        on ? ink.accent : ink.line, 2);
     }
     ctx.beginPath();
-    ctx.arc(cx, y(j), r, 0, 2 * Math.PI);
+    ctx.arc(x, y, r, 0, 2 * Math.PI);
     ctx.fillStyle = j >= a && j <= lit ? ink.accent : ink.paper;
     ctx.fill();
     ctx.lineWidth = 2;
     ctx.strokeStyle = j === quiz.query ? ink.warm : ink.muted;
     ctx.stroke();
   }
+  return [a, b];
+}
+
+/** Attention's one hop: an arc from the pronoun to the word its head picks, bent through `bend`. */
+function chainHop(pen, from, bend, to) {
+  const { ctx } = pen;
   ctx.save();
-  ctx.strokeStyle = ink.warm;
+  ctx.strokeStyle = pen.ink.warm;
   ctx.lineWidth = 3;
   ctx.beginPath();
-  ctx.moveTo(cx - r - 2, y(quiz.query));
-  ctx.quadraticCurveTo(cx - r - base * 2.2, (y(a) + y(b)) / 2, cx - r - 2, y(quiz.top ?? quiz.query));
+  ctx.moveTo(...from);
+  ctx.quadraticCurveTo(...bend, ...to);
   ctx.stroke();
   ctx.restore();
-  const part = S.tpart;
-  const k = quiz.top === null ? part.tokens[quiz.query].t : part.tokens[quiz.top].t;
-  const text = tx(S.D, "lesson.s1.hops", { k, q: part.tokens[quiz.query].t, hops: chainHops(quiz) });
-  penWrap(pen, text, 0, o.bottom + base * 0.4, pen.w, { px: base, weight: 600 });
+}
+
+/** The hops in words: the RNN's count against attention's one. */
+function hopsLine(S, pen, y, base) {
+  const { quiz, tokens } = S.tpart;
+  const k = tokens[quiz.top ?? quiz.query].t;
+  const text = tx(S.D, "lesson.s1.hops", { k, q: tokens[quiz.query].t, hops: chainHops(quiz) });
+  penWrap(pen, text, 0, y, pen.w, { px: base, weight: 600 });
 }

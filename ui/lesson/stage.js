@@ -24,7 +24,7 @@ const SIDE_FRACTION = 0.29; // the side panel's share of the width, unless a sce
 
 /** A string of the scene: a key of its text table (filled with the scene's words), or a
     function of S for one that depends on more. */
-function sceneText(S, key) {
+export function sceneText(S, key) {
   if (typeof key === "function") return key(S);
   return tx(S.D, key, S.scene.words ? S.scene.words(S) : undefined);
 }
@@ -243,8 +243,7 @@ function exampleNote(D, side) {
   const doc = D.els.root.ownerDocument;
   const say = tx(D, "lesson.on_example", { s: D.header.example });
   const p = make(doc, "p", "example-note", { "data-testid": "lesson-example-note" }, say);
-  const back = make(doc, "button", "", { type: "button" }, tx(D, "lesson.back_mine"));
-  back.addEventListener("click", () => {
+  const back = button(doc, "", "", tx(D, "lesson.back_mine"), () => {
     D.example[D.at] = false;
     renderScene(D, 0, false);
   });
@@ -255,14 +254,10 @@ function exampleNote(D, side) {
 function stepNav(D) {
   const doc = D.els.root.ownerDocument;
   const nav = make(doc, "div", "stepnav");
-  const back = make(doc, "button", "", { type: "button", "data-testid": "lesson-prev" }, "◀");
+  const back = button(doc, "", "lesson-prev", "◀", () => stepBack(D), { "aria-label": tx(D, "lesson.prev") });
   const name = make(doc, "span", "stepname", { "data-testid": "lesson-step-name" });
   const label = make(doc, "span", "steplabel", { "data-testid": "lesson-step" });
-  const fwd = make(doc, "button", "", { type: "button", "data-testid": "lesson-next" }, "▶");
-  back.setAttribute("aria-label", tx(D, "lesson.prev"));
-  fwd.setAttribute("aria-label", tx(D, "lesson.next"));
-  back.addEventListener("click", () => stepBack(D));
-  fwd.addEventListener("click", () => stepNext(D));
+  const fwd = button(doc, "", "lesson-next", "▶", () => stepNext(D), { "aria-label": tx(D, "lesson.next") });
   nav.append(name, back, label, fwd);
   return nav;
 }

@@ -4,7 +4,7 @@
    example on screen when the scene gives its values. The glossary page (lesson-glossary) lists
    every term: G, the frame's button, or "?" on a touch screen. */
 
-import { make } from "./elements.js";
+import { button, make } from "./elements.js";
 import { tx } from "./text.js";
 
 const TERM = /\[\[([a-z][a-z0-9_]*)(?:\|([^\]]+))?\]\]/g;
@@ -40,14 +40,11 @@ export function plainText(D, text) {
 
 function termButton(D, slug, words) {
   const doc = D.els.root.ownerDocument;
-  const b = make(doc, "button", "term", {
-    type: "button",
-    "data-testid": "lesson-term",
+  const b = button(doc, "term", "lesson-term", words, () => toggleTerm(D, b), {
     "data-term": slug,
     "aria-haspopup": "dialog",
     "aria-expanded": "false",
-  }, words);
-  b.addEventListener("click", () => toggleTerm(D, b));
+  });
   return b;
 }
 
@@ -84,8 +81,7 @@ function toggleTerm(D, b) {
   const body = [title, make(doc, "p", "", {}, entry.def)];
   const example = exampleText(D, b.dataset.term, entry);
   if (example) body.push(make(doc, "p", "example", {}, example));
-  const close = make(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
-  close.addEventListener("click", () => closeTerm(D, true));
+  const close = button(doc, "", "", tx(D, "lesson.close"), () => closeTerm(D, true));
   pop.replaceChildren(...body, close);
   pop.dataset.term = b.dataset.term;
   pop.hidden = false;
@@ -134,8 +130,7 @@ function fillGlossary(D) {
     if (example) dd.append(" ", make(doc, "span", "example", {}, example));
     list.append(make(doc, "dt", "", { "data-term": slug }, entry.term), dd);
   }
-  const close = make(doc, "button", "", { type: "button" }, tx(D, "lesson.close"));
-  close.addEventListener("click", () => toggleGlossary(D, false));
+  const close = button(doc, "", "", tx(D, "lesson.close"), () => toggleGlossary(D, false));
   box.setAttribute("aria-labelledby", "lesson-glossary-title");
   box.replaceChildren(title, list, close);
 }

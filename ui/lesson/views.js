@@ -90,7 +90,7 @@ export function bigMap(S, host, part) {
       const alone = phone && box.h - t.height - 12 < PHONE_MAP_MIN;
       if (alone) Object.assign(t, { height: -12 });
       wrap.classList.toggle("under", phone);
-      over.style.display = alone ? "none" : ""; // the overview's CSS shows [hidden] boxes
+      over.hidden = alone;
       over.style.setProperty("--thumb-cols", String(t.cols));
       over.setAttribute("aria-label", tx(S.D, "lesson.heads_overview"));
       if (!alone) drawThumbs(S, over, thumbs, part, o, t);

@@ -13,6 +13,7 @@ import { weightsOf } from "./numbers.js";
 import { labelsOf } from "./labels.js";
 import { roomOf, scenePen } from "./room.js";
 import { askBlock, pctText } from "./widgets.js";
+import { powerOfTen } from "./chart.js";
 
 const SUBSCRIPT = "₀₁₂₃₄₅₆₇₈₉";
 
@@ -157,7 +158,7 @@ function s5Columns(pen, names, c, y, px) {
 function s5Small(v) {
   if (v >= 0.001 || v === 0) return v.toFixed(3);
   const e = Math.floor(Math.log10(v));
-  return `${(v / 10 ** e).toFixed(1)}×10${String(e).replace("-", "⁻").split("").map((ch) => (ch === "⁻" ? ch : "⁰¹²³⁴⁵⁶⁷⁸⁹"[Number(ch)])).join("")}`;
+  return `${(v / 10 ** e).toFixed(1)}×${powerOfTen(e)}`;
 }
 
 function s5Times(r) {

@@ -2,7 +2,7 @@
    button and a readout line. Each is a real form control with a name and a data-key, so a rebuild after a
    rerun puts the keyboard back where it was. */
 
-import { deepActive, make } from "./elements.js";
+import { button, deepActive, make } from "./elements.js";
 import { tx } from "./text.js";
 import { figureBox, roomOf } from "./room.js";
 import { drawScene } from "./stage.js";
@@ -14,16 +14,19 @@ function chipText(D, tok) {
   return g ? `${tok.t} · ${g}` : tok.t;
 }
 
-/** Pick a token: chips (toggle buttons: the arrow keys stay the deck's) or, for a long
-    sentence, a select. */
-export function wTokens(S, legend, part, chosen, onPick, key) {
+/** Pick the scene's query word (S.local.focus): chips (toggle buttons: the arrow keys stay the
+    deck's) or, asked for (`select`: a phone, where thirteen chips would take three lines of the
+    screen) or for a long sentence, one select; `key` is its data-key (and the select's
+    data-testid). */
+export function wTokens(S, key, legend, part, chosen, select = false) {
   const D = S.D;
   const doc = S.doc;
-  if (part.n > 16) {
+  const onPick = (i) => setLocal(S, { focus: part.tokens[i].t });
+  if (select || part.n > 16) {
     const label = make(doc, "label", "pick");
-    const sel = make(doc, "select", "", { "data-key": key });
+    const sel = make(doc, "select", "", { "data-key": key, "data-testid": key });
     part.tokens.forEach((tok, i) => {
-      const o = make(doc, "option", "", { value: String(i) }, `${i + 1}. ${chipText(D, tok)}`);
+      const o = make(doc, "option", "", { value: String(i) }, `${i + 1}. ${tok.named || tok.t}`);
       o.selected = i === chosen;
       sel.append(o);
     });
@@ -34,21 +37,12 @@ export function wTokens(S, legend, part, chosen, onPick, key) {
   const group = make(doc, "div", "chips", { role: "group", "aria-label": legend });
   group.append(make(doc, "p", "", { "aria-hidden": "true" }, legend));
   part.tokens.forEach((tok, i) => {
-    const b = make(
-      doc,
-      "button",
-      "",
-      {
-        type: "button",
-        "data-i": String(i),
-        "data-key": `${key}-${i}`,
-        "aria-pressed": String(i === chosen),
-      },
-      chipText(D, tok),
-    );
-    b.setAttribute("aria-label", [tok.t, tok.gloss].filter(Boolean).join(" · "));
-    b.addEventListener("click", () => onPick(i));
-    group.append(b);
+    group.append(button(doc, "", "", chipText(D, tok), () => onPick(i), {
+      "data-i": String(i),
+      "data-key": `${key}-${i}`,
+      "aria-pressed": String(i === chosen),
+      "aria-label": [tok.t, tok.gloss].filter(Boolean).join(" · "),
+    }));
   });
   return group;
 }
@@ -62,15 +56,11 @@ export function headPicker(S, part, head, onPick, short = false) {
   if (short) group.append(make(doc, "span", "", { "aria-hidden": "true", style: "align-self: center" }, name));
   for (let k = 0; k < part.h; k++) {
     const label = tx(S.D, "lesson.head", { i: k + 1 });
-    const b = make(
-      doc,
-      "button",
-      "",
-      { type: "button", "data-key": `head-${k}`, "aria-pressed": String(k === head), ...(short ? { "aria-label": label } : {}) },
-      short ? String(k + 1) : label,
-    );
-    b.addEventListener("click", () => onPick(k));
-    group.append(b);
+    group.append(button(doc, "", "", short ? String(k + 1) : label, () => onPick(k), {
+      "data-key": `head-${k}`,
+      "aria-pressed": String(k === head),
+      ...(short && { "aria-label": label }),
+    }));
   }
   return group;
 }
@@ -110,15 +100,24 @@ export function wSlider(S, label, steps, value, onInput, key) {
 }
 
 export function wButton(S, label, onClick, key, cls = "") {
-  const b = make(
-    S.doc,
-    "button",
-    cls,
-    { type: "button", "data-key": key, "data-testid": key },
-    label,
-  );
-  b.addEventListener("click", onClick);
+  return button(S.doc, cls, key, label, onClick, { "data-key": key });
+}
+
+/** A toggle button (aria-pressed): one of a few things the scene switches between. */
+export function wToggle(S, label, pressed, onClick, key) {
+  const b = wButton(S, label, onClick, key);
+  b.setAttribute("aria-pressed", String(pressed));
   return b;
+}
+
+/** A phone's one figure of two (S.local.which): a toggle button each, `key`-0 and `key`-1, in a
+    group `key`; a tap on the other switches. */
+export function wWhich(S, key, legend, labels) {
+  const box = make(S.doc, "div", "which", { role: "group", "data-testid": key, "aria-label": legend });
+  labels.forEach((label, k) => {
+    box.append(wToggle(S, label, S.local.which === k, () => setLocal(S, { which: k }), `${key}-${k}`));
+  });
+  return box;
 }
 
 export function wReadout(S, key) {
@@ -164,19 +163,4 @@ export function askBlock(D, name) {
   if (D.asked[name]) return;
   D.asked[name] = true;
   D.api?.setTriggerValue("block", Object.keys(D.asked).join(" "));
-}
-
-/** A word of the sentence picked on a phone: one select (thirteen chips would take three lines of
-    the screen); `id` is its data-key and data-testid. */
-export function wTokenSelect(S, id, legend, part, chosen, onPick) {
-  const label = make(S.doc, "label", "pick");
-  const sel = make(S.doc, "select", "", { "data-key": id, "data-testid": id });
-  part.tokens.forEach((tok, i) => {
-    const o = make(S.doc, "option", "", { value: String(i) }, `${i + 1}. ${tok.named || tok.t}`);
-    o.selected = i === chosen;
-    sel.append(o);
-  });
-  sel.addEventListener("change", () => onPick(Number(sel.value)));
-  label.append(make(S.doc, "span", "", {}, legend), sel);
-  return label;
 }

@@ -9,9 +9,8 @@ import { tx } from "../text.js";
 import { arr, divisorOf, focusIn } from "../numbers.js";
 import { fontsOf, roomOf, scenePen } from "../room.js";
 import { animate } from "../animate.js";
-import { defineScene, headWeights, sceneCanvas } from "../kit.js";
-import { fillSide, headPicker, pctText, quoteTok, setLocal, wReadout, wTokens,
-  wTokenSelect } from "../widgets.js";
+import { defineScene, headWeights, sceneCanvas, softmaxExample } from "../kit.js";
+import { fillSide, headPicker, pctText, quoteTok, setLocal, wReadout, wTokens } from "../widgets.js";
 
 // The second and third shares together at least this: the row mixes several cards' contents,
 // it does not copy one (the pronoun head gives 小明 100%: a lookup, no mix).
@@ -36,7 +35,10 @@ export default defineScene({
   ],
   words: (S) => ({ q: s2Query(S) }),
   take: (S) => tx(S.D, roomOf(S.D).phone ? "lesson.s2.take_phone" : "lesson.s2.take"), // a phone: short
-  terms: (S) => ({ softmax: s2Example(S) }), // the glossary's example: the row on screen
+  terms: (S) => { // the glossary's example: the row on screen
+    const { i, head } = s2Pick(S, S.part);
+    return { softmax: softmaxExample(S, S.part, i, head) };
+  },
   mount: (S) => {
     const canvas = sceneCanvas(S);
     const readout = wReadout(S, "lesson-readout");
@@ -47,15 +49,11 @@ export default defineScene({
       draw(step, from) {
         const part = S.part;
         const { i, head } = s2Pick(S, part);
-        const onPick = (j) => setLocal(S, { focus: part.tokens[j].t });
         const legend = tx(S.D, "lesson.s2.pick");
         const phone = roomOf(S.D).phone; // a phone: the word only (the figure names the head)
         const mixing = step >= 2; // before: the question and its answer take the panel
-        const pick = !mixing
-          ? null
-          : phone || S.D.header.lang === "en" // English chips carry glosses: seven lines
-            ? wTokenSelect(S, "s2-query", legend, part, i, onPick)
-            : wTokens(S, legend, part, i, onPick, "s2-query");
+        const select = phone || S.D.header.lang === "en"; // English chips carry glosses: seven lines
+        const pick = mixing ? wTokens(S, "s2-query", legend, part, i, select) : null;
         const heads =
           part.h > 1 && !phone && mixing
             ? headPicker(S, part, head, (k) => setLocal(S, { head: k }))
@@ -137,20 +135,6 @@ function s2Choices(S) {
       }),
     }));
 }
-
-/** The glossary's softmax example on the row on screen: its two heaviest cards. */
-function s2Example(S) {
-  const part = S.part;
-  const n = part.n;
-  const { i, head } = s2Pick(S, part);
-  const w = headWeights(S, part, head);
-  const raw = arr(S.D, `${part.prefix}scores`);
-  const [a, b] = rankRow(w, n, i);
-  const score = (j) => (raw[(head * n + i) * n + j] / divisorOf(S, part)).toFixed(2);
-  const share = (j) => pctText(w[i * n + j]);
-  return { q: part.tokens[i].t, a: score(a), b: score(b ?? a), wa: share(a), wb: share(b ?? a) };
-}
-
 
 /** Which cards fit: every key in sentence order, or the heaviest ones and a "+ m" card. */
 function s2Cards(w, n, room) {
@@ -251,35 +235,18 @@ function s2Card(pen, box, tok, o) {
   ctx.stroke();
   ctx.restore();
   let line = y + 6;
-  const max = w - 8;
-  penTry(pen, tok.t, x + w / 2, line, {
-    px: o.phone ? px : Math.round(px * 1.15),
-    align: "center",
-    base: "top",
-    weight: 700,
-    max,
-  });
+  // the card's lines, centred, each left out where it would not fit the card
+  const write = (text, look) => penTry(pen, text, x + w / 2, line, { px, align: "center", base: "top", max: w - 8, ...look });
+  write(tok.t, { px: o.phone ? px : Math.round(px * 1.15), weight: 700 });
   line += px * (o.phone ? 1.3 : 1.45);
   if (o.en) {
-    penTry(pen, tok.gloss || "·", x + w / 2, line, {
-      px,
-      align: "center",
-      base: "top",
-      colour: pen.ink.muted,
-      max,
-    });
+    write(tok.gloss || "·", { colour: pen.ink.muted });
     line += px * 1.3;
   }
-  penTry(pen, o.match, x + w / 2, line, { px, align: "center", base: "top", colour: pen.ink.muted, max });
+  write(o.match, { colour: pen.ink.muted });
   if (o.share === null) return;
   line += px * 1.3;
-  penTry(pen, pctText(o.share * o.grow), x + w / 2, line, {
-    px,
-    align: "center",
-    base: "top",
-    weight: 700,
-    max,
-  });
+  write(pctText(o.share * o.grow), { weight: 700 });
   ctx.fillStyle = ink.track;
   ctx.fillRect(x + 6, y + h - 11, w - 12, 6);
   ctx.fillStyle = o.best ? ink.warm : ink.accent;

@@ -7,7 +7,7 @@ import { arr, focusIn } from "../numbers.js";
 import { roomOf, scenePen } from "../room.js";
 import { animate } from "../animate.js";
 import { defineScene, pickHead, sceneCanvas } from "../kit.js";
-import { fillSide, setLocal, wReadout, wTokens, wTokenSelect } from "../widgets.js";
+import { fillSide, wReadout, wTokens } from "../widgets.js";
 
 const S3_NAMES = ["Q", "K", "V"];
 
@@ -31,14 +31,8 @@ export default defineScene({
       draw(step, from) {
         const part = S.part;
         const i = focusIn(S, part);
-        const onPick = (j) => setLocal(S, { focus: part.tokens[j].t });
         const legend = tx(S.D, "lesson.s3.pick");
-        fillSide(S, [
-          roomOf(S.D).phone
-            ? wTokenSelect(S, "s3-token", legend, part, i, onPick)
-            : wTokens(S, legend, part, i, onPick, "s3-token"),
-          readout,
-        ]);
+        fillSide(S, [wTokens(S, "s3-token", legend, part, i, roomOf(S.D).phone), readout]);
         fade = 1;
         if (from !== null && step === from + 1)
           animate(S.D, 500, (p) => {

@@ -13,7 +13,7 @@ import { labelsOf } from "../labels.js";
 import { fontsOf, roomOf, scenePen } from "../room.js";
 import { animate, reducedMotion, stopAnimation } from "../animate.js";
 import { defineScene, headWeights, pickHead, sceneCanvas, softmaxExample } from "../kit.js";
-import { goStep } from "../stage.js";
+import { goStep, sceneText } from "../stage.js";
 import { fillSide, headPicker, pctText, setLocal, wButton, wReadout } from "../widgets.js";
 import { CELL_STEP, cellStep } from "../cellstep.js";
 import { EXP_STEP, paintExp } from "../expstep.js";
@@ -73,8 +73,7 @@ function s4Lines(S) {
 
 /** The name of the matrix step k (0 … 3) shows. */
 function s4Name(S, k) {
-  const label = S4_STEPS[k].label;
-  return typeof label === "function" ? label(S) : tx(S.D, label);
+  return sceneText(S, S4_STEPS[k].label);
 }
 
 export default defineScene({
@@ -315,20 +314,15 @@ function s4Words(S, canvas, readout, step, head, layers, i) {
     (j) => pctText(w[row + j]),
   ];
   const head1 = tx(D, "lesson.s4.row", { q: part.tokens[i].t });
-  let text;
-  if (step <= 2)
-    text = `${head1}: ${order.map((j) => `${part.tokens[j].t} ${fmtOf[step](j)}`).join(" · ")}`;
-  else text = tx(D, "lesson.s4.out", { n, d: part.d_k });
+  const listed = (sep) => `${head1}: ${order.map((j) => `${part.tokens[j].t} ${fmtOf[step](j)}`).join(sep)}`;
+  let text = step <= 2 ? listed(" · ") : tx(D, "lesson.s4.out", { n, d: part.d_k });
   if (step === 2) {
     let sum = 0;
     for (let j = 0; j < n; j++) sum += w[row + j];
     text += ` (${tx(D, "lesson.s4.sum", { v: sum.toFixed(3) })})`;
   }
   readout.textContent = text;
-  const rows =
-    step <= 2
-      ? `${head1}: ${order.map((j) => `${part.tokens[j].t} ${fmtOf[step](j)}`).join(tx(D, "explorer.sep"))}`
-      : "";
+  const rows = step <= 2 ? listed(tx(D, "explorer.sep")) : "";
   const lines = s4Lines(S);
   const name = `${s4Name(S, step)} (${lines[step]})`; // the numpy line too: what a reader would run
   canvas.setAttribute(

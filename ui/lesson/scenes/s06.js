@@ -3,34 +3,21 @@
    a word its job is about, and how the heads split d_model and are joined back through W_O. One
    head large, every head small beside it (views.js bigMap). */
 
-import { attentionWeights } from "../../explorer/softmax.js";
 import { headColour, hexRgb } from "../../explorer/colour.js";
 import { penArrow, penCells, penDone, penFont, penOutline, penText } from "../pen.js";
 import { rankRow } from "../arith.js";
 import { make } from "../elements.js";
 import { tx } from "../text.js";
-import { arr, divisorOf, focusIn } from "../numbers.js";
+import { arr, divisorOf, focusIn, weightsOf } from "../numbers.js";
 import { roomOf, scenePen } from "../room.js";
-import { defineScene, pickHead, sceneCanvas } from "../kit.js";
-import { fillSide, pctText, quoteTok, setLocal, wReadout } from "../widgets.js";
+import { defineScene, headWeights, pickHead, sceneCanvas } from "../kit.js";
+import { fillSide, pctText, quoteTok, setLocal, wReadout, wToggle } from "../widgets.js";
 import { bigMap } from "../views.js";
 import { QK_STEPS, qkStep } from "../qkstep.js";
 
+/** The chip that shows the heads before training ("before") or after ("after"). */
 function s6Choice(S, when, label) {
-  const b = make(
-    S.doc,
-    "button",
-    "",
-    {
-      type: "button",
-      "data-key": `s6-${when}`,
-      "data-testid": `s6-${when}`,
-      "aria-pressed": String(S.local.when === when),
-    },
-    label,
-  );
-  b.addEventListener("click", () => setLocal(S, { when }));
-  return b;
+  return wToggle(S, label, S.local.when === when, () => setLocal(S, { when }), `s6-${when}`);
 }
 
 export default defineScene({
@@ -80,8 +67,8 @@ export default defineScene({
         const id = S.steps[step].id;
         if (from !== step) pickedAt = -1;
         const split = id === "split";
-        S.figure.querySelector(".bigmap").style.display = split ? "none" : ""; // the figure's CSS
-        canvas.style.display = split ? "" : "none"; //                   shows [hidden] canvases
+        S.figure.querySelector(".bigmap").hidden = split;
+        canvas.hidden = !split;
         const readout = wReadout(S, "lesson-readout");
         const phone = roomOf(D).phone;
         S.quizBox.classList.add("row-choices"); // "head 1" … "head 4" side by side
@@ -105,9 +92,7 @@ export default defineScene({
         const name = before ? "scores0" : "scores";
         const scores = arr(D, `${part.prefix}${name}`);
         const jobs = before ? part.jobs0 : part.jobs; // measured, with their hits (data.py)
-        const n = part.n;
-        const weights = (k) => attentionWeights(scores, k * n * n, n, divisorOf(S, part),
-          S.local.causal, new Float64Array(n * n));
+        const weights = (k) => weightsOf(D, part, k, divisorOf(S, part), S.local.causal, name);
         const head = pickedAt === step ? S.local.head : s6Head(S, id);
         const w = weights(head);
         const i = s6Query(S, id, head, w);
@@ -188,8 +173,7 @@ function s6Why(S, k) {
   const part = S.tpart;
   const n = part.n;
   const i = part.quiz.query;
-  const w = attentionWeights(arr(D, `${part.prefix}scores`), k * n * n, n, divisorOf(S, part),
-    S.local.causal, new Float64Array(n * n));
+  const w = headWeights(S, part, k);
   const j = rankRow(w, n, i)[0];
   const job = part.jobs[k];
   // the tokens bare and the counts short: the verdict stands under the readout, which glosses

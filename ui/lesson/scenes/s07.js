@@ -8,7 +8,7 @@ import { tx } from "../text.js";
 import { roomOf, scenePen } from "../room.js";
 import { defineScene, sceneCanvas } from "../kit.js";
 import { askBlock, fillSide, wReadout, wSlider } from "../widgets.js";
-import { decadeTicks, drawChart, logAxis } from "../chart.js";
+import { decadeTicks, drawChart, logAxis, powerOfTen } from "../chart.js";
 
 /** The one fit §7 says everywhere (chart, readout, question, takeaway): its range, the slopes of
     time and memory, the time's spread (any one round left out: timing noise), what doubling n
@@ -249,7 +249,7 @@ function s7Kv(S, pen, b, W, H, base) {
       { xs: b.kv_t, ys: b.kv_with, colour: ink.accent, marks: true, label: tx(D, "lesson.s7.kv_with") },
     ],
   };
-  spec.y.ticks = spec.y.ticks.map(([v]) => [v, powerOfTen(v)]);
+  spec.y.ticks = spec.y.ticks.map(([v]) => [v, powerOfTen(Math.round(Math.log10(v)))]);
   drawChart(pen, { x: 0, y: 0, w: W, h: H }, spec, base);
   return `${title}. ${s7KvSay(D, b)}`;
 }
@@ -257,11 +257,4 @@ function s7Kv(S, pen, b, W, H, base) {
 function s7KvSay(D, b) {
   const r = b.kv_without.at(-1) / b.kv_with.at(-1);
   return tx(D, "lesson.s7.kv_ratio", { t: b.kv_t.at(-1), r: Math.round(r).toLocaleString("en") });
-}
-
-/** 10⁶ for 1e6: the exponent in superscript digits. */
-function powerOfTen(v) {
-  const sup = "⁰¹²³⁴⁵⁶⁷⁸⁹";
-  const e = String(Math.round(Math.log10(v)));
-  return `10${[...e].map((c) => (c === "-" ? "⁻" : sup[Number(c)])).join("")}`;
 }

@@ -8,7 +8,7 @@ import { tx } from "../text.js";
 import { arr } from "../numbers.js";
 import { fontsOf, roomOf } from "../room.js";
 import { defineScene } from "../kit.js";
-import { fillSide, pctText, setLocal, wButton, wReadout, wSwitch } from "../widgets.js";
+import { fillSide, pctText, setLocal, wReadout, wSwitch, wWhich } from "../widgets.js";
 import { sceneView, viewHeader } from "../views.js";
 
 export default defineScene({
@@ -66,7 +66,9 @@ function s8Mount(S) {
       note.hidden = roomOf(D).phone; // the caption names the random weights there
       const pos = step >= 1 ? S.local.pos : false;
       const flip = (on) => setLocal(S, { pos: on });
-      const which = step >= 1 && roomOf(D).phone ? s8Which(S) : null;
+      const which = step >= 1 && roomOf(D).phone // a phone's one map: which sentence it shows
+        ? wWhich(S, "s8-which", tx(D, "lesson.s8.which"), [o.a.join(""), o.b.join("")])
+        : null;
       const switchAt = roomOf(D).phone ? 2 : 1; // a phone's reveal has the tap between sentences
       const sw = step >= switchAt ? wSwitch(S, tx(D, "lesson.s8.pos"), pos, flip, "s8-pos") : null;
       fillSide(S, [sw, which, readout]);
@@ -78,19 +80,6 @@ function s8Mount(S) {
     },
     destroy: () => views.forEach((v) => v.destroy()),
   };
-}
-
-/** The phone's one map: which sentence it shows, a tap on the other switches (toggle buttons). */
-function s8Which(S) {
-  const o = S.D.header.order;
-  const box = make(S.doc, "div", "which", { role: "group", "data-testid": "s8-which" });
-  box.setAttribute("aria-label", tx(S.D, "lesson.s8.which"));
-  [o.a, o.b].forEach((texts, k) => {
-    const b = wButton(S, texts.join(""), () => setLocal(S, { which: k }), `s8-which-${k}`);
-    b.setAttribute("aria-pressed", String(S.local.which === k));
-    box.append(b);
-  });
-  return box;
 }
 
 /** 我打你 beside 你打我 (hidden behind a "?" until the reveal), each its own view with numbers;

@@ -3,14 +3,13 @@
 
 import { mapGeometry } from "../../explorer/layout.js";
 import { penArrow, penDone, penLine, penMap, penTry, penWrap, rampRgb } from "../pen.js";
-import { make } from "../elements.js";
 import { tx } from "../text.js";
 import { focusIn } from "../numbers.js";
 import { labelsOf } from "../labels.js";
 import { fontsOf, roomOf, scenePen } from "../room.js";
 import { animate } from "../animate.js";
 import { defineScene, headWeights, pickHead, sceneCanvas } from "../kit.js";
-import { fillSide, pctText, setLocal, wButton, wReadout } from "../widgets.js";
+import { fillSide, pctText, wButton, wReadout, wWhich } from "../widgets.js";
 import { drawChart } from "../chart.js";
 
 export default defineScene({
@@ -40,25 +39,17 @@ export default defineScene({
         const phone = roomOf(S.D).phone;
         const play = step === 0 ? wButton(S, tx(S.D, "lesson.s10.play"), race, "s10-play", "primary") : null;
         readout.hidden = step === 0 && phone; // the figure's own headings say it there
-        fillSide(S, [step === 0 && phone ? s10Which(S) : null, play, readout]);
+        const which = step === 0 && phone // the phone's one figure: the chain or the map
+          ? wWhich(S, "s10-which", tx(S.D, "lesson.s10.which"),
+            [tx(S.D, "lesson.s10.which_rnn"), tx(S.D, "lesson.s10.which_att")])
+          : null;
+        fillSide(S, [which, play, readout]);
         if (step === 0 && from !== 0) race();
         else s10Paint(S, canvas, step, step === 0 ? t : 1, readout);
       },
     };
   },
 });
-
-/** The phone's one figure: the chain or the map, a tap on the other switches (toggle buttons). */
-function s10Which(S) {
-  const box = make(S.doc, "div", "which", { role: "group", "data-testid": "s10-which" });
-  box.setAttribute("aria-label", tx(S.D, "lesson.s10.which"));
-  ["lesson.s10.which_rnn", "lesson.s10.which_att"].forEach((key, k) => {
-    const b = wButton(S, tx(S.D, key), () => setLocal(S, { which: k }), `s10-which-${k}`);
-    b.setAttribute("aria-pressed", String(S.local.which === k));
-    box.append(b);
-  });
-  return box;
-}
 
 function s10Paint(S, canvas, step, t, readout) {
   const { D, W, H, base, pen } = scenePen(S, canvas);
