@@ -36,21 +36,14 @@ function remember(digest, scores) {
   while (SCORES.size > KEEP_SENTENCES) SCORES.delete(SCORES.keys().next().value);
 }
 
-/** A view in a Streamlit element, created with the page's options (header.options: heads,
-    controls, parts, fonts, font_scale; the main page sends none). What the user changes goes back as
-    component state "view", numbered, so a late rerun never undoes a newer click (Python echoes
-    the number as `ack`). */
-function mountIn(parent, options) {
+/** The main page's view in a Streamlit element: every head, control and part, at the room's
+    size. What the user changes goes back as component state "view", numbered, so a late rerun
+    never undoes a newer click (Python echoes the number as `ack`). */
+function mountIn(parent) {
   const m = Object.seal({ view: null, api: null, seq: 0, pending: 0 });
-  const o = options || {};
   m.view = createView(parent, {
-    ...(o.heads ? { heads: o.heads } : {}),
-    ...(o.controls ? { controls: o.controls } : {}),
-    ...(o.parts ? { parts: o.parts } : {}),
-    ...(o.fonts ? { fonts: o.fonts } : {}),
-    fontScale: o.font_scale || 1,
     css: STYLESHEET,
-    skipLink: o.skip_link !== false,
+    skipLink: true,
     onChange: (s) => {
       m.seq += 1;
       m.pending = m.seq;
@@ -83,8 +76,7 @@ function run(component) {
   const { data, parentElement, setStateValue, setTriggerValue } = component;
   let m = MOUNTS.get(parentElement);
   if (!m) {
-    const options = data ? decodePayload(data).header.options : null;
-    m = mountIn(parentElement, options);
+    m = mountIn(parentElement);
     MOUNTS.set(parentElement, m);
   }
   m.api = { setStateValue, setTriggerValue };
