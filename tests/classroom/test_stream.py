@@ -17,6 +17,10 @@ from classroom.redis_store import RedisStore
 from classroom.service import Settings
 from tests.classroom.class_support import PHONES, QUESTION, join, run, served
 
+# Each test serves the class on its own uvicorn (real sockets, event streams, the hub's timers):
+# a server per test, so `make check` leaves them to `make test`.
+pytestmark = pytest.mark.slow(s=0.3)
+
 
 def kind(name: str):
     return lambda event: event.event == name

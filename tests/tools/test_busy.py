@@ -11,6 +11,10 @@ from pathlib import Path
 
 import pytest
 
+# Each test starts processes and CPU spinners, which would slow the other test process of `make
+# check` beside them: they run in `make test`.
+pytestmark = pytest.mark.slow(s=0.5)
+
 BUSY = Path(__file__).resolve().parents[2] / "tools" / "busy.py"
 # The command beside the spinners: writes its siblings (busy.py's other children: the spinners)
 # and whether each is running, then sleeps or exits as told.
