@@ -169,14 +169,16 @@ endef
 # `make clean` removes them) even where PYTHONDONTWRITEBYTECODE is set: without them each
 # process (test workers, app servers, the command's subprocesses) compiles the repo, the packages
 # it imports and every test module's asserts again (measured for check: 79 s of CPU for the three
-# processes without them, 70 s with).
-KEEP_BYTECODE := PYTHONDONTWRITEBYTECODE=
+# processes without them, 70 s with). OpenBLAS runs one thread a process in the tests: two test
+# processes on two cores each starting a second BLAS thread only oversubscribed them (make check's
+# tests: 48.9 and 55.5 s of CPU with one thread against 52.0 and 56.3 s with two, alternated).
+TEST_ENV := PYTHONDONTWRITEBYTECODE= OPENBLAS_NUM_THREADS=1
 
 # The inner loop: no Chromium, no servers, no training (tests marked browser or slow).
 check: $(DEV_STAMP) jsdeps
 	@status=0; $(lint_steps) \
 	echo "== pytest: not browser, not slow ($(TEST_WORKERS) processes)"; \
-	$(KEEP_BYTECODE) $(PYTEST) $(PARALLEL) -m "not browser and not slow" || status=1; \
+	$(TEST_ENV) $(PYTEST) $(PARALLEL) -m "not browser and not slow" || status=1; \
 	exit $$status
 
 # Every test in one run of TEST_WORKERS processes: the browser files and the model's training
@@ -188,7 +190,7 @@ SLOWEST := --durations=25
 test: $(DEV_STAMP) sysdeps jsdeps
 	@status=0; $(lint_steps) \
 	echo "== pytest: every test ($(TEST_WORKERS) processes)"; \
-	$(KEEP_BYTECODE) $(PYTEST) $(PARALLEL) $(SLOWEST) || status=1; \
+	$(TEST_ENV) $(PYTEST) $(PARALLEL) $(SLOWEST) || status=1; \
 	exit $$status
 
 # The browser tests as a busy 2-core machine runs them (issue 40): SPINNERS CPU spinners beside
@@ -197,7 +199,7 @@ test: $(DEV_STAMP) sysdeps jsdeps
 SPINNERS ?= 2
 TESTS    ?=
 test-busy: $(DEV_STAMP) sysdeps jsdeps
-	$(KEEP_BYTECODE) $(PY) tools/busy.py --spinners $(SPINNERS) -- $(PYTEST) $(BROWSERS) -m browser $(TESTS)
+	$(TEST_ENV) $(PY) tools/busy.py --spinners $(SPINNERS) -- $(PYTEST) $(BROWSERS) -m browser $(TESTS)
 
 # One combined table (core, interaction latency, reruns, cold start, payload), each figure a
 # ratio against a baseline measured in the same run. The benchmarks drive Chromium, hence dev.

@@ -397,29 +397,18 @@ def export_section(lab: state.Lab, s: Settings) -> None:
     st.caption(t("main.export_caption", s.lang))
     now = st.session_state.setdefault(VIEW_NOW, {})  # the fragment updates it in place
     download = partial(st.download_button, on_click="ignore", icon=":material/download:")
+    say = partial(t, lang=s.lang)
+    # fmt: off
+    files = [(f"csv_{i}", say("main.csv_head", i=i + 1), partial(head_csv, now, lab, s, i),
+              f"attention_head{i + 1}.csv", "text/csv") for i in range(lab.heads)]
+    files += [("npz", say("main.npz"), partial(npz_now, now, lab, s),
+               "attention_lab.npz", "application/octet-stream"),
+              ("settings_json", say("main.settings_json"), partial(settings_json, now, lab, s),
+               "attention_lab_settings.json", "application/json")]
+    # fmt: on
     with st.container(horizontal=True, key="exports"):
-        for i in range(lab.heads):
-            download(
-                t("main.csv_head", s.lang, i=i + 1),
-                partial(head_csv, now, lab, s, i),
-                file_name=f"attention_head{i + 1}.csv",
-                mime="text/csv",
-                key=f"csv_{i}",
-            )
-        download(
-            t("main.npz", s.lang),
-            partial(npz_now, now, lab, s),
-            file_name="attention_lab.npz",
-            mime="application/octet-stream",
-            key="npz",
-        )
-        download(
-            t("main.settings_json", s.lang),
-            partial(settings_json, now, lab, s),
-            file_name="attention_lab_settings.json",
-            mime="application/json",
-            key="settings_json",
-        )
+        for key, label, build, name, mime in files:
+            download(label, build, file_name=name, mime=mime, key=key)
 
 
 def _shown(now: dict, lab: state.Lab, s: Settings) -> tuple:
