@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 
+import pytest
 import uvicorn
 from starlette.applications import Starlette
 
@@ -18,6 +19,9 @@ from classroom import Classroom, make_routes
 from deploy.redis_local import find_redis
 from tests.browser_support import skip_missing
 
+# A test on a real redis-server: `make test` runs it, `make check` (no servers) leaves it out; the
+# store's and the routes' tests run their memory half there.
+REDIS_SLOW = pytest.mark.slow(s=0.05)
 PHONES = [f"phone-token-{i:04d}-abcdefghij" for i in range(400)]  # well-formed, 31 characters
 QUESTION = {"id": "q1", "choices": ["a", "b", "c"], "answer": "b",
             "why": {"b": {"zh": "他指小明", "en": "he is Xiaoming"}}}  # fmt: skip

@@ -15,7 +15,7 @@ from classroom import redis_store
 from classroom.redis_store import RedisStore
 from classroom.store import MemoryStore
 from deploy.redis_local import LocalRedis, start_redis
-from tests.classroom.class_support import Clock, redis_or_skip
+from tests.classroom.class_support import REDIS_SLOW, Clock, redis_or_skip
 
 
 @pytest.fixture(scope="session")
@@ -41,7 +41,7 @@ def clock() -> Clock:
     return Clock()
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=REDIS_SLOW)])
 def store(request, clock) -> Iterator[MemoryStore | RedisStore]:
     """A fresh, empty store of each kind (Redis: its own key prefix in the session's server)."""
     if request.param == "memory":

@@ -22,7 +22,7 @@ from classroom.limits import Limits
 from classroom.redis_store import RedisStore
 from classroom.service import Settings
 from classroom.store import MemoryStore
-from tests.classroom.class_support import PHONES, QUESTION, app_of
+from tests.classroom.class_support import PHONES, QUESTION, REDIS_SLOW, app_of
 
 ORIGIN = {"Origin": "http://testserver"}
 Q2 = {
@@ -662,6 +662,7 @@ def test_a_page_asks_whether_browsers_beyond_this_machine_reach_the_server(
     assert classroom.exposed(host) is exposed
 
 
+@REDIS_SLOW
 def test_a_redis_that_lost_its_key_gets_another_and_every_process_follows(redis_url, monkeypatch):
     """Redis restarted empty and a new app process made a new key: the processes that started
     before read it again when a token signed with it fails (in the background, at most once

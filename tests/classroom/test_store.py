@@ -18,7 +18,7 @@ from classroom.errors import ClassError
 from classroom.redis_store import RedisStore
 from classroom.store import MemoryStore
 from deploy.redis_local import start_redis
-from tests.classroom.class_support import PHONES, QUESTION, redis_or_skip
+from tests.classroom.class_support import PHONES, QUESTION, REDIS_SLOW, redis_or_skip
 
 LIVE = 50  # the cap on live classes the tests' classes are made under
 CAP = 500  # phones per class
@@ -161,6 +161,7 @@ def test_the_memory_store_forgets_a_class_when_its_six_hours_are_up(clock):
     assert store.get(code) is None and store.lead_hash(code) is None
 
 
+@REDIS_SLOW
 def test_redis_keys_expire_with_the_class_and_sooner_once_it_ended(redis_url, clock):
     store = RedisStore(redis_url, prefix=f"t{uuid.uuid4().hex}:")
     code = make_class(store, clock)
